@@ -1,0 +1,57 @@
+"""The one error hierarchy of the rules cores.
+
+Every error a client can provoke is a :class:`GameError`. The server maps these
+classes to gRPC status codes in exactly one place; the core never knows about gRPC.
+Each class carries a stable ``reason`` string (UPPER_SNAKE) that the server forwards
+as ``google.rpc.ErrorInfo.reason`` so integrators can branch on it.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Base class: the request was understood but cannot be honoured."""
+
+    reason = "GAME_ERROR"
+
+
+class UnknownGameError(GameError):
+    """No game is registered under the requested id."""
+
+    reason = "UNKNOWN_GAME"
+
+
+class InvalidOptionsError(GameError):
+    """Match options or seat count are unknown, mistyped or conflict with each other."""
+
+    reason = "INVALID_OPTIONS"
+
+
+class MalformedActionError(GameError):
+    """The action text or structure cannot be parsed at all."""
+
+    reason = "MALFORMED_ACTION"
+
+
+class IllegalActionError(GameError):
+    """The action is well formed but not legal now; the message says why."""
+
+    reason = "ILLEGAL_ACTION"
+
+
+class NotYourTurnError(GameError):
+    """The seat tried to act while another seat (or nobody) must decide."""
+
+    reason = "NOT_YOUR_TURN"
+
+
+class GameOverError(GameError):
+    """The match has ended; no further actions are accepted."""
+
+    reason = "GAME_OVER"
+
+
+class CorruptStateError(GameError):
+    """Serialized state data does not describe a valid state of this game."""
+
+    reason = "CORRUPT_STATE"

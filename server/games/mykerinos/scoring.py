@@ -1,0 +1,50 @@
+"""Final scoring: the exhibition in the museum and the sets of five patrons."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from server.games.mykerinos.museum import room_patrons, room_value
+from server.games.mykerinos.patrons import PATRON_CODES, PATRONS
+
+SET_BONUS = 5
+NO_ROOM_VALUE = 1
+
+
+def best_room_values(museum: Sequence[int], colour: int) -> list[int]:
+    """For each patron, the highest room value ``colour`` occupies for it (0 if none)."""
+    best = [0] * len(PATRONS)
+    for room, occupant in enumerate(museum):
+        if occupant == colour:
+            value = room_value(room)
+            for patron in room_patrons(room):
+                best[patron] = max(best[patron], value)
+    return best
+
+
+def exhibition(cards: Sequence[int], museum: Sequence[int], colour: int) -> dict[str, Any]:
+    """Score one player's patron cards against the museum.
+
+    Each card scores the best room its holder occupies for that patron (2, 3 or 5),
+    or 1 point without such a room; each set of five different patrons adds 5.
+
+    Returns:
+        ``{"patrons": {code: {"cards", "room_value", "points"}}, "sets", "set_points",
+        "total"}``.
+    """
+    best = best_room_values(museum, colour)
+    patrons: dict[str, dict[str, int]] = {}
+    total = 0
+    for patron in PATRONS:
+        value = best[patron] or NO_ROOM_VALUE
+        points = cards[patron] * value
+        patrons[PATRON_CODES[patron]] = {
+            "cards": cards[patron],
+            "room_value": best[patron],
+            "points": points,
+        }
+        total += points
+    sets = min(cards[p] for p in PATRONS)
+    total += sets * SET_BONUS
+    return {"patrons": patrons, "sets": sets, "set_points": sets * SET_BONUS, "total": total}
