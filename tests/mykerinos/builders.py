@@ -1,0 +1,125 @@
+"""Build Mykerinos positions for scenario tests.
+
+Scenario tests describe a position the way the rulebook does (who stands where,
+which plots, which rooms) and then drive it with ordinary actions. The few private
+pokes needed to lay out such a position live here, in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from server.games.interface import Event
+from server.games.mykerinos import MYKERINOS, MykerinosState
+from server.games.mykerinos import state as st
+from server.games.mykerinos.museum import parse_room
+from server.games.mykerinos.patrons import CODE_TO_PATRON
+from server.games.mykerinos.plots import PLOT_CARDS
+from server.games.mykerinos.region import parse_space, region_shape
+
+BLUE, RED, GREEN, WHITE = 0, 1, 2, 3
+
+
+def card_id(patron: str | None, points: int, pyramids: int | None = None) -> int:
+    """The first plot card with that patron code (None: the 5-point card) and points."""
+    for card in PLOT_CARDS:
+        wanted = None if patron is None else CODE_TO_PATRON[patron]
+        pyramids_ok = pyramids is None or sum(card.pyramids) == pyramids
+        if card.patron == wanted and card.points == points and pyramids_ok:
+            return card.id
+    raise LookupError((patron, points, pyramids))
+
+
+def fill(cards: Sequence[int], count: int) -> list[int]:
+    """``cards`` followed by other patron cards, ``count`` ids in all, no repeats."""
+    rest = [c.id for c in PLOT_CARDS if c.id not in cards and c.patron is not None]
+    return [*cards, *rest[: count - len(cards)]]
+
+
+def new_state(seats: int, seed: int = 0) -> MykerinosState:
+    state = MYKERINOS.new_match(seats, seed=seed)
+    assert isinstance(state, MykerinosState)
+    return state
+
+
+def lay_region(
+    state: MykerinosState,
+    cards: Sequence[int] | None = None,
+    rotated: Sequence[bool] | None = None,
+    pyramids: Sequence[str] | None = None,
+) -> None:
+    """Replace the region by ``cards`` (slot order) and clear it.
+
+    ``pyramids`` (when given, even empty) overrides the cards' pyramid layout with
+    exactly these spaces, which keeps scenario boards readable.
+    """
+    count = len(state.slots) if cards is None else len(cards)
+    ids = list(cards) if cards is not None else [s[0] for s in state.slots]
+    turns = list(rotated) if rotated is not None else [False] * count
+    state.slots = list(zip(ids, turns, strict=True))
+    state.shape = region_shape(count // 4)
+    state._lay_region()
+    if pyramids is not None:
+        state.pyramid = [False] * state.shape.size
+        for name in pyramids:
+            state.pyramid[parse_space(name)] = True
+    state.board = [st.EMPTY] * state.shape.size
+
+
+def put(state: MykerinosState, colour: int, *spaces: str) -> None:
+    """Stand archaeologists of ``colour`` on ``spaces``, taken from the general reserve."""
+    for name in spaces:
+        index = parse_space(name)
+        assert state.board[index] == st.EMPTY, name
+        state.board[index] = colour
+        state.general[colour] -= 1
+
+
+def set_reserve(state: MykerinosState, seat: int, colour: int, count: int) -> None:
+    """Set a personal reserve count, balancing against the general reserve."""
+    delta = count - state.personal[seat][colour]
+    state.personal[seat][colour] = count
+    state.general[colour] -= delta
+
+
+def give_cards(state: MykerinosState, seat: int, **counts: int) -> None:
+    """Give patron cards by code: ``give_cards(s, 0, exp=3, hei=2)``."""
+    for code, n in counts.items():
+        state.cards[seat][CODE_TO_PATRON[code]] = n
+
+
+def set_museum(
+    state: MykerinosState, wings: Sequence[str], occupants: Mapping[str, int] | None = None
+) -> None:
+    """Order the wings (ring order) and place archaeologists in rooms."""
+    state.wing_order = [CODE_TO_PATRON[w] for w in wings]
+    state._index_museum()
+    state.museum = [st.EMPTY] * len(state.museum)
+    for room, colour in (occupants or {}).items():
+        state.museum[parse_room(room)] = colour
+        state.general[colour] -= 1
+
+
+def set_turn(state: MykerinosState, seat: int, campaign: int | None = None) -> None:
+    state.turn = seat
+    state.phase = st.EXCAVATION
+    if campaign is not None:
+        state.campaign = campaign
+
+
+def start_delimitation(state: MykerinosState, tiebreak: Mapping[int, int]) -> list[Event]:
+    """Everybody has passed with these tiebreak spaces; begin phase 3."""
+    for colour, space in tiebreak.items():
+        state.tiebreak[colour] = space
+    state.active = [False] * state.seat_count
+    events: list[Event] = []
+    state._events = events
+    try:
+        state._start_delimitation()
+    finally:
+        state._events = None
+    return events
+
+
+def notations(state: MykerinosState) -> set[str]:
+    return {a.notation() for a in state.legal_actions()}
