@@ -24,11 +24,11 @@ _PAIR_INDEX: dict[tuple[int, int], int] = {pair: i for i, pair in enumerate(_PAI
 
 
 def three_room(patron: int) -> int:
-    return patron
+    return int(patron)
 
 
 def five_room(patron: int) -> int:
-    return WINGS + patron
+    return WINGS + int(patron)
 
 
 def two_room(p: int, q: int) -> int:

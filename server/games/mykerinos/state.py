@@ -290,19 +290,30 @@ class MykerinosState(GameState):
 
     # ------------------------------------------------------------ transitions
     def coerce_action(self, action: object) -> MykerinosAction:
+        """Accept notation, or a (kind, spaces, arg) value, and return it canonical.
+
+        Values are normalized through their notation, so a hand-built value with
+        unsorted spaces, an unknown kind or out-of-range numbers is treated exactly
+        like the text a client could have typed.
+        """
         if isinstance(action, str):
             return act.parse_action(action)
-        if isinstance(action, MykerinosAction):
-            return action
         if isinstance(action, tuple) and len(action) == 3:
             kind, spaces, arg = action
             if (
                 isinstance(kind, str)
                 and isinstance(spaces, tuple)
-                and all(isinstance(s, int) and not isinstance(s, bool) for s in spaces)
-                and isinstance(arg, int)
+                and all(type(s) is int for s in spaces)
+                and type(arg) is int
             ):
-                return act.parse_action(MykerinosAction(kind, spaces, arg).notation())
+                try:
+                    text = MykerinosAction(kind, spaces, arg).notation()
+                except (IndexError, ValueError):
+                    text = ""
+                if text:
+                    parsed: MykerinosAction = act.parse_action(text)
+                    if tuple(parsed) == (kind, tuple(sorted(spaces)), arg):
+                        return parsed
         raise MalformedActionError(f"not a Mykerinos action: {action!r}")
 
     def _apply(self, action: Any, events: list[Event] | None) -> None:

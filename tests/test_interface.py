@@ -1,0 +1,113 @@
+"""The generic game interface: options, registry, events, the seeded generator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.games import (
+    Event,
+    Game,
+    GameInfo,
+    InvalidOptionsError,
+    OptionSpec,
+    Rng,
+    UnknownGameError,
+    all_games,
+    get_game,
+)
+from server.games.interface import GameState, JsonDict
+
+
+class _Toy(Game):
+    """A game with every kind of option, to exercise validation without a real game."""
+
+    info = GameInfo(
+        id="toy",
+        name="Toy",
+        min_seats=2,
+        max_seats=3,
+        description="test double",
+        options=(
+            OptionSpec("fast", "bool", False, "play fast"),
+            OptionSpec("rounds", "int", 3, "rounds", minimum=1, maximum=5),
+            OptionSpec("board", "choice", "small", "board size", choices=("small", "large")),
+        ),
+    )
+
+    def check_option_combination(self, seats: int, options: Any) -> None:
+        if options["fast"] and options["board"] == "large":
+            raise InvalidOptionsError("fast play needs the small board")
+
+    def _new_state(self, seats: int, options: JsonDict, seed: int) -> GameState:
+        raise NotImplementedError
+
+    def parse_action(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def state_from_data(self, data: Any) -> GameState:
+        raise NotImplementedError
+
+
+def test_options_are_normalized_with_defaults() -> None:
+    toy = _Toy()
+    assert toy.normalize_options(2, None) == {"fast": False, "rounds": 3, "board": "small"}
+    assert toy.normalize_options(3, {"fast": "yes", "rounds": "5", "board": "SMALL"}) == {
+        "fast": True,
+        "rounds": 5,
+        "board": "small",
+    }
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "fragment"),
+    [
+        (2, {"speed": 1}, "unknown option 'speed'.*known: fast, rounds, board"),
+        (2, {"fast": "maybe"}, "true or false"),
+        (2, {"rounds": 9}, "<= 5"),
+        (2, {"rounds": "x"}, "integer"),
+        (2, {"board": "huge"}, "one of small, large"),
+        (2, {"fast": True, "board": "large"}, "small board"),
+        (4, None, "2 to 3 players"),
+        (True, None, "integer"),
+    ],
+)
+def test_bad_options_are_rejected_clearly(seats: Any, options: Any, fragment: str) -> None:
+    with pytest.raises(InvalidOptionsError, match=fragment):
+        _Toy().normalize_options(seats, options)
+
+
+def test_registry_knows_mykerinos_and_rejects_unknown_ids() -> None:
+    assert "mykerinos" in [g.info.id for g in all_games()]
+    with pytest.raises(UnknownGameError, match=r"known: .*mykerinos"):
+        get_game("chess")
+
+
+def test_mykerinos_rejects_unknown_options_and_seat_counts() -> None:
+    game = get_game("mykerinos")
+    with pytest.raises(InvalidOptionsError, match="unknown option"):
+        game.new_match(3, {"nile": True})
+    with pytest.raises(InvalidOptionsError, match="2 to 4 players"):
+        game.new_match(5)
+
+
+def test_event_audience() -> None:
+    public = Event("placed", {"seat": 1})
+    private = Event("drew", {"card": 7}, audience=frozenset({2}))
+    assert public.visible_to(None) and public.visible_to(0)
+    assert private.visible_to(2) and not private.visible_to(0) and not private.visible_to(None)
+    assert private.to_data() == {"kind": "drew", "data": {"card": 7}, "audience": [2]}
+
+
+def test_rng_is_reference_splitmix64() -> None:
+    """Pinned: replays of stored matches depend on these exact outputs."""
+    rng = Rng(0)
+    assert rng.next_u64() == 0xE220A8397B1DCDAF
+    assert rng.next_u64() == 0x6E789E6AA1B965F4
+    assert [Rng(1234567).below(10) for _ in range(1)] == [7]
+    items = list(range(10))
+    Rng(42).shuffle(items)
+    assert sorted(items) == list(range(10))
+    with pytest.raises(ValueError):
+        Rng(1).below(0)
