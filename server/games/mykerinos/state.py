@@ -12,10 +12,13 @@ grouped under "variant hooks" below rather than to add branches everywhere.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
-from server.games.errors import CorruptStateError, MalformedActionError
+from server.games import validate as v
+from server.games.errors import CorruptStateError, GameError, MalformedActionError
 from server.games.interface import Event, Game, GameState, JsonDict
 from server.games.mykerinos import actions as act
 from server.games.mykerinos import placements
@@ -69,7 +72,7 @@ class MykerinosState(GameState):
         self.options = dict(options)
         self.rng = Rng(0)
         self.neutral: int | None = 2 if seat_count == 2 else None
-        self.wing_order: list[int] = list(PATRONS)
+        self.wing_order: list[int] = [int(p) for p in PATRONS]
         self.deck: list[int] = []
         self.box: list[int] = []
         self.general = [ARCHAEOLOGISTS_PER_COLOUR] * COLOURS
@@ -606,13 +609,17 @@ class MykerinosState(GameState):
             return f"Neutral player: expand onto {spaces}"
         if kind == act.NEUTRAL_SKIP:
             return "No action for the neutral player"
-        if kind in (act.TAKE, act.DISCARD) and 0 <= a.arg <= 1 and self.area >= 0:
+        if kind in (act.TAKE, act.DISCARD) and self.phase == DELIMITATION:
             card = PLOT_CARDS[self.slots[2 * self.area + a.arg][0]]
             patron = "no patron" if card.patron is None else PATRON_NAMES[card.patron]
             what = f"the {_SIDE_NAMES[a.arg]} plot ({patron}, {card.points} points)"
             if kind == act.TAKE:
                 return f"Take {what}"
             return f"The neutral player discards {what}"
+        if kind == act.TAKE:
+            return f"Take the {_SIDE_NAMES[a.arg]} plot of the area being scored"
+        if kind == act.DISCARD:
+            return f"The neutral player discards the {_SIDE_NAMES[a.arg]} plot"
         if kind == act.MUSEUM:
             return (
                 f"Send one of your archaeologists of this area to the museum, {room_label(a.arg)}"
@@ -787,17 +794,17 @@ class MykerinosState(GameState):
                 "awaiting": self.awaiting,
             }
         if self.final is not None:
-            view["final"] = self.final
+            view["final"] = copy.deepcopy(self.final)
             view["ranking"] = self.ranking()
         return view
 
     def determinize(self, seat: int | None, seed: int) -> MykerinosState:
         """Resample the hidden part (the deck order and future plot rotations)."""
-        copy = self.clone()
+        twin = self.clone()
         sampler = Rng(seed)
-        sampler.shuffle(copy.deck)
-        copy.rng = Rng(sampler.next_u64())
-        return copy
+        sampler.shuffle(twin.deck)
+        twin.rng = Rng(sampler.next_u64())
+        return twin
 
     # ---------------------------------------------------------- serialization
     _LIST_FIELDS = (
@@ -834,7 +841,7 @@ class MykerinosState(GameState):
             "options": dict(self.options),
             "rng": self.rng.state,
             "slots": [[card, rotated] for card, rotated in self.slots],
-            "final": self.final,
+            "final": copy.deepcopy(self.final),
         }
         for name in self._LIST_FIELDS:
             value = getattr(self, name)
@@ -847,37 +854,94 @@ class MykerinosState(GameState):
 
     @classmethod
     def from_data(cls, game: Game, data: Mapping[str, Any]) -> MykerinosState:
-        """Rebuild a state from :meth:`to_data` output (raises CorruptStateError)."""
+        """Rebuild a state from :meth:`to_data` output, checking every field.
+
+        Raises:
+            CorruptStateError: a field is missing, mistyped, out of range or
+                inconsistent with the others.
+        """
+        f = partial(v.field, data)
+        info = game.info
+        seats = v.integer(f("seats"), "seats", info.min_seats, info.max_seats)
+        options = f("options")
         try:
-            state = cls(game, int(data["seats"]), dict(data["options"]))
-            state.rng = Rng(int(data["rng"]))
-            state.slots = [(int(card), bool(rot)) for card, rot in data["slots"]]
-            for name in cls._LIST_FIELDS:
-                value = data[name]
-                current = getattr(state, name)
-                if current and isinstance(current[0], list):
-                    setattr(state, name, [list(v) for v in value])
-                else:
-                    setattr(state, name, list(value))
-            for name in cls._SCALAR_FIELDS:
-                setattr(state, name, data[name])
-            state.final = data["final"]
-            state._index_museum()
-            state.shape = region_shape(len(state.slots) // 4)
-            state._lay_region()
-            if len(state.board) != state.shape.size or len(state.museum) != ROOM_IDS:
-                raise ValueError("board or museum size does not match")
-            if sorted(state.wing_order) != list(range(WINGS)):
-                raise ValueError("wing order is not a permutation of the five patrons")
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise CorruptStateError(f"not a Mykerinos state: {exc}") from exc
+            if not isinstance(options, dict) or game.normalize_options(seats, options) != options:
+                raise CorruptStateError(f"options {options!r} are not normalized options")
+        except GameError as exc:
+            raise CorruptStateError(f"bad options: {exc}") from exc
+        state = cls(game, seats, options)
+        state.rng = Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
+        cards = len(PLOT_CARDS)
+        raw_slots = f("slots")
+        if not isinstance(raw_slots, list) or len(raw_slots) not in state.campaign_plot_counts():
+            raise CorruptStateError("slots must list the plots of one campaign")
+        state.slots = []
+        for i, slot in enumerate(raw_slots):
+            if not isinstance(slot, list) or len(slot) != 2:
+                raise CorruptStateError(f"slots[{i}] must be [card, rotated]")
+            state.slots.append(
+                (v.integer(slot[0], "slot card", 0, cards - 1), v.boolean(slot[1], "rotated"))
+            )
+        state.shape = region_shape(len(state.slots) // 4)
+        state.wing_order = v.int_list(f("wing_order"), "wing_order", 0, WINGS - 1, WINGS, True)
+        state.deck = v.int_list(f("deck"), "deck", 0, cards - 1, unique=True)
+        state.box = v.int_list(f("box"), "box", 0, cards - 1, unique=True)
+        dealt = [card for card, _ in state.slots]
+        if len(set(dealt)) != len(dealt) or set(state.deck) & ({*state.box, *dealt}):
+            raise CorruptStateError("a plot card is in two places at once")
+        total = ARCHAEOLOGISTS_PER_COLOUR
+        state.general = v.int_list(f("general"), "general", 0, total, COLOURS)
+        state.personal = v.int_table(f("personal"), "personal", seats, COLOURS, 0, total)
+        state.cards = v.int_table(f("cards"), "cards", seats, len(PATRONS), 0, cards)
+        state.used = v.int_table(f("used"), "used", seats, len(PATRONS), 0, cards)
+        state.prestige = v.int_list(f("prestige"), "prestige", 0, 10 * cards, seats)
+        state.museum = v.int_list(f("museum"), "museum", EMPTY, COLOURS - 1, ROOM_IDS)
+        state.tiebreak = v.int_list(f("tiebreak"), "tiebreak", 0, COLOURS + 1, COLOURS)
+        state.active = v.bool_list(f("active"), "active", seats)
+        state.board = v.int_list(f("board"), "board", EMPTY, COLOURS - 1, state.shape.size)
+        state.ranks = v.int_list(f("ranks"), "ranks", 0, COLOURS - 1, unique=True)
+        state.plots_left = v.int_list(f("plots_left"), "plots_left", 0, 1, unique=True)
+        state.campaign = v.integer(f("campaign"), "campaign", 1, len(state.campaign_plot_counts()))
+        state.start_seat = v.integer(f("start_seat"), "start_seat", 0, seats - 1)
+        state.turn = v.integer(f("turn"), "turn", 0, seats - 1)
+        state.phase = v.choice(f("phase"), "phase", (EXCAVATION, NEUTRAL_TURN, DELIMITATION, OVER))
+        state.final_seat = v.integer(f("final_seat"), "final_seat", -1, seats - 1)
+        state.area = v.integer(f("area"), "area", -1, state.shape.areas)
+        state.rank_index = v.integer(f("rank_index"), "rank_index", 0, COLOURS)
+        state.awaiting = v.choice(f("awaiting"), "awaiting", ("", AWAIT_REWARD, AWAIT_DISCARD))
+        final = f("final")
+        if final is not None and (
+            state.phase != OVER
+            or not isinstance(final, list)
+            or len(final) != seats
+            or not all(isinstance(e, dict) and type(e.get("total")) is int for e in final)
+        ):
+            raise CorruptStateError("final scores must be a list of breakdowns, once over")
+        if state.phase == OVER and final is None:
+            raise CorruptStateError("a finished match must carry its final scores")
+        state.final = copy.deepcopy(final)
+        if sorted(state.wing_order) != list(range(WINGS)):
+            raise CorruptStateError("wing order is not a permutation of the five patrons")
+        if any(
+            u > c
+            for row_u, row_c in zip(state.used, state.cards, strict=True)
+            for u, c in zip(row_u, row_c, strict=True)
+        ):
+            raise CorruptStateError("a patron is used more often than it is held")
+        for colour in range(COLOURS):
+            held = sum(row[colour] for row in state.personal)
+            placed = state.board.count(colour) + state.museum.count(colour)
+            if state.general[colour] + held + placed != total:
+                raise CorruptStateError(f"{COLOUR_NAMES[colour]} archaeologists do not add up")
+        state._index_museum()
+        state._lay_region()
         return state
 
     def clone(self) -> MykerinosState:
-        copy = object.__new__(MykerinosState)
-        copy.__dict__.update(self.__dict__)
-        copy.rng = Rng(self.rng.state)
-        copy.options = dict(self.options)
+        twin = object.__new__(MykerinosState)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = Rng(self.rng.state)
+        twin.options = dict(self.options)
         for name in (
             "wing_order",
             "deck",
@@ -892,11 +956,11 @@ class MykerinosState(GameState):
             "plots_left",
             "slots",
         ):
-            setattr(copy, name, list(getattr(self, name)))
-        copy.personal = [list(v) for v in self.personal]
-        copy.cards = [list(v) for v in self.cards]
-        copy.used = [list(v) for v in self.used]
-        return copy
+            setattr(twin, name, list(getattr(self, name)))
+        twin.personal = [list(row) for row in self.personal]
+        twin.cards = [list(row) for row in self.cards]
+        twin.used = [list(row) for row in self.used]
+        return twin
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MykerinosState) and self.to_data() == other.to_data()

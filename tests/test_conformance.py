@@ -1,0 +1,675 @@
+"""Property-based conformance suite: every registered game, every seat count.
+
+Each test plays whole seeded random matches (seeds drawn by hypothesis, derandomized
+so CI is reproducible) and checks the contract of :mod:`server.games.interface`:
+
+* legal actions apply (checked) and round-trip through their notation;
+* matches end, and ``current_seat``/``legal_actions``/``scores``/``ranking`` agree;
+* wrong seats, garbage, wrong types and well-formed illegal actions are rejected with
+  the right :class:`GameError` subclass, and leave the state untouched;
+* snapshots round-trip through JSON and continue identically; replays reproduce;
+  clones are independent;
+* views are JSON, contain no ``deck``/``rng`` key and do not depend on hidden parts
+  (they equal the views of a determinized copy);
+* events are :class:`Event` values with JSON data; bad options are refused.
+
+Nothing here knows a game's rules. The one game-specific piece is an optional
+*notation fuzzer* per game id (grammatical action texts, mostly illegal), used on top
+of the generic pool of notations that were legal somewhere in other matches.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Iterator
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from server.games import (
+    Event,
+    Game,
+    GameError,
+    GameOverError,
+    GameState,
+    IllegalActionError,
+    InvalidOptionsError,
+    MalformedActionError,
+    NotYourTurnError,
+    Rng,
+    all_games,
+)
+from server.games.errors import CorruptStateError
+
+MAX_DECISIONS = 5000
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+
+
+def _settings(examples: int, *, shrink: bool = True) -> settings:
+    phases = (Phase.explicit, Phase.reuse, Phase.generate)
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=(*phases, Phase.shrink) if shrink else phases,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+
+
+# --------------------------------------------------------------------- cases
+def _cases() -> list[Any]:
+    """One param per (game, seat count)."""
+    out = []
+    for game in all_games():
+        for seats in range(game.info.min_seats, game.info.max_seats + 1):
+            out.append(pytest.param(game, seats, id=f"{game.info.id}-{seats}p"))
+    return out
+
+
+CASES = _cases()
+GAME_IDS = [pytest.param(g, id=g.info.id) for g in all_games()]
+
+
+# -------------------------------------------------------------- notation fuzzing
+def _mykerinos_notations(rng: Rng, count: int) -> list[str]:
+    """Grammatical Mykerinos action texts, almost all of them illegal where used."""
+    from server.games.mykerinos import actions as act
+    from server.games.mykerinos.museum import ROOM_IDS, room_name
+
+    kinds = [*act.PLACEMENT_SIZES, *act.ROOM_KINDS, *act.SIDE_KINDS, *act.BARE_KINDS]
+    out = []
+    for _ in range(count):
+        kind = rng.choice(kinds)
+        if kind in act.PLACEMENT_SIZES:
+            size = rng.choice(list(act.PLACEMENT_SIZES[kind]))
+            # Half the time a chain of orthogonal neighbours (near misses), else anywhere.
+            cells = [(rng.below(8), rng.below(9))]
+            while len(cells) < size:
+                x, y = cells[-1] if rng.chance() else (rng.below(8), rng.below(9))
+                dx, dy = rng.choice([(0, 1), (1, 0), (0, -1), (-1, 0)])
+                cell = (min(7, max(0, x + dx)), min(8, max(0, y + dy)))
+                if cell not in cells:
+                    cells.append(cell)
+            out.append(" ".join([kind, *(f"{'abcdefgh'[x]}{y + 1}" for x, y in cells)]))
+        elif kind in act.ROOM_KINDS:
+            out.append(f"{kind} {room_name(rng.below(ROOM_IDS))}")
+        elif kind in act.SIDE_KINDS:
+            out.append(f"{kind} {rng.choice(['l', 'r', 'left', 'right'])}")
+        else:
+            out.append(kind)
+    return out
+
+
+#: Optional per-game generators of grammatical (usually illegal) notation.
+NOTATION_FUZZERS: dict[str, Callable[[Rng, int], list[str]]] = {
+    "mykerinos": _mykerinos_notations,
+}
+
+GARBAGE_TEXT = [
+    "",
+    " ",
+    "\t\n",
+    "zzz",
+    "??",
+    "pass pass",
+    "0",
+    "-1",
+    "a",
+    "a z9",
+    "a c0",
+    "a c2 c2",
+    "b c3",
+    "take",
+    "take x",
+    "mus",
+    "mus nowhere",
+    "dir exp7",
+    "dir exp/exp",
+    "\x00",
+    "é",
+    "a" * 500,
+]
+
+WRONG_TYPES: list[object] = [
+    None,
+    0,
+    42,
+    -1,
+    3.5,
+    True,
+    b"pass",
+    ["pass"],
+    {"kind": "pass"},
+    {"pass"},
+    (),
+    ("pass",),
+    (None, None, None),
+    object(),
+]
+
+
+@cache
+def _notation_pool(game: Game, seats: int) -> tuple[str, ...]:
+    """Every notation that was legal at some point of a few other seeded matches."""
+    seen: set[str] = set()
+    for seed in range(3):
+        state = game.new_match(seats, seed=10_000 + seed)
+        rng = Rng(seed)
+        for _ in range(MAX_DECISIONS):
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            seen.update(a.notation() for a in legal)
+            state.apply_unchecked(rng.choice(legal))
+    return tuple(sorted(seen))
+
+
+def _candidate_notations(game: Game, seats: int, rng: Rng, count: int) -> list[str]:
+    pool = _notation_pool(game, seats)
+    out = [rng.choice(list(pool)) for _ in range(count)] if pool else []
+    fuzzer = NOTATION_FUZZERS.get(game.info.id)
+    if fuzzer is not None:
+        out += fuzzer(rng, count)
+    return out
+
+
+# ------------------------------------------------------------------ helpers
+def _json(value: Any) -> Any:
+    """``value`` through JSON; fails the test when it is not plain JSON data."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def _keys(value: Any, path: str = "$") -> Iterator[tuple[str, str]]:
+    """Every (path, key) of every mapping nested in ``value``."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield path, str(key)
+            yield from _keys(item, f"{path}.{key}")
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            yield from _keys(item, f"{path}[{i}]")
+
+
+def _check_position(state: GameState) -> None:
+    """Queries that must agree in every position."""
+    seats = state.seat_count
+    seat = state.current_seat()
+    assert state.is_over() == (seat is None)
+    scores, ranking = state.scores(), state.ranking()
+    assert len(scores) == seats and all(isinstance(s, int) for s in scores)
+    assert len(ranking) == seats and all(1 <= p <= seats for p in ranking), ranking
+    assert min(ranking) == 1
+    if seat is None:
+        assert state.legal_actions() == []
+        assert all(state.legal_actions_for(s) == [] for s in range(seats))
+        return
+    assert 0 <= seat < seats
+    legal = state.legal_actions()
+    assert legal, "no legal action while the match is not over"
+    notations = [a.notation() for a in legal]
+    assert len(set(notations)) == len(notations), "duplicate legal actions"
+    assert len(set(legal)) == len(legal), "duplicate legal action values"
+    assert state.legal_actions_for(seat) == legal
+    assert all(state.legal_actions_for(s) == [] for s in range(seats) if s != seat)
+
+
+def _check_events(events: object, seats: int) -> None:
+    assert isinstance(events, list)
+    for event in events:
+        assert isinstance(event, Event), event
+        assert isinstance(event.kind, str) and event.kind
+        data = event.to_data()
+        assert _json(data) == data, data
+        if event.audience is not None:
+            assert all(0 <= s < seats for s in event.audience)
+
+
+def _check_action_labels(game: Game, state: GameState, legal: list[Any]) -> None:
+    for action in legal:
+        text = action.notation()
+        assert isinstance(text, str) and text.strip() == text and text
+        assert game.parse_action(text) == action, text
+        assert state.coerce_action(text) == action
+        assert state.coerce_action(action) == action
+        label = state.describe(action)
+        assert isinstance(label, str) and label.strip(), text
+
+
+def _playout(
+    game: Game,
+    seats: int,
+    seed: int,
+    chooser: int,
+    hook: Callable[[GameState, int, Rng], None] | None = None,
+) -> tuple[GameState, list[str]]:
+    """Play a random match to the end; call ``hook(state, step, rng)`` before each decision."""
+    state = game.new_match(seats, seed=seed)
+    rng = Rng(chooser)
+    log: list[str] = []
+    for step in range(MAX_DECISIONS):
+        if state.is_over():
+            break
+        if hook is not None:
+            hook(state, step, rng)
+        action = rng.choice(state.legal_actions())
+        log.append(action.notation())
+        state.apply_unchecked(action)
+    assert state.is_over(), f"no end after {MAX_DECISIONS} decisions"
+    return state, log
+
+
+# ------------------------------------------------------------ playouts
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(50)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_random_playouts_follow_the_interface(game: Game, seats: int, seed: int, chooser: int):
+    """Legal actions apply (checked), round-trip, are labelled; the match ends."""
+    state = game.new_match(seats, seed=seed)
+    rng = Rng(chooser)
+    decisions = 0
+    last: tuple[int, str] | None = None
+    while not state.is_over():
+        assert decisions < MAX_DECISIONS, "the match does not end"
+        _check_position(state)
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        _check_action_labels(game, state, legal)
+        sample = rng.below(8) == 0
+        if sample:
+            before = state.to_data()
+            for i, action in enumerate(legal):
+                # Every listed action is accepted by the checked entry point, as a
+                # value and as text, and does what the unchecked one does.
+                checked = state.clone()
+                events = checked.apply(seat, action if i % 2 else action.notation())
+                _check_events(events, seats)
+                unchecked = state.clone()
+                unchecked.apply_unchecked(action)
+                assert checked.to_data() == unchecked.to_data(), action.notation()
+            assert state.to_data() == before, "applying to clones changed the original"
+        action = rng.choice(legal)
+        if sample or rng.below(2):
+            _check_events(state.apply(seat, action), seats)
+        else:
+            state.apply_unchecked(action)
+        last = (seat, action.notation())
+        decisions += 1
+    _check_position(state)
+    assert state.current_seat() is None and last is not None
+    with pytest.raises(GameOverError):
+        state.apply(*last)
+
+
+# ------------------------------------------------------------ rejections
+def _expect(state: GameState, seat: object, action: object, error: type[GameError]) -> GameError:
+    """Apply and expect exactly ``error``; the state must not change."""
+    before = state.to_data()
+    try:
+        state.apply(seat, action)  # type: ignore[arg-type]
+    except GameError as exc:
+        assert isinstance(exc, error), f"{action!r}: {type(exc).__name__}: {exc}"
+        assert state.to_data() == before, f"{action!r} was rejected but changed the state"
+        assert isinstance(exc.reason, str) and exc.reason
+        return exc
+    raise AssertionError(f"{action!r} by seat {seat!r} was accepted; expected {error.__name__}")
+
+
+def _check_text(game: Game, state: GameState, seat: int, text: str) -> None:
+    """Text must be refused as malformed, or parse; parsed, it is legal or refused as illegal."""
+    try:
+        parsed = game.parse_action(text)
+    except MalformedActionError:
+        _expect(state, seat, text, MalformedActionError)
+        return
+    if parsed in set(state.legal_actions()):
+        return
+    for given_as in (text, parsed):
+        exc = _expect(state, seat, given_as, IllegalActionError)
+        notation = parsed.notation()
+        message = str(exc).strip()
+        assert message and message != notation and len(message) > len(notation) + 3, message
+        why = state.explain_illegal(parsed)
+        assert isinstance(why, str) and why.strip() and why.strip() != notation, why
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(40)
+@given(
+    seed=SEEDS,
+    chooser=SEEDS,
+    garbage=st.lists(
+        st.text(max_size=12)
+        | st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789/ ,", max_size=16),
+        max_size=12,
+    ),
+)
+def test_bad_actions_are_rejected_and_change_nothing(
+    game: Game, seats: int, seed: int, chooser: int, garbage: list[str]
+):
+    """Wrong seat, garbage, wrong types and illegal notation: right error, same state."""
+    texts = [*GARBAGE_TEXT, *garbage]
+
+    def probe(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(4):
+            return
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        action = rng.choice(legal)
+        for other in [*range(seats), -1, seats, 10**6]:
+            if other != seat:
+                _expect(state, other, action, NotYourTurnError)
+                _expect(state, other, action.notation(), NotYourTurnError)
+        _expect(state, seat, rng.choice(WRONG_TYPES), MalformedActionError)
+        for _ in range(3):
+            _check_text(game, state, seat, rng.choice(texts))
+        for text in _candidate_notations(game, seats, rng, 6):
+            _check_text(game, state, seat, text)
+
+    state, log = _playout(game, seats, seed, chooser, probe)
+    for seat in range(seats):
+        for action in [*log[-3:], *GARBAGE_TEXT[:4], *WRONG_TYPES[:4]]:
+            _expect(state, seat, action, GameOverError)
+    assert state.legal_actions() == []
+
+
+# --------------------------------------------------------- serialization
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(30)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_snapshots_round_trip_and_continue_identically(
+    game: Game, seats: int, seed: int, chooser: int
+):
+    """to_data -> JSON -> state_from_data gives an equal state that plays on identically."""
+
+    def round_trip(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(10):
+            return
+        data = state.to_data()
+        restored = game.state_from_data(_json(data))
+        assert restored == state
+        assert restored.to_data() == data
+        assert restored.current_seat() == state.current_seat()
+        # Both copies continue with the same actions and stay equal, step by step.
+        ahead, lane = state.clone(), Rng(rng.next_u64())
+        for _ in range(12):
+            if ahead.is_over():
+                break
+            legal = ahead.legal_actions()
+            assert [a.notation() for a in restored.legal_actions()] == [a.notation() for a in legal]
+            action = lane.choice(legal)
+            seat = ahead.current_seat()
+            assert seat is not None
+            events = ahead.apply(seat, action)
+            assert [e.to_data() for e in restored.apply(seat, action.notation())] == [
+                e.to_data() for e in events
+            ]
+            assert restored.to_data() == ahead.to_data()
+            assert restored.view(seat) == ahead.view(seat)
+
+    state, _ = _playout(game, seats, seed, chooser, round_trip)
+    assert game.state_from_data(_json(state.to_data())) == state
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(30)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_replay_is_deterministic_and_clones_are_independent(
+    game: Game, seats: int, seed: int, chooser: int
+):
+    """Same seed + same notations = same final data; clones never write through."""
+
+    def clones(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(10):
+            return
+        before = state.to_data()
+        twin = state.clone()
+        assert twin == state and twin is not state
+        lane = Rng(rng.next_u64())
+        for _ in range(20):
+            if twin.is_over():
+                break
+            twin.apply_unchecked(lane.choice(twin.legal_actions()))
+        assert state.to_data() == before, "playing a clone changed the original"
+        # And the other way round: the original moving on leaves an old clone alone.
+        frozen = state.clone()
+        snapshot = frozen.to_data()
+        probe = state.clone()
+        probe.apply_unchecked(lane.choice(probe.legal_actions()))
+        assert frozen.to_data() == snapshot
+
+    final, log = _playout(game, seats, seed, chooser, clones)
+    again = game.new_match(seats, options=dict(final.options), seed=seed)
+    _check_events(again.replay(log), seats)
+    assert again.to_data() == final.to_data()
+    third = game.new_match(seats, seed=seed)
+    for text in log:
+        third.apply_unchecked(game.parse_action(text))
+    assert third.to_data() == final.to_data()
+    assert third.scores() == final.scores() and third.ranking() == final.ranking()
+
+
+# ------------------------------------------------------------------ views
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(30)
+@given(seed=SEEDS, chooser=SEEDS, other_seed=SEEDS)
+def test_views_are_json_and_do_not_depend_on_hidden_parts(
+    game: Game, seats: int, seed: int, chooser: int, other_seed: int
+):
+    """view() is JSON, has no deck/rng key and equals the view of a determinized copy."""
+    viewers: list[int | None] = [None, *range(seats)]
+
+    def check_views(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(6) and not state.is_over():
+            return
+        before = state.to_data()
+        public = state.view(None)
+        for viewer in viewers:
+            view = state.view(viewer)
+            assert isinstance(view, dict)
+            assert _json(view) == view, "view is not plain JSON data"
+            leaks = [f"{p}.{k}" for p, k in _keys(view) if k in ("deck", "rng")]
+            assert not leaks, leaks
+            other = state.determinize(viewer, other_seed ^ rng.next_u64())
+            assert other.view(viewer) == view, f"view({viewer}) depends on hidden parts"
+            assert other.view(None) == public
+            assert other.current_seat() == state.current_seat()
+            if viewer is not None and viewer == state.current_seat():
+                # A seat knows its own options: they cannot depend on hidden parts.
+                assert [a.notation() for a in other.legal_actions()] == [
+                    a.notation() for a in state.legal_actions()
+                ]
+        assert state.to_data() == before, "view() or determinize() changed the state"
+
+    final, _ = _playout(game, seats, seed, chooser, check_views)
+    check_views(final, -1, Rng(chooser))
+
+
+# ---------------------------------------------------------------- options
+@pytest.mark.parametrize("game", GAME_IDS)
+@_settings(30)
+@given(name=st.text(min_size=1, max_size=20), value=st.integers() | st.text() | st.booleans())
+def test_unknown_options_are_refused(game: Game, name: str, value: object):
+    known = {spec.name for spec in game.info.options}
+    if name in known:
+        return
+    with pytest.raises(InvalidOptionsError):
+        game.new_match(game.info.min_seats, options={name: value}, seed=1)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_bad_seat_counts_are_refused(game: Game):
+    info = game.info
+    for seats in (info.min_seats - 1, info.max_seats + 1, 0, -1, 99, True, "3", 2.0, None):
+        with pytest.raises(InvalidOptionsError):
+            game.new_match(seats, seed=1)  # type: ignore[arg-type]
+    for seats in range(info.min_seats, info.max_seats + 1):
+        state = game.new_match(seats, seed=1)
+        assert state.seat_count == seats
+        assert set(state.options) == {spec.name for spec in info.options}
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_bad_option_values_are_refused(game: Game):
+    for spec in game.info.options:
+        bad: list[object] = {
+            "bool": ["maybe", 2, None],
+            "int": ["x", 1.5, None, True],
+            "choice": ["no-such-choice", 7],
+        }[spec.kind]
+        if spec.kind == "int" and spec.minimum is not None:
+            bad.append(spec.minimum - 1)
+        if spec.kind == "int" and spec.maximum is not None:
+            bad.append(spec.maximum + 1)
+        for value in bad:
+            with pytest.raises(InvalidOptionsError):
+                game.new_match(game.info.min_seats, options={spec.name: value}, seed=1)
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+def test_corrupt_snapshots_are_refused(game: Game, seats: int):
+    data = game.new_match(seats, seed=3).to_data()
+    broken: list[object] = [None, [], "x", 7, {}, {**data, "game": "no-such-game"}]
+    broken += [{k: v for k, v in data.items() if k != key} for key in data if key != "game"]
+    for item in broken:
+        with pytest.raises(CorruptStateError):
+            game.state_from_data(item)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+def test_corrupt_field_values_are_refused(game: Game, seats: int):
+    """A snapshot field replaced by a value of the wrong kind is refused on load.
+
+    Assumes no snapshot field legitimately holds the string "x" or the dict {"?": 1}.
+    Checked at load time only: a state built from such data cannot be trusted to fail
+    cleanly later (it may raise anything, or loop).
+    """
+    rng = Rng(seats)
+    state = game.new_match(seats, seed=11)
+    for _ in range(40):
+        if state.is_over():
+            break
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    data = state.to_data()
+    accepted = []
+    for key in data:
+        if key == "game":
+            continue
+        for bad in ("x", {"?": 1}):
+            try:
+                game.state_from_data({**copy.deepcopy(data), key: bad})
+            except CorruptStateError:
+                continue
+            accepted.append(f"{key}={bad!r}")
+    assert not accepted, f"corrupt snapshots accepted: {accepted}"
+
+
+# ------------------------------------------------------- robustness
+# Beyond the happy path: a label for *any* well-formed action (clients label what
+# users type), hand-built action values that are not quite right, and snapshots that
+# do not alias the state. Each must end in a string or a GameError, never in another
+# exception.
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(10, shrink=False)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_any_well_formed_action_can_be_described(game: Game, seats: int, seed: int, chooser: int):
+    def describe_all(state: GameState, step: int, rng: Rng) -> None:
+        for text in _candidate_notations(game, seats, rng, 4):
+            try:
+                action = game.parse_action(text)
+            except MalformedActionError:
+                continue
+            try:
+                label = state.describe(action)
+            except GameError:
+                continue
+            assert isinstance(label, str) and label.strip(), text
+
+    state, _ = _playout(game, seats, seed, chooser, describe_all)
+    describe_all(state, -1, Rng(chooser))
+
+
+def _perturbed(action: Any, rng: Rng) -> Iterator[object]:
+    """Plain tuples (and lists) like an action value with one field replaced."""
+    if not isinstance(action, tuple):
+        return
+    odd: list[object] = [-1, 99, 10**9, -(10**9), "", "x", None, (), (99,), ("a",), True, 2.5]
+    fields = list(action)
+    for index in range(len(fields)):
+        changed = list(fields)
+        changed[index] = rng.choice(odd)
+        yield tuple(changed)
+        yield changed
+    yield tuple(fields)
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(10, shrink=False)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_hand_built_action_values_end_in_a_game_error(
+    game: Game, seats: int, seed: int, chooser: int
+):
+    def perturb(state: GameState, step: int, rng: Rng) -> None:
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        for action in {legal[0], legal[-1], rng.choice(legal)}:
+            for value in _perturbed(action, rng):
+                trial = state.clone()
+                try:
+                    _check_events(trial.apply(seat, value), seats)
+                except GameError:
+                    assert trial.to_data() == state.to_data()
+
+    _playout(game, seats, seed, chooser, perturb)
+
+
+def _scribble(value: Any) -> None:
+    """Mutate every container nested in ``value`` in place."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _scribble(item)
+        value["__scribbled__"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("__scribbled__")
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(5, shrink=False)
+@given(seed=SEEDS, chooser=SEEDS)
+def test_data_and_views_are_snapshots(game: Game, seats: int, seed: int, chooser: int):
+    """Mutating what to_data()/view() returned (or the data a state was built from)
+    must not change the state."""
+    viewers: list[int | None] = [None, *range(seats)]
+
+    def check(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(10) and not state.is_over():
+            return
+        before = copy.deepcopy(state.to_data())
+        shared = []
+        fresh = game.state_from_data(copy.deepcopy(before))
+        _scribble(fresh.to_data())
+        if fresh.to_data() != before:
+            shared.append("to_data()")
+        for viewer in viewers:
+            fresh = game.state_from_data(copy.deepcopy(before))
+            _scribble(fresh.view(viewer))
+            if fresh.to_data() != before:
+                shared.append(f"view({viewer})")
+        data = copy.deepcopy(before)
+        restored = game.state_from_data(data)
+        _scribble(data)
+        if restored.to_data() != before:
+            shared.append("state_from_data(data)")
+        assert not shared, f"these share containers with the state: {shared}"
+
+    state, _ = _playout(game, seats, seed, chooser, check)
+    check(state, -1, Rng(chooser))
