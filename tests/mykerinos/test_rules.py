@@ -324,13 +324,19 @@ def test_no_archaeologists_no_reward_and_five_point_plot_goes_to_the_box() -> No
     assert state.prestige[BLUE] == 0
 
 
-def test_two_player_neutral_second_first_place_picks_the_discard() -> None:
+def _neutral_second() -> MykerinosState:
+    """Two players: Blue 3 first, the neutral player 2 second, Red 1 third."""
     state = new_state(2)
     _area_with(state, card_id("cur", 0), card_id("col", 0))
     put(state, BLUE, "a1", "b1", "c1")
     put(state, GREEN, "a2", "b2")
     put(state, RED, "a3")
     start_delimitation(state, {BLUE: 1, GREEN: 2, RED: 3})
+    return state
+
+
+def test_two_player_neutral_second_first_place_picks_the_discard() -> None:
+    state = _neutral_second()
     state.apply(BLUE, "mus cur3")
     assert state.current_seat() == BLUE  # first place chooses what the neutral discards
     assert notations(state) == {"discard l", "discard r"}
@@ -340,12 +346,7 @@ def test_two_player_neutral_second_first_place_picks_the_discard() -> None:
 
 
 def test_two_player_neutral_second_after_a_plot_discards_the_other() -> None:
-    state = new_state(2)
-    _area_with(state, card_id("cur", 0), card_id("col", 0))
-    put(state, BLUE, "a1", "b1", "c1")
-    put(state, GREEN, "a2", "b2")
-    put(state, RED, "a3")
-    start_delimitation(state, {BLUE: 1, GREEN: 2, RED: 3})
+    state = _neutral_second()
     state.apply(BLUE, "take l")
     assert card_id("col", 0) in state.box
     assert sum(state.cards[RED]) == 0 and state.campaign == 2

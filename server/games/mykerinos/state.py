@@ -807,14 +807,13 @@ class MykerinosState(GameState):
         return twin
 
     # ---------------------------------------------------------- serialization
-    _LIST_FIELDS = (
+    #: Per-seat tables (lists of lists) and flat lists: what to_data and clone copy.
+    _TABLE_FIELDS = ("personal", "cards", "used")
+    _FLAT_FIELDS = (
         "wing_order",
         "deck",
         "box",
         "general",
-        "personal",
-        "cards",
-        "used",
         "prestige",
         "museum",
         "tiebreak",
@@ -843,11 +842,10 @@ class MykerinosState(GameState):
             "slots": [[card, rotated] for card, rotated in self.slots],
             "final": copy.deepcopy(self.final),
         }
-        for name in self._LIST_FIELDS:
-            value = getattr(self, name)
-            data[name] = (
-                [list(v) for v in value] if value and isinstance(value[0], list) else list(value)
-            )
+        for name in self._FLAT_FIELDS:
+            data[name] = list(getattr(self, name))
+        for name in self._TABLE_FIELDS:
+            data[name] = [list(row) for row in getattr(self, name)]
         for name in self._SCALAR_FIELDS:
             data[name] = getattr(self, name)
         return data
@@ -942,24 +940,11 @@ class MykerinosState(GameState):
         twin.__dict__.update(self.__dict__)
         twin.rng = Rng(self.rng.state)
         twin.options = dict(self.options)
-        for name in (
-            "wing_order",
-            "deck",
-            "box",
-            "general",
-            "prestige",
-            "museum",
-            "tiebreak",
-            "active",
-            "board",
-            "ranks",
-            "plots_left",
-            "slots",
-        ):
+        for name in self._FLAT_FIELDS:
             setattr(twin, name, list(getattr(self, name)))
-        twin.personal = [list(row) for row in self.personal]
-        twin.cards = [list(row) for row in self.cards]
-        twin.used = [list(row) for row in self.used]
+        for name in self._TABLE_FIELDS:
+            setattr(twin, name, [list(row) for row in getattr(self, name)])
+        twin.slots = list(self.slots)
         return twin
 
     def __eq__(self, other: object) -> bool:
