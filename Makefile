@@ -3,12 +3,29 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+TOOLS := $(VENV)/.tools-stamp
+PROTOS := $(wildcard proto/senet/v1/*.proto)
+GENERATED := proto/senet/v1/__init__.py
 
-.PHONY: install test lint typecheck unit bench run clean
+.PHONY: install proto test lint typecheck unit bench run clean
 
-$(STAMP): pyproject.toml
+# Code generation needs grpcio-tools and mypy-protobuf before the project installs.
+$(TOOLS):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet 'grpcio-tools>=1.60' 'mypy-protobuf>=3.6'
+	touch $(TOOLS)
+
+## make proto: generate Python code and type stubs (package senet.v1) from proto/.
+$(GENERATED): $(PROTOS) $(TOOLS)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto \
+		--python_out=proto --grpc_python_out=proto \
+		--mypy_out=quiet:proto --mypy_grpc_out=quiet:proto $(PROTOS)
+	touch proto/senet/__init__.py proto/senet/v1/__init__.py
+
+proto: $(GENERATED)
+
+$(STAMP): pyproject.toml $(GENERATED)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
@@ -31,9 +48,10 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
 
-## make run: play a seeded demo match with the rules core (the gRPC server arrives with the match service).
+## make run: start the match server on the embedded in-memory store (port 50051).
 run: $(STAMP)
-	$(BIN)/python -m server.demo
+	$(BIN)/senet serve --no-log-json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	find proto -name '*_pb2*' -delete; rm -f proto/senet/__init__.py $(GENERATED)

@@ -1,0 +1,28 @@
+"""The ``senet`` command line: ``senet serve`` runs a server."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from server.service import logs
+from server.service.settings import Settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run a match server (SENET_* env or flags)")
+    Settings.add_arguments(serve)
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        settings = Settings.from_env().with_args(args)
+        logs.configure(settings.log_level, settings.log_json)
+        from server.service.server import serve as run
+
+        asyncio.run(run(settings))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,460 @@
+"""The application layer: every match operation, independent of gRPC.
+
+Each call loads what it needs from the store, authorizes the caller, lets the rules
+core decide, and commits with compare-and-swap on the match version. Nothing about
+a match is kept in this process between calls, so any number of replicas can serve
+the same match.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+import unicodedata
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from server.games import Game, GameState, get_game
+from server.games.errors import (
+    GameOverError,
+    IllegalActionError,
+    MalformedActionError,
+    NotYourTurnError,
+)
+from server.service import errors
+from server.service.ratelimit import RateLimiter
+from server.service.records import (
+    Heartbeat,
+    LegalAction,
+    LegalActions,
+    LoggedAction,
+    MatchExport,
+    MatchMeta,
+    MatchSnapshot,
+    MatchSummary,
+    MatchUpdate,
+    SeatClaim,
+    SeatPlan,
+    SeatSummary,
+    Snapshot,
+    Status,
+    SubmitOutcome,
+    UpdateRecord,
+    seed_commitment,
+    token_hash,
+)
+from server.service.settings import Settings
+from server.store import CommitRequest, MatchStore, NewMatch, StoredMatch
+from server.store import SeatClaim as StoreSeatClaim
+
+_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
+_MAX_NAME = 40
+_MAX_NOTATION = 200
+_COMMIT_RETRIES = 5
+BOT_STRATEGIES = ("random", "greedy", "mcts")
+
+WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the bearer token (if any) and whether the admin key matched."""
+
+    token: str | None = None
+    is_admin: bool = False
+
+
+def check_id(value: str, what: str = "match_id") -> str:
+    """Match ids are short URL-safe strings; anything else is malformed."""
+    if not isinstance(value, str) or not _ID_RE.match(value):
+        raise errors.MalformedRequest(f"{what} must be 1-64 characters of [A-Za-z0-9_-]")
+    return value
+
+
+def check_display_name(name: str) -> str:
+    cleaned = name.strip()
+    if not 1 <= len(cleaned) <= _MAX_NAME:
+        raise errors.MalformedRequest(f"display_name must be 1-{_MAX_NAME} characters")
+    if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
+        raise errors.MalformedRequest("display_name may not contain control characters")
+    return cleaned
+
+
+class MatchService:
+    """Match operations over a :class:`MatchStore`."""
+
+    def __init__(self, store: MatchStore, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.limiter = RateLimiter(settings.seat_rate_per_s, settings.seat_burst)
+
+    # ------------------------------------------------------------- loading
+    async def _load(self, match_id: str) -> StoredMatch:
+        return await self.store.load(check_id(match_id))
+
+    @staticmethod
+    def _meta(stored: StoredMatch) -> MatchMeta:
+        return MatchMeta.from_json(stored.meta_json)
+
+    @staticmethod
+    def _state(game: Game, stored: StoredMatch) -> GameState:
+        return game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+
+    def _status(self, stored: StoredMatch) -> Status:
+        if stored.status == "active":
+            updated = Snapshot.from_json(stored.snapshot_json).updated_at
+            if time.time() - updated > self.settings.idle_ttl_s / 2:
+                return "abandoned"
+        return stored.status
+
+    def _seat_of(self, stored: StoredMatch, caller: Caller) -> int | None:
+        """The caller's seat from its token; None without a token.
+
+        Raises:
+            BadToken: a token was sent but holds no seat of this match.
+        """
+        if caller.token is None:
+            return None
+        digest = token_hash(caller.token)
+        for seat, claim_json in stored.seats.items():
+            if secrets.compare_digest(SeatClaim.from_json(claim_json).token_hash, digest):
+                return seat
+        raise errors.BadToken("this token holds no seat in this match")
+
+    def _acting_seat(self, stored: StoredMatch, caller: Caller) -> int:
+        if caller.token is None:
+            raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
+        seat = self._seat_of(stored, caller)
+        assert seat is not None
+        if not self.limiter.allow(f"{stored.match_id}:{seat}"):
+            raise errors.RateLimited("too many requests for this seat; slow down")
+        return seat
+
+    def _summary(
+        self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
+    ) -> MatchSummary:
+        seats = []
+        for seat, plan in enumerate(meta.seats):
+            claim_json = stored.seats.get(seat)
+            claim = SeatClaim.from_json(claim_json) if claim_json else None
+            seats.append(
+                SeatSummary(
+                    seat=seat,
+                    kind=plan.kind,
+                    display_name=claim.name if claim else "",
+                    claimed=claim is not None,
+                    bot_strategy=plan.bot_strategy,
+                )
+            )
+        over = state.is_over()
+        return MatchSummary(
+            match_id=stored.match_id,
+            game_id=meta.game_id,
+            options=dict(meta.options),
+            seats=seats,
+            status=self._status(stored),
+            version=stored.version if version is None else version,
+            current_seat=state.current_seat(),
+            commitment=meta.commitment,
+            scores=state.scores(),
+            places=state.ranking() if over else [],
+        )
+
+    # ------------------------------------------------------------ queries
+    def list_games(self) -> list[Game]:
+        from server.games import all_games
+
+        return all_games()
+
+    async def create_match(
+        self,
+        caller: Caller,
+        game_id: str,
+        options: Mapping[str, object],
+        seats: Sequence[SeatPlan],
+        seed: int | None,
+    ) -> MatchSnapshot:
+        """Create a match at version 0 and return its public snapshot."""
+        if self.settings.admin_key and not caller.is_admin:
+            raise errors.AdminKeyRequired("this server requires the admin key to create matches")
+        game = get_game(game_id)
+        for plan in seats:
+            if plan.kind == "bot" and plan.bot_strategy not in BOT_STRATEGIES:
+                raise errors.MalformedRequest(
+                    f"bot_strategy must be one of {', '.join(BOT_STRATEGIES)}"
+                )
+        real_seed = secrets.randbits(64) if seed is None else seed
+        state = game.new_match(len(seats), options, real_seed)
+        salt = secrets.token_hex(16)
+        meta = MatchMeta(
+            game_id=game.info.id,
+            options=dict(state.options),
+            seat_count=len(seats),
+            seats=list(seats),
+            seed=real_seed,
+            salt=salt,
+            commitment=seed_commitment(salt, real_seed),
+            created_at=time.time(),
+        )
+        match_id = secrets.token_hex(8)
+        snapshot = Snapshot(state.to_data(), time.time())
+        await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
+        stored = StoredMatch(match_id, meta.to_json(), {}, 0, snapshot.to_json(), "active")
+        return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
+
+    async def join(
+        self, caller: Caller, match_id: str, seat: int | None, display_name: str
+    ) -> tuple[int, str, MatchSummary]:
+        """Claim a seat; returns (seat, token, summary). The token is shown only here."""
+        name = check_display_name(display_name)
+        stored = await self._load(match_id)
+        meta = self._meta(stored)
+        if seat is not None:
+            if not 0 <= seat < meta.seat_count:
+                raise errors.MalformedRequest(f"seat must be 0-{meta.seat_count - 1}")
+            candidates = [seat]
+        else:
+            candidates = [
+                s
+                for s, plan in enumerate(meta.seats)
+                if plan.kind == "open" and s not in stored.seats
+            ]
+            if not candidates:
+                raise errors.NoOpenSeat("every open seat of this match is taken")
+        token = secrets.token_urlsafe(32)
+        claim = SeatClaim(name, token_hash(token), time.time())
+        for candidate in candidates:
+            plan = meta.seats[candidate]
+            if plan.kind == "bot" and self.settings.admin_key and not caller.is_admin:
+                raise errors.AdminKeyRequired("bot seats are claimed by bot workers (admin key)")
+            if await self.store.claim_seat(
+                stored.match_id, StoreSeatClaim(candidate, claim.to_json())
+            ):
+                fresh = await self._load(match_id)
+                game = get_game(meta.game_id)
+                return candidate, token, self._summary(fresh, meta, self._state(game, fresh))
+        if seat is not None:
+            raise errors.SeatTaken(f"seat {seat} is already taken")
+        raise errors.NoOpenSeat("every open seat of this match is taken")
+
+    async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
+        stored = await self._load(match_id)
+        meta = self._meta(stored)
+        seat = self._seat_of(stored, caller)
+        state = self._state(get_game(meta.game_id), stored)
+        return MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
+
+    async def legal_actions(self, caller: Caller, match_id: str) -> LegalActions:
+        stored = await self._load(match_id)
+        seat = self._acting_seat(stored, caller)
+        game_id = self._meta(stored).game_id
+        state = self._state(get_game(game_id), stored)
+        return LegalActions(game_id, stored.version, seat, _legal(state, seat))
+
+    async def game_of(self, match_id: str) -> str:
+        """The game id of a match."""
+        return self._meta(await self._load(match_id)).game_id
+
+    # ------------------------------------------------------------- acting
+    async def submit(
+        self,
+        caller: Caller,
+        match_id: str,
+        notation: str,
+        expected_version: int | None,
+        request_id: str,
+        action_game: str | None = None,
+    ) -> SubmitOutcome:
+        """Check, apply and commit one action for the caller's seat.
+
+        A request id already committed returns the original outcome; a stale
+        ``expected_version`` raises StaleVersion; the rules core's errors pass
+        through unchanged. Nothing is written unless the action is legal.
+        ``action_game`` is the game a typed action was written for; it must be
+        the match's game.
+        """
+        if request_id and not _REQUEST_ID_RE.match(request_id):
+            raise errors.MalformedRequest("request_id must be 1-64 printable ASCII characters")
+        if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
+            raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
+        request_id = request_id or "srv-" + secrets.token_hex(12)
+        for _attempt in range(_COMMIT_RETRIES):
+            stored = await self._load(match_id)
+            seat = self._acting_seat(stored, caller)
+            key = f"{seat}:{request_id}"
+            meta = self._meta(stored)
+            if action_game is not None and action_game != meta.game_id:
+                raise MalformedActionError(
+                    f"a {action_game} action was sent to a {meta.game_id} match"
+                )
+            game = get_game(meta.game_id)
+            state = self._state(game, stored)
+            try:
+                if expected_version is not None and expected_version != stored.version:
+                    raise errors.StaleVersion(
+                        f"the match is at version {stored.version}, not {expected_version}"
+                    )
+                events = state.apply(seat, notation)
+            except (errors.StaleVersion, NotYourTurnError, GameOverError, IllegalActionError):
+                duplicate = await self._replayed(stored, key, seat, request_id)
+                if duplicate is not None:
+                    return duplicate
+                raise
+            status: Status = "finished" if state.is_over() else "active"
+            record = UpdateRecord(
+                version=stored.version + 1,
+                seat=seat,
+                notation=game.parse_action(notation).notation(),
+                events=[e.to_data() for e in events],
+                status=status,
+                current_seat=state.current_seat(),
+            )
+            log_entry = json.dumps(
+                {"seat": seat, "notation": record.notation, "request_id": request_id,
+                 "at": time.time()},
+                separators=(",", ":"),
+            )  # fmt: skip
+            outcome = await self.store.commit(
+                stored.match_id,
+                CommitRequest(
+                    expected_version=stored.version,
+                    request_key=key,
+                    log_entry_json=log_entry,
+                    events_json=record.to_json(),
+                    snapshot_json=Snapshot(state.to_data(), time.time()).to_json(),
+                    status=status,
+                ),
+            )
+            if outcome.result == "committed":
+                return SubmitOutcome(
+                    meta.game_id,
+                    outcome.version,
+                    record.events_for(seat),
+                    status,
+                    False,
+                    request_id,
+                    record.current_seat,
+                )
+            if outcome.result == "duplicate":
+                replayed = await self._replayed(stored, key, seat, request_id)
+                if replayed is not None:
+                    return replayed
+            if expected_version is not None:
+                raise errors.StaleVersion(
+                    f"the match moved on to version {outcome.version} meanwhile"
+                )
+            # Somebody else committed between our load and commit: redo on the new head.
+        raise errors.StaleVersion("the match is changing too fast; retry")
+
+    async def _replayed(
+        self, stored: StoredMatch, key: str, seat: int, request_id: str
+    ) -> SubmitOutcome | None:
+        """The original outcome of an already committed request, or None."""
+        version = await self.store.request_version(stored.match_id, key)
+        if version is None:
+            return None
+        batches = await self.store.events_after(stored.match_id, version - 1, limit=1)
+        record = UpdateRecord.from_json(batches[0].events_json)
+        return SubmitOutcome(
+            self._meta(stored).game_id,
+            version,
+            record.events_for(seat),
+            record.status,
+            True,
+            request_id,
+            record.current_seat,
+        )
+
+    # ----------------------------------------------------------- streaming
+    async def watch(
+        self, caller: Caller, match_id: str, from_version: int | None
+    ) -> AsyncIterator[WatchItem]:
+        """A snapshot (unless resuming), then every update, redacted; heartbeats when idle.
+
+        Ends after the update that finishes the match.
+        """
+        stored = await self._load(match_id)
+        meta = self._meta(stored)
+        seat = self._seat_of(stored, caller)
+        if from_version is None:
+            state = self._state(get_game(meta.game_id), stored)
+            yield MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
+            cursor = stored.version
+            if state.is_over():
+                return
+        else:
+            if from_version > stored.version:
+                raise errors.MalformedRequest(
+                    f"from_version {from_version} is ahead of the match (version {stored.version})"
+                )
+            cursor = from_version
+            if from_version == stored.version and stored.status == "finished":
+                return
+        block_ms = max(1, int(self.settings.heartbeat_s * 1000))
+        while True:
+            batches = await self.store.events_after(
+                stored.match_id, cursor, limit=256, block_ms=block_ms
+            )
+            if not batches:
+                yield Heartbeat(cursor)
+                continue
+            for batch in batches:
+                record = UpdateRecord.from_json(batch.events_json)
+                cursor = batch.version
+                yield MatchUpdate(
+                    batch.version,
+                    record.seat,
+                    record.notation,
+                    record.events_for(seat),
+                    record.status,
+                    record.current_seat,
+                )
+                if record.status == "finished":
+                    return
+
+    async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
+        """The caller's legal actions if it must decide at exactly ``version``."""
+        stored = await self._load(match_id)
+        if stored.version != version:
+            return None
+        seat = self._seat_of(stored, caller)
+        state = self._state(get_game(self._meta(stored).game_id), stored)
+        if seat is None or state.current_seat() != seat:
+            return None
+        return LegalActions(self._meta(stored).game_id, stored.version, seat, _legal(state, seat))
+
+    # -------------------------------------------------------------- export
+    async def export(self, match_id: str) -> MatchExport:
+        """Options, seed, salt and log of a finished match, for anyone to replay."""
+        stored = await self._load(match_id)
+        if stored.status != "finished":
+            raise errors.MatchNotFinished(
+                "only finished matches can be exported (the seed is secret)"
+            )
+        meta = self._meta(stored)
+        state = self._state(get_game(meta.game_id), stored)
+        log = await self.store.action_log(stored.match_id)
+        actions = []
+        for entry in log:
+            raw = json.loads(entry.entry_json)
+            actions.append(LoggedAction(entry.version, raw["seat"], raw["notation"]))
+        return MatchExport(
+            game_id=meta.game_id,
+            options=dict(meta.options),
+            seat_count=meta.seat_count,
+            seed=meta.seed,
+            salt=meta.salt,
+            commitment=meta.commitment,
+            actions=actions,
+            scores=state.scores(),
+            places=state.ranking(),
+        )
+
+
+def _legal(state: GameState, seat: int) -> list[LegalAction]:
+    if state.current_seat() != seat:
+        return []
+    return [LegalAction(a, a.notation(), state.describe(a)) for a in state.legal_actions()]

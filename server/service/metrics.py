@@ -1,0 +1,24 @@
+"""Prometheus metrics of one server process.
+
+Defined once per process on the default registry; ``senet serve --metrics-port``
+exposes them over HTTP for scraping.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+RPCS = Counter("senet_rpcs_total", "RPCs handled, by method and status code", ["method", "code"])
+ERRORS = Counter("senet_errors_total", "RPC errors by ErrorInfo reason", ["method", "reason"])
+ACTIONS = Counter("senet_actions_total", "Actions committed, by game", ["game"])
+MATCHES_CREATED = Counter("senet_matches_created_total", "Matches created, by game", ["game"])
+LATENCY = Histogram(
+    "senet_rpc_latency_seconds",
+    "Unary RPC latency by method",
+    ["method"],
+    buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+OPEN_STREAMS = Gauge("senet_open_streams", "Open WatchMatch/PlayMatch streams", ["method"])
+ACTIVE_MATCHES = Gauge(
+    "senet_active_matches", "Distinct matches with an open stream on this replica"
+)

@@ -1,0 +1,35 @@
+"""Per-seat token buckets, so one seat cannot flood a replica.
+
+Buckets live in this process only: a limit per replica is enough to stop a runaway
+client (each replica protects itself), and it costs no store round trip.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+
+
+class RateLimiter:
+    """Token bucket per key: ``rate`` tokens per second, at most ``burst`` saved."""
+
+    def __init__(self, rate: float, burst: int, max_keys: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Take one token for ``key``; False when its bucket is empty."""
+        if self.rate <= 0:
+            return True
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets.pop(key, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        allowed = tokens >= 1.0
+        if allowed:
+            tokens -= 1.0
+        self._buckets[key] = (tokens, now)
+        if len(self._buckets) > self.max_keys:
+            self._buckets.popitem(last=False)  # forget the least recently seen seat
+        return allowed

@@ -1,0 +1,219 @@
+"""The JSON documents the service stores, and the values it hands to the API layer.
+
+The store treats documents as opaque strings; their shape lives here, in one place,
+so that every replica (and a future migration) reads and writes them the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from server.games.interface import Event, JsonDict
+
+SeatKind = Literal["open", "bot"]
+Status = Literal["active", "finished", "abandoned"]
+
+
+def seed_commitment(salt: str, seed: int) -> str:
+    """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
+
+    The random salt keeps a small, guessable seed (say 7) from being found by
+    hashing candidates, which would reveal the hidden deck order.
+    """
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def token_hash(token: str) -> str:
+    """Seat tokens are stored only as their SHA-256."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    kind: SeatKind = "open"
+    bot_strategy: str = ""
+
+
+@dataclass(frozen=True)
+class MatchMeta:
+    """Immutable facts of a match (the seed and salt stay secret until export)."""
+
+    game_id: str
+    options: JsonDict
+    seat_count: int
+    seats: list[SeatPlan]
+    seed: int
+    salt: str
+    commitment: str
+    created_at: float
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchMeta:
+        raw = json.loads(text)
+        raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
+        return cls(**raw)
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """Who holds a seat: display name and the hash of the seat's token."""
+
+    name: str
+    token_hash: str
+    joined_at: float
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> SeatClaim:
+        return cls(**json.loads(text))
+
+
+@dataclass(frozen=True)
+class UpdateRecord:
+    """What one version did: stored once per commit, read by every watcher."""
+
+    version: int
+    seat: int
+    notation: str
+    events: list[JsonDict]
+    status: Status
+    current_seat: int | None
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> UpdateRecord:
+        return cls(**json.loads(text))
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The events ``seat`` (None: a spectator) may receive."""
+        out = []
+        for raw in self.events:
+            audience = raw.get("audience")
+            event = Event(
+                raw["kind"], raw["data"], None if audience is None else frozenset(audience)
+            )
+            if event.visible_to(seat):
+                out.append(event)
+        return out
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The stored head document: the full rules state and when it last changed."""
+
+    state: JsonDict
+    updated_at: float
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"state": self.state, "updated_at": self.updated_at}, separators=(",", ":")
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Snapshot:
+        raw = json.loads(text)
+        return cls(raw["state"], raw["updated_at"])
+
+
+# ----------------------------------------------------------------- API values
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    kind: SeatKind
+    display_name: str
+    claimed: bool
+    bot_strategy: str
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    match_id: str
+    game_id: str
+    options: JsonDict
+    seats: list[SeatSummary]
+    status: Status
+    version: int
+    current_seat: int | None
+    commitment: str
+    scores: list[int]
+    places: list[int]
+
+
+@dataclass(frozen=True)
+class MatchSnapshot:
+    """A match at one version as one viewer may see it."""
+
+    summary: MatchSummary
+    view: JsonDict
+    viewer_seat: int | None
+
+
+@dataclass(frozen=True)
+class MatchUpdate:
+    version: int
+    seat: int
+    notation: str
+    events: list[Event]
+    status: Status
+    current_seat: int | None
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    version: int
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    action: Any
+    notation: str
+    label: str
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    game_id: str
+    version: int
+    seat: int
+    actions: list[LegalAction]
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    game_id: str
+    version: int
+    events: list[Event]
+    status: Status
+    duplicate: bool
+    request_id: str
+    current_seat: int | None
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    version: int
+    seat: int
+    notation: str
+
+
+@dataclass(frozen=True)
+class MatchExport:
+    game_id: str
+    options: JsonDict
+    seat_count: int
+    seed: int
+    salt: str
+    commitment: str
+    actions: list[LoggedAction] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)

@@ -1,0 +1,102 @@
+"""Server settings: one frozen dataclass, read from the environment and flags.
+
+Every setting has an environment variable (``SENET_*``) and a ``senet serve``
+flag; flags win. Defaults run a single embedded server with no Redis.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server process runs.
+
+    Attributes:
+        host: Interface to listen on.
+        port: gRPC port (0 picks a free one; the factory returns the bound port).
+        redis_url: Redis URL; empty runs on the embedded in-memory store.
+        key_prefix: Prefix of every Redis key.
+        metrics_port: Prometheus HTTP port; 0 disables the endpoint.
+        admin_key: When set, CreateMatch and claiming bot seats need it.
+        finished_ttl_s: How long a finished match stays exportable.
+        idle_ttl_s: How long a match without any action is kept.
+        heartbeat_s: Idle streams get a heartbeat this often.
+        max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
+        seat_rate_per_s: Sustained requests per second one seat may make.
+        seat_burst: Requests one seat may make in a burst.
+        drain_grace_s: On SIGTERM, how long in-flight calls may finish.
+        log_level: Python logging level name.
+        log_json: Structured JSON logs (one object per line).
+        tls_cert: PEM certificate chain file; with tls_key, serve TLS.
+        tls_key: PEM private key file.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 50051
+    redis_url: str = ""
+    key_prefix: str = "senet"
+    metrics_port: int = 0
+    admin_key: str = ""
+    finished_ttl_s: int = 24 * 3600
+    idle_ttl_s: int = 7 * 24 * 3600
+    heartbeat_s: float = 10.0
+    max_message_bytes: int = 64 * 1024
+    seat_rate_per_s: float = 200.0
+    seat_burst: int = 400
+    drain_grace_s: float = 10.0
+    log_level: str = "INFO"
+    log_json: bool = True
+    tls_cert: str = ""
+    tls_key: str = ""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Read ``SENET_<FIELD>`` variables (e.g. ``SENET_REDIS_URL``)."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = env.get(f"SENET_{f.name.upper()}")
+            if raw is not None:
+                values[f.name] = _convert(f.name, raw, f.type)
+        return cls(**values)
+
+    def with_args(self, args: argparse.Namespace) -> Settings:
+        """Override with the flags that were given on the command line."""
+        given = {
+            f.name: getattr(args, f.name)
+            for f in fields(self)
+            if getattr(args, f.name, None) is not None
+        }
+        return replace(self, **given)
+
+    @staticmethod
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        """Add one ``--flag`` per setting (default: from the environment)."""
+        for f in fields(Settings):
+            flag = "--" + f.name.replace("_", "-")
+            kind = str(f.type)
+            if kind == "bool":
+                parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction)
+            else:
+                converter = {"int": int, "float": float}.get(kind, str)
+                parser.add_argument(flag, dest=f.name, type=converter, default=None)
+
+
+def _convert(name: str, raw: str, kind: Any) -> Any:
+    kind = str(kind)
+    try:
+        if kind == "int":
+            return int(raw)
+        if kind == "float":
+            return float(raw)
+        if kind == "bool":
+            return raw.strip().lower() in ("1", "true", "yes", "on")
+    except ValueError:
+        raise ValueError(f"SENET_{name.upper()}={raw!r} is not a valid {kind}") from None
+    return raw

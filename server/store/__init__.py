@@ -1,0 +1,30 @@
+"""Match storage: one interface, an in-memory (``memory``) and a Redis (``redis_store``)
+implementation."""
+
+from server.store.base import (
+    CommitOutcome,
+    CommitRequest,
+    EventBatch,
+    LogEntry,
+    MatchNotFound,
+    MatchStore,
+    NewMatch,
+    SeatClaim,
+    StoredMatch,
+    StoreError,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "CommitOutcome",
+    "CommitRequest",
+    "EventBatch",
+    "LogEntry",
+    "MatchNotFound",
+    "MatchStore",
+    "NewMatch",
+    "SeatClaim",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredMatch",
+]

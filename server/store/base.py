@@ -1,0 +1,171 @@
+"""The match store interface.
+
+A match is stored as:
+
+* **meta**: immutable facts fixed at creation (game, options, seat plan, seed and
+  its commitment), one JSON document;
+* **seats**: one claim per seat (display name, token hash), written at most once
+  per seat (claim-if-absent), so two players can never hold the same seat;
+* **head**: the current ``version`` (number of committed actions), the state
+  snapshot (JSON) and the match status;
+* **log**: the append-only list of committed actions, one per version;
+* **events**: one batch of game events per version, readable from any version on,
+  with blocking reads for live watchers;
+* **requests**: per (seat, client request id), the version that request produced,
+  so a retried request returns the original result instead of applying twice.
+
+Every commit is atomic and compare-and-swap on ``version``: it checks the request
+id first (duplicate -> the original outcome), then the expected version (stale ->
+conflict), then writes head, log entry, events and request id together.
+
+Documents are opaque JSON strings to the store; the application layer owns their
+shape. All methods are async and raise :class:`StoreUnavailable` when the backing
+service cannot be reached, :class:`MatchNotFound` for unknown (or expired) matches.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Literal
+
+MatchStatus = Literal["active", "finished", "abandoned"]
+
+
+class StoreError(Exception):
+    """Base class of storage failures."""
+
+
+class StoreUnavailable(StoreError):
+    """The backing store cannot be reached (the server answers UNAVAILABLE)."""
+
+
+class MatchNotFound(StoreError):
+    """No match with that id exists (or it expired)."""
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    """Everything written when a match is created (version 0)."""
+
+    match_id: str
+    meta_json: str
+    snapshot_json: str
+    status: MatchStatus = "active"
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """A seat's claim: written once, never overwritten."""
+
+    seat: int
+    claim_json: str
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A consistent read of a match: meta, seat claims and head at one version."""
+
+    match_id: str
+    meta_json: str
+    seats: dict[int, str]
+    version: int
+    snapshot_json: str
+    status: MatchStatus
+
+
+@dataclass(frozen=True)
+class CommitRequest:
+    """One action to commit on top of ``expected_version``.
+
+    Attributes:
+        request_key: Idempotency key, unique per match (the app uses
+            ``"<seat>:<client request id>"``).
+        log_entry_json: The action as logged (seat, notation, request id, time).
+        events_json: The batch of events this version produced (all audiences;
+            redaction happens when they are read).
+        snapshot_json: The state after the action.
+        status: Match status after the action.
+    """
+
+    expected_version: int
+    request_key: str
+    log_entry_json: str
+    events_json: str
+    snapshot_json: str
+    status: MatchStatus
+
+
+@dataclass(frozen=True)
+class CommitOutcome:
+    """What a commit did.
+
+    ``result`` is ``"committed"`` (``version`` is the new version),
+    ``"duplicate"`` (the request key was already committed: ``version`` is the
+    version that request produced, nothing was written) or ``"conflict"``
+    (``version`` is the current version, which differs from the expected one;
+    nothing was written).
+    """
+
+    result: Literal["committed", "duplicate", "conflict"]
+    version: int
+
+
+@dataclass(frozen=True)
+class EventBatch:
+    """The events that version ``version`` produced (a JSON list)."""
+
+    version: int
+    events_json: str
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    version: int
+    entry_json: str
+
+
+class MatchStore(ABC):
+    """Where matches live. Implementations: in memory, and Redis."""
+
+    @abstractmethod
+    async def create(self, match: NewMatch) -> None:
+        """Write a new match at version 0 (fails with StoreError if the id exists)."""
+
+    @abstractmethod
+    async def load(self, match_id: str) -> StoredMatch:
+        """Read meta, seat claims and head consistently."""
+
+    @abstractmethod
+    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
+        """Claim a seat if nobody holds it; ``False`` if it is already taken."""
+
+    @abstractmethod
+    async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
+        """Atomically append one action (see the module docstring)."""
+
+    @abstractmethod
+    async def request_version(self, match_id: str, request_key: str) -> int | None:
+        """The version a committed request key produced, or None if never committed."""
+
+    @abstractmethod
+    async def events_after(
+        self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
+    ) -> list[EventBatch]:
+        """Event batches with version > ``version``, oldest first, at most ``limit``.
+
+        With ``block_ms > 0`` and nothing newer yet, wait up to that long for a
+        commit (from any replica) before returning (possibly an empty list).
+        """
+
+    @abstractmethod
+    async def action_log(self, match_id: str) -> list[LogEntry]:
+        """The whole action log, version 1 first."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Raise StoreUnavailable unless the store answers."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release connections."""

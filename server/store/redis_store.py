@@ -1,0 +1,473 @@
+"""The Redis match store: shared state for any number of stateless server replicas.
+
+Layout, for match ``m`` under prefix ``p`` (``{m}`` is a Redis Cluster hash tag,
+so all keys of one match live in one slot and a Lua script may touch them all):
+
+* ``p:{m}:meta``   string, the meta JSON;
+* ``p:{m}:seats``  hash, seat number -> claim JSON (written with HSETNX);
+* ``p:{m}:head``   hash, ``version``, ``snapshot``, ``status``;
+* ``p:{m}:log``    list, log entry JSON of version ``i`` at index ``i - 1``;
+* ``p:{m}:req``    hash, request key -> version it produced;
+* ``p:{m}:events`` stream, one entry per version with id ``<version>-0`` and
+  field ``e`` = the events JSON, so XRANGE/XREAD address versions directly and a
+  watcher blocked on any replica wakes on a commit made through any other.
+
+Every write and every multi-key read is one Lua script (one EVALSHA round trip,
+atomic on the server). Each write also sets the TTL of all the match's keys to
+the same deadline: ``idle_ttl`` while the match is active, ``finished_ttl`` once
+it is not, so a match expires as a whole and never half-way.
+
+Blocking reads (XREAD BLOCK) run on their own client and connection pool: they
+hold a connection for up to ``block_ms`` and must not starve commits and loads.
+
+Error mapping: unreachable / loading / read-only / timed-out Redis ->
+:class:`StoreUnavailable`; any other Redis error -> :class:`StoreError`. The
+clients retry a failed command a couple of times on a fresh connection, so after
+Redis restarts the dead pooled connections are replaced instead of failing.
+A commit retried that way may answer ``"duplicate"`` for a request that the lost
+first attempt did apply; that is the same outcome a client retry gets, and the
+application must treat it the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NamedTuple, cast, get_args
+
+import redis.exceptions as rex
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+
+from server.store.base import (
+    CommitOutcome,
+    CommitRequest,
+    EventBatch,
+    LogEntry,
+    MatchNotFound,
+    MatchStatus,
+    MatchStore,
+    NewMatch,
+    SeatClaim,
+    StoredMatch,
+    StoreError,
+    StoreUnavailable,
+)
+
+__all__ = ["MatchKeys", "RedisStore"]
+
+_STATUSES: frozenset[str] = frozenset(get_args(MatchStatus))
+
+# Errors meaning "Redis cannot serve us right now", as opposed to a bad request.
+# BusyLoadingError is a ConnectionError; OSError includes the builtin TimeoutError.
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    rex.ConnectionError,
+    rex.TimeoutError,
+    rex.ReadOnlyError,  # failover in progress: we still talk to a demoted primary
+    rex.ClusterDownError,  # includes MasterDownError
+    rex.TryAgainError,
+    OSError,
+)
+
+# KEYS: meta, seats, head, log, req, events. ARGV: meta, snapshot, status, ttl_ms.
+# Existing meta or head -> 0. Leftovers of an expired match with the same id are
+# deleted so the new match starts clean.
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1], KEYS[3]) > 0 then
+  return 0
+end
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[3], 'version', 0, 'snapshot', ARGV[2], 'status', ARGV[3])
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[3], ttl)
+end
+return 1
+"""
+
+# KEYS: meta, seats, head. Missing head -> nil; else {meta, seats (flat), version,
+# snapshot, status} read at one instant.
+_LOAD_LUA = """
+local head = redis.call('HMGET', KEYS[3], 'version', 'snapshot', 'status')
+if not head[1] then
+  return false
+end
+local meta = redis.call('GET', KEYS[1])
+if not meta then
+  return false
+end
+return {meta, redis.call('HGETALL', KEYS[2]), head[1], head[2], head[3]}
+"""
+
+# KEYS: head, seats. ARGV: seat, claim. Missing head -> -1, taken -> 0, won -> 1.
+# A new seats hash inherits the head's expiry so the match still expires whole;
+# claiming is not a commit and does not extend the match's life.
+_CLAIM_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
+local won = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+if won == 1 then
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl > 0 then
+    redis.call('PEXPIRE', KEYS[2], pttl)
+  end
+end
+return won
+"""
+
+# KEYS: meta, seats, head, log, req, events.
+# ARGV: expected version, request key, log entry, events, snapshot, status,
+#       idle ttl ms, finished ttl ms (0 = no expiry).
+# Missing head -> nil; else {outcome, version} as in CommitOutcome.
+_COMMIT_LUA = """
+if redis.call('EXISTS', KEYS[3]) == 0 then
+  return false
+end
+local done = redis.call('HGET', KEYS[5], ARGV[2])
+if done then
+  return {'duplicate', tonumber(done)}
+end
+local current = tonumber(redis.call('HGET', KEYS[3], 'version'))
+if current ~= tonumber(ARGV[1]) then
+  return {'conflict', current}
+end
+local v = current + 1
+local id = string.format('%d-0', v)
+redis.call('HSET', KEYS[3], 'version', v, 'snapshot', ARGV[5], 'status', ARGV[6])
+redis.call('RPUSH', KEYS[4], ARGV[3])
+redis.call('HSET', KEYS[5], ARGV[2], v)
+redis.call('XADD', KEYS[6], id, 'e', ARGV[4])
+local ttl = tonumber(ARGV[7])
+if ARGV[6] ~= 'active' then
+  ttl = tonumber(ARGV[8])
+end
+for i = 1, #KEYS do
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[i], ttl)
+  else
+    redis.call('PERSIST', KEYS[i])
+  end
+end
+return {'committed', v}
+"""
+
+# KEYS: head, events. ARGV: exclusive start id, count. Missing head -> nil.
+_EVENTS_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])
+"""
+
+# KEYS: head, log. Missing head -> nil.
+_LOG_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return redis.call('LRANGE', KEYS[2], 0, -1)
+"""
+
+
+# KEYS: head, req. ARGV: request key. Missing head -> nil; unknown key -> 0.
+_REQUEST_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or 0)
+"""
+
+
+class MatchKeys(NamedTuple):
+    """The Redis keys of one match, in the order the Lua scripts expect them."""
+
+    meta: str
+    seats: str
+    head: str
+    log: str
+    req: str
+    events: str
+
+
+class RedisStore(MatchStore):
+    """A :class:`MatchStore` in Redis.
+
+    Use :meth:`from_url`; the constructor takes ready-made clients for tests and
+    custom setups. Keys and scripts are Cluster-ready (one hash tag per match),
+    but the clients are standalone ``redis.asyncio.Redis`` ones: running on a
+    Cluster would need a ``RedisCluster`` client (not wired up yet).
+
+    Args:
+        client: Client for ordinary commands; must use ``decode_responses=True``.
+        blocking_client: Client for XREAD BLOCK, with its own connection pool and
+            ``decode_responses=True``; its socket timeout should be ``None``
+            (this store bounds blocking reads itself).
+        key_prefix: First component of every key; must not contain braces, or
+            it would take over the per-match hash tag.
+        finished_ttl_s: Lifetime of a match once its status is not ``"active"``
+            (finished or abandoned), counted from its last commit. ``None`` or 0:
+            no expiry.
+        idle_ttl_s: Lifetime of an active match without commits. ``None`` or 0:
+            no expiry.
+        op_timeout_s: Slack added to ``block_ms`` before a blocking read is
+            declared lost (Redis unreachable mid-read).
+    """
+
+    def __init__(
+        self,
+        client: Redis,
+        blocking_client: Redis,
+        *,
+        key_prefix: str = "senet",
+        finished_ttl_s: float | None = 86400,
+        idle_ttl_s: float | None = 7 * 86400,
+        op_timeout_s: float = 5.0,
+    ) -> None:
+        if "{" in key_prefix or "}" in key_prefix:
+            raise ValueError(f"key prefix must not contain braces: {key_prefix!r}")
+        self._client = client
+        self._blocking = blocking_client
+        self._prefix = key_prefix
+        self._finished_ttl_ms = _to_ms(finished_ttl_s)
+        self._idle_ttl_ms = _to_ms(idle_ttl_s)
+        self._op_timeout_s = op_timeout_s
+        self._create = client.register_script(_CREATE_LUA)
+        self._load = client.register_script(_LOAD_LUA)
+        self._claim = client.register_script(_CLAIM_LUA)
+        self._commit = client.register_script(_COMMIT_LUA)
+        self._events = client.register_script(_EVENTS_LUA)
+        self._log = client.register_script(_LOG_LUA)
+        self._request = client.register_script(_REQUEST_LUA)
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        key_prefix: str = "senet",
+        finished_ttl_s: float | None = 86400,
+        idle_ttl_s: float | None = 7 * 86400,
+        socket_timeout_s: float = 5.0,
+        connect_timeout_s: float = 2.0,
+        retries: int = 2,
+    ) -> RedisStore:
+        """Build a store with two clients (ordinary and blocking) for ``url``.
+
+        Args:
+            url: ``redis://``, ``rediss://`` or ``unix://`` URL.
+            key_prefix: See the class docstring.
+            finished_ttl_s: See the class docstring.
+            idle_ttl_s: See the class docstring.
+            socket_timeout_s: Per-command timeout of ordinary commands, and the
+                slack allowed to blocking reads beyond their ``block_ms``.
+            connect_timeout_s: TCP connect timeout.
+            retries: Retries of a command failing with a connection error or
+                timeout, each on a fresh connection after a short jittered
+                backoff; small, so that a Redis outage surfaces quickly as
+                UNAVAILABLE instead of stalling requests.
+        """
+
+        def make(socket_timeout: float | None) -> Redis:
+            return Redis.from_url(
+                url,
+                decode_responses=True,
+                socket_timeout=socket_timeout,
+                socket_connect_timeout=connect_timeout_s,
+                retry=Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
+            )
+
+        return cls(
+            make(socket_timeout_s),
+            make(None),
+            key_prefix=key_prefix,
+            finished_ttl_s=finished_ttl_s,
+            idle_ttl_s=idle_ttl_s,
+            op_timeout_s=socket_timeout_s,
+        )
+
+    def keys(self, match_id: str) -> MatchKeys:
+        """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""
+        base = f"{self._prefix}:{{{match_id}}}:"
+        return MatchKeys(*(base + part for part in MatchKeys._fields))
+
+    # -- MatchStore -----------------------------------------------------------
+
+    async def create(self, match: NewMatch) -> None:
+        """Write a new match at version 0 in one script; an existing id raises."""
+        ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
+        with _translate_errors():
+            created = await self._create(
+                keys=list(self.keys(match.match_id)),
+                args=[match.meta_json, match.snapshot_json, match.status, ttl],
+            )
+        if not created:
+            raise StoreError(f"match {match.match_id!r} already exists")
+
+    async def load(self, match_id: str) -> StoredMatch:
+        """Meta, seats and head read by one script, hence at one version."""
+        k = self.keys(match_id)
+        with _translate_errors():
+            reply = await self._load(keys=[k.meta, k.seats, k.head])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
+        flat = cast(list[str], seats_flat)
+        return StoredMatch(
+            match_id=match_id,
+            meta_json=meta,
+            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
+            version=int(version),
+            snapshot_json=snapshot,
+            status=_status(status),
+        )
+
+    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
+        """HSETNX the seat (in a script that first checks the match exists)."""
+        k = self.keys(match_id)
+        with _translate_errors():
+            won = await self._claim(keys=[k.head, k.seats], args=[claim.seat, claim.claim_json])
+        if won == -1:
+            raise MatchNotFound(match_id)
+        return bool(won == 1)
+
+    async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
+        """One EVALSHA: duplicate check, version check, then every write and TTL."""
+        with _translate_errors():
+            reply = await self._commit(
+                keys=list(self.keys(match_id)),
+                args=[
+                    request.expected_version,
+                    request.request_key,
+                    request.log_entry_json,
+                    request.events_json,
+                    request.snapshot_json,
+                    request.status,
+                    self._idle_ttl_ms,
+                    self._finished_ttl_ms,
+                ],
+            )
+        if reply is None:
+            raise MatchNotFound(match_id)
+        result, version = cast(list[Any], reply)
+        if result not in ("committed", "duplicate", "conflict"):
+            raise StoreError(f"unexpected commit reply {reply!r}")
+        return CommitOutcome(result, int(version))
+
+    async def events_after(
+        self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
+    ) -> list[EventBatch]:
+        """XRANGE after ``version``; if empty and asked to, XREAD BLOCK from it.
+
+        XREAD with the explicit id ``<version>-0`` (not ``$``) returns at once if
+        a commit slipped in between the two calls, so no commit is ever missed.
+        """
+        if version < 0:
+            raise ValueError(f"version must be >= 0, got {version}")
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, got {limit}")
+        k = self.keys(match_id)
+        with _translate_errors():
+            reply = await self._events(keys=[k.head, k.events], args=[f"({version}-0", limit])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        batches = [_raw_batch(entry) for entry in cast(list[Any], reply)]
+        if batches or block_ms <= 0:
+            return batches
+        with _translate_errors():
+            async with asyncio.timeout(block_ms / 1000 + self._op_timeout_s):
+                streams = await self._blocking.xread(
+                    {k.events: f"{version}-0"}, count=limit, block=block_ms
+                )
+        return [_parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)]
+
+    async def request_version(self, match_id: str, request_key: str) -> int | None:
+        """HGET on the request hash, with the existence check in one script."""
+        k = self.keys(match_id)
+        with _translate_errors():
+            reply = await self._request(keys=[k.head, k.req], args=[request_key])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        version = int(cast(int, reply))
+        return version or None
+
+    async def action_log(self, match_id: str) -> list[LogEntry]:
+        """The whole log list, read with the existence check in one script."""
+        k = self.keys(match_id)
+        with _translate_errors():
+            reply = await self._log(keys=[k.head, k.log])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
+
+    async def ping(self) -> None:
+        """PING on the ordinary client (the blocking one connects on demand)."""
+        with _translate_errors():
+            await self._client.ping()
+
+    async def close(self) -> None:
+        """Close both clients and their connection pools."""
+        try:
+            await self._client.aclose()
+        finally:
+            await self._blocking.aclose()
+
+
+@contextmanager
+def _translate_errors() -> Iterator[None]:
+    """Turn redis-py and socket failures into the store's exception types."""
+    try:
+        yield
+    except _UNAVAILABLE as e:
+        raise StoreUnavailable(f"redis unavailable: {e}") from e
+    except rex.RedisError as e:
+        raise StoreError(f"redis error: {e}") from e
+
+
+def _to_ms(seconds: float | None) -> int:
+    """TTL in ms for the scripts; 0 means no expiry."""
+    if seconds is None or seconds <= 0:
+        return 0
+    return max(1, round(seconds * 1000))
+
+
+def _status(value: object) -> MatchStatus:
+    if value not in _STATUSES:
+        raise StoreError(f"unexpected match status {value!r}")
+    return cast(MatchStatus, value)
+
+
+def _version_of(entry_id: str) -> int:
+    return int(entry_id.partition("-")[0])
+
+
+def _raw_batch(entry: Any) -> EventBatch:
+    """An XRANGE entry as returned through Lua: ``[id, [field, value, ...]]``."""
+    entry_id, flat = entry
+    fields = dict(zip(flat[::2], flat[1::2], strict=True))
+    return _parsed_batch(entry_id, fields)
+
+
+def _parsed_batch(entry_id: str, fields: dict[str, str]) -> EventBatch:
+    return EventBatch(_version_of(entry_id), fields["e"])
+
+
+def _stream_entries(reply: Any) -> Iterator[tuple[str, dict[str, str]]]:
+    """The ``(id, fields)`` entries of an XREAD reply as parsed by redis-py.
+
+    The shape depends on the protocol, which a ``?protocol=3`` URL may select:
+    RESP2 gives ``[[stream, [entry, ...]]]``, RESP3 ``{stream: [[entry, ...]]}``.
+    Entries are the only ``(str, dict)`` pairs in either, so walk down to them.
+    """
+    if isinstance(reply, dict):
+        for value in reply.values():
+            yield from _stream_entries(value)
+    elif isinstance(reply, list | tuple):
+        if len(reply) == 2 and isinstance(reply[0], str) and isinstance(reply[1], dict):
+            yield reply[0], reply[1]
+        else:
+            for item in reply:
+                yield from _stream_entries(item)

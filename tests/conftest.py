@@ -1,0 +1,149 @@
+"""Shared fixtures: a private, throw-away Redis server for the whole test session.
+
+Tests never touch a Redis already running on the machine: ``redis_server``
+starts its own ``redis-server`` on a free loopback port, without persistence, in
+a temporary directory, and kills it when the session ends. Tests that need Redis
+are skipped (with the reason) when ``redis-server`` is not installed; set
+``SENET_REDIS_SERVER`` to use a binary outside ``PATH``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+_START_TIMEOUT_S = 10.0
+
+
+class RedisServer:
+    """A ``redis-server`` child process that tests may stop and restart.
+
+    The port stays the same across restarts so clients configured with
+    :attr:`url` reconnect to the new process, as they would after a real outage.
+    """
+
+    def __init__(self, executable: str, workdir: Path) -> None:
+        self.executable = executable
+        self.workdir = workdir
+        self.port = _free_port()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._log = workdir / "redis.log"
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def start(self) -> None:
+        """Start the server (no-op if running) and wait until it answers PING."""
+        if self.running:
+            return
+        self._proc = subprocess.Popen(
+            [
+                self.executable,
+                "--port", str(self.port),
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", str(self.workdir),
+                "--logfile", str(self._log),
+                "--daemonize", "no",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        while True:
+            if self._proc.poll() is not None:
+                raise RuntimeError(f"redis-server exited at start-up:\n{self._log_tail()}")
+            try:
+                with redis.Redis(port=self.port, socket_timeout=0.5) as client:
+                    if client.ping():
+                        return
+            except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"redis-server did not answer:\n{self._log_tail()}")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Kill the server (its data is lost: it runs without persistence)."""
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.kill()
+        proc.wait(timeout=_START_TIMEOUT_S)
+
+    def flushall(self) -> None:
+        with redis.Redis(port=self.port, socket_timeout=2) as client:
+            client.flushall()
+
+    def _log_tail(self) -> str:
+        try:
+            return "\n".join(self._log.read_text(errors="replace").splitlines()[-20:])
+        except OSError:
+            return "(no log)"
+
+
+def _free_port() -> int:
+    """A loopback port that was free a moment ago (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """The session's private Redis server (object with ``.url``, ``.stop()``, ``.start()``)."""
+    executable = os.environ.get("SENET_REDIS_SERVER") or shutil.which("redis-server")
+    if executable is None:
+        pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
+    with tempfile.TemporaryDirectory(prefix="senet-redis-") as tmp:
+        server: RedisServer | None = None
+        error: RuntimeError | None = None
+        for _attempt in range(3):  # the free port may be taken before redis binds it
+            server = RedisServer(executable, Path(tmp))
+            try:
+                server.start()
+                break
+            except RuntimeError as e:
+                server, error = None, e
+        if server is None:
+            pytest.fail(f"could not start a private redis-server: {error}")
+        try:
+            yield server
+        finally:
+            server.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """URL of the private Redis, running and empty at the start of the test.
+
+    Restarts the server if an earlier test stopped it and failed before
+    restarting it, so one failure does not cascade.
+    """
+    redis_server.start()
+    redis_server.flushall()
+    return redis_server.url
+
+
+@pytest.fixture
+def redis_key_prefix() -> str:
+    """A key prefix no other test uses (for tests that must not flush Redis)."""
+    return f"test-{uuid.uuid4().hex[:12]}"
