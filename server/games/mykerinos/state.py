@@ -538,9 +538,8 @@ class MykerinosState(GameState):
         self._emit("museum_placed", seat=seat, room=room_name(room), via="reward", area=self.area)
 
     def _finish_area(self) -> None:
-        for side in self.plots_left:
-            self.box.append(self.slots[2 * self.area + side][0])
-        self.plots_left = []
+        for side in list(self.plots_left):
+            self._discard(side, None)  # unclaimed: back to the box
         for space in self.shape.area_spaces[self.area]:
             occupant = self.board[space]
             if occupant != EMPTY:

@@ -1,0 +1,149 @@
+"""The codec interface and the registry of codecs by game id.
+
+A codec is the one place that knows both a rules core (plain dicts, named tuples,
+:class:`~server.games.interface.Event`) and that game's protobuf messages. The core
+never imports generated code (``tests/test_import_boundary.py`` enforces it), and the
+service never picks apart a game's messages: it asks :func:`codec_for` and hands the
+codec whole values.
+
+Direction matters for errors:
+
+* **proto -> core** (:meth:`GameCodec.action_from_proto`) reads client input, so every
+  problem is a :class:`~server.games.errors.MalformedActionError` that the service
+  forwards as ``INVALID_ARGUMENT``/``MALFORMED_ACTION``; nothing else may escape.
+* **core -> proto** (actions, views, events) reads server data, so a value that does
+  not fit is a server bug and raises :class:`ValueError`/:class:`TypeError`/``KeyError``
+  loudly instead of sending something half-converted.
+
+Actions cross the boundary as *notation*: the core already parses and validates
+notation (``Game.parse_action``) and logs and exports store it, so decoding to text
+keeps one parser and one canonical form.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from senet.v1 import match_pb2
+
+from server.games.errors import MalformedActionError, UnknownGameError
+from server.games.interface import Action, Event, GameState
+
+
+class GameCodec(ABC):
+    """Converts one game's actions, views and events between the core and protobuf.
+
+    Codecs are stateless and shared by every match of their game.
+    """
+
+    #: Id of the game this codec serves (``GameInfo.id``); also its oneof field name
+    #: in ``Action``, ``View`` and ``GameEvent``.
+    game_id: ClassVar[str]
+
+    @abstractmethod
+    def action_from_proto(self, action: match_pb2.Action) -> str:
+        """Return the canonical notation of a client's typed action.
+
+        Only syntax is checked (like ``Game.parse_action``); legality is the state's
+        business. The returned text always parses with ``Game.parse_action``.
+
+        Raises:
+            MalformedActionError: the oneof is unset or holds another game's
+                message, or a field is unset, unknown or out of range. Never
+                anything else, whatever the client sent.
+        """
+
+    @abstractmethod
+    def action_to_proto(self, action: Action) -> match_pb2.Action:
+        """Return the typed form of a core action value.
+
+        ``action_from_proto(action_to_proto(a)) == a.notation()`` for every
+        canonical action ``a`` (one that ``parse_action`` could return).
+
+        Raises:
+            TypeError: ``action`` is not an action of this game (a server bug).
+        """
+
+    @abstractmethod
+    def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
+        """Convert ``state.view(seat)`` output (already redacted by the core)."""
+
+    @abstractmethod
+    def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
+        """Convert one core event; the caller has already checked its audience.
+
+        Raises:
+            ValueError: the event kind has no protobuf form (a server bug: a new
+                event kind was added to the core without its message).
+        """
+
+    def legal_action_to_proto(self, state: GameState, action: Action) -> match_pb2.LegalAction:
+        """A legal action as listed to the seat to move: typed, notation and label."""
+        return match_pb2.LegalAction(
+            action=self.action_to_proto(action),
+            notation=action.notation(),
+            label=state.describe(action),
+        )
+
+
+def require_game_message(which: str | None, game_id: str, message: str) -> None:
+    """Check the ``game`` oneof of a client message names ``game_id``.
+
+    Shared by codecs so that the two client mistakes (nothing set, another game's
+    message in this game's match) read the same for every game.
+
+    Raises:
+        MalformedActionError: ``which`` is not ``game_id``.
+    """
+    if which is None:
+        raise MalformedActionError(
+            f"{message}.game is empty: set the {game_id} field for a {game_id} match"
+        )
+    if which != game_id:
+        raise MalformedActionError(
+            f"{message}.game is set to {which} but this is a {game_id} match"
+        )
+
+
+_CODECS: dict[str, GameCodec] = {}
+
+
+def register_codec(codec: GameCodec) -> GameCodec:
+    """Register ``codec`` under its game id (idempotent for the same object).
+
+    Raises:
+        ValueError: a different codec is already registered for that game.
+    """
+    existing = _CODECS.get(codec.game_id)
+    if existing is not None and existing is not codec:
+        raise ValueError(f"a different codec is already registered for {codec.game_id!r}")
+    _CODECS[codec.game_id] = codec
+    return codec
+
+
+def codec_for(game_id: str) -> GameCodec:
+    """Return the codec of ``game_id``.
+
+    Raises:
+        UnknownGameError: no codec serves that game (so the server cannot host it).
+    """
+    _load_builtin_codecs()
+    try:
+        return _CODECS[game_id]
+    except KeyError:
+        known = ", ".join(sorted(_CODECS)) or "none"
+        raise UnknownGameError(f"unknown game {game_id!r} (known: {known})") from None
+
+
+def all_codecs() -> list[GameCodec]:
+    """Every registered codec, sorted by game id."""
+    _load_builtin_codecs()
+    return [_CODECS[k] for k in sorted(_CODECS)]
+
+
+def _load_builtin_codecs() -> None:
+    # Lazy, like the game registry: each codec module registers itself on import,
+    # and importing server.codec alone must not import every game.
+    import server.codec.mykerinos  # noqa: F401

@@ -1,0 +1,566 @@
+"""The Mykerinos codec: core actions, views and events <-> ``senet.v1`` Mykerinos messages.
+
+The core speaks in small ids and names (space index ``13`` / ``"f2"``, room id / name
+``"exp5"``, colour ``"blue"``, patron code ``"exp"``, side ``0`` / ``"left"``); the
+protocol speaks in enums and coordinates. Every translation goes through the core's
+own helpers (``parse_space``, ``space_name``, ``parse_room``, ``room_name``,
+``room_patrons``...) so the two can never disagree about geometry or room ids, and
+decoded actions are re-parsed by the core's notation parser before they are returned.
+
+Decoding client actions is strict on purpose: a field the action kind does not use
+(a room on a placement, a side on a pass) is rejected rather than ignored, because a
+client that sets it has misunderstood something and silently dropping it would turn
+a bug into a wrong move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeAlias, TypeVar
+
+from senet.v1 import match_pb2
+from senet.v1 import mykerinos_pb2 as pb
+
+from server.codec.base import GameCodec, register_codec, require_game_message
+from server.games.errors import MalformedActionError
+from server.games.interface import Action, Event
+from server.games.mykerinos import actions as act
+from server.games.mykerinos.actions import (
+    PLACEMENT_SIZES,
+    ROOM_KINDS,
+    SIDE_KINDS,
+    SIDES,
+    MykerinosAction,
+    parse_action,
+)
+from server.games.mykerinos.museum import (
+    ROOM_IDS,
+    five_room,
+    parse_room,
+    room_name,
+    room_patrons,
+    room_value,
+    three_room,
+    two_room,
+)
+from server.games.mykerinos.patrons import PATRON_CODES, Patron
+from server.games.mykerinos.plots import PLOT_ROWS
+from server.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, parse_space, space_name
+from server.games.mykerinos.state import (
+    COLOUR_NAMES,
+    DELIMITATION,
+    EXCAVATION,
+    NEUTRAL_TURN,
+    OVER,
+)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+ColourValue: TypeAlias = pb.MykerinosColour.ValueType
+PatronValue: TypeAlias = pb.MykerinosPatron.ValueType
+SideValue: TypeAlias = pb.MykerinosSide.ValueType
+KindValue: TypeAlias = pb.MykerinosActionKind.ValueType
+
+#: Rows of the largest (final-campaign) region: the widest range a client may name.
+MAX_ROWS = MAX_AREA_ROWS * PLOT_ROWS
+
+# --------------------------------------------------------------- enum tables
+_KINDS: dict[str, KindValue] = {
+    act.START: pb.MYKERINOS_ACTION_KIND_START,
+    act.EXPAND: pb.MYKERINOS_ACTION_KIND_EXPAND,
+    act.CURATOR: pb.MYKERINOS_ACTION_KIND_CURATOR,
+    act.COLONEL: pb.MYKERINOS_ACTION_KIND_COLONEL,
+    act.EXPLORER: pb.MYKERINOS_ACTION_KIND_EXPLORER,
+    act.HEIRESS: pb.MYKERINOS_ACTION_KIND_HEIRESS,
+    act.DIRECTOR: pb.MYKERINOS_ACTION_KIND_DIRECTOR,
+    act.PASS: pb.MYKERINOS_ACTION_KIND_PASS,
+    act.NEUTRAL_START: pb.MYKERINOS_ACTION_KIND_NEUTRAL_START,
+    act.NEUTRAL_EXPAND: pb.MYKERINOS_ACTION_KIND_NEUTRAL_EXPAND,
+    act.NEUTRAL_SKIP: pb.MYKERINOS_ACTION_KIND_NEUTRAL_SKIP,
+    act.TAKE: pb.MYKERINOS_ACTION_KIND_TAKE_PLOT,
+    act.MUSEUM: pb.MYKERINOS_ACTION_KIND_MUSEUM,
+    act.DISCARD: pb.MYKERINOS_ACTION_KIND_DISCARD_PLOT,
+}
+_KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
+
+# The core indexes colours like seats (blue, red, green, white), as the proto does.
+_COLOURS: dict[str, ColourValue] = dict(
+    zip(
+        COLOUR_NAMES,
+        (
+            pb.MYKERINOS_COLOUR_BLUE,
+            pb.MYKERINOS_COLOUR_RED,
+            pb.MYKERINOS_COLOUR_GREEN,
+            pb.MYKERINOS_COLOUR_WHITE,
+        ),
+        strict=True,
+    )
+)
+
+_PATRONS: dict[int, PatronValue] = {
+    Patron.CURATOR: pb.MYKERINOS_PATRON_CURATOR,
+    Patron.COLONEL: pb.MYKERINOS_PATRON_COLONEL,
+    Patron.EXPLORER: pb.MYKERINOS_PATRON_EXPLORER,
+    Patron.HEIRESS: pb.MYKERINOS_PATRON_HEIRESS,
+    Patron.DIRECTOR: pb.MYKERINOS_PATRON_DIRECTOR,
+}
+_PATRON_OF: dict[int, int] = {value: patron for patron, value in _PATRONS.items()}
+_PATRON_CODES: dict[str, PatronValue] = {PATRON_CODES[p]: v for p, v in _PATRONS.items()}
+
+# Core side numbers (0 left, 1 right) index this; views and events use the names.
+_SIDES: tuple[SideValue, SideValue] = (pb.MYKERINOS_SIDE_LEFT, pb.MYKERINOS_SIDE_RIGHT)
+_SIDE_OF: dict[int, int] = {value: side for side, value in enumerate(_SIDES)}
+_SIDE_NAMES: dict[str, SideValue] = {"left": _SIDES[0], "right": _SIDES[1]}
+
+_PHASES: dict[str, pb.MykerinosPhase.ValueType] = {
+    EXCAVATION: pb.MYKERINOS_PHASE_EXCAVATION,
+    NEUTRAL_TURN: pb.MYKERINOS_PHASE_NEUTRAL,
+    DELIMITATION: pb.MYKERINOS_PHASE_DELIMITATION,
+    OVER: pb.MYKERINOS_PHASE_OVER,
+}
+
+# museum_placed events say how the archaeologist got there; the proto keeps a flag.
+_VIA_REWARD = {"dir": False, "reward": True}
+
+
+def _lookup(table: Mapping[K, V], key: K, what: str) -> V:
+    """``table[key]``, failing with a message that names the server-side value."""
+    try:
+        return table[key]
+    except KeyError:
+        raise ValueError(f"no protobuf form for Mykerinos {what} {key!r}") from None
+
+
+def _kind_label(value: KindValue) -> str:
+    """Short enum name of a known kind (``EXPAND``), for error messages."""
+    return pb.MykerinosActionKind.Name(value).removeprefix("MYKERINOS_ACTION_KIND_")
+
+
+# ------------------------------------------------------------ small values
+def colour_to_proto(name: str | None) -> ColourValue:
+    """``"blue"`` -> ``MYKERINOS_COLOUR_BLUE``; ``None`` (nobody) -> unspecified."""
+    if name is None:
+        return pb.MYKERINOS_COLOUR_UNSPECIFIED
+    return _lookup(_COLOURS, name, "colour")
+
+
+def patron_to_proto(code: str | None) -> PatronValue:
+    """``"exp"`` -> ``MYKERINOS_PATRON_EXPLORER``; ``None`` (the 5-point plot) -> unspecified."""
+    if code is None:
+        return pb.MYKERINOS_PATRON_UNSPECIFIED
+    return _lookup(_PATRON_CODES, code, "patron code")
+
+
+def space_to_proto(index: int) -> pb.MykerinosSpace:
+    """Core space index (row-major, 8 columns) -> column/row coordinates."""
+    row, column = divmod(index, COLUMNS)
+    return pb.MykerinosSpace(column=column, row=row)
+
+
+def space_named(name: str) -> pb.MykerinosSpace:
+    """Space name from a view or event (``"c2"``) -> coordinates."""
+    return space_to_proto(parse_space(name))
+
+
+def space_from_proto(space: pb.MykerinosSpace) -> int:
+    """Client coordinates -> core space index.
+
+    Any space of the largest region is accepted; whether it exists in the current
+    campaign's region is a legality question for the state.
+
+    Raises:
+        MalformedActionError: the column or row is off every region.
+    """
+    if space.column >= COLUMNS or space.row >= MAX_ROWS:
+        raise MalformedActionError(
+            f"space (column {space.column}, row {space.row}) is off the region: "
+            f"columns are 0-{COLUMNS - 1} and rows 0-{MAX_ROWS - 1}"
+        )
+    return space.row * COLUMNS + space.column
+
+
+def room_to_proto(room: int) -> pb.MykerinosRoom:
+    """Core room id -> patron(s) and value (2-room patrons in canonical order)."""
+    patrons = room_patrons(room)
+    out = pb.MykerinosRoom(patron=_PATRONS[patrons[0]], value=room_value(room))
+    if len(patrons) > 1:
+        out.second_patron = _PATRONS[patrons[1]]
+    return out
+
+
+def _patron_from_proto(value: int, field: str) -> int:
+    patron = _PATRON_OF.get(value)
+    if patron is None:
+        state = "is unspecified" if value == pb.MYKERINOS_PATRON_UNSPECIFIED else f"is {value}"
+        raise MalformedActionError(f"{field} {state}: name one of the five patrons")
+    return patron
+
+
+def room_from_proto(room: pb.MykerinosRoom) -> int:
+    """Client room -> core room id.
+
+    A 2-room's patrons may come in either order, like the notation (``exp/col``).
+    Whether this museum has that 2-room is a legality question for the state.
+
+    Raises:
+        MalformedActionError: unknown value, missing or unknown patron, or a
+            second patron where there is none (or the same patron twice).
+    """
+    value = room.value
+    if value in (3, 5):
+        patron = _patron_from_proto(room.patron, "room.patron")
+        if room.second_patron != pb.MYKERINOS_PATRON_UNSPECIFIED:
+            raise MalformedActionError(
+                f"a {value}-room belongs to one patron: leave room.second_patron unspecified"
+            )
+        return three_room(patron) if value == 3 else five_room(patron)
+    if value == 2:
+        first = _patron_from_proto(room.patron, "room.patron")
+        second = _patron_from_proto(room.second_patron, "room.second_patron")
+        if first == second:
+            raise MalformedActionError("a 2-room lies between two different patrons' wings")
+        return two_room(first, second)
+    raise MalformedActionError(f"room.value must be 2, 3 or 5, got {value}")
+
+
+# -------------------------------------------------------------- composites
+def region_to_proto(region: Mapping[str, Any]) -> pb.MykerinosRegion:
+    """The region part of a view or of a ``campaign_started`` event."""
+    return pb.MykerinosRegion(
+        columns=region["columns"],
+        rows=region["rows"],
+        plots=[
+            pb.MykerinosPlot(
+                slot=plot["slot"],
+                area=plot["area"],
+                side=_lookup(_SIDE_NAMES, plot["side"], "side"),
+                card=plot["card"],
+                patron=patron_to_proto(plot["patron"]),
+                points=plot["points"],
+                rotated=plot["rotated"],
+            )
+            for plot in region["plots"]
+        ],
+        pyramids=[space_named(name) for name in region["pyramids"]],
+    )
+
+
+def _reserves(counts: Mapping[str, int]) -> list[pb.MykerinosReserve]:
+    return [pb.MykerinosReserve(colour=colour_to_proto(c), count=n) for c, n in counts.items()]
+
+
+def _museum_to_proto(museum: Mapping[str, Any]) -> pb.MykerinosMuseum:
+    rooms = []
+    for entry in museum["rooms"]:
+        room = parse_room(entry["room"])
+        rooms.append(
+            pb.MykerinosMuseumRoom(
+                room=room_to_proto(room),
+                name=room_name(room),
+                occupant=colour_to_proto(entry["occupant"]),
+            )
+        )
+    return pb.MykerinosMuseum(wings=[patron_to_proto(c) for c in museum["wings"]], rooms=rooms)
+
+
+def _player_to_proto(player: Mapping[str, Any]) -> pb.MykerinosPlayer:
+    return pb.MykerinosPlayer(
+        seat=player["seat"],
+        colour=colour_to_proto(player["colour"]),
+        prestige=player["prestige"],
+        reserve=_reserves(player["reserve"]),
+        patrons=[
+            pb.MykerinosPatronCards(
+                patron=patron_to_proto(code), cards=held["cards"], used=held["used"]
+            )
+            for code, held in player["patrons"].items()
+        ],
+        active=player["active"],
+        tiebreak_space=player["tiebreak_space"] or 0,
+    )
+
+
+_AWAITING = {
+    "": pb.MYKERINOS_AWAITING_UNSPECIFIED,
+    "reward": pb.MYKERINOS_AWAITING_REWARD,
+    "discard": pb.MYKERINOS_AWAITING_DISCARD,
+}
+
+
+def _delimitation_to_proto(delimitation: Mapping[str, Any]) -> pb.MykerinosDelimitation:
+    return pb.MykerinosDelimitation(
+        area=delimitation["area"],
+        order=[colour_to_proto(c) for c in delimitation["order"]],
+        rank_index=delimitation["rank_index"],
+        plots_left=[_lookup(_SIDE_NAMES, s, "side") for s in delimitation["plots_left"]],
+        awaiting=_AWAITING[delimitation["awaiting"]],
+    )
+
+
+def _final_score_to_proto(seat: int, entry: Mapping[str, Any]) -> pb.MykerinosFinalScore:
+    return pb.MykerinosFinalScore(
+        seat=seat,
+        patrons=[
+            pb.MykerinosPatronScore(
+                patron=patron_to_proto(code),
+                cards=score["cards"],
+                room_value=score["room_value"],
+                points=score["points"],
+            )
+            for code, score in entry["patrons"].items()
+        ],
+        sets=entry["sets"],
+        set_points=entry["set_points"],
+        plot_points=entry["plot_points"],
+        total=entry["total"],
+        reserve=entry["reserve"],
+    )
+
+
+def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
+    """A ``MykerinosState.view(seat)`` dict -> ``MykerinosView``.
+
+    Not carried, because ``MatchSummary`` already does: ``game``, ``viewer``,
+    ``seats``, ``options`` and ``scores`` (prestige per player, then the final totals).
+    """
+    out = pb.MykerinosView(
+        phase=_lookup(_PHASES, view["phase"], "phase"),
+        campaign=view["campaign"],
+        campaigns=view["campaigns"],
+        start_seat=view["start_seat"],
+        neutral_colour=colour_to_proto(view["neutral_colour"]),
+        region=region_to_proto(view["region"]),
+        occupied=[
+            pb.MykerinosOccupant(space=space_named(name), colour=colour_to_proto(colour))
+            for name, colour in view["occupied"].items()
+        ],
+        museum=_museum_to_proto(view["museum"]),
+        general_reserve=_reserves(view["general_reserve"]),
+        tiebreak=[
+            pb.MykerinosTiebreak(colour=colour_to_proto(c), space=n)
+            for c, n in view["tiebreak"].items()
+        ],
+        players=[_player_to_proto(p) for p in view["players"]],
+        deck_size=view["deck_size"],
+        box=view["box"],
+        final_scores=[_final_score_to_proto(s, e) for s, e in enumerate(view.get("final") or ())],
+        ranking=view.get("ranking") or (),
+    )
+    if view["current_seat"] is not None:
+        out.current_seat = view["current_seat"]
+    if view["final_action_seat"] is not None:
+        out.final_action_seat = view["final_action_seat"]
+    if view.get("delimitation") is not None:
+        out.delimitation.CopyFrom(_delimitation_to_proto(view["delimitation"]))
+    return out
+
+
+# ------------------------------------------------------------------ events
+E: TypeAlias = pb.MykerinosEvent
+
+
+def _campaign_started(d: Mapping[str, Any]) -> E:
+    return E(
+        campaign_started=E.CampaignStarted(
+            campaign=d["campaign"], start_seat=d["start_seat"], region=region_to_proto(d["region"])
+        )
+    )
+
+
+def _placed(d: Mapping[str, Any]) -> E:
+    return E(
+        placed=E.Placed(
+            seat=d["seat"],
+            colour=colour_to_proto(d["colour"]),
+            kind=_lookup(_KINDS, d["action"], "action kind"),
+            spaces=[space_named(name) for name in d["spaces"]],
+        )
+    )
+
+
+def _passed(d: Mapping[str, Any]) -> E:
+    return E(
+        passed=E.Passed(
+            seat=d["seat"], tiebreak_space=d["tiebreak_space"], automatic=d["automatic"]
+        )
+    )
+
+
+def _final_action(d: Mapping[str, Any]) -> E:
+    return E(final_action=E.FinalAction(seat=d["seat"]))
+
+
+def _museum_placed(d: Mapping[str, Any]) -> E:
+    # d["area"] (set for rewards) has no field: it is the area of the last area_ranked.
+    return E(
+        museum_placed=E.MuseumPlaced(
+            seat=d["seat"],
+            room=room_to_proto(parse_room(d["room"])),
+            reward=_lookup(_VIA_REWARD, d["via"], "museum entry"),
+        )
+    )
+
+
+def _area_ranked(d: Mapping[str, Any]) -> E:
+    # Each entry's "seat" is implied by its colour (colour index = seat; neutral: none).
+    order: Iterable[Mapping[str, Any]] = d["order"]
+    return E(
+        area_ranked=E.AreaRanked(
+            area=d["area"],
+            order=[colour_to_proto(entry["colour"]) for entry in order],
+            counts=[entry["count"] for entry in order],
+        )
+    )
+
+
+def _plot_taken(d: Mapping[str, Any]) -> E:
+    return E(
+        plot_taken=E.PlotTaken(
+            seat=d["seat"],
+            area=d["area"],
+            side=_lookup(_SIDE_NAMES, d["side"], "side"),
+            card=d["card"],
+            patron=patron_to_proto(d["patron"]),
+            points=d["points"],
+            automatic=d["automatic"],
+        )
+    )
+
+
+def _plot_discarded(d: Mapping[str, Any]) -> E:
+    out = E.PlotDiscarded(
+        area=d["area"], side=_lookup(_SIDE_NAMES, d["side"], "side"), card=d["card"]
+    )
+    if d["chosen_by"] is not None:
+        out.chosen_by = d["chosen_by"]
+    return E(plot_discarded=out)
+
+
+def _area_done(d: Mapping[str, Any]) -> E:
+    return E(area_done=E.AreaDone(area=d["area"]))
+
+
+def _campaign_ended(d: Mapping[str, Any]) -> E:
+    return E(
+        campaign_ended=E.CampaignEnded(campaign=d["campaign"], next_start_seat=d["next_start_seat"])
+    )
+
+
+def _game_over(d: Mapping[str, Any]) -> E:
+    return E(game_over=E.GameOver(scores=d["scores"], ranking=d["ranking"]))
+
+
+#: Event kind -> converter. Each kind is also the name of its oneof field.
+EVENT_CONVERTERS: dict[str, Callable[[Mapping[str, Any]], E]] = {
+    "campaign_started": _campaign_started,
+    "placed": _placed,
+    "passed": _passed,
+    "final_action": _final_action,
+    "museum_placed": _museum_placed,
+    "area_ranked": _area_ranked,
+    "plot_taken": _plot_taken,
+    "plot_discarded": _plot_discarded,
+    "area_done": _area_done,
+    "campaign_ended": _campaign_ended,
+    "game_over": _game_over,
+}
+
+
+def event_to_proto(event: Event) -> pb.MykerinosEvent:
+    """One core event -> ``MykerinosEvent``.
+
+    Raises:
+        ValueError: an event kind this codec does not know (a server bug).
+    """
+    convert = EVENT_CONVERTERS.get(event.kind)
+    if convert is None:
+        raise ValueError(f"no protobuf form for Mykerinos event kind {event.kind!r}")
+    return convert(event.data)
+
+
+# ----------------------------------------------------------------- actions
+def action_to_proto(action: MykerinosAction) -> pb.MykerinosAction:
+    """Core action value -> ``MykerinosAction`` (spaces in the value's order).
+
+    Raises:
+        ValueError: the value's kind or argument has no protobuf form.
+    """
+    out = pb.MykerinosAction(
+        kind=_lookup(_KINDS, action.kind, "action kind"),
+        spaces=[space_to_proto(s) for s in action.spaces],
+    )
+    if action.kind in ROOM_KINDS:
+        if not 0 <= action.arg < ROOM_IDS:
+            raise ValueError(f"no protobuf form for Mykerinos room id {action.arg}")
+        out.room.CopyFrom(room_to_proto(action.arg))
+    elif action.kind in SIDE_KINDS:
+        if action.arg not in (0, 1):
+            raise ValueError(f"no protobuf form for Mykerinos side {action.arg}")
+        out.side = _SIDES[action.arg]
+    return out
+
+
+def action_from_proto(action: pb.MykerinosAction) -> str:
+    """``MykerinosAction`` from a client -> canonical notation.
+
+    Raises:
+        MalformedActionError: see :meth:`GameCodec.action_from_proto`.
+    """
+    kind = _KIND_OF.get(action.kind)
+    if kind is None:
+        if action.kind == pb.MYKERINOS_ACTION_KIND_UNSPECIFIED:
+            raise MalformedActionError("MykerinosAction.kind is unspecified: say what to do")
+        raise MalformedActionError(f"MykerinosAction.kind {action.kind} is not an action kind")
+    label = _kind_label(action.kind)
+    sizes = PLACEMENT_SIZES.get(kind, (0,))
+    if len(action.spaces) not in sizes:
+        want = " or ".join(str(n) for n in sizes)
+        raise MalformedActionError(f"{label} takes {want} space(s), got {len(action.spaces)}")
+    spaces = [space_from_proto(space) for space in action.spaces]
+    if len(set(spaces)) != len(spaces):
+        raise MalformedActionError(f"{label} names the same space twice")
+    words = [kind, *(space_name(s) for s in sorted(spaces))]
+    if kind in ROOM_KINDS:
+        if not action.HasField("room"):
+            raise MalformedActionError(f"{label} needs a museum room (MykerinosAction.room)")
+        words.append(room_name(room_from_proto(action.room)))
+    elif action.HasField("room"):
+        raise MalformedActionError(f"{label} takes no museum room: leave room unset")
+    if kind in SIDE_KINDS:
+        side = _SIDE_OF.get(action.side)
+        if side is None:
+            raise MalformedActionError(f"{label} needs side LEFT or RIGHT, got {action.side}")
+        words.append(SIDES[side])
+    elif action.side != pb.MYKERINOS_SIDE_UNSPECIFIED:
+        raise MalformedActionError(f"{label} takes no plot side: leave side unspecified")
+    # The core parser has the last word, so the text returned is exactly what
+    # Game.parse_action accepts and prints.
+    return parse_action(" ".join(words)).notation()
+
+
+# ------------------------------------------------------------------- codec
+class MykerinosCodec(GameCodec):
+    """Codec of ``mykerinos`` (oneof field ``mykerinos`` everywhere)."""
+
+    game_id = "mykerinos"
+
+    def action_from_proto(self, action: match_pb2.Action) -> str:
+        require_game_message(action.WhichOneof("game"), self.game_id, "Action")
+        return action_from_proto(action.mykerinos)
+
+    def action_to_proto(self, action: Action) -> match_pb2.Action:
+        if not isinstance(action, MykerinosAction):
+            raise TypeError(f"not a Mykerinos action value: {action!r}")
+        return match_pb2.Action(mykerinos=action_to_proto(action))
+
+    def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
+        if view.get("game") != self.game_id:
+            raise ValueError(f"not a Mykerinos view: game {view.get('game')!r}")
+        return match_pb2.View(mykerinos=view_to_proto(view))
+
+    def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
+        return match_pb2.GameEvent(mykerinos=event_to_proto(event))
+
+
+MYKERINOS_CODEC = register_codec(MykerinosCodec())
