@@ -491,6 +491,38 @@ def test_views_are_json_and_do_not_depend_on_hidden_parts(
     check_views(final, -1, Rng(chooser))
 
 
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(15)
+@given(seed=SEEDS, chooser=SEEDS, sample_seed=SEEDS)
+def test_state_from_view_reproduces_the_view_and_the_choices(
+    game: Game, seats: int, seed: int, chooser: int, sample_seed: int
+):
+    """A bot that only sees views can rebuild a forward model consistent with them."""
+
+    def check(state: GameState, step: int, rng: Rng) -> None:
+        if rng.below(4):
+            return
+        for viewer in [None, *range(seats)]:
+            view = state.view(viewer)
+            rebuilt = game.state_from_view(_json(view), sample_seed)
+            assert rebuilt.view(viewer) == view
+            assert rebuilt.current_seat() == state.current_seat()
+            assert [a.notation() for a in rebuilt.legal_actions()] == [
+                a.notation() for a in state.legal_actions()
+            ]
+
+    final, _ = _playout(game, seats, seed, chooser, check)
+    check(final, -1, Rng(0))
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_state_from_view_refuses_what_is_not_a_view(game: Game):
+    view = game.new_match(game.info.min_seats, seed=3).view(None)
+    for bad in ({}, {"game": game.info.id}, {**view, "players": "x"}, {**view, "deck_size": -1}):
+        with pytest.raises(CorruptStateError):
+            game.state_from_view(bad, 1)
+
+
 # ---------------------------------------------------------------- options
 @pytest.mark.parametrize("game", GAME_IDS)
 @_settings(30)

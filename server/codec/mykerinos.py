@@ -278,6 +278,7 @@ def _player_to_proto(player: Mapping[str, Any]) -> pb.MykerinosPlayer:
         ],
         active=player["active"],
         tiebreak_space=player["tiebreak_space"] or 0,
+        plots_won=player["plots_won"],
     )
 
 

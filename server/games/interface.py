@@ -197,6 +197,17 @@ class Game(ABC):
         """
 
     @abstractmethod
+    def state_from_view(self, view: Mapping[str, Any], seed: int) -> GameState:
+        """A full state consistent with ``view`` (one seat's or a spectator's).
+
+        What the view hides is sampled from ``seed``. Bots that only receive views
+        from the server use this to get a forward model for search.
+
+        Raises:
+            CorruptStateError: the view does not describe a position of this game.
+        """
+
+    @abstractmethod
     def state_from_data(self, data: Mapping[str, Any]) -> GameState:
         """Rebuild a state from :meth:`GameState.to_data` output.
 

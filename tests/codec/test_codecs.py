@@ -201,6 +201,7 @@ def _view(view: pb.MykerinosView) -> dict[str, Any]:
                 },
                 "active": p.active,
                 "tiebreak_space": p.tiebreak_space or None,
+                "plots_won": list(p.plots_won),
             }
             for p in view.players
         ],

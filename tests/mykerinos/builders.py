@@ -83,9 +83,21 @@ def set_reserve(state: MykerinosState, seat: int, colour: int, count: int) -> No
 
 
 def give_cards(state: MykerinosState, seat: int, **counts: int) -> None:
-    """Give patron cards by code: ``give_cards(s, 0, exp=3, hei=2)``."""
+    """Give patron cards by code: ``give_cards(s, 0, exp=3, hei=2)``.
+
+    The cards come out of the deck (those not in play), as if won earlier.
+    """
     for code, n in counts.items():
-        state.cards[seat][CODE_TO_PATRON[code]] = n
+        patron = CODE_TO_PATRON[code]
+        held = [c for c in state.won[seat] if PLOT_CARDS[c].patron == patron]
+        for card in held[n:]:
+            state.won[seat].remove(card)
+            state.deck.append(card)
+        for _ in range(n - len(held)):
+            card = next(c for c in state.deck if PLOT_CARDS[c].patron == patron)
+            state.deck.remove(card)
+            state.won[seat].append(card)
+        state.cards[seat][patron] = n
 
 
 def set_museum(

@@ -34,6 +34,11 @@ class Mykerinos(Game):
     def parse_action(self, text: str) -> MykerinosAction:
         return parse_action(text)
 
+    def state_from_view(self, view: Mapping[str, Any], seed: int) -> MykerinosState:
+        if not isinstance(view, Mapping) or view.get("game") != self.info.id:
+            raise CorruptStateError("not a Mykerinos view")
+        return MykerinosState.from_view(self, view, seed)
+
     def state_from_data(self, data: Mapping[str, Any]) -> MykerinosState:
         if not isinstance(data, Mapping) or data.get("game") != self.info.id:
             raise CorruptStateError("not a Mykerinos state")

@@ -27,15 +27,22 @@ from server.games.mykerinos.museum import (
     ROOM_IDS,
     WINGS,
     five_room_entries,
+    parse_room,
     ring_rooms,
     room_label,
     room_name,
     room_patrons,
     room_value,
 )
-from server.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES, PATRONS, Patron
+from server.games.mykerinos.patrons import (
+    CODE_TO_PATRON,
+    PATRON_CODES,
+    PATRON_NAMES,
+    PATRONS,
+    Patron,
+)
 from server.games.mykerinos.plots import PLOT_CARDS
-from server.games.mykerinos.region import RegionShape, region_shape, space_name
+from server.games.mykerinos.region import RegionShape, parse_space, region_shape, space_name
 from server.games.mykerinos.scoring import exhibition
 from server.games.rng import Rng
 
@@ -77,6 +84,9 @@ class MykerinosState(GameState):
         self.box: list[int] = []
         self.general = [ARCHAEOLOGISTS_PER_COLOUR] * COLOURS
         self.personal = [[0] * COLOURS for _ in range(seat_count)]
+        # Plot cards won, by id (public: everybody saw them taken); ``cards`` is the
+        # per-patron count derived from them, kept because move generation reads it.
+        self.won: list[list[int]] = [[] for _ in range(seat_count)]
         self.cards = [[0] * len(PATRONS) for _ in range(seat_count)]
         self.used = [[0] * len(PATRONS) for _ in range(seat_count)]
         self.prestige = [0] * seat_count
@@ -506,6 +516,7 @@ class MykerinosState(GameState):
             self.box.append(card.id)
         else:
             self.cards[seat][card.patron] += 1
+            self.won[seat].append(card.id)
         self._emit(
             "plot_taken",
             seat=seat,
@@ -743,6 +754,7 @@ class MykerinosState(GameState):
                         PATRON_CODES[p]: {"cards": self.cards[s][p], "used": self.used[s][p]}
                         for p in PATRONS
                     },
+                    "plots_won": sorted(self.won[s]),
                     "active": self.active[s] and self.phase in (EXCAVATION, NEUTRAL_TURN),
                     "tiebreak_space": self.tiebreak[s] or None,
                 }
@@ -807,7 +819,7 @@ class MykerinosState(GameState):
 
     # ---------------------------------------------------------- serialization
     #: Per-seat tables (lists of lists) and flat lists: what to_data and clone copy.
-    _TABLE_FIELDS = ("personal", "cards", "used")
+    _TABLE_FIELDS = ("personal", "used", "won")
     _FLAT_FIELDS = (
         "wing_order",
         "deck",
@@ -884,12 +896,19 @@ class MykerinosState(GameState):
         state.deck = v.int_list(f("deck"), "deck", 0, cards - 1, unique=True)
         state.box = v.int_list(f("box"), "box", 0, cards - 1, unique=True)
         dealt = [card for card, _ in state.slots]
-        if len(set(dealt)) != len(dealt) or set(state.deck) & ({*state.box, *dealt}):
+        won = [card for row in state.won for card in row]
+        if (
+            len(set(dealt)) != len(dealt)
+            or len(set(won)) != len(won)
+            or set(state.deck) & {*state.box, *dealt, *won}
+            or set(state.box) & set(won)
+        ):
             raise CorruptStateError("a plot card is in two places at once")
         total = ARCHAEOLOGISTS_PER_COLOUR
         state.general = v.int_list(f("general"), "general", 0, total, COLOURS)
         state.personal = v.int_table(f("personal"), "personal", seats, COLOURS, 0, total)
-        state.cards = v.int_table(f("cards"), "cards", seats, len(PATRONS), 0, cards)
+        state.won = _won_from(f("won"), seats)
+        state.cards = _count_patrons(state.won)
         state.used = v.int_table(f("used"), "used", seats, len(PATRONS), 0, cards)
         state.prestige = v.int_list(f("prestige"), "prestige", 0, 10 * cards, seats)
         state.museum = v.int_list(f("museum"), "museum", EMPTY, COLOURS - 1, ROOM_IDS)
@@ -934,6 +953,86 @@ class MykerinosState(GameState):
         state._lay_region()
         return state
 
+    @classmethod
+    def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
+        """A state whose view equals ``view``; the deck's order is sampled from ``seed``.
+
+        The deck holds exactly the plots no view shows (not in the region, the box
+        or anybody's won plots), in a random order.
+
+        Raises:
+            CorruptStateError: the view is not one this class produced.
+        """
+        try:
+            return cls._from_view(game, view, seed)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise CorruptStateError(f"not a Mykerinos view: {exc}") from exc
+
+    @classmethod
+    def _from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
+        colour = {name: i for i, name in enumerate(COLOUR_NAMES)}
+        side = {name: i for i, name in enumerate(_SIDE_NAMES)}
+        seats = int(view["seats"])
+        data: JsonDict = {
+            "game": "mykerinos",
+            "seats": seats,
+            "options": dict(view["options"]),
+            "slots": [[p["card"], p["rotated"]] for p in view["region"]["plots"]],
+            "wing_order": [int(CODE_TO_PATRON[code]) for code in view["museum"]["wings"]],
+            "box": list(view["box"]),
+            "general": [view["general_reserve"][name] for name in COLOUR_NAMES],
+            "personal": [
+                [p["reserve"].get(name, 0) for name in COLOUR_NAMES] for p in view["players"]
+            ],
+            "used": [
+                [p["patrons"][PATRON_CODES[q]]["used"] for q in PATRONS] for p in view["players"]
+            ],
+            "won": [list(p["plots_won"]) for p in view["players"]],
+            "prestige": [p["prestige"] for p in view["players"]],
+            "museum": [EMPTY] * ROOM_IDS,
+            "tiebreak": [view["tiebreak"].get(name, 0) for name in COLOUR_NAMES],
+            "active": [bool(p["active"]) for p in view["players"]],
+            "campaign": view["campaign"],
+            "start_seat": view["start_seat"],
+            "turn": view["current_seat"] if view["current_seat"] is not None else 0,
+            "phase": view["phase"],
+            "final_seat": -1 if view["final_action_seat"] is None else view["final_action_seat"],
+            "area": -1,
+            "ranks": [],
+            "rank_index": 0,
+            "plots_left": [],
+            "awaiting": "",
+            "final": view.get("final"),
+        }
+        for room in view["museum"]["rooms"]:
+            if room["occupant"] is not None:
+                data["museum"][parse_room(room["room"])] = colour[room["occupant"]]
+        size = view["region"]["rows"] * 8
+        board = [EMPTY] * size
+        for name, who in view["occupied"].items():
+            board[parse_space(name)] = colour[who]
+        data["board"] = board
+        if "delimitation" in view:
+            d = view["delimitation"]
+            data["area"] = d["area"]
+            data["ranks"] = [colour[c] for c in d["order"]]
+            data["rank_index"] = d["rank_index"]
+            data["plots_left"] = [side[x] for x in d["plots_left"]]
+            data["awaiting"] = d["awaiting"]
+        shown = {
+            *data["box"],
+            *(c for row in data["won"] for c in row),
+            *(s[0] for s in data["slots"]),
+        }
+        deck = [card.id for card in PLOT_CARDS if card.id not in shown]
+        if len(deck) != view["deck_size"]:
+            raise ValueError(f"{len(deck)} unseen plots but the deck holds {view['deck_size']}")
+        sampler = Rng(seed)
+        sampler.shuffle(deck)
+        data["deck"] = deck
+        data["rng"] = sampler.next_u64()
+        return cls.from_data(game, data)
+
     def clone(self) -> MykerinosState:
         twin = object.__new__(MykerinosState)
         twin.__dict__.update(self.__dict__)
@@ -944,9 +1043,33 @@ class MykerinosState(GameState):
         for name in self._TABLE_FIELDS:
             setattr(twin, name, [list(row) for row in getattr(self, name)])
         twin.slots = list(self.slots)
+        twin.cards = [list(row) for row in self.cards]
         return twin
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MykerinosState) and self.to_data() == other.to_data()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def _won_from(value: Any, seats: int) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) != seats:
+        raise CorruptStateError(f"won must list the plots of {seats} seats")
+    rows = [
+        v.int_list(row, f"won[{i}]", 0, len(PLOT_CARDS) - 1, unique=True)
+        for i, row in enumerate(value)
+    ]
+    for row in rows:
+        if any(PLOT_CARDS[card].patron is None for card in row):
+            raise CorruptStateError("the plot without a patron is never kept")
+    return rows
+
+
+def _count_patrons(won: list[list[int]]) -> list[list[int]]:
+    counts = [[0] * len(PATRONS) for _ in won]
+    for seat, row in enumerate(won):
+        for card in row:
+            patron = PLOT_CARDS[card].patron
+            assert patron is not None
+            counts[seat][patron] += 1
+    return counts
