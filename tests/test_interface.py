@@ -49,6 +49,9 @@ class _Toy(Game):
     def state_from_data(self, data: Any) -> GameState:
         raise NotImplementedError
 
+    def state_from_view(self, view: Any, seed: int) -> GameState:
+        raise NotImplementedError
+
 
 def test_options_are_normalized_with_defaults() -> None:
     toy = _Toy()
