@@ -1,10 +1,11 @@
-"""The ``senet`` command line: ``senet serve`` runs a server."""
+"""The ``senet`` command line: ``senet serve`` runs a server, ``senet play`` plays in a terminal."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 
+from clients.text import cli as play_cli
 from server.service import logs
 from server.service.settings import Settings
 
@@ -14,7 +15,11 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run a match server (SENET_* env or flags)")
     Settings.add_arguments(serve)
+    play = commands.add_parser("play", help="play or watch a match in the terminal")
+    play_cli.add_arguments(play)
     args = parser.parse_args(argv)
+    if args.command == "play":
+        return play_cli.run(args)
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)

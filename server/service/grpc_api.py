@@ -438,6 +438,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                     await outbox.put(match_service_pb2.PlayMatchResponse(submitted=response))
                 except Exception as exc:
                     await outbox.put(_play_error(exc, submit.request_id))
+                    # Ask again: the refused move left the seat still to decide.
+                    stored_version = await self.service.version_of(match_id)
+                    await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
 
         updates = asyncio.create_task(pump_updates())
         submissions = asyncio.create_task(pump_requests())

@@ -18,12 +18,15 @@ from dataclasses import dataclass
 
 from server.games import Game, GameState, get_game
 from server.games.errors import (
+    GameError,
     GameOverError,
     IllegalActionError,
     MalformedActionError,
     NotYourTurnError,
 )
 from server.service import errors
+from server.service.cache import CachedMatch, StateCache
+from server.service.feeds import FeedHub
 from server.service.ratelimit import RateLimiter
 from server.service.records import (
     Heartbeat,
@@ -86,10 +89,12 @@ def check_display_name(name: str) -> str:
 class MatchService:
     """Match operations over a :class:`MatchStore`."""
 
-    def __init__(self, store: MatchStore, settings: Settings) -> None:
+    def __init__(self, store: MatchStore, settings: Settings, cache_size: int = 4096) -> None:
         self.store = store
         self.settings = settings
         self.limiter = RateLimiter(settings.seat_rate_per_s, settings.seat_burst)
+        self.cache = StateCache(cache_size)
+        self.feeds = FeedHub(store, block_ms=max(1, int(settings.heartbeat_s * 1000)))
 
     # ------------------------------------------------------------- loading
     async def _load(self, match_id: str) -> StoredMatch:
@@ -118,18 +123,18 @@ class MatchService:
         """
         if caller.token is None:
             return None
-        digest = token_hash(caller.token)
-        for seat, claim_json in stored.seats.items():
-            if secrets.compare_digest(SeatClaim.from_json(claim_json).token_hash, digest):
-                return seat
-        raise errors.BadToken("this token holds no seat in this match")
+        seat = _seat_in(stored.seats, caller.token)
+        if seat is None:
+            raise errors.BadToken("this token holds no seat in this match")
+        return seat
 
     def _acting_seat(self, stored: StoredMatch, caller: Caller) -> int:
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         seat = self._seat_of(stored, caller)
         assert seat is not None
-        if not self.limiter.allow(f"{stored.match_id}:{seat}"):
+        # Same bucket key as submit() (which limits before it loads): one token per seat.
+        if not self.limiter.allow(f"{stored.match_id}:{token_hash(caller.token)}"):
             raise errors.RateLimited("too many requests for this seat; slow down")
         return seat
 
@@ -254,6 +259,10 @@ class MatchService:
         state = self._state(get_game(game_id), stored)
         return LegalActions(game_id, stored.version, seat, _legal(state, seat))
 
+    async def version_of(self, match_id: str) -> int:
+        """The current version of a match."""
+        return (await self._load(match_id)).version
+
     async def game_of(self, match_id: str) -> str:
         """The game id of a match."""
         return self._meta(await self._load(match_id)).game_id
@@ -275,83 +284,133 @@ class MatchService:
         through unchanged. Nothing is written unless the action is legal.
         ``action_game`` is the game a typed action was written for; it must be
         the match's game.
+
+        The fast path applies the action to this replica's cached state and
+        commits on top of the cached version: one store round trip. Whenever the
+        cache may be stale (a conflict, an unknown token, a rules error), the slow
+        path reloads from the store and decides on fresh data.
         """
+        check_id(match_id)
         if request_id and not _REQUEST_ID_RE.match(request_id):
             raise errors.MalformedRequest("request_id must be 1-64 printable ASCII characters")
         if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
             raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
-        request_id = request_id or "srv-" + secrets.token_hex(12)
+        if caller.token is None:
+            raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
+        request = _Submission(caller.token, notation, request_id or "srv-" + secrets.token_hex(12))
+        rate_key = f"{match_id}:{token_hash(caller.token)}"
+        if not self.limiter.allow(rate_key):
+            raise errors.RateLimited("too many requests for this seat; slow down")
+        cached = self.cache.get(match_id)
+        if cached is not None and expected_version in (None, cached.version):
+            try:
+                outcome = await self._submit_on(match_id, cached, request, action_game)
+            except (GameError, errors.ServiceError):
+                outcome = None  # decide again on fresh data
+            if outcome is not None:
+                return outcome
         for _attempt in range(_COMMIT_RETRIES):
             stored = await self._load(match_id)
-            seat = self._acting_seat(stored, caller)
-            key = f"{seat}:{request_id}"
-            meta = self._meta(stored)
-            if action_game is not None and action_game != meta.game_id:
-                raise MalformedActionError(
-                    f"a {action_game} action was sent to a {meta.game_id} match"
-                )
-            game = get_game(meta.game_id)
-            state = self._state(game, stored)
-            try:
-                if expected_version is not None and expected_version != stored.version:
-                    raise errors.StaleVersion(
-                        f"the match is at version {stored.version}, not {expected_version}"
-                    )
-                events = state.apply(seat, notation)
-            except (errors.StaleVersion, NotYourTurnError, GameOverError, IllegalActionError):
-                duplicate = await self._replayed(stored, key, seat, request_id)
-                if duplicate is not None:
-                    return duplicate
-                raise
-            status: Status = "finished" if state.is_over() else "active"
-            record = UpdateRecord(
-                version=stored.version + 1,
-                seat=seat,
-                notation=game.parse_action(notation).notation(),
-                events=[e.to_data() for e in events],
-                status=status,
-                current_seat=state.current_seat(),
-            )
-            log_entry = json.dumps(
-                {"seat": seat, "notation": record.notation, "request_id": request_id,
-                 "at": time.time()},
-                separators=(",", ":"),
-            )  # fmt: skip
-            outcome = await self.store.commit(
-                stored.match_id,
-                CommitRequest(
-                    expected_version=stored.version,
-                    request_key=key,
-                    log_entry_json=log_entry,
-                    events_json=record.to_json(),
-                    snapshot_json=Snapshot(state.to_data(), time.time()).to_json(),
-                    status=status,
-                ),
-            )
-            if outcome.result == "committed":
-                return SubmitOutcome(
-                    meta.game_id,
-                    outcome.version,
-                    record.events_for(seat),
-                    status,
-                    False,
-                    request_id,
-                    record.current_seat,
-                )
-            if outcome.result == "duplicate":
-                replayed = await self._replayed(stored, key, seat, request_id)
+            entry = self._remember(stored)
+            if expected_version is not None and expected_version != stored.version:
+                seat = self._seat_of(stored, caller)
+                assert seat is not None
+                replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
                 if replayed is not None:
                     return replayed
-            if expected_version is not None:
                 raise errors.StaleVersion(
-                    f"the match moved on to version {outcome.version} meanwhile"
+                    f"the match is at version {stored.version}, not {expected_version}"
                 )
+            outcome = await self._submit_on(match_id, entry, request, action_game, fresh=True)
+            if outcome is not None:
+                return outcome
+            if expected_version is not None:
+                raise errors.StaleVersion("the match moved on meanwhile; reload and retry")
             # Somebody else committed between our load and commit: redo on the new head.
         raise errors.StaleVersion("the match is changing too fast; retry")
 
-    async def _replayed(
-        self, stored: StoredMatch, key: str, seat: int, request_id: str
+    def _remember(self, stored: StoredMatch) -> CachedMatch:
+        """Parse a loaded match and keep it as this replica's latest known state."""
+        meta = self._meta(stored)
+        entry = CachedMatch(
+            stored.version, meta, dict(stored.seats), self._state(get_game(meta.game_id), stored)
+        )
+        self.cache.put(stored.match_id, entry)
+        return entry
+
+    async def _submit_on(
+        self,
+        match_id: str,
+        entry: CachedMatch,
+        request: _Submission,
+        action_game: str | None,
+        fresh: bool = False,
     ) -> SubmitOutcome | None:
+        """Apply on ``entry`` and commit at its version; None when the head moved on."""
+        seat = _seat_in(entry.seats, request.token)
+        if seat is None:
+            if fresh:
+                raise errors.BadToken("this token holds no seat in this match")
+            return None
+        meta = entry.meta
+        if action_game is not None and action_game != meta.game_id:
+            raise MalformedActionError(f"a {action_game} action was sent to a {meta.game_id} match")
+        key = f"{seat}:{request.request_id}"
+        game = get_game(meta.game_id)
+        state = entry.state.clone()
+        try:
+            events = state.apply(seat, request.notation)
+        except (NotYourTurnError, GameOverError, IllegalActionError):
+            if fresh:
+                stored = await self._load(match_id)
+                replayed = await self._replayed(stored, key, seat)
+                if replayed is not None:
+                    return replayed
+            raise
+        status: Status = "finished" if state.is_over() else "active"
+        notation = game.parse_action(request.notation).notation()
+        record = UpdateRecord(
+            entry.version + 1,
+            seat,
+            notation,
+            [e.to_data() for e in events],
+            status,
+            state.current_seat(),
+        )
+        now = time.time()
+        log_entry = json.dumps(
+            {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now},
+            separators=(",", ":"),
+        )
+        outcome = await self.store.commit(
+            match_id,
+            CommitRequest(
+                expected_version=entry.version,
+                request_key=key,
+                log_entry_json=log_entry,
+                events_json=record.to_json(),
+                snapshot_json=Snapshot(state.to_data(), now).to_json(),
+                status=status,
+            ),
+        )
+        if outcome.result == "committed":
+            self.cache.put(match_id, CachedMatch(outcome.version, meta, entry.seats, state))
+            return SubmitOutcome(
+                meta.game_id,
+                outcome.version,
+                record.events_for(seat),
+                status,
+                False,
+                request.request_id,
+                record.current_seat,
+            )
+        if outcome.result == "duplicate":
+            stored = await self._load(match_id)
+            return await self._replayed(stored, key, seat)
+        self.cache.forget(match_id)
+        return None
+
+    async def _replayed(self, stored: StoredMatch, key: str, seat: int) -> SubmitOutcome | None:
         """The original outcome of an already committed request, or None."""
         version = await self.store.request_version(stored.match_id, key)
         if version is None:
@@ -364,7 +423,7 @@ class MatchService:
             record.events_for(seat),
             record.status,
             True,
-            request_id,
+            key.partition(":")[2],
             record.current_seat,
         )
 
@@ -393,27 +452,22 @@ class MatchService:
             cursor = from_version
             if from_version == stored.version and stored.status == "finished":
                 return
-        block_ms = max(1, int(self.settings.heartbeat_s * 1000))
-        while True:
-            batches = await self.store.events_after(
-                stored.match_id, cursor, limit=256, block_ms=block_ms
-            )
-            if not batches:
+        async for batch in self.feeds.updates(stored.match_id, cursor, self.settings.heartbeat_s):
+            if batch is None:
                 yield Heartbeat(cursor)
                 continue
-            for batch in batches:
-                record = UpdateRecord.from_json(batch.events_json)
-                cursor = batch.version
-                yield MatchUpdate(
-                    batch.version,
-                    record.seat,
-                    record.notation,
-                    record.events_for(seat),
-                    record.status,
-                    record.current_seat,
-                )
-                if record.status == "finished":
-                    return
+            record = UpdateRecord.from_json(batch.events_json)
+            cursor = batch.version
+            yield MatchUpdate(
+                batch.version,
+                record.seat,
+                record.notation,
+                record.events_for(seat),
+                record.status,
+                record.current_seat,
+            )
+            if record.status == "finished":
+                return
 
     async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
         """The caller's legal actions if it must decide at exactly ``version``."""
@@ -452,6 +506,22 @@ class MatchService:
             scores=state.scores(),
             places=state.ranking(),
         )
+
+
+@dataclass(frozen=True)
+class _Submission:
+    token: str
+    notation: str
+    request_id: str
+
+
+def _seat_in(seats: Mapping[int, str], token: str) -> int | None:
+    """The seat whose claim holds ``token`` (compared by hash, in constant time)."""
+    digest = token_hash(token)
+    for seat, claim_json in seats.items():
+        if secrets.compare_digest(SeatClaim.from_json(claim_json).token_hash, digest):
+            return seat
+    return None
 
 
 def _legal(state: GameState, seat: int) -> list[LegalAction]:

@@ -88,7 +88,18 @@ class UpdateRecord:
     current_seat: int | None
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
+        return json.dumps(
+            {
+                "version": self.version,
+                "seat": self.seat,
+                "notation": self.notation,
+                "events": self.events,
+                "status": self.status,
+                "current_seat": self.current_seat,
+            },
+            separators=(",", ":"),
+        )
 
     @classmethod
     def from_json(cls, text: str) -> UpdateRecord:

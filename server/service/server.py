@@ -39,6 +39,7 @@ def build_store(settings: Settings) -> MatchStore:
             key_prefix=settings.key_prefix,
             finished_ttl_s=settings.finished_ttl_s,
             idle_ttl_s=settings.idle_ttl_s,
+            max_connections=settings.redis_max_connections,
         )
     from server.store.memory import MemoryStore
 
@@ -80,38 +81,51 @@ class RunningServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks.clear()
+        await self.servicer.service.feeds.close()
         await self.store.close()
 
 
+async def _probe_store(
+    store: MatchStore, checker: HealthServicer, timeout_s: float, serving: bool | None
+) -> bool:
+    """Ping the store once; publish SERVING or NOT_SERVING when that changed."""
+    try:
+        await asyncio.wait_for(store.ping(), timeout=timeout_s)
+        ok = True
+    except (StoreError, TimeoutError, OSError):
+        ok = False
+    if ok != serving:
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if ok
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        await checker.set("", status)
+        await checker.set(SERVICE_NAME, status)
+        log.info("store health changed", extra={"serving": ok})
+    return ok
+
+
 async def _watch_store_health(
-    store: MatchStore, checker: HealthServicer, interval_s: float
+    store: MatchStore, checker: HealthServicer, interval_s: float, serving: bool | None
 ) -> None:
     """NOT_SERVING while the store is unreachable, SERVING again once it answers."""
-    serving: bool | None = None
+    task = asyncio.current_task()
     while True:
-        try:
-            await asyncio.wait_for(store.ping(), timeout=max(interval_s, 0.5))
-            ok = True
-        except (StoreError, TimeoutError, OSError):
-            ok = False
-        if ok != serving:
-            status = (
-                health_pb2.HealthCheckResponse.SERVING
-                if ok
-                else health_pb2.HealthCheckResponse.NOT_SERVING
-            )
-            await checker.set("", status)
-            await checker.set(SERVICE_NAME, status)
-            log.info("store health changed", extra={"serving": ok})
-            serving = ok
         await asyncio.sleep(interval_s)
+        serving = await _probe_store(store, checker, max(interval_s, 0.5), serving)
+        # redis-py may swallow a CancelledError that lands mid-connect (the ping then
+        # returns normally); stop anyway, or RunningServer.close() would wait forever.
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError
 
 
 async def create_server(
     settings: Settings, store: MatchStore | None = None, health_interval_s: float = 1.0
 ) -> RunningServer:
     """Build, bind and start a server (port 0 binds a free port)."""
-    store = store or build_store(settings)
+    # Not "store or ...": an empty MemoryStore is falsy (it has __len__).
+    store = store if store is not None else build_store(settings)
     service = MatchService(store, settings)
     servicer = MatchServicer(service, settings)
     server = grpc.aio.server(
@@ -134,10 +148,12 @@ async def create_server(
         port = server.add_secure_port(address, credentials)
     else:
         port = server.add_insecure_port(address)
+    # Health is known before the port opens (else early probes get NOT_FOUND).
+    serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
     await server.start()
     running = RunningServer(server, port, servicer, checker, store, settings)
     running._tasks.append(
-        asyncio.create_task(_watch_store_health(store, checker, health_interval_s))
+        asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
     )
     return running
 

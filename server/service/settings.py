@@ -22,6 +22,7 @@ class Settings:
         port: gRPC port (0 picks a free one; the factory returns the bound port).
         redis_url: Redis URL; empty runs on the embedded in-memory store.
         key_prefix: Prefix of every Redis key.
+        redis_max_connections: Pool limit; each watched match holds one while idle.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and claiming bot seats need it.
         finished_ttl_s: How long a finished match stays exportable.
@@ -41,6 +42,7 @@ class Settings:
     port: int = 50051
     redis_url: str = ""
     key_prefix: str = "senet"
+    redis_max_connections: int = 10_000
     metrics_port: int = 0
     admin_key: str = ""
     finished_ttl_s: int = 24 * 3600

@@ -254,6 +254,7 @@ class RedisStore(MatchStore):
         socket_timeout_s: float = 5.0,
         connect_timeout_s: float = 2.0,
         retries: int = 2,
+        max_connections: int = 10_000,
     ) -> RedisStore:
         """Build a store with two clients (ordinary and blocking) for ``url``.
 
@@ -269,6 +270,9 @@ class RedisStore(MatchStore):
                 timeout, each on a fresh connection after a short jittered
                 backoff; small, so that a Redis outage surfaces quickly as
                 UNAVAILABLE instead of stalling requests.
+            max_connections: Pool limit of each client. Every match with live
+                watchers on this replica holds one blocking connection while it
+                waits, so the blocking pool needs room for all of them.
         """
 
         def make(socket_timeout: float | None) -> Redis:
@@ -278,6 +282,7 @@ class RedisStore(MatchStore):
                 socket_timeout=socket_timeout,
                 socket_connect_timeout=connect_timeout_s,
                 retry=Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
+                max_connections=max_connections,
             )
 
         return cls(
@@ -360,29 +365,35 @@ class RedisStore(MatchStore):
     async def events_after(
         self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
     ) -> list[EventBatch]:
-        """XRANGE after ``version``; if empty and asked to, XREAD BLOCK from it.
+        """Entries after ``version``: XREAD BLOCK when asked to wait, else XRANGE.
 
-        XREAD with the explicit id ``<version>-0`` (not ``$``) returns at once if
-        a commit slipped in between the two calls, so no commit is ever missed.
+        Waiting reads use the explicit id ``<version>-0`` (never ``$``), so a
+        commit made just before the call is returned at once, never missed.
         """
         if version < 0:
             raise ValueError(f"version must be >= 0, got {version}")
         if limit < 1:
             raise ValueError(f"limit must be >= 1, got {limit}")
         k = self.keys(match_id)
+        if block_ms > 0:
+            # XREAD from the explicit id ``<version>-0`` returns at once when newer
+            # entries exist and blocks otherwise, so a live reader costs one call
+            # per wake-up; the existence check runs only when the wait times out.
+            with _translate_errors():
+                async with asyncio.timeout(block_ms / 1000 + self._op_timeout_s):
+                    streams = await self._blocking.xread(
+                        {k.events: f"{version}-0"}, count=limit, block=block_ms
+                    )
+            batches = [
+                _parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)
+            ]
+            if batches:
+                return batches
         with _translate_errors():
             reply = await self._events(keys=[k.head, k.events], args=[f"({version}-0", limit])
         if reply is None:
             raise MatchNotFound(match_id)
-        batches = [_raw_batch(entry) for entry in cast(list[Any], reply)]
-        if batches or block_ms <= 0:
-            return batches
-        with _translate_errors():
-            async with asyncio.timeout(block_ms / 1000 + self._op_timeout_s):
-                streams = await self._blocking.xread(
-                    {k.events: f"{version}-0"}, count=limit, block=block_ms
-                )
-        return [_parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)]
+        return [_raw_batch(entry) for entry in cast(list[Any], reply)]
 
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """HGET on the request hash, with the existence check in one script."""

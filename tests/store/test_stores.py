@@ -601,23 +601,21 @@ async def test_redis_reloads_flushed_scripts(
     assert (await redis_store.load("m1")).version == 1
 
 
-async def test_redis_commit_between_range_and_block_is_not_missed(
-    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A commit landing after the XRANGE but before the XREAD BLOCK still wakes."""
+async def test_redis_waiting_read_returns_earlier_commits_at_once(redis_store: RedisStore) -> None:
+    """XREAD from ``<version>-0`` sees a commit that landed before the call: no wait."""
     await redis_store.create(new_match())
-    real_range = redis_store._events
     r = req(0)
-
-    async def range_then_commit(*args: Any, **kwargs: Any) -> Any:
-        reply = await real_range(*args, **kwargs)
-        assert await redis_store.commit("m1", r) == CommitOutcome("committed", 1)
-        return reply
-
-    monkeypatch.setattr(redis_store, "_events", range_then_commit)
+    assert await redis_store.commit("m1", r) == CommitOutcome("committed", 1)
     t0 = time.monotonic()
     assert await redis_store.events_after("m1", 0, block_ms=3000) == [EventBatch(1, r.events_json)]
     assert time.monotonic() - t0 < 1.0
+
+
+async def test_redis_waiting_read_on_a_missing_match_raises_after_the_wait(
+    redis_store: RedisStore,
+) -> None:
+    with pytest.raises(MatchNotFound):
+        await redis_store.events_after("nope", 0, block_ms=50)
 
 
 async def test_redis_resp3_url_works(redis_url: str) -> None:

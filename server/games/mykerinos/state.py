@@ -769,7 +769,9 @@ class MykerinosState(GameState):
             "campaigns": len(self.campaign_plot_counts()),
             "current_seat": self.current_seat(),
             "start_seat": self.start_seat,
-            "final_action_seat": self.final_seat if self.final_seat >= 0 else None,
+            "final_action_seat": self.final_seat
+            if self.final_seat >= 0 and self.phase in (EXCAVATION, NEUTRAL_TURN)
+            else None,
             "neutral_colour": None if self.neutral is None else COLOUR_NAMES[self.neutral],
             "region": self._region_view(),
             "occupied": occupied,

@@ -1,0 +1,507 @@
+"""The text client (``senet play``): rendering, input, and a whole match in a terminal.
+
+Rendering tests draw views of seeded random matches (taken through the codec, exactly
+what the server sends) and check what a person must be able to read in 80 columns
+without colour. The end-to-end test starts ``senet serve`` in a child process and plays
+a two-player match in a pseudo-terminal: pexpect types for seat 0 (numbers, notation,
+and invalid input), a small in-test client plays seat 1 over PlayMatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import random
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pexpect
+import pytest
+from senet.v1 import match_pb2, match_service_pb2
+from senet.v1 import mykerinos_pb2 as pb
+
+from clients.client import SenetClient
+from clients.text import choose, render
+from clients.text.cli import check, parse_options, seat_plan
+from server.codec import codec_for
+from server.games import GameState, get_game
+
+REPO = Path(__file__).resolve().parents[2]
+ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+# ------------------------------------------------------------------ random views
+@dataclass
+class Captured:
+    """A view of a match at one moment, with a summary naming its seats."""
+
+    moment: str
+    view: pb.MykerinosView
+    summary: match_pb2.MatchSummary
+    legal: list[match_pb2.LegalAction]
+
+
+def _summary(seats: int, state: GameState) -> match_pb2.MatchSummary:
+    names = ["Ada", "Bob", "Cleo", "Dmitri"]
+    summary = match_pb2.MatchSummary(
+        match_id="0123456789abcdef",
+        game_id="mykerinos",
+        status=match_pb2.MATCH_STATUS_ACTIVE,
+        seats=[
+            match_pb2.SeatInfo(seat=i, display_name=names[i], claimed=True) for i in range(seats)
+        ],
+    )
+    seat = state.current_seat()
+    if seat is None:
+        summary.status = match_pb2.MATCH_STATUS_FINISHED
+    else:
+        summary.current_seat = seat
+    return summary
+
+
+def _capture(moment: str, seats: int, state: GameState) -> Captured:
+    codec = codec_for("mykerinos")
+    view = codec.view_to_proto(state.view(0)).mykerinos
+    legal = []
+    if state.current_seat() is not None:
+        legal = [
+            match_pb2.LegalAction(
+                action=codec.action_to_proto(a), notation=a.notation(), label=state.describe(a)
+            )
+            for a in state.legal_actions()
+        ]
+    return Captured(moment, view, _summary(seats, state), legal)
+
+
+def _play_random(seats: int, seed: int) -> list[Captured]:
+    """Views at the start, in excavation with patron cards, in delimitation, at the end."""
+    state = get_game("mykerinos").new_match(seats=seats, seed=seed)
+    rng = random.Random(seed)
+    captured = [_capture("start", seats, state)]
+    wanted = {"campaign 2 excavation", "delimitation", "final campaign"}
+    while state.current_seat() is not None:
+        view = codec_for("mykerinos").view_to_proto(state.view(0)).mykerinos
+        if view.campaign == 2 and view.phase == pb.MYKERINOS_PHASE_EXCAVATION:
+            moment = "campaign 2 excavation"
+        elif view.phase == pb.MYKERINOS_PHASE_DELIMITATION:
+            moment = "delimitation"
+        elif view.campaign == view.campaigns:
+            moment = "final campaign"
+        else:
+            moment = ""
+        if moment in wanted and rng.random() < 0.3:
+            wanted.discard(moment)
+            captured.append(_capture(moment, seats, state))
+        seat = state.current_seat()
+        assert seat is not None
+        state.apply(seat, rng.choice(state.legal_actions()))
+    captured.append(_capture("over", seats, state))
+    return captured
+
+
+@pytest.fixture(scope="module")
+def views() -> list[Captured]:
+    out = []
+    for seats, seed in ((2, 3), (3, 11), (4, 5)):
+        out += _play_random(seats, seed)
+    return out
+
+
+def _text(captured: Captured, cs: render.Charset = render.UNICODE) -> str:
+    return render.to_text(render.match_lines(captured.view, captured.summary, 0, cs))
+
+
+# ------------------------------------------------------------------ rendering
+def test_every_moment_fits_80_columns_and_shows_the_table(views: list[Captured]) -> None:
+    assert {c.moment for c in views} >= {"start", "delimitation", "over"}
+    for captured in views:
+        text = _text(captured)
+        lines = text.splitlines()
+        assert max(len(line) for line in lines) <= render.WIDTH, captured.moment
+        assert "\x1b" not in text
+        view = captured.view
+        # The museum: all 15 rooms, by name.
+        assert len(view.museum.rooms) == 15
+        for room in view.museum.rooms:
+            assert room.name in text, (captured.moment, room.name)
+        # Every player, by colour and name.
+        for player in view.players:
+            name = captured.summary.seats[player.seat].display_name
+            assert re.search(rf"{render.COLOUR_LETTER[player.colour]} \w+ +{name}", text)
+        # Area numbers (scoring order) and each plot's points and patron.
+        for area in range(len(view.region.plots) // 2):
+            assert f"Area {area + 1}" in text
+        for plot in view.region.plots:
+            assert f"{plot.points} {render.PATRON_CODE.get(plot.patron, '---')}" in text
+        assert f"campaign {view.campaign} of {view.campaigns}" in text
+        assert "TIEBREAK 1:" in text
+        if view.phase == pb.MYKERINOS_PHASE_DELIMITATION:
+            assert f"DELIMITATION scoring area {view.delimitation.area + 1}" in text
+            assert "plots left:" in text
+
+
+def test_board_cells_show_archaeologists_pyramids_and_empty_spaces(
+    views: list[Captured],
+) -> None:
+    for captured in views:
+        view = captured.view
+        rows = {
+            int(line[:2]): line
+            for line in _text(captured).splitlines()
+            if re.match(r"^ ?\d ┃", line)
+        }
+        assert sorted(rows) == list(range(1, view.region.rows + 1))
+        occupied = {(o.space.column, o.space.row): o.colour for o in view.occupied}
+        pyramids = {(s.column, s.row) for s in view.region.pyramids}
+        for row, line in rows.items():
+            cells = [line[4 + 3 * column + column // 2 + 1] for column in range(8)]
+            for column, cell in enumerate(cells):
+                space = (column, row - 1)
+                if space in occupied:
+                    expected = render.COLOUR_LETTER[occupied[space]]
+                elif space in pyramids:
+                    expected = "^"
+                else:
+                    expected = "."
+                assert cell == expected, (captured.moment, space, line)
+            # Area borders every 4 columns, plot borders between them.
+            assert line[3] == line[17] == line[31] == "┃"
+            assert line[10] == line[24] == "│"
+
+
+def test_players_reserves_patrons_and_scores(views: list[Captured]) -> None:
+    captured = next(c for c in views if c.moment == "final campaign")
+    text = _text(captured)
+    for player in captured.view.players:
+        assert re.search(rf"score +{player.prestige}\b", text)
+        for entry in player.patrons:
+            code = render.PATRON_CODE[entry.patron]
+            used = f" ({entry.used} used)" if entry.used else ""
+            assert f"{code} {entry.cards}{used}" in text
+    assert "GENERAL reserve" in text
+    assert "you)" in text
+
+
+def test_final_scores_breakdown(views: list[Captured]) -> None:
+    for captured in (c for c in views if c.moment == "over"):
+        text = render.to_text(render.final_score_lines(captured.view, captured.summary, 0))
+        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        assert "FINAL SCORES" in text
+        for name in render.PATRON_NAME.values():
+            assert name in text
+        for score in captured.view.final_scores:
+            assert re.search(rf"\b{score.total}\b", text.split("TOTAL", 1)[1].splitlines()[0])
+            for entry in score.patrons:
+                if entry.cards:
+                    value = entry.room_value or 1
+                    assert f"{entry.cards}\u00d7{value}={entry.points}" in text
+            assert f"{score.sets}\u00d75={score.set_points}" in text
+        assert "Place" in text
+        assert "wins!" in text or "share the victory" in text
+
+
+def test_no_colour_and_ascii(views: list[Captured]) -> None:
+    captured = views[1]
+    lines = render.match_lines(captured.view, captured.summary, 0, render.ASCII)
+    plain = io.StringIO()
+    console = render.make_console(no_color=True, file=plain, force_terminal=True)
+    for line in lines:
+        console.print(line)
+    assert "\x1b" not in plain.getvalue()
+    assert plain.getvalue().isascii()
+    coloured = io.StringIO()
+    console = render.make_console(file=coloured, force_terminal=True)
+    for line in lines:
+        console.print(line)
+    assert "\x1b[" in coloured.getvalue()
+    assert ANSI_RE.sub("", coloured.getvalue()) == plain.getvalue()
+
+
+def test_action_list_numbers_every_action_with_notation_and_label(
+    views: list[Captured],
+) -> None:
+    long_list = next(c.legal for c in views if len(c.legal) > render.FULL_LIST_MAX)
+    text = render.to_text(render.action_lines(long_list))
+    assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+    numbers = [int(n) for n in re.findall(r"(?:^|(?<= ))(\d+) (?=[a-z])", text, re.M)]
+    assert sorted(numbers) == list(range(1, len(long_list) + 1))
+    for number, action in enumerate(long_list, 1):
+        assert f"{number} {action.notation}" in text
+    assert "A: start an excavation" in text
+    short = long_list[:5]
+    text = render.to_text(render.action_lines(short))
+    for number, action in enumerate(short, 1):
+        assert re.search(
+            rf"{number}  {re.escape(action.notation)} +{re.escape(action.label)}", text
+        )
+
+
+def test_shared_label_starts_become_a_heading() -> None:
+    rooms = ["cur3", "col/exp", "dir5"]
+    legal = [match_pb2.LegalAction(notation="take l", label="Take the left plot (Heiress, 2)")]
+    legal += [
+        match_pb2.LegalAction(
+            notation=f"mus {room}",
+            label=f"Send one of your archaeologists of this area to the museum, {room} room",
+        )
+        for room in rooms
+    ]
+    text = render.to_text(render.action_lines(legal))
+    assert "Send one of your archaeologists of this area to the museum:" in text
+    for number, room in enumerate(rooms, 2):
+        assert re.search(rf"{number}  mus {re.escape(room)} +{re.escape(room)} room", text)
+    assert "1  take l       Take the left plot (Heiress, 2)" in text
+
+
+def test_update_lines_describe_the_events(views: list[Captured]) -> None:
+    captured = views[0]
+    seats = render.Seats(captured.view, captured.summary, 0)
+    update = match_pb2.MatchUpdate(seat=1, notation="pass")
+    update.events.add().mykerinos.passed.CopyFrom(
+        pb.MykerinosEvent.Passed(seat=1, tiebreak_space=1)
+    )
+    taken = update.events.add().mykerinos.plot_taken
+    taken.CopyFrom(
+        pb.MykerinosEvent.PlotTaken(
+            seat=0, area=2, side=pb.MYKERINOS_SIDE_LEFT, points=3,
+            patron=pb.MYKERINOS_PATRON_EXPLORER,
+        )
+    )  # fmt: skip
+    lines = render.update_lines(update, seats)
+    assert lines[0] == "Red (Bob): pass"
+    assert "Red (Bob) passed: tiebreak space 1." in lines[1]
+    assert "Blue (Ada, you) took the left plot of area 3: 3 pts, Explorer." in lines[2]
+
+
+# ------------------------------------------------------------------ input
+def _legal(*notations: str) -> list[match_pb2.LegalAction]:
+    return [match_pb2.LegalAction(notation=n, label=f"label of {n}") for n in notations]
+
+
+def test_resolve_numbers_notation_and_commands() -> None:
+    legal = _legal("a c2", "b c3 d3", "exp c4", "a c4", "dir col/exp", "take l", "pass")
+    assert choose.resolve("2", legal) == choose.Submit("b c3 d3")
+    assert choose.resolve(" B  D3, C3 ", legal) == choose.Submit("b c3 d3")
+    assert choose.resolve("take left", legal) == choose.Submit("take l")
+    assert choose.resolve("dir exp/col", legal) == choose.Submit("dir col/exp")
+    assert choose.resolve("c2", legal) == choose.Submit("a c2")
+    assert choose.resolve("PASS", legal) == choose.Submit("pass")
+    problem = choose.resolve("c4", legal)
+    assert isinstance(problem, choose.Problem)
+    assert "3 (exp c4)" in problem.message and "4 (a c4)" in problem.message
+    assert isinstance(choose.resolve("h9", legal), choose.Problem)
+    out_of_range = choose.resolve("12", legal)
+    assert isinstance(out_of_range, choose.Problem)
+    assert "1 to 7" in out_of_range.message
+    assert isinstance(choose.resolve("", legal), choose.Problem)
+    assert choose.resolve("?", legal) == choose.Command("help")
+    assert choose.resolve("quit", legal) == choose.Command("quit")
+    assert choose.resolve("? 2", legal) == choose.Command(
+        "explain", "2: b c3 d3 - label of b c3 d3"
+    )
+    # Not listed: the server decides and explains.
+    assert choose.resolve("b z9 c2", legal) == choose.Submit("b z9 c2", known=False)
+    assert max(len(line) for line in choose.HELP.splitlines()) <= render.WIDTH
+
+
+def test_play_arguments() -> None:
+    def parse(*argv: str) -> argparse.Namespace:
+        from clients.text.cli import add_arguments
+
+        parser = argparse.ArgumentParser()
+        add_arguments(parser)
+        return parser.parse_args(argv)
+
+    assert seat_plan(parse("--new", "mykerinos", "--bots", "2")) == (1, 2)
+    assert seat_plan(parse("--new", "mykerinos")) == (2, 0)
+    assert seat_plan(parse("--new", "mykerinos", "--players", "4", "--bots", "1")) == (3, 1)
+    assert seat_plan(parse("--new", "mykerinos", "--seats", "3")) == (3, 0)
+    assert check(parse("--new", "m", "--seats", "2", "--players", "4")) is not None
+    assert check(parse("--new", "m", "--players", "1", "--bots", "1")) is not None
+    assert check(parse("--resume", "abc", "--seat", "0")) is not None
+    assert check(parse("--watch", "abc")) is None
+    assert parse_options(["campaigns=3", "quick=true", "name=x"]) == {
+        "campaigns": 3,
+        "quick": True,
+        "name": "x",
+    }
+
+
+# ------------------------------------------------------------------ end to end
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server_address(tmp_path: Path) -> Iterator[str]:
+    """``senet serve`` (embedded store) in a child process."""
+    for _attempt in range(3):
+        port = _free_port()
+        log = (tmp_path / "server.log").open("ab")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--no-log-json", "--log-level", "WARNING"],
+            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+        )  # fmt: skip
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode(errors="replace")
+        if line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
+            break
+        proc.kill()
+        proc.wait()
+    else:
+        pytest.fail(f"senet serve did not start:\n{(tmp_path / 'server.log').read_text()}")
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+async def _random_player(address: str, match_id: str, seed: int) -> None:
+    """Seat 1: a quick random player over PlayMatch (passes early to keep it short)."""
+    rng = random.Random(seed)
+
+    async def decide(turn: match_service_pb2.YourTurn) -> str:
+        notations = [action.notation for action in turn.actions]
+        if "pass" in notations and rng.random() < 0.3:
+            return "pass"
+        if "nskip" in notations and rng.random() < 0.6:
+            return "nskip"
+        return rng.choice(notations)
+
+    async with SenetClient(address) as client:
+        seat = await client.join(match_id, "Bot")
+        await seat.play(decide)
+
+
+def _spawn(*argv: str, log: io.StringIO) -> pexpect.spawn[str]:
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "server.cli", "play", *argv, "--no-color", "--no-clear"],
+        cwd=str(REPO),
+        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8", "NO_COLOR": "1"},
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(60, 80),
+    )
+    child.logfile_read = log
+    return child
+
+
+def _group(child: pexpect.spawn[str]) -> str:
+    """The first group of the last pattern ``child`` matched."""
+    match = child.match
+    assert isinstance(match, re.Match)
+    return str(match.group(1))
+
+
+def _before(child: pexpect.spawn[str]) -> str:
+    """What ``child`` printed before the last match."""
+    return str(child.before or "")
+
+
+PROMPT = r"Your move \(1-(\d+), notation, \? for help\) > "
+
+
+def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None:
+    started = time.monotonic()
+    log = io.StringIO()
+    child = _spawn(
+        "--server", server_address, "--new", "mykerinos", "--seats", "2",
+        "--name", "Ada", "--seed", "5", log=log,
+    )  # fmt: skip
+    child.expect(r"--join ([0-9a-f]+)")
+    match_id = _group(child)
+    child.expect(r"your token: (\S+)")
+    token = _group(child)
+
+    errors: list[BaseException] = []
+
+    def bot() -> None:
+        try:
+            asyncio.run(_random_player(server_address, match_id, seed=7))
+        except BaseException as exc:  # reported by the test below
+            errors.append(exc)
+
+    thread = threading.Thread(target=bot, daemon=True)
+    thread.start()
+
+    listing = ""
+    campaign = 0
+    placed = 0
+    decisions = 0
+    mistakes = ["b z9 c2", "99"]
+    while True:
+        index = child.expect([PROMPT, "FINAL SCORES", pexpect.EOF], timeout=30)
+        if index != 0:
+            break
+        screen = _before(child)
+        if "YOUR TURN" in screen:
+            listing = screen.rsplit("YOUR TURN", 1)[1]
+            found = re.search(r"campaign (\d+) of \d+", screen)
+            if found and int(found.group(1)) != campaign:
+                campaign, placed = int(found.group(1)), 0
+        if mistakes:
+            child.sendline(mistakes[0])
+            if mistakes.pop(0) == "99":
+                child.expect("There is no action 99: choose a number from 1 to")
+            else:
+                child.expect(r"Not accepted: MALFORMED_ACTION: 'z9' is not a space")
+            continue
+        decisions += 1
+        start = re.search(r"(?<!\S)\d+ (a [a-h][1-9])\b", listing)
+        if re.search(r"^\s*\d+ +pass\b", listing, re.M) and placed >= 3:
+            child.sendline("pass")
+        elif re.search(r"^\s*\d+ +nskip\b", listing, re.M) and decisions % 2:
+            child.sendline("nskip")
+        elif start is not None and placed == 0:
+            child.sendline(start.group(1).upper())  # notation, in capitals
+            placed += 1
+        else:
+            child.sendline("1")
+            placed += 1
+        assert decisions < 200, "the match does not end"
+    assert index == 1, log.getvalue()[-3000:]
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    thread.join(timeout=30)
+    assert not errors, errors
+
+    out = ANSI_RE.sub("", log.getvalue())
+    final = out[out.rindex("FINAL SCORES") :]
+    assert "TOTAL" in final and "Place" in final
+    assert "Sets of 5 patrons" in final and "Curator" in final
+    assert "wins!" in final or "share the victory" in final
+    assert "Red (Bot): " in out  # the other seat's moves arrived live
+    assert "Blue (Ada, you): a " in out  # the notation typed in capitals was played
+    assert "Traceback" not in out
+    assert decisions >= 5, decisions
+
+    # The finished match can be watched, and the token resumes the seat.
+    for argv in (
+        ("--watch", match_id),
+        ("--resume", match_id, "--seat", "0", "--token", token),
+    ):
+        viewer = _spawn("--server", server_address, *argv, log=io.StringIO())
+        viewer.expect("FINAL SCORES")
+        viewer.expect(pexpect.EOF)
+        viewer.close()
+        assert viewer.exitstatus == 0
+    assert time.monotonic() - started < 90
