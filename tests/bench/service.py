@@ -495,15 +495,17 @@ async def watch_fanout(
             count, first = result.stream_errors.get(code, (0, details))
             result.stream_errors[code] = (count + 1, first)
 
+        saw_end = False  # the server ends a stream after the finishing update
         try:
             async for message in call:
                 now = clock()
                 kind = message.WhichOneof("message")
                 if kind == "update":
                     result.received.setdefault((index, message.update.version), []).append(now)
+                    saw_end = message.update.status == match_pb2.MATCH_STATUS_FINISHED
                 elif kind == "snapshot":
                     settle()
-            if not match.finished:
+            if not match.finished and not saw_end:
                 failed("OK", "the stream ended before the match did")
         except grpc.aio.AioRpcError as e:
             if not stopping:
