@@ -14,6 +14,9 @@ Direction matters for errors:
 * **core -> proto** (actions, views, events) reads server data, so a value that does
   not fit is a server bug and raises :class:`ValueError`/:class:`TypeError`/``KeyError``
   loudly instead of sending something half-converted.
+* **proto -> core for views** (:meth:`GameCodec.view_from_proto`) runs in clients and
+  bots on what a server sent; a message that does not decode means client and server
+  disagree about the protocol, so it raises :class:`ValueError` rather than guessing.
 
 Actions cross the boundary as *notation*: the core already parses and validates
 notation (``Game.parse_action``) and logs and exports store it, so decoding to text
@@ -29,7 +32,7 @@ from typing import Any, ClassVar
 from senet.v1 import match_pb2
 
 from server.games.errors import MalformedActionError, UnknownGameError
-from server.games.interface import Action, Event, GameState
+from server.games.interface import Action, Event, GameState, JsonDict, OptionValue
 
 
 class GameCodec(ABC):
@@ -69,6 +72,35 @@ class GameCodec(ABC):
     @abstractmethod
     def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
         """Convert ``state.view(seat)`` output (already redacted by the core)."""
+
+    @abstractmethod
+    def view_from_proto(
+        self,
+        view: match_pb2.View,
+        *,
+        viewer: int | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> JsonDict:
+        """Rebuild the core's view dict from a ``View`` a server sent.
+
+        Clients and bots get only protobuf views, but the rules core (their forward
+        model, via ``Game.state_from_view``) reads view dicts; this is the inverse of
+        :meth:`view_to_proto`, so that
+        ``view_from_proto(view_to_proto(d), viewer=d["viewer"], options=d["options"]) == d``
+        for every dict ``d`` the core produces.
+
+        Args:
+            view: The message, as received.
+            viewer: Whose view it is (``None``: a spectator's). The message does not
+                carry it because the receiver already knows which seat it asked for.
+            options: The match's normalized options (``MatchSummary.options``, decoded).
+                ``None`` means the game's defaults, which is exact for matches created
+                without options.
+
+        Raises:
+            ValueError: the ``game`` oneof is not this game, or a field holds a value
+                this codec cannot map back (client and server disagree on the protocol).
+        """
 
     @abstractmethod
     def event_to_proto(self, event: Event) -> match_pb2.GameEvent:

@@ -22,8 +22,8 @@ from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
 
 from server.codec.base import GameCodec, register_codec, require_game_message
-from server.games.errors import MalformedActionError
-from server.games.interface import Action, Event
+from server.games.errors import GameError, MalformedActionError
+from server.games.interface import Action, Event, JsonDict, OptionValue
 from server.games.mykerinos import actions as act
 from server.games.mykerinos.actions import (
     PLACEMENT_SIZES,
@@ -33,6 +33,7 @@ from server.games.mykerinos.actions import (
     MykerinosAction,
     parse_action,
 )
+from server.games.mykerinos.game import MYKERINOS
 from server.games.mykerinos.museum import (
     ROOM_IDS,
     five_room,
@@ -357,6 +358,202 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
     return out
 
 
+# ------------------------------------------------------------ views, decoded
+# Clients and bots read views back into the core's dicts (their forward model reads
+# dicts). Every inverse table is derived from the encoding table above, so the two
+# directions cannot drift apart; a value with no inverse raises ValueError, since it
+# means this client and the server that sent it disagree about the protocol.
+_COLOUR_NAME_OF: dict[int, str] = {value: name for name, value in _COLOURS.items()}
+_PATRON_CODE_OF: dict[int, str] = {value: code for code, value in _PATRON_CODES.items()}
+_SIDE_NAME_OF: dict[int, str] = {value: name for name, value in _SIDE_NAMES.items()}
+_PHASE_OF: dict[int, str] = {value: phase for phase, value in _PHASES.items()}
+
+
+def _colour_from_proto(value: int) -> str | None:
+    """Inverse of :func:`colour_to_proto` (unspecified -> ``None``)."""
+    if value == pb.MYKERINOS_COLOUR_UNSPECIFIED:
+        return None
+    return _lookup(_COLOUR_NAME_OF, value, "colour enum")
+
+
+def _patron_code_from_proto(value: int) -> str | None:
+    """Inverse of :func:`patron_to_proto` (unspecified -> ``None``)."""
+    if value == pb.MYKERINOS_PATRON_UNSPECIFIED:
+        return None
+    return _lookup(_PATRON_CODE_OF, value, "patron enum")
+
+
+def _space_name_from_proto(space: pb.MykerinosSpace) -> str:
+    if space.column >= COLUMNS or space.row >= MAX_ROWS:
+        raise ValueError(f"space (column {space.column}, row {space.row}) is off every region")
+    return space_name(space.row * COLUMNS + space.column)
+
+
+def _room_id_from_proto(room: pb.MykerinosRoom) -> int:
+    try:
+        return room_from_proto(room)
+    except MalformedActionError as exc:
+        raise ValueError(f"bad room in a view: {exc}") from None
+
+
+def _reserves_from_proto(entries: Iterable[pb.MykerinosReserve]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for entry in entries:
+        colour = _colour_from_proto(entry.colour)
+        if colour is None:
+            raise ValueError("a reserve entry has no colour")
+        out[colour] = entry.count
+    return out
+
+
+def region_from_proto(region: pb.MykerinosRegion) -> JsonDict:
+    """Inverse of :func:`region_to_proto`."""
+    return {
+        "columns": region.columns,
+        "rows": region.rows,
+        "plots": [
+            {
+                "slot": plot.slot,
+                "area": plot.area,
+                "side": _lookup(_SIDE_NAME_OF, plot.side, "side enum"),
+                "card": plot.card,
+                "patron": _patron_code_from_proto(plot.patron),
+                "points": plot.points,
+                "rotated": plot.rotated,
+            }
+            for plot in region.plots
+        ],
+        "pyramids": [_space_name_from_proto(space) for space in region.pyramids],
+    }
+
+
+def _museum_from_proto(museum: pb.MykerinosMuseum) -> JsonDict:
+    rooms = []
+    for entry in museum.rooms:
+        room = _room_id_from_proto(entry.room)
+        if entry.name != room_name(room):
+            raise ValueError(f"museum room named {entry.name!r} is the {room_name(room)}")
+        rooms.append(
+            {
+                "room": room_name(room),
+                "value": room_value(room),
+                "patrons": [PATRON_CODES[p] for p in room_patrons(room)],
+                "occupant": _colour_from_proto(entry.occupant),
+            }
+        )
+    return {"wings": [_patron_code_from_proto(w) for w in museum.wings], "rooms": rooms}
+
+
+def _player_from_proto(player: pb.MykerinosPlayer) -> JsonDict:
+    return {
+        "seat": player.seat,
+        "colour": _colour_from_proto(player.colour),
+        "prestige": player.prestige,
+        "reserve": _reserves_from_proto(player.reserve),
+        "patrons": {
+            _patron_code_from_proto(held.patron): {"cards": held.cards, "used": held.used}
+            for held in player.patrons
+        },
+        "plots_won": list(player.plots_won),
+        "active": player.active,
+        "tiebreak_space": player.tiebreak_space or None,
+    }
+
+
+_AWAITING_OF: dict[int, str] = {value: name for name, value in _AWAITING.items()}
+
+
+def _delimitation_from_proto(delimitation: pb.MykerinosDelimitation) -> JsonDict:
+    return {
+        "area": delimitation.area,
+        "order": [_colour_from_proto(c) for c in delimitation.order],
+        "rank_index": delimitation.rank_index,
+        "plots_left": [_lookup(_SIDE_NAME_OF, s, "side enum") for s in delimitation.plots_left],
+        "awaiting": _lookup(_AWAITING_OF, delimitation.awaiting, "awaiting enum"),
+    }
+
+
+def _final_score_from_proto(entry: pb.MykerinosFinalScore) -> JsonDict:
+    return {
+        "patrons": {
+            _patron_code_from_proto(score.patron): {
+                "cards": score.cards,
+                "room_value": score.room_value,
+                "points": score.points,
+            }
+            for score in entry.patrons
+        },
+        "sets": entry.sets,
+        "set_points": entry.set_points,
+        "total": entry.total,
+        "plot_points": entry.plot_points,
+        "reserve": entry.reserve,
+    }
+
+
+def view_from_proto(
+    view: pb.MykerinosView,
+    *,
+    viewer: int | None = None,
+    options: Mapping[str, OptionValue] | None = None,
+) -> JsonDict:
+    """A ``MykerinosView`` -> the ``MykerinosState.view(viewer)`` dict it was made from.
+
+    The keys :func:`view_to_proto` leaves out come back from what the receiver knows
+    (``viewer``, ``options``) or follow from the message: ``game`` is this codec's,
+    ``seats`` is the number of players, and ``scores`` are the final totals once over,
+    the plot prestige before (exactly what ``MykerinosState.scores`` reports).
+
+    Raises:
+        ValueError: a field has no core meaning (see :meth:`GameCodec.view_from_proto`).
+    """
+    seats = len(view.players)
+    if [p.seat for p in view.players] != list(range(seats)):
+        raise ValueError("view players must be listed by seat, from 0")
+    if [f.seat for f in view.final_scores] not in ([], list(range(seats))):
+        raise ValueError("final scores must be listed by seat, from 0")
+    if options is None:
+        try:
+            normalized: JsonDict = MYKERINOS.normalize_options(seats, {})
+        except GameError as exc:
+            raise ValueError(f"a view of {seats} players: {exc}") from None
+    else:
+        normalized = dict(options)
+    final = [_final_score_from_proto(f) for f in view.final_scores]
+    out: JsonDict = {
+        "game": MYKERINOS.info.id,
+        "viewer": viewer,
+        "seats": seats,
+        "options": normalized,
+        "phase": _lookup(_PHASE_OF, view.phase, "phase enum"),
+        "campaign": view.campaign,
+        "campaigns": view.campaigns,
+        "current_seat": view.current_seat if view.HasField("current_seat") else None,
+        "start_seat": view.start_seat,
+        "final_action_seat": (
+            view.final_action_seat if view.HasField("final_action_seat") else None
+        ),
+        "neutral_colour": _colour_from_proto(view.neutral_colour),
+        "region": region_from_proto(view.region),
+        "occupied": {
+            _space_name_from_proto(o.space): _colour_from_proto(o.colour) for o in view.occupied
+        },
+        "museum": _museum_from_proto(view.museum),
+        "general_reserve": _reserves_from_proto(view.general_reserve),
+        "tiebreak": {_colour_from_proto(t.colour): t.space for t in view.tiebreak},
+        "players": [_player_from_proto(p) for p in view.players],
+        "deck_size": view.deck_size,
+        "box": list(view.box),
+        "scores": [f["total"] for f in final] if final else [p.prestige for p in view.players],
+    }
+    if view.HasField("delimitation"):
+        out["delimitation"] = _delimitation_from_proto(view.delimitation)
+    if final:
+        out["final"] = final
+        out["ranking"] = list(view.ranking)
+    return out
+
+
 # ------------------------------------------------------------------ events
 E: TypeAlias = pb.MykerinosEvent
 
@@ -559,6 +756,18 @@ class MykerinosCodec(GameCodec):
         if view.get("game") != self.game_id:
             raise ValueError(f"not a Mykerinos view: game {view.get('game')!r}")
         return match_pb2.View(mykerinos=view_to_proto(view))
+
+    def view_from_proto(
+        self,
+        view: match_pb2.View,
+        *,
+        viewer: int | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> JsonDict:
+        which = view.WhichOneof("game")
+        if which != self.game_id:
+            raise ValueError(f"not a Mykerinos view: game {which!r}")
+        return view_from_proto(view.mykerinos, viewer=viewer, options=options)
 
     def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
         return match_pb2.GameEvent(mykerinos=event_to_proto(event))

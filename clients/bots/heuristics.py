@@ -1,0 +1,271 @@
+"""Position evaluation for the bots, per game, in the game's own score units.
+
+An *evaluator* maps a state to one number per seat: roughly the final score that
+seat can expect from here. Greedy compares its seat's number with its rivals';
+MCTS turns the numbers into rewards in [0, 1] when it cuts a playout short. Both
+call it thousands of times per move, so evaluators read the state's fields directly
+and avoid building views or dicts.
+
+Evaluators are looked up by game id (:func:`evaluator_for`); a game without one
+gets :func:`score_values`, the scores so far, which is the honest fallback: it
+knows nothing about the game but never misleads about what is already won.
+
+Evaluators may read the whole state they are given: strategies only ever hand
+them determinized copies (see ``clients.bots.base``), so nothing hidden leaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from server.games import GameState
+from server.games.mykerinos.plots import PLOT_CARDS
+from server.games.mykerinos.scoring import NO_ROOM_VALUE, SET_BONUS, best_room_values
+from server.games.mykerinos.state import (
+    COLOURS,
+    DELIMITATION,
+    EMPTY,
+    EXCAVATION,
+    NEUTRAL_TURN,
+    OVER,
+    MykerinosState,
+)
+
+Evaluator = Callable[[GameState], list[float]]
+
+#: Share of a reward in [0, 1] that comes from the place (the rest: the score margin).
+RANK_WEIGHT = 0.6
+
+
+# ------------------------------------------------------------------ generic
+def score_values(state: GameState) -> list[float]:
+    """The fallback evaluator: each seat's score so far."""
+    return [float(score) for score in state.scores()]
+
+
+def advantage(values: Sequence[float], seat: int) -> float:
+    """How far ``seat`` is ahead of its strongest rival (negative when behind).
+
+    Greedy maximizes this rather than its own value so that it also counts what
+    an action takes away from the leader (a block, a plot a rival wanted).
+    """
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    return values[seat] - max(rivals) if rivals else values[seat]
+
+
+def _rewards(places: Sequence[int], values: Sequence[float]) -> list[float]:
+    """Blend of place and margin, each in [0, 1], so rewards stay comparable.
+
+    The place part is the share of rivals beaten (ties count half); the margin part
+    is the lead over the best rival, divided by the spread of all values, so that a
+    narrow win is worth less than a wide one whatever the game's score scale.
+    """
+    n = len(values)
+    if n == 1:
+        return [1.0]
+    spread = max(max(values) - min(values), 1.0)
+    out = []
+    for seat in range(n):
+        worse = sum(1 for p in places if p > places[seat])
+        tied = sum(1 for p in places if p == places[seat]) - 1
+        place = (worse + 0.5 * tied) / (n - 1)
+        margin = advantage(values, seat) / spread
+        out.append(RANK_WEIGHT * place + (1.0 - RANK_WEIGHT) * (0.5 + 0.5 * margin))
+    return out
+
+
+def rewards_from_values(values: Sequence[float]) -> list[float]:
+    """Per-seat rewards in [0, 1] for a position judged by an evaluator."""
+    places = [1 + sum(1 for other in values if other > v) for v in values]
+    return _rewards(places, values)
+
+
+def final_rewards(state: GameState) -> list[float]:
+    """Per-seat rewards in [0, 1] of a finished match: its ranking (the game's tie
+    rules decide places) blended with the final score margin."""
+    return _rewards(state.ranking(), [float(score) for score in state.scores()])
+
+
+# ---------------------------------------------------------------- Mykerinos
+# Worths in prestige points. Rough, hand-set estimates of what a thing is worth by
+# the end of the game; they only need to rank positions sensibly. Each was checked
+# in seeded greedy-versus-greedy 4-player matches (half the seats changed): moving
+# it either way did not win more, except the reserve (0.5 and 0.25 lost to 0.1).
+
+#: An archaeologist kept in your personal reserve for a later campaign. Low: an
+#: archaeologist on the board now usually earns more than one saved for later.
+RESERVE_WORTH = 0.1
+#: A neutral archaeologist in your reserve (two players): blocking material.
+NEUTRAL_RESERVE_WORTH = 0.1
+#: A patron card's ability, per campaign in which it can still be used.
+ABILITY_WORTH = 0.5
+#: Each room value point above 1 held for a patron, per delimitation still to come
+#: (future cards of that patron will score it).
+ROOM_POTENTIAL = 0.35
+#: Each patron already collected toward the next set of five.
+SET_PROGRESS = 0.5
+#: Going to the museum instead of taking a plot (first and second places).
+MUSEUM_REWARD = 2.0
+#: How much of a majority's reward counts while the excavation can still change it.
+MAJORITY_CONFIDENCE = 0.8
+#: Expected share of the weaker plot for third place (only if someone goes to the museum).
+THIRD_PLACE_SHARE = 0.2
+#: Tiebreak of the final ranking: archaeologists left in the personal reserve.
+TIE_EPSILON = 0.01
+#: Stand-in tiebreak space for a colour still digging: it will pass after all who have.
+_NOT_PASSED = COLOURS + 2
+
+
+def _set_value(cards: Sequence[int]) -> float:
+    """Completed sets plus partial credit for the next one."""
+    sets = min(cards)
+    return SET_BONUS * sets + SET_PROGRESS * sum(1 for c in cards if c > sets)
+
+
+def _card_worths(state: MykerinosState, best: list[list[int]], later: int) -> list[list[float]]:
+    """Per seat and patron: what winning one more card of that patron is worth."""
+    out = []
+    for seat in range(state.seat_count):
+        cards = state.cards[seat]
+        base = _set_value(cards)
+        row = []
+        for patron, count in enumerate(cards):
+            more = list(cards)
+            more[patron] = count + 1
+            exhibit = best[seat][patron] or NO_ROOM_VALUE
+            row.append(exhibit + _set_value(more) - base + ABILITY_WORTH * later)
+        out.append(row)
+    return out
+
+
+def _plot_worth(card_id: int, seat: int, card_worths: list[list[float]]) -> float:
+    card = PLOT_CARDS[card_id]
+    if card.patron is None:
+        return float(card.points)
+    return card.points + card_worths[seat][card.patron]
+
+
+def _place_worth(place: int, high: float, low: float) -> float:
+    """What the ``place``-th colour of an area (0 = first) can expect to get there."""
+    if place == 0:
+        return max(high, MUSEUM_REWARD)
+    if place == 1:
+        return max(low, MUSEUM_REWARD)
+    if place == 2:
+        return THIRD_PLACE_SHARE * low
+    return 0.0
+
+
+def _majorities(state: MykerinosState, card_worths: list[list[float]], values: list[float]) -> None:
+    """Add each seat's expected rewards from the areas of this campaign still to score.
+
+    Areas rank colours by archaeologists, ties to the lower tiebreak space; a colour
+    still digging has no space yet and loses ties to those who passed, and ties
+    between colours still digging share the places they span.
+    """
+    n = state.seat_count
+    board, shape, tiebreak, slots = state.board, state.shape, state.tiebreak, state.slots
+    first_area = 0
+    confidence = MAJORITY_CONFIDENCE
+    if state.phase == DELIMITATION:
+        first_area = state.area + 1
+        confidence = 1.0
+        _current_area(state, card_worths, values)
+    counts = [0] * COLOURS
+    for area in range(first_area, shape.areas):
+        for c in range(COLOURS):
+            counts[c] = 0
+        for space in shape.area_spaces[area]:
+            occupant = board[space]
+            if occupant != EMPTY:
+                counts[occupant] += 1
+        present = [c for c in range(COLOURS) if counts[c]]
+        if not present:
+            continue
+        keys = {c: (-counts[c], tiebreak[c] or _NOT_PASSED) for c in present}
+        order = sorted(present, key=keys.__getitem__)
+        left, right = slots[2 * area][0], slots[2 * area + 1][0]
+        start = 0
+        while start < len(order):
+            end = start + 1
+            while end < len(order) and keys[order[end]] == keys[order[start]]:
+                end += 1
+            for colour in order[start:end]:
+                if colour >= n:
+                    continue  # the neutral player
+                a = _plot_worth(left, colour, card_worths)
+                b = _plot_worth(right, colour, card_worths)
+                high, low = (a, b) if a >= b else (b, a)
+                total = sum(_place_worth(p, high, low) for p in range(start, end))
+                values[colour] += confidence * total / (end - start)
+            start = end
+
+
+def _current_area(
+    state: MykerinosState, card_worths: list[list[float]], values: list[float]
+) -> None:
+    """The rewards of the area being handed out: the colours still to choose, in
+    rank order, each taking what is worth most to it among what is left."""
+    if not 0 <= state.area < state.shape.areas:
+        return
+    left = [state.slots[2 * state.area + side][0] for side in state.plots_left]
+    for place in range(state.rank_index, len(state.ranks)):
+        if not left:
+            return
+        colour = state.ranks[place]
+        if colour >= state.seat_count:
+            left.pop()  # the neutral player discards one (which: somebody else's choice)
+            continue
+        worths = [_plot_worth(card, colour, card_worths) for card in left]
+        best = max(range(len(left)), key=worths.__getitem__)
+        if place < 2 and worths[best] < MUSEUM_REWARD:
+            values[colour] += MUSEUM_REWARD
+            continue
+        values[colour] += worths[best]
+        left.pop(best)
+
+
+def mykerinos_values(state: GameState) -> list[float]:
+    """Expected final prestige per seat of a Mykerinos position.
+
+    Counts what is banked (plot prestige; the exhibition of the cards held given the
+    museum rooms held, with completed sets), what is on its way (partial sets, rooms
+    that will value future cards, abilities of cards for the campaigns left, the
+    rewards the current majorities promise, weighted by the plots' worth to each
+    seat) and what is in hand (archaeologists in the personal reserve, worth little
+    in the last campaign, where they only break ties).
+    """
+    if not isinstance(state, MykerinosState):
+        return score_values(state)
+    n = state.seat_count
+    if state.phase == OVER:
+        return [
+            score + TIE_EPSILON * state.personal[s][s] for s, score in enumerate(state.scores())
+        ]
+    later = len(state.campaign_plot_counts()) - state.campaign
+    digging = state.phase in (EXCAVATION, NEUTRAL_TURN)
+    best = [best_room_values(state.museum, seat) for seat in range(n)]
+    reserve_worth = RESERVE_WORTH if later else TIE_EPSILON
+    values = []
+    for seat in range(n):
+        cards = state.cards[seat]
+        value = float(state.prestige[seat])
+        value += sum(c * (v or NO_ROOM_VALUE) for c, v in zip(cards, best[seat], strict=True))
+        value += _set_value(cards)
+        value += ROOM_POTENTIAL * sum(v - 1 for v in best[seat] if v) * (later + 1)
+        unused = sum(cards) - sum(state.used[seat]) if digging else 0
+        value += ABILITY_WORTH * (sum(cards) * later + unused)
+        value += reserve_worth * state.personal[seat][seat]
+        if state.neutral is not None:
+            value += NEUTRAL_RESERVE_WORTH * state.personal[seat][state.neutral]
+        values.append(value)
+    _majorities(state, _card_worths(state, best, later), values)
+    return values
+
+
+_EVALUATORS: dict[str, Evaluator] = {"mykerinos": mykerinos_values}
+
+
+def evaluator_for(game_id: str) -> Evaluator:
+    """The evaluator of ``game_id``, or :func:`score_values` for a game without one."""
+    return _EVALUATORS.get(game_id, score_values)
