@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from clients.bots import worker
 from clients.text import cli as play_cli
 from server.service import logs
 from server.service.settings import Settings
@@ -17,9 +18,17 @@ def main(argv: list[str] | None = None) -> int:
     Settings.add_arguments(serve)
     play = commands.add_parser("play", help="play or watch a match in the terminal")
     play_cli.add_arguments(play)
+    bots = commands.add_parser("bots", help="run a bot worker that plays bot seats")
+    worker.add_worker_arguments(bots)
+    bot = commands.add_parser("bot", help="play one seat with a bot strategy")
+    worker.add_seat_arguments(bot)
     args = parser.parse_args(argv)
     if args.command == "play":
         return play_cli.run(args)
+    if args.command == "bots":
+        return worker.run_worker(args)
+    if args.command == "bot":
+        return worker.run_seat(args)
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)

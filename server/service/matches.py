@@ -207,6 +207,9 @@ class MatchService:
         match_id = secrets.token_hex(8)
         snapshot = Snapshot(state.to_data(), time.time())
         await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
+        for seat_number, plan in enumerate(seats):
+            if plan.kind == "bot":  # bot workers pick it up from the shared queue
+                await self.store.enqueue_bot_seat(match_id, seat_number, plan.bot_strategy)
         stored = StoredMatch(match_id, meta.to_json(), {}, 0, snapshot.to_json(), "active")
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
 
@@ -391,6 +394,8 @@ class MatchService:
                 events_json=record.to_json(),
                 snapshot_json=Snapshot(state.to_data(), now).to_json(),
                 status=status,
+                seat=seat,
+                seat_claim_json=entry.seats[seat],
             ),
         )
         if outcome.result == "committed":

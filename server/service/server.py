@@ -18,8 +18,14 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
-from senet.v1 import match_service_pb2, match_service_pb2_grpc
+from senet.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    match_service_pb2,
+    match_service_pb2_grpc,
+)
 
+from server.service.bots_api import BotSeats, BotServicer
 from server.service.grpc_api import MatchServicer
 from server.service.matches import MatchService
 from server.service.settings import Settings
@@ -27,6 +33,7 @@ from server.store import MatchStore, StoreError
 
 log = logging.getLogger("senet.server")
 SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
+BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
 
 
 def build_store(settings: Settings) -> MatchStore:
@@ -135,10 +142,13 @@ async def create_server(
         ]
     )
     match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
+    bot_service_pb2_grpc.add_BotServiceServicer_to_server(
+        BotServicer(BotSeats(service), settings), server
+    )
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (SERVICE_NAME, BOT_SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     address = f"{settings.host}:{settings.port}"
     if settings.tls_cert and settings.tls_key:

@@ -2,6 +2,8 @@
 implementation."""
 
 from server.store.base import (
+    BotLease,
+    BotSeatRef,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -16,6 +18,8 @@ from server.store.base import (
 )
 
 __all__ = [
+    "BotLease",
+    "BotSeatRef",
     "CommitOutcome",
     "CommitRequest",
     "EventBatch",

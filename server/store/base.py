@@ -94,6 +94,11 @@ class CommitRequest:
     events_json: str
     snapshot_json: str
     status: MatchStatus
+    #: The acting seat and its claim as the caller saw it; when set, the commit is
+    #: a conflict unless the seat's claim is still exactly this one (a bot seat's
+    #: claim is replaced on every hand-over, so a stale cached claim cannot act).
+    seat: int | None = None
+    seat_claim_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,24 @@ class EventBatch:
 class LogEntry:
     version: int
     entry_json: str
+
+
+@dataclass(frozen=True)
+class BotSeatRef:
+    """One bot seat of one match, as the bot-seat queue names it."""
+
+    match_id: str
+    seat: int
+
+
+@dataclass(frozen=True)
+class BotLease:
+    """A bot seat just leased to a worker, until ``expires_ms`` (Unix ms)."""
+
+    match_id: str
+    seat: int
+    strategy: str
+    expires_ms: int
 
 
 class MatchStore(ABC):
@@ -169,3 +192,32 @@ class MatchStore(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Release connections."""
+
+    # -- bot-seat queue -------------------------------------------------------
+    # Bot seats wait in one queue shared by all replicas. A seat is leased to one
+    # worker at a time; a lease that is not renewed expires, and the next acquire
+    # (by any worker) takes the seat over. Each operation is atomic.
+
+    @abstractmethod
+    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
+        """Put a bot seat in the queue, free to acquire now."""
+
+    @abstractmethod
+    async def acquire_bot_seats(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+    ) -> list[BotLease]:
+        """Lease up to ``capacity`` seats whose lease is free or expired at ``now_ms``."""
+
+    @abstractmethod
+    async def renew_bot_seats(
+        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
+    ) -> list[BotSeatRef]:
+        """Extend the leases ``worker_id`` still holds among ``refs``; return those."""
+
+    @abstractmethod
+    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
+        """Drop from the queue the seats among ``refs`` leased to ``worker_id``."""
+
+    @abstractmethod
+    async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
+        """Overwrite a seat's claim (bot seats only: revokes the previous token)."""

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.store.base import (
+    BotLease,
+    BotSeatRef,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -82,6 +84,8 @@ class MemoryStore(MatchStore):
         # atomic even if a future change adds an await inside a critical section.
         self._lock = asyncio.Lock()
         self._last_sweep = clock()
+        # Bot-seat queue: (match, seat) -> [free-at ms, owner worker id, strategy].
+        self._bots: dict[tuple[str, int], list[object]] = {}
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -159,6 +163,9 @@ class MemoryStore(MatchStore):
             done = m.requests.get(request.request_key)
             if done is not None:
                 return CommitOutcome("duplicate", done)
+            expected_claim = request.seat_claim_json
+            if request.seat is not None and m.seats.get(request.seat) != expected_claim:
+                return CommitOutcome("conflict", m.version)
             if m.version != request.expected_version:
                 return CommitOutcome("conflict", m.version)
             m.version += 1
@@ -217,6 +224,56 @@ class MemoryStore(MatchStore):
 
     async def close(self) -> None:
         """Nothing to release; the matches stay readable until garbage-collected."""
+
+    # -- bot-seat queue -------------------------------------------------------
+
+    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
+        """Queue a bot seat, free at once (re-queueing resets its lease)."""
+        async with self._lock:
+            self._bots[(match_id, seat)] = [0, "", strategy]
+
+    async def acquire_bot_seats(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+    ) -> list[BotLease]:
+        """Lease the seats free longest ago first, as the Redis zset does."""
+        async with self._lock:
+            due = sorted(
+                (int(str(entry[0])), key)
+                for key, entry in self._bots.items()
+                if int(str(entry[0])) <= now_ms
+            )[:capacity]
+            leases = []
+            for _free_at, key in due:
+                entry = self._bots[key]
+                entry[0], entry[1] = now_ms + lease_ms, worker_id
+                leases.append(BotLease(key[0], key[1], str(entry[2]), now_ms + lease_ms))
+            return leases
+
+    async def renew_bot_seats(
+        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
+    ) -> list[BotSeatRef]:
+        """Extend the leases still owned by ``worker_id`` (expired but untaken counts)."""
+        async with self._lock:
+            held = []
+            for ref in refs:
+                entry = self._bots.get((ref.match_id, ref.seat))
+                if entry is not None and entry[1] == worker_id:
+                    entry[0] = now_ms + lease_ms
+                    held.append(ref)
+            return held
+
+    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
+        """Forget the seats owned by ``worker_id``; others' seats are left alone."""
+        async with self._lock:
+            for ref in refs:
+                entry = self._bots.get((ref.match_id, ref.seat))
+                if entry is not None and entry[1] == worker_id:
+                    del self._bots[(ref.match_id, ref.seat)]
+
+    async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
+        """Overwrite the claim; like claiming, it does not refresh the TTL."""
+        async with self._lock:
+            self._get(match_id).seats[seat] = claim_json
 
 
 def _check_range(version: int, limit: int) -> None:

@@ -42,6 +42,8 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
 from server.store.base import (
+    BotLease,
+    BotSeatRef,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -122,7 +124,8 @@ return won
 
 # KEYS: meta, seats, head, log, req, events.
 # ARGV: expected version, request key, log entry, events, snapshot, status,
-#       idle ttl ms, finished ttl ms (0 = no expiry).
+#       idle ttl ms, finished ttl ms (0 = no expiry), acting seat and its expected
+#       claim (seat '' = no claim check; a different claim -> conflict).
 # Missing head -> nil; else {outcome, version} as in CommitOutcome.
 _COMMIT_LUA = """
 if redis.call('EXISTS', KEYS[3]) == 0 then
@@ -133,6 +136,9 @@ if done then
   return {'duplicate', tonumber(done)}
 end
 local current = tonumber(redis.call('HGET', KEYS[3], 'version'))
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[2], ARGV[9]) ~= ARGV[10] then
+  return {'conflict', current}
+end
 if current ~= tonumber(ARGV[1]) then
   return {'conflict', current}
 end
@@ -179,6 +185,72 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   return false
 end
 return tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or 0)
+"""
+
+
+# Bot-seat queue: KEYS due (zset member "<match>:<seat>" -> free-at ms), owner
+# (hash member -> worker id), strategy (hash member -> strategy name).
+# ARGV: member, strategy.
+_BOT_ENQUEUE_LUA = """
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+"""
+
+# ARGV: worker, capacity, lease ms, now ms. -> flat {member, strategy, expires}...
+_BOT_ACQUIRE_LUA = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'LIMIT', 0, ARGV[2])
+local until_ms = tonumber(ARGV[4]) + tonumber(ARGV[3])
+local out = {}
+for _, member in ipairs(due) do
+  redis.call('ZADD', KEYS[1], until_ms, member)
+  redis.call('HSET', KEYS[2], member, ARGV[1])
+  local strategy = redis.call('HGET', KEYS[3], member) or ''
+  table.insert(out, member)
+  table.insert(out, strategy)
+  table.insert(out, tostring(until_ms))
+end
+return out
+"""
+
+# ARGV: worker, lease ms, now ms, member... -> the members still owned (renewed).
+_BOT_RENEW_LUA = """
+local until_ms = tonumber(ARGV[3]) + tonumber(ARGV[2])
+local out = {}
+for i = 4, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1]
+      and redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], until_ms, ARGV[i])
+    table.insert(out, ARGV[i])
+  end
+end
+return out
+"""
+
+# ARGV: worker, member... Drops the members owned by the worker.
+_BOT_RELEASE_LUA = """
+for i = 2, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    redis.call('HDEL', KEYS[3], ARGV[i])
+  end
+end
+return 1
+"""
+
+# KEYS: head, seats. ARGV: seat, claim. Missing head -> 0; else overwrite -> 1.
+_REPLACE_CLAIM_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl > 0 then
+  redis.call('PEXPIRE', KEYS[2], pttl)
+end
+return 1
 """
 
 
@@ -242,6 +314,11 @@ class RedisStore(MatchStore):
         self._events = client.register_script(_EVENTS_LUA)
         self._log = client.register_script(_LOG_LUA)
         self._request = client.register_script(_REQUEST_LUA)
+        self._bot_enqueue = client.register_script(_BOT_ENQUEUE_LUA)
+        self._bot_acquire = client.register_script(_BOT_ACQUIRE_LUA)
+        self._bot_renew = client.register_script(_BOT_RENEW_LUA)
+        self._bot_release = client.register_script(_BOT_RELEASE_LUA)
+        self._replace_claim = client.register_script(_REPLACE_CLAIM_LUA)
 
     @classmethod
     def from_url(
@@ -353,6 +430,8 @@ class RedisStore(MatchStore):
                     request.status,
                     self._idle_ttl_ms,
                     self._finished_ttl_ms,
+                    "" if request.seat is None else request.seat,
+                    request.seat_claim_json or "",
                 ],
             )
         if reply is None:
@@ -414,6 +493,61 @@ class RedisStore(MatchStore):
             raise MatchNotFound(match_id)
         return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
 
+    # -- bot-seat queue -------------------------------------------------------
+
+    def bot_keys(self) -> list[str]:
+        """The queue's global keys (due, owner, strategy), sharing the tag ``{bots}``."""
+        return [f"{self._prefix}:{{bots}}:{part}" for part in ("due", "owner", "strategy")]
+
+    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
+        """Queue a bot seat, free at once."""
+        with _translate_errors():
+            await self._bot_enqueue(keys=self.bot_keys(), args=[f"{match_id}:{seat}", strategy])
+
+    async def acquire_bot_seats(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+    ) -> list[BotLease]:
+        """One script: pick due seats, push their free-at past the lease, set owner."""
+        with _translate_errors():
+            reply = await self._bot_acquire(
+                keys=self.bot_keys(), args=[worker_id, capacity, lease_ms, now_ms]
+            )
+        flat = cast(list[str], reply)
+        leases = []
+        for i in range(0, len(flat), 3):
+            ref = _bot_ref(flat[i])
+            leases.append(BotLease(ref.match_id, ref.seat, flat[i + 1], int(flat[i + 2])))
+        return leases
+
+    async def renew_bot_seats(
+        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
+    ) -> list[BotSeatRef]:
+        """One script: extend the leases the worker still owns."""
+        if not refs:
+            return []
+        members = [f"{r.match_id}:{r.seat}" for r in refs]
+        with _translate_errors():
+            reply = await self._bot_renew(
+                keys=self.bot_keys(), args=[worker_id, lease_ms, now_ms, *members]
+            )
+        return [_bot_ref(m) for m in cast(list[str], reply)]
+
+    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
+        """One script: drop the worker's seats from the queue."""
+        if not refs:
+            return
+        members = [f"{r.match_id}:{r.seat}" for r in refs]
+        with _translate_errors():
+            await self._bot_release(keys=self.bot_keys(), args=[worker_id, *members])
+
+    async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
+        """HSET the seat's claim (in a script that first checks the match exists)."""
+        k = self.keys(match_id)
+        with _translate_errors():
+            done = await self._replace_claim(keys=[k.head, k.seats], args=[seat, claim_json])
+        if not done:
+            raise MatchNotFound(match_id)
+
     async def ping(self) -> None:
         """PING on the ordinary client (the blocking one connects on demand)."""
         with _translate_errors():
@@ -436,6 +570,12 @@ def _translate_errors() -> Iterator[None]:
         raise StoreUnavailable(f"redis unavailable: {e}") from e
     except rex.RedisError as e:
         raise StoreError(f"redis error: {e}") from e
+
+
+def _bot_ref(member: str) -> BotSeatRef:
+    """Parse a queue member ``"<match id>:<seat>"`` (match ids have no colon)."""
+    match_id, _, seat = member.rpartition(":")
+    return BotSeatRef(match_id, int(seat))
 
 
 def _to_ms(seconds: float | None) -> int:
