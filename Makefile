@@ -48,9 +48,9 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
 
-## make run: start the match server on the embedded in-memory store (port 50051).
+## make run: the match server on the embedded in-memory store (port 50051) with one bot worker.
 run: $(STAMP)
-	$(BIN)/senet serve --no-log-json
+	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -190,6 +190,19 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    workers = []
+    if settings.embedded_bot_workers > 0:
+        # A convenience for single-process use: the workers are ordinary gRPC
+        # clients of this server, exactly like `senet bots` in another process.
+        from clients.bots.worker import BotWorker
+
+        host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        for _ in range(settings.embedded_bot_workers):
+            bot_worker = BotWorker(f"{host}:{running.port}", admin_key=settings.admin_key)
+            workers.append(asyncio.create_task(bot_worker.run(stop)))
+        print(f"  {len(workers)} bot worker(s) play bot seats in this process", flush=True)
     await stop.wait()
     log.info("draining", extra={"grace_s": settings.drain_grace_s})
+    for task in workers:
+        task.cancel()
     await running.drain()

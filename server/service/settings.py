@@ -36,6 +36,8 @@ class Settings:
         log_json: Structured JSON logs (one object per line).
         tls_cert: PEM certificate chain file; with tls_key, serve TLS.
         tls_key: PEM private key file.
+        embedded_bot_workers: Bot workers to run inside this process (``make run``
+            uses one so that bot seats are played with no other process).
     """
 
     host: str = "127.0.0.1"
@@ -56,6 +58,7 @@ class Settings:
     log_json: bool = True
     tls_cert: str = ""
     tls_key: str = ""
+    embedded_bot_workers: int = 0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
