@@ -428,19 +428,23 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 await outbox.put(exc)
 
         async def pump_requests() -> None:
-            async for request in requests:
-                if request.WhichOneof("message") != "submit":
-                    await outbox.put(_play_error(errors.MalformedRequest("expected a submit"), ""))
-                    continue
-                submit = request.submit
-                try:
-                    response = await self._submit(caller, match_id, submit)
-                    await outbox.put(match_service_pb2.PlayMatchResponse(submitted=response))
-                except Exception as exc:
-                    await outbox.put(_play_error(exc, submit.request_id))
-                    # Ask again: the refused move left the seat still to decide.
-                    stored_version = await self.service.version_of(match_id)
-                    await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
+            try:
+                async for request in requests:
+                    if request.WhichOneof("message") != "submit":
+                        error = errors.MalformedRequest("expected a submit")
+                        await outbox.put(_play_error(error, ""))
+                        continue
+                    submit = request.submit
+                    try:
+                        response = await self._submit(caller, match_id, submit)
+                        await outbox.put(match_service_pb2.PlayMatchResponse(submitted=response))
+                    except Exception as exc:
+                        await outbox.put(_play_error(exc, submit.request_id))
+                        # Ask again: the refused move left the seat still to decide.
+                        stored_version = await self.service.version_of(match_id)
+                        await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
+            except Exception as exc:  # e.g. the store is down while re-prompting
+                await outbox.put(exc)  # end the stream with it; never a silent dead pump
 
         updates = asyncio.create_task(pump_updates())
         submissions = asyncio.create_task(pump_requests())

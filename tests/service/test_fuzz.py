@@ -1,0 +1,328 @@
+"""Malformed requests never crash the service and never change a match.
+
+Hypothesis fills every field of every request type with random values (strings,
+integers at their limits, garbage enum numbers, huge repeated fields, other
+games' messages), sends them with random metadata (forged, malformed or real
+tokens, admin keys, unknown keys) and checks that:
+
+* no call ends with INTERNAL or UNKNOWN, nor does any PlayError inside PlayMatch;
+* the target match is unchanged (GetMatch for a spectator and a seat), unless a
+  submission was accepted, which then moved it on by exactly one version each.
+
+The server runs on its own event loop in a thread, so the sync Hypothesis test
+can drive it with the blocking gRPC client. Bounded: 50 examples per store, each
+sending one fuzzed request of every type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import grpc
+import pytest
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from senet.v1 import match_pb2, match_service_pb2_grpc
+from senet.v1 import match_service_pb2 as ms
+
+from server.service.server import RunningServer, create_server
+from server.service.settings import Settings
+from server.store import MatchStore
+from server.store.memory import MemoryStore
+from server.store.redis_store import RedisStore
+from tests.service.conftest import current_seat
+
+T = TypeVar("T")
+BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
+# Ends of a call the fuzzer itself causes (stream cut short, deadline).
+OWN_ENDS = {grpc.StatusCode.CANCELLED, grpc.StatusCode.DEADLINE_EXCEEDED}
+TIMEOUT_S = 5.0
+
+# Well-formed notations (some legal now, most not) and near misses.
+_NOTATIONS = ["pass", "a b1", "a c2", "a h6", "b c3 d3", "take l", "take r", "mus exp5",
+              "dir exp5", "nskip", "discard r", "cur c2 c3", "col a1 a2 a3", "a", "a i9",
+              ]  # fmt: skip
+_INT_RANGES = {
+    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
+    FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
+    FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
+    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1),
+    FieldDescriptor.TYPE_SINT64: (-(2**63), 2**63 - 1),
+    FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
+}
+
+
+class ThreadServer:
+    """A server on its own event loop in a daemon thread."""
+
+    def __init__(self, settings: Settings, make_store: Callable[[], MatchStore]) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+        async def start() -> RunningServer:
+            return await create_server(settings, make_store())
+
+        self.running = self.call(start())
+
+    def call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
+
+    def close(self) -> None:
+        async def stop() -> None:
+            await self.running.stop()
+            leftovers = asyncio.all_tasks() - {asyncio.current_task()}
+            for task in leftovers:
+                task.cancel()
+            if leftovers:
+                await asyncio.wait(leftovers, timeout=5)
+
+        try:
+            self.call(stop())
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(10)
+            self.loop.close()
+
+
+@dataclass
+class Target:
+    """The fuzzed server and one match in progress, fully seated."""
+
+    stub: match_service_pb2_grpc.MatchServiceStub
+    match_id: str
+    tokens: list[str]
+
+    def seat_md(self, seat: int) -> tuple[tuple[str, str], ...]:
+        return (("authorization", f"Bearer {self.tokens[seat]}"),)
+
+    def observe(self) -> list[ms.GetMatchResponse]:
+        request = ms.GetMatchRequest(match_id=self.match_id)
+        return [
+            self.stub.GetMatch(request, timeout=TIMEOUT_S),
+            self.stub.GetMatch(request, metadata=self.seat_md(0), timeout=TIMEOUT_S),
+        ]
+
+
+@pytest.fixture
+def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
+    if store_kind == "redis":
+        url = request.getfixturevalue("redis_url")
+        prefix = request.getfixturevalue("redis_key_prefix")
+
+        def make_store() -> MatchStore:
+            return RedisStore.from_url(url, key_prefix=prefix)
+    else:
+        make_store = MemoryStore
+    server = ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
+    try:
+        stub = match_service_pb2_grpc.MatchServiceStub(channel)
+        plans = [match_pb2.SeatPlan()] * 3
+        created = stub.CreateMatch(ms.CreateMatchRequest(game_id="mykerinos", seats=plans, seed=3))
+        mid = created.match_id
+        tokens = [
+            stub.JoinMatch(ms.JoinMatchRequest(match_id=mid, seat=s, display_name="p")).token
+            for s in range(3)
+        ]
+        fuzzed = Target(stub, mid, tokens)
+        for version in range(4):  # a few actions in, so that the match has a history
+            seat = current_seat(fuzzed.observe()[0].match)
+            assert seat is not None
+            md = fuzzed.seat_md(seat)
+            legal = stub.ListLegalActions(ms.ListLegalActionsRequest(match_id=mid), metadata=md)
+            stub.SubmitAction(
+                ms.SubmitActionRequest(match_id=mid, notation=legal.actions[version].notation),
+                metadata=md,
+            )
+        yield fuzzed
+    finally:
+        channel.close()
+        server.close()
+
+
+# ------------------------------------------------------------- strategies
+def _strings(target: Target) -> st.SearchStrategy[str]:
+    known = [target.match_id, "mykerinos", "pass", "a c2", "b c3 d3", "take l", "dir exp5"]
+    return st.one_of(
+        st.text(max_size=30),
+        st.sampled_from(known),
+        st.integers(65, 70_000).map(lambda n: "x" * n),  # over every limit, or the message's
+    )
+
+
+def _mostly(value: str, target: Target) -> st.SearchStrategy[str]:
+    """Usually ``value`` (so that the request gets past the first checks), else anything."""
+    return st.sampled_from([True, True, True, False]).flatmap(
+        lambda keep: st.just(value) if keep else _strings(target)
+    )
+
+
+def _scalar(field: Any, target: Target) -> st.SearchStrategy[Any]:
+    if field.type == FieldDescriptor.TYPE_STRING:
+        if field.name == "match_id":
+            return _mostly(target.match_id, target)
+        if field.name == "game_id":
+            return _mostly("mykerinos", target)
+        if field.name == "display_name":
+            return _mostly("fuzzer", target)
+        if field.name == "notation":
+            return st.one_of(st.sampled_from(_NOTATIONS), _strings(target))
+        if field.name == "request_id":
+            return st.one_of(st.from_regex(r"[a-z0-9-]{1,20}", fullmatch=True), _strings(target))
+        return _strings(target)
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return st.booleans()
+    if field.type == FieldDescriptor.TYPE_BYTES:
+        return st.binary(max_size=40)
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        assert field.enum_type is not None
+        valid = [v.number for v in field.enum_type.values]
+        return st.one_of(st.sampled_from(valid), st.integers(-(2**31), 2**31 - 1))
+    low, high = _INT_RANGES[field.type]
+    return st.one_of(st.sampled_from([low, high, 0, 1, 2, 3, 4, 5]), st.integers(low, high))
+
+
+def _fill(data: st.DataObject, message: Message, target: Target, depth: int = 0) -> None:
+    """Set a random subset of ``message``'s fields, recursively, in place."""
+    descriptor = message.DESCRIPTOR
+    chosen = set()  # one member of each real oneof, mostly (not proto3 "optional"s)
+    for oneof in descriptor.oneofs:
+        if not oneof.name.startswith("_") and data.draw(st.integers(0, 3)) < 3:
+            chosen.add(data.draw(st.sampled_from([f.name for f in oneof.fields])))
+    for field in descriptor.fields:
+        real_oneof = (
+            field.containing_oneof is not None and not field.containing_oneof.name.startswith("_")
+        )
+        if real_oneof:
+            if field.name not in chosen:
+                continue
+        elif field.name not in _KEY_FIELDS and not data.draw(st.booleans()):
+            continue
+        value = getattr(message, field.name)
+        sub = field.message_type
+        if sub is not None and sub.GetOptions().map_entry:
+            value_field = sub.fields_by_name["value"]
+            for _ in range(data.draw(st.integers(0, 3))):
+                key = data.draw(_strings(target).filter(lambda s: len(s) < 100))
+                if value_field.message_type is not None:
+                    if depth < 3:
+                        _fill(data, value[key], target, depth + 1)
+                else:
+                    value[key] = data.draw(_scalar(value_field, target))
+        elif field.is_repeated:
+            count = data.draw(st.sampled_from([0, 1, 2, 3, 5000]))
+            if sub is not None:
+                if depth >= 3 or count == 0:
+                    continue
+                item = value.add()
+                _fill(data, item, target, depth + 1)
+                for _ in range(count - 1):
+                    value.add().CopyFrom(item)  # huge fields repeat one random item
+            else:
+                value.extend([data.draw(_scalar(field, target))] * count)
+        elif sub is not None:
+            if depth < 3:
+                value.SetInParent()
+                _fill(data, value, target, depth + 1)
+        else:
+            setattr(message, field.name, data.draw(_scalar(field, target)))
+
+
+# Set in every request that has them, so that most requests reach the match.
+_KEY_FIELDS = {"match_id", "game_id"}
+
+
+def _metadata(target: Target) -> st.SearchStrategy[list[tuple[str, str]]]:
+    ascii_text = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=40)
+    entry = st.one_of(
+        st.sampled_from(target.tokens).map(lambda t: ("authorization", f"Bearer {t}")),
+        ascii_text.map(lambda v: ("authorization", v)),
+        st.sampled_from(["Bearer", "bearer", "Basic abc", "Bearer a b"]).map(
+            lambda v: ("authorization", v)
+        ),
+        ascii_text.map(lambda v: ("authorization", f"Bearer {v}")),
+        ascii_text.map(lambda v: ("x-senet-admin-key", v)),
+        st.tuples(st.from_regex(r"x-[a-z0-9]{1,10}", fullmatch=True), ascii_text),
+    )
+    seat = st.sampled_from(target.tokens).map(lambda t: [("authorization", f"Bearer {t}")])
+    return st.one_of(st.just([]), seat, st.lists(entry, max_size=3))
+
+
+_REQUESTS: dict[str, type[Message]] = {
+    "ListGames": ms.ListGamesRequest,
+    "CreateMatch": ms.CreateMatchRequest,
+    "JoinMatch": ms.JoinMatchRequest,
+    "GetMatch": ms.GetMatchRequest,
+    "ListLegalActions": ms.ListLegalActionsRequest,
+    "SubmitAction": ms.SubmitActionRequest,
+    "ExportMatch": ms.ExportMatchRequest,
+    "WatchMatch": ms.WatchMatchRequest,
+    "PlayMatch": ms.PlayMatchRequest,
+}
+
+
+# -------------------------------------------------------------- the test
+def _send(target: Target, method: str, requests: list[Message], md: list[tuple[str, str]]) -> int:
+    """Send one fuzzed call; return how many submissions it got accepted."""
+    stub: Any = target.stub
+    call = getattr(stub, method)
+    accepted = 0
+    try:
+        if method == "PlayMatch":
+            stream = call(iter(requests), metadata=md, timeout=TIMEOUT_S)
+            for _, message in zip(range(4), stream, strict=False):
+                if message.HasField("error"):
+                    assert grpc.StatusCode.INTERNAL.value[0] != message.error.code, message
+                    assert grpc.StatusCode.UNKNOWN.value[0] != message.error.code, message
+                accepted += message.HasField("submitted") and not message.submitted.duplicate
+            stream.cancel()
+        elif method == "WatchMatch":
+            stream = call(requests[0], metadata=md, timeout=TIMEOUT_S)
+            for _ in zip(range(2), stream, strict=False):
+                pass
+            stream.cancel()
+        else:
+            response = call(requests[0], metadata=md, timeout=TIMEOUT_S)
+            accepted += method == "SubmitAction" and not response.duplicate
+    except grpc.RpcError as error:
+        code = cast(grpc.Call, error).code()
+        assert code not in BAD_CODES, (method, requests, md, error)
+        assert method in ("WatchMatch", "PlayMatch") or code not in OWN_ENDS, error
+    return accepted
+
+
+@settings(
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(data=st.data())
+def test_malformed_requests_never_fail_internally_nor_change_a_match(
+    target: Target, data: st.DataObject
+) -> None:
+    """Each example sends one fuzzed request of every type, in turn."""
+    for method, request_type in _REQUESTS.items():
+        before = target.observe()
+        requests: list[Message] = []
+        if method == "PlayMatch" and not data.draw(st.booleans()):  # a hello, then garbage
+            requests.append(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=target.match_id)))
+        for _ in range(data.draw(st.integers(1, 3)) if method == "PlayMatch" else 1):
+            request = request_type()
+            _fill(data, request, target)
+            requests.append(request)
+        md = data.draw(_metadata(target), label="metadata")
+        accepted = _send(target, method, requests, md)
+        after = target.observe()
+        if accepted:
+            assert after[0].match.version == before[0].match.version + accepted
+        else:
+            assert after == before, (method, requests, md)
