@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from clients.arena import cli as arena_cli
 from clients.bots import worker
 from clients.text import cli as play_cli
 from server.service import logs
@@ -22,11 +23,15 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_worker_arguments(bots)
     bot = commands.add_parser("bot", help="play one seat with a bot strategy")
     worker.add_seat_arguments(bot)
+    arena = commands.add_parser("arena", help="run a bot tournament through a server")
+    arena_cli.add_arguments(arena)
     args = parser.parse_args(argv)
     if args.command == "play":
         return play_cli.run(args)
     if args.command == "bots":
         return worker.run_worker(args)
+    if args.command == "arena":
+        return arena_cli.run(args)
     if args.command == "bot":
         return worker.run_seat(args)
     if args.command == "serve":

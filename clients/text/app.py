@@ -104,7 +104,7 @@ class Session:
             return None
         return (
             f"senet play --server {self.server} --resume {self.match_id} "
-            f"--seat {self.seat.seat} --token {self.seat.token}"
+            f"--seat {self.seat.seat} --token={self.seat.token}"
         )
 
     def join_command(self) -> str:

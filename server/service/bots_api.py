@@ -11,7 +11,6 @@ workers can never both act for one seat, even if the first one comes back.
 from __future__ import annotations
 
 import re
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -22,7 +21,7 @@ from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
 from server.service import errors, metrics
 from server.service.grpc_api import _caller, _fail
 from server.service.matches import Caller, MatchService, check_id
-from server.service.records import MatchMeta, SeatClaim, token_hash
+from server.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from server.service.settings import Settings
 from server.store import BotSeatRef, MatchNotFound
 
@@ -97,7 +96,7 @@ class BotSeats:
                 if stored.status == "finished":
                     dead.append(ref)
                     continue
-                token = secrets.token_urlsafe(32)
+                token = new_token()
                 claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
                 await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())
             except MatchNotFound:

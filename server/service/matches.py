@@ -45,6 +45,7 @@ from server.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    new_token,
     seed_commitment,
     token_hash,
 )
@@ -232,7 +233,7 @@ class MatchService:
             ]
             if not candidates:
                 raise errors.NoOpenSeat("every open seat of this match is taken")
-        token = secrets.token_urlsafe(32)
+        token = new_token()
         claim = SeatClaim(name, token_hash(token), time.time())
         for candidate in candidates:
             plan = meta.seats[candidate]

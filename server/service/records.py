@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +25,16 @@ def seed_commitment(salt: str, seed: int) -> str:
     hashing candidates, which would reveal the hidden deck order.
     """
     return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token: 256 random bits, URL-safe.
+
+    The ``st_`` prefix marks it as a Senet seat token (easy to spot in logs and
+    secret scanners) and keeps it from starting with ``-``, which command-line
+    parsers would take for an option.
+    """
+    return "st_" + secrets.token_urlsafe(32)
 
 
 def token_hash(token: str) -> str:

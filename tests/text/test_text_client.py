@@ -497,7 +497,7 @@ def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None
     # The finished match can be watched, and the token resumes the seat.
     for argv in (
         ("--watch", match_id),
-        ("--resume", match_id, "--seat", "0", "--token", token),
+        ("--resume", match_id, "--seat", "0", f"--token={token}"),
     ):
         viewer = _spawn("--server", server_address, *argv, log=io.StringIO())
         viewer.expect("FINAL SCORES")
