@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import rules, service
+from tests.bench import bots, rules, service
 
 
 class Benchmark(Protocol):
@@ -24,6 +24,7 @@ class Benchmark(Protocol):
 BENCHMARKS: dict[str, Benchmark] = {
     "rules": rules.run,
     "service": service.run,
+    "bots": bots.run,
 }
 
 
