@@ -47,6 +47,9 @@ class RedisServer:
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
+    #: Persistence flags; subclasses that must survive a restart override them.
+    persistence: tuple[str, ...] = ("--appendonly", "no")
+
     def start(self) -> None:
         """Start the server (no-op if running) and wait until it answers PING."""
         if self.running:
@@ -57,7 +60,7 @@ class RedisServer:
                 "--port", str(self.port),
                 "--bind", "127.0.0.1",
                 "--save", "",
-                "--appendonly", "no",
+                *self.persistence,
                 "--dir", str(self.workdir),
                 "--logfile", str(self._log),
                 "--daemonize", "no",

@@ -18,8 +18,8 @@ from typing import Any, TypeVar
 
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
 
-from server.service import errors, metrics
-from server.service.grpc_api import _caller, _fail
+from server.service import errors
+from server.service.grpc_api import run_unary
 from server.service.matches import Caller, MatchService, check_id
 from server.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from server.service.settings import Settings
@@ -138,6 +138,8 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
     def __init__(self, bots: BotSeats, settings: Settings) -> None:
         self.bots = bots
         self.settings = settings
+        #: Set when the server drains: workers then lease seats from other replicas.
+        self.draining = False
 
     async def _unary(
         self,
@@ -145,15 +147,7 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         context: Any,
         body: Callable[[Caller], Awaitable[T]],
     ) -> T:
-        started = time.perf_counter()
-        try:
-            result = await body(_caller(context, self.settings))
-        except Exception as exc:  # every failure goes through the one mapping
-            await _fail(context, method, exc)
-            raise AssertionError("abort returned") from exc
-        metrics.RPCS.labels(method, "OK").inc()
-        metrics.LATENCY.labels(method).observe(time.perf_counter() - started)
-        return result
+        return await run_unary(method, context, self.settings, body, self.draining)
 
     async def AcquireBotSeats(
         self, request: bot_service_pb2.AcquireBotSeatsRequest, context: Any

@@ -82,6 +82,27 @@ def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> 
     return Caller(token=token, is_admin=admin)
 
 
+async def run_unary(
+    method: str,
+    context: grpc.aio.ServicerContext[Any, Any],
+    settings: Settings,
+    body: Callable[[Caller], Awaitable[T]],
+    draining: bool = False,
+) -> T:
+    """Run one unary RPC body for every servicer: credentials in, errors mapped, metrics out."""
+    started = time.perf_counter()
+    try:
+        if draining:
+            raise errors.Draining("server is shutting down; retry on another replica")
+        result = await body(_caller(context, settings))
+    except Exception as exc:  # every failure goes through the one mapping
+        await _fail(context, method, exc)
+        raise AssertionError("abort returned") from exc
+    metrics.RPCS.labels(method, "OK").inc()
+    metrics.LATENCY.labels(method).observe(time.perf_counter() - started)
+    return result
+
+
 # -------------------------------------------------------------- conversions
 def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
     out = match_pb2.MatchSummary(
@@ -196,17 +217,8 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         context: grpc.aio.ServicerContext[Any, Any],
         body: Callable[[Caller], Awaitable[T]],
     ) -> T:
-        started = time.perf_counter()
-        try:
-            if self.draining and method != "ListGames":
-                raise errors.Draining("server is shutting down; retry on another replica")
-            result = await body(_caller(context, self.settings))
-        except Exception as exc:  # every failure goes through the one mapping
-            await _fail(context, method, exc)
-            raise AssertionError("abort_with_status returned") from exc
-        metrics.RPCS.labels(method, "OK").inc()
-        metrics.LATENCY.labels(method).observe(time.perf_counter() - started)
-        return result
+        draining = self.draining and method != "ListGames"
+        return await run_unary(method, context, self.settings, body, draining)
 
     async def ListGames(
         self, request: match_service_pb2.ListGamesRequest, context: Any

@@ -60,6 +60,7 @@ class RunningServer:
     server: grpc.aio.Server
     port: int
     servicer: MatchServicer
+    bot_servicer: BotServicer
     health: HealthServicer
     store: MatchStore
     settings: Settings
@@ -72,6 +73,7 @@ class RunningServer:
     async def drain(self) -> None:
         """Stop taking new work, tell the load balancer, let calls finish, then stop."""
         self.servicer.draining = True
+        self.bot_servicer.draining = True
         await self.health.enter_graceful_shutdown()
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
@@ -142,9 +144,8 @@ async def create_server(
         ]
     )
     match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
-    bot_service_pb2_grpc.add_BotServiceServicer_to_server(
-        BotServicer(BotSeats(service), settings), server
-    )
+    bot_servicer = BotServicer(BotSeats(service), settings)
+    bot_service_pb2_grpc.add_BotServiceServicer_to_server(bot_servicer, server)
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
@@ -161,7 +162,7 @@ async def create_server(
     # Health is known before the port opens (else early probes get NOT_FOUND).
     serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
     await server.start()
-    running = RunningServer(server, port, servicer, checker, store, settings)
+    running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
     running._tasks.append(
         asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
     )

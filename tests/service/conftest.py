@@ -29,7 +29,6 @@ from typing import Any, TypeAlias, TypeVar, cast
 
 import grpc
 import pytest
-import redis
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -530,33 +529,7 @@ class DurableRedis(RedisServer):
     (``appendfsync always``), so even a SIGKILL loses nothing acknowledged.
     """
 
-    def start(self) -> None:
-        if self.running:
-            return
-        self._proc = subprocess.Popen(
-            [
-                self.executable,
-                "--port", str(self.port), "--bind", "127.0.0.1",
-                "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-                "--dir", str(self.workdir), "--logfile", str(self._log),
-                "--daemonize", "no",
-            ],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        deadline = time.monotonic() + 10
-        while True:
-            if self._proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited at start-up:\n{self._log_tail()}")
-            try:
-                with redis.Redis(port=self.port, socket_timeout=0.5) as client:
-                    if client.ping():
-                        return
-            except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError):
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"redis-server did not answer:\n{self._log_tail()}")
-            time.sleep(0.02)
+    persistence = ("--appendonly", "yes", "--appendfsync", "always")
 
 
 @pytest.fixture
