@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from senet.v1 import match_pb2, match_service_pb2
 
 from clients.bots.base import STRATEGY_NAMES, make_strategy, state_from_proto_view
+from clients.bots.worker import position_at
 from clients.client import SeatClient, SenetClient
-from server.codec import options_from_proto
 from server.games.interface import OptionValue
 
 _SPEC = re.compile(r"^(?P<name>[a-z_]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>[si]))?$")
@@ -118,16 +118,13 @@ async def play_arena_seat(
     so an arena bot sees no more than a hosted one.
     """
     seat_client: SeatClient = client.seat(match_id, seat, token)
-    options: Mapping[str, OptionValue] | None = None
     loop = asyncio.get_running_loop()
 
     async def decide(turn: match_service_pb2.YourTurn) -> str | None:
-        nonlocal options
-        got = await seat_client.get()
-        if got.match.version != turn.version:
-            return None  # moved on; the server prompts again if it is still our turn
-        if options is None:
-            options = options_from_proto(got.match.options)
+        position = await position_at(seat_client, turn)
+        if position is None:
+            return None
+        got, options = position
         notation = await loop.run_in_executor(
             executor,
             choose_notation,

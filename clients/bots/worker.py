@@ -41,6 +41,20 @@ def seat_seed(match_id: str, seat: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+async def position_at(
+    seat_client: SeatClient, turn: match_service_pb2.YourTurn
+) -> tuple[match_service_pb2.GetMatchResponse, Mapping[str, OptionValue]] | None:
+    """The seat's view and the match options at the prompt's version.
+
+    None when the match moved on meanwhile: the server prompts again if it is still
+    this seat's turn, so a bot never decides on a stale position.
+    """
+    got = await seat_client.get()
+    if got.match.version != turn.version:
+        return None
+    return got, options_from_proto(got.match.options)
+
+
 async def play_seat(
     client: SenetClient,
     match_id: str,
@@ -58,15 +72,12 @@ async def play_seat(
     seat_client: SeatClient = client.seat(match_id, seat, token)
     seed = seat_seed(match_id, seat)
     strategy = make_strategy(strategy_name, seed=seed, iterations=iterations, seconds=seconds)
-    options: Mapping[str, OptionValue] | None = None
 
     async def decide(turn: match_service_pb2.YourTurn) -> str | match_pb2.Action | None:
-        nonlocal options
-        got = await seat_client.get()
-        if got.match.version != turn.version:
-            return None  # moved on; the server prompts again if it is still our turn
-        if options is None:
-            options = options_from_proto(got.match.options)
+        position = await position_at(seat_client, turn)
+        if position is None:
+            return None
+        got, options = position
         state = state_from_proto_view(
             got.match.game_id, got.view, seat=seat, seed=seed ^ turn.version, options=options
         )
