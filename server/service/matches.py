@@ -8,6 +8,7 @@ the same match.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import secrets
@@ -301,8 +302,11 @@ class MatchService:
             raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
-        request = _Submission(caller.token, notation, request_id or "srv-" + secrets.token_hex(12))
-        rate_key = f"{match_id}:{token_hash(caller.token)}"
+        digest = token_hash(caller.token)
+        request = _Submission(
+            caller.token, digest, notation, request_id or "srv-" + secrets.token_hex(12)
+        )
+        rate_key = f"{match_id}:{digest}"
         if not self.limiter.allow(rate_key):
             raise errors.RateLimited("too many requests for this seat; slow down")
         cached = self.cache.get(match_id)
@@ -351,7 +355,7 @@ class MatchService:
         fresh: bool = False,
     ) -> SubmitOutcome | None:
         """Apply on ``entry`` and commit at its version; None when the head moved on."""
-        seat = _seat_in(entry.seats, request.token)
+        seat = _seat_in(entry.seats, request.token, request.token_hash)
         if seat is None:
             if fresh:
                 raise errors.BadToken("this token holds no seat in this match")
@@ -517,17 +521,24 @@ class MatchService:
 @dataclass(frozen=True)
 class _Submission:
     token: str
+    token_hash: str
     notation: str
     request_id: str
 
 
-def _seat_in(seats: Mapping[int, str], token: str) -> int | None:
+def _seat_in(seats: Mapping[int, str], token: str, digest: str | None = None) -> int | None:
     """The seat whose claim holds ``token`` (compared by hash, in constant time)."""
-    digest = token_hash(token)
+    digest = digest or token_hash(token)
     for seat, claim_json in seats.items():
-        if secrets.compare_digest(SeatClaim.from_json(claim_json).token_hash, digest):
+        if secrets.compare_digest(_claim_token_hash(claim_json), digest):
             return seat
     return None
+
+
+@functools.lru_cache(maxsize=8192)
+def _claim_token_hash(claim_json: str) -> str:
+    """A stored claim's token hash, parsed once: claims are immutable strings."""
+    return SeatClaim.from_json(claim_json).token_hash
 
 
 def _legal(state: GameState, seat: int) -> list[LegalAction]:
