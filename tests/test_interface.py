@@ -90,7 +90,7 @@ def test_registry_knows_mykerinos_and_rejects_unknown_ids() -> None:
 def test_mykerinos_rejects_unknown_options_and_seat_counts() -> None:
     game = get_game("mykerinos")
     with pytest.raises(InvalidOptionsError, match="unknown option"):
-        game.new_match(3, {"nile": True})
+        game.new_match(3, {"dragons": True})
     with pytest.raises(InvalidOptionsError, match="2 to 4 players"):
         game.new_match(5)
 

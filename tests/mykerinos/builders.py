@@ -13,7 +13,8 @@ from server.games.interface import Event
 from server.games.mykerinos import MYKERINOS, MykerinosState
 from server.games.mykerinos import state as st
 from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.patrons import CODE_TO_PATRON
+from server.games.mykerinos.nile import NILE_CARDS
+from server.games.mykerinos.patrons import CODE_TO_PATRON, Patron
 from server.games.mykerinos.plots import PLOT_CARDS
 from server.games.mykerinos.region import parse_space, region_shape
 
@@ -36,8 +37,9 @@ def fill(cards: Sequence[int], count: int) -> list[int]:
     return [*cards, *rest[: count - len(cards)]]
 
 
-def new_state(seats: int, seed: int = 0) -> MykerinosState:
-    state = MYKERINOS.new_match(seats, seed=seed)
+def new_state(seats: int, seed: int = 0, **options: bool) -> MykerinosState:
+    """A new match; keyword options switch variants on (``nile=True``, ...)."""
+    state = MYKERINOS.new_match(seats, options, seed=seed)
     assert isinstance(state, MykerinosState)
     return state
 
@@ -64,6 +66,7 @@ def lay_region(
         for name in pyramids:
             state.pyramid[parse_space(name)] = True
     state.board = [st.EMPTY] * state.shape.size
+    state.blocked = [st.EMPTY] * state.shape.size
 
 
 def put(state: MykerinosState, colour: int, *spaces: str) -> None:
@@ -89,6 +92,9 @@ def give_cards(state: MykerinosState, seat: int, **counts: int) -> None:
     """
     for code, n in counts.items():
         patron = CODE_TO_PATRON[code]
+        if patron == Patron.GOVERNOR:
+            _give_governors(state, seat, n)
+            continue
         held = [c for c in state.won[seat] if PLOT_CARDS[c].patron == patron]
         for card in held[n:]:
             state.won[seat].remove(card)
@@ -98,6 +104,17 @@ def give_cards(state: MykerinosState, seat: int, **counts: int) -> None:
             state.deck.remove(card)
             state.won[seat].append(card)
         state.cards[seat][patron] = n
+
+
+def _give_governors(state: MykerinosState, seat: int, n: int) -> None:
+    """Governor Nile cards come out of the Governor deck (The Nile must be on)."""
+    held = [c for c in state.nile_won[seat] if NILE_CARDS[c].governor]
+    for card in held[n:]:
+        state.nile_won[seat].remove(card)
+        state.nile_governor_deck.append(card)
+    for _ in range(n - len(held)):
+        state.nile_won[seat].append(state.nile_governor_deck.pop())
+    state.cards[seat][Patron.GOVERNOR] = n
 
 
 def set_museum(

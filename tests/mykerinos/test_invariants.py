@@ -1,4 +1,5 @@
-"""Mykerinos invariants over hundreds of seeded random matches (2, 3 and 4 players).
+"""Mykerinos invariants over hundreds of seeded random matches (2, 3 and 4 players),
+in the base game and in every variant and valid combination of variants.
 
 Every decision of every match is checked against the conservation laws and the
 rules that no single scenario test can cover exhaustively:
@@ -16,7 +17,12 @@ rules that no single scenario test can cover exhaustively:
 * the event stream describes the board (a shadow board rebuilt from events agrees
   with the state) and delimitation follows the rank order (count, then tiebreak);
 * the last active player gets exactly one more action per campaign;
-* final score = plot points + exhibition, and the ranking follows (score, reserve).
+* final score = plot points + exhibition, and the ranking follows (score, reserve);
+  in the team game both teammates score the lower of their two totals;
+* variants: drafted patrons come from the revealed row; Nile cards are conserved and
+  rewarded only from the river; nobody places on another player's blocking token,
+  and every player's three tokens are in hand or on the board; in the classic rules
+  the museum reward comes from the general reserve.
 
 A second test checks that the explanations given for illegal actions state only true
 facts about the position ("c3 is occupied", "you have no Curator card", ...).
@@ -36,7 +42,8 @@ from server.games import Event, Rng
 from server.games.mykerinos import MYKERINOS, MykerinosState
 from server.games.mykerinos import actions as act
 from server.games.mykerinos.museum import WINGS, five_room, five_room_entries, ring_rooms
-from server.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES, PATRONS
+from server.games.mykerinos.nile import NILE_CARDS
+from server.games.mykerinos.patrons import ALL_PATRONS, PATRON_CODES, PATRON_NAMES, PATRONS
 from server.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
 from server.games.mykerinos.region import parse_space
 from server.games.mykerinos.scoring import exhibition
@@ -44,9 +51,13 @@ from server.games.mykerinos.state import (
     ARCHAEOLOGISTS_PER_COLOUR,
     AWAIT_DISCARD,
     AWAIT_REWARD,
+    AWAIT_TIE,
+    BLOCKING_TOKENS,
     COLOUR_NAMES,
     COLOURS,
     DELIMITATION,
+    DIGGING,
+    DRAFT,
     EMPTY,
     EXCAVATION,
     NEUTRAL_TURN,
@@ -67,13 +78,34 @@ def _area_of(space: int) -> int:
 
 def _unresolved_slots(state: MykerinosState) -> list[int]:
     """Slots of this campaign whose plot has not yet been taken, discarded or boxed."""
-    if state.phase in (EXCAVATION, NEUTRAL_TURN):
+    if state.phase in DIGGING:
         return list(range(len(state.slots)))
     if state.phase == DELIMITATION:
+        if state.on_river:
+            return list(range(len(state.slots)))
         later = range(2 * (state.area + 1), len(state.slots))
         return [2 * state.area + side for side in state.plots_left] + list(later)
-    assert state.phase == OVER
+    assert state.phase in (OVER, DRAFT)
     return []
+
+
+#: (seats, options) of every variant and valid combination, with an id.
+VARIANTS = ("nile", "team", "quick", "classic")
+
+
+def _variant_cases() -> list[Any]:
+    out = []
+    for seats in (2, 3, 4):
+        for mask in range(1 << len(VARIANTS)):
+            options = {name: bool(mask >> i & 1) for i, name in enumerate(VARIANTS)}
+            if options["team"] and seats != 4:
+                continue
+            on = "+".join(n for n in VARIANTS if options[n]) or "base"
+            out.append(pytest.param(seats, options, id=f"{seats}p-{on}"))
+    return out
+
+
+VARIANT_CASES = _variant_cases()
 
 
 class Watcher:
@@ -82,6 +114,11 @@ class Watcher:
     def __init__(self, state: MykerinosState) -> None:
         self.seats = state.seat_count
         self.neutral = state.neutral
+        self.team = state.team
+        self.classic = state.classic
+        self.campaigns = len(state.campaign_plot_counts())
+        self.drafted = 0
+        self.river: set[int] = {i for i, r in enumerate(state.river) if r}
         self.in_play = {*range(self.seats)} | (
             {self.neutral} if self.neutral is not None else set()
         )
@@ -97,7 +134,7 @@ class Watcher:
         self.final_actions: Counter[int] = Counter()
         # What the events told us.
         self.points_taken = [0] * self.seats
-        self.patrons_taken = [[0] * len(PATRONS) for _ in range(self.seats)]
+        self.patrons_taken = [[0] * len(ALL_PATRONS) for _ in range(self.seats)]
         self.shadow = list(state.board)
         self.tiebreaks: dict[int, int] = {} if self.neutral is None else {self.neutral: 2}
         self.order: list[int] = []
@@ -112,6 +149,7 @@ class Watcher:
         self._plots(state)
         self._pyramids(state)
         self._monotone(state)
+        self._nile(state)
         if state.phase == EXCAVATION:
             assert self.shadow == state.board, "events do not describe the board"
             if sum(state.active) == 1:
@@ -149,11 +187,17 @@ class Watcher:
     def _plots(self, state: MykerinosState) -> None:
         assert len(state.deck) <= self.deck_len, "the deck grew"
         self.deck_len = len(state.deck)
-        dealt = sum((8, 8, 8, 12)[: state.campaign])
-        assert len(state.deck) == DECK_SIZE - dealt
-        loose = [*state.deck, *(state.slots[i][0] for i in _unresolved_slots(state)), *state.box]
+        dealt = sum(state.campaign_plot_counts()[: state.campaign])
+        revealed = 8 if state.quick else 0
+        assert len(state.deck) == DECK_SIZE - dealt - revealed
+        loose = [
+            *state.deck,
+            *(state.slots[i][0] for i in _unresolved_slots(state)),
+            *state.box,
+            *state.draft_row,
+        ]
         assert len(loose) == len(set(loose)), f"a plot is in two places: {sorted(loose)}"
-        held = sum(map(sum, state.cards))
+        held = sum(sum(c[p] for p in PATRONS) for c in state.cards)
         assert len(loose) + held == DECK_SIZE, (len(loose), held)
         assert loose.count(SPECIAL_PLOT_ID) == 1
         for patron in PATRONS:
@@ -164,6 +208,8 @@ class Watcher:
         if state.campaign != self.campaign:
             self.campaign = state.campaign
             self.explored = set()
+        if state.phase not in DIGGING:
+            return  # bank archaeologists may drop onto a covered pyramid in phase 3
         for space, occupant in enumerate(state.board):
             if occupant != EMPTY and state.pyramid[space]:
                 assert space in self.explored, f"pyramid {space} occupied without the Explorer"
@@ -179,26 +225,54 @@ class Watcher:
         self.cards = [list(c) for c in state.cards]
         self.box = set(state.box)
 
+    def _nile(self, state: MykerinosState) -> None:
+        """Nile cards are conserved; blocking tokens are in hand or on the board."""
+        if not state.with_nile:
+            assert not state.nile_rows and not any(state.tokens)
+            return
+        places = [
+            *state.nile_governor_deck,
+            *state.nile_neutral_deck,
+            *state.nile_on_table(),
+            *state.nile_box,
+            *(c for row in state.nile_won for c in row),
+        ]
+        assert sorted(places) == list(range(len(NILE_CARDS))), places
+        for seat in range(self.seats):
+            down = state.blocked.count(seat) + state.blocked_rooms.count(seat)
+            assert state.tokens[seat] + down == BLOCKING_TOKENS
+        for space, owner in enumerate(state.blocked):
+            assert owner == EMPTY or state.board[space] == EMPTY, "a token under an archaeologist"
+
     def _delimitation_decision(self, state: MykerinosState) -> None:
         seat, legal = state.turn, state.legal_actions()
         assert state.area == self.area and state.ranks == self.order
+        if state.awaiting == AWAIT_TIE:
+            assert {a.kind for a in legal} == {act.USE_TIE, act.KEEP_TIE}
+            return
         if state.awaiting == AWAIT_DISCARD:
             assert self.neutral is not None and state.ranks[state.rank_index] == self.neutral
-            assert {a.kind for a in legal} == {act.DISCARD} and len(legal) == 2
+            assert {a.kind for a in legal} == {act.DISCARD} and len(legal) >= 2
             return
         assert state.awaiting == AWAIT_REWARD
         assert state.ranks[state.rank_index] == seat != self.neutral
-        assert any(state.board[i] == seat for i in state.shape.area_spaces[state.area])
+        scored = state._scored_spaces()
+        assert any(state.board[i] == seat for i in scored)
         kinds = {a.kind for a in legal}
         assert kinds <= {act.TAKE, act.MUSEUM} and len(legal) >= 2
-        if state.rank_index >= 2:
+        if state.rank_index >= 2 or state.on_river:
             assert kinds == {act.TAKE}, "third and fourth place never choose the museum"
+        if state.on_river:
+            assert state.rank_index < 2 and all(a.arg >= act.NILE_SIDE for a in legal)
 
     # ----------------------------------------------------------- transitions
     def before(self, state: MykerinosState, action: act.MykerinosAction) -> None:
-        """Check a placement against the pyramids; remember what the Explorer dug."""
+        """Check a placement against the pyramids and the blocking tokens; remember
+        what the Explorer dug."""
         if not action.spaces:
             return
+        for space in action.spaces:
+            assert state.blocked[space] in (EMPTY, state.turn), "placed on another's token"
         on_pyramids = [s for s in action.spaces if state.pyramid[s]]
         if action.kind == act.EXPLORER:
             assert len(on_pyramids) == 1, action.notation()
@@ -215,9 +289,14 @@ class Watcher:
                 self.shadow = [EMPTY] * (8 * int(data["region"]["rows"]))
                 self.tiebreaks = {} if self.neutral is None else {self.neutral: 2}
                 self.area = -1
+                self.river = {parse_space(n) for n in data["region"].get("river", [])}
             elif kind == "placed":
                 colour = COLOUR_OF_NAME[data["colour"]]
-                expected = data["seat"] if data["action"] not in ("na", "nb") else self.neutral
+                expected = {"na": self.neutral, "nb": self.neutral}.get(
+                    data["action"], data["seat"]
+                )
+                if data["action"] in ("ta", "tb"):
+                    expected = (data["seat"] + 2) % 4
                 assert colour == expected, data
                 for name in data["spaces"]:
                     space = parse_space(name)
@@ -229,7 +308,29 @@ class Watcher:
                 assert space == lowest, (space, self.tiebreaks)
                 self.tiebreaks[data["seat"]] = space
             elif kind == "area_ranked":
-                self._ranked(data)
+                self._ranked(data, river=False)
+            elif kind == "river_ranked":
+                self._ranked(data, river=True)
+            elif kind == "tie_card_used":
+                order = [COLOUR_OF_NAME[c] for c in data["order"]]
+                assert sorted(order) == sorted(self.order) and order != self.order
+                self.order = order
+            elif kind == "drafted":
+                self.drafted += 1
+                self.patrons_taken[data["seat"]][PATRON_CODES.index(data["patron"])] += 1
+            elif kind in ("nile_card_taken", "nile_card_discarded"):
+                self.plots_given += 1
+                assert self.area == -1 and self.plots_given <= 3
+                if kind == "nile_card_taken":
+                    seat = data["seat"]
+                    assert seat in self.order[:2], "only first and second place claim Nile cards"
+                    self.points_taken[seat] += data["points"]
+                    if NILE_CARDS[data["card"]].governor:
+                        self.patrons_taken[seat][PATRON_CODES.index("gov")] += 1
+            elif kind == "river_done":
+                for i in self.river:
+                    self.shadow[i] = EMPTY
+                self.river = set()
             elif kind in ("plot_taken", "plot_discarded"):
                 self.plots_given += 1
                 assert self.plots_given <= 2 and data["area"] == self.area
@@ -243,6 +344,8 @@ class Watcher:
                 seat = data["seat"]
                 assert seat in self.order[:2], "only first and second place go to the museum"
                 assert data["area"] == self.area
+                if self.classic:
+                    continue  # 2006 rules: from the general reserve, not from the area
                 mine = [
                     i for i, c in enumerate(self.shadow) if c == seat and _area_of(i) == self.area
                 ]
@@ -254,12 +357,13 @@ class Watcher:
                     if _area_of(i) == self.area:
                         self.shadow[i] = EMPTY
 
-    def _ranked(self, data: Any) -> None:
+    def _ranked(self, data: Any, river: bool) -> None:
         self.area = data["area"]
         self.plots_given = 0
         counts: dict[int, int] = {}
         for i, colour in enumerate(self.shadow):
-            if colour != EMPTY and _area_of(i) == self.area:
+            inside = i in self.river if river else _area_of(i) == self.area
+            if colour != EMPTY and inside:
                 counts[colour] = counts.get(colour, 0) + 1
         order = [COLOUR_OF_NAME[entry["colour"]] for entry in data["order"]]
         assert {c: e["count"] for c, e in zip(order, data["order"], strict=True)} == counts
@@ -270,29 +374,42 @@ class Watcher:
     # ----------------------------------------------------------------- end
     def finish(self, state: MykerinosState) -> None:
         assert state.is_over()
-        assert state.campaign == 4
-        assert dict(self.final_actions) == {1: 1, 2: 1, 3: 1, 4: 1}, self.final_actions
+        assert state.campaign == self.campaigns
+        assert dict(self.final_actions) == {c: 1 for c in range(1, self.campaigns + 1)}
+        assert self.drafted == (2 * self.seats if state.quick else 0)
         assert state.board == [EMPTY] * len(state.board)
-        expected = [
+        own = [
             state.prestige[s] + exhibition(state.cards[s], state.museum, s)["total"]
             for s in range(self.seats)
         ]
-        assert state.scores() == expected, "score is not plot points + exhibition"
-        keys = [(expected[s], state.personal[s][s]) for s in range(self.seats)]
+        assert state.individual_scores() == own, "score is not plot points + exhibition"
+        if self.team:
+            team = [min(own[s], own[(s + 2) % 4]) for s in range(4)]
+            assert state.scores() == team, "a team scores its lower member's total"
+            reserve = [
+                state.personal[s][s] + state.personal[(s + 2) % 4][(s + 2) % 4] for s in range(4)
+            ]
+            keys = [(team[s], reserve[s]) for s in range(4)]
+            assert state.ranking() == [1 + sum(keys[t] > key for t in (0, 1)) for key in keys]
+            return
+        assert state.scores() == own
+        keys = [(own[s], state.personal[s][s]) for s in range(self.seats)]
         assert state.ranking() == [1 + sum(k > key for k in keys) for key in keys]
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize(("seats", "options"), VARIANT_CASES)
 @settings(
-    max_examples=200,
+    max_examples=40,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(seed=st.integers(0, 2**63 - 1), chooser=st.integers(0, 2**63 - 1))
-def test_invariants_hold_at_every_step(seats: int, seed: int, chooser: int) -> None:
-    state = MYKERINOS.new_match(seats, seed=seed)
+def test_invariants_hold_at_every_step(
+    seats: int, options: dict[str, bool], seed: int, chooser: int
+) -> None:
+    state = MYKERINOS.new_match(seats, options, seed=seed)
     assert isinstance(state, MykerinosState)
     watcher = Watcher(state)
     rng = Rng(chooser)

@@ -18,6 +18,13 @@ Notation (case-insensitive; spaces like ``c2``, rooms like ``exp5`` or ``col/exp
 ``take l``/``take r``  delimitation: claim the left / right plot of the area
 ``mus exp5``           delimitation: one of your archaeologists of the area to the museum
 ``discard l``          two-player game: which plot the neutral player discards
+``ta c2``/``tb c3 d3`` team game: start / expand with your teammate's archaeologists
+``draft cur``          quick game: take a revealed plot of that patron
+``gov c2``             The Nile, Governor: start (or ``gov c3 d3``: expand), then ...
+``block f5``           ... put a blocking token on a space (or a room: ``block exp5``)
+``take n1``            The Nile: claim the Nile card of area row 1 (2, 3)
+``discard n1``         The Nile, two-player game: the neutral player discards it
+``usetie``/``keeptie`` The Nile: discard the tie card to win this tie, or keep it
 =====================  ===============================================
 
 Placements are written (and compared) with their spaces sorted: two orders that
@@ -31,6 +38,7 @@ from typing import NamedTuple
 
 from server.games.errors import MalformedActionError
 from server.games.mykerinos.museum import parse_room, room_name
+from server.games.mykerinos.patrons import CODE_TO_PATRON, PATRON_CODES, PATRONS
 from server.games.mykerinos.region import parse_space, space_name
 
 START = "a"
@@ -47,6 +55,13 @@ NEUTRAL_SKIP = "nskip"
 TAKE = "take"
 MUSEUM = "mus"
 DISCARD = "discard"
+TEAM_START = "ta"
+TEAM_EXPAND = "tb"
+DRAFT = "draft"
+GOVERNOR = "gov"
+BLOCK = "block"
+USE_TIE = "usetie"
+KEEP_TIE = "keeptie"
 
 #: Kinds that place archaeologists on the region, and how many spaces each takes.
 PLACEMENT_SIZES: dict[str, tuple[int, ...]] = {
@@ -58,12 +73,20 @@ PLACEMENT_SIZES: dict[str, tuple[int, ...]] = {
     HEIRESS: (1, 2),
     NEUTRAL_START: (1,),
     NEUTRAL_EXPAND: (2,),
+    TEAM_START: (1,),
+    TEAM_EXPAND: (2,),
+    GOVERNOR: (1, 2),
 }
 ROOM_KINDS = (DIRECTOR, MUSEUM)
 SIDE_KINDS = (TAKE, DISCARD)
-BARE_KINDS = (PASS, NEUTRAL_SKIP)
-PATRON_KINDS = (CURATOR, COLONEL, EXPLORER, HEIRESS, DIRECTOR)
-SIDES = ("l", "r")
+BARE_KINDS = (PASS, NEUTRAL_SKIP, USE_TIE, KEEP_TIE)
+PATRON_KINDS = (CURATOR, COLONEL, EXPLORER, HEIRESS, DIRECTOR, GOVERNOR)
+#: ``take``/``discard`` arguments: the left and right plot, then the Nile cards of
+#: area rows 1-3 (args 2-4).
+SIDES = ("l", "r", "n1", "n2", "n3")
+NILE_SIDE = 2
+#: ``block`` arguments: region spaces, then museum rooms from ``ROOM_TARGET``.
+ROOM_TARGET = 100
 
 
 class MykerinosAction(NamedTuple):
@@ -72,7 +95,9 @@ class MykerinosAction(NamedTuple):
     Attributes:
         kind: One of the kind constants of this module.
         spaces: Region spaces, sorted, for placements.
-        arg: Room id for ``dir``/``mus``; side (0 left, 1 right) for ``take``/``discard``.
+        arg: Room id for ``dir``/``mus``; side for ``take``/``discard`` (0 left and
+            1 right plot, 2-4 the Nile card of area row 1-3); patron for ``draft``;
+            blocking-token target for ``block`` (a space, or ``ROOM_TARGET`` + room).
     """
 
     kind: str
@@ -87,6 +112,10 @@ class MykerinosAction(NamedTuple):
             return f"{self.kind} {room_name(self.arg)}"
         if self.kind in SIDE_KINDS:
             return f"{self.kind} {SIDES[self.arg]}"
+        if self.kind == DRAFT:
+            return f"{self.kind} {PATRON_CODES[self.arg]}"
+        if self.kind == BLOCK:
+            return f"{self.kind} {block_target_name(self.arg)}"
         return self.kind
 
     def __str__(self) -> str:
@@ -96,6 +125,24 @@ class MykerinosAction(NamedTuple):
 def placement(kind: str, *spaces: int) -> MykerinosAction:
     """A placement action with its spaces in canonical (sorted) order."""
     return MykerinosAction(kind, tuple(sorted(spaces)))
+
+
+def block_target_name(target: int) -> str:
+    """A blocking token's place: a space (``f5``) or a museum room (``exp5``)."""
+    if target >= ROOM_TARGET:
+        return room_name(target - ROOM_TARGET)
+    return space_name(target)
+
+
+def parse_block_target(text: str) -> int:
+    """``"f5"`` -> the space; ``"exp5"`` -> ``ROOM_TARGET`` + the room.
+
+    Raises:
+        MalformedActionError: neither a space nor a room.
+    """
+    if len(text) == 2:
+        return parse_space(text)
+    return ROOM_TARGET + parse_room(text)
 
 
 def parse_action(text: str) -> MykerinosAction:
@@ -124,12 +171,26 @@ def parse_action(text: str) -> MykerinosAction:
             raise MalformedActionError(f"{kind!r} takes one museum room, like {kind} exp5")
         return MykerinosAction(kind, (), parse_room(args[0]))
     if kind in SIDE_KINDS:
-        if len(args) != 1 or args[0] not in ("l", "r", "left", "right"):
-            raise MalformedActionError(f"{kind!r} takes l or r (the left or right plot)")
-        return MykerinosAction(kind, (), 0 if args[0].startswith("l") else 1)
+        aliases = {"left": "l", "right": "r"}
+        side = aliases.get(args[0], args[0]) if len(args) == 1 else ""
+        if side not in SIDES:
+            raise MalformedActionError(
+                f"{kind!r} takes l or r (the left or right plot), or n1-n3 (a Nile card)"
+            )
+        return MykerinosAction(kind, (), SIDES.index(side))
+    if kind == DRAFT:
+        patron = CODE_TO_PATRON.get(args[0]) if len(args) == 1 else None
+        if patron is None or patron not in PATRONS:
+            codes = ", ".join(PATRON_CODES[p] for p in PATRONS)
+            raise MalformedActionError(f"'draft' takes a patron code: {codes}")
+        return MykerinosAction(kind, (), int(patron))
+    if kind == BLOCK:
+        if len(args) != 1:
+            raise MalformedActionError("'block' takes a space (f5) or a museum room (exp5)")
+        return MykerinosAction(kind, (), parse_block_target(args[0]))
     if kind in BARE_KINDS:
         if args:
             raise MalformedActionError(f"{kind!r} takes no arguments")
         return MykerinosAction(kind)
-    known = sorted([*PLACEMENT_SIZES, *ROOM_KINDS, *SIDE_KINDS, *BARE_KINDS])
+    known = sorted([*PLACEMENT_SIZES, *ROOM_KINDS, *SIDE_KINDS, *BARE_KINDS, DRAFT, BLOCK])
     raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(known)}")

@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.games.errors import CorruptStateError
-from server.games.interface import Game, GameInfo, JsonDict
+from server.games.errors import CorruptStateError, InvalidOptionsError
+from server.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
 from server.games.mykerinos.actions import MykerinosAction, parse_action
 from server.games.mykerinos.state import MykerinosState
 
 
 class Mykerinos(Game):
-    """Mykerinos: Special Edition, base game for 2 to 4 players."""
+    """Mykerinos: Special Edition for 2 to 4 players, with its variants as options.
+
+    The variants combine freely (The Nile with any player count, the quick game with
+    The Nile, ...) except that the team game needs exactly four players.
+    """
 
     info = GameInfo(
         id="mykerinos",
@@ -23,8 +27,40 @@ class Mykerinos(Game):
             "Archaeologists dig plots in four campaigns to win patrons and the best "
             "rooms of the museum (Special Edition rules; 2 players with a neutral player)."
         ),
-        options=(),
+        options=(
+            OptionSpec(
+                "nile",
+                "bool",
+                False,
+                "The Nile expansion: river spaces, Nile cards, the Governor and blocking tokens",
+            ),
+            OptionSpec(
+                "team",
+                "bool",
+                False,
+                "Team game (4 players): seats 0+2 against 1+3; a team scores its lower score",
+            ),
+            OptionSpec(
+                "quick",
+                "bool",
+                False,
+                "Quick game: three campaigns after each player drafts two patrons",
+            ),
+            OptionSpec(
+                "classic",
+                "bool",
+                False,
+                "The original 2006 rules: original patron names, museum reward from the "
+                "general reserve, plots never rotated",
+            ),
+        ),
     )
+
+    def check_option_combination(self, seats: int, options: Mapping[str, OptionValue]) -> None:
+        if options.get("team") and seats != 4:
+            raise InvalidOptionsError(
+                f"the team game is played by exactly 4 players (2 teams of 2), not {seats}"
+            )
 
     def _new_state(self, seats: int, options: JsonDict, seed: int) -> MykerinosState:
         state = MykerinosState(self, seats, options)

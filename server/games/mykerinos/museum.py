@@ -15,12 +15,14 @@ from __future__ import annotations
 from itertools import combinations
 
 from server.games.errors import MalformedActionError
-from server.games.mykerinos.patrons import CODE_TO_PATRON, PATRON_CODES, PATRON_NAMES
+from server.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES, PATRONS
 
 WINGS = 5
 ROOM_IDS = 20
 _PAIRS: tuple[tuple[int, int], ...] = tuple(combinations(range(WINGS), 2))
 _PAIR_INDEX: dict[tuple[int, int], int] = {pair: i for i, pair in enumerate(_PAIRS)}
+#: Only the five wing patrons name rooms (the Governor has no wing).
+_WING_CODES: dict[str, int] = {PATRON_CODES[p]: int(p) for p in PATRONS}
 
 
 def three_room(patron: int) -> int:
@@ -55,12 +57,12 @@ def room_name(room: int) -> str:
     return f"{PATRON_CODES[p]}/{PATRON_CODES[q]}"
 
 
-def room_label(room: int) -> str:
-    """Human name of a room."""
+def room_label(room: int, names: tuple[str, ...] = PATRON_NAMES) -> str:
+    """Human name of a room, with the patron ``names`` of the edition played."""
     if room < 2 * WINGS:
-        return f"{PATRON_NAMES[room % WINGS]} {room_value(room)}-room"
+        return f"{names[room % WINGS]} {room_value(room)}-room"
     p, q = room_patrons(room)
-    return f"{PATRON_NAMES[p]}/{PATRON_NAMES[q]} 2-room"
+    return f"{names[p]}/{names[q]} 2-room"
 
 
 def parse_room(text: str) -> int:
@@ -72,16 +74,16 @@ def parse_room(text: str) -> int:
     t = text.lower()
     if "/" in t:
         left, _, right = t.partition("/")
-        p, q = CODE_TO_PATRON.get(left), CODE_TO_PATRON.get(right)
+        p, q = _WING_CODES.get(left), _WING_CODES.get(right)
         if p is not None and q is not None and p != q:
             return two_room(p, q)
     elif len(t) == 4 and t[3] in "35":
-        p = CODE_TO_PATRON.get(t[:3])
+        p = _WING_CODES.get(t[:3])
         if p is not None:
             return three_room(p) if t[3] == "3" else five_room(p)
     raise MalformedActionError(
         f"{text!r} is not a museum room: use exp3, exp5 or a 2-room like col/exp "
-        f"(patrons {', '.join(PATRON_CODES)})"
+        f"(patrons {', '.join(_WING_CODES)})"
     )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.games.mykerinos.museum import room_patrons, room_value
-from server.games.mykerinos.patrons import PATRON_CODES, PATRONS
+from server.games.mykerinos.patrons import PATRON_CODES, PATRONS, Patron
 
 SET_BONUS = 5
 NO_ROOM_VALUE = 1
@@ -28,10 +28,12 @@ def exhibition(cards: Sequence[int], museum: Sequence[int], colour: int) -> dict
 
     Each card scores the best room its holder occupies for that patron (2, 3 or 5),
     or 1 point without such a room; each set of five different patrons adds 5.
+    Governor cards (The Nile) score nothing but stand in for any missing patron of
+    a set; ``cards`` may omit the Governor (base game arrays).
 
     Returns:
-        ``{"patrons": {code: {"cards", "room_value", "points"}}, "sets", "set_points",
-        "total"}``.
+        ``{"patrons": {code: {"cards", "room_value", "points"}}, "governors", "sets",
+        "set_points", "total"}``.
     """
     best = best_room_values(museum, colour)
     patrons: dict[str, dict[str, int]] = {}
@@ -45,6 +47,25 @@ def exhibition(cards: Sequence[int], museum: Sequence[int], colour: int) -> dict
             "points": points,
         }
         total += points
-    sets = min(cards[p] for p in PATRONS)
+    governors = cards[Patron.GOVERNOR] if len(cards) > Patron.GOVERNOR else 0
+    sets = patron_sets([cards[p] for p in PATRONS], governors)
     total += sets * SET_BONUS
-    return {"patrons": patrons, "sets": sets, "set_points": sets * SET_BONUS, "total": total}
+    return {
+        "patrons": patrons,
+        "governors": governors,
+        "sets": sets,
+        "set_points": sets * SET_BONUS,
+        "total": total,
+    }
+
+
+def patron_sets(counts: Sequence[int], wild: int) -> int:
+    """Most disjoint sets of the five patrons, ``wild`` cards filling any gap.
+
+    ``k`` sets are possible when the wild cards cover every patron's shortfall
+    below ``k``; that test is monotonic in ``k``, so count up until it fails.
+    """
+    sets = 0
+    while sum(max(0, sets + 1 - n) for n in counts) <= wild:
+        sets += 1
+    return sets
