@@ -21,8 +21,9 @@ of the generic pool of notations that were legal somewhere in other matches.
 from __future__ import annotations
 
 import copy
+import functools
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -44,6 +45,7 @@ from server.games import (
     all_games,
 )
 from server.games.errors import CorruptStateError
+from server.games.interface import JsonDict
 
 MAX_DECISIONS = 5000
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
@@ -62,12 +64,88 @@ def _settings(examples: int, *, shrink: bool = True) -> settings:
 
 
 # --------------------------------------------------------------------- cases
+class Variant(Game):
+    """A game with some options switched on: the suite's view of one variant.
+
+    It delegates everything to ``base`` and only fills ``options`` into new
+    matches, so every test below runs unchanged over the variants.
+    """
+
+    def __init__(self, base: Game, options: dict[str, Any]) -> None:
+        self.base = base
+        self.options = options
+        self.info = base.info  # type: ignore[misc]
+
+    def new_match(
+        self, seats: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> GameState:
+        return self.base.new_match(seats, {**self.options, **(options or {})}, seed)
+
+    def _new_state(self, seats: int, options: JsonDict, seed: int) -> GameState:
+        raise AssertionError("unused: new_match delegates to the base game")
+
+    def parse_action(self, text: str) -> Any:
+        return self.base.parse_action(text)
+
+    def state_from_view(self, view: Mapping[str, Any], seed: int) -> GameState:
+        return self.base.state_from_view(view, seed)
+
+    def state_from_data(self, data: Mapping[str, Any]) -> GameState:
+        return self.base.state_from_data(data)
+
+
+#: Variant cases run one example in this many (the base game runs them all).
+VARIANT_SHARE = 4
+
+
+def _thinned(test: Callable[..., None]) -> Callable[..., None]:
+    """Skip most examples of variant cases, keeping the suite's time bounded."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        game = kwargs["game"] if "game" in kwargs else args[0]
+        if isinstance(game, Variant) and kwargs["seed"] % VARIANT_SHARE:
+            return
+        test(*args, **kwargs)
+
+    return run
+
+
+def _variants(game: Game, seats: int) -> list[dict[str, Any]]:
+    """Each boolean option alone, then as many together as the rules allow.
+
+    (Every combination of Mykerinos variants is covered by its own invariant test;
+    this suite takes the singles and the widest combination to bound its time.)
+    """
+
+    def allowed(options: dict[str, Any]) -> bool:
+        try:
+            game.normalize_options(seats, options)
+        except InvalidOptionsError:
+            return False
+        return True
+
+    flags = [spec.name for spec in game.info.options if spec.kind == "bool"]
+    valid = [{name: True} for name in flags if allowed({name: True})]
+    widest: dict[str, Any] = {}
+    for name in flags:
+        if allowed({**widest, name: True}):
+            widest[name] = True
+    if len(widest) > 1:
+        valid.append(widest)
+    return valid
+
+
 def _cases() -> list[Any]:
-    """One param per (game, seat count)."""
+    """One param per (game, seat count), then per variant (boolean options) of each."""
     out = []
     for game in all_games():
         for seats in range(game.info.min_seats, game.info.max_seats + 1):
             out.append(pytest.param(game, seats, id=f"{game.info.id}-{seats}p"))
+            for options in _variants(game, seats):
+                name = "+".join(sorted(options))
+                variant = Variant(game, options)
+                out.append(pytest.param(variant, seats, id=f"{game.info.id}-{seats}p-{name}"))
     return out
 
 
@@ -267,6 +345,7 @@ def _playout(
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(50)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_random_playouts_follow_the_interface(game: Game, seats: int, seed: int, chooser: int):
     """Legal actions apply (checked), round-trip, are labelled; the match ends."""
     state = game.new_match(seats, seed=seed)
@@ -349,6 +428,7 @@ def _check_text(game: Game, state: GameState, seat: int, text: str) -> None:
         max_size=12,
     ),
 )
+@_thinned
 def test_bad_actions_are_rejected_and_change_nothing(
     game: Game, seats: int, seed: int, chooser: int, garbage: list[str]
 ):
@@ -383,6 +463,7 @@ def test_bad_actions_are_rejected_and_change_nothing(
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_snapshots_round_trip_and_continue_identically(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -420,6 +501,7 @@ def test_snapshots_round_trip_and_continue_identically(
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_replay_is_deterministic_and_clones_are_independent(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -459,6 +541,7 @@ def test_replay_is_deterministic_and_clones_are_independent(
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS, other_seed=SEEDS)
+@_thinned
 def test_views_are_json_and_do_not_depend_on_hidden_parts(
     game: Game, seats: int, seed: int, chooser: int, other_seed: int
 ):
@@ -494,6 +577,7 @@ def test_views_are_json_and_do_not_depend_on_hidden_parts(
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(15)
 @given(seed=SEEDS, chooser=SEEDS, sample_seed=SEEDS)
+@_thinned
 def test_state_from_view_reproduces_the_view_and_the_choices(
     game: Game, seats: int, seed: int, chooser: int, sample_seed: int
 ):
@@ -610,6 +694,7 @@ def test_corrupt_field_values_are_refused(game: Game, seats: int):
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(10, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_any_well_formed_action_can_be_described(game: Game, seats: int, seed: int, chooser: int):
     def describe_all(state: GameState, step: int, rng: Rng) -> None:
         for text in _candidate_notations(game, seats, rng, 4):
@@ -644,6 +729,7 @@ def _perturbed(action: Any, rng: Rng) -> Iterator[object]:
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(10, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_hand_built_action_values_end_in_a_game_error(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -677,6 +763,7 @@ def _scribble(value: Any) -> None:
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(5, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
+@_thinned
 def test_data_and_views_are_snapshots(game: Game, seats: int, seed: int, chooser: int):
     """Mutating what to_data()/view() returned (or the data a state was built from)
     must not change the state."""

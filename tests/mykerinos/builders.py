@@ -152,3 +152,23 @@ def start_delimitation(state: MykerinosState, tiebreak: Mapping[int, int]) -> li
 
 def notations(state: MykerinosState) -> set[str]:
     return {a.notation() for a in state.legal_actions()}
+
+
+def lay_nile(state: MykerinosState, cards: Sequence[int]) -> None:
+    """Lay these Nile cards, one per row of areas (top row first), over the region.
+
+    The cards come out of their decks; the cards laid before go back to them.
+    """
+    for card in state.nile_rows:
+        deck = state.nile_governor_deck if NILE_CARDS[card].governor else state.nile_neutral_deck
+        deck.insert(0, card)
+    for card in cards:
+        deck = state.nile_governor_deck if NILE_CARDS[card].governor else state.nile_neutral_deck
+        deck.remove(card)
+    state.nile_rows = list(cards)
+    state._lay_region()
+
+
+def nile_card(effect: str, points: int | None = None) -> int:
+    """The first Nile card with that effect (and points, when given)."""
+    return next(c.id for c in NILE_CARDS if c.effect == effect and points in (None, c.points))

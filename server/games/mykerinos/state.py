@@ -122,7 +122,7 @@ class MykerinosState(GameState):
         self.slots: list[tuple[int, bool]] = []
         self.board: list[int] = []
         self.pyramid: list[bool] = []
-        self.shape: RegionShape = region_shape(2)
+        self.shape: RegionShape = region_shape(0)  # no region before campaign 1
         self.start_seat = 0
         self.turn = 0
         self.phase = EXCAVATION
@@ -1471,7 +1471,8 @@ class MykerinosState(GameState):
         state.rng = Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
         cards = len(PLOT_CARDS)
         raw_slots = f("slots")
-        if not isinstance(raw_slots, list) or len(raw_slots) not in state.campaign_plot_counts():
+        sizes = (0, *state.campaign_plot_counts()) if state.quick else state.campaign_plot_counts()
+        if not isinstance(raw_slots, list) or len(raw_slots) not in sizes:
             raise CorruptStateError("slots must list the plots of one campaign")
         state.slots = []
         for i, slot in enumerate(raw_slots):
@@ -1498,7 +1499,9 @@ class MykerinosState(GameState):
         state.plots_left = v.int_list(
             f("plots_left"), "plots_left", 0, len(act.SIDES) - 1, unique=True
         )
-        state.campaign = v.integer(f("campaign"), "campaign", 1, len(state.campaign_plot_counts()))
+        state.campaign = v.integer(
+            f("campaign"), "campaign", 0 if state.quick else 1, len(state.campaign_plot_counts())
+        )
         state.start_seat = v.integer(f("start_seat"), "start_seat", 0, seats - 1)
         state.turn = v.integer(f("turn"), "turn", 0, seats - 1)
         state.phase = v.choice(f("phase"), "phase", PHASES)
@@ -1747,6 +1750,8 @@ def _load_variant_fields(state: MykerinosState, data: Mapping[str, Any]) -> None
         raise CorruptStateError("the 5-point plot is never drafted")
     if (state.phase == DRAFT) != bool(state.draft_row and state.draft_order):
         raise CorruptStateError("the draft row is shown exactly during the draft")
+    if (state.phase == DRAFT) != (state.campaign == 0) or (state.slots and state.campaign == 0):
+        raise CorruptStateError("the draft comes before the first campaign, with no region")
     if state.phase == DRAFT and state.turn != state.draft_order[state.draft_index]:
         raise CorruptStateError("the draft turn does not match the draft order")
     cards = len(nile.NILE_CARDS)
