@@ -1,0 +1,97 @@
+"""The classic (2006) rules: what the Chinese summary states differently (C-1..C-5)."""
+
+from __future__ import annotations
+
+from server.games.mykerinos.museum import parse_room
+from server.games.mykerinos.patrons import CLASSIC_PATRON_NAMES
+from tests.mykerinos.builders import (
+    BLUE,
+    GREEN,
+    RED,
+    WHITE,
+    card_id,
+    fill,
+    give_cards,
+    lay_region,
+    new_state,
+    notations,
+    put,
+    set_museum,
+    set_turn,
+    start_delimitation,
+)
+
+
+def test_original_patron_names_in_views_and_labels_ruling_c1() -> None:
+    state = new_state(3, classic=True)
+    names = state.view(BLUE)["patron_names"]
+    assert names["exp"] == "Lord Lemon" and names["col"] == "Colonel Tangerine"
+    assert names["cur"] == "Mrs Blackmore" and names["hei"] == "Lady Violet"
+    assert names["dir"] == "Sir Brown"
+    assert tuple(names.values())[:5] == CLASSIC_PATRON_NAMES[:5]
+    set_turn(state, BLUE, campaign=2)
+    give_cards(state, BLUE, exp=1)
+    labels = [state.describe(a) for a in state.legal_actions() if a.kind == "exp"]
+    assert labels and all(label.startswith("Lord Lemon: ") for label in labels)
+    assert new_state(3).view(BLUE)["patron_names"]["exp"] == "Explorer"
+
+
+def test_museum_reward_takes_an_archaeologist_from_the_general_reserve_ruling_c2() -> None:
+    state = new_state(4, classic=True)
+    lay_region(state, fill([], 8), pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, BLUE, "a1", "b1", "c1")
+    put(state, RED, "a2")
+    general = state.general[BLUE]
+    start_delimitation(state, {BLUE: 1, RED: 2, GREEN: 3, WHITE: 4})
+    state.apply(BLUE, "mus exp3")
+    assert state.museum[parse_room("exp3")] == BLUE
+    assert state.general[BLUE] == general - 1  # from the general reserve ...
+    assert [state.board[i] for i in (0, 1, 2)] == [BLUE] * 3  # ... not from the area
+    label = new_state(4, classic=True)
+    assert "general reserve" in label.describe("mus exp3")
+
+
+def test_no_museum_reward_with_an_empty_general_reserve_ruling_c2() -> None:
+    state = new_state(4, classic=True)
+    lay_region(state, fill([], 8), pyramids=[])
+    put(state, BLUE, "a1", "b1")
+    put(state, RED, "a2")
+    state.personal[BLUE][BLUE] += state.general[BLUE]
+    state.general[BLUE] = 0
+    start_delimitation(state, {BLUE: 1, RED: 2, GREEN: 3, WHITE: 4})
+    assert notations(state) == {"take l", "take r"}
+
+
+def test_third_place_claims_a_plot_only_when_first_and_second_went_to_the_museum_c3() -> None:
+    plots = fill([card_id("dir", 2), card_id("hei", 0)], 8)
+    # First takes a plot, second goes to the museum: the last plot is discarded.
+    state = new_state(4, classic=True)
+    lay_region(state, plots, pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, BLUE, "a1", "b1", "c1")
+    put(state, WHITE, "a2", "b2")
+    put(state, RED, "a3")
+    start_delimitation(state, {BLUE: 1, WHITE: 2, RED: 3, GREEN: 4})
+    state.apply(BLUE, "take l")
+    events = state.apply(WHITE, "mus exp3")
+    assert not any(e.kind == "plot_taken" and e.data["seat"] == RED for e in events)
+    assert any(e.kind == "plot_discarded" and e.data["area"] == 0 for e in events)
+    # Both went to the museum: third place takes a plot.
+    state = new_state(4, classic=True)
+    lay_region(state, plots, pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, BLUE, "a1", "b1", "c1")
+    put(state, WHITE, "a2", "b2")
+    put(state, RED, "a3")
+    start_delimitation(state, {BLUE: 1, WHITE: 2, RED: 3, GREEN: 4})
+    state.apply(BLUE, "mus exp3")
+    state.apply(WHITE, "mus col/exp")
+    assert state.current_seat() == RED and notations(state) == {"take l", "take r"}
+
+
+def test_classic_plots_are_never_rotated_ruling_c4() -> None:
+    for seed in range(5):
+        state = new_state(4, classic=True, seed=seed)
+        assert not any(rotated for _, rotated in state.slots)
+    assert any(rotated for seed in range(5) for _, rotated in new_state(4, seed=seed).slots)
