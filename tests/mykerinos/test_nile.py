@@ -297,7 +297,7 @@ def test_the_tie_card_holder_is_asked_when_losing_a_tie_and_wins_it() -> None:
     assert not state.nile_won[RED] and nile_card(nile.TIE_WINNER) in state.nile_box
 
 
-def test_the_tie_card_can_be_kept_for_a_later_tie_ruling_n4() -> None:
+def test_the_tie_card_can_be_kept_for_a_later_tie_ruling_n9() -> None:
     state = tie_state()
     put(state, BLUE, "a1", "b1")
     put(state, RED, "a2", "b2")
@@ -320,7 +320,7 @@ def test_nile_options_combine_with_every_player_count_and_the_quick_game() -> No
     assert quick.campaign_plot_counts() == (8, 8, 12)
 
 
-def test_quick_game_final_campaign_uses_two_governors_and_the_special_card_ruling_n9() -> None:
+def test_quick_game_final_campaign_uses_two_governors_and_the_special_card_ruling_n10() -> None:
     state = new_state(3, nile=True, quick=True)
     # Campaigns 1 and 2 take one card from each deck; the final one the last three.
     state.nile_governor_deck = state.nile_governor_deck[:3]
