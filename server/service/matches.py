@@ -9,7 +9,6 @@ the same match.
 from __future__ import annotations
 
 import functools
-import json
 import re
 import secrets
 import time
@@ -46,6 +45,8 @@ from server.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    dumps,
+    loads,
     new_token,
     seed_commitment,
     token_hash,
@@ -386,9 +387,8 @@ class MatchService:
             state.current_seat(),
         )
         now = time.time()
-        log_entry = json.dumps(
-            {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now},
-            separators=(",", ":"),
+        log_entry = dumps(
+            {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now}
         )
         outcome = await self.store.commit(
             match_id,
@@ -503,7 +503,7 @@ class MatchService:
         log = await self.store.action_log(stored.match_id)
         actions = []
         for entry in log:
-            raw = json.loads(entry.entry_json)
+            raw = loads(entry.entry_json)
             actions.append(LoggedAction(entry.version, raw["seat"], raw["notation"]))
         return MatchExport(
             game_id=meta.game_id,

@@ -7,15 +7,27 @@ so that every replica (and a future migration) reads and writes them the same wa
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+import orjson
 
 from server.games.interface import Event, JsonDict
 
 SeatKind = Literal["open", "bot"]
 Status = Literal["active", "finished", "abandoned"]
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of a stored document (orjson: several times faster than
+    the standard library on the per-action hot path)."""
+    return orjson.dumps(value).decode()
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse a stored JSON document."""
+    return orjson.loads(text)
 
 
 def seed_commitment(salt: str, seed: int) -> str:
@@ -62,11 +74,11 @@ class MatchMeta:
     created_at: float
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return dumps(asdict(self))
 
     @classmethod
     def from_json(cls, text: str) -> MatchMeta:
-        raw = json.loads(text)
+        raw = loads(text)
         raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
         return cls(**raw)
 
@@ -80,11 +92,11 @@ class SeatClaim:
     joined_at: float
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        return dumps(asdict(self))
 
     @classmethod
     def from_json(cls, text: str) -> SeatClaim:
-        return cls(**json.loads(text))
+        return cls(**loads(text))
 
 
 @dataclass(frozen=True)
@@ -100,7 +112,7 @@ class UpdateRecord:
 
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
-        return json.dumps(
+        return dumps(
             {
                 "version": self.version,
                 "seat": self.seat,
@@ -108,13 +120,12 @@ class UpdateRecord:
                 "events": self.events,
                 "status": self.status,
                 "current_seat": self.current_seat,
-            },
-            separators=(",", ":"),
+            }
         )
 
     @classmethod
     def from_json(cls, text: str) -> UpdateRecord:
-        return cls(**json.loads(text))
+        return cls(**loads(text))
 
     def events_for(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may receive."""
@@ -137,13 +148,11 @@ class Snapshot:
     updated_at: float
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"state": self.state, "updated_at": self.updated_at}, separators=(",", ":")
-        )
+        return dumps({"state": self.state, "updated_at": self.updated_at})
 
     @classmethod
     def from_json(cls, text: str) -> Snapshot:
-        raw = json.loads(text)
+        raw = loads(text)
         return cls(raw["state"], raw["updated_at"])
 
 
