@@ -307,7 +307,9 @@ class GameState(ABC):
         if seat != current:
             raise NotYourTurnError(f"seat {seat} cannot act: seat {current} must decide now")
         parsed = self.coerce_action(action)
-        if parsed not in set(self.legal_actions()):
+        # A list scan: equal actions compare equal field by field, and building a
+        # set would hash every legal action (several times slower on this hot path).
+        if parsed not in self.legal_actions():
             raise IllegalActionError(
                 f"{parsed.notation()!r} is not legal: {self.explain_illegal(parsed)}"
             )
