@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -98,9 +99,16 @@ async def run_unary(
     except Exception as exc:  # every failure goes through the one mapping
         await _fail(context, method, exc)
         raise AssertionError("abort returned") from exc
-    metrics.RPCS.labels(method, "OK").inc()
-    metrics.LATENCY.labels(method).observe(time.perf_counter() - started)
+    ok, latency = _success_metrics(method)
+    ok.inc()
+    latency.observe(time.perf_counter() - started)
     return result
+
+
+@functools.cache
+def _success_metrics(method: str) -> tuple[Any, Any]:
+    """The OK counter and latency histogram children of ``method``, looked up once."""
+    return metrics.RPCS.labels(method, "OK"), metrics.LATENCY.labels(method)
 
 
 # -------------------------------------------------------------- conversions

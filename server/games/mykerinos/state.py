@@ -1442,12 +1442,13 @@ class MykerinosState(GameState):
             "slots": [[card, rotated] for card, rotated in self.slots],
             "final": copy.deepcopy(self.final),
         }
+        fields = self.__dict__
         for name in self._FLAT_FIELDS:
-            data[name] = list(getattr(self, name))
+            data[name] = fields[name][:]
         for name in self._TABLE_FIELDS:
-            data[name] = [list(row) for row in getattr(self, name)]
+            data[name] = [row[:] for row in fields[name]]
         for name in self._SCALAR_FIELDS:
-            data[name] = getattr(self, name)
+            data[name] = fields[name]
         return data
 
     @classmethod
@@ -1664,16 +1665,19 @@ class MykerinosState(GameState):
         return cls.from_data(game, data)
 
     def clone(self) -> MykerinosState:
+        # Through the instance dicts rather than getattr/setattr: clone runs once per
+        # served action and once per search node.
         twin = object.__new__(MykerinosState)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = Rng(self.rng.state)
-        twin.options = dict(self.options)
+        fields = dict(self.__dict__)
         for name in self._FLAT_FIELDS:
-            setattr(twin, name, list(getattr(self, name)))
+            fields[name] = fields[name][:]
         for name in self._TABLE_FIELDS:
-            setattr(twin, name, [list(row) for row in getattr(self, name)])
-        twin.slots = list(self.slots)
-        twin.cards = [list(row) for row in self.cards]
+            fields[name] = [row[:] for row in fields[name]]
+        fields["rng"] = Rng(self.rng.state)
+        fields["options"] = dict(self.options)
+        fields["slots"] = self.slots[:]
+        fields["cards"] = [row[:] for row in self.cards]
+        twin.__dict__ = fields
         return twin
 
     def __eq__(self, other: object) -> bool:
