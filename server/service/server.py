@@ -176,7 +176,12 @@ async def serve(settings: Settings) -> None:
 
         start_http_server(settings.metrics_port, addr=settings.host)
     running = await create_server(settings)
-    store_kind = "redis " + settings.redis_url if settings.redis_url else "embedded in-memory"
+    # Never print the Redis password that a URL may carry.
+    from server.store.redis_store import redacted_url
+
+    store_kind = (
+        "redis " + redacted_url(settings.redis_url) if settings.redis_url else "embedded in-memory"
+    )
     log.info(
         "senet listening",
         extra={"address": running.address, "store": store_kind, "tls": bool(settings.tls_cert)},
