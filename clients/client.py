@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,14 @@ from clients.errors import SenetRpcError
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 10.0
+
+#: Channel options of every client channel. Round robin over every address the
+#: name resolves to: a ``dns:///`` target naming a headless Kubernetes Service
+#: then spreads calls over all replicas (gRPC's default, pick_first, would send
+#: everything to one); a name with one address behaves as before.
+CHANNEL_OPTIONS = (
+    ("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
+)
 _BACKOFF_START_S = 0.05
 _BACKOFF_MAX_S = 2.0
 
@@ -105,9 +114,11 @@ class SenetClient:
         if self._stub is None:
             target = self.targets[self._index % len(self.targets)]
             if self._credentials is not None:
-                self._channel = grpc.aio.secure_channel(target, self._credentials)
+                self._channel = grpc.aio.secure_channel(
+                    target, self._credentials, options=CHANNEL_OPTIONS
+                )
             else:
-                self._channel = grpc.aio.insecure_channel(target)
+                self._channel = grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
             self._stub = match_service_pb2_grpc.MatchServiceStub(self._channel)
         return self._stub
 

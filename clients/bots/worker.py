@@ -30,7 +30,7 @@ import grpc
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc, match_pb2, match_service_pb2
 
 from clients.bots.base import make_strategy, state_from_proto_view
-from clients.client import SeatClient, SenetClient, describe_error
+from clients.client import CHANNEL_OPTIONS, SeatClient, SenetClient, describe_error
 from server.codec import options_from_proto
 from server.games.interface import OptionValue
 
@@ -141,9 +141,9 @@ class BotWorker:
         stop = stop or asyncio.Event()
         if self.tls_ca:
             credentials = grpc.ssl_channel_credentials(Path(self.tls_ca).read_bytes())
-            channel = grpc.aio.secure_channel(self.target, credentials)
+            channel = grpc.aio.secure_channel(self.target, credentials, options=CHANNEL_OPTIONS)
         else:
-            channel = grpc.aio.insecure_channel(self.target)
+            channel = grpc.aio.insecure_channel(self.target, options=CHANNEL_OPTIONS)
         stub = bot_service_pb2_grpc.BotServiceStub(channel)
         client = SenetClient(self.target, admin_key=self.admin_key, tls_ca=self.tls_ca)
         finished: list[SeatKey] = []
