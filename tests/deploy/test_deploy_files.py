@@ -302,3 +302,12 @@ def test_image_requirements_pin_every_runtime_dependency() -> None:
     assert wanted <= {name.lower() for name in pinned}
     blocks = re.split(r"\n(?=[A-Za-z])", text.split("\n", 2)[2])
     assert all("--hash=sha256:" in block for block in blocks if "==" in block)
+
+
+# --------------------------------------------------------------------- readme
+def test_readme_documents_every_knob_and_file() -> None:
+    readme = (DEPLOY / "README.md").read_text()
+    undocumented = {v for v in SETTINGS_VARIABLES | CLIENT_VARIABLES if f"`{v}`" not in readme}
+    assert undocumented == set()
+    files = {p.name for p in DEPLOY.iterdir() if p.is_file() and p.name != "README.md"}
+    assert {name for name in files if f"`{name}`" not in readme} == set()

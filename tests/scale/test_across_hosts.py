@@ -43,7 +43,7 @@ PORT = 50051
 CUT_AFTER = 12
 #: Bounds on waiting, so that a broken run fails instead of hanging CI.
 START_TIMEOUT_S = 60.0
-RUN_TIMEOUT_S = 120.0
+RUN_TIMEOUT_S = 240.0
 HOSTS = ["redis", "server0", "server1", "server2", "clients"]
 LOST = "server1"
 
