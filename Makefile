@@ -55,7 +55,7 @@ run: $(STAMP)
 ## make deploy-lock: re-pin the image's runtime dependencies (with hashes) from pyproject.toml.
 deploy-lock: $(TOOLS)
 	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --no-header \
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
 		--no-emit-index-url --no-emit-find-links -o deploy/requirements.txt pyproject.toml
 	sed -i '1i # Runtime dependencies of the Senet image, pinned with hashes (pip --require-hashes).\n# Regenerate after changing [project.dependencies] in pyproject.toml: make deploy-lock' \
 		deploy/requirements.txt
