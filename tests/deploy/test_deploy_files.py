@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import copy
+import importlib.metadata
 import os
 import re
 import shutil
@@ -26,6 +27,8 @@ import jsonpatch
 import kubernetes_validate
 import pytest
 import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from server.service.server import LIVENESS_SERVICE
 from server.service.settings import Settings
@@ -302,6 +305,26 @@ def test_image_requirements_pin_every_runtime_dependency() -> None:
     assert wanted <= {name.lower() for name in pinned}
     blocks = re.split(r"\n(?=[A-Za-z])", text.split("\n", 2)[2])
     assert all("--hash=sha256:" in block for block in blocks if "==" in block)
+    # pip --require-hashes refuses a lock missing any dependency of a pinned package
+    # (setuptools, needed by grpcio-tools, once was): walk the installed closure.
+    missing = _runtime_closure(wanted) - {canonicalize_name(n) for n in pinned}
+    assert missing == set(), f"add to the lock (make deploy-lock): {sorted(missing)}"
+
+
+def _runtime_closure(names: set[str]) -> set[str]:
+    """Every distribution ``names`` need at run time, as installed in this environment."""
+    seen: set[str] = set()
+    todo = [canonicalize_name(n) for n in names]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for line in importlib.metadata.requires(name) or []:
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(canonicalize_name(requirement.name))
+    return seen
 
 
 # --------------------------------------------------------------------- readme
