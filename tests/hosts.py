@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import uuid
 from collections.abc import Iterator, Sequence
@@ -43,6 +44,13 @@ class Hosts:
     def command(self, host: str, argv: Sequence[str]) -> list[str]:
         """``argv`` as run inside ``host``."""
         return list(argv)
+
+    def port(self, host: str, usual: int) -> int:
+        """The port a service of ``host`` should listen on: its usual one where the
+        host has a network stack of its own, else one free on its address."""
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind((self.address[host], 0))
+            return int(s.getsockname()[1])
 
     def spawn(
         self, host: str, argv: Sequence[str], log: Path, stdout: int | IO[bytes] | None = None
@@ -101,6 +109,9 @@ class NamespaceHosts(Hosts):
 
     def command(self, host: str, argv: Sequence[str]) -> list[str]:
         return ["ip", "netns", "exec", self._ns[host], *argv]
+
+    def port(self, host: str, usual: int) -> int:
+        return usual
 
     def cut(self, host: str) -> None:
         _ip("-n", self._switch, "link", "set", self._port[host], "down")

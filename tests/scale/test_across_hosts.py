@@ -44,7 +44,8 @@ CUT_AFTER = 12
 #: Bounds on waiting, so that a broken run fails instead of hanging CI.
 START_TIMEOUT_S = 60.0
 RUN_TIMEOUT_S = 240.0
-HOSTS = ["redis", "server0", "server1", "server2", "clients"]
+REPLICA_HOSTS = ["server0", "server1", "server2"]
+HOSTS = ["redis", *REPLICA_HOSTS, "clients"]
 LOST = "server1"
 
 
@@ -84,13 +85,15 @@ def hosts() -> Iterator[Hosts]:
         yield made
 
 
-def start_redis(hosts: Hosts, tmp_path: Path) -> subprocess.Popen[bytes]:
+def start_redis(hosts: Hosts, tmp_path: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Redis on its host; returns the process and its URL."""
     address = hosts.address["redis"]
+    port = hosts.port("redis", 6379)
     proc = hosts.spawn(
         "redis",
         [
             shutil.which("redis-server") or "redis-server",
-            "--bind", address, "--port", "6379", "--protected-mode", "no",
+            "--bind", address, "--port", str(port), "--protected-mode", "no",
             "--save", "", "--appendonly", "no", "--dir", str(tmp_path),
         ],
         tmp_path / "redis.log",
@@ -98,23 +101,26 @@ def start_redis(hosts: Hosts, tmp_path: Path) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + START_TIMEOUT_S
     while True:
         try:
-            probe = hosts.command("redis", ["redis-cli", "-h", address, "ping"])
+            probe = hosts.command("redis", ["redis-cli", "-h", address, "-p", str(port), "ping"])
             if b"PONG" in subprocess.run(probe, capture_output=True, timeout=5).stdout:
-                return proc
+                return proc, f"redis://{address}:{port}/0"
         except subprocess.TimeoutExpired:
             pass
         assert proc.poll() is None and time.monotonic() < deadline, "redis did not start"
         time.sleep(0.05)
 
 
-def start_server(hosts: Hosts, host: str, tmp_path: Path) -> subprocess.Popen[bytes]:
-    address = hosts.address[host]
+def start_server(
+    hosts: Hosts, host: str, redis_url: str, tmp_path: Path
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A replica on its host; returns the process and its address."""
+    address = f"{hosts.address[host]}:{hosts.port(host, PORT)}"
     proc = hosts.spawn(
         host,
         [
             sys.executable, "-m", "server.cli", "serve",
-            "--host", address, "--port", str(PORT),
-            "--redis-url", f"redis://{hosts.address['redis']}:6379/0",
+            "--host", hosts.address[host], "--port", address.rpartition(":")[2],
+            "--redis-url", redis_url,
             "--admin-key", ADMIN_KEY, "--no-log-json", "--log-level", "WARNING",
             "--heartbeat-s", "0.5", "--drain-grace-s", "0.5",
         ],
@@ -123,7 +129,7 @@ def start_server(hosts: Hosts, host: str, tmp_path: Path) -> subprocess.Popen[by
     )  # fmt: skip
     assert proc.stdout is not None
     Lines(proc.stdout).until("Senet is serving", time.monotonic() + START_TIMEOUT_S, proc)
-    return proc
+    return proc, address
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -158,10 +164,11 @@ def check_match(record: dict[str, Any]) -> tuple[int, int]:
 def test_64_matches_survive_losing_one_of_three_replica_hosts(hosts: Hosts, tmp_path: Path) -> None:
     procs: list[subprocess.Popen[bytes]] = []
     try:
-        procs.append(start_redis(hosts, tmp_path))
-        servers = {h: start_server(hosts, h, tmp_path) for h in ("server0", "server1", "server2")}
-        procs += servers.values()
-        targets = [f"{hosts.address[h]}:{PORT}" for h in servers]
+        redis_proc, redis_url = start_redis(hosts, tmp_path)
+        procs.append(redis_proc)
+        servers = {h: start_server(hosts, h, redis_url, tmp_path) for h in REPLICA_HOSTS}
+        procs += [proc for proc, _address in servers.values()]
+        targets = [address for _proc, address in servers.values()]
         results = tmp_path / "results.json"
         driver = hosts.spawn(
             "clients",
@@ -182,7 +189,7 @@ def test_64_matches_survive_losing_one_of_three_replica_hosts(hosts: Hosts, tmp_
 
         if hosts.isolated:
             hosts.cut(LOST)  # first the network: the clients see silence, not a reset
-        stop(servers[LOST])
+        stop(servers[LOST][0])
         lines.until("done", deadline, driver)
         assert driver.wait(timeout=30) == 0
         records = json.loads(results.read_text())
@@ -195,7 +202,7 @@ def test_64_matches_survive_losing_one_of_three_replica_hosts(hosts: Hosts, tmp_
             stop(proc)
 
     assert len(records) == MATCHES
-    lost_target = f"{hosts.address[LOST]}:{PORT}"
+    lost_target = targets[list(servers).index(LOST)]
     started_there = [r for r in records if r["first_target"] == lost_target]
     assert len(started_there) in (MATCHES // 3, MATCHES // 3 + 1)  # spread evenly
     # Every seat client that was on the lost replica moved to another one.
