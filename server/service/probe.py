@@ -82,3 +82,15 @@ def run(args: argparse.Namespace) -> int:
     )
     print("SERVING" if serving else "NOT SERVING", file=sys.stdout if serving else sys.stderr)
     return 0 if serving else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m server.service.probe``: ``senet health`` without loading the rest
+    of the command line (clients, arena), which exec probes run every few seconds."""
+    parser = argparse.ArgumentParser(prog="python -m server.service.probe", description=__doc__)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
