@@ -334,3 +334,17 @@ def test_readme_documents_every_knob_and_file() -> None:
     assert undocumented == set()
     files = {p.name for p in DEPLOY.iterdir() if p.is_file() and p.name != "README.md"}
     assert {name for name in files if f"`{name}`" not in readme} == set()
+
+
+def test_every_third_party_image_is_pinned(compose_config: Doc) -> None:
+    """Images name a version, never ``latest``: a redeploy runs what was tested."""
+    images = {s["image"] for s in compose_config["services"].values() if "image" in s}
+    images |= {c["image"] for d in BASE if "template" in d["spec"] for c in [container(d)]}
+    images |= set(re.findall(r"^ARG PYTHON_IMAGE=(\S+)", (DEPLOY / "Dockerfile").read_text(), re.M))
+    third_party = {i for i in images if not i.startswith("senet:")}
+    assert {"redis", "envoyproxy/envoy", "prom/prometheus", "python"} <= {
+        i.split(":")[0] for i in third_party
+    }
+    for image in third_party:
+        tag = image.partition(":")[2]
+        assert re.match(r"v?\d+\.\d+\.\d+", tag), image
