@@ -7,7 +7,7 @@ TOOLS := $(VENV)/.tools-stamp
 PROTOS := $(wildcard proto/senet/v1/*.proto)
 GENERATED := proto/senet/v1/__init__.py
 
-.PHONY: install proto test lint typecheck unit bench run clean
+.PHONY: install proto test lint typecheck unit bench run clean deploy-lock
 
 # Code generation needs grpcio-tools and mypy-protobuf before the project installs.
 $(TOOLS):
@@ -51,6 +51,14 @@ bench: $(STAMP)
 ## make run: the match server on the embedded in-memory store (port 50051) with one bot worker.
 run: $(STAMP)
 	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1
+
+## make deploy-lock: re-pin the image's runtime dependencies (with hashes) from pyproject.toml.
+deploy-lock: $(TOOLS)
+	$(BIN)/python -m pip install --quiet pip-tools
+	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
+		--no-emit-index-url --no-emit-find-links -o deploy/requirements.txt pyproject.toml
+	sed -i '1i # Runtime dependencies of the Senet image, pinned with hashes (pip --require-hashes).\n# Regenerate after changing [project.dependencies] in pyproject.toml: make deploy-lock' \
+		deploy/requirements.txt
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

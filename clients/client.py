@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,15 @@ from clients.errors import SenetRpcError
 T = TypeVar("T")
 
 DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_KEEPALIVE_S = 30.0
+
+#: Channel options of every client channel. Round robin over every address the
+#: name resolves to: a ``dns:///`` target naming a headless Kubernetes Service
+#: then spreads calls over all replicas (gRPC's default, pick_first, would send
+#: everything to one); a name with one address behaves as before.
+CHANNEL_OPTIONS = (
+    ("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
+)
 _BACKOFF_START_S = 0.05
 _BACKOFF_MAX_S = 2.0
 
@@ -60,6 +70,12 @@ class SenetClient:
         admin_key: Sent as ``x-senet-admin-key`` where the server requires it.
         timeout_s: Deadline of every unary call.
         tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
+        keepalive_s: Ping the server after this long without traffic, and drop the
+            connection when the ping is not answered within as long again. A
+            replica whose host or network died sends nothing, not even a reset:
+            without pings a stream on it (WatchMatch, PlayMatch) would wait forever
+            instead of failing over. Keep it above the server's ``heartbeat_s``
+            (which resets the server's ping budget); None disables pings.
     """
 
     def __init__(
@@ -70,6 +86,7 @@ class SenetClient:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         tls_ca: str | None = None,
         max_attempts: int = 5,
+        keepalive_s: float | None = DEFAULT_KEEPALIVE_S,
     ) -> None:
         self.targets = [target] if isinstance(target, str) else list(target)
         if not self.targets:
@@ -80,6 +97,14 @@ class SenetClient:
         self._credentials = (
             grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()) if tls_ca else None
         )
+        self._options: list[tuple[str, str | int]] = list(CHANNEL_OPTIONS)
+        if keepalive_s is not None:
+            keepalive_ms = max(1, round(keepalive_s * 1000))
+            self._options += [
+                ("grpc.keepalive_time_ms", keepalive_ms),
+                ("grpc.keepalive_timeout_ms", keepalive_ms),
+                ("grpc.http2.max_pings_without_data", 0),
+            ]
         self._index = 0
         self._channel: grpc.aio.Channel | None = None
         self._stub: match_service_pb2_grpc.MatchServiceAsyncStub | None = None
@@ -105,9 +130,11 @@ class SenetClient:
         if self._stub is None:
             target = self.targets[self._index % len(self.targets)]
             if self._credentials is not None:
-                self._channel = grpc.aio.secure_channel(target, self._credentials)
+                self._channel = grpc.aio.secure_channel(
+                    target, self._credentials, options=self._options
+                )
             else:
-                self._channel = grpc.aio.insecure_channel(target)
+                self._channel = grpc.aio.insecure_channel(target, options=self._options)
             self._stub = match_service_pb2_grpc.MatchServiceStub(self._channel)
         return self._stub
 

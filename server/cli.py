@@ -9,6 +9,7 @@ from clients.arena import cli as arena_cli
 from clients.bots import worker
 from clients.text import cli as play_cli
 from server.service import logs
+from server.service import probe as health_probe
 from server.service.settings import Settings
 
 
@@ -25,6 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_seat_arguments(bot)
     arena = commands.add_parser("arena", help="run a bot tournament through a server")
     arena_cli.add_arguments(arena)
+    probe = commands.add_parser("health", help="exit 0 when a server's health check says SERVING")
+    health_probe.add_arguments(probe)
     args = parser.parse_args(argv)
     if args.command == "play":
         return play_cli.run(args)
@@ -34,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         return arena_cli.run(args)
     if args.command == "bot":
         return worker.run_seat(args)
+    if args.command == "health":
+        return health_probe.run(args)
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests.cluster import LocalCluster, local_cluster
+
 _START_TIMEOUT_S = 10.0
 
 
@@ -150,3 +152,23 @@ def redis_url(redis_server: RedisServer) -> str:
 def redis_key_prefix() -> str:
     """A key prefix no other test uses (for tests that must not flush Redis)."""
     return f"test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[LocalCluster]:
+    """The session's private three-master Redis Cluster (see :mod:`tests.cluster`)."""
+    executable = os.environ.get("SENET_REDIS_SERVER") or shutil.which("redis-server")
+    if executable is None:
+        pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
+    with (
+        tempfile.TemporaryDirectory(prefix="senet-cluster-") as tmp,
+        local_cluster(executable, Path(tmp)) as cluster,
+    ):
+        yield cluster
+
+
+@pytest.fixture
+def redis_cluster_url(redis_cluster: LocalCluster) -> str:
+    """URL of the private Redis Cluster, emptied at the start of the test."""
+    redis_cluster.flushall()
+    return redis_cluster.url

@@ -20,14 +20,17 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
+import signal
 import uuid
 from collections.abc import Mapping
+from pathlib import Path
 
 import grpc
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc, match_pb2, match_service_pb2
 
 from clients.bots.base import make_strategy, state_from_proto_view
-from clients.client import SeatClient, SenetClient, describe_error
+from clients.client import CHANNEL_OPTIONS, SeatClient, SenetClient, describe_error
 from server.codec import options_from_proto
 from server.games.interface import OptionValue
 
@@ -99,6 +102,7 @@ class BotWorker:
         capacity: Most seats played at once.
         lease_ms: Lease length; renewed every third of it.
         worker_id: Stable id; random by default.
+        tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
     """
 
     def __init__(
@@ -111,8 +115,10 @@ class BotWorker:
         seconds: float | None = None,
         iterations: int | None = None,
         worker_id: str | None = None,
+        tls_ca: str | None = None,
     ) -> None:
         self.target = target
+        self.tls_ca = tls_ca
         self.admin_key = admin_key
         self.capacity = capacity
         self.lease_ms = lease_ms
@@ -133,9 +139,13 @@ class BotWorker:
         leases simply expire). Cancelling this task stops every seat at once, as a
         crash would."""
         stop = stop or asyncio.Event()
-        channel = grpc.aio.insecure_channel(self.target)
+        if self.tls_ca:
+            credentials = grpc.ssl_channel_credentials(Path(self.tls_ca).read_bytes())
+            channel = grpc.aio.secure_channel(self.target, credentials, options=CHANNEL_OPTIONS)
+        else:
+            channel = grpc.aio.insecure_channel(self.target, options=CHANNEL_OPTIONS)
         stub = bot_service_pb2_grpc.BotServiceStub(channel)
-        client = SenetClient(self.target, admin_key=self.admin_key)
+        client = SenetClient(self.target, admin_key=self.admin_key, tls_ca=self.tls_ca)
         finished: list[SeatKey] = []
         try:
             while not stop.is_set():
@@ -229,9 +239,22 @@ class BotWorker:
 
 # ------------------------------------------------------------------ command line
 def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
-    """Flags of ``senet bots``."""
-    parser.add_argument("--server", default="localhost:50051", help="host:port")
-    parser.add_argument("--admin-key", default="", help="the server's admin key")
+    """Flags of ``senet bots``.
+
+    Server address, admin key and CA also come from ``SENET_SERVER``,
+    ``SENET_ADMIN_KEY`` and ``SENET_TLS_CA``, so that a container passes the key
+    as a secret in its environment rather than on a command line anyone can list.
+    """
+    env = os.environ
+    parser.add_argument("--server", default=env.get("SENET_SERVER", "localhost:50051"))
+    parser.add_argument(
+        "--admin-key", default=env.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
+    parser.add_argument(
+        "--tls-ca",
+        default=env.get("SENET_TLS_CA") or None,
+        help="PEM file of the server's CA (enables TLS)",
+    )
     parser.add_argument("--capacity", type=int, default=8, help="most seats at once")
     parser.add_argument("--lease-ms", type=int, default=5000, help="seat lease length")
     budget = parser.add_mutually_exclusive_group()
@@ -252,7 +275,12 @@ def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_worker(args: argparse.Namespace) -> int:
-    """``senet bots``: run a worker until interrupted."""
+    """``senet bots``: run a worker until SIGTERM or SIGINT.
+
+    Either signal stops the worker between ticks: seats in play are cancelled and
+    their leases left to expire, so other workers take them over (an orchestrator
+    stops containers with SIGTERM, and would otherwise kill the worker mid-write).
+    """
     worker = BotWorker(
         args.server,
         admin_key=args.admin_key,
@@ -260,9 +288,17 @@ def run_worker(args: argparse.Namespace) -> int:
         lease_ms=args.lease_ms,
         seconds=args.seconds,
         iterations=args.iterations,
+        tls_ca=args.tls_ca,
     )
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(worker.run())
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await worker.run(stop)
+
+    asyncio.run(main())
     return 0
 
 

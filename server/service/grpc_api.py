@@ -432,6 +432,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         async def pump_updates() -> None:
             try:
+                if from_version is not None:
+                    # Resuming after a lost stream: updates start after from_version,
+                    # so if the caller must decide at from_version no update would
+                    # ever prompt it (the other seats wait on it): prompt now.
+                    await self._maybe_prompt(caller, match_id, game_id, from_version, outbox)
                 async for item in self.service.watch(caller, match_id, from_version):
                     await outbox.put(self._play_message(game_id, item))
                     version = (

@@ -34,6 +34,10 @@ from server.store import MatchStore, StoreError
 log = logging.getLogger("senet.server")
 SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
+#: Health service name that is SERVING while the process runs, whatever the store
+#: says: liveness probes ask for it, so a Redis outage marks replicas unready
+#: (no traffic) without getting them restarted, which would not fix Redis.
+LIVENESS_SERVICE = "senet.liveness"
 
 
 def build_store(settings: Settings) -> MatchStore:
@@ -160,6 +164,7 @@ async def create_server(
     else:
         port = server.add_insecure_port(address)
     # Health is known before the port opens (else early probes get NOT_FOUND).
+    await checker.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
     await server.start()
     running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
@@ -176,7 +181,12 @@ async def serve(settings: Settings) -> None:
 
         start_http_server(settings.metrics_port, addr=settings.host)
     running = await create_server(settings)
-    store_kind = "redis " + settings.redis_url if settings.redis_url else "embedded in-memory"
+    # Never print the Redis password that a URL may carry.
+    from server.store.redis_store import redacted_url
+
+    store_kind = (
+        "redis " + redacted_url(settings.redis_url) if settings.redis_url else "embedded in-memory"
+    )
     log.info(
         "senet listening",
         extra={"address": running.address, "store": store_kind, "tls": bool(settings.tls_cert)},

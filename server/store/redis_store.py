@@ -20,6 +20,13 @@ it is not, so a match expires as a whole and never half-way.
 Blocking reads (XREAD BLOCK) run on their own client and connection pool: they
 hold a connection for up to ``block_ms`` and must not starve commits and loads.
 
+Redis Cluster: a ``redis+cluster://`` (or ``rediss+cluster://``) URL selects
+redis-py's ``RedisCluster`` client, which sends every script and stream read to
+the master owning the match's slot. Every script touches the keys of one match
+only (one hash tag, so one slot) or the bot queue only (tag ``{bots}``, one slot
+too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
+masters by their ids; the bot queue lives on one master, a small and cheap set.
+
 Error mapping: unreachable / loading / read-only / timed-out Redis ->
 :class:`StoreUnavailable`; any other Redis error -> :class:`StoreError`. The
 clients retry a failed command a couple of times on a fresh connection, so after
@@ -32,12 +39,13 @@ application must treat it the same way.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
 
 import redis.exceptions as rex
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
 
@@ -58,7 +66,10 @@ from server.store.base import (
     StoreUnavailable,
 )
 
-__all__ = ["MatchKeys", "RedisStore"]
+__all__ = ["MatchKeys", "RedisStore", "is_cluster_url", "redacted_url"]
+
+#: Either client: the store only uses commands both route correctly.
+AnyRedis = Redis | RedisCluster
 
 _STATUSES: frozenset[str] = frozenset(get_args(MatchStatus))
 
@@ -70,6 +81,7 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     rex.ReadOnlyError,  # failover in progress: we still talk to a demoted primary
     rex.ClusterDownError,  # includes MasterDownError
     rex.TryAgainError,
+    rex.SlotNotCoveredError,  # a cluster master failed and no replica took over yet
     OSError,
 )
 
@@ -269,9 +281,8 @@ class RedisStore(MatchStore):
     """A :class:`MatchStore` in Redis.
 
     Use :meth:`from_url`; the constructor takes ready-made clients for tests and
-    custom setups. Keys and scripts are Cluster-ready (one hash tag per match),
-    but the clients are standalone ``redis.asyncio.Redis`` ones: running on a
-    Cluster would need a ``RedisCluster`` client (not wired up yet).
+    custom setups. Standalone (``Redis``) and cluster (``RedisCluster``) clients
+    both work: keys and scripts keep each call within one hash slot.
 
     Args:
         client: Client for ordinary commands; must use ``decode_responses=True``.
@@ -291,8 +302,8 @@ class RedisStore(MatchStore):
 
     def __init__(
         self,
-        client: Redis,
-        blocking_client: Redis,
+        client: AnyRedis,
+        blocking_client: AnyRedis,
         *,
         key_prefix: str = "senet",
         finished_ttl_s: float | None = 86400,
@@ -336,7 +347,11 @@ class RedisStore(MatchStore):
         """Build a store with two clients (ordinary and blocking) for ``url``.
 
         Args:
-            url: ``redis://``, ``rediss://`` or ``unix://`` URL.
+            url: ``redis://``, ``rediss://`` or ``unix://`` URL of one Redis; or
+                ``redis+cluster://`` / ``rediss+cluster://`` URL of a Redis Cluster,
+                whose host part may list several startup nodes separated by
+                commas (``redis+cluster://:pw@node-a:6379,node-b:6379``): the
+                client asks the first that answers for the slot map.
             key_prefix: See the class docstring.
             finished_ttl_s: See the class docstring.
             idle_ttl_s: See the class docstring.
@@ -352,15 +367,20 @@ class RedisStore(MatchStore):
                 waits, so the blocking pool needs room for all of them.
         """
 
-        def make(socket_timeout: float | None) -> Redis:
-            return Redis.from_url(
-                url,
-                decode_responses=True,
-                socket_timeout=socket_timeout,
-                socket_connect_timeout=connect_timeout_s,
-                retry=Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
-                max_connections=max_connections,
-            )
+        cluster = _cluster_nodes(url)
+
+        def make(socket_timeout: float | None) -> AnyRedis:
+            options: dict[str, Any] = {
+                "decode_responses": True,
+                "socket_timeout": socket_timeout,
+                "socket_connect_timeout": connect_timeout_s,
+                "retry": Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
+                "max_connections": max_connections,
+            }
+            if cluster is None:
+                return Redis.from_url(url, **options)
+            first_url, more_nodes = cluster
+            return RedisCluster.from_url(first_url, startup_nodes=more_nodes, **options)
 
         return cls(
             make(socket_timeout_s),
@@ -370,6 +390,21 @@ class RedisStore(MatchStore):
             idle_ttl_s=idle_ttl_s,
             op_timeout_s=socket_timeout_s,
         )
+
+    @asynccontextmanager
+    async def _calling(self, *, blocking: bool = False) -> AsyncIterator[None]:
+        """Wrap one store call: connect a cluster client first, translate errors.
+
+        A ``RedisCluster`` client learns the slot map lazily on its first command;
+        redis-py 8 drops connections when dozens of first commands race to do it
+        (as the watchers of a freshly started replica do), so the map is fetched
+        here, once, under the client's own lock, before any command is sent.
+        """
+        client = self._blocking if blocking else self._client
+        with _translate_errors():
+            if isinstance(client, RedisCluster):
+                await client.initialize()
+            yield
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""
@@ -381,7 +416,7 @@ class RedisStore(MatchStore):
     async def create(self, match: NewMatch) -> None:
         """Write a new match at version 0 in one script; an existing id raises."""
         ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
-        with _translate_errors():
+        async with self._calling():
             created = await self._create(
                 keys=list(self.keys(match.match_id)),
                 args=[match.meta_json, match.snapshot_json, match.status, ttl],
@@ -392,7 +427,7 @@ class RedisStore(MatchStore):
     async def load(self, match_id: str) -> StoredMatch:
         """Meta, seats and head read by one script, hence at one version."""
         k = self.keys(match_id)
-        with _translate_errors():
+        async with self._calling():
             reply = await self._load(keys=[k.meta, k.seats, k.head])
         if reply is None:
             raise MatchNotFound(match_id)
@@ -410,7 +445,7 @@ class RedisStore(MatchStore):
     async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
         """HSETNX the seat (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        with _translate_errors():
+        async with self._calling():
             won = await self._claim(keys=[k.head, k.seats], args=[claim.seat, claim.claim_json])
         if won == -1:
             raise MatchNotFound(match_id)
@@ -418,7 +453,7 @@ class RedisStore(MatchStore):
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """One EVALSHA: duplicate check, version check, then every write and TTL."""
-        with _translate_errors():
+        async with self._calling():
             reply = await self._commit(
                 keys=list(self.keys(match_id)),
                 args=[
@@ -458,17 +493,19 @@ class RedisStore(MatchStore):
             # XREAD from the explicit id ``<version>-0`` returns at once when newer
             # entries exist and blocks otherwise, so a live reader costs one call
             # per wake-up; the existence check runs only when the wait times out.
-            with _translate_errors():
-                async with asyncio.timeout(block_ms / 1000 + self._op_timeout_s):
-                    streams = await self._blocking.xread(
-                        {k.events: f"{version}-0"}, count=limit, block=block_ms
-                    )
+            async with (
+                self._calling(blocking=True),
+                asyncio.timeout(block_ms / 1000 + self._op_timeout_s),
+            ):
+                streams = await self._blocking.xread(
+                    {k.events: f"{version}-0"}, count=limit, block=block_ms
+                )
             batches = [
                 _parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)
             ]
             if batches:
                 return batches
-        with _translate_errors():
+        async with self._calling():
             reply = await self._events(keys=[k.head, k.events], args=[f"({version}-0", limit])
         if reply is None:
             raise MatchNotFound(match_id)
@@ -477,7 +514,7 @@ class RedisStore(MatchStore):
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """HGET on the request hash, with the existence check in one script."""
         k = self.keys(match_id)
-        with _translate_errors():
+        async with self._calling():
             reply = await self._request(keys=[k.head, k.req], args=[request_key])
         if reply is None:
             raise MatchNotFound(match_id)
@@ -487,7 +524,7 @@ class RedisStore(MatchStore):
     async def action_log(self, match_id: str) -> list[LogEntry]:
         """The whole log list, read with the existence check in one script."""
         k = self.keys(match_id)
-        with _translate_errors():
+        async with self._calling():
             reply = await self._log(keys=[k.head, k.log])
         if reply is None:
             raise MatchNotFound(match_id)
@@ -501,14 +538,14 @@ class RedisStore(MatchStore):
 
     async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
         """Queue a bot seat, free at once."""
-        with _translate_errors():
+        async with self._calling():
             await self._bot_enqueue(keys=self.bot_keys(), args=[f"{match_id}:{seat}", strategy])
 
     async def acquire_bot_seats(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
     ) -> list[BotLease]:
         """One script: pick due seats, push their free-at past the lease, set owner."""
-        with _translate_errors():
+        async with self._calling():
             reply = await self._bot_acquire(
                 keys=self.bot_keys(), args=[worker_id, capacity, lease_ms, now_ms]
             )
@@ -526,7 +563,7 @@ class RedisStore(MatchStore):
         if not refs:
             return []
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        with _translate_errors():
+        async with self._calling():
             reply = await self._bot_renew(
                 keys=self.bot_keys(), args=[worker_id, lease_ms, now_ms, *members]
             )
@@ -537,20 +574,20 @@ class RedisStore(MatchStore):
         if not refs:
             return
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        with _translate_errors():
+        async with self._calling():
             await self._bot_release(keys=self.bot_keys(), args=[worker_id, *members])
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """HSET the seat's claim (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        with _translate_errors():
+        async with self._calling():
             done = await self._replace_claim(keys=[k.head, k.seats], args=[seat, claim_json])
         if not done:
             raise MatchNotFound(match_id)
 
     async def ping(self) -> None:
         """PING on the ordinary client (the blocking one connects on demand)."""
-        with _translate_errors():
+        async with self._calling():
             await self._client.ping()
 
     async def close(self) -> None:
@@ -561,6 +598,44 @@ class RedisStore(MatchStore):
             await self._blocking.aclose()
 
 
+def is_cluster_url(url: str) -> bool:
+    """Whether ``url`` names a Redis Cluster (scheme ``redis+cluster`` or ``rediss+cluster``)."""
+    return url.partition("://")[0].lower() in ("redis+cluster", "rediss+cluster")
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for logs and banners."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, hosts = rest.rpartition("@")
+    if not sep or not at:
+        return url
+    user, colon, _password = credentials.partition(":")
+    return f"{scheme}://{user}{colon}{'***' if colon else ''}@{hosts}"
+
+
+def _cluster_nodes(url: str) -> tuple[str, list[ClusterNode]] | None:
+    """Split a cluster URL into a plain URL of its first node and the other nodes.
+
+    None for a URL that is not a cluster URL. redis-py parses one host per URL,
+    so the extra startup nodes are passed to ``RedisCluster`` separately; they
+    only matter while the first node is unreachable at start-up.
+    """
+    if not is_cluster_url(url):
+        return None
+    scheme, _, rest = url.partition("://")
+    plain_scheme = scheme.lower().removesuffix("+cluster")
+    authority, slash, path = rest.partition("/")
+    credentials, at, hosts = authority.rpartition("@")
+    first, *others = hosts.split(",")
+    nodes = []
+    for other in others:
+        host, _, port = other.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"cluster node must be host:port, got {other!r}")
+        nodes.append(ClusterNode(host, int(port)))
+    return f"{plain_scheme}://{credentials}{at}{first}{slash}{path}", nodes
+
+
 @contextmanager
 def _translate_errors() -> Iterator[None]:
     """Turn redis-py and socket failures into the store's exception types."""
@@ -568,6 +643,13 @@ def _translate_errors() -> Iterator[None]:
         yield
     except _UNAVAILABLE as e:
         raise StoreUnavailable(f"redis unavailable: {e}") from e
+    except rex.RedisClusterException as e:
+        # Raised (not a RedisError) when no cluster node could be reached to learn
+        # the slot map, chained to the connection error; else it is a client-side
+        # misuse such as keys in different slots, which no retry would fix.
+        if isinstance(e.__cause__, _UNAVAILABLE):
+            raise StoreUnavailable(f"redis cluster unavailable: {e}") from e
+        raise StoreError(f"redis cluster error: {e}") from e
     except rex.RedisError as e:
         raise StoreError(f"redis error: {e}") from e
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, rules, service
+from tests.bench import bots, rules, scale, service
 
 
 class Benchmark(Protocol):
@@ -25,6 +25,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "rules": rules.run,
     "service": service.run,
     "bots": bots.run,
+    "scale": scale.run,
 }
 
 

@@ -19,7 +19,7 @@ from grpc_health.v1 import health_pb2
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
 
-from server.service.server import RunningServer, create_server
+from server.service.server import LIVENESS_SERVICE, RunningServer, create_server
 from server.service.settings import Settings
 from server.store.redis_store import RedisStore
 from tests.service.conftest import (
@@ -30,6 +30,7 @@ from tests.service.conftest import (
     current_seat,
     expect_error,
     failure_of,
+    health,
     play_random,
     seated_match,
     wait_for_health,
@@ -93,6 +94,8 @@ async def test_redis_outage_is_unavailable_then_the_match_continues(
         await expect_error(client.join(mid), *DOWN)
         await expect_error(match.spectator.watch(mid).read(), *DOWN)
         took = await wait_for_health(channel, NOT_SERVING, within_s=5)
+        # Liveness stays SERVING: restarting replicas would not bring Redis back.
+        assert await health(channel, LIVENESS_SERVICE) == SERVING
         assert took < 5
 
         durable_redis.start()  # same port and directory: the AOF brings the data back

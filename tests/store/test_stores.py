@@ -95,9 +95,11 @@ class Backend:
             await store.close()
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "redis-cluster"])
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else None
+    """Every contract test runs on memory, one Redis and a three-master Redis Cluster."""
+    fixture = {"redis": "redis_url", "redis-cluster": "redis_cluster_url"}.get(request.param)
+    url = request.getfixturevalue(fixture) if fixture else None
     b = Backend(request.param, url)
     try:
         yield b
@@ -622,6 +624,7 @@ async def test_redis_resp3_url_works(redis_url: str) -> None:
     sep = "&" if "?" in redis_url else "?"
     store = RedisStore.from_url(f"{redis_url}{sep}protocol=3")
     try:
+        assert isinstance(store._blocking, AsyncRedis)
         assert store._blocking.connection_pool.connection_kwargs["protocol"] == 3
         await store.create(new_match())
         await store.claim_seat("m1", SeatClaim(1, "{}"))
