@@ -57,6 +57,7 @@ def test_random_greedy_and_mcts_finish_every_variant(seats: int, options: dict[s
         seat = state.current_seat()
         assert seat is not None
         action = bots[seat].choose(state, seat)
+        assert isinstance(action, act.MykerinosAction)
         assert action in state.legal_actions()
         state.apply(seat, action)
         played[names[seat]].add(action.kind)
@@ -89,6 +90,7 @@ def test_greedy_drafts_two_different_patrons() -> None:
             seat = state.current_seat()
             assert seat is not None
             action = bot.choose(state, seat)
+            assert isinstance(action, act.MykerinosAction)
             offered = {a.arg for a in state.legal_actions()}
             if picks[seat] and offered - {picks[seat][0]}:
                 assert action.arg != picks[seat][0], (seed, seat, picks)
@@ -129,6 +131,7 @@ def test_blocking_next_to_a_rival_is_worth_more_than_an_empty_corner() -> None:
     assert min(map(worth, near)) > max(map(worth, far))
     # And greedy, looking one ply ahead, blocks next to a rival or in a room.
     choice = GreedyStrategy(seed=1).choose(state, seat)
+    assert isinstance(choice, act.MykerinosAction)
     assert choice.arg >= act.ROOM_TARGET or choice in near
 
 
