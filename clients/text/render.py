@@ -445,7 +445,7 @@ def panel_lines(view: pb.MykerinosView, cs: Charset = UNICODE) -> list[Text]:
     lines.append(Text())
     lines.append(Text("B R G W archaeologists  ^ pyramid  . empty", style="dim"))
     if view.HasField("nile"):
-        lines.append(Text("~ river  b r g w blocking token (space or room)", style="dim"))
+        lines.append(Text("~ river  b r g w blocking token", style="dim"))
     lines.append(Text("plot label: points, then patron code", style="dim"))
     return lines
 
