@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from clients.bots.base import Strategy, check_turn, information_set_root
-from clients.bots.heuristics import Evaluator, advantage, evaluator_for
+from clients.bots.heuristics import Evaluator, advantage, evaluator_for, sides_of
 from server.games import Action, GameState
 
 #: Scores closer than this are ties (float noise must not decide between equals).
@@ -20,15 +20,17 @@ TIE_TOLERANCE = 1e-9
 def one_ply_scores(
     state: GameState, seat: int, actions: Sequence[Action], evaluate: Evaluator
 ) -> list[float]:
-    """For each action, ``seat``'s advantage over its best rival right after it.
+    """For each action, ``seat``'s advantage over its best rival right after it
+    (teammates are not rivals).
 
     ``state`` must be a determinized copy (it is read whole); it is not modified.
     """
+    allies = sides_of(state)[seat]
     scores = []
     for action in actions:
         after = state.clone()
         after.apply_unchecked(action)
-        scores.append(advantage(evaluate(after), seat))
+        scores.append(advantage(evaluate(after), seat, allies))
     return scores
 
 

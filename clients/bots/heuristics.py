@@ -16,22 +16,32 @@ them determinized copies (see ``clients.bots.base``), so nothing hidden leaks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from server.games import GameState
+from server.games.mykerinos import nile
+from server.games.mykerinos.actions import NILE_SIDE
+from server.games.mykerinos.museum import room_value
+from server.games.mykerinos.patrons import PATRONS, Patron
 from server.games.mykerinos.plots import PLOT_CARDS
-from server.games.mykerinos.scoring import NO_ROOM_VALUE, SET_BONUS, best_room_values
+from server.games.mykerinos.scoring import (
+    NO_ROOM_VALUE,
+    SET_BONUS,
+    best_room_values,
+    patron_sets,
+)
 from server.games.mykerinos.state import (
     COLOURS,
     DELIMITATION,
+    DIGGING,
     EMPTY,
-    EXCAVATION,
-    NEUTRAL_TURN,
     OVER,
     MykerinosState,
 )
 
 Evaluator = Callable[[GameState], list[float]]
+#: Per seat, the seats on its side (itself first; its teammates in a team game).
+Sides = Sequence[Sequence[int]]
 
 #: Share of a reward in [0, 1] that comes from the place (the rest: the score margin).
 RANK_WEIGHT = 0.6
@@ -43,17 +53,31 @@ def score_values(state: GameState) -> list[float]:
     return [float(score) for score in state.scores()]
 
 
-def advantage(values: Sequence[float], seat: int) -> float:
+def sides_of(state: GameState) -> list[tuple[int, ...]]:
+    """Each seat's side: itself, plus its teammates when the game has teams.
+
+    A teammate is no rival: what it wins is won for the team too (Mykerinos team
+    game), so :func:`advantage` must not count it among the seats to beat.
+    """
+    if isinstance(state, MykerinosState):
+        return [state.mates_of(seat) for seat in range(state.seat_count)]
+    return [(seat,) for seat in range(len(state.scores()))]
+
+
+def advantage(values: Sequence[float], seat: int, allies: Collection[int] = ()) -> float:
     """How far ``seat`` is ahead of its strongest rival (negative when behind).
 
     Greedy maximizes this rather than its own value so that it also counts what
     an action takes away from the leader (a block, a plot a rival wanted).
+    ``allies`` (teammates) are not rivals.
     """
-    rivals = [v for s, v in enumerate(values) if s != seat]
+    rivals = [v for s, v in enumerate(values) if s != seat and s not in allies]
     return values[seat] - max(rivals) if rivals else values[seat]
 
 
-def _rewards(places: Sequence[int], values: Sequence[float]) -> list[float]:
+def _rewards(
+    places: Sequence[int], values: Sequence[float], sides: Sides | None = None
+) -> list[float]:
     """Blend of place and margin, each in [0, 1], so rewards stay comparable.
 
     The place part is the share of rivals beaten (ties count half); the margin part
@@ -69,21 +93,23 @@ def _rewards(places: Sequence[int], values: Sequence[float]) -> list[float]:
         worse = sum(1 for p in places if p > places[seat])
         tied = sum(1 for p in places if p == places[seat]) - 1
         place = (worse + 0.5 * tied) / (n - 1)
-        margin = advantage(values, seat) / spread
+        margin = advantage(values, seat, sides[seat] if sides else ()) / spread
         out.append(RANK_WEIGHT * place + (1.0 - RANK_WEIGHT) * (0.5 + 0.5 * margin))
     return out
 
 
-def rewards_from_values(values: Sequence[float]) -> list[float]:
-    """Per-seat rewards in [0, 1] for a position judged by an evaluator."""
+def rewards_from_values(values: Sequence[float], sides: Sides | None = None) -> list[float]:
+    """Per-seat rewards in [0, 1] for a position judged by an evaluator (``sides``:
+    see :func:`sides_of`; teammates have equal values, so they share a place)."""
     places = [1 + sum(1 for other in values if other > v) for v in values]
-    return _rewards(places, values)
+    return _rewards(places, values, sides)
 
 
 def final_rewards(state: GameState) -> list[float]:
     """Per-seat rewards in [0, 1] of a finished match: its ranking (the game's tie
     rules decide places) blended with the final score margin."""
-    return _rewards(state.ranking(), [float(score) for score in state.scores()])
+    scores = [float(score) for score in state.scores()]
+    return _rewards(state.ranking(), scores, sides_of(state))
 
 
 # ---------------------------------------------------------------- Mykerinos
@@ -115,15 +141,44 @@ TIE_EPSILON = 0.01
 #: Stand-in tiebreak space for a colour still digging: it will pass after all who have.
 _NOT_PASSED = COLOURS + 2
 
+# The variants' worths, set by the same reasoning (rough end-of-game prestige).
+#: An archaeologist a Nile card brings from the general reserve: it will dig.
+NILE_ARCHAEOLOGIST = 0.8
+#: Holding the tie card (The Nile) while delimitations remain: one tie turned into
+#: a better place. ``usetie`` is chosen when the place gained is worth more.
+TIE_CARD_WORTH = 1.5
+#: A blocking token on a space next to a rival's archaeologists, per rival colour
+#: there: it stops that rival's expansion through the space.
+BLOCK_FRONTIER = 0.4
+#: A blocking token in an empty museum room, per point of the room's value.
+BLOCK_ROOM = 0.15
+#: Team game: how much the better member's value counts beside the team's (the
+#: lower member's). Without it a seat ahead of its teammate would see no gain in
+#: improving itself, and greedy would pick among its own moves at random.
+TEAM_SLACK = 0.25
+
 
 def _set_value(cards: Sequence[int]) -> float:
-    """Completed sets plus partial credit for the next one."""
-    sets = min(cards)
-    return SET_BONUS * sets + SET_PROGRESS * sum(1 for c in cards if c > sets)
+    """Completed sets plus partial credit for the next one.
+
+    ``cards`` is indexed by patron; a sixth entry (The Nile's Governor) is wild:
+    it fills gaps in sets and counts as progress toward the next one.
+    """
+    wings = [cards[p] for p in PATRONS]
+    wild = cards[Patron.GOVERNOR] if len(cards) > Patron.GOVERNOR else 0
+    sets = patron_sets(wings, wild)
+    spare = wild - sum(max(0, sets - n) for n in wings)
+    progress = min(len(wings) - 1, sum(1 for c in wings if c > sets) + spare)
+    return SET_BONUS * sets + SET_PROGRESS * progress
+
+
+def _exhibit(cards: Sequence[int], best: Sequence[int]) -> float:
+    """Points the wing patrons' cards score with the rooms held (Governors: none)."""
+    return float(sum(cards[p] * (best[p] or NO_ROOM_VALUE) for p in PATRONS))
 
 
 def _card_worths(state: MykerinosState, best: list[list[int]], later: int) -> list[list[float]]:
-    """Per seat and patron: what winning one more card of that patron is worth."""
+    """Per seat and patron (the Governor included): what one more card is worth."""
     out = []
     for seat in range(state.seat_count):
         cards = state.cards[seat]
@@ -132,10 +187,22 @@ def _card_worths(state: MykerinosState, best: list[list[int]], later: int) -> li
         for patron, count in enumerate(cards):
             more = list(cards)
             more[patron] = count + 1
-            exhibit = best[seat][patron] or NO_ROOM_VALUE
+            exhibit = 0 if patron == Patron.GOVERNOR else best[seat][patron] or NO_ROOM_VALUE
             row.append(exhibit + _set_value(more) - base + ABILITY_WORTH * later)
         out.append(row)
     return out
+
+
+def _nile_worth(card_id: int, seat: int, card_worths: list[list[float]]) -> float:
+    """What claiming Nile card ``card_id`` is worth to ``seat``."""
+    card = nile.NILE_CARDS[card_id]
+    extra = {
+        nile.GOVERNOR: card_worths[seat][Patron.GOVERNOR],
+        nile.POINT_AND_ARCHAEOLOGIST: NILE_ARCHAEOLOGIST,
+        nile.TWO_ARCHAEOLOGISTS: 2 * NILE_ARCHAEOLOGIST,
+        nile.TIE_WINNER: TIE_CARD_WORTH,
+    }
+    return card.points + extra.get(card.effect, 0.0)
 
 
 def _plot_worth(card_id: int, seat: int, card_worths: list[list[float]]) -> float:
@@ -156,41 +223,54 @@ def _place_worth(place: int, high: float, low: float) -> float:
     return 0.0
 
 
+def _ranked_groups(counts: Sequence[int], tiebreak: Sequence[int]) -> list[list[int]]:
+    """Colours present, in reward order, grouped when still tied.
+
+    Ties go to the lower tiebreak space; a colour still digging has no space yet and
+    loses ties to those who passed; colours still digging and tied share a group.
+    """
+    present = [c for c in range(COLOURS) if counts[c]]
+    keys = {c: (-counts[c], tiebreak[c] or _NOT_PASSED) for c in present}
+    order = sorted(present, key=keys.__getitem__)
+    groups: list[list[int]] = []
+    for colour in order:
+        if groups and keys[groups[-1][0]] == keys[colour]:
+            groups[-1].append(colour)
+        else:
+            groups.append([colour])
+    return groups
+
+
 def _majorities(state: MykerinosState, card_worths: list[list[float]], values: list[float]) -> None:
     """Add each seat's expected rewards from the areas of this campaign still to score.
 
-    Areas rank colours by archaeologists, ties to the lower tiebreak space; a colour
-    still digging has no space yet and loses ties to those who passed, and ties
-    between colours still digging share the places they span.
+    Areas rank colours by archaeologists (river spaces of The Nile excluded: they
+    belong to no area), ties shared as :func:`_ranked_groups` says.
     """
     n = state.seat_count
-    board, shape, tiebreak, slots = state.board, state.shape, state.tiebreak, state.slots
+    board, shape, slots = state.board, state.shape, state.slots
+    river = state.river
     first_area = 0
     confidence = MAJORITY_CONFIDENCE
     if state.phase == DELIMITATION:
         first_area = state.area + 1
         confidence = 1.0
         _current_area(state, card_worths, values)
+    elif state.nile_rows:
+        _river(state, card_worths, values)
     counts = [0] * COLOURS
     for area in range(first_area, shape.areas):
         for c in range(COLOURS):
             counts[c] = 0
         for space in shape.area_spaces[area]:
             occupant = board[space]
-            if occupant != EMPTY:
+            if occupant != EMPTY and not river[space]:
                 counts[occupant] += 1
-        present = [c for c in range(COLOURS) if counts[c]]
-        if not present:
-            continue
-        keys = {c: (-counts[c], tiebreak[c] or _NOT_PASSED) for c in present}
-        order = sorted(present, key=keys.__getitem__)
         left, right = slots[2 * area][0], slots[2 * area + 1][0]
         start = 0
-        while start < len(order):
-            end = start + 1
-            while end < len(order) and keys[order[end]] == keys[order[start]]:
-                end += 1
-            for colour in order[start:end]:
+        for group in _ranked_groups(counts, state.tiebreak):
+            end = start + len(group)
+            for colour in group:
                 if colour >= n:
                     continue  # the neutral player
                 a = _plot_worth(left, colour, card_worths)
@@ -201,11 +281,40 @@ def _majorities(state: MykerinosState, card_worths: list[list[float]], values: l
             start = end
 
 
+def _river(state: MykerinosState, card_worths: list[list[float]], values: list[float]) -> None:
+    """The Nile, while digging: what the river majority promises.
+
+    First and second place on the river spaces claim a Nile card each (the first
+    the one it prefers); nobody else gets anything there.
+    """
+    n = state.seat_count
+    counts = [0] * COLOURS
+    for space, is_river in enumerate(state.river):
+        occupant = state.board[space]
+        if is_river and occupant != EMPTY:
+            counts[occupant] += 1
+    start = 0
+    for group in _ranked_groups(counts, state.tiebreak):
+        end = start + len(group)
+        for colour in group:
+            if colour >= n:
+                continue
+            worths = sorted(
+                (_nile_worth(card, colour, card_worths) for card in state.nile_rows), reverse=True
+            )
+            total = sum(worths[p] for p in range(start, min(end, 2, len(worths))))
+            values[colour] += MAJORITY_CONFIDENCE * total / (end - start)
+        start = end
+
+
 def _current_area(
     state: MykerinosState, card_worths: list[list[float]], values: list[float]
 ) -> None:
     """The rewards of the area being handed out: the colours still to choose, in
     rank order, each taking what is worth most to it among what is left."""
+    if state.on_river:
+        _current_river(state, card_worths, values)
+        return
     if not 0 <= state.area < state.shape.areas:
         return
     left = [state.slots[2 * state.area + side][0] for side in state.plots_left]
@@ -223,6 +332,44 @@ def _current_area(
             continue
         values[colour] += worths[best]
         left.pop(best)
+
+
+def _current_river(
+    state: MykerinosState, card_worths: list[list[float]], values: list[float]
+) -> None:
+    """The Nile cards being handed out: first and second place, in rank order."""
+    left = [state.nile_rows[side - NILE_SIDE] for side in state.plots_left]
+    for place in range(state.rank_index, min(2, len(state.ranks))):
+        if not left:
+            return
+        colour = state.ranks[place]
+        if colour >= state.seat_count:
+            left.pop()  # the neutral player discards one
+            continue
+        worths = [_nile_worth(card, colour, card_worths) for card in left]
+        best = max(range(len(left)), key=worths.__getitem__)
+        values[colour] += worths[best]
+        left.pop(best)
+
+
+def _blocking(state: MykerinosState, values: list[float]) -> None:
+    """The Nile: what each seat's blocking tokens on the table deny its rivals."""
+    neighbours = state.shape.neighbours
+    board = state.board
+    n = state.seat_count
+    for space, owner in enumerate(state.blocked):
+        if owner == EMPTY:
+            continue
+        friends = state.mates_of(owner)
+        rivals = {board[m] for m in neighbours[space]} - {EMPTY, *friends}
+        values[owner] += BLOCK_FRONTIER * sum(1 for c in rivals if c < n)
+    for room, owner in enumerate(state.blocked_rooms):
+        if owner != EMPTY:
+            values[owner] += BLOCK_ROOM * room_value(room)
+
+
+def _holds_tie_card(state: MykerinosState, seat: int) -> bool:
+    return any(nile.NILE_CARDS[c].effect == nile.TIE_WINNER for c in state.nile_won[seat])
 
 
 def mykerinos_values(state: GameState) -> list[float]:
@@ -243,14 +390,14 @@ def mykerinos_values(state: GameState) -> list[float]:
             score + TIE_EPSILON * state.personal[s][s] for s, score in enumerate(state.scores())
         ]
     later = len(state.campaign_plot_counts()) - state.campaign
-    digging = state.phase in (EXCAVATION, NEUTRAL_TURN)
+    digging = state.phase in DIGGING
     best = [best_room_values(state.museum, seat) for seat in range(n)]
     reserve_worth = RESERVE_WORTH if later else TIE_EPSILON
     values = []
     for seat in range(n):
         cards = state.cards[seat]
         value = float(state.prestige[seat])
-        value += sum(c * (v or NO_ROOM_VALUE) for c, v in zip(cards, best[seat], strict=True))
+        value += _exhibit(cards, best[seat])
         value += _set_value(cards)
         value += ROOM_POTENTIAL * sum(v - 1 for v in best[seat] if v) * (later + 1)
         unused = sum(cards) - sum(state.used[seat]) if digging else 0
@@ -258,9 +405,24 @@ def mykerinos_values(state: GameState) -> list[float]:
         value += reserve_worth * state.personal[seat][seat]
         if state.neutral is not None:
             value += NEUTRAL_RESERVE_WORTH * state.personal[seat][state.neutral]
+        mate = state.mate(seat)
+        if mate is not None:
+            value += reserve_worth * state.personal[seat][mate]
+        if _holds_tie_card(state, seat):
+            value += TIE_CARD_WORTH
         values.append(value)
     _majorities(state, _card_worths(state, best, later), values)
+    if digging:
+        _blocking(state, values)
+    if state.team:
+        values = [_team_value([values[m] for m in state.mates_of(s)]) for s in range(n)]
     return values
+
+
+def _team_value(members: Sequence[float]) -> float:
+    """A team scores its lower member's score; see :data:`TEAM_SLACK`."""
+    low, high = min(members), max(members)
+    return low + TEAM_SLACK * (high - low)
 
 
 _EVALUATORS: dict[str, Evaluator] = {"mykerinos": mykerinos_values}

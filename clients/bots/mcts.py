@@ -43,6 +43,7 @@ from clients.bots.heuristics import (
     evaluator_for,
     final_rewards,
     rewards_from_values,
+    sides_of,
 )
 from server.games import Action, GameState
 
@@ -216,17 +217,18 @@ class MctsStrategy(Strategy):
             sample.apply_unchecked(action)
         if sample.is_over():
             return final_rewards(sample)
-        return rewards_from_values(evaluate(sample))
+        return rewards_from_values(evaluate(sample), sides_of(sample))
 
 
 def _greedy_pick(
     state: GameState, seat: int, legal: Sequence[Action], evaluate: Evaluator
 ) -> Action:
     best, best_score = legal[0], -math.inf
+    allies = sides_of(state)[seat]
     for action in legal:
         after = state.clone()
         after.apply_unchecked(action)
-        score = advantage(evaluate(after), seat)
+        score = advantage(evaluate(after), seat, allies)
         if score > best_score:
             best, best_score = action, score
     return best

@@ -47,6 +47,11 @@ Type the number of an action, or its notation, then Enter. Notation:
   na c2         neutral player starts     nb c3 d3       neutral player expands
   nskip         no neutral action         take l/take r  claim a plot
   mus exp5      museum reward             discard l      the neutral's discard
+Variants:
+  ta c2         team: start, teammate's   tb c3 d3       team: expand, mate's
+  draft cur     quick game: draft         gov c2         Governor (The Nile)
+  block f5      blocking token (or room)  take n1        claim a Nile card
+  usetie        win a tie with the card   keeptie        keep the tie card
 Space names alone (like c2) pick the one action that places there.
 Commands: ? N (label of action N), list (all, with labels), board, quit.
 Spaces: columns a-h from the left, rows 1-9 from the top."""

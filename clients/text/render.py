@@ -10,6 +10,11 @@ same with ``NO_COLOR`` or ``--no-color``.
 The region is drawn with its plot borders (thin) and area borders (thick), each area
 labelled with its number in scoring order, and under each top border a line giving
 every plot's points and patron (`` 3 exp``: 3 points, Explorer).
+
+The variants add to the same table: The Nile's river spaces (``~``), blocking tokens
+(the owner's letter in lower case, on a space or a museum room), the Nile cards and
+decks; the quick game's patron draft; the team game's teams and team scores. Patron
+names come from the view (``patron_names``), so the classic rules show the 2006 names.
 """
 
 from __future__ import annotations
@@ -55,23 +60,51 @@ PATRON_CODE: dict[int, str] = {
     pb.MYKERINOS_PATRON_EXPLORER: "exp",
     pb.MYKERINOS_PATRON_HEIRESS: "hei",
     pb.MYKERINOS_PATRON_DIRECTOR: "dir",
+    pb.MYKERINOS_PATRON_GOVERNOR: "gov",
 }
+#: Special Edition names, for a view that does not name its patrons.
 PATRON_NAME: dict[int, str] = {
     pb.MYKERINOS_PATRON_CURATOR: "Curator",
     pb.MYKERINOS_PATRON_COLONEL: "Colonel",
     pb.MYKERINOS_PATRON_EXPLORER: "Explorer",
     pb.MYKERINOS_PATRON_HEIRESS: "Heiress",
     pb.MYKERINOS_PATRON_DIRECTOR: "Director",
+    pb.MYKERINOS_PATRON_GOVERNOR: "Governor",
 }
-#: Patrons in their canonical order (the order of the enum).
-PATRONS: tuple[int, ...] = tuple(PATRON_CODE)
+GOVERNOR = pb.MYKERINOS_PATRON_GOVERNOR
+#: The five patrons with a museum wing, in canonical order (the order of the enum).
+PATRONS: tuple[int, ...] = tuple(p for p in PATRON_CODE if p != GOVERNOR)
 PHASE_NAME: dict[int, str] = {
+    pb.MYKERINOS_PHASE_DRAFT: "Patron draft",
     pb.MYKERINOS_PHASE_EXCAVATION: "Excavation",
     pb.MYKERINOS_PHASE_NEUTRAL: "Excavation (neutral action)",
+    pb.MYKERINOS_PHASE_BLOCKING: "Excavation (blocking token)",
     pb.MYKERINOS_PHASE_DELIMITATION: "Delimitation",
     pb.MYKERINOS_PHASE_OVER: "Game over",
 }
-SIDE_NAME: dict[int, str] = {pb.MYKERINOS_SIDE_LEFT: "left", pb.MYKERINOS_SIDE_RIGHT: "right"}
+SIDE_NAME: dict[int, str] = {
+    pb.MYKERINOS_SIDE_LEFT: "left",
+    pb.MYKERINOS_SIDE_RIGHT: "right",
+    pb.MYKERINOS_SIDE_NILE_ROW_1: "n1",
+    pb.MYKERINOS_SIDE_NILE_ROW_2: "n2",
+    pb.MYKERINOS_SIDE_NILE_ROW_3: "n3",
+}
+#: Nile sides, by the row of areas their card lies on.
+NILE_ROW: dict[int, int] = {
+    pb.MYKERINOS_SIDE_NILE_ROW_1: 0,
+    pb.MYKERINOS_SIDE_NILE_ROW_2: 1,
+    pb.MYKERINOS_SIDE_NILE_ROW_3: 2,
+}
+EFFECT_NAME: dict[int, str] = {
+    pb.MYKERINOS_NILE_EFFECT_GOVERNOR: "Governor card",
+    pb.MYKERINOS_NILE_EFFECT_POINT_AND_ARCHAEOLOGIST: "1 archaeologist",
+    pb.MYKERINOS_NILE_EFFECT_TWO_ARCHAEOLOGISTS: "2 archaeologists",
+    pb.MYKERINOS_NILE_EFFECT_TIE_WINNER: "tie card",
+    pb.MYKERINOS_NILE_EFFECT_EIGHT_POINTS: "special card",
+}
+#: Nile card ids 0-4 carry the Governor (see the protocol); a kept card that is not
+#: a Governor is the tie card, the only other Nile card anybody keeps.
+GOVERNOR_CARD_IDS = range(5)
 KIND_TITLE: dict[str, str] = {
     "a": "A: start an excavation (1 archaeologist)",
     "b": "B: expand an excavation (2 archaeologists)",
@@ -82,12 +115,18 @@ KIND_TITLE: dict[str, str] = {
     "dir": "Director: one archaeologist into a museum room",
     "na": "Neutral player: start an excavation",
     "nb": "Neutral player: expand an excavation",
+    "ta": "Team: start with your teammate's archaeologist",
+    "tb": "Team: expand your teammate's excavation (2 of theirs)",
+    "gov": "Governor: start/expand, then place a blocking token",
+    "block": "Blocking token: on an empty space or museum room",
 }
 STATUS_NAME: dict[int, str] = {
     match_pb2.MATCH_STATUS_ACTIVE: "active",
     match_pb2.MATCH_STATUS_FINISHED: "finished",
     match_pb2.MATCH_STATUS_ABANDONED: "abandoned",
 }
+#: Widest wing-name column of the museum (the panel is 46 cells; rooms take 27).
+MUSEUM_NAME_MAX = 18
 #: Show every action with its label when there are at most this many.
 FULL_LIST_MAX = 16
 
@@ -136,6 +175,8 @@ class Seats:
         self.colour_of: dict[int, int] = {p.seat: p.colour for p in view.players}
         self.seat_of: dict[int, int] = {c: s for s, c in self.colour_of.items()}
         self.neutral = view.neutral_colour
+        #: Patron display names of this match (for the log).
+        self.patrons: dict[int, str] = patron_names(view)
         self.infos: dict[int, match_pb2.SeatInfo] = {}
         if summary is not None:
             self.infos = {info.seat: info for info in summary.seats}
@@ -178,6 +219,23 @@ class Seats:
 def letter(colour: int) -> Text:
     """An archaeologist of ``colour`` as a (styled) letter."""
     return Text(COLOUR_LETTER.get(colour, "?"), style=COLOUR_STYLE.get(colour, ""))
+
+
+def token(colour: int) -> Text:
+    """A blocking token of ``colour``: its letter in lower case, underlined."""
+    style = COLOUR_STYLE.get(colour, "").replace("bold", "underline")
+    return Text(COLOUR_LETTER.get(colour, "?").lower(), style=style)
+
+
+def patron_names(view: pb.MykerinosView) -> dict[int, str]:
+    """Display names by patron for this match (classic rules: the 2006 names)."""
+    names = dict(PATRON_NAME)
+    names.update({int(entry.patron): entry.name for entry in view.patron_names})
+    return names
+
+
+def _nile_card_text(card: pb.MykerinosNileCard) -> str:
+    return f"{EFFECT_NAME.get(card.effect, '?')}, {card.points} pts"
 
 
 def _pad(text: Text, width: int) -> Text:
@@ -248,7 +306,9 @@ def board_lines(view: pb.MykerinosView, cs: Charset = UNICODE) -> list[Text]:
     columns = region.columns or 8
     plots = {plot.slot: plot for plot in region.plots}
     pyramids = {(s.column, s.row) for s in region.pyramids}
+    river = {(s.column, s.row) for s in region.nile.river}
     occupied = {(o.space.column, o.space.row): o.colour for o in view.occupied}
+    blocked = {(b.space.column, b.space.row): b.owner for b in view.nile.blocked}
     header = Text("   " + " ")
     for column in range(columns):
         header.append(f" {chr(ord('a') + column)} ", style="dim")
@@ -274,8 +334,12 @@ def board_lines(view: pb.MykerinosView, cs: Charset = UNICODE) -> list[Text]:
                 colour = occupied.get((column, row))
                 if colour is not None:
                     line.append_text(letter(colour))
+                elif (column, row) in blocked:
+                    line.append_text(token(blocked[(column, row)]))
                 elif (column, row) in pyramids:
                     line.append("^", style="yellow")
+                elif (column, row) in river:
+                    line.append("~", style="blue")
                 else:
                     line.append(".", style="dim")
                 line.append(" ")
@@ -286,12 +350,14 @@ def board_lines(view: pb.MykerinosView, cs: Charset = UNICODE) -> list[Text]:
 
 
 # ------------------------------------------------------------------ panel
-def _room_cell(room: pb.MykerinosMuseumRoom | None, width: int) -> Text:
+def _room_cell(room: pb.MykerinosMuseumRoom | None, width: int, blocked: dict[str, int]) -> Text:
     if room is None:
         return _pad(Text("?"), width)
     cell = Text(room.name + " ")
     if room.occupant:
         cell.append_text(letter(room.occupant))
+    elif room.name in blocked:
+        cell.append_text(token(blocked[room.name]))
     else:
         cell.append(".", style="dim")
     return _pad(cell, width)
@@ -302,9 +368,13 @@ def museum_lines(view: pb.MykerinosView) -> list[Text]:
     next wing (the last wing's 2-room joins the first); each room with its occupant."""
     rooms = list(view.museum.rooms)
     wings = list(view.museum.wings)
+    names = patron_names(view)
+    blocked = {entry.name: int(entry.owner) for entry in view.nile.blocked_rooms}
+    # Wide enough for the longest name (the 2006 names are long), within the panel.
+    name_width = min(MUSEUM_NAME_MAX, max([9, *(len(names.get(w, "?")) + 1 for w in wings)]))
     lines = [
         Text("MUSEUM ring (2-room joins a wing to the next)", style="bold"),
-        Text("wing      3-room   5-room   2-room", style="dim"),
+        Text(f"{'wing':<{name_width}}3-room   5-room   2-room", style="dim"),
     ]
     shown: set[str] = set()
 
@@ -318,16 +388,16 @@ def museum_lines(view: pb.MykerinosView) -> list[Text]:
 
     for index, wing in enumerate(wings):
         following = wings[(index + 1) % len(wings)]
-        line = Text(f"{PATRON_NAME.get(wing, '?'):<10}")
-        line.append_text(_room_cell(find({wing}, 3), 9))
-        line.append_text(_room_cell(find({wing}, 5), 9))
-        line.append_text(_room_cell(find({wing, following}, 2), 9))
+        line = _pad(Text(names.get(wing, "?")), name_width - 1) + Text(" ")
+        line.append_text(_room_cell(find({wing}, 3), 9, blocked))
+        line.append_text(_room_cell(find({wing}, 5), 9, blocked))
+        line.append_text(_room_cell(find({wing, following}, 2), 9, blocked))
         lines.append(line)
     others = [room for room in rooms if room.name not in shown]
     if others:
         extra = Text("also ")
         for room in others:
-            extra.append_text(_room_cell(room, len(room.name) + 3))
+            extra.append_text(_room_cell(room, len(room.name) + 3, blocked))
         lines.append(extra)
     return lines
 
@@ -370,9 +440,30 @@ def panel_lines(view: pb.MykerinosView, cs: Charset = UNICODE) -> list[Text]:
     general.append_text(_reserve_text(in_play, cs.times))
     lines.append(general)
     lines.append(Text(f"DECK {view.deck_size} plots left; {len(view.box)} out of the game"))
+    if view.HasField("nile"):
+        lines += nile_lines(view)
     lines.append(Text())
     lines.append(Text("B R G W archaeologists  ^ pyramid  . empty", style="dim"))
+    if view.HasField("nile"):
+        lines.append(Text("~ river  b r g w blocking token", style="dim"))
     lines.append(Text("plot label: points, then patron code", style="dim"))
+    return lines
+
+
+def nile_lines(view: pb.MykerinosView) -> list[Text]:
+    """The Nile: its decks, and each Nile card on the region (cards cover columns d-e)."""
+    nile = view.nile
+    lines = [
+        Text(
+            f"NILE decks: Governor {nile.governor_deck}, neutral {nile.neutral_deck}; "
+            f"{len(nile.box)} out"
+        )
+    ]
+    for card in view.region.nile.cards:
+        lines.append(
+            Text(f"  n{card.row + 1} rows {3 * card.row + 1}-{3 * card.row + 3}: ")
+            + Text(_nile_card_text(card), style="cyan")
+        )
     return lines
 
 
@@ -414,18 +505,61 @@ def header_lines(
             turn.append(" - your turn", style="bold reverse")
         turn.append(f"   start player: {seats.label(view.start_seat)}")
     lines.append(turn)
-    excavating = view.phase in (pb.MYKERINOS_PHASE_EXCAVATION, pb.MYKERINOS_PHASE_NEUTRAL)
+    excavating = view.phase in (
+        pb.MYKERINOS_PHASE_EXCAVATION,
+        pb.MYKERINOS_PHASE_NEUTRAL,
+        pb.MYKERINOS_PHASE_BLOCKING,
+    )
     if view.HasField("final_action_seat") and excavating:
         lines.append(
             Text(f"Final action: {seats.label(view.final_action_seat)} (the others passed)")
         )
+    if view.phase == pb.MYKERINOS_PHASE_BLOCKING:
+        lines.append(Text("The Governor was used: now a blocking token goes down (block ...)."))
     return lines
 
 
-def _patrons_text(player: pb.MykerinosPlayer) -> Text:
+def draft_lines(view: pb.MykerinosView, seats: Seats) -> list[Text]:
+    """Quick game: the plots on offer (by patron) and the drafting order."""
+    if not view.HasField("draft"):
+        return []
+    draft = view.draft
+    names = patron_names(view)
+    lines = [
+        Text("PATRON DRAFT ", style="bold").append(
+            "each player drafts one patron, then a second in reverse order"
+        )
+    ]
+    line = Text("  on offer: ")
+    for index, patron in enumerate(PATRONS):
+        count = sum(1 for offered in draft.patrons if offered == patron)
+        item = f"{names.get(patron, '?')} ({PATRON_CODE[patron]}) {count}"
+        item += "," if index < len(PATRONS) - 1 else ""
+        if line.cell_len + 1 + len(item) > WIDTH:  # items are never split
+            lines.append(line)
+            line = Text(" " * len("  on offer: "))
+        elif index:
+            line.append(" ")
+        line.append(item, style="" if count else "dim")
+    lines.append(line)
+    order = Text("  order: ")
+    for index, seat in enumerate(draft.order):
+        if index:
+            order.append(" > ")
+        mark = COLOUR_LETTER.get(seats.colour_of.get(seat, 0), "?")
+        if index == draft.index:
+            order.append(f"[{mark}]", style="bold reverse")  # brackets: readable uncoloured
+        else:
+            order.append(mark)
+    lines.append(order)
+    return lines
+
+
+def _patrons_text(player: pb.MykerinosPlayer, nile: bool) -> Text:
     held: dict[int, pb.MykerinosPatronCards] = {int(e.patron): e for e in player.patrons}
     out = Text("patrons ")
-    for index, patron in enumerate(PATRONS):
+    shown = (*PATRONS, GOVERNOR) if nile else PATRONS
+    for index, patron in enumerate(shown):
         entry = held.get(patron)
         cards = entry.cards if entry is not None else 0
         used = entry.used if entry is not None else 0
@@ -437,9 +571,40 @@ def _patrons_text(player: pb.MykerinosPlayer) -> Text:
     return out
 
 
+def team_lines(view: pb.MykerinosView, seats: Seats) -> list[Text]:
+    """Team game: each team with its score, the lower of its members' scores."""
+    if not view.teams:
+        return []
+    own = list(view.individual_scores)
+    line = Text("TEAMS ", style="bold")
+    for index, team in enumerate(view.teams):
+        if index:
+            line.append("   ")
+        for number, seat in enumerate(team.seats):
+            if number:
+                line.append("+")
+            line.append_text(letter(seats.colour_of.get(seat, 0)))
+        members = [own[s] for s in team.seats if s < len(own)]
+        score = min(members, default=0)
+        line.append(f" score {score}", style="bold")
+        line.append(f" (lower of {', '.join(map(str, members))})", style="dim")
+    return [line]
+
+
+def _nile_holdings(player: pb.MykerinosPlayer) -> Text:
+    """The Nile: blocking tokens in hand and the tie card, if held."""
+    out = Text(f"tokens {player.tokens}")
+    if any(card not in GOVERNOR_CARD_IDS for card in player.nile_cards):
+        out.append("  tie card", style="bold")
+    return out
+
+
 def player_lines(view: pb.MykerinosView, seats: Seats, cs: Charset = UNICODE) -> list[Text]:
-    """Each player: colour, name, score, status; reserve and patron cards."""
+    """Each player: colour, name, score, status; reserve and patron cards (with The
+    Nile: Governor cards, blocking tokens in hand, the tie card)."""
+    nile = view.HasField("nile")
     lines = [Text("PLAYERS", style="bold")]
+    lines += team_lines(view, seats)
     for player in view.players:
         line = Text(
             f"{cs.turn} "
@@ -460,12 +625,18 @@ def player_lines(view: pb.MykerinosView, seats: Seats, cs: Charset = UNICODE) ->
         detail = Text("    reserve ")
         detail.append_text(_reserve_text(player.reserve, cs.times))
         detail.append("  ")
-        patrons = _patrons_text(player)
-        if detail.cell_len + patrons.cell_len <= WIDTH:
-            lines.append(detail + patrons)
-        else:
-            lines.append(_fit(detail, WIDTH))
-            lines.append(Text("    ") + patrons)
+        # Reserve, patrons and (The Nile) holdings, packed onto as few lines as fit.
+        parts = [_patrons_text(player, nile)]
+        if nile:
+            parts.append(_nile_holdings(player))
+        line = detail
+        for index, part in enumerate(parts):
+            gap = Text("  " if index else "")
+            if line.cell_len + gap.cell_len + part.cell_len > WIDTH:
+                lines.append(_fit(line, WIDTH))
+                line, gap = Text("    "), Text()
+            line = line + gap + part
+        lines.append(_fit(line, WIDTH))
     if view.neutral_colour and view.neutral_colour not in seats.seat_of:
         line = Text("  ")
         line.append_text(letter(view.neutral_colour))
@@ -476,10 +647,15 @@ def player_lines(view: pb.MykerinosView, seats: Seats, cs: Charset = UNICODE) ->
 
 
 def _plot_text(view: pb.MykerinosView, area: int, side: int) -> str:
+    if side in NILE_ROW:
+        for card in view.region.nile.cards:
+            if card.row == NILE_ROW[side]:
+                return f"{SIDE_NAME[side]} ({_nile_card_text(card)})"
+        return SIDE_NAME[side]
     slot = 2 * area + (0 if side == pb.MYKERINOS_SIDE_LEFT else 1)
     for plot in view.region.plots:
         if plot.slot == slot:
-            patron = PATRON_NAME.get(plot.patron, "no patron")
+            patron = patron_names(view).get(plot.patron, "no patron")
             return f"{SIDE_NAME.get(side, '?')} ({plot.points} pts, {patron})"
     return SIDE_NAME.get(side, "?")
 
@@ -490,7 +666,10 @@ def delimitation_lines(view: pb.MykerinosView, seats: Seats) -> list[Text]:
         return []
     d = view.delimitation
     line = Text("DELIMITATION ", style="bold")
-    line.append(f"scoring area {d.area + 1} of {len(view.region.plots) // 2}; order: ")
+    if d.river:
+        line.append("scoring the river (before the areas); order: ")
+    else:
+        line.append(f"scoring area {d.area + 1} of {len(view.region.plots) // 2}; order: ")
     for index, colour in enumerate(d.order):
         if index:
             line.append(" > ")
@@ -500,13 +679,17 @@ def delimitation_lines(view: pb.MykerinosView, seats: Seats) -> list[Text]:
         rank = f"  rewarding place {d.rank_index + 1}: {seats.colour_label(d.order[d.rank_index])}"
         lines.append(Text(rank))
         if d.awaiting == pb.MYKERINOS_AWAITING_DISCARD:
-            what = "which plot the neutral player discards"
+            what = "which card the neutral player discards"
+        elif d.awaiting == pb.MYKERINOS_AWAITING_TIE:
+            what = "whether to use the tie card to win this tie"
+        elif d.river:
+            what = "a Nile card (no museum from the river)"
         else:
             what = "a reward: a plot or a museum room"
         if view.HasField("current_seat"):
             lines.append(Text(f"  {seats.label(view.current_seat)} chooses {what}"))
     left = ", ".join(_plot_text(view, d.area, side) for side in d.plots_left) or "none"
-    lines.append(Text(f"  plots left: {left}"))
+    lines.append(Text(f"  {'Nile cards' if d.river else 'plots'} left: {left}"))
     return lines
 
 
@@ -519,7 +702,12 @@ def match_lines(
     """The whole table: header, board with the panel beside it, delimitation, players."""
     seats = Seats(view, summary, viewer)
     lines = header_lines(view, summary, seats)
-    lines += side_by_side(board_lines(view, cs), panel_lines(view, cs), BOARD_WIDTH)
+    if view.phase == pb.MYKERINOS_PHASE_DRAFT:
+        # No region is laid before the first campaign: the draft takes its place.
+        lines += draft_lines(view, seats)
+        lines += panel_lines(view, cs)
+    else:
+        lines += side_by_side(board_lines(view, cs), panel_lines(view, cs), BOARD_WIDTH)
     lines += delimitation_lines(view, seats)
     lines += player_lines(view, seats, cs)
     return [_fit(line, WIDTH) for line in lines]
@@ -564,6 +752,7 @@ def final_score_lines(
     lines.append(row("", [Text(seats.name(s.seat)[: column - 1]) for s in scores]))
     lines.append(row("Plots (prestige)", [str(s.plot_points) for s in scores]))
     lines.append(Text(f"Exhibition: cards {cs.times} best room (1 without a room)", style="dim"))
+    names = patron_names(view)
     for patron in PATRONS:
         cells = []
         for score in scores:
@@ -572,7 +761,9 @@ def final_score_lines(
                 cells.append("-")
             else:
                 cells.append(f"{entry.cards}{cs.times}{entry.room_value or 1}={entry.points}")
-        lines.append(row(f"  {PATRON_NAME[patron]}", cells))
+        lines.append(row(f"  {names[patron]}", cells))
+    if any(s.governors for s in scores):
+        lines.append(row(f"  {names[GOVERNOR]} (wild)", [str(s.governors) for s in scores]))
     lines.append(
         row(
             f"Sets of 5 patrons {cs.times}5",
@@ -580,6 +771,15 @@ def final_score_lines(
         )
     )
     lines.append(row("TOTAL", [Text(str(s.total), style="bold") for s in scores], "bold"))
+    if view.teams:
+        team_score = {
+            seat: min(s.total for s in scores if s.seat in team.seats)
+            for team in view.teams
+            for seat in team.seats
+        }
+        lines.append(
+            row("Team (lower member)", [str(team_score.get(s.seat, "?")) for s in scores], "bold")
+        )
     lines.append(row("Reserve (tiebreak)", [str(s.reserve) for s in scores]))
     ranking = list(view.ranking) or (list(summary.places) if summary is not None else [])
     if ranking:
@@ -591,9 +791,9 @@ def final_score_lines(
             )
         )
         winners = [s.seat for s in scores if s.seat < len(ranking) and ranking[s.seat] == 1]
-        names = " and ".join(seats.label(seat) for seat in winners)
+        who = " and ".join(seats.label(seat) for seat in winners)
         verb = "share the victory" if len(winners) > 1 else "wins"
-        lines.append(Text(f"{names} {verb}!", style="bold"))
+        lines.append(Text(f"{who} {verb}!", style="bold"))
     return lines
 
 
@@ -686,11 +886,19 @@ def _spaces(spaces: Iterable[pb.MykerinosSpace]) -> str:
     return ", ".join(f"{chr(ord('a') + s.column)}{s.row + 1}" for s in spaces)
 
 
-def _room(room: pb.MykerinosRoom) -> str:
+def _room(room: pb.MykerinosRoom, names: dict[int, str] = PATRON_NAME) -> str:
     first = PATRON_CODE.get(room.patron, "?")
     if room.value == 2:
         return f"{first}/{PATRON_CODE.get(room.second_patron, '?')} 2-room"
-    return f"{PATRON_NAME.get(room.patron, '?')} {room.value}-room"
+    return f"{names.get(room.patron, '?')} {room.value}-room"
+
+
+def _target(
+    event: pb.MykerinosEvent.Blocked | pb.MykerinosEvent.TokenReturned, seats: Seats
+) -> str:
+    if event.WhichOneof("target") == "room":
+        return "the " + _room(event.room, seats.patrons)
+    return _spaces([event.space])
 
 
 def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
@@ -708,7 +916,7 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
     if kind == "museum_placed":
         e3 = event.museum_placed
         how = "as a reward" if e3.reward else "with the Director"
-        return f"{seats.label(e3.seat)} entered the museum, {_room(e3.room)}, {how}."
+        return f"{seats.label(e3.seat)} entered the museum, {_room(e3.room, seats.patrons)}, {how}."
     if kind == "area_ranked":
         e4 = event.area_ranked
         order = ", ".join(
@@ -717,7 +925,7 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
         return f"Area {e4.area + 1} is scored: {order or 'nobody there'}."
     if kind == "plot_taken":
         e5 = event.plot_taken
-        patron = PATRON_NAME.get(e5.patron, "no patron")
+        patron = seats.patrons.get(e5.patron, "no patron")
         how = " (the only choice)" if e5.automatic else ""
         side = SIDE_NAME.get(e5.side, "?")
         return (
@@ -732,6 +940,50 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
         return f"Campaign {e7.campaign} ends; {seats.label(e7.next_start_seat)} starts the next."
     if kind == "game_over":
         return "The game is over."
+    return _describe_variant_event(event, kind, seats)
+
+
+def _describe_variant_event(event: pb.MykerinosEvent, kind: str | None, seats: Seats) -> str | None:
+    """Log lines of the variants' events (draft, The Nile)."""
+    names = seats.patrons
+    if kind == "drafted":
+        d = event.drafted
+        return f"{seats.label(d.seat)} drafted a {names.get(d.patron, '?')}."
+    if kind == "draft_discarded":
+        return f"The undrafted {names.get(event.draft_discarded.patron, '?')} plot is discarded."
+    if kind == "blocked":
+        b = event.blocked
+        return f"{seats.label(b.seat)} put a blocking token on {_target(b, seats)}."
+    if kind == "token_returned":
+        t = event.token_returned
+        return f"{seats.label(t.seat)} took back the blocking token from {_target(t, seats)}."
+    if kind == "nothing_to_block":
+        return f"{seats.label(event.nothing_to_block.seat)} found nothing left to block."
+    if kind == "tokens_retrieved":
+        return "Every blocking token goes back to its owner."
+    if kind == "river_ranked":
+        r = event.river_ranked
+        order = ", ".join(
+            f"{COLOUR_NAME.get(c, '?')} {n}" for c, n in zip(r.order, r.counts, strict=False)
+        )
+        return f"The river is scored: {order or 'nobody there'}."
+    if kind == "nile_card_taken":
+        n = event.nile_card_taken
+        what = EFFECT_NAME.get(n.effect, "?")
+        extra = f", {n.archaeologists} archaeologist(s)" if n.archaeologists else ""
+        how = " (the only choice)" if n.automatic else ""
+        return (
+            f"{seats.label(n.seat)} took the Nile card of row {n.row + 1}: {what}, "
+            f"{n.points} pts{extra}{how}."
+        )
+    if kind == "nile_card_discarded":
+        return f"The Nile card of row {event.nile_card_discarded.row + 1} leaves the game."
+    if kind == "river_done":
+        return "River archaeologists go home; bank archaeologists step onto the plots."
+    if kind == "tie_card_used":
+        return f"{seats.label(event.tie_card_used.seat)} used the tie card to win the tie."
+    if kind == "tie_card_kept":
+        return f"{seats.label(event.tie_card_kept.seat)} keeps the tie card for later."
     return None
 
 

@@ -25,13 +25,17 @@ from server.codec.base import GameCodec, register_codec, require_game_message
 from server.games.errors import GameError, MalformedActionError
 from server.games.interface import Action, Event, JsonDict, OptionValue
 from server.games.mykerinos import actions as act
+from server.games.mykerinos import nile
 from server.games.mykerinos.actions import (
     PLACEMENT_SIZES,
     ROOM_KINDS,
+    ROOM_TARGET,
     SIDE_KINDS,
     SIDES,
     MykerinosAction,
+    block_target_name,
     parse_action,
+    parse_block_target,
 )
 from server.games.mykerinos.game import MYKERINOS
 from server.games.mykerinos.museum import (
@@ -44,12 +48,17 @@ from server.games.mykerinos.museum import (
     three_room,
     two_room,
 )
-from server.games.mykerinos.patrons import PATRON_CODES, Patron
+from server.games.mykerinos.patrons import PATRON_CODES, PATRONS, Patron
 from server.games.mykerinos.plots import PLOT_ROWS
 from server.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, parse_space, space_name
 from server.games.mykerinos.state import (
+    AWAIT_DISCARD,
+    AWAIT_REWARD,
+    AWAIT_TIE,
+    BLOCKING,
     COLOUR_NAMES,
     DELIMITATION,
+    DRAFT,
     EXCAVATION,
     NEUTRAL_TURN,
     OVER,
@@ -82,6 +91,13 @@ _KINDS: dict[str, KindValue] = {
     act.TAKE: pb.MYKERINOS_ACTION_KIND_TAKE_PLOT,
     act.MUSEUM: pb.MYKERINOS_ACTION_KIND_MUSEUM,
     act.DISCARD: pb.MYKERINOS_ACTION_KIND_DISCARD_PLOT,
+    act.TEAM_START: pb.MYKERINOS_ACTION_KIND_TEAM_START,
+    act.TEAM_EXPAND: pb.MYKERINOS_ACTION_KIND_TEAM_EXPAND,
+    act.DRAFT: pb.MYKERINOS_ACTION_KIND_DRAFT,
+    act.GOVERNOR: pb.MYKERINOS_ACTION_KIND_GOVERNOR,
+    act.BLOCK: pb.MYKERINOS_ACTION_KIND_BLOCK,
+    act.USE_TIE: pb.MYKERINOS_ACTION_KIND_USE_TIE,
+    act.KEEP_TIE: pb.MYKERINOS_ACTION_KIND_KEEP_TIE,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -105,20 +121,46 @@ _PATRONS: dict[int, PatronValue] = {
     Patron.EXPLORER: pb.MYKERINOS_PATRON_EXPLORER,
     Patron.HEIRESS: pb.MYKERINOS_PATRON_HEIRESS,
     Patron.DIRECTOR: pb.MYKERINOS_PATRON_DIRECTOR,
+    Patron.GOVERNOR: pb.MYKERINOS_PATRON_GOVERNOR,
 }
-_PATRON_OF: dict[int, int] = {value: patron for patron, value in _PATRONS.items()}
+#: Patrons with a museum wing: the only ones that name rooms or can be drafted
+#: (the Governor comes only from Nile cards).
+_WING_PATRON_OF: dict[int, int] = {_PATRONS[p]: int(p) for p in PATRONS}
 _PATRON_CODES: dict[str, PatronValue] = {PATRON_CODES[p]: v for p, v in _PATRONS.items()}
 
-# Core side numbers (0 left, 1 right) index this; views and events use the names.
-_SIDES: tuple[SideValue, SideValue] = (pb.MYKERINOS_SIDE_LEFT, pb.MYKERINOS_SIDE_RIGHT)
+# Core side numbers index this (0 left, 1 right, 2-4 the Nile card of area row
+# 1-3); views use the notation codes ("l", "n1"), plot events the names.
+_SIDES: tuple[SideValue, ...] = (
+    pb.MYKERINOS_SIDE_LEFT,
+    pb.MYKERINOS_SIDE_RIGHT,
+    pb.MYKERINOS_SIDE_NILE_ROW_1,
+    pb.MYKERINOS_SIDE_NILE_ROW_2,
+    pb.MYKERINOS_SIDE_NILE_ROW_3,
+)
 _SIDE_OF: dict[int, int] = {value: side for side, value in enumerate(_SIDES)}
+_SIDE_CODES: dict[str, SideValue] = dict(zip(SIDES, _SIDES, strict=True))
 _SIDE_NAMES: dict[str, SideValue] = {"left": _SIDES[0], "right": _SIDES[1]}
 
 _PHASES: dict[str, pb.MykerinosPhase.ValueType] = {
+    DRAFT: pb.MYKERINOS_PHASE_DRAFT,
     EXCAVATION: pb.MYKERINOS_PHASE_EXCAVATION,
     NEUTRAL_TURN: pb.MYKERINOS_PHASE_NEUTRAL,
+    BLOCKING: pb.MYKERINOS_PHASE_BLOCKING,
     DELIMITATION: pb.MYKERINOS_PHASE_DELIMITATION,
     OVER: pb.MYKERINOS_PHASE_OVER,
+}
+
+_EFFECTS: dict[str, pb.MykerinosNileEffect.ValueType] = {
+    nile.GOVERNOR: pb.MYKERINOS_NILE_EFFECT_GOVERNOR,
+    nile.POINT_AND_ARCHAEOLOGIST: pb.MYKERINOS_NILE_EFFECT_POINT_AND_ARCHAEOLOGIST,
+    nile.TWO_ARCHAEOLOGISTS: pb.MYKERINOS_NILE_EFFECT_TWO_ARCHAEOLOGISTS,
+    nile.TIE_WINNER: pb.MYKERINOS_NILE_EFFECT_TIE_WINNER,
+    nile.EIGHT_POINTS: pb.MYKERINOS_NILE_EFFECT_EIGHT_POINTS,
+}
+_TERRAIN: dict[str, pb.MykerinosTerrain.ValueType] = {
+    nile.RIVER: pb.MYKERINOS_TERRAIN_RIVER,
+    nile.LAND: pb.MYKERINOS_TERRAIN_LAND,
+    nile.PYRAMID: pb.MYKERINOS_TERRAIN_PYRAMID,
 }
 
 # museum_placed events say how the archaeologist got there; the proto keeps a flag.
@@ -191,7 +233,13 @@ def room_to_proto(room: int) -> pb.MykerinosRoom:
 
 
 def _patron_from_proto(value: int, field: str) -> int:
-    patron = _PATRON_OF.get(value)
+    """A wing patron (rooms, the draft) from a client; the Governor has no wing."""
+    patron = _WING_PATRON_OF.get(value)
+    if value == pb.MYKERINOS_PATRON_GOVERNOR:
+        raise MalformedActionError(
+            f"{field} is GOVERNOR, which has no museum wing and is never drafted: "
+            "name one of the five other patrons"
+        )
     if patron is None:
         state = "is unspecified" if value == pb.MYKERINOS_PATRON_UNSPECIFIED else f"is {value}"
         raise MalformedActionError(f"{field} {state}: name one of the five patrons")
@@ -226,9 +274,23 @@ def room_from_proto(room: pb.MykerinosRoom) -> int:
 
 
 # -------------------------------------------------------------- composites
+def _nile_card_to_proto(entry: Mapping[str, Any]) -> pb.MykerinosNileCard:
+    return pb.MykerinosNileCard(
+        row=entry["row"],
+        card=entry["card"],
+        effect=_lookup(_EFFECTS, entry["effect"], "Nile card effect"),
+        points=entry["points"],
+        cells=[_lookup(_TERRAIN, cell, "Nile card cell") for cell in entry["cells"]],
+    )
+
+
 def region_to_proto(region: Mapping[str, Any]) -> pb.MykerinosRegion:
-    """The region part of a view or of a ``campaign_started`` event."""
-    return pb.MykerinosRegion(
+    """The region part of a view or of a ``campaign_started`` event.
+
+    The Nile's river and cards go in ``region.nile``, set exactly when the core
+    sent them (The Nile is played), even when both lists are empty.
+    """
+    out = pb.MykerinosRegion(
         columns=region["columns"],
         rows=region["rows"],
         plots=[
@@ -245,6 +307,11 @@ def region_to_proto(region: Mapping[str, Any]) -> pb.MykerinosRegion:
         ],
         pyramids=[space_named(name) for name in region["pyramids"]],
     )
+    if "river" in region:
+        out.nile.SetInParent()
+        out.nile.river.extend(space_named(name) for name in region["river"])
+        out.nile.cards.extend(_nile_card_to_proto(entry) for entry in region["nile"])
+    return out
 
 
 def _reserves(counts: Mapping[str, int]) -> list[pb.MykerinosReserve]:
@@ -280,23 +347,65 @@ def _player_to_proto(player: Mapping[str, Any]) -> pb.MykerinosPlayer:
         active=player["active"],
         tiebreak_space=player["tiebreak_space"] or 0,
         plots_won=player["plots_won"],
+        nile_cards=player["nile_cards"],
+        tokens=player["tokens"],
     )
 
 
 _AWAITING = {
     "": pb.MYKERINOS_AWAITING_UNSPECIFIED,
-    "reward": pb.MYKERINOS_AWAITING_REWARD,
-    "discard": pb.MYKERINOS_AWAITING_DISCARD,
+    AWAIT_REWARD: pb.MYKERINOS_AWAITING_REWARD,
+    AWAIT_DISCARD: pb.MYKERINOS_AWAITING_DISCARD,
+    AWAIT_TIE: pb.MYKERINOS_AWAITING_TIE,
 }
+#: The core's ``area`` while The Nile's river is scored (no area yet).
+_RIVER_AREA = -1
 
 
 def _delimitation_to_proto(delimitation: Mapping[str, Any]) -> pb.MykerinosDelimitation:
+    river = delimitation["river"]
+    area = delimitation["area"]
+    if river != (area == _RIVER_AREA):
+        # The decoder rebuilds -1 from the river flag; anything else would not round-trip.
+        raise ValueError(f"no protobuf form for Mykerinos area {area} with river={river}")
     return pb.MykerinosDelimitation(
-        area=delimitation["area"],
+        area=0 if river else area,
         order=[colour_to_proto(c) for c in delimitation["order"]],
         rank_index=delimitation["rank_index"],
-        plots_left=[_lookup(_SIDE_NAMES, s, "side") for s in delimitation["plots_left"]],
-        awaiting=_AWAITING[delimitation["awaiting"]],
+        plots_left=[_lookup(_SIDE_CODES, s, "side") for s in delimitation["plots_left"]],
+        awaiting=_lookup(_AWAITING, delimitation["awaiting"], "awaiting"),
+        river=river,
+        museum_rewards=delimitation["museum_rewards"],
+        tie_asked=delimitation["tie_asked"],
+    )
+
+
+def _draft_to_proto(draft: Mapping[str, Any]) -> pb.MykerinosDraft:
+    return pb.MykerinosDraft(
+        plots=draft["plots"],
+        patrons=[patron_to_proto(code) for code in draft["patrons"]],
+        order=draft["order"],
+        index=draft["index"],
+    )
+
+
+def _nile_to_proto(part: Mapping[str, Any]) -> pb.MykerinosNile:
+    return pb.MykerinosNile(
+        governor_deck=part["governor_deck"],
+        neutral_deck=part["neutral_deck"],
+        box=part["box"],
+        blocked=[
+            pb.MykerinosBlockedSpace(space=space_named(name), owner=colour_to_proto(owner))
+            for name, owner in part["blocked"].items()
+        ],
+        blocked_rooms=[
+            pb.MykerinosBlockedRoom(
+                room=room_to_proto(parse_room(name)),
+                name=room_name(parse_room(name)),
+                owner=colour_to_proto(owner),
+            )
+            for name, owner in part["blocked_rooms"].items()
+        ],
     )
 
 
@@ -317,6 +426,7 @@ def _final_score_to_proto(seat: int, entry: Mapping[str, Any]) -> pb.MykerinosFi
         plot_points=entry["plot_points"],
         total=entry["total"],
         reserve=entry["reserve"],
+        governors=entry["governors"],
     )
 
 
@@ -348,6 +458,12 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
         box=view["box"],
         final_scores=[_final_score_to_proto(s, e) for s, e in enumerate(view.get("final") or ())],
         ranking=view.get("ranking") or (),
+        patron_names=[
+            pb.MykerinosPatronName(patron=patron_to_proto(code), name=name)
+            for code, name in view["patron_names"].items()
+        ],
+        teams=[pb.MykerinosTeam(seats=team) for team in view["teams"] or ()],
+        individual_scores=view.get("individual_scores") or (),
     )
     if view["current_seat"] is not None:
         out.current_seat = view["current_seat"]
@@ -355,6 +471,11 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
         out.final_action_seat = view["final_action_seat"]
     if view.get("delimitation") is not None:
         out.delimitation.CopyFrom(_delimitation_to_proto(view["delimitation"]))
+    if view.get("draft") is not None:
+        out.draft.CopyFrom(_draft_to_proto(view["draft"]))
+    if view.get("nile") is not None:
+        out.nile.SetInParent()  # present even if every field is at its default
+        out.nile.CopyFrom(_nile_to_proto(view["nile"]))
     return out
 
 
@@ -366,7 +487,10 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
 _COLOUR_NAME_OF: dict[int, str] = {value: name for name, value in _COLOURS.items()}
 _PATRON_CODE_OF: dict[int, str] = {value: code for code, value in _PATRON_CODES.items()}
 _SIDE_NAME_OF: dict[int, str] = {value: name for name, value in _SIDE_NAMES.items()}
+_SIDE_CODE_OF: dict[int, str] = {value: code for code, value in _SIDE_CODES.items()}
 _PHASE_OF: dict[int, str] = {value: phase for phase, value in _PHASES.items()}
+_EFFECT_OF: dict[int, str] = {value: effect for effect, value in _EFFECTS.items()}
+_TERRAIN_OF: dict[int, str] = {value: cell for cell, value in _TERRAIN.items()}
 
 
 def _colour_from_proto(value: int) -> str | None:
@@ -406,9 +530,19 @@ def _reserves_from_proto(entries: Iterable[pb.MykerinosReserve]) -> dict[str, in
     return out
 
 
+def _nile_card_from_proto(entry: pb.MykerinosNileCard) -> JsonDict:
+    return {
+        "row": entry.row,
+        "card": entry.card,
+        "effect": _lookup(_EFFECT_OF, entry.effect, "Nile effect enum"),
+        "points": entry.points,
+        "cells": "".join(_lookup(_TERRAIN_OF, cell, "terrain enum") for cell in entry.cells),
+    }
+
+
 def region_from_proto(region: pb.MykerinosRegion) -> JsonDict:
     """Inverse of :func:`region_to_proto`."""
-    return {
+    out: JsonDict = {
         "columns": region.columns,
         "rows": region.rows,
         "plots": [
@@ -425,6 +559,10 @@ def region_from_proto(region: pb.MykerinosRegion) -> JsonDict:
         ],
         "pyramids": [_space_name_from_proto(space) for space in region.pyramids],
     }
+    if region.HasField("nile"):
+        out["river"] = [_space_name_from_proto(space) for space in region.nile.river]
+        out["nile"] = [_nile_card_from_proto(entry) for entry in region.nile.cards]
+    return out
 
 
 def _museum_from_proto(museum: pb.MykerinosMuseum) -> JsonDict:
@@ -455,6 +593,8 @@ def _player_from_proto(player: pb.MykerinosPlayer) -> JsonDict:
             for held in player.patrons
         },
         "plots_won": list(player.plots_won),
+        "nile_cards": list(player.nile_cards),
+        "tokens": player.tokens,
         "active": player.active,
         "tiebreak_space": player.tiebreak_space or None,
     }
@@ -465,11 +605,42 @@ _AWAITING_OF: dict[int, str] = {value: name for name, value in _AWAITING.items()
 
 def _delimitation_from_proto(delimitation: pb.MykerinosDelimitation) -> JsonDict:
     return {
-        "area": delimitation.area,
+        "area": _RIVER_AREA if delimitation.river else delimitation.area,
+        "river": delimitation.river,
         "order": [_colour_from_proto(c) for c in delimitation.order],
         "rank_index": delimitation.rank_index,
-        "plots_left": [_lookup(_SIDE_NAME_OF, s, "side enum") for s in delimitation.plots_left],
+        "plots_left": [_lookup(_SIDE_CODE_OF, s, "side enum") for s in delimitation.plots_left],
         "awaiting": _lookup(_AWAITING_OF, delimitation.awaiting, "awaiting enum"),
+        "museum_rewards": delimitation.museum_rewards,
+        "tie_asked": delimitation.tie_asked,
+    }
+
+
+def _draft_from_proto(draft: pb.MykerinosDraft) -> JsonDict:
+    return {
+        "plots": list(draft.plots),
+        "patrons": [_patron_code_from_proto(p) for p in draft.patrons],
+        "order": list(draft.order),
+        "index": draft.index,
+    }
+
+
+def _nile_from_proto(part: pb.MykerinosNile) -> JsonDict:
+    rooms: dict[str, str | None] = {}
+    for entry in part.blocked_rooms:
+        room = _room_id_from_proto(entry.room)
+        if entry.name != room_name(room):
+            raise ValueError(f"blocked room named {entry.name!r} is the {room_name(room)}")
+        rooms[room_name(room)] = _colour_from_proto(entry.owner)
+    return {
+        "governor_deck": part.governor_deck,
+        "neutral_deck": part.neutral_deck,
+        "box": list(part.box),
+        "blocked": {
+            _space_name_from_proto(entry.space): _colour_from_proto(entry.owner)
+            for entry in part.blocked
+        },
+        "blocked_rooms": rooms,
     }
 
 
@@ -488,7 +659,19 @@ def _final_score_from_proto(entry: pb.MykerinosFinalScore) -> JsonDict:
         "total": entry.total,
         "plot_points": entry.plot_points,
         "reserve": entry.reserve,
+        "governors": entry.governors,
     }
+
+
+def _scores_from_proto(view: pb.MykerinosView, final: list[JsonDict]) -> list[int]:
+    """Per-seat scores: own totals (final) or prestige, then the team rule if any."""
+    own = [int(f["total"]) for f in final] if final else [int(p.prestige) for p in view.players]
+    if not view.teams:
+        return own
+    team_of = {seat: list(team.seats) for team in view.teams for seat in team.seats}
+    if sorted(team_of) != list(range(len(own))):
+        raise ValueError("every seat must be in exactly one team")
+    return [min(own[m] for m in team_of[seat]) for seat in range(len(own))]
 
 
 def view_from_proto(
@@ -502,7 +685,13 @@ def view_from_proto(
     The keys :func:`view_to_proto` leaves out come back from what the receiver knows
     (``viewer``, ``options``) or follow from the message: ``game`` is this codec's,
     ``seats`` is the number of players, and ``scores`` are the final totals once over,
-    the plot prestige before (exactly what ``MykerinosState.scores`` reports).
+    the plot prestige before (exactly what ``MykerinosState.scores`` reports; in the
+    team game each seat's team score, the lower of its members' scores).
+
+    Parts only some variants have are present in the dict exactly when present in
+    the message: ``draft`` and ``nile`` (message fields), the region's ``river`` and
+    ``nile`` (``region.nile``); ``teams`` is ``None`` and ``individual_scores``
+    absent unless the message lists teams.
 
     Raises:
         ValueError: a field has no core meaning (see :meth:`GameCodec.view_from_proto`).
@@ -544,10 +733,20 @@ def view_from_proto(
         "players": [_player_from_proto(p) for p in view.players],
         "deck_size": view.deck_size,
         "box": list(view.box),
-        "scores": [f["total"] for f in final] if final else [p.prestige for p in view.players],
+        "scores": _scores_from_proto(view, final),
+        "patron_names": {
+            _patron_code_from_proto(entry.patron): entry.name for entry in view.patron_names
+        },
+        "teams": [list(team.seats) for team in view.teams] or None,
     }
+    if view.teams:
+        out["individual_scores"] = list(view.individual_scores)
     if view.HasField("delimitation"):
         out["delimitation"] = _delimitation_from_proto(view.delimitation)
+    if view.HasField("draft"):
+        out["draft"] = _draft_from_proto(view.draft)
+    if view.HasField("nile"):
+        out["nile"] = _nile_from_proto(view.nile)
     if final:
         out["final"] = final
         out["ranking"] = list(view.ranking)
@@ -649,6 +848,94 @@ def _game_over(d: Mapping[str, Any]) -> E:
     return E(game_over=E.GameOver(scores=d["scores"], ranking=d["ranking"]))
 
 
+def _draft_started(d: Mapping[str, Any]) -> E:
+    return E(
+        draft_started=E.DraftStarted(
+            plots=d["plots"],
+            patrons=[patron_to_proto(code) for code in d["patrons"]],
+            order=d["order"],
+        )
+    )
+
+
+def _drafted(d: Mapping[str, Any]) -> E:
+    return E(drafted=E.Drafted(seat=d["seat"], card=d["card"], patron=patron_to_proto(d["patron"])))
+
+
+def _draft_discarded(d: Mapping[str, Any]) -> E:
+    return E(draft_discarded=E.DraftDiscarded(card=d["card"], patron=patron_to_proto(d["patron"])))
+
+
+def _token_target(name: str) -> dict[str, Any]:
+    """A blocking token's place (``"f5"`` or ``"exp5"``) as the ``target`` oneof field."""
+    target = parse_block_target(name)
+    if target >= ROOM_TARGET:
+        return {"room": room_to_proto(target - ROOM_TARGET)}
+    return {"space": space_to_proto(target)}
+
+
+def _blocked(d: Mapping[str, Any]) -> E:
+    return E(blocked=E.Blocked(seat=d["seat"], **_token_target(d["target"])))
+
+
+def _token_returned(d: Mapping[str, Any]) -> E:
+    return E(token_returned=E.TokenReturned(seat=d["seat"], **_token_target(d["target"])))
+
+
+def _nothing_to_block(d: Mapping[str, Any]) -> E:
+    return E(nothing_to_block=E.NothingToBlock(seat=d["seat"]))
+
+
+def _tokens_retrieved(d: Mapping[str, Any]) -> E:
+    return E(tokens_retrieved=E.TokensRetrieved())
+
+
+def _river_ranked(d: Mapping[str, Any]) -> E:
+    # d["area"] is always -1 (the river is scored before any area): not carried.
+    order: Iterable[Mapping[str, Any]] = d["order"]
+    return E(
+        river_ranked=E.RiverRanked(
+            order=[colour_to_proto(entry["colour"]) for entry in order],
+            counts=[entry["count"] for entry in order],
+        )
+    )
+
+
+def _nile_card_taken(d: Mapping[str, Any]) -> E:
+    return E(
+        nile_card_taken=E.NileCardTaken(
+            seat=d["seat"],
+            row=d["row"],
+            card=d["card"],
+            effect=_lookup(_EFFECTS, d["effect"], "Nile card effect"),
+            points=d["points"],
+            archaeologists=d["archaeologists"],
+            automatic=d["automatic"],
+        )
+    )
+
+
+def _nile_card_discarded(d: Mapping[str, Any]) -> E:
+    out = E.NileCardDiscarded(row=d["row"], card=d["card"])
+    if d["chosen_by"] is not None:
+        out.chosen_by = d["chosen_by"]
+    return E(nile_card_discarded=out)
+
+
+def _river_done(d: Mapping[str, Any]) -> E:
+    return E(river_done=E.RiverDone())
+
+
+def _tie_card_used(d: Mapping[str, Any]) -> E:
+    return E(
+        tie_card_used=E.TieCardUsed(seat=d["seat"], order=[colour_to_proto(c) for c in d["order"]])
+    )
+
+
+def _tie_card_kept(d: Mapping[str, Any]) -> E:
+    return E(tie_card_kept=E.TieCardKept(seat=d["seat"]))
+
+
 #: Event kind -> converter. Each kind is also the name of its oneof field.
 EVENT_CONVERTERS: dict[str, Callable[[Mapping[str, Any]], E]] = {
     "campaign_started": _campaign_started,
@@ -662,6 +949,19 @@ EVENT_CONVERTERS: dict[str, Callable[[Mapping[str, Any]], E]] = {
     "area_done": _area_done,
     "campaign_ended": _campaign_ended,
     "game_over": _game_over,
+    "draft_started": _draft_started,
+    "drafted": _drafted,
+    "draft_discarded": _draft_discarded,
+    "blocked": _blocked,
+    "token_returned": _token_returned,
+    "nothing_to_block": _nothing_to_block,
+    "tokens_retrieved": _tokens_retrieved,
+    "river_ranked": _river_ranked,
+    "nile_card_taken": _nile_card_taken,
+    "nile_card_discarded": _nile_card_discarded,
+    "river_done": _river_done,
+    "tie_card_used": _tie_card_used,
+    "tie_card_kept": _tie_card_kept,
 }
 
 
@@ -689,14 +989,27 @@ def action_to_proto(action: MykerinosAction) -> pb.MykerinosAction:
         spaces=[space_to_proto(s) for s in action.spaces],
     )
     if action.kind in ROOM_KINDS:
-        if not 0 <= action.arg < ROOM_IDS:
-            raise ValueError(f"no protobuf form for Mykerinos room id {action.arg}")
-        out.room.CopyFrom(room_to_proto(action.arg))
+        out.room.CopyFrom(_room_of_value(action.arg))
     elif action.kind in SIDE_KINDS:
-        if action.arg not in (0, 1):
+        if not 0 <= action.arg < len(_SIDES):
             raise ValueError(f"no protobuf form for Mykerinos side {action.arg}")
         out.side = _SIDES[action.arg]
+    elif action.kind == act.DRAFT:
+        if action.arg not in PATRONS:
+            raise ValueError(f"no protobuf form for a draft of patron {action.arg}")
+        out.patron = _PATRONS[action.arg]
+    elif action.kind == act.BLOCK:
+        if action.arg >= ROOM_TARGET:
+            out.room.CopyFrom(_room_of_value(action.arg - ROOM_TARGET))
+        else:
+            out.spaces.append(space_to_proto(action.arg))
     return out
+
+
+def _room_of_value(room: int) -> pb.MykerinosRoom:
+    if not 0 <= room < ROOM_IDS:
+        raise ValueError(f"no protobuf form for Mykerinos room id {room}")
+    return room_to_proto(room)
 
 
 def action_from_proto(action: pb.MykerinosAction) -> str:
@@ -711,30 +1024,53 @@ def action_from_proto(action: pb.MykerinosAction) -> str:
             raise MalformedActionError("MykerinosAction.kind is unspecified: say what to do")
         raise MalformedActionError(f"MykerinosAction.kind {action.kind} is not an action kind")
     label = _kind_label(action.kind)
-    sizes = PLACEMENT_SIZES.get(kind, (0,))
-    if len(action.spaces) not in sizes:
-        want = " or ".join(str(n) for n in sizes)
-        raise MalformedActionError(f"{label} takes {want} space(s), got {len(action.spaces)}")
-    spaces = [space_from_proto(space) for space in action.spaces]
-    if len(set(spaces)) != len(spaces):
-        raise MalformedActionError(f"{label} names the same space twice")
-    words = [kind, *(space_name(s) for s in sorted(spaces))]
-    if kind in ROOM_KINDS:
-        if not action.HasField("room"):
-            raise MalformedActionError(f"{label} needs a museum room (MykerinosAction.room)")
-        words.append(room_name(room_from_proto(action.room)))
-    elif action.HasField("room"):
-        raise MalformedActionError(f"{label} takes no museum room: leave room unset")
+    if kind == act.BLOCK:
+        words = [kind, _block_target_from_proto(action, label)]
+    else:
+        sizes = PLACEMENT_SIZES.get(kind, (0,))
+        if len(action.spaces) not in sizes:
+            want = " or ".join(str(n) for n in sizes)
+            raise MalformedActionError(f"{label} takes {want} space(s), got {len(action.spaces)}")
+        spaces = [space_from_proto(space) for space in action.spaces]
+        if len(set(spaces)) != len(spaces):
+            raise MalformedActionError(f"{label} names the same space twice")
+        words = [kind, *(space_name(s) for s in sorted(spaces))]
+        if kind in ROOM_KINDS:
+            if not action.HasField("room"):
+                raise MalformedActionError(f"{label} needs a museum room (MykerinosAction.room)")
+            words.append(room_name(room_from_proto(action.room)))
+        elif action.HasField("room"):
+            raise MalformedActionError(f"{label} takes no museum room: leave room unset")
     if kind in SIDE_KINDS:
         side = _SIDE_OF.get(action.side)
         if side is None:
-            raise MalformedActionError(f"{label} needs side LEFT or RIGHT, got {action.side}")
+            raise MalformedActionError(
+                f"{label} needs side LEFT or RIGHT (a plot) or NILE_ROW_1-3 (a Nile card), "
+                f"got {action.side}"
+            )
         words.append(SIDES[side])
     elif action.side != pb.MYKERINOS_SIDE_UNSPECIFIED:
         raise MalformedActionError(f"{label} takes no plot side: leave side unspecified")
+    if kind == act.DRAFT:
+        words.append(PATRON_CODES[_patron_from_proto(action.patron, "patron")])
+    elif action.patron != pb.MYKERINOS_PATRON_UNSPECIFIED:
+        raise MalformedActionError(f"{label} takes no patron: leave patron unspecified")
     # The core parser has the last word, so the text returned is exactly what
     # Game.parse_action accepts and prints.
     return parse_action(" ".join(words)).notation()
+
+
+def _block_target_from_proto(action: pb.MykerinosAction, label: str) -> str:
+    """BLOCK's target, exactly one of one space or a museum room, as notation."""
+    has_room = action.HasField("room")
+    if len(action.spaces) + has_room != 1:
+        raise MalformedActionError(
+            f"{label} takes exactly one target: one space, or a museum room "
+            f"(got {len(action.spaces)} space(s) and {'a' if has_room else 'no'} room)"
+        )
+    if has_room:
+        return room_name(room_from_proto(action.room))
+    return block_target_name(space_from_proto(action.spaces[0]))
 
 
 # ------------------------------------------------------------------- codec

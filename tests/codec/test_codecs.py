@@ -58,6 +58,10 @@ from server.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES
 GAME = get_game("mykerinos")
 CODEC = codec_for("mykerinos")
 SEEDS_PER_SEAT_COUNT = 8
+#: Seeds per seat count of random Nile matches: enough for the tie card to come up.
+NILE_SEEDS = 2
+#: Seeds per variant combination.
+VARIANT_SEEDS = 2
 
 #: View keys the protocol leaves to MatchSummary (game id, seats, options, scores)
 #: or that only echo the request (viewer).
@@ -66,6 +70,8 @@ VIEW_KEYS_NOT_CARRIED = {"game", "viewer", "seats", "options", "scores"}
 EVENT_KEYS_NOT_CARRIED = {
     # The area being scored, already announced by the preceding area_ranked.
     "museum_placed": {"area"},
+    # Always -1: the river is ranked before any area of the campaign.
+    "river_ranked": {"area"},
 }
 
 #: Protobuf kind name -> core notation keyword (independent of the codec's table).
@@ -84,8 +90,21 @@ KIND_WORDS = {
     "TAKE_PLOT": "take",
     "MUSEUM": "mus",
     "DISCARD_PLOT": "discard",
+    "TEAM_START": "ta",
+    "TEAM_EXPAND": "tb",
+    "DRAFT": "draft",
+    "GOVERNOR": "gov",
+    "BLOCK": "block",
+    "USE_TIE": "usetie",
+    "KEEP_TIE": "keeptie",
 }
 NEUTRAL_KINDS = {"na", "nb", "nskip", "discard"}
+#: Action kinds that only a variant offers.
+VARIANT_KINDS = {
+    "team": {"ta", "tb"},
+    "quick": {"draft"},
+    "nile": {"gov", "block", "usetie", "keeptie"},
+}
 EVENT_KINDS = {
     "campaign_started",
     "placed",
@@ -99,6 +118,39 @@ EVENT_KINDS = {
     "campaign_ended",
     "game_over",
 }
+VARIANT_EVENTS = {
+    "quick": {"draft_started", "drafted", "draft_discarded"},
+    "nile": {
+        "blocked",
+        "token_returned",
+        "nothing_to_block",
+        "tokens_retrieved",
+        "river_ranked",
+        "nile_card_taken",
+        "nile_card_discarded",
+        "river_done",
+        "tie_card_used",
+        "tie_card_kept",
+    },
+}
+ALL_EVENT_KINDS = EVENT_KINDS.union(*VARIANT_EVENTS.values())
+OPTION_NAMES = ("nile", "team", "quick", "classic")
+
+
+def _variant_cases() -> list[Any]:
+    """(seats, options) of every variant and valid combination (team: 4 seats only)."""
+    out = []
+    for seats in (2, 3, 4):
+        for mask in range(1 << len(OPTION_NAMES)):
+            options = {name: bool(mask >> i & 1) for i, name in enumerate(OPTION_NAMES)}
+            if options["team"] and seats != 4:
+                continue
+            on = "+".join(n for n in OPTION_NAMES if options[n]) or "base"
+            out.append(pytest.param(seats, options, id=f"{seats}p-{on}"))
+    return out
+
+
+VARIANT_CASES = _variant_cases()
 
 
 # ------------------------------------------------------- independent decoder
@@ -118,6 +170,26 @@ def _patron(value: int) -> str | None:
 
 def _side(value: int) -> str | None:
     return _word(pb.MykerinosSide, value, "MYKERINOS_SIDE_")
+
+
+def _side_code(value: int) -> str:
+    """Delimitation sides as the core's views write them: l, r, n1-n3."""
+    name = _word(pb.MykerinosSide, value, "MYKERINOS_SIDE_")
+    assert name is not None
+    return name[0] if name in ("left", "right") else "n" + name.removeprefix("nile_row_")
+
+
+def _effect(value: int) -> str | None:
+    return _word(pb.MykerinosNileEffect, value, "MYKERINOS_NILE_EFFECT_")
+
+
+TERRAIN_CELLS = {"river": "~", "land": ".", "pyramid": "P"}
+
+
+def _cells(cells: Any) -> str:
+    return "".join(
+        TERRAIN_CELLS[_word(pb.MykerinosTerrain, c, "MYKERINOS_TERRAIN_") or "?"] for c in cells
+    )
 
 
 def _kind(value: pb.MykerinosActionKind.ValueType) -> str:
@@ -140,7 +212,7 @@ def _counts(entries: Any) -> dict[str | None, int]:
 
 
 def _region(region: pb.MykerinosRegion) -> dict[str, Any]:
-    return {
+    out = {
         "columns": region.columns,
         "rows": region.rows,
         "plots": [
@@ -157,6 +229,25 @@ def _region(region: pb.MykerinosRegion) -> dict[str, Any]:
         ],
         "pyramids": [_space(s) for s in region.pyramids],
     }
+    if region.HasField("nile"):
+        out["river"] = [_space(s) for s in region.nile.river]
+        out["nile"] = [
+            {
+                "row": c.row,
+                "card": c.card,
+                "effect": _effect(c.effect),
+                "points": c.points,
+                "cells": _cells(c.cells),
+            }
+            for c in region.nile.cards
+        ]
+    return out
+
+
+def _target(event: Any) -> str:
+    """A token event's target oneof, as the core names it."""
+    which = event.WhichOneof("target")
+    return _space(event.space) if which == "space" else _room(event.room)
 
 
 def _view(view: pb.MykerinosView) -> dict[str, Any]:
@@ -202,20 +293,46 @@ def _view(view: pb.MykerinosView) -> dict[str, Any]:
                 "active": p.active,
                 "tiebreak_space": p.tiebreak_space or None,
                 "plots_won": list(p.plots_won),
+                "nile_cards": list(p.nile_cards),
+                "tokens": p.tokens,
             }
             for p in view.players
         ],
         "deck_size": view.deck_size,
         "box": list(view.box),
+        "patron_names": {_patron(n.patron): n.name for n in view.patron_names},
+        "teams": [list(t.seats) for t in view.teams] or None,
     }
+    if view.teams:
+        out["individual_scores"] = list(view.individual_scores)
+    if view.HasField("draft"):
+        out["draft"] = {
+            "plots": list(view.draft.plots),
+            "patrons": [_patron(p) for p in view.draft.patrons],
+            "order": list(view.draft.order),
+            "index": view.draft.index,
+        }
+    if view.HasField("nile"):
+        n = view.nile
+        out["nile"] = {
+            "governor_deck": n.governor_deck,
+            "neutral_deck": n.neutral_deck,
+            "box": list(n.box),
+            "blocked": {_space(b.space): _colour(b.owner) for b in n.blocked},
+            "blocked_rooms": {_room(b.room): _colour(b.owner) for b in n.blocked_rooms},
+        }
+        assert all(b.name == _room(b.room) for b in n.blocked_rooms)
     if view.HasField("delimitation"):
         d = view.delimitation
         out["delimitation"] = {
-            "area": d.area,
+            "area": -1 if d.river else d.area,
+            "river": d.river,
             "order": [_colour(c) for c in d.order],
             "rank_index": d.rank_index,
-            "plots_left": [_side(s) for s in d.plots_left],
+            "plots_left": [_side_code(s) for s in d.plots_left],
             "awaiting": _word(pb.MykerinosAwaiting, d.awaiting, "MYKERINOS_AWAITING_") or "",
+            "museum_rewards": d.museum_rewards,
+            "tie_asked": d.tie_asked,
         }
     if view.final_scores:
         assert [f.seat for f in view.final_scores] == list(range(len(view.players)))
@@ -234,6 +351,7 @@ def _view(view: pb.MykerinosView) -> dict[str, Any]:
                 "total": f.total,
                 "plot_points": f.plot_points,
                 "reserve": f.reserve,
+                "governors": f.governors,
             }
             for f in view.final_scores
         ]
@@ -305,25 +423,86 @@ def _event(event: pb.MykerinosEvent) -> tuple[str, dict[str, Any]]:
     if kind == "campaign_ended":
         c = event.campaign_ended
         return kind, {"campaign": c.campaign, "next_start_seat": c.next_start_seat}
-    assert kind == "game_over"
-    g = event.game_over
-    return kind, {"scores": list(g.scores), "ranking": list(g.ranking)}
+    if kind == "game_over":
+        g = event.game_over
+        return kind, {"scores": list(g.scores), "ranking": list(g.ranking)}
+    return kind, _variant_event(event, kind)
+
+
+def _variant_event(event: pb.MykerinosEvent, kind: str) -> dict[str, Any]:
+    """The data of the variants' events, rebuilt from the message."""
+    if kind == "draft_started":
+        e = event.draft_started
+        return {
+            "plots": list(e.plots),
+            "patrons": [_patron(p) for p in e.patrons],
+            "order": list(e.order),
+        }
+    if kind == "drafted":
+        return {
+            "seat": event.drafted.seat,
+            "card": event.drafted.card,
+            "patron": _patron(event.drafted.patron),
+        }
+    if kind == "draft_discarded":
+        return {"card": event.draft_discarded.card, "patron": _patron(event.draft_discarded.patron)}
+    if kind == "blocked":
+        return {"seat": event.blocked.seat, "target": _target(event.blocked)}
+    if kind == "token_returned":
+        return {"seat": event.token_returned.seat, "target": _target(event.token_returned)}
+    if kind == "nothing_to_block":
+        return {"seat": event.nothing_to_block.seat}
+    if kind in ("tokens_retrieved", "river_done"):
+        assert getattr(event, kind).ListFields() == []
+        return {}
+    if kind == "river_ranked":
+        r = event.river_ranked
+        return {
+            "order": [
+                {"colour": _colour(c), "count": n} for c, n in zip(r.order, r.counts, strict=True)
+            ]
+        }
+    if kind == "nile_card_taken":
+        t = event.nile_card_taken
+        return {
+            "seat": t.seat,
+            "row": t.row,
+            "card": t.card,
+            "effect": _effect(t.effect),
+            "points": t.points,
+            "archaeologists": t.archaeologists,
+            "automatic": t.automatic,
+        }
+    if kind == "nile_card_discarded":
+        d = event.nile_card_discarded
+        return {
+            "row": d.row,
+            "card": d.card,
+            "chosen_by": d.chosen_by if d.HasField("chosen_by") else None,
+        }
+    if kind == "tie_card_used":
+        u = event.tie_card_used
+        return {"seat": u.seat, "order": [_colour(c) for c in u.order]}
+    assert kind == "tie_card_kept"
+    return {"seat": event.tie_card_kept.seat}
 
 
 def _expected_event_data(event: Event) -> dict[str, Any]:
     data = {
         k: v for k, v in event.data.items() if k not in EVENT_KEYS_NOT_CARRIED.get(event.kind, ())
     }
-    if event.kind == "area_ranked":
+    if event.kind in ("area_ranked", "river_ranked"):
         # Each entry's seat follows from its colour: seat = colour index, neutral: none.
         data["order"] = [{"colour": e["colour"], "count": e["count"]} for e in data["order"]]
     return data
 
 
 # ------------------------------------------------------------------ playing
-def _positions(seats: int, seed: int) -> Iterator[tuple[GameState, list[Event]]]:
+def _positions(
+    seats: int, seed: int, options: dict[str, bool] | None = None
+) -> Iterator[tuple[GameState, list[Event]]]:
     """Every position of a seeded random match, with the events that led to it."""
-    state = GAME.new_match(seats, seed=seed)
+    state = GAME.new_match(seats, options=options, seed=seed)
     rng = random.Random(seed * 10 + seats)
     events: list[Event] = []
     while True:
@@ -363,7 +542,9 @@ def _check_view(state: GameState, seat: int | None) -> None:
     assert len(m.players) == state.seat_count
     assert m.HasField("current_seat") == (not state.is_over())
     if state.is_over():
-        assert [f.total for f in m.final_scores] == state.scores()
+        # Final totals are each seat's own; in the team game scores() are the teams'.
+        own = view.get("individual_scores", view["scores"])
+        assert [f.total for f in m.final_scores] == own
         assert list(m.ranking) == state.ranking()
     else:
         assert not m.final_scores and not m.ranking
@@ -379,24 +560,79 @@ def _check_event(event: Event, kinds: Counter[str]) -> None:
     kinds[event.kind] += 1
 
 
-@pytest.mark.parametrize("seats", [2, 3, 4])
-def test_random_matches_convert_completely(seats: int) -> None:
-    """Every legal action, view and event of seeded random matches converts faithfully."""
+def _play_and_check(
+    seats: int, options: dict[str, bool], seeds: range
+) -> tuple[Counter[str], Counter[str]]:
+    """Convert every legal action, view and event of seeded random matches; count kinds."""
     action_kinds: Counter[str] = Counter()
     event_kinds: Counter[str] = Counter()
-    for seed in range(SEEDS_PER_SEAT_COUNT):
-        for state, events in _positions(seats, seed):
+    for seed in seeds:
+        for state, events in _positions(seats, seed, options):
             _check_actions(state, action_kinds)
             for seat in [None, *range(seats)]:
                 _check_view(state, seat)
             for event in events:
                 _check_event(event, event_kinds)
-    expected_kinds = set(KIND_WORDS.values())
-    expected_events = set(EVENT_KINDS)
+    return action_kinds, event_kinds
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_matches_convert_completely(seats: int) -> None:
+    """Every legal action, view and event of seeded random matches converts faithfully."""
+    action_kinds, event_kinds = _play_and_check(seats, {}, range(SEEDS_PER_SEAT_COUNT))
+    expected_kinds = set(KIND_WORDS.values()).difference(*VARIANT_KINDS.values())
     if seats > 2:
         expected_kinds -= NEUTRAL_KINDS
     assert set(action_kinds) == expected_kinds
-    assert set(event_kinds) == expected_events
+    assert set(event_kinds) == EVENT_KINDS
+
+
+@pytest.mark.parametrize(("seats", "options"), VARIANT_CASES)
+def test_variant_matches_convert_completely(seats: int, options: dict[str, bool]) -> None:
+    """The same for every variant and valid combination: only its own kinds appear,
+    and its characteristic actions and events do (checked through the codec)."""
+    action_kinds, event_kinds = _play_and_check(seats, options, range(VARIANT_SEEDS))
+    allowed = set(KIND_WORDS.values()).difference(
+        *(kinds for name, kinds in VARIANT_KINDS.items() if not options[name])
+    )
+    if seats > 2:
+        allowed -= NEUTRAL_KINDS
+    assert set(action_kinds) <= allowed
+    allowed_events = EVENT_KINDS.union(
+        *(kinds for name, kinds in VARIANT_EVENTS.items() if options[name])
+    )
+    assert set(event_kinds) <= allowed_events
+    if options["team"]:
+        assert {"ta", "tb"} <= set(action_kinds)
+    if options["quick"]:
+        assert "draft" in action_kinds
+        assert event_kinds["drafted"] == 2 * seats * VARIANT_SEEDS
+        # draft_started comes with the match's setup, which no apply() reports:
+        # convert the one the core would emit, built from the opening view.
+        draft = GAME.new_match(seats, options=options, seed=0).view(None)["draft"]
+        started = {k: draft[k] for k in ("plots", "patrons", "order")}
+        _check_event(Event("draft_started", started), event_kinds)
+        # Four players draft all eight revealed plots: none is left to discard.
+        leftover = set() if 2 * seats < 8 else {"draft_discarded"}
+        assert VARIANT_EVENTS["quick"] - leftover <= set(event_kinds)
+    if options["nile"]:
+        assert {"river_ranked", "nile_card_taken", "river_done"} <= set(event_kinds)
+
+
+def test_every_nile_action_and_event_converts() -> None:
+    """Rare Nile moments (Governor, blocking, the tie card) occur somewhere in these
+    random matches, and all of them go through the codec faithfully."""
+    action_kinds: Counter[str] = Counter()
+    event_kinds: Counter[str] = Counter()
+    for seats in (2, 3, 4):
+        acts, events = _play_and_check(seats, {"nile": True}, range(NILE_SEEDS))
+        action_kinds += acts
+        event_kinds += events
+    # A Governor action that leaves no empty space or room at all is too rare for
+    # random play: convert the event the core emits then, as it would build it.
+    _check_event(Event("nothing_to_block", {"seat": 1}), event_kinds)
+    assert VARIANT_KINDS["nile"] <= set(action_kinds)
+    assert VARIANT_EVENTS["nile"] <= set(event_kinds)
 
 
 def test_enums_and_event_messages_match_the_core() -> None:
@@ -407,10 +643,17 @@ def test_enums_and_event_messages_match_the_core() -> None:
         if value.number != 0
     }
     assert proto_kinds == set(KIND_WORDS)
-    core_kinds = {*act.PLACEMENT_SIZES, *act.ROOM_KINDS, *act.SIDE_KINDS, *act.BARE_KINDS}
+    core_kinds = {
+        *act.PLACEMENT_SIZES,
+        *act.ROOM_KINDS,
+        *act.SIDE_KINDS,
+        *act.BARE_KINDS,
+        act.DRAFT,
+        act.BLOCK,
+    }
     assert set(KIND_WORDS.values()) == core_kinds
     event_fields = {f.name for f in pb.MykerinosEvent.DESCRIPTOR.oneofs_by_name["event"].fields}
-    assert event_fields == EVENT_KINDS == set(EVENT_CONVERTERS)
+    assert event_fields == ALL_EVENT_KINDS == set(EVENT_CONVERTERS)
 
 
 def test_legal_action_listing() -> None:
@@ -434,6 +677,15 @@ def _sp(name: str) -> pb.MykerinosSpace:
 K = pb.MykerinosActionKind
 P = pb.MykerinosPatron
 LEFT, RIGHT = pb.MYKERINOS_SIDE_LEFT, pb.MYKERINOS_SIDE_RIGHT
+NILE_1 = pb.MYKERINOS_SIDE_NILE_ROW_1
+#: Core side argument of each side value (0 left, 1 right, 2-4 Nile rows 1-3).
+SIDE_ARGS: dict[pb.MykerinosSide.ValueType, int] = {
+    LEFT: 0,
+    RIGHT: 1,
+    NILE_1: 2,
+    pb.MYKERINOS_SIDE_NILE_ROW_2: 3,
+    pb.MYKERINOS_SIDE_NILE_ROW_3: 4,
+}
 
 
 def _room_msg(value: int, patron: int, second: int = 0) -> pb.MykerinosRoom:
@@ -471,6 +723,35 @@ def _room_msg(value: int, patron: int, second: int = 0) -> pb.MykerinosRoom:
         (_action(kind=K.MYKERINOS_ACTION_KIND_TAKE_PLOT, side=LEFT), "take l"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_DISCARD_PLOT, side=RIGHT), "discard r"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_NEUTRAL_SKIP), "nskip"),
+        # The variants' actions.
+        (_action(kind=K.MYKERINOS_ACTION_KIND_TEAM_START, spaces=[_sp("c2")]), "ta c2"),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_TEAM_EXPAND, spaces=[_sp("d3"), _sp("c3")]),
+            "tb c3 d3",
+        ),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_DRAFT, patron=P.MYKERINOS_PATRON_HEIRESS),
+            "draft hei",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_GOVERNOR, spaces=[_sp("f5")]), "gov f5"),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_GOVERNOR, spaces=[_sp("f5"), _sp("e5")]),
+            "gov e5 f5",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_BLOCK, spaces=[_sp("h9")]), "block h9"),
+        (
+            _action(
+                kind=K.MYKERINOS_ACTION_KIND_BLOCK, room=_room_msg(3, P.MYKERINOS_PATRON_DIRECTOR)
+            ),
+            "block dir3",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_TAKE_PLOT, side=NILE_1), "take n1"),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_DISCARD_PLOT, side=pb.MYKERINOS_SIDE_NILE_ROW_3),
+            "discard n3",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_USE_TIE), "usetie"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_KEEP_TIE), "keeptie"),
     ],
 )
 def test_typed_actions_decode_to_canonical_notation(action: match_pb2.Action, notation: str):
@@ -525,7 +806,11 @@ def test_typed_actions_decode_to_canonical_notation(action: match_pb2.Action, no
         ),
         (
             _action(kind=K.MYKERINOS_ACTION_KIND_MUSEUM, room=_room_msg(5, 6)),
-            "room.patron is 6",
+            "room.patron is GOVERNOR, which has no museum wing",
+        ),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_MUSEUM, room=_room_msg(5, 7)),
+            "room.patron is 7",
         ),
         (
             _action(kind=K.MYKERINOS_ACTION_KIND_MUSEUM, room=_room_msg(3, 1, 2)),
@@ -551,6 +836,39 @@ def test_typed_actions_decode_to_canonical_notation(action: match_pb2.Action, no
         (_action(kind=K.MYKERINOS_ACTION_KIND_TAKE_PLOT), "needs side LEFT or RIGHT"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_DISCARD_PLOT, side=7), "needs side"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_PASS, side=LEFT), "takes no plot side"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_USE_TIE, side=NILE_1), "takes no plot side"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_DRAFT), "patron is unspecified"),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_DRAFT, patron=P.MYKERINOS_PATRON_GOVERNOR),
+            "never drafted",
+        ),
+        (
+            _action(
+                kind=K.MYKERINOS_ACTION_KIND_DRAFT,
+                patron=P.MYKERINOS_PATRON_CURATOR,
+                spaces=[_sp("a1")],
+            ),
+            "DRAFT takes 0 space(s)",
+        ),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_START, spaces=[_sp("a1")], patron=1),
+            "takes no patron",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_BLOCK), "exactly one target"),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_BLOCK, spaces=[_sp("a1"), _sp("a2")]),
+            "exactly one target",
+        ),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_BLOCK, spaces=[_sp("a1")], room=_room_msg(3, 1)),
+            "exactly one target",
+        ),
+        (
+            _action(kind=K.MYKERINOS_ACTION_KIND_BLOCK, spaces=[pb.MykerinosSpace(row=9)]),
+            "off the region",
+        ),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_GOVERNOR), "GOVERNOR takes 1 or 2"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_TEAM_EXPAND, spaces=[_sp("a1")]), "takes 2"),
     ],
 )
 def test_malformed_typed_actions_are_refused(action: match_pb2.Action, message: str):
@@ -573,8 +891,11 @@ TYPED_ACTIONS = st.builds(
     kind=ENUM_INTS,
     spaces=st.lists(SPACES, max_size=5),
     room=st.none() | ROOMS,
-    side=st.one_of(st.integers(0, 3), ENUM_INTS),
+    side=st.one_of(st.integers(0, 6), ENUM_INTS),
+    patron=st.one_of(st.integers(0, 7), ENUM_INTS),
 )
+#: Highest action kind number.
+LAST_KIND = max(v.number for v in pb.MykerinosActionKind.DESCRIPTOR.values)
 
 
 @st.composite
@@ -584,10 +905,11 @@ def near_actions(draw: st.DrawFn) -> pb.MykerinosAction:
     Uniform random fields almost never make a valid action, so without this the
     accepting path of the decoder would hardly be fuzzed.
     """
-    kind = draw(st.integers(1, 14))
+    kind = draw(st.integers(1, LAST_KIND))
     word = _kind(kind)  # type: ignore[arg-type]
     wrong = st.integers(0, 9).map(lambda n: n == 0)  # each part is wrong 10% of the time
-    sizes = act.PLACEMENT_SIZES.get(word, (0,))
+    block_room = word == act.BLOCK and draw(st.booleans())
+    sizes = act.PLACEMENT_SIZES.get(word, (0,) if word != act.BLOCK or block_room else (1,))
     count = draw(st.integers(0, 4) if draw(wrong) else st.sampled_from(sizes))
     columns, rows = (9, 10) if draw(wrong) else (8, 9)
     space = st.builds(
@@ -595,14 +917,16 @@ def near_actions(draw: st.DrawFn) -> pb.MykerinosAction:
     )
     spaces = draw(st.lists(space, min_size=count, max_size=count))
     message = pb.MykerinosAction(kind=kind, spaces=spaces)  # type: ignore[arg-type]
-    if (word in act.ROOM_KINDS) != draw(wrong):
+    if (word in act.ROOM_KINDS or block_room) != draw(wrong):
         value = draw(st.sampled_from([2, 3, 5]))
         patrons = draw(st.lists(st.integers(1, 5), min_size=2, max_size=2, unique=not draw(wrong)))
         message.room.CopyFrom(
             _room_msg(value, patrons[0], patrons[1] if (value == 2) != draw(wrong) else 0)
         )
     if (word in act.SIDE_KINDS) != draw(wrong):
-        message.side = draw(st.sampled_from([LEFT, RIGHT]))
+        message.side = draw(st.sampled_from(sorted(SIDE_ARGS)))
+    if (word == act.DRAFT) != draw(wrong):
+        message.patron = draw(st.integers(1, 6))  # type: ignore[assignment]
     return message
 
 
@@ -630,11 +954,14 @@ def _check_decodes_or_is_malformed(action: match_pb2.Action) -> bool:
     if sent.spaces:
         assert sorted(_space(s) for s in sent.spaces) == sorted(notation.split()[1:])
     if sent.HasField("room"):
+        room = parsed.arg - act.ROOM_TARGET if parsed.kind == act.BLOCK else parsed.arg
         patrons = {_patron(sent.room.patron), _patron(sent.room.second_patron)} - {None}
-        assert {PATRON_CODES[p] for p in room_patrons(parsed.arg)} == patrons
-        assert room_value(parsed.arg) == sent.room.value
+        assert {PATRON_CODES[p] for p in room_patrons(room)} == patrons
+        assert room_value(room) == sent.room.value
     if sent.side:
-        assert parsed.arg == (0 if sent.side == LEFT else 1)
+        assert parsed.arg == SIDE_ARGS[sent.side]
+    if sent.patron:
+        assert PATRON_CODES[parsed.arg] == _patron(sent.patron)
     # And the value goes back to the same notation.
     assert CODEC.action_from_proto(CODEC.action_to_proto(parsed)) == notation
     return True
@@ -679,8 +1006,16 @@ def test_arbitrary_wire_bytes_decode_or_are_malformed(data: bytes):
 
 
 # ------------------------------------------------------------ views, decoded
-@pytest.mark.parametrize("seats", [2, 3, 4])
-def test_views_decode_back_to_the_core_dicts(seats: int) -> None:
+@pytest.mark.parametrize(
+    ("seats", "options", "seeds"),
+    [
+        *(pytest.param(n, {}, range(4), id=f"{n}p-base-4seeds") for n in (2, 3, 4)),
+        *(pytest.param(*case.values, range(1), id=case.id) for case in VARIANT_CASES),
+    ],
+)
+def test_views_decode_back_to_the_core_dicts(
+    seats: int, options: dict[str, bool], seeds: range
+) -> None:
     """Bots rebuild their forward model from proto views: the decoder must be exact.
 
     Every view of seeded random matches (each seat and the spectator) goes to the
@@ -688,14 +1023,14 @@ def test_views_decode_back_to_the_core_dicts(seats: int) -> None:
     state rebuilt from the decoded dict must show that same view and offer the same
     legal actions.
     """
-    for seed in range(4):
-        for state, _ in _positions(seats, 100 + seed):
+    for seed in seeds:
+        for state, _ in _positions(seats, 100 + seed, options):
             for seat in [None, *range(seats)]:
                 view = state.view(seat)
                 wire = match_pb2.View.FromString(CODEC.view_to_proto(view).SerializeToString())
                 decoded = CODEC.view_from_proto(wire, viewer=seat, options=view["options"])
                 assert decoded == view
-                if seat is None:
+                if seat is None and not options:
                     # Spectators of a match without options need nothing but the message.
                     assert CODEC.view_from_proto(wire) == view
                 elif seat == state.current_seat():
@@ -808,7 +1143,11 @@ def test_option_values_follow_the_spec_kind() -> None:
 def test_decoded_options_feed_the_core() -> None:
     request = match_service_pb2.CreateMatchRequest()
     options_to_proto({}, request.options)
-    assert GAME.normalize_options(2, options_from_proto(request.options)) == {}
+    defaults = {spec.name: spec.default for spec in GAME.info.options}
+    assert GAME.normalize_options(2, options_from_proto(request.options)) == defaults
+    options_to_proto({"nile": True, "quick": True}, request.options)
+    decoded = GAME.normalize_options(2, options_from_proto(request.options))
+    assert decoded == {**defaults, "nile": True, "quick": True}
     request.options["no_such_option"].bool_value = True
     with pytest.raises(InvalidOptionsError):
         GAME.normalize_options(2, options_from_proto(request.options))

@@ -250,10 +250,15 @@ class Seated:
     spectator: Client
 
 
-async def seated_match(client: Client, seats: int = 3, seed: int | None = None) -> Seated:
+async def seated_match(
+    client: Client,
+    seats: int = 3,
+    seed: int | None = None,
+    options: Mapping[str, games_pb2.OptionValue] | None = None,
+) -> Seated:
     """Create a match of open seats and claim every seat through ``client``'s channel."""
     seed = _SEEDS.getrandbits(63) if seed is None else seed
-    created = await client.create(seats, seed=seed)
+    created = await client.create(seats, seed=seed, options=options)
     tokens = []
     for seat in range(seats):
         joined = await client.join(created.match_id, seat, f"player {seat}")

@@ -17,7 +17,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
 
-from server.codec import codec_for
+from server.codec import codec_for, options_from_proto
 from server.games import get_game
 from server.service.server import SERVICE_NAME, RunningServer
 from tests.service.conftest import (
@@ -63,7 +63,10 @@ async def test_create_match_with_open_and_bot_seats(client: Client) -> None:
     assert [s.bot_strategy for s in summary.seats] == ["", "random", ""]
     assert not any(s.claimed for s in summary.seats)
     assert (summary.version, summary.status) == (0, match_pb2.MATCH_STATUS_ACTIVE)
-    assert summary.game_id == "mykerinos" and dict(summary.options) == {}
+    assert summary.game_id == "mykerinos"
+    # The summary lists the normalized options: every option, at its default here.
+    defaults = {o.name: o.default for o in get_game("mykerinos").info.options}
+    assert options_from_proto(summary.options) == defaults
     assert list(summary.scores) == [0, 0, 0] and list(summary.places) == []
     assert len(summary.seed_commitment) == 64
     mirror = get_game("mykerinos").new_match(3, seed=7)

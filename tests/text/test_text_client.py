@@ -81,9 +81,9 @@ def _capture(moment: str, seats: int, state: GameState) -> Captured:
     return Captured(moment, view, _summary(seats, state), legal)
 
 
-def _play_random(seats: int, seed: int) -> list[Captured]:
+def _play_random(seats: int, seed: int, options: dict[str, bool] | None = None) -> list[Captured]:
     """Views at the start, in excavation with patron cards, in delimitation, at the end."""
-    state = get_game("mykerinos").new_match(seats=seats, seed=seed)
+    state = get_game("mykerinos").new_match(seats=seats, options=options, seed=seed)
     rng = random.Random(seed)
     captured = [_capture("start", seats, state)]
     wanted = {"campaign 2 excavation", "delimitation", "final campaign"}
@@ -183,6 +183,8 @@ def test_players_reserves_patrons_and_scores(views: list[Captured]) -> None:
     for player in captured.view.players:
         assert re.search(rf"score +{player.prestige}\b", text)
         for entry in player.patrons:
+            if entry.patron == render.GOVERNOR:
+                continue  # shown only with The Nile
             code = render.PATRON_CODE[entry.patron]
             used = f" ({entry.used} used)" if entry.used else ""
             assert f"{code} {entry.cards}{used}" in text
@@ -195,8 +197,8 @@ def test_final_scores_breakdown(views: list[Captured]) -> None:
         text = render.to_text(render.final_score_lines(captured.view, captured.summary, 0))
         assert max(len(line) for line in text.splitlines()) <= render.WIDTH
         assert "FINAL SCORES" in text
-        for name in render.PATRON_NAME.values():
-            assert name in text
+        for patron in render.PATRONS:
+            assert render.PATRON_NAME[patron] in text
         for score in captured.view.final_scores:
             assert re.search(rf"\b{score.total}\b", text.split("TOTAL", 1)[1].splitlines()[0])
             for entry in score.patrons:
@@ -505,3 +507,130 @@ def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None
         viewer.close()
         assert viewer.exitstatus == 0
     assert time.monotonic() - started < 90
+
+
+# ------------------------------------------------------------------ variants
+def _variant_moments(
+    seats: int, seed: int, options: dict[str, bool]
+) -> Iterator[tuple[GameState, Captured]]:
+    """Every position of a seeded random variant match, with its capture."""
+    state = get_game("mykerinos").new_match(seats=seats, options=options, seed=seed)
+    rng = random.Random(seed)
+    while True:
+        yield state, _capture("", seats, state)
+        seat = state.current_seat()
+        if seat is None:
+            return
+        state.apply(seat, rng.choice(state.legal_actions()))
+
+
+def test_nile_match_shows_river_cards_tokens_and_river_delimitation() -> None:
+    seen = {"river", "blocked", "river delimitation", "tokens", "tie card"}
+    for state, captured in _variant_moments(3, 8, {"nile": True}):
+        text = _text(captured)
+        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        view = state.view(0)
+        assert "NILE decks:" in text
+        for player in captured.view.players:
+            assert f"tokens {player.tokens}" in text
+            seen.discard("tokens")
+        if any(card >= 5 for p in view["players"] for card in p["nile_cards"]):
+            assert "tie card" in text
+            seen.discard("tie card")
+        for card in captured.view.region.nile.cards:
+            assert f"n{card.row + 1} rows" in text
+            assert render.EFFECT_NAME[card.effect] in text
+        board = {space: colour for space, colour in view["occupied"].items()}
+        for space in view["region"].get("river", []):
+            if space not in board and space not in view["nile"]["blocked"]:
+                assert _board_char(captured, space) == "~"
+                seen.discard("river")
+        for space, owner in view["nile"]["blocked"].items():
+            assert _board_char(captured, space) == owner[0]  # lower-case owner letter
+            seen.discard("blocked")
+        for room, owner in view["nile"]["blocked_rooms"].items():
+            assert f"{room} {owner[0]}" in text
+        if view.get("delimitation", {}).get("river"):
+            assert "DELIMITATION scoring the river" in text
+            assert "Nile cards left:" in text
+            seen.discard("river delimitation")
+    assert not seen, f"never drawn: {seen}"
+
+
+def _board_char(captured: Captured, space: str) -> str:
+    """What the board shows on ``space``: the board alone, drawn in ASCII."""
+    lines = render.to_text(render.board_lines(captured.view, render.ASCII)).splitlines()
+    column, row = "abcdefgh".index(space[0]), int(space[1:])
+    line = next(line for line in lines if line.startswith(f"{row:>2} "))
+    # Row label (3 cells); a border before each plot (every 2 columns); 3 cells a space.
+    return line[3 + (column // 2 + 1) + 3 * column + 1]
+
+
+def test_team_match_shows_teams_and_team_scores() -> None:
+    moments = list(_variant_moments(4, 6, {"team": True}))
+    # (The generator plays on in place: each capture is what the view was then.)
+    for _, captured in [*moments[::25], moments[-1]]:
+        text = _text(captured)
+        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        own = list(captured.view.individual_scores)
+        team_line = next(line for line in text.splitlines() if line.startswith("TEAMS"))
+        assert f"B+G score {min(own[0], own[2])}" in team_line
+        assert f"R+W score {min(own[1], own[3])}" in team_line
+    _, final = moments[-1]
+    assert any(final.view.individual_scores)
+    text = render.to_text(render.final_score_lines(final.view, final.summary, 0))
+    assert "Team (lower member)" in text
+    # The team's actions are listed under their own heading.
+    listed = next(c.legal for _, c in moments if any(a.notation.startswith("tb") for a in c.legal))
+    assert "Team: expand your teammate's excavation" in render.to_text(render.action_lines(listed))
+
+
+def test_quick_draft_and_classic_names() -> None:
+    state, captured = next(iter(_variant_moments(3, 4, {"quick": True, "classic": True})))
+    text = _text(captured)
+    assert "Patron draft" in text and "PATRON DRAFT" in text
+    assert "on offer:" in text and "order:" in text
+    # Classic names, from the view, in the draft row and the museum.
+    assert "Mrs Blackmore (cur)" in text
+    assert "Colonel Tangerine col3" in text
+    assert "[R]" in text  # the seat drafting now, readable without colour
+    draft = state.view(None)["draft"]
+    for code in set(draft["patrons"]):
+        count = draft["patrons"].count(code)
+        assert f"({code}) {count}" in text
+    seats = render.Seats(captured.view, captured.summary, 0)
+    update = match_pb2.MatchUpdate(seat=0, notation="draft exp")
+    update.events.add().mykerinos.drafted.CopyFrom(
+        pb.MykerinosEvent.Drafted(seat=0, card=3, patron=pb.MYKERINOS_PATRON_EXPLORER)
+    )
+    assert "Blue (Ada, you) drafted a Lord Lemon." in render.update_lines(update, seats)[1]
+
+
+def test_variant_events_are_described() -> None:
+    state = get_game("mykerinos").new_match(seats=3, options={"nile": True}, seed=1)
+    captured = _capture("", 3, state)
+    seats = render.Seats(captured.view, captured.summary, 0)
+    e = pb.MykerinosEvent
+    events = [
+        e(blocked=e.Blocked(seat=1, space=pb.MykerinosSpace(column=5, row=4))),
+        e(
+            token_returned=e.TokenReturned(
+                seat=1, room=pb.MykerinosRoom(patron=pb.MYKERINOS_PATRON_EXPLORER, value=5)
+            )
+        ),
+        e(river_ranked=e.RiverRanked(order=[pb.MYKERINOS_COLOUR_RED], counts=[2])),
+        e(
+            nile_card_taken=e.NileCardTaken(
+                seat=1, row=0, effect=pb.MYKERINOS_NILE_EFFECT_EIGHT_POINTS, points=8
+            )
+        ),
+        e(tie_card_used=e.TieCardUsed(seat=0)),
+    ]
+    lines = [render.describe_event(event, seats) for event in events]
+    assert lines == [
+        "Red (Bob) put a blocking token on f5.",
+        "Red (Bob) took back the blocking token from the Explorer 5-room.",
+        "The river is scored: Red 2.",
+        "Red (Bob) took the Nile card of row 1: special card, 8 pts.",
+        "Blue (Ada, you) used the tie card to win the tie.",
+    ]

@@ -191,6 +191,7 @@ class MykerinosState(GameState):
         for card in set_aside:
             self.deck.insert(self.rng.below(len(self.deck) + 1), card)
         self.draft_row = row
+        self.shape = region_shape(0)  # no region is laid before the first campaign
         clockwise = [(self.start_seat + i) % self.seat_count for i in range(self.seat_count)]
         self.draft_order = clockwise + clockwise[::-1]
         self.draft_index = 0
@@ -1472,8 +1473,11 @@ class MykerinosState(GameState):
         state.rng = Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
         cards = len(PLOT_CARDS)
         raw_slots = f("slots")
-        sizes = (0, *state.campaign_plot_counts()) if state.quick else state.campaign_plot_counts()
-        if not isinstance(raw_slots, list) or len(raw_slots) not in sizes:
+        # The quick game's draft comes before campaign 1: no plots laid yet.
+        drafting = f("phase") == DRAFT
+        if not isinstance(raw_slots, list) or len(raw_slots) not in (
+            (0,) if drafting else state.campaign_plot_counts()
+        ):
             raise CorruptStateError("slots must list the plots of one campaign")
         state.slots = []
         for i, slot in enumerate(raw_slots):
@@ -1501,7 +1505,7 @@ class MykerinosState(GameState):
             f("plots_left"), "plots_left", 0, len(act.SIDES) - 1, unique=True
         )
         state.campaign = v.integer(
-            f("campaign"), "campaign", 0 if state.quick else 1, len(state.campaign_plot_counts())
+            f("campaign"), "campaign", 0 if drafting else 1, len(state.campaign_plot_counts())
         )
         state.start_seat = v.integer(f("start_seat"), "start_seat", 0, seats - 1)
         state.turn = v.integer(f("turn"), "turn", 0, seats - 1)
