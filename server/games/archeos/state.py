@@ -889,9 +889,11 @@ class ArcheosState(GameState):
             PROFESSOR_MOVE: "move a vehicle for the professors",
         }[step]
         kinds = {x.kind for x in self.legal_actions()}
+        hand = self.hands[seat]
+        if step == TURN and a.kind in (act.TAKE, act.DRAW) and len(hand) >= HAND_LIMIT:
+            return f"your hand already holds {HAND_LIMIT} cards: play an expedition"
         if a.kind not in kinds:
             return f"now you must {expected}"
-        hand = self.hands[seat]
         if a.kind == act.TAKE:
             if len(hand) >= HAND_LIMIT:
                 return f"your hand already holds {HAND_LIMIT} cards"

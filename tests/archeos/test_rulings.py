@@ -1,0 +1,78 @@
+"""Rulings of docs/rules/archeos.md that no role or site scenario pins already."""
+
+from __future__ import annotations
+
+from server.games.archeos import ArcheosState
+from server.games.archeos.cards import Colour
+from server.games.archeos.sites import LINGUIST_END, Special
+from tests.archeos.builders import (
+    end_season,
+    event,
+    kinds,
+    new_state,
+    play,
+    set_deck,
+    set_display,
+    set_hand,
+    set_turn,
+)
+
+
+def _state(*roles: str, advanced: Special = Special.CHICHEN_ITZA) -> ArcheosState:
+    state = new_state(3, roles=(*roles, "student"), advanced=advanced)
+    set_turn(state, 0)
+    set_display(state, "o-stu")
+    set_deck(state, *(["b-stu"] * 6), monkeys=3)
+    return state
+
+
+def test_linguist_track_stops_at_its_end_ruling_a5() -> None:
+    state = _state("linguist")
+    state.linguist[0] = LINGUIST_END - 1
+    set_hand(state, 0, "r-lin", "r-stu", "r-stu")
+    play(state, 0, "lead r-lin col", "add r-stu", "add r-stu", "go")
+    assert state.linguist[0] == LINGUIST_END
+    assert state.step == "linguist"  # the artifact on the last space still counts
+
+
+def test_linguist_free_advance_triggers_no_site_effect_ruling_a10() -> None:
+    state = _state("linguist", advanced=Special.ULURU)
+    set_hand(state, 0, "b-lin", "b-stu")
+    play(state, 0, "lead b-lin col", "add b-stu", "go")
+    assert state.step == "linguist"
+    events = play(state, 0, "adv r")
+    assert state.positions[0][int(Colour.RED)] == 1
+    assert state.step == "turn" and "uluru_cashed" not in kinds(events)
+
+
+def test_cartographer_chain_ruling_a11() -> None:
+    state = _state("cartographer", "patron", advanced=Special.TANTALLON_CASTLE)
+    set_hand(state, 0, "r-car", "b-car", "g-pat", "y-stu")
+    set_deck(state, "p-stu", "p-stu", monkeys=3)
+    play(state, 0, "lead r-car col", "go")
+    assert state.step == "extra"
+    play(state, 0, "lead b-car col", "go")
+    assert state.step == "extra"  # the second Cartographer advanced too
+    play(state, 0, "lead g-pat col", "go")
+    # The Patron led the last expedition: y-stu to the display, then one card drawn.
+    assert len(state.hands[0]) == 1 and state.turn == 1
+    assert len(state.expeditions[0]) == 3
+
+
+def test_third_monkey_during_patron_draws_ends_the_turn_ruling_a20() -> None:
+    state = _state("patron")
+    state.monkeys = 2
+    set_hand(state, 0, "r-pat", "r-stu")
+    set_deck(state, "p-stu", "monkey", "g-stu", "g-stu", "g-stu", "g-stu", "g-stu", "g-stu")
+    events = play(state, 0, "lead r-pat col", "add r-stu", "go")
+    assert event(events, "season_ending").data == {"season": 1, "seat": 0}
+    assert state.season == 2 and state.first_seat == 0
+
+
+def test_professors_all_equal_nobody_moves_ruling_a15() -> None:
+    state = _state("professor")
+    state.positions[1][int(Colour.BLUE)] = 2
+    events = end_season(state, 0)
+    assert all(e.data["reason"] != "professor" for e in events if e.kind == "vehicle_moved")
+    assert state.positions[1][int(Colour.BLUE)] == 2
+    assert state.season == 2 and state.step == "turn"
