@@ -140,6 +140,7 @@ PUBLIC_CHOICE_GAMES = frozenset({"mykerinos"})
 def _is_public(game: Game) -> bool:
     return game.info.id in PUBLIC_CHOICE_GAMES
 
+
 GARBAGE_TEXT = [
     "",
     " ",

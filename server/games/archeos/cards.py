@@ -83,11 +83,17 @@ def colour_of(card_type: int) -> int:
     return card_type % COLOURS
 
 
+#: Notation of every card type, indexed by type (the monkey last); a table because
+#: events name cards on every move.
+CARD_NAMES: tuple[str, ...] = (
+    *(f"{COLOUR_LETTERS[t % COLOURS]}-{ROLE_CODES[t // COLOURS]}" for t in range(CARD_TYPES)),
+    "monkey",
+)
+
+
 def card_name(card_type: int) -> str:
     """Notation of a card type, e.g. ``"r-bot"`` (``"monkey"`` for a monkey)."""
-    if card_type == MONKEY:
-        return "monkey"
-    return f"{COLOUR_LETTERS[colour_of(card_type)]}-{ROLE_CODES[role_of(card_type)]}"
+    return CARD_NAMES[card_type]
 
 
 def card_label(card_type: int) -> str:
