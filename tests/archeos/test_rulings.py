@@ -76,3 +76,15 @@ def test_professors_all_equal_nobody_moves_ruling_a15() -> None:
     assert all(e.data["reason"] != "professor" for e in events if e.kind == "vehicle_moved")
     assert state.positions[1][int(Colour.BLUE)] == 2
     assert state.season == 2 and state.step == "turn"
+
+
+def test_determinized_copies_of_a_physician_keeping_cards_play_on_ruling_a12() -> None:
+    state = _state("physician")
+    set_hand(state, 0, "r-phy", "r-stu", "b-stu", "y-stu", "o-stu")
+    play(state, 0, "lead r-phy col", "add r-stu", "go", "keep b-stu")
+    for viewer in (None, 1, 2):
+        twin = state.determinize(viewer, 5)
+        assert twin.kept == [] and twin.view(viewer) == state.view(viewer)
+        twin.apply(0, "done")  # the resampled hand keeps nothing and plays on
+    mine = state.determinize(0, 5)
+    assert mine.kept == state.kept

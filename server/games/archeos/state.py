@@ -1009,6 +1009,9 @@ class ArcheosState(GameState):
                 size = len(twin.hands[s])
                 twin.hands[s] = sorted(pool[:size])
                 del pool[:size]
+        if seat != twin.turn:
+            # Which cards a Physician is keeping is part of that seat's secret hand.
+            twin.kept = []
         twin.deck = _deal_deck(pool, len(self.deck), self.monkey_free_top, sampler)
         twin.rng = Rng(sampler.next_u64())
         return twin
