@@ -29,7 +29,6 @@ from server.games.archeos.actions import (
     TARGETS,
     ArcheosAction,
     is_well_formed,
-    parse_target,
     target_name,
 )
 from server.games.archeos.cards import (
@@ -1346,6 +1345,3 @@ def _sorted_cards(value: Any, name: str) -> list[int]:
     if cards != sorted(cards):
         raise CorruptStateError(f"{name} must be sorted")
     return cards
-
-
-__all__ = ["ArcheosState", "parse_target", "seasons_for"]
