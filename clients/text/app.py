@@ -343,7 +343,8 @@ class TextApp:
             self._print_resume()
             return 0
         if command.name == "help":
-            self.print(choose.HELP)
+            game_id = self.summary.game_id if self.summary is not None else ""
+            self.print(choose.HELP_BY_GAME.get(game_id, choose.HELP))
         elif command.name == "list" and self.legal is not None:
             for number, action in enumerate(self.legal.actions, 1):
                 self.print(f"{number:>3}  {action.notation:<14} {action.label}")

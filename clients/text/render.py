@@ -82,6 +82,12 @@ KIND_TITLE: dict[str, str] = {
     "dir": "Director: one archaeologist into a museum room",
     "na": "Neutral player: start an excavation",
     "nb": "Neutral player: expand an excavation",
+    # Archeos Society (long lists only: Mykerinos never lists many "take" actions).
+    "take": "Take a card from the display",
+    "lead": "Lead an expedition (card, then col or role)",
+    "add": "Add a card to the expedition",
+    "adv": "Advance a vehicle",
+    "keep": "Keep a card (Physician)",
 }
 STATUS_NAME: dict[int, str] = {
     match_pb2.MATCH_STATUS_ACTIVE: "active",

@@ -8,6 +8,7 @@ from clients.text import render_archeos
 from clients.text.render import ASCII, WIDTH
 from server.codec import codec_for
 from server.games import Rng, get_game
+from server.games.archeos import ArcheosState
 from server.games.archeos.sites import COMPASS
 
 CODEC = codec_for("archeos")
@@ -58,3 +59,22 @@ def test_monkeys_scores_and_final_table() -> None:
     assert lines[0] == "FINAL SCORES" and lines[-1].endswith(("wins!", "share the victory!"))
     header = render_archeos.match_lines(view, None, 0, ASCII)[1].plain
     assert "monkeys ***" in header
+
+
+def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
+    from clients.text import choose
+    from clients.text.render import action_lines
+
+    state = get_game("archeos").new_match(4, seed=2)
+    assert isinstance(state, ArcheosState)
+    seat = state.current_seat()
+    assert seat is not None
+    state.hands[seat] = sorted(range(0, 60, 5))[:10]
+    state.hands[seat] = [c for c in state.hands[seat] if c // 6 != 5]
+    legal = [CODEC.legal_action_to_proto(state, a) for a in state.legal_actions()]
+    assert len(legal) > 16
+    plain = [line.plain for line in action_lines(legal)]
+    assert "Lead an expedition (card, then col or role):" in plain
+    assert all(len(line) <= WIDTH for line in plain)
+    assert "lead r-bot col" in choose.HELP_BY_GAME["archeos"]
+    assert all(len(line) <= WIDTH for line in choose.ARCHEOS_HELP.splitlines())
