@@ -144,8 +144,8 @@ def _site_lines(view: pb.ArcheosView, cs: Charset) -> list[Text]:
             shown = who if len(who) <= CELL - 2 else f"{len(who)}v"
             row.append(f"[{shown:<{CELL - 2}}]")
             value = str(track.points[space])
-            if track.alone_points:
-                value += f"/{track.alone_points[space]}"
+            if track.shared_points:
+                value += f"/{track.shared_points[space]}"
             if track.ur_limits:
                 value += f"u{track.ur_limits[space]}"
             points.append(f"{value:^{CELL}}", style="dim")

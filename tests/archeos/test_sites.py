@@ -123,7 +123,7 @@ def test_tantallon_castle_large_star_alone_small_star_shared() -> None:
     sites = event(events, "season_scored").data["sites"]
     track = ADVANCED[Special.TANTALLON_CASTLE]
     assert sites[0][purple] == track.points[3]
-    assert sites[1][purple] == sites[2][purple] == track.alone_points[2]
+    assert sites[1][purple] == sites[2][purple] == track.shared_points[2]
 
 
 def test_uluru_cash_in_after_advancing_and_no_season_end_points() -> None:

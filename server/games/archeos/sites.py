@@ -47,14 +47,14 @@ class Track:
     Attributes:
         thresholds: Expedition size needed to leave space ``i`` (one per line).
         points: Points scored at season end on each space (Tantallon: the large star).
-        alone_points: Tantallon Castle: the small star, scored when sharing a space.
+        shared_points: Tantallon Castle: the small star, scored when sharing a space.
         draws: Chichén Itzá: cards drawn after crossing the line out of space ``i``.
         ur_limits: Ur: largest season-end expedition allowed from each space.
     """
 
     thresholds: tuple[int, ...]
     points: tuple[int, ...]
-    alone_points: tuple[int, ...] = ()
+    shared_points: tuple[int, ...] = ()
     draws: tuple[int, ...] = ()
     ur_limits: tuple[int, ...] = ()
 
@@ -95,7 +95,7 @@ ADVANCED: tuple[Track, ...] = (
     Track(
         thresholds=(1, 2, 3, 3, 4, 5, 5),
         points=(0, 2, 3, 5, 7, 9, 11, 14),
-        alone_points=(0, 1, 1, 2, 3, 4, 5, 7),
+        shared_points=(0, 1, 1, 2, 3, 4, 5, 7),
     ),
 )
 

@@ -659,7 +659,7 @@ class ArcheosState(GameState):
                 shared = any(
                     self.positions[o][site] == space for o in range(self.seat_count) if o != seat
                 )
-                out.append(track.alone_points[space] if shared else track.points[space])
+                out.append(track.shared_points[space] if shared else track.points[space])
             else:
                 out.append(track.points[space])
         return out
