@@ -88,3 +88,11 @@ def test_determinized_copies_of_a_physician_keeping_cards_play_on_ruling_a12() -
         twin.apply(0, "done")  # the resampled hand keeps nothing and plays on
     mine = state.determinize(0, 5)
     assert mine.kept == state.kept
+
+
+def test_keep_notation_is_redacted_for_other_seats_ruling_a12() -> None:
+    from server.games.archeos import ARCHEOS
+
+    assert ARCHEOS.public_notation("keep r-stu") == "keep"
+    assert ARCHEOS.public_notation("take r-stu") == "take r-stu"
+    assert ARCHEOS.public_notation("done") == "done"

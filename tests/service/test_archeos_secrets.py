@@ -7,6 +7,8 @@ so the checks are structural and comparative:
 * every ``ArcheosView`` a caller receives (responses, stream snapshots) carries a hand
   and kept cards only for the caller's own seat, none for spectators;
 * every private event (the card dealt, the cards drawn) reaches only its own seat;
+* a Physician's ``keep <card>`` reaches the other seats as ``keep`` (the notation of
+  each update is redacted by ``Game.public_notation``);
 * at checkpoints a twin match, equal but for the hidden part resampled from one
   seat's point of view (other hands, deck order, generator), looks the same to that
   seat: same view, same legal actions.
@@ -25,6 +27,7 @@ from typing import Any
 
 from google.protobuf.message import Message
 from senet.v1 import archeos_pb2 as pb
+from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
 
 from server.games import get_game
@@ -52,11 +55,19 @@ def messages_in(message: Message) -> Iterator[Message]:
                 yield from messages_in(item)
 
 
-def check_received(received: list[Message], seat: int | None) -> tuple[int, int]:
-    """Assert nothing in ``received`` shows a hand but ``seat``'s; count what was checked."""
-    views = privates = 0
+def check_received(received: list[Message], seat: int | None) -> tuple[int, int, int]:
+    """Assert nothing in ``received`` shows a hand but ``seat``'s; count what was checked
+    (views, private events, redacted Physician keeps)."""
+    views = privates = keeps = 0
     for message in received:
         for inner in messages_in(message):
+            if (
+                isinstance(inner, match_pb2.MatchUpdate)
+                and inner.notation.startswith("keep")
+                and inner.seat != seat
+            ):
+                assert inner.notation == "keep", (seat, inner.notation)
+                keeps += 1
             if isinstance(inner, pb.ArcheosView):
                 views += 1
                 for player in inner.players:
@@ -65,11 +76,13 @@ def check_received(received: list[Message], seat: int | None) -> tuple[int, int]
             elif isinstance(inner, pb.ArcheosEvent) and inner.kind in PRIVATE:
                 privates += 1
                 assert seat is not None and inner.seat == seat, (seat, inner)
-    return views, privates
+    return views, privates, keeps
 
 
 async def archeos_match(client: Client, seats: int, seed: int) -> Seated:
-    created = await client.create(seats, seed=seed, game_id="archeos")
+    # The Physician is in the deck: its kept cards must not leak through notations.
+    physician = {"role_physician": games_pb2.OptionValue(bool_value=True)}
+    created = await client.create(seats, seed=seed, game_id="archeos", options=physician)
     tokens = []
     for seat in range(seats):
         tokens.append((await client.join(created.match_id, seat, f"p{seat}")).token)
@@ -136,5 +149,6 @@ async def test_no_seat_receives_another_hand_or_the_deck_order(
     assert current_seat(final.match) is None
 
     totals = [check_received(c.received, seat) for seat, c in viewers]
-    assert all(views > 10 for views, _ in totals), totals
-    assert all(privates > 0 for _, privates in totals[1:]), totals
+    assert all(views > 10 for views, _, _ in totals), totals
+    assert all(privates > 0 for _, privates, _ in totals[1:]), totals
+    assert all(keeps > 0 for _, _, keeps in totals), totals

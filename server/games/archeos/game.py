@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.games.archeos.actions import ArcheosAction, parse_action
+from server.games.archeos.actions import KEEP, ArcheosAction, parse_action
 from server.games.archeos.cards import ROLE_NAMES, ROLES_PER_GAME
 from server.games.archeos.sites import SITE_IDS
 from server.games.archeos.state import ArcheosState
@@ -58,6 +58,13 @@ class Archeos(Game):
                 f"at most {ROLES_PER_GAME} roles can be chosen, got {len(chosen)}: "
                 + ", ".join(name.removeprefix("role_") for name in chosen)
             )
+
+    def public_notation(self, notation: str) -> str:
+        """``keep <card>`` names a card the Physician keeps secretly: others see ``keep``."""
+        words = notation.split()
+        if words and words[0] == KEEP:
+            return KEEP
+        return notation
 
     def _new_state(self, seats: int, options: JsonDict, seed: int) -> ArcheosState:
         state = ArcheosState(self, seats, options)
