@@ -186,19 +186,23 @@ def header_lines(
 
 
 def _grouped(cards: Sequence[pb.ArcheosCard], by_colour: bool) -> Text:
+    """``red: bot stu  blue: pat`` (by colour) or ``Student: r r b`` (by role)."""
     groups: dict[int, list[pb.ArcheosCard]] = {}
     for card in cards:
-        groups.setdefault(card.colour if by_colour else card.role, []).append(card)
+        if 1 <= card.colour <= 6 and 1 <= card.role <= 12:
+            groups.setdefault(card.colour if by_colour else card.role, []).append(card)
     out = Text()
     for key in sorted(groups):
-        members = groups[key]
         if out:
             out.append("  ")
-        if by_colour and 1 <= key <= 6:
-            out.append(f"{COLOUR_NAMES[key - 1]}:", style=COLOUR_STYLES[key - 1])
-        elif not by_colour and 1 <= key <= 12:
+        if by_colour:
+            out.append(f"{COLOUR_NAMES[key - 1]}: ", style=COLOUR_STYLES[key - 1])
+            out.append(" ".join(ROLE_CODES[c.role - 1] for c in groups[key]))
+        else:
             out.append(f"{ROLE_NAMES[key - 1]}:")
-        out.append(str(len(members)))
+            for card in groups[key]:
+                out.append(" ")
+                out.append(COLOUR_LETTERS[card.colour - 1], style=COLOUR_STYLES[card.colour - 1])
     return out
 
 
@@ -222,6 +226,25 @@ def table_lines(view: pb.ArcheosView, seats: Seats) -> list[Text]:
     return lines
 
 
+def _expedition_lines(expeditions: Sequence[pb.ArcheosExpedition]) -> list[Text]:
+    """Expeditions (leader first) separated by ``|``, wrapped at whole expeditions."""
+    lines: list[Text] = []
+    line = Text("   expeditions: ")
+    indent = len(line.plain)
+    for number, expedition in enumerate(expeditions):
+        part = cards_text(expedition.cards)
+        if number:
+            if line.cell_len + 3 + part.cell_len > WIDTH:
+                lines.append(line)
+                line = Text(" " * indent)
+            else:
+                line.append(" | ")
+        line.append_text(part)
+    if expeditions:
+        lines.append(line)
+    return lines
+
+
 def player_lines(view: pb.ArcheosView, seats: Seats) -> list[Text]:
     """Each player: score, hand size, linguist, relics, tokens, expeditions; own hand."""
     lines = [Text("PLAYERS", style="bold")]
@@ -234,9 +257,7 @@ def player_lines(view: pb.ArcheosView, seats: Seats) -> list[Text]:
         if player.professor_tokens:
             head.append(f"  prof {'+'.join(map(str, player.professor_tokens))}")
         lines.append(head)
-        for number, expedition in enumerate(player.expeditions, 1):
-            line = Text(f"   exp {number} ({len(expedition.cards)}): ")
-            lines.append(line.append_text(cards_text(expedition.cards)))
+        lines += _expedition_lines(player.expeditions)
         if player.seat == seats.viewer:
             lines.append(Text("   your hand: ").append_text(cards_text(player.hand)))
             lines.append(Text("     by colour: ").append_text(_grouped(player.hand, True)))
