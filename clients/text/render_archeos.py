@@ -257,6 +257,8 @@ def player_lines(view: pb.ArcheosView, seats: Seats) -> list[Text]:
         if player.professor_tokens:
             head.append(f"  prof {'+'.join(map(str, player.professor_tokens))}")
         lines.append(head)
+        if player.known_hand and player.seat != seats.viewer:
+            lines.append(Text("   known in hand: ").append_text(cards_text(player.known_hand)))
         lines += _expedition_lines(player.expeditions)
         if player.seat == seats.viewer:
             lines.append(Text("   your hand: ").append_text(cards_text(player.hand)))

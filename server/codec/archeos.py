@@ -231,6 +231,7 @@ def _player_to_proto(player: Mapping[str, Any]) -> pb.ArcheosPlayer:
         professor_tokens=player["professor_tokens"],
         expeditions=[pb.ArcheosExpedition(cards=_cards(e)) for e in player["expeditions"]],
         kept=_cards(player.get("kept", [])),
+        known_hand=_cards(player["known_hand"]),
     )
 
 
@@ -241,6 +242,7 @@ def _player_from_proto(player: pb.ArcheosPlayer, own: bool) -> JsonDict:
         "seat": player.seat,
         "score": player.score,
         "hand_size": player.hand_size,
+        "known_hand": _names(player.known_hand),
         "sites": [*player.vehicles.sites, player.vehicles.second_vehicle],
         "linguist": player.linguist,
         "relics": [COLOUR_NAMES[_colour_from_proto(c, "relics")] for c in player.relics],

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.games.archeos import ArcheosState
-from server.games.archeos.cards import Colour
+from server.games.archeos.cards import Colour, parse_card
 from server.games.archeos.sites import LINGUIST_END, Special
 from tests.archeos.builders import (
     end_season,
@@ -96,3 +96,53 @@ def test_keep_notation_is_redacted_for_other_seats_ruling_a12() -> None:
     assert ARCHEOS.public_notation("keep r-stu") == "keep"
     assert ARCHEOS.public_notation("take r-stu") == "take r-stu"
     assert ARCHEOS.public_notation("done") == "done"
+
+
+def test_cards_taken_from_the_display_stay_known_ruling_a26() -> None:
+    state = _state("physician")
+    set_display(state, "b-bot", "o-stu")
+    set_hand(state, 1, "g-stu")
+    play(state, 0, "draw")
+    play(state, 1, "take b-bot")
+    assert state.view(2)["players"][1]["known_hand"] == ["b-bot"]
+    assert state.view(None)["players"][1]["hand_size"] == 2
+    for seed in range(5):
+        # (state_from_view does the same; the conformance suite checks it on real
+        # matches, whose cards add up, unlike this hand-built position.)
+        twin = state.determinize(2, seed)
+        assert parse_card("b-bot") in twin.hands[1]
+    # Played in an expedition, it is no longer in the hand, and no longer known.
+    set_turn(state, 1)
+    play(state, 1, "lead b-bot col", "go")
+    assert state.known[1] == [] and state.view(0)["players"][1]["known_hand"] == []
+    # A Physician keeping cards: known cards not shown going to the display stay known.
+    set_turn(state, 1)
+    set_display(state, "r-stu", "y-stu")
+    play(state, 1, "take r-stu")
+    set_turn(state, 1)
+    play(state, 1, "take y-stu")
+    set_turn(state, 1)
+    set_hand(state, 1, "r-phy", "r-stu", "y-stu", "g-stu")
+    play(state, 1, "lead r-phy role", "go", "keep y-stu")
+    assert state.known[1] == [parse_card("y-stu")]
+
+
+def test_a_state_rebuilt_from_a_view_keeps_the_known_cards_ruling_a26() -> None:
+    from server.games.archeos import ARCHEOS
+    from server.games.rng import Rng
+
+    state = ARCHEOS.new_match(4, seed=9)
+    assert isinstance(state, ArcheosState)
+    rng = Rng(2)
+    checked = 0
+    while not state.is_over() and checked < 20:
+        if any(state.known):
+            rebuilt = ARCHEOS.state_from_view(state.view(None), checked)
+            assert isinstance(rebuilt, ArcheosState)
+            for seat in range(4):
+                hand = list(rebuilt.hands[seat])
+                for card in state.known[seat]:
+                    hand.remove(card)  # raises if a known card was not dealt back
+            checked += 1
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    assert checked == 20

@@ -129,6 +129,8 @@ class ArcheosState(GameState):
         self.monkeys = 0
         self.display: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(seat_count)]
+        # Cards everybody knows a hand holds (taken face up from the display), sorted.
+        self.known: list[list[int]] = [[] for _ in range(seat_count)]
         self.expeditions: list[list[list[int]]] = [[] for _ in range(seat_count)]
         self.score = [0] * seat_count
         self.positions = [[0] * TARGETS for _ in range(seat_count)]
@@ -286,6 +288,9 @@ class ArcheosState(GameState):
                 self.step = TURN
                 return
             self.hands[self.turn] = [c for c in hand if role_of(c) != Role.MERCENARY]
+            self.known[self.turn] = [
+                c for c in self.known[self.turn] if role_of(c) != Role.MERCENARY
+            ]
             self.display = sorted(self.display + mercenaries)
             self._emit(
                 "mercenaries_discarded",
@@ -339,7 +344,7 @@ class ArcheosState(GameState):
 
     # --------------------------------------------------------- expeditions
     def _start_expedition(self, seat: int, leader: int, basis: int) -> None:
-        self.hands[seat].remove(leader)
+        self._leave_hand(seat, leader)
         self.exp_cards = [leader]
         self.exp_basis = basis
         self.exp_advanced = False
@@ -351,6 +356,12 @@ class ArcheosState(GameState):
             basis=BASIS_NAMES[basis],
             limit=self.exp_limit,
         )
+
+    def _leave_hand(self, seat: int, card: int) -> None:
+        """``card`` goes face up from ``seat``'s hand into an expedition."""
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
 
     def _fits(self, card: int) -> bool:
         if role_of(card) == Role.MERCENARY:
@@ -498,6 +509,12 @@ class ArcheosState(GameState):
         rest = list(self.hands[seat])
         for card in kept:
             rest.remove(card)
+        # Known cards not among those shown going to the display are still in hand.
+        known = list(self.known[seat])
+        for card in rest:
+            if card in known:
+                known.remove(card)
+        self.known[seat] = known
         self.hands[seat] = sorted(kept)
         self.kept = []
         self.keep_limit = 0
@@ -555,6 +572,7 @@ class ArcheosState(GameState):
         for seat in range(self.seat_count):
             self.deck.extend(self.hands[seat])
             self.hands[seat] = []
+            self.known[seat] = []
         self.deck.extend(self.display)
         self.display = []
         self.deck = [c for c in self.deck if c != MONKEY]
@@ -768,6 +786,7 @@ class ArcheosState(GameState):
             if kind == act.TAKE:
                 self.display.remove(action.card)
                 self.hands[seat] = sorted([*self.hands[seat], action.card])
+                self.known[seat] = sorted([*self.known[seat], action.card])
                 self._emit("card_taken", seat=seat, card=card_name(action.card))
                 self._next_turn()
             elif kind == act.DRAW:
@@ -786,7 +805,7 @@ class ArcheosState(GameState):
                 self._ur_next()
         elif step == BUILD:
             if kind == act.ADD:
-                self.hands[seat].remove(action.card)
+                self._leave_hand(seat, action.card)
                 self.exp_cards.append(action.card)
             else:
                 self._resolve()
@@ -933,6 +952,7 @@ class ArcheosState(GameState):
                 "seat": s,
                 "score": self.score[s],
                 "hand_size": len(self.hands[s]),
+                "known_hand": [card_name(c) for c in self.known[s]],
                 "sites": list(self.positions[s]),
                 "linguist": self.linguist[s],
                 "relics": [COLOUR_NAMES[c] for c in range(COLOURS) if self.relics[s][c]],
@@ -987,11 +1007,15 @@ class ArcheosState(GameState):
         return view
 
     def _unseen_by(self, seat: int | None) -> list[int]:
-        """Cards ``seat`` cannot see: the deck, other hands (monkeys excluded)."""
+        """Cards ``seat`` cannot see: the deck, other hands but their known cards
+        (monkeys excluded)."""
         out = [c for c in self.deck if c != MONKEY]
         for s in range(self.seat_count):
             if s != seat:
-                out += self.hands[s]
+                hidden = list(self.hands[s])
+                for card in self.known[s]:
+                    hidden.remove(card)
+                out += hidden
         return out
 
     def determinize(self, seat: int | None, seed: int) -> ArcheosState:
@@ -1005,8 +1029,8 @@ class ArcheosState(GameState):
         sampler.shuffle(pool)
         for s in range(twin.seat_count):
             if s != seat:
-                size = len(twin.hands[s])
-                twin.hands[s] = sorted(pool[:size])
+                size = len(twin.hands[s]) - len(twin.known[s])
+                twin.hands[s] = sorted(twin.known[s] + pool[:size])
                 del pool[:size]
         if seat != twin.turn:
             # Which cards a Physician is keeping is part of that seat's secret hand.
@@ -1028,7 +1052,7 @@ class ArcheosState(GameState):
         "kept",
         "ur_queue",
     )
-    _TABLE_FIELDS = ("hands", "positions", "relics", "tokens", "prof_queue")
+    _TABLE_FIELDS = ("hands", "known", "positions", "relics", "tokens", "prof_queue")
     _SCALAR_FIELDS = (
         "advanced",
         "season",
@@ -1092,6 +1116,9 @@ class ArcheosState(GameState):
         s.display = _sorted_cards(f("display"), "display")
         s.hands = [
             _sorted_cards(h, f"hands[{i}]") for i, h in enumerate(_rows(f("hands"), "hands", seats))
+        ]
+        s.known = [
+            _sorted_cards(k, f"known[{i}]") for i, k in enumerate(_rows(f("known"), "known", seats))
         ]
         s.expeditions = [
             [
@@ -1181,6 +1208,12 @@ class ArcheosState(GameState):
             raise CorruptStateError("professor_move needs a queued move")
         if self.frame[0] >= self.seat_count:
             raise CorruptStateError("the botanist frame names no seat")
+        for seat in range(self.seat_count):
+            hand = list(self.hands[seat])
+            for card in self.known[seat]:
+                if card not in hand:
+                    raise CorruptStateError("a known card must be in its hand")
+                hand.remove(card)
         remaining = list(self.hands[self.turn])
         for card in self.kept:
             if card not in remaining:
@@ -1267,6 +1300,11 @@ class ArcheosState(GameState):
             hands[viewer] = sorted(parse_card(c) for c in own["hand"])
             data["kept"] = [parse_card(c) for c in own["kept"]]
             seen += hands[viewer]
+        known = [sorted(parse_card(c) for c in p["known_hand"]) for p in players]
+        data["known"] = known
+        for s, cards in enumerate(known):
+            if s != viewer:
+                seen += cards
         pool = deck_for(roles)
         for card in seen:
             pool.remove(card)
@@ -1275,9 +1313,10 @@ class ArcheosState(GameState):
         for s in range(seats):
             if s != viewer:
                 size = players[s]["hand_size"]
-                if type(size) is not int or size < 0 or size > len(pool):
+                if type(size) is not int or not len(known[s]) <= size <= len(pool) + len(known[s]):
                     raise ValueError("hand sizes do not fit the unseen cards")
-                hands[s] = sorted(pool[:size])
+                size -= len(known[s])
+                hands[s] = sorted(known[s] + pool[:size])
                 del pool[:size]
         data["hands"] = hands
         deck_size = view["deck_size"]
