@@ -15,10 +15,13 @@ def test_rules_benchmark_prints_the_ratio_line() -> None:
     budget = rules.Budget(rounds=1, seconds=0.0, min_games=1, warmup_games=0)
     figures = rules.run(budget=budget, out=lines.append)
 
-    assert "rules.mykerinos.decisions_vs_chess" in figures
-    ratio_lines = [line for line in lines if line.startswith("rules.mykerinos.decisions_vs_chess:")]
-    assert len(ratio_lines) == 1
-    assert re.fullmatch(r"rules\.mykerinos\.decisions_vs_chess: \d+\.\d{3}", ratio_lines[0])
+    ratio_lines = []
+    for game_id in ("archeos", "mykerinos"):
+        assert f"rules.{game_id}.decisions_vs_chess" in figures
+        mine = [line for line in lines if line.startswith(f"rules.{game_id}.decisions_vs_chess:")]
+        assert len(mine) == 1
+        assert re.fullmatch(rf"rules\.{game_id}\.decisions_vs_chess: \d+\.\d{{3}}", mine[0])
+        assert any(f"{game_id} 4p" in line for line in lines)
+        ratio_lines += mine
     # Machine-readable lines come last, after every human-readable line.
-    assert lines[-1] == ratio_lines[0]
-    assert any("mykerinos 4p" in line for line in lines)
+    assert set(lines[-len(ratio_lines) :]) == set(ratio_lines)

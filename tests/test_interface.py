@@ -114,3 +114,9 @@ def test_rng_is_reference_splitmix64() -> None:
     assert sorted(items) == list(range(10))
     with pytest.raises(ValueError):
         Rng(1).below(0)
+
+
+def test_public_notation_is_the_notation_unless_a_game_hides_part_of_it() -> None:
+    mykerinos = get_game("mykerinos")
+    assert mykerinos.public_notation("b c3 d3") == "b c3 d3"
+    assert get_game("archeos").public_notation("keep r-stu") == "keep"

@@ -33,7 +33,7 @@ from senet.v1 import match_pb2, match_service_pb2
 
 from clients.client import SeatClient, SenetClient
 from clients.errors import SenetRpcError
-from clients.text import choose, render
+from clients.text import choose, render, render_archeos
 from clients.text.cli import parse_options, seat_plan
 
 LOG_LINES = 8
@@ -196,7 +196,11 @@ class TextApp:
             self._interrupted |= self.legal is not None
             self.legal = None
             seats = self._seats()
-            if seats is not None:
+            view = self.view
+            if view is not None and view.HasField("archeos"):
+                archeos_seats = render_archeos.Seats(view.archeos, self.summary, self.viewer)
+                self.log.extend(render_archeos.update_lines(message.update, archeos_seats))
+            elif seats is not None:
                 self.log.extend(render.update_lines(message.update, seats))
             else:
                 self.log.append(f"seat {message.update.seat}: {message.update.notation}")
@@ -250,8 +254,15 @@ class TextApp:
         if view is not None and view.HasField("mykerinos"):
             lines = render.match_lines(view.mykerinos, summary, self.viewer, self.charset)
             self.print(*lines)
+        elif view is not None and view.HasField("archeos"):
+            self.print(
+                *render_archeos.match_lines(view.archeos, summary, self.viewer, self.charset)
+            )
         elif summary is not None:
-            self.print(f"{summary.game_id} match {summary.match_id}: this client draws Mykerinos.")
+            self.print(
+                f"{summary.game_id} match {summary.match_id}: "
+                "this client draws Mykerinos and Archeos Society."
+            )
         if self.log:
             self.print(Text("RECENT", style="bold"), *self.log)
         self._draw_waiting()
@@ -332,7 +343,8 @@ class TextApp:
             self._print_resume()
             return 0
         if command.name == "help":
-            self.print(choose.HELP)
+            game_id = self.summary.game_id if self.summary is not None else ""
+            self.print(choose.HELP_BY_GAME.get(game_id, choose.HELP))
         elif command.name == "list" and self.legal is not None:
             for number, action in enumerate(self.legal.actions, 1):
                 self.print(f"{number:>3}  {action.notation:<14} {action.label}")
@@ -379,6 +391,13 @@ class TextApp:
                 view.mykerinos, self.summary, self.viewer, self.charset
             )
             self.print(*lines)
+        elif view is not None and view.HasField("archeos"):
+            self.print("")
+            self.print(
+                *render_archeos.final_score_lines(
+                    view.archeos, self.summary, self.viewer, self.charset
+                )
+            )
         elif self.summary is not None:
             self.print(f"Final scores: {list(self.summary.scores)}")
         return 0

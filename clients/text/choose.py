@@ -56,6 +56,20 @@ Space names alone (like c2) pick the one action that places there.
 Commands: ? N (label of action N), list (all, with labels), board, quit.
 Spaces: columns a-h from the left, rows 1-9 from the top."""
 
+ARCHEOS_HELP = """\
+Type the number of an action, or its notation, then Enter. Notation:
+  take r-bot      take a display card     draw           draw from the deck
+  lead r-bot col  lead, same colour       lead r-bot role  lead, same role
+  add b-stu       add a card              go             play the expedition
+  adv g / adv y2  advance a vehicle       back g         move a vehicle back
+  cash / stay     Uluru                   prof 3         take a professor token
+  keep r-stu      Physician: keep a card  done / pass    stop / no expedition
+Cards are colour-role: colours r o y g b p; roles bot car cur gui lin mer pat
+pho phy pil pro stu. Commands: ? N (label of action N), list, board, quit."""
+
+#: Help text by game id (the Mykerinos text is the default).
+HELP_BY_GAME = {"archeos": ARCHEOS_HELP, "mykerinos": HELP}
+
 
 @dataclass(frozen=True)
 class Submit:

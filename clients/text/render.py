@@ -119,6 +119,12 @@ KIND_TITLE: dict[str, str] = {
     "tb": "Team: expand your teammate's excavation (2 of theirs)",
     "gov": "Governor: start/expand, then place a blocking token",
     "block": "Blocking token: on an empty space or museum room",
+    # Archeos Society (long lists only: Mykerinos never lists many "take" actions).
+    "take": "Take a card from the display",
+    "lead": "Lead an expedition (card, then col or role)",
+    "add": "Add a card to the expedition",
+    "adv": "Advance a vehicle",
+    "keep": "Keep a card (Physician)",
 }
 STATUS_NAME: dict[int, str] = {
     match_pb2.MATCH_STATUS_ACTIVE: "active",

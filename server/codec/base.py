@@ -178,4 +178,5 @@ def all_codecs() -> list[GameCodec]:
 def _load_builtin_codecs() -> None:
     # Lazy, like the game registry: each codec module registers itself on import,
     # and importing server.codec alone must not import every game.
+    import server.codec.archeos
     import server.codec.mykerinos  # noqa: F401

@@ -184,6 +184,16 @@ class Game(ABC):
         normalized = self.normalize_options(seats, options)
         return self._new_state(seats, normalized, seed)
 
+    def public_notation(self, notation: str) -> str:
+        """What every seat but the actor's (and spectators) may see of an action's notation.
+
+        The server broadcasts each committed action's notation with its events. Most
+        actions are public, so the default is the notation itself; a game whose
+        notation can name something secret (a card kept in a hidden hand) returns a
+        redacted form here, and its events carry the rest with an audience.
+        """
+        return notation
+
     @abstractmethod
     def _new_state(self, seats: int, options: JsonDict, seed: int) -> GameState:
         """Build the initial state; options are already validated."""

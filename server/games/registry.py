@@ -40,4 +40,5 @@ def all_games() -> list[Game]:
 def _load_builtin_games() -> None:
     # Imported lazily so that importing one game does not drag in every other one,
     # and so that registration happens exactly once, by each game's own module.
+    import server.games.archeos
     import server.games.mykerinos  # noqa: F401

@@ -448,8 +448,9 @@ class MatchService:
         stored = await self._load(match_id)
         meta = self._meta(stored)
         seat = self._seat_of(stored, caller)
+        game = get_game(meta.game_id)
         if from_version is None:
-            state = self._state(get_game(meta.game_id), stored)
+            state = self._state(game, stored)
             yield MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
             cursor = stored.version
             if state.is_over():
@@ -468,10 +469,13 @@ class MatchService:
                 continue
             record = UpdateRecord.from_json(batch.events_json)
             cursor = batch.version
+            notation = record.notation
+            if seat != record.seat:
+                notation = game.public_notation(notation)
             yield MatchUpdate(
                 batch.version,
                 record.seat,
-                record.notation,
+                notation,
                 record.events_for(seat),
                 record.status,
                 record.current_seat,

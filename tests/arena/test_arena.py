@@ -120,3 +120,13 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     chart = tmp_path / "chart.png"
     write_plot(chart, summarize(results, ["a", "b"]), seats=2)
     assert chart.read_bytes().startswith(b"\x89PNG")
+
+
+def test_arena_runs_archeos(tmp_path: Path) -> None:
+    out = tmp_path / "archeos.json"
+    argv = ["arena", "--game", "archeos", "--players", "greedy,random,random"]
+    code = main([*argv, "--matches", "3", "--seed", "5", "--processes", "0", "--out", str(out)])
+    assert code == 0
+    data = json.loads(out.read_text())
+    assert len(data["matches"]) == 3
+    assert all(len(m["scores"]) == 3 and min(m["places"]) == 1 for m in data["matches"])

@@ -1,0 +1,154 @@
+"""Archeos Society through the server: no seat ever receives another seat's hand or
+the deck order, by any RPC or stream.
+
+Hands are not secrets a text search can find (the same cards are public once played),
+so the checks are structural and comparative:
+
+* every ``ArcheosView`` a caller receives (responses, stream snapshots) carries a hand
+  and kept cards only for the caller's own seat, none for spectators;
+* every private event (the card dealt, the cards drawn) reaches only its own seat;
+* a Physician's ``keep <card>`` reaches the other seats as ``keep`` (the notation of
+  each update is redacted by ``Game.public_notation``);
+* at checkpoints a twin match, equal but for the hidden part resampled from one
+  seat's point of view (other hands, deck order, generator), looks the same to that
+  seat: same view, same legal actions.
+
+Each seat and the spectator use their own client so that what each received can be
+checked separately.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from google.protobuf.message import Message
+from senet.v1 import archeos_pb2 as pb
+from senet.v1 import games_pb2, match_pb2
+from senet.v1 import match_service_pb2 as ms
+
+from server.games import get_game
+from server.service.records import Snapshot
+from server.service.server import RunningServer
+from server.store import NewMatch
+from server.store import SeatClaim as StoredClaim
+from tests.service.conftest import Client, Seated, current_seat, play_random
+
+PRIVATE = (pb.ARCHEOS_EVENT_KIND_DEALT, pb.ARCHEOS_EVENT_KIND_CARDS_DRAWN_PRIVATE)
+
+
+def messages_in(message: Message) -> Iterator[Message]:
+    """``message`` and every message nested in it."""
+    yield message
+    for descriptor, value in message.ListFields():
+        if descriptor.message_type is None:
+            continue
+        if isinstance(value, Message):
+            yield from messages_in(value)
+            continue
+        items = value.values() if hasattr(value, "values") else value
+        for item in items:
+            if isinstance(item, Message):
+                yield from messages_in(item)
+
+
+def check_received(received: list[Message], seat: int | None) -> tuple[int, int, int]:
+    """Assert nothing in ``received`` shows a hand but ``seat``'s; count what was checked
+    (views, private events, redacted Physician keeps)."""
+    views = privates = keeps = 0
+    for message in received:
+        for inner in messages_in(message):
+            if (
+                isinstance(inner, match_pb2.MatchUpdate)
+                and inner.notation.startswith("keep")
+                and inner.seat != seat
+            ):
+                assert inner.notation == "keep", (seat, inner.notation)
+                keeps += 1
+            if isinstance(inner, pb.ArcheosView):
+                views += 1
+                for player in inner.players:
+                    if player.seat != seat:
+                        assert not player.hand and not player.kept, (seat, player.seat)
+            elif isinstance(inner, pb.ArcheosEvent) and inner.kind in PRIVATE:
+                privates += 1
+                assert seat is not None and inner.seat == seat, (seat, inner)
+    return views, privates, keeps
+
+
+async def archeos_match(client: Client, seats: int, seed: int) -> Seated:
+    # The Physician is in the deck: its kept cards must not leak through notations.
+    physician = {"role_physician": games_pb2.OptionValue(bool_value=True)}
+    created = await client.create(seats, seed=seed, game_id="archeos", options=physician)
+    tokens = []
+    for seat in range(seats):
+        tokens.append((await client.join(created.match_id, seat, f"p{seat}")).token)
+    return Seated(
+        created.match_id,
+        seed,
+        created.match.seed_commitment,
+        tokens,
+        [Client(client.channel, t, None, []) for t in tokens],
+        Client(client.channel, None, None, []),
+    )
+
+
+async def twin_for(server: RunningServer, match: Seated, seat: int | None, name: str) -> str:
+    """A copy of the match with everything ``seat`` cannot see dealt afresh."""
+    stored = await server.store.load(match.match_id)
+    game = get_game("archeos")
+    state = game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    twin = state.determinize(seat, hash(name) & 0xFFFF_FFFF)
+    assert twin.to_data()["deck"] != state.to_data()["deck"] or len(state.to_data()["deck"]) < 2
+    await server.store.create(
+        NewMatch(name, stored.meta_json, Snapshot(twin.to_data(), time.time()).to_json())
+    )
+    for claimed, claim in stored.seats.items():
+        assert await server.store.claim_seat(name, StoredClaim(claimed, claim))
+    return name
+
+
+async def drain(client: Client, call: Any) -> None:
+    while True:
+        message = await client.read(call, timeout=60)
+        if message is None:
+            return
+
+
+async def test_no_seat_receives_another_hand_or_the_deck_order(
+    server: RunningServer, client: Client
+) -> None:
+    seats = 4
+    match = await archeos_match(client, seats, seed=77)
+    mid = match.match_id
+    viewers: list[tuple[int | None, Client]] = [(None, match.spectator)]
+    viewers += list(enumerate(match.seats))
+    streams = [asyncio.create_task(drain(c, c.watch(mid))) for _, c in viewers]
+    for seat_client in match.seats:
+        call = seat_client.play()
+        await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
+        streams.append(asyncio.create_task(drain(seat_client, call)))
+
+    rng = random.Random(3)
+    for checkpoint in range(5):
+        for seat, viewer in viewers:
+            real = await viewer.get(mid)
+            twin = await twin_for(server, match, seat, f"twin-{checkpoint}-{seat}")
+            other = await viewer.get(twin)
+            assert other.view == real.view, (checkpoint, seat)
+            if seat is not None:
+                real_legal, twin_legal = await viewer.legal(mid), await viewer.legal(twin)
+                assert list(twin_legal.actions) == list(real_legal.actions)
+        await play_random([match], rng, count=60)
+    await play_random([match], rng)
+    await asyncio.wait_for(asyncio.gather(*streams), 60)
+    final = await match.spectator.get(mid)
+    assert current_seat(final.match) is None
+
+    totals = [check_received(c.received, seat) for seat, c in viewers]
+    assert all(views > 10 for views, _, _ in totals), totals
+    assert all(privates > 0 for _, privates, _ in totals[1:]), totals
+    assert all(keeps > 0 for _, _, keeps in totals), totals

@@ -1,0 +1,80 @@
+"""The text client draws Archeos Society from protocol messages only."""
+
+from __future__ import annotations
+
+from senet.v1 import archeos_pb2 as pb
+
+from clients.text import render_archeos
+from clients.text.render import ASCII, WIDTH
+from server.codec import codec_for
+from server.games import Rng, get_game
+from server.games.archeos import ArcheosState
+from server.games.archeos.sites import COMPASS
+
+CODEC = codec_for("archeos")
+
+
+def _view(seats: int, steps: int, viewer: int | None, **options: object) -> pb.ArcheosView:
+    state = get_game("archeos").new_match(seats, options=options, seed=4)
+    rng = Rng(9)
+    for _ in range(steps):
+        if state.is_over():
+            break
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    return CODEC.view_to_proto(state.view(viewer)).archeos
+
+
+def test_every_line_fits_80_columns_for_every_seat_count() -> None:
+    for seats in range(2, 7):
+        for steps in (0, 60, 400):
+            view = _view(seats, steps, 0)
+            for line in render_archeos.match_lines(view, None, 0):
+                assert line.cell_len <= WIDTH, line.plain
+
+
+def test_tracks_show_vehicles_and_the_lines_to_cross() -> None:
+    view = _view(3, 0, None, advanced_site="uluru")
+    plain = [line.plain for line in render_archeos.match_lines(view, None, None, ASCII)]
+    red = plain.index("Uluru (advanced)")
+    assert plain[red + 1].startswith(" [ABC ]>1[")
+    blue = plain.index("blue site")
+    assert ">" + str(COMPASS.thresholds[1]) in plain[blue + 1]
+
+
+def test_own_hand_grouped_by_colour_and_role_others_only_counted() -> None:
+    view = _view(4, 30, 2)
+    text = "\n".join(line.plain for line in render_archeos.match_lines(view, None, 2))
+    assert text.count("your hand:") == 1 and "by colour:" in text and "by role:" in text
+    assert "(seat 2, you)" in text
+    spectator = "\n".join(
+        line.plain for line in render_archeos.match_lines(_view(4, 30, None), None, None)
+    )
+    assert "your hand" not in spectator
+
+
+def test_monkeys_scores_and_final_table() -> None:
+    view = _view(2, 5000, 0)
+    assert view.step == pb.ARCHEOS_STEP_OVER
+    lines = [line.plain for line in render_archeos.final_score_lines(view, None, 0)]
+    assert lines[0] == "FINAL SCORES" and lines[-1].endswith(("wins!", "share the victory!"))
+    header = render_archeos.match_lines(view, None, 0, ASCII)[1].plain
+    assert "monkeys ***" in header
+
+
+def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
+    from clients.text import choose
+    from clients.text.render import action_lines
+
+    state = get_game("archeos").new_match(4, seed=2)
+    assert isinstance(state, ArcheosState)
+    seat = state.current_seat()
+    assert seat is not None
+    state.hands[seat] = sorted(range(0, 60, 5))[:10]
+    state.hands[seat] = [c for c in state.hands[seat] if c // 6 != 5]
+    legal = [CODEC.legal_action_to_proto(state, a) for a in state.legal_actions()]
+    assert len(legal) > 16
+    plain = [line.plain for line in action_lines(legal)]
+    assert "Lead an expedition (card, then col or role):" in plain
+    assert all(len(line) <= WIDTH for line in plain)
+    assert "lead r-bot col" in choose.HELP_BY_GAME["archeos"]
+    assert all(len(line) <= WIDTH for line in choose.ARCHEOS_HELP.splitlines())
