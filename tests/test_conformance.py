@@ -112,7 +112,7 @@ def _thinned(test: Callable[..., None]) -> Callable[..., None]:
 
 
 def _variants(game: Game, seats: int) -> list[dict[str, Any]]:
-    """Each boolean option alone, then as many together as the rules allow.
+    """Each variant option alone, then as many together as the rules allow.
 
     (Every combination of Mykerinos variants is covered by its own invariant test;
     this suite takes the singles and the widest combination to bound its time.)
@@ -125,7 +125,7 @@ def _variants(game: Game, seats: int) -> list[dict[str, Any]]:
             return False
         return True
 
-    flags = [spec.name for spec in game.info.options if spec.kind == "bool"]
+    flags = [spec.name for spec in game.info.options if spec.kind == "bool" and spec.variant]
     valid = [{name: True} for name in flags if allowed({name: True})]
     widest: dict[str, Any] = {}
     for name in flags:

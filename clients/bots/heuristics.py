@@ -16,6 +16,7 @@ them determinized copies (see ``clients.bots.base``), so nothing hidden leaks.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Sequence
 
 from server.games import GameState
@@ -178,14 +179,18 @@ BLOCK_ROOM = 0.15
 TEAM_SLACK = 0.25
 
 
-def _set_value(cards: Sequence[int]) -> float:
+@functools.lru_cache(maxsize=1 << 16)
+def _set_value(cards: tuple[int, ...]) -> float:
     """Completed sets plus partial credit for the next one.
 
     ``cards`` is indexed by patron; a sixth entry (The Nile's Governor) is wild:
     it fills gaps in sets and counts as progress toward the next one.
     """
-    wings = [cards[p] for p in PATRONS]
+    wings = cards[: len(PATRONS)]
     wild = cards[Patron.GOVERNOR] if len(cards) > Patron.GOVERNOR else 0
+    if not wild:  # the common case, kept cheap: this runs in every rollout evaluation
+        sets = min(wings)
+        return SET_BONUS * sets + SET_PROGRESS * sum(1 for c in wings if c > sets)
     sets = patron_sets(wings, wild)
     spare = wild - sum(max(0, sets - n) for n in wings)
     progress = min(len(wings) - 1, sum(1 for c in wings if c > sets) + spare)
@@ -199,18 +204,22 @@ def _exhibit(cards: Sequence[int], best: Sequence[int]) -> float:
 
 def _card_worths(state: MykerinosState, best: list[list[int]], later: int) -> list[list[float]]:
     """Per seat and patron (the Governor included): what one more card is worth."""
-    out = []
-    for seat in range(state.seat_count):
-        cards = state.cards[seat]
-        base = _set_value(cards)
-        row = []
-        for patron, count in enumerate(cards):
-            more = list(cards)
-            more[patron] = count + 1
-            exhibit = 0 if patron == Patron.GOVERNOR else best[seat][patron] or NO_ROOM_VALUE
-            row.append(exhibit + _set_value(more) - base + ABILITY_WORTH * later)
-        out.append(row)
-    return out
+    return [
+        list(_card_worth_row(tuple(state.cards[seat]), tuple(best[seat]), later))
+        for seat in range(state.seat_count)
+    ]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _card_worth_row(cards: tuple[int, ...], best: tuple[int, ...], later: int) -> tuple[float, ...]:
+    """One seat's row of :func:`_card_worths` (positions repeat a lot in search)."""
+    base = _set_value(cards)
+    row = []
+    for patron, count in enumerate(cards):
+        more = (*cards[:patron], count + 1, *cards[patron + 1 :])
+        exhibit = 0 if patron == Patron.GOVERNOR else best[patron] or NO_ROOM_VALUE
+        row.append(exhibit + _set_value(more) - base + ABILITY_WORTH * later)
+    return tuple(row)
 
 
 def _nile_worth(card_id: int, seat: int, card_worths: list[list[float]]) -> float:
@@ -418,7 +427,7 @@ def mykerinos_values(state: GameState) -> list[float]:
         cards = state.cards[seat]
         value = float(state.prestige[seat])
         value += _exhibit(cards, best[seat])
-        value += _set_value(cards)
+        value += _set_value(tuple(cards))
         value += ROOM_POTENTIAL * sum(v - 1 for v in best[seat] if v) * (later + 1)
         unused = sum(cards) - sum(state.used[seat]) if digging else 0
         value += ABILITY_WORTH * (sum(cards) * later + unused)

@@ -16,9 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from senet.v1 import archeos_pb2 as pb
-from senet.v1 import match_pb2
 
-from server.codec.base import GameCodec, register_codec, require_game_message
+from server.codec.base import OneofCodec, register_codec
 from server.games.archeos import actions as act
 from server.games.archeos.actions import (
     BASIS_NAMES,
@@ -44,7 +43,7 @@ from server.games.archeos.game import ARCHEOS
 from server.games.archeos.sites import PROFESSOR_TOKENS, SITE_IDS, Special
 from server.games.archeos.state import STEPS
 from server.games.errors import GameError, MalformedActionError
-from server.games.interface import Action, Event, JsonDict, OptionValue
+from server.games.interface import Event, JsonDict, OptionValue
 
 _KINDS: dict[str, pb.ArcheosActionKind.ValueType] = {
     act.TAKE: pb.ARCHEOS_ACTION_KIND_TAKE,
@@ -452,39 +451,15 @@ def event_to_proto(event: Event) -> pb.ArcheosEvent:
 
 
 # ------------------------------------------------------------------- codec
-class ArcheosCodec(GameCodec):
-    """Codec of ``archeos`` (oneof field ``archeos`` everywhere)."""
-
-    game_id = "archeos"
-
-    def action_from_proto(self, action: match_pb2.Action) -> str:
-        require_game_message(action.WhichOneof("game"), self.game_id, "Action")
-        return action_from_proto(action.archeos)
-
-    def action_to_proto(self, action: Action) -> match_pb2.Action:
-        if not isinstance(action, ArcheosAction):
-            raise TypeError(f"not an Archeos action value: {action!r}")
-        return match_pb2.Action(archeos=action_to_proto(action))
-
-    def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
-        if view.get("game") != self.game_id:
-            raise ValueError(f"not an Archeos view: game {view.get('game')!r}")
-        return match_pb2.View(archeos=view_to_proto(view))
-
-    def view_from_proto(
-        self,
-        view: match_pb2.View,
-        *,
-        viewer: int | None = None,
-        options: Mapping[str, OptionValue] | None = None,
-    ) -> JsonDict:
-        which = view.WhichOneof("game")
-        if which != self.game_id:
-            raise ValueError(f"not an Archeos view: game {which!r}")
-        return view_from_proto(view.archeos, viewer=viewer, options=options)
-
-    def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
-        return match_pb2.GameEvent(archeos=event_to_proto(event))
-
-
-ARCHEOS_CODEC = register_codec(ArcheosCodec())
+ARCHEOS_CODEC = register_codec(
+    OneofCodec(
+        "archeos",
+        "an Archeos",
+        ArcheosAction,
+        action_from_proto,
+        action_to_proto,
+        view_to_proto,
+        view_from_proto,
+        event_to_proto,
+    )
+)

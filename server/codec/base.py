@@ -26,7 +26,7 @@ keeps one parser and one canonical form.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from senet.v1 import match_pb2
@@ -118,6 +118,64 @@ class GameCodec(ABC):
             notation=action.notation(),
             label=state.describe(action),
         )
+
+
+class OneofCodec(GameCodec):
+    """A codec made of one game module's conversion functions.
+
+    Every game's messages sit in the ``game`` oneof of ``Action``, ``View`` and
+    ``GameEvent`` under a field named like the game, so the wrapping (and its
+    checks) is the same for every game; only the per-game functions differ.
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        name: str,
+        action_type: type,
+        action_from: Callable[[Any], str],
+        action_to: Callable[[Any], Any],
+        view_to: Callable[[Mapping[str, Any]], Any],
+        view_from: Callable[..., JsonDict],
+        event_to: Callable[[Event], Any],
+    ) -> None:
+        self.game_id = game_id  # type: ignore[misc]
+        self._name = name
+        self._action_type = action_type
+        self._action_from = action_from
+        self._action_to = action_to
+        self._view_to = view_to
+        self._view_from = view_from
+        self._event_to = event_to
+
+    def action_from_proto(self, action: match_pb2.Action) -> str:
+        require_game_message(action.WhichOneof("game"), self.game_id, "Action")
+        return self._action_from(getattr(action, self.game_id))
+
+    def action_to_proto(self, action: Action) -> match_pb2.Action:
+        if not isinstance(action, self._action_type):
+            raise TypeError(f"not {self._name} action value: {action!r}")
+        return match_pb2.Action(**{self.game_id: self._action_to(action)})
+
+    def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
+        if view.get("game") != self.game_id:
+            raise ValueError(f"not {self._name} view: game {view.get('game')!r}")
+        return match_pb2.View(**{self.game_id: self._view_to(view)})
+
+    def view_from_proto(
+        self,
+        view: match_pb2.View,
+        *,
+        viewer: int | None = None,
+        options: Mapping[str, OptionValue] | None = None,
+    ) -> JsonDict:
+        which = view.WhichOneof("game")
+        if which != self.game_id:
+            raise ValueError(f"not {self._name} view: game {which!r}")
+        return self._view_from(getattr(view, self.game_id), viewer=viewer, options=options)
+
+    def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
+        return match_pb2.GameEvent(**{self.game_id: self._event_to(event)})
 
 
 def require_game_message(which: str | None, game_id: str, message: str) -> None:

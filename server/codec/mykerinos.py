@@ -18,12 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
-from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
 
-from server.codec.base import GameCodec, register_codec, require_game_message
+from server.codec.base import OneofCodec, register_codec
 from server.games.errors import GameError, MalformedActionError
-from server.games.interface import Action, Event, JsonDict, OptionValue
+from server.games.interface import Event, JsonDict, OptionValue
 from server.games.mykerinos import actions as act
 from server.games.mykerinos import nile
 from server.games.mykerinos.actions import (
@@ -1074,39 +1073,15 @@ def _block_target_from_proto(action: pb.MykerinosAction, label: str) -> str:
 
 
 # ------------------------------------------------------------------- codec
-class MykerinosCodec(GameCodec):
-    """Codec of ``mykerinos`` (oneof field ``mykerinos`` everywhere)."""
-
-    game_id = "mykerinos"
-
-    def action_from_proto(self, action: match_pb2.Action) -> str:
-        require_game_message(action.WhichOneof("game"), self.game_id, "Action")
-        return action_from_proto(action.mykerinos)
-
-    def action_to_proto(self, action: Action) -> match_pb2.Action:
-        if not isinstance(action, MykerinosAction):
-            raise TypeError(f"not a Mykerinos action value: {action!r}")
-        return match_pb2.Action(mykerinos=action_to_proto(action))
-
-    def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
-        if view.get("game") != self.game_id:
-            raise ValueError(f"not a Mykerinos view: game {view.get('game')!r}")
-        return match_pb2.View(mykerinos=view_to_proto(view))
-
-    def view_from_proto(
-        self,
-        view: match_pb2.View,
-        *,
-        viewer: int | None = None,
-        options: Mapping[str, OptionValue] | None = None,
-    ) -> JsonDict:
-        which = view.WhichOneof("game")
-        if which != self.game_id:
-            raise ValueError(f"not a Mykerinos view: game {which!r}")
-        return view_from_proto(view.mykerinos, viewer=viewer, options=options)
-
-    def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
-        return match_pb2.GameEvent(mykerinos=event_to_proto(event))
-
-
-MYKERINOS_CODEC = register_codec(MykerinosCodec())
+MYKERINOS_CODEC = register_codec(
+    OneofCodec(
+        "mykerinos",
+        "a Mykerinos",
+        MykerinosAction,
+        action_from_proto,
+        action_to_proto,
+        view_to_proto,
+        view_from_proto,
+        event_to_proto,
+    )
+)

@@ -96,6 +96,7 @@ def option_spec_to_proto(spec: OptionSpec) -> games_pb2.OptionSpec:
         default_value=option_value_to_proto(spec.default, spec.kind),
         description=spec.description,
         choices=spec.choices,
+        variant=spec.variant,
     )
     if spec.minimum is not None:
         out.minimum = spec.minimum

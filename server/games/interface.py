@@ -78,7 +78,12 @@ class Event:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One match option a game accepts, with its type, default and meaning."""
+    """One match option a game accepts, with its type, default and meaning.
+
+    ``variant`` marks a boolean option that switches on a rules variant (an
+    expansion or another way to play, as opposed to a set-up choice): clients list
+    those as the game's variants, and the conformance suite plays each of them.
+    """
 
     name: str
     kind: Literal["bool", "int", "choice"]
@@ -87,6 +92,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    variant: bool = False
 
     def coerce(self, value: object) -> OptionValue:
         """Check ``value`` against this spec and return it normalized.

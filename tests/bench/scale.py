@@ -42,9 +42,8 @@ from tests.bench.service import (
     START_TIMEOUT_S,
     Child,
     Window,
-    _free_port,
-    _wait_for_redis,
     redis_executable,
+    start_redis,
 )
 
 REPLICAS = 3
@@ -91,17 +90,8 @@ def replicas(redis_server: str) -> Iterator[list[str]]:
     with tempfile.TemporaryDirectory(prefix="senet-scale-") as tmp:
         workdir = Path(tmp)
         try:
-            port = _free_port()
-            redis_child = Child(
-                "redis",
-                [
-                    redis_server, "--port", str(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", tmp, "--daemonize", "no",
-                ],
-                workdir,
-            )  # fmt: skip
+            redis_child, port = start_redis(redis_server, workdir)
             children.append(redis_child)
-            _wait_for_redis(redis_child, port)
             serve = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", f"redis://127.0.0.1:{port}/0"]
             serve += ["--key-prefix", "scale", "--log-level", "WARNING", "--no-log-json"]

@@ -215,18 +215,9 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
     with tempfile.TemporaryDirectory(prefix="senet-bench-") as tmp:
         workdir = Path(tmp)
         try:
-            port = _free_port()
-            redis_child = Child(
-                "redis",
-                [
-                    redis_server, "--port", str(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no", "--dir", tmp, "--daemonize", "no",
-                ],
-                workdir,
-            )  # fmt: skip
+            redis_child, port = start_redis(redis_server, workdir)
             children.append(redis_child)
             redis_url = f"redis://127.0.0.1:{port}/0"
-            _wait_for_redis(redis_child, port)
             serve = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", redis_url, "--key-prefix", "bench"]
             serve += ["--log-level", "WARNING", "--no-log-json"]
@@ -242,6 +233,25 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
         finally:
             for child in reversed(children):
                 child.stop()
+
+
+def start_redis(redis_server: str, workdir: Path) -> tuple[Child, int]:
+    """A private, persistence-free redis-server on a free loopback port, answering."""
+    port = _free_port()
+    child = Child(
+        "redis",
+        [
+            redis_server, "--port", str(port), "--bind", "127.0.0.1",
+            "--save", "", "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no",
+        ],
+        workdir,
+    )  # fmt: skip
+    try:
+        _wait_for_redis(child, port)
+    except BaseException:
+        child.stop()
+        raise
+    return child, port
 
 
 def _wait_for_redis(child: Child, port: int) -> None:

@@ -47,6 +47,8 @@ async def test_list_games_describes_every_hosted_game(client: Client) -> None:
     assert games["mykerinos"].name == info.name
     assert (games["mykerinos"].min_seats, games["mykerinos"].max_seats) == (2, 4)
     assert [o.name for o in games["mykerinos"].options] == [o.name for o in info.options]
+    variants = [o.name for o in games["mykerinos"].options if o.variant]
+    assert variants == ["nile", "team", "quick", "classic"]
     archeos = get_game("archeos").info
     assert (games["archeos"].min_seats, games["archeos"].max_seats) == (2, 6)
     assert [o.name for o in games["archeos"].options] == [o.name for o in archeos.options]

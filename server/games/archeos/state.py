@@ -69,7 +69,8 @@ from server.games.archeos.sites import (
     relic_points,
     track_of,
 )
-from server.games.errors import CorruptStateError, GameError, MalformedActionError
+from server.games.errors import CorruptStateError, MalformedActionError
+from server.games.fields import copy_fields, snapshot_header
 from server.games.interface import Event, Game, GameState, JsonDict
 from server.games.rng import Rng
 
@@ -1080,12 +1081,9 @@ class ArcheosState(GameState):
             "expeditions": [[list(e) for e in row] for row in self.expeditions],
             "final": copy.deepcopy(self.final),
         }
-        for name in self._LIST_FIELDS:
-            data[name] = list(getattr(self, name))
-        for name in self._TABLE_FIELDS:
-            data[name] = [list(row) for row in getattr(self, name)]
-        for name in self._SCALAR_FIELDS:
-            data[name] = getattr(self, name)
+        data.update(
+            copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
+        )
         return data
 
     @classmethod
@@ -1097,16 +1095,9 @@ class ArcheosState(GameState):
                 inconsistent with the others.
         """
         f = partial(v.field, data)
-        info = game.info
-        seats = v.integer(f("seats"), "seats", info.min_seats, info.max_seats)
-        options = f("options")
-        try:
-            if not isinstance(options, dict) or game.normalize_options(seats, options) != options:
-                raise CorruptStateError(f"options {options!r} are not normalized options")
-        except GameError as exc:
-            raise CorruptStateError(f"bad options: {exc}") from exc
+        seats, options, rng = snapshot_header(game, data)
         s = cls(game, seats, options)
-        s.rng = Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
+        s.rng = rng
         s.roles = v.int_list(f("roles"), "roles", 0, ROLES - 1, ROLES_PER_GAME, unique=True)
         if s.roles != sorted(s.roles):
             raise CorruptStateError("roles must be sorted")
@@ -1331,15 +1322,15 @@ class ArcheosState(GameState):
 
     def clone(self) -> ArcheosState:
         twin = object.__new__(ArcheosState)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = Rng(self.rng.state)
-        twin.options = dict(self.options)
-        for name in self._LIST_FIELDS:
-            setattr(twin, name, list(getattr(self, name)))
-        for name in self._TABLE_FIELDS:
-            setattr(twin, name, [list(row) for row in getattr(self, name)])
-        twin.expeditions = [[list(e) for e in row] for row in self.expeditions]
-        twin.final = copy.deepcopy(self.final)
+        fields = {
+            **self.__dict__,
+            **copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS),
+        }
+        fields["rng"] = Rng(self.rng.state)
+        fields["options"] = dict(self.options)
+        fields["expeditions"] = [[list(e) for e in row] for row in self.expeditions]
+        fields["final"] = copy.deepcopy(self.final)
+        twin.__dict__ = fields
         return twin
 
     def __eq__(self, other: object) -> bool:

@@ -33,18 +33,21 @@ class Mykerinos(Game):
                 "bool",
                 False,
                 "The Nile expansion: river spaces, Nile cards, the Governor and blocking tokens",
+                variant=True,
             ),
             OptionSpec(
                 "team",
                 "bool",
                 False,
                 "Team game (4 players): seats 0+2 against 1+3; a team scores its lower score",
+                variant=True,
             ),
             OptionSpec(
                 "quick",
                 "bool",
                 False,
                 "Quick game: three campaigns after each player drafts two patrons",
+                variant=True,
             ),
             OptionSpec(
                 "classic",
@@ -52,6 +55,7 @@ class Mykerinos(Game):
                 False,
                 "The original 2006 rules: original patron names, museum reward from the "
                 "general reserve, plots never rotated",
+                variant=True,
             ),
         ),
     )

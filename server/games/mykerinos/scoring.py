@@ -65,7 +65,7 @@ def patron_sets(counts: Sequence[int], wild: int) -> int:
     ``k`` sets are possible when the wild cards cover every patron's shortfall
     below ``k``; that test is monotonic in ``k``, so count up until it fails.
     """
-    sets = 0
-    while sum(max(0, sets + 1 - n) for n in counts) <= wild:
+    sets = min(counts)  # always possible without a wild card (the base game's count)
+    while wild and sum(max(0, sets + 1 - n) for n in counts) <= wild:
         sets += 1
     return sets

@@ -21,7 +21,8 @@ from functools import partial
 from typing import Any
 
 from server.games import validate as v
-from server.games.errors import CorruptStateError, GameError, MalformedActionError
+from server.games.errors import CorruptStateError, MalformedActionError
+from server.games.fields import copy_fields, snapshot_header
 from server.games.interface import Event, Game, GameState, JsonDict
 from server.games.mykerinos import actions as act
 from server.games.mykerinos import nile, placements
@@ -1443,13 +1444,9 @@ class MykerinosState(GameState):
             "slots": [[card, rotated] for card, rotated in self.slots],
             "final": copy.deepcopy(self.final),
         }
-        fields = self.__dict__
-        for name in self._FLAT_FIELDS:
-            data[name] = fields[name][:]
-        for name in self._TABLE_FIELDS:
-            data[name] = [row[:] for row in fields[name]]
-        for name in self._SCALAR_FIELDS:
-            data[name] = fields[name]
+        data.update(
+            copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
+        )
         return data
 
     @classmethod
@@ -1461,16 +1458,9 @@ class MykerinosState(GameState):
                 inconsistent with the others.
         """
         f = partial(v.field, data)
-        info = game.info
-        seats = v.integer(f("seats"), "seats", info.min_seats, info.max_seats)
-        options = f("options")
-        try:
-            if not isinstance(options, dict) or game.normalize_options(seats, options) != options:
-                raise CorruptStateError(f"options {options!r} are not normalized options")
-        except GameError as exc:
-            raise CorruptStateError(f"bad options: {exc}") from exc
+        seats, options, rng = snapshot_header(game, data)
         state = cls(game, seats, options)
-        state.rng = Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
+        state.rng = rng
         cards = len(PLOT_CARDS)
         raw_slots = f("slots")
         # The quick game's draft comes before campaign 1: no plots laid yet.
@@ -1669,14 +1659,11 @@ class MykerinosState(GameState):
         return cls.from_data(game, data)
 
     def clone(self) -> MykerinosState:
-        # Through the instance dicts rather than getattr/setattr: clone runs once per
-        # served action and once per search node.
         twin = object.__new__(MykerinosState)
-        fields = dict(self.__dict__)
-        for name in self._FLAT_FIELDS:
-            fields[name] = fields[name][:]
-        for name in self._TABLE_FIELDS:
-            fields[name] = [row[:] for row in fields[name]]
+        fields = {
+            **self.__dict__,
+            **copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS),
+        }
         fields["rng"] = Rng(self.rng.state)
         fields["options"] = dict(self.options)
         fields["slots"] = self.slots[:]
