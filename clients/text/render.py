@@ -29,6 +29,8 @@ from rich.text import Text
 from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
 
+from clients.text.seat_names import SeatNames
+
 WIDTH = 80
 #: Width of the board column: row label (3) + 4 plots of 6 + 5 borders.
 BOARD_WIDTH = 32
@@ -168,7 +170,7 @@ def charset_for(console: Console, ascii_only: bool = False) -> Charset:
 
 
 # ------------------------------------------------------------------ names
-class Seats:
+class Seats(SeatNames):
     """Who is who: seat numbers, colours and display names, from a summary and a view."""
 
     def __init__(
@@ -177,26 +179,12 @@ class Seats:
         summary: match_pb2.MatchSummary | None = None,
         viewer: int | None = None,
     ) -> None:
-        self.viewer = viewer
+        super().__init__(summary, viewer)
         self.colour_of: dict[int, int] = {p.seat: p.colour for p in view.players}
         self.seat_of: dict[int, int] = {c: s for s, c in self.colour_of.items()}
         self.neutral = view.neutral_colour
         #: Patron display names of this match (for the log).
         self.patrons: dict[int, str] = patron_names(view)
-        self.infos: dict[int, match_pb2.SeatInfo] = {}
-        if summary is not None:
-            self.infos = {info.seat: info for info in summary.seats}
-
-    def name(self, seat: int) -> str:
-        """The seat's display name, or what fills it (``bot random``, ``open seat``)."""
-        info = self.infos.get(seat)
-        if info is None:
-            return f"seat {seat}"
-        if info.display_name:
-            return info.display_name
-        if info.kind == match_pb2.SEAT_KIND_BOT:
-            return f"bot {info.bot_strategy}".strip()
-        return "open seat"
 
     def label(self, seat: int) -> str:
         """``Blue (Ada)``, or ``Blue (Ada, you)`` for the viewer."""

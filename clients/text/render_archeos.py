@@ -21,6 +21,7 @@ from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 
 from clients.text.render import UNICODE, WIDTH, Charset, _fit, _ordinal
+from clients.text.seat_names import SeatNames
 from server.games.archeos.sites import ADVANCED, COMPASS, SITE_NAMES, Track
 
 SEAT_LETTERS = "ABCDEF"
@@ -84,7 +85,7 @@ def cards_text(cards: Sequence[pb.ArcheosCard]) -> Text:
     return out
 
 
-class Seats:
+class Seats(SeatNames):
     """Names for seats: letter, display name, and ``you`` for the viewer."""
 
     def __init__(
@@ -93,19 +94,8 @@ class Seats:
         summary: match_pb2.MatchSummary | None = None,
         viewer: int | None = None,
     ) -> None:
-        self.viewer = viewer
+        super().__init__(summary, viewer)
         self.count = len(view.players)
-        self.infos = {info.seat: info for info in summary.seats} if summary is not None else {}
-
-    def name(self, seat: int) -> str:
-        info = self.infos.get(seat)
-        if info is None:
-            return f"seat {seat}"
-        if info.display_name:
-            return info.display_name
-        if info.kind == match_pb2.SEAT_KIND_BOT:
-            return f"bot {info.bot_strategy}".strip()
-        return "open seat"
 
     def label(self, seat: int) -> str:
         """``A (Ada)``, or ``A (Ada, you)``."""

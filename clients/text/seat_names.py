@@ -1,0 +1,28 @@
+"""Who sits where, by name: shared by every game's drawing."""
+
+from __future__ import annotations
+
+from senet.v1 import match_pb2
+
+
+class SeatNames:
+    """Display names of a match's seats (from its summary) and whose screen this is."""
+
+    def __init__(
+        self, summary: match_pb2.MatchSummary | None = None, viewer: int | None = None
+    ) -> None:
+        self.viewer = viewer
+        self.infos: dict[int, match_pb2.SeatInfo] = (
+            {info.seat: info for info in summary.seats} if summary is not None else {}
+        )
+
+    def name(self, seat: int) -> str:
+        """The seat's display name, or what fills it (``bot random``, ``open seat``)."""
+        info = self.infos.get(seat)
+        if info is None:
+            return f"seat {seat}"
+        if info.display_name:
+            return info.display_name
+        if info.kind == match_pb2.SEAT_KIND_BOT:
+            return f"bot {info.bot_strategy}".strip()
+        return "open seat"
