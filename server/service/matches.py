@@ -126,7 +126,7 @@ class MatchService:
         """
         if caller.token is None:
             return None
-        seat = _seat_in(stored.seats, caller.token)
+        seat = _seat_in(stored.seats, token_hash(caller.token))
         if seat is None:
             raise errors.BadToken("this token holds no seat in this match")
         return seat
@@ -304,9 +304,7 @@ class MatchService:
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
-        request = _Submission(
-            caller.token, digest, notation, request_id or "srv-" + secrets.token_hex(12)
-        )
+        request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
         rate_key = f"{match_id}:{digest}"
         if not self.limiter.allow(rate_key):
             raise errors.RateLimited("too many requests for this seat; slow down")
@@ -356,7 +354,7 @@ class MatchService:
         fresh: bool = False,
     ) -> SubmitOutcome | None:
         """Apply on ``entry`` and commit at its version; None when the head moved on."""
-        seat = _seat_in(entry.seats, request.token, request.token_hash)
+        seat = _seat_in(entry.seats, request.token_hash)
         if seat is None:
             if fresh:
                 raise errors.BadToken("this token holds no seat in this match")
@@ -524,15 +522,13 @@ class MatchService:
 
 @dataclass(frozen=True)
 class _Submission:
-    token: str
     token_hash: str
     notation: str
     request_id: str
 
 
-def _seat_in(seats: Mapping[int, str], token: str, digest: str | None = None) -> int | None:
-    """The seat whose claim holds ``token`` (compared by hash, in constant time)."""
-    digest = digest or token_hash(token)
+def _seat_in(seats: Mapping[int, str], digest: str) -> int | None:
+    """The seat whose claim holds the token of hash ``digest`` (compared in constant time)."""
     for seat, claim_json in seats.items():
         if secrets.compare_digest(_claim_token_hash(claim_json), digest):
             return seat

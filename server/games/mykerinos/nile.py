@@ -87,8 +87,6 @@ GOVERNOR_DECK: tuple[int, ...] = tuple(c.id for c in NILE_CARDS if c.governor)
 NEUTRAL_DECK: tuple[int, ...] = tuple(c.id for c in NILE_CARDS if not c.governor)
 #: The special card always lies at the bottom of the neutral deck.
 SPECIAL_CARD: int = next(c.id for c in NILE_CARDS if c.effect == EIGHT_POINTS)
-#: Nile cards laid in one campaign: one per row of areas.
-PER_CAMPAIGN = (2, 3)
 
 
 def covered_spaces(row: int) -> tuple[int, ...]:

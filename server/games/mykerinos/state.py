@@ -70,9 +70,8 @@ AWAIT_REWARD = "reward"
 AWAIT_DISCARD = "discard"
 AWAIT_TIE = "tie"
 
-#: Quick game: plots revealed for the patron draft, and patrons each player drafts.
+#: Quick game: plots revealed for the patron draft.
 DRAFT_ROW = 8
-DRAFT_ROUNDS = 2
 #: The Nile: blocking tokens per player.
 BLOCKING_TOKENS = 3
 #: Team game: archaeologists of your colour and of your teammate's per campaign.
@@ -139,7 +138,6 @@ class MykerinosState(GameState):
         self.tie_asked = False
         # quick game: the revealed plots and who drafts when
         self.draft_row: list[int] = []
-        self.draft_order: list[int] = []
         self.draft_index = 0
         # The Nile: the two hidden decks, the cards on the region by area row, the
         # cards kept (Governors, the tie card), blocking tokens by space and room
@@ -193,8 +191,6 @@ class MykerinosState(GameState):
             self.deck.insert(self.rng.below(len(self.deck) + 1), card)
         self.draft_row = row
         self.shape = region_shape(0)  # no region is laid before the first campaign
-        clockwise = [(self.start_seat + i) % self.seat_count for i in range(self.seat_count)]
-        self.draft_order = clockwise + clockwise[::-1]
         self.draft_index = 0
         self.phase = DRAFT
         self.turn = self.draft_order[0]
@@ -204,6 +200,12 @@ class MykerinosState(GameState):
             patrons=[PATRON_CODES[self._patron_of_plot(c)] for c in row],
             order=list(self.draft_order),
         )
+
+    @property
+    def draft_order(self) -> list[int]:
+        """Who drafts when: clockwise from the start player, then back (Q-2)."""
+        clockwise = [(self.start_seat + i) % self.seat_count for i in range(self.seat_count)]
+        return clockwise + clockwise[::-1]
 
     @staticmethod
     def _patron_of_plot(card_id: int) -> Patron:
@@ -589,8 +591,9 @@ class MykerinosState(GameState):
         self.cards[seat][patron] += 1
         self._emit("drafted", seat=seat, card=card, patron=PATRON_CODES[patron])
         self.draft_index += 1
-        if self.draft_index < len(self.draft_order):
-            self.turn = self.draft_order[self.draft_index]
+        order = self.draft_order
+        if self.draft_index < len(order):
+            self.turn = order[self.draft_index]
             return
         for left in self.draft_row:
             self.box.append(left)
@@ -598,7 +601,6 @@ class MykerinosState(GameState):
                 "draft_discarded", card=left, patron=PATRON_CODES[self._patron_of_plot(left)]
             )
         self.draft_row = []
-        self.draft_order = []
         self.draft_index = 0
         self._start_campaign()
 
@@ -1400,7 +1402,6 @@ class MykerinosState(GameState):
     _TABLE_FIELDS = ("personal", "used", "won", "nile_won")
     _FLAT_FIELDS = (
         "draft_row",
-        "draft_order",
         "nile_governor_deck",
         "nile_neutral_deck",
         "nile_rows",
@@ -1606,7 +1607,6 @@ class MykerinosState(GameState):
             "tie_asked": False,
             "final": view.get("final"),
             "draft_row": [],
-            "draft_order": [],
             "draft_index": 0,
             "nile_won": [list(p["nile_cards"]) for p in view["players"]],
             "tokens": [p["tokens"] for p in view["players"]],
@@ -1639,7 +1639,6 @@ class MykerinosState(GameState):
         if "draft" in view:
             draft = view["draft"]
             data["draft_row"] = list(draft["plots"])
-            data["draft_order"] = list(draft["order"])
             data["draft_index"] = draft["index"]
         sampler = Rng(seed)
         if "nile" in view:
@@ -1739,11 +1738,10 @@ def _load_variant_fields(state: MykerinosState, data: Mapping[str, Any]) -> None
     seats = state.seat_count
     plots = len(PLOT_CARDS)
     state.draft_row = v.int_list(f("draft_row"), "draft_row", 0, plots - 1, unique=True)
-    state.draft_order = v.int_list(f("draft_order"), "draft_order", 0, seats - 1)
-    state.draft_index = v.integer(f("draft_index"), "draft_index", 0, 2 * seats)
+    state.draft_index = v.integer(f("draft_index"), "draft_index", 0, 2 * seats - 1)
     if any(PLOT_CARDS[c].patron is None for c in state.draft_row):
         raise CorruptStateError("the 5-point plot is never drafted")
-    if (state.phase == DRAFT) != bool(state.draft_row and state.draft_order):
+    if (state.phase == DRAFT) != bool(state.draft_row):
         raise CorruptStateError("the draft row is shown exactly during the draft")
     if (state.phase == DRAFT) != (state.campaign == 0) or (state.slots and state.campaign == 0):
         raise CorruptStateError("the draft comes before the first campaign, with no region")
