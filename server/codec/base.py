@@ -25,6 +25,7 @@ keeps one parser and one canonical form.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -233,8 +234,10 @@ def all_codecs() -> list[GameCodec]:
     return [_CODECS[k] for k in sorted(_CODECS)]
 
 
+@functools.cache
 def _load_builtin_codecs() -> None:
     # Lazy, like the game registry: each codec module registers itself on import,
-    # and importing server.codec alone must not import every game.
+    # and importing server.codec alone must not import every game. Cached: it is
+    # on every RPC's path, and the import statements are not free.
     import server.codec.archeos
     import server.codec.mykerinos  # noqa: F401

@@ -111,6 +111,12 @@ def _success_metrics(method: str) -> tuple[Any, Any]:
     return metrics.RPCS.labels(method, "OK"), metrics.LATENCY.labels(method)
 
 
+@functools.cache
+def _actions_counter(game_id: str) -> Any:
+    """The committed-actions counter child of ``game_id``, looked up once."""
+    return metrics.ACTIONS.labels(game_id)
+
+
 # -------------------------------------------------------------- conversions
 def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
     out = match_pb2.MatchSummary(
@@ -316,7 +322,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             action_game,
         )
         if not outcome.duplicate:
-            metrics.ACTIONS.labels(outcome.game_id).inc()
+            _actions_counter(outcome.game_id).inc()
         return outcome_to_proto(outcome)
 
     async def ExportMatch(

@@ -17,6 +17,13 @@ atomic on the server). Each write also sets the TTL of all the match's keys to
 the same deadline: ``idle_ttl`` while the match is active, ``finished_ttl`` once
 it is not, so a match expires as a whole and never half-way.
 
+Scripts go through :class:`~server.store.redis_mux.MuxConnection`, one
+pipelined connection per Redis node, which costs a fraction of redis-py's
+per-command CPU (see that module). redis-py's client remains for everything
+else: blocking reads, pings, and any script call the multiplexed connection
+cannot place (a cluster redirect while the slot map is stale, or a redis-py
+without socket streams), so both paths give the same results and errors.
+
 Blocking reads (XREAD BLOCK) run on their own client and connection pool: they
 hold a connection for up to ``block_ms`` and must not starve commits and loads.
 
@@ -46,8 +53,10 @@ from typing import Any, NamedTuple, cast, get_args
 import redis.exceptions as rex
 from redis.asyncio import Redis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.connection import AbstractConnection
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.commands.core import AsyncScript
 
 from server.store.base import (
     BotLease,
@@ -65,6 +74,7 @@ from server.store.base import (
     StoreError,
     StoreUnavailable,
 )
+from server.store.redis_mux import MuxConnection, MuxUnsupported
 
 __all__ = ["MatchKeys", "RedisStore", "is_cluster_url", "redacted_url"]
 
@@ -83,6 +93,12 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     rex.TryAgainError,
     rex.SlotNotCoveredError,  # a cluster master failed and no replica took over yet
     OSError,
+)
+# Everything _store_error translates.
+_TRANSLATED: tuple[type[BaseException], ...] = (
+    *_UNAVAILABLE,
+    rex.RedisClusterException,
+    rex.RedisError,
 )
 
 # KEYS: meta, seats, head, log, req, events. ARGV: meta, snapshot, status, ttl_ms.
@@ -297,7 +313,13 @@ class RedisStore(MatchStore):
         idle_ttl_s: Lifetime of an active match without commits. ``None`` or 0:
             no expiry.
         op_timeout_s: Slack added to ``block_ms`` before a blocking read is
-            declared lost (Redis unreachable mid-read).
+            declared lost (Redis unreachable mid-read); also how long a script
+            call may wait for its reply.
+        retries: Retries of a script call that failed with a connection error
+            or timeout, after a short jittered backoff.
+        multiplex: Send script calls over one pipelined connection per node
+            (:mod:`server.store.redis_mux`); False sends each through
+            redis-py's pool.
     """
 
     def __init__(
@@ -309,6 +331,8 @@ class RedisStore(MatchStore):
         finished_ttl_s: float | None = 86400,
         idle_ttl_s: float | None = 7 * 86400,
         op_timeout_s: float = 5.0,
+        retries: int = 2,
+        multiplex: bool = True,
     ) -> None:
         if "{" in key_prefix or "}" in key_prefix:
             raise ValueError(f"key prefix must not contain braces: {key_prefix!r}")
@@ -318,6 +342,10 @@ class RedisStore(MatchStore):
         self._finished_ttl_ms = _to_ms(finished_ttl_s)
         self._idle_ttl_ms = _to_ms(idle_ttl_s)
         self._op_timeout_s = op_timeout_s
+        self._retries = retries
+        self._backoff = ExponentialWithJitterBackoff(base=0.02, cap=0.25)
+        self._multiplex = multiplex
+        self._muxes: dict[str, MuxConnection] = {}
         self._create = client.register_script(_CREATE_LUA)
         self._load = client.register_script(_LOAD_LUA)
         self._claim = client.register_script(_CLAIM_LUA)
@@ -389,6 +417,7 @@ class RedisStore(MatchStore):
             finished_ttl_s=finished_ttl_s,
             idle_ttl_s=idle_ttl_s,
             op_timeout_s=socket_timeout_s,
+            retries=retries,
         )
 
     @asynccontextmanager
@@ -406,6 +435,76 @@ class RedisStore(MatchStore):
                 await client.initialize()
             yield
 
+    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run ``script`` on the node owning ``keys`` (all of one slot); its reply.
+
+        Over the node's multiplexed connection when there is one: EVALSHA, and
+        on NOSCRIPT (a restarted or flushed Redis) SCRIPT LOAD and again.
+        Connection failures are retried like redis-py retries its own; a
+        cluster redirect is handed to redis-py's client, which follows it and
+        refreshes its slot map for the calls after this one.
+
+        Errors are translated as :meth:`_calling` translates them (without its
+        context-manager overhead: this is the per-action path).
+        """
+        try:
+            if isinstance(self._client, RedisCluster):
+                await self._client.initialize()  # returns at once once initialized
+            mux = self._mux_for(keys[0])
+            if mux is None:
+                return await script(keys=keys, args=args)
+            return await self._run_muxed(mux, script, keys, args)
+        except _TRANSLATED as e:
+            raise _store_error(e) from e
+
+    async def _run_muxed(
+        self, mux: MuxConnection, script: AsyncScript, keys: list[str], args: list[Any]
+    ) -> Any:
+        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        failures = 0
+        while True:
+            try:
+                try:
+                    return await mux.execute(*command)
+                except rex.NoScriptError:
+                    await mux.execute("SCRIPT", "LOAD", script.script)
+                    return await mux.execute(*command)
+            except (rex.MovedError, rex.AskError, MuxUnsupported):
+                if isinstance(self._client, Redis):
+                    self._multiplex = False  # no socket streams: redis-py from now on
+                return await script(keys=keys, args=args)
+            except (rex.ConnectionError, rex.TimeoutError):
+                failures += 1
+                if failures > self._retries:
+                    raise
+                await asyncio.sleep(self._backoff.compute(failures))
+
+    def _mux_for(self, key: str) -> MuxConnection | None:
+        """The multiplexed connection to the node owning ``key``; None: use redis-py."""
+        if not self._multiplex:
+            return None
+        client = self._client
+        connection_class: type[AbstractConnection]
+        if isinstance(client, RedisCluster):
+            node = client.get_node_from_key(key)
+            if node is None:
+                return None
+            name, connection_class, kwargs = (
+                node.name,
+                node.connection_class,
+                node.connection_kwargs,
+            )
+        else:
+            pool = client.connection_pool
+            name, connection_class, kwargs = "", pool.connection_class, pool.connection_kwargs
+        mux = self._muxes.get(name)
+        if mux is None:
+            # RESP2 whatever the URL asks: the multiplexer parses RESP2 replies.
+            options = {**kwargs, "protocol": 2}
+            mux = MuxConnection(lambda: connection_class(**options), self._op_timeout_s)
+            self._muxes[name] = mux
+        return mux
+
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""
         base = f"{self._prefix}:{{{match_id}}}:"
@@ -416,19 +515,18 @@ class RedisStore(MatchStore):
     async def create(self, match: NewMatch) -> None:
         """Write a new match at version 0 in one script; an existing id raises."""
         ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
-        async with self._calling():
-            created = await self._create(
-                keys=list(self.keys(match.match_id)),
-                args=[match.meta_json, match.snapshot_json, match.status, ttl],
-            )
+        created = await self._run(
+            self._create,
+            list(self.keys(match.match_id)),
+            [match.meta_json, match.snapshot_json, match.status, ttl],
+        )
         if not created:
             raise StoreError(f"match {match.match_id!r} already exists")
 
     async def load(self, match_id: str) -> StoredMatch:
         """Meta, seats and head read by one script, hence at one version."""
         k = self.keys(match_id)
-        async with self._calling():
-            reply = await self._load(keys=[k.meta, k.seats, k.head])
+        reply = await self._run(self._load, [k.meta, k.seats, k.head], [])
         if reply is None:
             raise MatchNotFound(match_id)
         meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
@@ -445,30 +543,29 @@ class RedisStore(MatchStore):
     async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
         """HSETNX the seat (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        async with self._calling():
-            won = await self._claim(keys=[k.head, k.seats], args=[claim.seat, claim.claim_json])
+        won = await self._run(self._claim, [k.head, k.seats], [claim.seat, claim.claim_json])
         if won == -1:
             raise MatchNotFound(match_id)
         return bool(won == 1)
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """One EVALSHA: duplicate check, version check, then every write and TTL."""
-        async with self._calling():
-            reply = await self._commit(
-                keys=list(self.keys(match_id)),
-                args=[
-                    request.expected_version,
-                    request.request_key,
-                    request.log_entry_json,
-                    request.events_json,
-                    request.snapshot_json,
-                    request.status,
-                    self._idle_ttl_ms,
-                    self._finished_ttl_ms,
-                    "" if request.seat is None else request.seat,
-                    request.seat_claim_json or "",
-                ],
-            )
+        reply = await self._run(
+            self._commit,
+            list(self.keys(match_id)),
+            [
+                request.expected_version,
+                request.request_key,
+                request.log_entry_json,
+                request.events_json,
+                request.snapshot_json,
+                request.status,
+                self._idle_ttl_ms,
+                self._finished_ttl_ms,
+                "" if request.seat is None else request.seat,
+                request.seat_claim_json or "",
+            ],
+        )
         if reply is None:
             raise MatchNotFound(match_id)
         result, version = cast(list[Any], reply)
@@ -505,8 +602,7 @@ class RedisStore(MatchStore):
             ]
             if batches:
                 return batches
-        async with self._calling():
-            reply = await self._events(keys=[k.head, k.events], args=[f"({version}-0", limit])
+        reply = await self._run(self._events, [k.head, k.events], [f"({version}-0", limit])
         if reply is None:
             raise MatchNotFound(match_id)
         return [_raw_batch(entry) for entry in cast(list[Any], reply)]
@@ -514,8 +610,7 @@ class RedisStore(MatchStore):
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """HGET on the request hash, with the existence check in one script."""
         k = self.keys(match_id)
-        async with self._calling():
-            reply = await self._request(keys=[k.head, k.req], args=[request_key])
+        reply = await self._run(self._request, [k.head, k.req], [request_key])
         if reply is None:
             raise MatchNotFound(match_id)
         version = int(cast(int, reply))
@@ -524,8 +619,7 @@ class RedisStore(MatchStore):
     async def action_log(self, match_id: str) -> list[LogEntry]:
         """The whole log list, read with the existence check in one script."""
         k = self.keys(match_id)
-        async with self._calling():
-            reply = await self._log(keys=[k.head, k.log])
+        reply = await self._run(self._log, [k.head, k.log], [])
         if reply is None:
             raise MatchNotFound(match_id)
         return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
@@ -538,17 +632,15 @@ class RedisStore(MatchStore):
 
     async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
         """Queue a bot seat, free at once."""
-        async with self._calling():
-            await self._bot_enqueue(keys=self.bot_keys(), args=[f"{match_id}:{seat}", strategy])
+        await self._run(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
 
     async def acquire_bot_seats(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
     ) -> list[BotLease]:
         """One script: pick due seats, push their free-at past the lease, set owner."""
-        async with self._calling():
-            reply = await self._bot_acquire(
-                keys=self.bot_keys(), args=[worker_id, capacity, lease_ms, now_ms]
-            )
+        reply = await self._run(
+            self._bot_acquire, self.bot_keys(), [worker_id, capacity, lease_ms, now_ms]
+        )
         flat = cast(list[str], reply)
         leases = []
         for i in range(0, len(flat), 3):
@@ -563,10 +655,9 @@ class RedisStore(MatchStore):
         if not refs:
             return []
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        async with self._calling():
-            reply = await self._bot_renew(
-                keys=self.bot_keys(), args=[worker_id, lease_ms, now_ms, *members]
-            )
+        reply = await self._run(
+            self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *members]
+        )
         return [_bot_ref(m) for m in cast(list[str], reply)]
 
     async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
@@ -574,14 +665,12 @@ class RedisStore(MatchStore):
         if not refs:
             return
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        async with self._calling():
-            await self._bot_release(keys=self.bot_keys(), args=[worker_id, *members])
+        await self._run(self._bot_release, self.bot_keys(), [worker_id, *members])
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """HSET the seat's claim (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        async with self._calling():
-            done = await self._replace_claim(keys=[k.head, k.seats], args=[seat, claim_json])
+        done = await self._run(self._replace_claim, [k.head, k.seats], [seat, claim_json])
         if not done:
             raise MatchNotFound(match_id)
 
@@ -591,8 +680,12 @@ class RedisStore(MatchStore):
             await self._client.ping()
 
     async def close(self) -> None:
-        """Close both clients and their connection pools."""
+        """Close the multiplexed connections, both clients and their pools."""
+        muxes, self._muxes = list(self._muxes.values()), {}
+        self._multiplex = False
         try:
+            for mux in muxes:
+                await mux.close()
             await self._client.aclose()
         finally:
             await self._blocking.aclose()
@@ -641,17 +734,22 @@ def _translate_errors() -> Iterator[None]:
     """Turn redis-py and socket failures into the store's exception types."""
     try:
         yield
-    except _UNAVAILABLE as e:
-        raise StoreUnavailable(f"redis unavailable: {e}") from e
-    except rex.RedisClusterException as e:
+    except _TRANSLATED as e:
+        raise _store_error(e) from e
+
+
+def _store_error(e: BaseException) -> StoreError:
+    """The store's exception for a redis-py or socket failure."""
+    if isinstance(e, _UNAVAILABLE):
+        return StoreUnavailable(f"redis unavailable: {e}")
+    if isinstance(e, rex.RedisClusterException):
         # Raised (not a RedisError) when no cluster node could be reached to learn
         # the slot map, chained to the connection error; else it is a client-side
         # misuse such as keys in different slots, which no retry would fix.
         if isinstance(e.__cause__, _UNAVAILABLE):
-            raise StoreUnavailable(f"redis cluster unavailable: {e}") from e
-        raise StoreError(f"redis cluster error: {e}") from e
-    except rex.RedisError as e:
-        raise StoreError(f"redis error: {e}") from e
+            return StoreUnavailable(f"redis cluster unavailable: {e}")
+        return StoreError(f"redis cluster error: {e}")
+    return StoreError(f"redis error: {e}")
 
 
 def _bot_ref(member: str) -> BotSeatRef:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from server.games.errors import MalformedActionError
 from server.games.mykerinos.plots import PLOT_COLUMNS, PLOT_ROWS
@@ -90,6 +90,7 @@ def space_name(index: int) -> str:
     return f"{chr(ord('a') + x)}{y + 1}"
 
 
+@lru_cache(maxsize=512)
 def parse_space(text: str) -> int:
     """``"f2"`` -> ``13``.
 
