@@ -306,10 +306,15 @@ class GameState(ABC):
     def _apply(self, action: Action, events: list[Event] | None) -> None:
         """Apply a legal action in place, appending events when ``events`` is a list."""
 
-    def apply(self, seat: int, action: object) -> list[Event]:
+    def apply(
+        self, seat: int, action: object, legal: Sequence[Action] | None = None
+    ) -> list[Event]:
         """Check and apply ``action`` for ``seat``; return what happened.
 
-        The state is unchanged when this raises.
+        The state is unchanged when this raises. ``legal`` may pass this very
+        state's :meth:`legal_actions` when the caller already has them (the
+        service works them out while the previous action's commit is in
+        flight); the check is then the same, without building the list again.
 
         Raises:
             GameOverError: the match has ended.
@@ -325,7 +330,7 @@ class GameState(ABC):
         parsed = self.coerce_action(action)
         # A list scan: equal actions compare equal field by field, and building a
         # set would hash every legal action (several times slower on this hot path).
-        if parsed not in self.legal_actions():
+        if parsed not in (self.legal_actions() if legal is None else legal):
             raise IllegalActionError(
                 f"{parsed.notation()!r} is not legal: {self.explain_illegal(parsed)}"
             )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from server.games.errors import UnknownGameError
 from server.games.interface import Game
 
@@ -37,6 +39,7 @@ def all_games() -> list[Game]:
     return [_GAMES[k] for k in sorted(_GAMES)]
 
 
+@functools.cache
 def _load_builtin_games() -> None:
     # Imported lazily so that importing one game does not drag in every other one,
     # and so that registration happens exactly once, by each game's own module.

@@ -15,18 +15,25 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from server.games.interface import GameState
+from server.games.interface import Action, GameState
 from server.service.records import MatchMeta
 
 
 @dataclass(frozen=True)
 class CachedMatch:
-    """A match as of ``version``: meta, the seat claims known then, and its state."""
+    """A match as of ``version``: meta, the seat claims known then, and its state.
+
+    ``legal`` holds the state's legal actions when this replica already worked
+    them out (while committing the action that led here); ``None`` otherwise.
+    The state is never changed once cached (submissions apply to a clone), so
+    the list stays right for as long as the entry lives.
+    """
 
     version: int
     meta: MatchMeta
     seats: dict[int, str]
     state: GameState
+    legal: tuple[Action, ...] | None = None
 
 
 class StateCache:

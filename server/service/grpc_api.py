@@ -313,17 +313,18 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self, caller: Caller, match_id: str, request: match_service_pb2.SubmitActionRequest
     ) -> match_service_pb2.SubmitActionResponse:
         notation, action_game = _notation(request)
-        outcome = await self.service.submit(
+        outcome, response = await self.service.submit(
             caller,
             match_id,
             notation,
             request.expected_version if request.HasField("expected_version") else None,
             request.request_id,
             action_game,
+            render=outcome_to_proto,
         )
         if not outcome.duplicate:
             _actions_counter(outcome.game_id).inc()
-        return outcome_to_proto(outcome)
+        return response
 
     async def ExportMatch(
         self, request: match_service_pb2.ExportMatchRequest, context: Any

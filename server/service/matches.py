@@ -8,13 +8,15 @@ the same match.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import secrets
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from server.games import Game, GameState, get_game
 from server.games.errors import (
@@ -63,6 +65,7 @@ _COMMIT_RETRIES = 5
 BOT_STRATEGIES = ("random", "greedy", "mcts")
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -281,8 +284,9 @@ class MatchService:
         notation: str,
         expected_version: int | None,
         request_id: str,
-        action_game: str | None = None,
-    ) -> SubmitOutcome:
+        action_game: str | None,
+        render: Callable[[SubmitOutcome], R],
+    ) -> tuple[SubmitOutcome, R]:
         """Check, apply and commit one action for the caller's seat.
 
         A request id already committed returns the original outcome; a stale
@@ -290,6 +294,11 @@ class MatchService:
         through unchanged. Nothing is written unless the action is legal.
         ``action_game`` is the game a typed action was written for; it must be
         the match's game.
+
+        Returns the outcome and ``render(outcome)`` (the caller's reply). On
+        the fast path ``render`` runs while the store is still confirming the
+        commit, so the reply costs no time after the store answers; a render
+        for a commit that does not go through is thrown away.
 
         The fast path applies the action to this replica's cached state and
         commits on top of the cached version: one store round trip. Whenever the
@@ -311,11 +320,11 @@ class MatchService:
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
             try:
-                outcome = await self._submit_on(match_id, cached, request, action_game)
+                done = await self._submit_on(match_id, cached, request, action_game, render)
             except (GameError, errors.ServiceError):
-                outcome = None  # decide again on fresh data
-            if outcome is not None:
-                return outcome
+                done = None  # decide again on fresh data
+            if done is not None:
+                return done
         for _attempt in range(_COMMIT_RETRIES):
             stored = await self._load(match_id)
             entry = self._remember(stored)
@@ -324,13 +333,13 @@ class MatchService:
                 assert seat is not None
                 replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
                 if replayed is not None:
-                    return replayed
+                    return replayed, render(replayed)
                 raise errors.StaleVersion(
                     f"the match is at version {stored.version}, not {expected_version}"
                 )
-            outcome = await self._submit_on(match_id, entry, request, action_game, fresh=True)
-            if outcome is not None:
-                return outcome
+            done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
+            if done is not None:
+                return done
             if expected_version is not None:
                 raise errors.StaleVersion("the match moved on meanwhile; reload and retry")
             # Somebody else committed between our load and commit: redo on the new head.
@@ -351,9 +360,15 @@ class MatchService:
         entry: CachedMatch,
         request: _Submission,
         action_game: str | None,
+        render: Callable[[SubmitOutcome], R],
         fresh: bool = False,
-    ) -> SubmitOutcome | None:
-        """Apply on ``entry`` and commit at its version; None when the head moved on."""
+    ) -> tuple[SubmitOutcome, R] | None:
+        """Apply on ``entry`` and commit at its version; None when the head moved on.
+
+        While the store confirms the commit, this replica renders the reply and
+        works out the new state's legal actions (kept with the cached state for
+        the next submission): work the round trip would otherwise sit idle for.
+        """
         seat = _seat_in(entry.seats, request.token_hash)
         if seat is None:
             if fresh:
@@ -363,19 +378,19 @@ class MatchService:
         if action_game is not None and action_game != meta.game_id:
             raise MalformedActionError(f"a {action_game} action was sent to a {meta.game_id} match")
         key = f"{seat}:{request.request_id}"
-        game = get_game(meta.game_id)
         state = entry.state.clone()
         try:
-            events = state.apply(seat, request.notation)
+            action = state.coerce_action(request.notation)
+            events = state.apply(seat, action, legal=entry.legal)
         except (NotYourTurnError, GameOverError, IllegalActionError):
             if fresh:
                 stored = await self._load(match_id)
                 replayed = await self._replayed(stored, key, seat)
                 if replayed is not None:
-                    return replayed
+                    return replayed, render(replayed)
             raise
         status: Status = "finished" if state.is_over() else "active"
-        notation = game.parse_action(request.notation).notation()
+        notation = action.notation()
         record = UpdateRecord(
             entry.version + 1,
             seat,
@@ -388,7 +403,7 @@ class MatchService:
         log_entry = dumps(
             {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now}
         )
-        outcome = await self.store.commit(
+        pending = self.store.start_commit(
             match_id,
             CommitRequest(
                 expected_version=entry.version,
@@ -401,20 +416,34 @@ class MatchService:
                 seat_claim_json=entry.seats[seat],
             ),
         )
+        committed = SubmitOutcome(
+            meta.game_id,
+            record.version,
+            record.events_for(seat),
+            status,
+            False,
+            request.request_id,
+            record.current_seat,
+        )
+        try:  # while the store confirms the commit
+            rendered = render(committed)
+            legal = None if state.is_over() else tuple(state.legal_actions())
+        except Exception:
+            with contextlib.suppress(Exception):
+                await pending  # never leave a commit unobserved
+            raise
+        outcome = await pending
         if outcome.result == "committed":
-            self.cache.put(match_id, CachedMatch(outcome.version, meta, entry.seats, state))
-            return SubmitOutcome(
-                meta.game_id,
-                outcome.version,
-                record.events_for(seat),
-                status,
-                False,
-                request.request_id,
-                record.current_seat,
-            )
+            if outcome.version != record.version:
+                raise RuntimeError(  # the store broke its contract: INTERNAL
+                    f"store committed version {outcome.version}, expected {record.version}"
+                )
+            self.cache.put(match_id, CachedMatch(outcome.version, meta, entry.seats, state, legal))
+            return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
-            return await self._replayed(stored, key, seat)
+            replayed = await self._replayed(stored, key, seat)
+            return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
 

@@ -26,6 +26,7 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -166,6 +167,15 @@ class MatchStore(ABC):
     @abstractmethod
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """Atomically append one action (see the module docstring)."""
+
+    def start_commit(self, match_id: str, request: CommitRequest) -> Awaitable[CommitOutcome]:
+        """Begin :meth:`commit` and return its outcome to await.
+
+        A store that can put the commit on its way before returning does so,
+        so the caller can do useful work during the round trip; the awaitable
+        must be awaited. The default starts the commit only when awaited.
+        """
+        return self.commit(match_id, request)
 
     @abstractmethod
     async def request_version(self, match_id: str, request_key: str) -> int | None:

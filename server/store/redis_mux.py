@@ -73,7 +73,7 @@ class MuxConnection:
         self._connection: AbstractConnection | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
-        self._opening: asyncio.Future[None] | None = None
+        self._opening: asyncio.Task[None] | None = None
         # Futures of the commands sent and not yet answered, oldest first, with
         # the loop time each was sent at.
         self._waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
@@ -97,6 +97,20 @@ class MuxConnection:
         """
         if self._writer is None:
             await self._open()
+        return await self.send(*args)
+
+    @property
+    def connected(self) -> bool:
+        """Whether :meth:`send` can put a command on the wire right now."""
+        return self._writer is not None
+
+    def send(self, *args: Arg) -> asyncio.Future[Any]:
+        """Send one command now (or with this loop turn's batch); its reply's future.
+
+        Needs a :attr:`connected` mux; the future fails as :meth:`execute` would.
+        """
+        if self._writer is None:
+            raise rex.ConnectionError("not connected to redis")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         try:
@@ -114,7 +128,7 @@ class MuxConnection:
         self._waiting.append((future, loop.time()))
         if self._watchdog is None:
             self._watchdog = loop.call_later(self._timeout_s, self._check_overdue)
-        return await future
+        return future
 
     async def close(self) -> None:
         """Fail what is in flight and close the connection for good."""
@@ -124,29 +138,45 @@ class MuxConnection:
     # -- connection -------------------------------------------------------------
 
     async def _open(self) -> None:
-        """Connect once, however many callers are waiting for the connection."""
+        """Connect once, however many callers are waiting for the connection.
+
+        The connection is opened by a task of its own, so a caller cancelled
+        meanwhile gives up its own wait only, not the connection others wait for.
+        """
         if self._closed:
             raise rex.ConnectionError("connection closed by the store")
-        if self._opening is not None:
-            await asyncio.shield(self._opening)
-            if self._writer is None:
-                raise rex.ConnectionError("connection to redis failed")
-            return
-        self._opening = asyncio.get_running_loop().create_future()
+        opening = self._opening
+        if opening is None:
+            opening = asyncio.get_running_loop().create_task(self._connect())
+            opening.add_done_callback(self._opened)
+            self._opening = opening
+        await asyncio.shield(opening)
+        if self._writer is None:  # lost again before this caller resumed
+            raise rex.ConnectionError("connection to redis lost")
+
+    def _opened(self, task: asyncio.Task[None]) -> None:
+        self._opening = None
+        if not task.cancelled():
+            task.exception()  # retrieved here too, in case no caller is left waiting
+
+    async def _connect(self) -> None:
+        """Open the connection and start reading its replies (the task behind _open)."""
+        connection = self._factory()
         try:
-            connection = self._factory()
             await cast(Any, connection).connect()
             reader = getattr(connection, "_reader", None)
             writer = getattr(connection, "_writer", None)
             if not isinstance(reader, asyncio.StreamReader) or writer is None:
-                await connection.disconnect()
                 raise MuxUnsupported("redis-py connection has no socket streams")
-            self._connection = connection
-            self._writer = writer
-            self._reader_task = asyncio.create_task(self._read_replies(reader))
-        finally:
-            self._opening.set_result(None)
-            self._opening = None
+            if self._closed:  # close() ran while this connection was being opened
+                raise rex.ConnectionError("connection closed by the store")
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await connection.disconnect(nowait=True)
+            raise
+        self._connection = connection
+        self._writer = writer
+        self._reader_task = asyncio.create_task(self._read_replies(reader))
 
     def _flush(self) -> None:
         """Write everything buffered this loop turn in one call."""

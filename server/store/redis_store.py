@@ -46,7 +46,7 @@ application must treat it the same way.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
 
@@ -346,6 +346,10 @@ class RedisStore(MatchStore):
         self._backoff = ExponentialWithJitterBackoff(base=0.02, cap=0.25)
         self._multiplex = multiplex
         self._muxes: dict[str, MuxConnection] = {}
+        self._standalone_mux: MuxConnection | None = None
+        # isinstance on redis-py's client classes is slow (a Protocol in their
+        # bases), so the kind of client is decided once.
+        self._cluster = client if isinstance(client, RedisCluster) else None
         self._create = client.register_script(_CREATE_LUA)
         self._load = client.register_script(_LOAD_LUA)
         self._claim = client.register_script(_CLAIM_LUA)
@@ -448,8 +452,8 @@ class RedisStore(MatchStore):
         context-manager overhead: this is the per-action path).
         """
         try:
-            if isinstance(self._client, RedisCluster):
-                await self._client.initialize()  # returns at once once initialized
+            if self._cluster is not None:
+                await self._cluster.initialize()  # returns at once once initialized
             mux = self._mux_for(keys[0])
             if mux is None:
                 return await script(keys=keys, args=args)
@@ -469,8 +473,8 @@ class RedisStore(MatchStore):
                 except rex.NoScriptError:
                     await mux.execute("SCRIPT", "LOAD", script.script)
                     return await mux.execute(*command)
-            except (rex.MovedError, rex.AskError, MuxUnsupported):
-                if isinstance(self._client, Redis):
+            except (rex.MovedError, rex.AskError, MuxUnsupported) as e:
+                if isinstance(e, MuxUnsupported):
                     self._multiplex = False  # no socket streams: redis-py from now on
                 return await script(keys=keys, args=args)
             except (rex.ConnectionError, rex.TimeoutError):
@@ -483,6 +487,8 @@ class RedisStore(MatchStore):
         """The multiplexed connection to the node owning ``key``; None: use redis-py."""
         if not self._multiplex:
             return None
+        if self._standalone_mux is not None:
+            return self._standalone_mux
         client = self._client
         connection_class: type[AbstractConnection]
         if isinstance(client, RedisCluster):
@@ -503,6 +509,8 @@ class RedisStore(MatchStore):
             options = {**kwargs, "protocol": 2}
             mux = MuxConnection(lambda: connection_class(**options), self._op_timeout_s)
             self._muxes[name] = mux
+            if self._cluster is None:
+                self._standalone_mux = mux
         return mux
 
     def keys(self, match_id: str) -> MatchKeys:
@@ -550,28 +558,51 @@ class RedisStore(MatchStore):
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """One EVALSHA: duplicate check, version check, then every write and TTL."""
-        reply = await self._run(
-            self._commit,
-            list(self.keys(match_id)),
-            [
-                request.expected_version,
-                request.request_key,
-                request.log_entry_json,
-                request.events_json,
-                request.snapshot_json,
-                request.status,
-                self._idle_ttl_ms,
-                self._finished_ttl_ms,
-                "" if request.seat is None else request.seat,
-                request.seat_claim_json or "",
-            ],
-        )
-        if reply is None:
-            raise MatchNotFound(match_id)
-        result, version = cast(list[Any], reply)
-        if result not in ("committed", "duplicate", "conflict"):
-            raise StoreError(f"unexpected commit reply {reply!r}")
-        return CommitOutcome(result, int(version))
+        reply = await self._run(self._commit, list(self.keys(match_id)), self._commit_args(request))
+        return _commit_outcome(match_id, reply)
+
+    def start_commit(self, match_id: str, request: CommitRequest) -> Awaitable[CommitOutcome]:
+        """Send the commit at once over a connected multiplexed connection.
+
+        Anything unusual (not connected yet, a cluster, NOSCRIPT, a lost
+        connection, a redirect) goes on through :meth:`commit`, which handles
+        it; a retried commit may answer ``"duplicate"`` as documented above.
+        """
+        mux = self._standalone_mux
+        if mux is None or not mux.connected or not self._multiplex:
+            return self.commit(match_id, request)
+        keys = self.keys(match_id)
+        try:
+            reply = mux.send(
+                "EVALSHA", self._commit.sha, len(keys), *keys, *self._commit_args(request)
+            )
+        except rex.RedisError:
+            return self.commit(match_id, request)
+        return self._commit_reply(match_id, request, reply)
+
+    async def _commit_reply(
+        self, match_id: str, request: CommitRequest, reply: asyncio.Future[Any]
+    ) -> CommitOutcome:
+        try:
+            return _commit_outcome(match_id, await reply)
+        except (rex.NoScriptError, rex.ConnectionError, rex.TimeoutError, rex.MovedError):
+            return await self.commit(match_id, request)
+        except _TRANSLATED as e:
+            raise _store_error(e) from e
+
+    def _commit_args(self, request: CommitRequest) -> list[Any]:
+        return [
+            request.expected_version,
+            request.request_key,
+            request.log_entry_json,
+            request.events_json,
+            request.snapshot_json,
+            request.status,
+            self._idle_ttl_ms,
+            self._finished_ttl_ms,
+            "" if request.seat is None else request.seat,
+            request.seat_claim_json or "",
+        ]
 
     async def events_after(
         self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
@@ -683,6 +714,7 @@ class RedisStore(MatchStore):
         """Close the multiplexed connections, both clients and their pools."""
         muxes, self._muxes = list(self._muxes.values()), {}
         self._multiplex = False
+        self._standalone_mux = None
         try:
             for mux in muxes:
                 await mux.close()
@@ -750,6 +782,16 @@ def _store_error(e: BaseException) -> StoreError:
             return StoreUnavailable(f"redis cluster unavailable: {e}")
         return StoreError(f"redis cluster error: {e}")
     return StoreError(f"redis error: {e}")
+
+
+def _commit_outcome(match_id: str, reply: Any) -> CommitOutcome:
+    """The commit script's reply as an outcome (nil: the match does not exist)."""
+    if reply is None:
+        raise MatchNotFound(match_id)
+    result, version = cast(list[Any], reply)
+    if result not in ("committed", "duplicate", "conflict"):
+        raise StoreError(f"unexpected commit reply {reply!r}")
+    return CommitOutcome(result, int(version))
 
 
 def _bot_ref(member: str) -> BotSeatRef:
