@@ -49,7 +49,6 @@ ConnectionFactory = Callable[[], AbstractConnection]
 #: What a command's arguments may be: hiredis encodes str as UTF-8, numbers as text.
 Arg = str | int | float | bytes | memoryview
 
-_READ_SIZE = 1 << 16
 # Untyped in redis-py: the table that turns an error reply into its exception.
 _parse_error = cast(Callable[[str], rex.ResponseError], cast(Any, BaseParser).parse_error)
 
@@ -71,8 +70,8 @@ class MuxConnection:
         self._factory = factory
         self._timeout_s = timeout_s
         self._connection: AbstractConnection | None = None
-        self._writer: asyncio.StreamWriter | None = None
-        self._reader_task: asyncio.Task[None] | None = None
+        self._transport: asyncio.Transport | None = None
+        self._replies: _Replies | None = None
         self._opening: asyncio.Task[None] | None = None
         # Futures of the commands sent and not yet answered, oldest first, with
         # the loop time each was sent at.
@@ -95,21 +94,21 @@ class MuxConnection:
             redis.exceptions.ConnectionError: the connection failed or closed.
             redis.exceptions.TimeoutError: the reply was overdue.
         """
-        if self._writer is None:
+        if self._transport is None:
             await self._open()
         return await self.send(*args)
 
     @property
     def connected(self) -> bool:
         """Whether :meth:`send` can put a command on the wire right now."""
-        return self._writer is not None
+        return self._transport is not None
 
     def send(self, *args: Arg) -> asyncio.Future[Any]:
         """Send one command now (or with this loop turn's batch); its reply's future.
 
         Needs a :attr:`connected` mux; the future fails as :meth:`execute` would.
         """
-        if self._writer is None:
+        if self._transport is None:
             raise rex.ConnectionError("not connected to redis")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
@@ -133,7 +132,8 @@ class MuxConnection:
     async def close(self) -> None:
         """Fail what is in flight and close the connection for good."""
         self._closed = True
-        await self._drop(rex.ConnectionError("connection closed by the store"))
+        self._drop(rex.ConnectionError("connection closed by the store"))
+        await asyncio.sleep(0)  # let the transport's close run
 
     # -- connection -------------------------------------------------------------
 
@@ -151,7 +151,7 @@ class MuxConnection:
             opening.add_done_callback(self._opened)
             self._opening = opening
         await asyncio.shield(opening)
-        if self._writer is None:  # lost again before this caller resumed
+        if self._transport is None:  # lost again before this caller resumed
             raise rex.ConnectionError("connection to redis lost")
 
     def _opened(self, task: asyncio.Task[None]) -> None:
@@ -174,9 +174,12 @@ class MuxConnection:
             with contextlib.suppress(Exception):
                 await connection.disconnect(nowait=True)
             raise
+        # From now on the socket's bytes come to this mux, not to redis-py's reader.
+        replies = _Replies(self)
+        writer.transport.set_protocol(replies)
         self._connection = connection
-        self._writer = writer
-        self._reader_task = asyncio.create_task(self._read_replies(reader))
+        self._transport = cast(asyncio.Transport, writer.transport)
+        self._replies = replies
 
     def _flush(self) -> None:
         """Write everything buffered this loop turn in one call."""
@@ -188,44 +191,39 @@ class MuxConnection:
         self._write(data)
 
     def _write(self, data: bytes) -> None:
-        if self._writer is None:  # dropped meanwhile: its futures already failed
+        if self._transport is None:  # dropped meanwhile: its futures already failed
             return
         try:
-            self._writer.write(data)
+            self._transport.write(data)
         except (OSError, RuntimeError) as e:
-            self._schedule_drop(rex.ConnectionError(f"redis write failed: {e}"))
+            self._drop(rex.ConnectionError(f"redis write failed: {e}"))
 
-    async def _read_replies(self, reader: asyncio.StreamReader) -> None:
-        parser = hiredis.Reader(encoding="utf-8", errors="replace")
+    def _received(self, replies: _Replies, data: bytes) -> None:
+        """Hand out the replies in ``data``, oldest command first."""
+        if replies is not self._replies:
+            return  # a connection already dropped
+        parser = replies.parser
         waiting = self._waiting
-        error: rex.RedisError
         try:
-            while True:
-                data = await reader.read(_READ_SIZE)
-                if not data:
-                    error = rex.ConnectionError("redis closed the connection")
-                    break
-                parser.feed(data)
-                while (reply := parser.gets()) is not False:
-                    if not waiting:
-                        error = rex.ConnectionError("redis sent a reply nobody asked for")
-                        break
-                    future, _sent = waiting.popleft()
-                    if future.done():  # its caller was cancelled; the reply is dropped
-                        continue
-                    if isinstance(reply, hiredis.ReplyError):
-                        future.set_exception(_parse_error(str(reply)))
-                    else:
-                        future.set_result(reply)
-                else:
+            parser.feed(data)
+            while (reply := parser.gets()) is not False:
+                if not waiting:
+                    self._drop(rex.ConnectionError("redis sent a reply nobody asked for"))
+                    return
+                future, _sent = waiting.popleft()
+                if future.done():  # its caller was cancelled; the reply is dropped
                     continue
-                break
-        except asyncio.CancelledError:
-            raise
-        except (OSError, hiredis.ProtocolError) as e:
-            error = rex.ConnectionError(f"redis connection failed: {e}")
-        self._reader_task = None
-        await self._drop(error)
+                if isinstance(reply, hiredis.ReplyError):
+                    future.set_exception(_parse_error(str(reply)))
+                else:
+                    future.set_result(reply)
+        except hiredis.ProtocolError as e:
+            self._drop(rex.ConnectionError(f"redis protocol error: {e}"))
+
+    def _lost(self, replies: _Replies, exc: Exception | None) -> None:
+        if replies is self._replies:
+            reason = f": {exc}" if exc else ""
+            self._drop(rex.ConnectionError(f"redis connection lost{reason}"))
 
     def _check_overdue(self) -> None:
         """Drop the connection when its oldest command has waited too long."""
@@ -236,18 +234,15 @@ class MuxConnection:
         _future, sent = self._waiting[0]
         due = sent + self._timeout_s
         if loop.time() >= due:
-            self._schedule_drop(rex.TimeoutError(f"no reply from redis in {self._timeout_s:g} s"))
+            self._drop(rex.TimeoutError(f"no reply from redis in {self._timeout_s:g} s"))
         else:
             self._watchdog = loop.call_at(due, self._check_overdue)
 
-    def _schedule_drop(self, error: rex.RedisError) -> None:
-        task = asyncio.get_running_loop().create_task(self._drop(error))
-        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
-
-    async def _drop(self, error: rex.RedisError) -> None:
+    def _drop(self, error: rex.RedisError) -> None:
         """Fail every command in flight with ``error`` and close the connection."""
-        connection, self._connection, self._writer = self._connection, None, None
-        reader_task, self._reader_task = self._reader_task, None
+        connection, self._connection = self._connection, None
+        transport, self._transport = self._transport, None
+        self._replies = None
         if self._watchdog is not None:
             self._watchdog.cancel()
             self._watchdog = None
@@ -256,10 +251,24 @@ class MuxConnection:
             future, _sent = self._waiting.popleft()
             if not future.done():
                 future.set_exception(error)
-        if reader_task is not None and reader_task is not asyncio.current_task():
-            reader_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader_task
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.disconnect(nowait=True)
+        if transport is not None:
+            transport.close()
+        if connection is not None:  # lets redis-py forget its streams (closed above)
+            task = asyncio.get_running_loop().create_task(
+                cast(Any, connection).disconnect(nowait=True)
+            )
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+
+class _Replies(asyncio.Protocol):
+    """The socket's receiving end once connected: bytes in, replies out (in order)."""
+
+    def __init__(self, mux: MuxConnection) -> None:
+        self.mux = mux
+        self.parser = hiredis.Reader(encoding="utf-8", errors="replace")
+
+    def data_received(self, data: bytes) -> None:
+        self.mux._received(self, data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.mux._lost(self, exc)

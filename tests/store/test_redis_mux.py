@@ -86,8 +86,8 @@ async def test_concurrent_commands_get_their_own_replies_in_few_writes(
             pipe.rpush(f"{p}:list:{i}", *range(i % 7 + 1))
         await pipe.execute()
 
-    assert await mux.execute("PING") == "PONG"  # connected: the writer exists
-    writer = mux._writer
+    assert await mux.execute("PING") == "PONG"  # connected: the transport exists
+    writer = mux._transport
     assert writer is not None
     writes = 0
     original_write = writer.write
