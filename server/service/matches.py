@@ -319,6 +319,7 @@ class MatchService:
             raise errors.RateLimited("too many requests for this seat; slow down")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
+            self.cache.forget(match_id)  # this submission owns the cached state now
             try:
                 done = await self._submit_on(match_id, cached, request, action_game, render)
             except (GameError, errors.ServiceError):
@@ -327,8 +328,9 @@ class MatchService:
                 return done
         for _attempt in range(_COMMIT_RETRIES):
             stored = await self._load(match_id)
-            entry = self._remember(stored)
+            entry = self._parsed(stored)
             if expected_version is not None and expected_version != stored.version:
+                self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
                 replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
@@ -345,14 +347,12 @@ class MatchService:
             # Somebody else committed between our load and commit: redo on the new head.
         raise errors.StaleVersion("the match is changing too fast; retry")
 
-    def _remember(self, stored: StoredMatch) -> CachedMatch:
-        """Parse a loaded match and keep it as this replica's latest known state."""
+    def _parsed(self, stored: StoredMatch) -> CachedMatch:
+        """A loaded match, parsed into what the cache keeps."""
         meta = self._meta(stored)
-        entry = CachedMatch(
+        return CachedMatch(
             stored.version, meta, dict(stored.seats), self._state(get_game(meta.game_id), stored)
         )
-        self.cache.put(stored.match_id, entry)
-        return entry
 
     async def _submit_on(
         self,
@@ -365,29 +365,43 @@ class MatchService:
     ) -> tuple[SubmitOutcome, R] | None:
         """Apply on ``entry`` and commit at its version; None when the head moved on.
 
+        The caller hands over ``entry`` (it is in no cache): its state is changed
+        in place, without a copy. Refused before any change (no seat, a rules
+        error), the entry goes back to the cache as it was; once changed, only
+        a committed entry is cached, as the new head.
+
         While the store confirms the commit, this replica renders the reply and
         works out the new state's legal actions (kept with the cached state for
         the next submission): work the round trip would otherwise sit idle for.
         """
         seat = _seat_in(entry.seats, request.token_hash)
-        if seat is None:
-            if fresh:
-                raise errors.BadToken("this token holds no seat in this match")
-            return None
         meta = entry.meta
-        if action_game is not None and action_game != meta.game_id:
-            raise MalformedActionError(f"a {action_game} action was sent to a {meta.game_id} match")
         key = f"{seat}:{request.request_id}"
-        state = entry.state.clone()
+        state = entry.state
         try:
+            if seat is None:
+                if fresh:
+                    raise errors.BadToken("this token holds no seat in this match")
+                self.cache.put(match_id, entry)
+                return None
+            if action_game is not None and action_game != meta.game_id:
+                raise MalformedActionError(
+                    f"a {action_game} action was sent to a {meta.game_id} match"
+                )
             action = state.coerce_action(request.notation)
+            # apply() changes nothing when it raises one of the errors below.
             events = state.apply(seat, action, legal=entry.legal)
         except (NotYourTurnError, GameOverError, IllegalActionError):
-            if fresh:
+            self.cache.put(match_id, entry)
+            if fresh and seat is not None:
+                # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
                 replayed = await self._replayed(stored, key, seat)
                 if replayed is not None:
                     return replayed, render(replayed)
+            raise
+        except (errors.BadToken, MalformedActionError):
+            self.cache.put(match_id, entry)
             raise
         status: Status = "finished" if state.is_over() else "active"
         notation = action.notation()
