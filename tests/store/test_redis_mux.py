@@ -44,19 +44,21 @@ async def mux(redis_url: str) -> AsyncIterator[MuxConnection]:
         await m.close()
 
 
-@pytest.fixture
-async def raw(redis_url: str) -> AsyncIterator[AsyncRedis]:
-    """A separate, ordinary redis-py client to the same server."""
-    client = AsyncRedis.from_url(redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 async def command(client: AsyncRedis, *args: Any) -> Any:
-    """A raw command on an ordinary client (redis-py leaves execute_command untyped)."""
+    """A raw_redis command on an ordinary client (redis-py leaves execute_command untyped)."""
     return await cast(Any, client).execute_command(*args)
+
+
+async def _two_in_flight(
+    mux: MuxConnection, prefix: str
+) -> tuple[int, asyncio.Task[Any], asyncio.Task[Any]]:
+    """The mux's client id, then a BLPOP left waiting and a GET queued behind it."""
+    client_id = await mux.execute("CLIENT", "ID")
+    blocked = asyncio.create_task(mux.execute("BLPOP", f"{prefix}:q", 2))
+    queued = asyncio.create_task(mux.execute("GET", f"{prefix}:a"))
+    await asyncio.sleep(0.05)
+    assert mux.in_flight == 2
+    return client_id, blocked, queued
 
 
 async def wait_until(condition: Callable[[], Awaitable[bool]], timeout_s: float = 1.0) -> None:
@@ -71,7 +73,7 @@ async def wait_until(condition: Callable[[], Awaitable[bool]], timeout_s: float 
 
 async def test_concurrent_commands_get_their_own_replies_in_few_writes(
     mux: MuxConnection,
-    raw: AsyncRedis,
+    raw_redis: AsyncRedis,
     redis_key_prefix: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -79,7 +81,7 @@ async def test_concurrent_commands_get_their_own_replies_in_few_writes(
     and commands issued in one loop turn leave in a handful of socket writes."""
     p = redis_key_prefix
     n = 400
-    async with raw.pipeline(transaction=False) as pipe:
+    async with raw_redis.pipeline(transaction=False) as pipe:
         for i in range(n):
             pipe.set(f"{p}:get:{i}", f"value-{i}")
             pipe.set(f"{p}:incr:{i}", i * 10)
@@ -120,7 +122,7 @@ async def test_concurrent_commands_get_their_own_replies_in_few_writes(
     assert replies == expected
     assert mux.in_flight == 0
     assert 1 <= writes <= n // 10, f"{writes} writes for {n} commands: not pipelined"
-    assert await raw.get(f"{p}:set:0") == "new-0"
+    assert await raw_redis.get(f"{p}:set:0") == "new-0"
 
 
 async def test_error_replies_raise_redis_py_exceptions_and_the_connection_goes_on(
@@ -155,12 +157,12 @@ async def test_error_replies_raise_redis_py_exceptions_and_the_connection_goes_o
 
 
 async def test_cancelled_callers_do_not_shift_replies(
-    mux: MuxConnection, raw: AsyncRedis, redis_key_prefix: str
+    mux: MuxConnection, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
     """A caller cancelled while its command is in flight loses only its own reply:
     the command still runs, its reply is dropped, later commands get theirs."""
     p = redis_key_prefix
-    await raw.set(f"{p}:a", "A")
+    await raw_redis.set(f"{p}:a", "A")
     blocked = asyncio.create_task(mux.execute("BLPOP", f"{p}:q", 2))
     await asyncio.sleep(0.05)  # BLPOP is at the server, holding up the connection
     queued = asyncio.create_task(mux.execute("GET", f"{p}:a"))
@@ -169,14 +171,14 @@ async def test_cancelled_callers_do_not_shift_replies(
     blocked.cancel()
     with pytest.raises(asyncio.CancelledError):
         await blocked
-    await raw.rpush(f"{p}:q", "x")  # BLPOP now answers [q, x]: a reply nobody waits for
+    await raw_redis.rpush(f"{p}:q", "x")  # BLPOP now answers [q, x]: a reply nobody waits for
     assert await asyncio.wait_for(queued, 1.0) == "A"
     assert await mux.execute("GET", f"{p}:a") == "A"
     assert await mux.execute("LLEN", f"{p}:q") == 0  # the cancelled BLPOP did run
 
     # Cancelled among many: every survivor still gets its own value.
     n = 60
-    async with raw.pipeline(transaction=False) as pipe:
+    async with raw_redis.pipeline(transaction=False) as pipe:
         for i in range(n):
             pipe.set(f"{p}:k{i}", f"v{i}")
         await pipe.execute()
@@ -195,18 +197,13 @@ async def test_cancelled_callers_do_not_shift_replies(
 
 
 async def test_connection_killed_by_the_server_fails_in_flight_then_reconnects(
-    mux: MuxConnection, raw: AsyncRedis, redis_key_prefix: str
+    mux: MuxConnection, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
     """A connection killed from the server side fails every command in flight with
     ConnectionError; the next command opens a new connection and works."""
-    p = redis_key_prefix
-    first_id = await mux.execute("CLIENT", "ID")
-    blocked = asyncio.create_task(mux.execute("BLPOP", f"{p}:q", 2))
-    queued = asyncio.create_task(mux.execute("GET", f"{p}:a"))
-    await asyncio.sleep(0.05)
-    assert mux.in_flight == 2
+    first_id, blocked, queued = await _two_in_flight(mux, redis_key_prefix)
 
-    assert await raw.client_kill_filter(_id=first_id) == 1
+    assert await raw_redis.client_kill_filter(_id=str(first_id)) == 1
     for task in (blocked, queued):
         with pytest.raises(rex.ConnectionError):
             await asyncio.wait_for(task, 1.0)
@@ -214,12 +211,12 @@ async def test_connection_killed_by_the_server_fails_in_flight_then_reconnects(
 
     second_id = await mux.execute("CLIENT", "ID")
     assert second_id != first_id
-    assert await mux.execute("SET", f"{p}:a", "1") == "OK"
-    assert await mux.execute("GET", f"{p}:a") == "1"
+    assert await mux.execute("SET", f"{redis_key_prefix}:a", "1") == "OK"
+    assert await mux.execute("GET", f"{redis_key_prefix}:a") == "1"
 
 
 async def test_overdue_reply_raises_timeout_then_the_mux_recovers(
-    redis_url: str, raw: AsyncRedis, redis_key_prefix: str
+    redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
     """A reply overdue beyond ``timeout_s`` (Redis paused) raises TimeoutError after
     about ``timeout_s``, not when Redis answers; once Redis serves again, so does
@@ -229,7 +226,7 @@ async def test_overdue_reply_raises_timeout_then_the_mux_recovers(
     try:
         assert await m.execute("SET", k, "v") == "OK"  # connected before the pause
         pause_ms = 500
-        await command(raw, "CLIENT", "PAUSE", pause_ms, "ALL")
+        await command(raw_redis, "CLIENT", "PAUSE", pause_ms, "ALL")
         t0 = time.monotonic()
         with pytest.raises(rex.TimeoutError):
             await asyncio.wait_for(m.execute("GET", k), 2.0)
@@ -244,16 +241,11 @@ async def test_overdue_reply_raises_timeout_then_the_mux_recovers(
 
 
 async def test_close_fails_in_flight_commands_and_later_ones(
-    mux: MuxConnection, raw: AsyncRedis, redis_key_prefix: str
+    mux: MuxConnection, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
     """close() fails the commands in flight with ConnectionError, closes the socket,
     and the multiplexer refuses (ConnectionError) to reconnect afterwards."""
-    p = redis_key_prefix
-    client_id = await mux.execute("CLIENT", "ID")
-    blocked = asyncio.create_task(mux.execute("BLPOP", f"{p}:q", 2))
-    queued = asyncio.create_task(mux.execute("GET", f"{p}:a"))
-    await asyncio.sleep(0.05)
-    assert mux.in_flight == 2
+    client_id, blocked, queued = await _two_in_flight(mux, redis_key_prefix)
 
     await mux.close()
     for task in (blocked, queued):
@@ -263,7 +255,7 @@ async def test_close_fails_in_flight_commands_and_later_ones(
         await mux.execute("PING")
 
     async def gone() -> bool:
-        return not await raw.client_list(client_id=[client_id])
+        return not await raw_redis.client_list(client_id=[client_id])
 
     await wait_until(gone)
 
@@ -307,10 +299,12 @@ async def test_a_caller_cancelled_while_connecting_does_not_fail_the_others(
         await m.close()
 
 
-async def test_close_while_connecting_leaves_no_connection(redis_url: str, raw: AsyncRedis) -> None:
+async def test_close_while_connecting_leaves_no_connection(
+    redis_url: str, raw_redis: AsyncRedis
+) -> None:
     """close() while the connection is being opened: the command waiting for it
     fails with ConnectionError and the connection, once open, is closed at once."""
-    before = {c["id"] for c in await raw.client_list()}
+    before = {c["id"] for c in await raw_redis.client_list()}
     gate = asyncio.Event()
     m = gated_mux(redis_url, gate)
     pending = asyncio.create_task(m.execute("ECHO", "a"))
@@ -321,7 +315,7 @@ async def test_close_while_connecting_leaves_no_connection(redis_url: str, raw: 
         await asyncio.wait_for(pending, 1.0)
 
     async def no_new_clients() -> bool:
-        return not {c["id"] for c in await raw.client_list()} - before
+        return not {c["id"] for c in await raw_redis.client_list()} - before
 
     await wait_until(no_new_clients)
 
@@ -330,13 +324,13 @@ async def test_close_while_connecting_leaves_no_connection(redis_url: str, raw: 
 
 
 async def test_store_handshake_follows_url_user_password_and_db(
-    redis_server: RedisServer, redis_url: str, raw: AsyncRedis, redis_key_prefix: str
+    redis_server: RedisServer, redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
     """The multiplexed connection authenticates and selects the db as the URL says:
     a store with an ACL user, its password and db 3 writes its match into db 3."""
     user = f"mux-{uuid.uuid4().hex[:8]}"
     password = uuid.uuid4().hex
-    await command(raw, "ACL", "SETUSER", user, "on", f">{password}", "~*", "&*", "+@all")
+    await command(raw_redis, "ACL", "SETUSER", user, "on", f">{password}", "~*", "&*", "+@all")
     try:
         url = f"redis://{user}:{password}@127.0.0.1:{redis_server.port}/3"
         store = RedisStore.from_url(url, key_prefix=redis_key_prefix)
@@ -356,13 +350,13 @@ async def test_store_handshake_follows_url_user_password_and_db(
             assert await db3.hget(head, "version") == "0"
         finally:
             await db3.aclose()
-        assert await raw.exists(head) == 0  # db 0
+        assert await raw_redis.exists(head) == 0  # db 0
     finally:
-        await command(raw, "ACL", "DELUSER", user)
+        await command(raw_redis, "ACL", "DELUSER", user)
 
 
 async def test_store_reloads_flushed_scripts_over_the_mux(
-    redis_url: str, raw: AsyncRedis, redis_key_prefix: str, monkeypatch: pytest.MonkeyPatch
+    redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After SCRIPT FLUSH a store call still succeeds: EVALSHA answers NOSCRIPT, the
     store sends SCRIPT LOAD and the EVALSHA again, all on the multiplexed connection."""
@@ -379,11 +373,11 @@ async def test_store_reloads_flushed_scripts_over_the_mux(
             return await execute(*args)
 
         monkeypatch.setattr(mux, "execute", spy)
-        await raw.script_flush()
+        await raw_redis.script_flush()
         assert await store.commit("m1", req(0)) == CommitOutcome("committed", 1)
         assert sent == ["EVALSHA", "SCRIPT LOAD", "EVALSHA"]
 
-        await raw.script_flush()
+        await raw_redis.script_flush()
         loads = await asyncio.gather(*(store.load("m1") for _ in range(5)))
         assert [m.version for m in loads] == [1] * 5
     finally:
@@ -484,7 +478,7 @@ def _closed_port() -> int:
 
 async def test_store_on_unreachable_redis_raises_store_unavailable() -> None:
     """Script calls to a Redis nobody listens on raise StoreUnavailable (after the
-    store's few retries, quickly), never a raw redis-py exception."""
+    store's few retries, quickly), never a raw_redis redis-py exception."""
     store = RedisStore.from_url(
         f"redis://127.0.0.1:{_closed_port()}/0", connect_timeout_s=0.5, retries=1
     )

@@ -121,15 +121,6 @@ async def redis_store(redis_url: str) -> AsyncIterator[RedisStore]:
         await s.close()
 
 
-@pytest.fixture
-async def raw_redis(redis_url: str) -> AsyncIterator[AsyncRedis]:
-    client = AsyncRedis.from_url(redis_url, decode_responses=True)
-    try:
-        yield client
-    finally:
-        await client.aclose()
-
-
 def new_match(match_id: str = "m1", status: MatchStatus = "active") -> NewMatch:
     return NewMatch(
         match_id=match_id,
