@@ -652,7 +652,7 @@ async def _measure(
         await time_calls(evalsha_redis_py, budget.warmup_calls)
         await submit_latencies(pool, budget.warmup_calls)
         await echo_window(echo, budget.concurrency, min(0.2, budget.throughput_s))
-        await submit_window(pool, budget.concurrency, min(0.2, budget.throughput_s))
+        warm = await submit_window(pool, budget.concurrency, min(0.2, budget.throughput_s))
 
         echo_rounds: list[list[float]] = []
         redis_rounds: list[list[float]] = []
@@ -673,7 +673,7 @@ async def _measure(
                 gc.collect()
                 sink.append(await work())
             # Throughput: enough matches ready that nobody creates one mid-window.
-            expected = max((w.rate for w in submit_windows), default=1000.0) * budget.throughput_s
+            expected = max(w.rate for w in (warm, *submit_windows)) * budget.throughput_s
             await pool.fill(budget.concurrency, math.ceil(1.5 * expected))
             throughput: list[tuple[list[Window], Callable[[], Any]]] = [
                 (echo_windows, lambda: echo_window(echo, budget.concurrency, budget.throughput_s)),
