@@ -248,8 +248,11 @@ class MatchService:
                 stored.match_id, StoreSeatClaim(candidate, claim.to_json())
             ):
                 fresh = await self._load(match_id)
-                game = get_game(meta.game_id)
-                return candidate, token, self._summary(fresh, meta, self._state(game, fresh))
+                entry = self._parsed(fresh)
+                summary = self._summary(fresh, meta, entry.state)
+                # The seat's first action here then needs no load of its own.
+                self.cache.put(fresh.match_id, entry)
+                return candidate, token, summary
         if seat is not None:
             raise errors.SeatTaken(f"seat {seat} is already taken")
         raise errors.NoOpenSeat("every open seat of this match is taken")

@@ -136,3 +136,14 @@ async def test_a_reply_that_fails_to_render_leaves_the_commit_observed(store: Me
 
     outcome, _ = await service.submit(callers[seat], match_id, notation, 0, "once", None, _same)
     assert outcome.duplicate and outcome.version == 1
+
+
+async def test_joining_caches_the_match_with_its_claims(store: MemoryStore) -> None:
+    """The replica that seats a player caches the match, so that seat's first
+    action is decided without loading it again."""
+    service = MatchService(store, Settings())
+    match_id, _callers = await _match(service)
+    cached = service.cache.get(match_id)
+    assert cached is not None and cached.version == 0
+    assert sorted(cached.seats) == list(range(SEATS))
+    assert cached.state.to_data() == (await _stored_state(service, match_id)).to_data()

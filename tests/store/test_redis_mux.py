@@ -497,3 +497,76 @@ async def test_store_on_unreachable_redis_raises_store_unavailable() -> None:
         assert store._muxes, "the calls went through the multiplexer"
     finally:
         await store.close()
+
+
+async def test_start_commit_sends_before_it_is_awaited(
+    redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str
+) -> None:
+    """Over a connected mux, start_commit puts the commit on the wire at once: the
+    match is at version 1 in Redis before the outcome is even awaited."""
+    store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
+    try:
+        await store.create(new_match())  # connects the mux
+        pending = store.start_commit("m1", req(0))
+        version = await wait_for_version(raw_redis, store, "m1", 1)
+        assert version == 1
+        assert await pending == CommitOutcome("committed", 1)
+    finally:
+        await store.close()
+
+
+async def wait_for_version(
+    client: AsyncRedis, store: RedisStore, match_id: str, version: int
+) -> int:
+    """The head's version once it reaches ``version`` (a separate client polls it)."""
+    head = store.keys(match_id).head
+    found = 0
+
+    async def reached() -> bool:
+        nonlocal found
+        found = int(await client.hget(head, "version") or 0)
+        return found >= version
+
+    await wait_until(reached)
+    return found
+
+
+async def test_start_commit_recovers_from_noscript_and_a_lost_connection(
+    redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str
+) -> None:
+    """start_commit's early send falls back to commit(): after SCRIPT FLUSH the
+    commit still goes through; on a connection killed under a sent commit, the
+    outcome is the commit's (committed, or duplicate when the first send ran)."""
+    store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
+    try:
+        await store.create(new_match())
+        await raw_redis.script_flush()
+        assert await store.start_commit("m1", req(0)) == CommitOutcome("committed", 1)
+
+        mux = store._mux_for(store.keys("m1").head)
+        assert mux is not None
+        client_id = await mux.execute("CLIENT", "ID")
+        pending = store.start_commit("m1", req(1))
+        await raw_redis.client_kill_filter(_id=str(client_id))
+        outcome = await pending
+        assert outcome.version == 2 and outcome.result in ("committed", "duplicate")
+        assert (await store.load("m1")).version == 2
+    finally:
+        await store.close()
+
+
+async def test_start_commit_before_any_connection_uses_commit(
+    redis_url: str, redis_key_prefix: str
+) -> None:
+    """A store that has not connected yet (or does not multiplex) commits through
+    commit(), with the same outcome."""
+    for multiplex in (True, False):
+        store = RedisStore.from_url(redis_url, key_prefix=f"{redis_key_prefix}{multiplex}")
+        try:
+            await store.create(new_match())
+            store._standalone_mux = None if multiplex else store._standalone_mux
+            store._multiplex = multiplex
+            assert await store.start_commit("m1", req(0)) == CommitOutcome("committed", 1)
+            assert await store.start_commit("m1", req(0)) == CommitOutcome("duplicate", 1)
+        finally:
+            await store.close()
