@@ -677,7 +677,7 @@ async def _measure(
                 sink.append(await work())
             # Throughput: enough matches ready that nobody creates one mid-window.
             expected = max(w.rate for w in (warm, *submit_windows)) * budget.throughput_s
-            await pool.fill(budget.concurrency, math.ceil(1.5 * expected))
+            await pool.fill(budget.concurrency, math.ceil(2 * expected))
             throughput: list[tuple[list[Window], Callable[[], Any]]] = [
                 (echo_windows, lambda: echo_window(echo, budget.concurrency, budget.throughput_s)),
                 (
