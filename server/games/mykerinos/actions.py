@@ -34,6 +34,7 @@ Whether *some* order satisfies the chain rules is the state's business.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from server.games.errors import MalformedActionError
@@ -120,6 +121,18 @@ class MykerinosAction(NamedTuple):
 
     def __str__(self) -> str:
         return self.notation()
+
+
+_new_action = tuple.__new__  # the NamedTuple's own __new__ without its Python frame
+
+
+def placements_of(kind: str, placements: Iterable[tuple[int, ...]]) -> list[MykerinosAction]:
+    """One action of ``kind`` per placement (already sorted tuples of spaces).
+
+    The move generator's inner loop: it builds dozens of actions per decision,
+    so it skips the generated ``__new__`` and builds the tuples directly.
+    """
+    return [_new_action(MykerinosAction, (kind, spaces, -1)) for spaces in placements]
 
 
 def placement(kind: str, *spaces: int) -> MykerinosAction:

@@ -399,35 +399,35 @@ class MykerinosState(GameState):
         expand_pairs: list[tuple[int, ...]] | None = None
         own_frontier = placements.frontier(self.board, colour, neighbours, free)
         if own >= 1:
-            out += [MykerinosAction(act.START, s) for s in placements.singles(free)]
+            out += act.placements_of(act.START, placements.singles(free))
         if own >= 2:
             expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-            out += [MykerinosAction(act.EXPAND, s) for s in expand_pairs]
+            out += act.placements_of(act.EXPAND, expand_pairs)
         # Patron cards won in a campaign are usable from the next one (M-16); only
         # the quick game's drafted patrons are held in the first campaign.
         if any(self.cards[seat]):
             if own >= 2 and self.has_patron(seat, Patron.CURATOR):
                 pairs = placements.adjacent_pairs(free, neighbours)
-                out += [MykerinosAction(act.CURATOR, s) for s in pairs]
+                out += act.placements_of(act.CURATOR, pairs)
             if own >= 3 and self.has_patron(seat, Patron.COLONEL):
                 triples = placements.expansions(own_frontier, free, neighbours, 3)
-                out += [MykerinosAction(act.COLONEL, s) for s in triples]
+                out += act.placements_of(act.COLONEL, triples)
             if own >= 1 and self.has_patron(seat, Patron.EXPLORER):
-                out += [MykerinosAction(act.EXPLORER, s) for s in placements.singles(pyramids)]
+                out += act.placements_of(act.EXPLORER, placements.singles(pyramids))
                 if own >= 2:
                     pyramid_frontier = placements.frontier(self.board, colour, neighbours, pyramids)
-                    out += [
-                        MykerinosAction(act.EXPLORER, s)
-                        for s in placements.explorer_expansions(
+                    out += act.placements_of(
+                        act.EXPLORER,
+                        placements.explorer_expansions(
                             own_frontier, pyramid_frontier, free, pyramids, neighbours
-                        )
-                    ]
+                        ),
+                    )
             if self.general[colour] >= 1 and self.has_patron(seat, Patron.HEIRESS):
-                out += [MykerinosAction(act.HEIRESS, s) for s in placements.singles(free)]
+                out += act.placements_of(act.HEIRESS, placements.singles(free))
                 if own + 1 >= 2:
                     if expand_pairs is None:
                         expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-                    out += [MykerinosAction(act.HEIRESS, s) for s in expand_pairs]
+                    out += act.placements_of(act.HEIRESS, expand_pairs)
             if own >= 1 and self.has_patron(seat, Patron.DIRECTOR):
                 out += [
                     MykerinosAction(act.DIRECTOR, (), room)
@@ -435,11 +435,11 @@ class MykerinosState(GameState):
                 ]
             if self.tokens[seat] >= 1 and self.has_patron(seat, Patron.GOVERNOR):
                 if own >= 1:
-                    out += [MykerinosAction(act.GOVERNOR, s) for s in placements.singles(free)]
+                    out += act.placements_of(act.GOVERNOR, placements.singles(free))
                 if own >= 2:
                     if expand_pairs is None:
                         expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-                    out += [MykerinosAction(act.GOVERNOR, s) for s in expand_pairs]
+                    out += act.placements_of(act.GOVERNOR, expand_pairs)
         mate = self.mate(seat)
         if mate is not None:
             out += self._placements_with(seat, mate, act.TEAM_START, act.TEAM_EXPAND, free)
@@ -457,11 +457,11 @@ class MykerinosState(GameState):
         count = self.personal[seat][colour]
         out: list[MykerinosAction] = []
         if count >= 1:
-            out += [MykerinosAction(start, s) for s in placements.singles(free)]
+            out += act.placements_of(start, placements.singles(free))
         if count >= 2:
             starts = placements.frontier(self.board, colour, self.shape.neighbours, free)
             pairs = placements.expansions(starts, free, self.shape.neighbours, 2)
-            out += [MykerinosAction(expand, s) for s in pairs]
+            out += act.placements_of(expand, pairs)
         return out
 
     def _neutral_actions(self, seat: int) -> list[MykerinosAction]:
