@@ -477,7 +477,12 @@ class RedisStore(MatchStore):
                 if isinstance(e, MuxUnsupported):
                     self._multiplex = False  # no socket streams: redis-py from now on
                 return await script(keys=keys, args=args)
-            except (rex.ConnectionError, rex.TimeoutError):
+            except (rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError):
+                if self._cluster is not None:
+                    # A node lost or failing over: redis-py's cluster client retries,
+                    # learns the new slot map from the failure, and the next calls'
+                    # multiplexed connections follow it.
+                    return await script(keys=keys, args=args)
                 failures += 1
                 if failures > self._retries:
                     raise

@@ -12,6 +12,7 @@ import socket
 from collections.abc import AsyncIterator
 
 import pytest
+import redis.exceptions as rex
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
@@ -107,3 +108,31 @@ async def test_an_unreachable_cluster_is_unavailable() -> None:
             await store.load("m1")
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        rex.ConnectionError("node gone"),
+        rex.TimeoutError("no reply"),
+        rex.ClusterDownError("CLUSTERDOWN The cluster is down"),
+        rex.TryAgainError("TRYAGAIN"),
+    ],
+    ids=["connection", "timeout", "clusterdown", "tryagain"],
+)
+async def test_a_failing_node_connection_hands_the_call_to_redis_py(
+    cluster_store: RedisStore, monkeypatch: pytest.MonkeyPatch, failure: Exception
+) -> None:
+    """On a cluster, a multiplexed connection that fails (a node lost or failing
+    over) hands the call to redis-py's cluster client, which retries and learns the
+    new slot map; the call still gives the right result."""
+    await cluster_store.create(new_match("failover"))
+    mux = cluster_store._mux_for(cluster_store.keys("failover").head)
+    assert mux is not None
+
+    async def failing(*args: object) -> object:
+        raise failure
+
+    monkeypatch.setattr(mux, "execute", failing)
+    assert await cluster_store.commit("failover", req(0)) == CommitOutcome("committed", 1)
+    assert (await cluster_store.load("failover")).version == 1
