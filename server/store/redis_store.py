@@ -21,8 +21,10 @@ Scripts go through :class:`~server.store.redis_mux.MuxConnection`, one
 pipelined connection per Redis node, which costs a fraction of redis-py's
 per-command CPU (see that module). redis-py's client remains for everything
 else: blocking reads, pings, and any script call the multiplexed connection
-cannot place (a cluster redirect while the slot map is stale, or a redis-py
-without socket streams), so both paths give the same results and errors.
+cannot place (a cluster redirect while the slot map is stale, a cluster node
+lost or failing over, or a redis-py without socket streams), so both paths give
+the same results and errors, and redis-py's cluster client learns every change
+of topology from the calls it takes over.
 
 Blocking reads (XREAD BLOCK) run on their own client and connection pool: they
 hold a connection for up to ``block_ms`` and must not starve commits and loads.
