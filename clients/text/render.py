@@ -913,10 +913,7 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
         return f"{seats.label(e3.seat)} entered the museum, {_room(e3.room, seats.patrons)}, {how}."
     if kind == "area_ranked":
         e4 = event.area_ranked
-        order = ", ".join(
-            f"{COLOUR_NAME.get(c, '?')} {n}" for c, n in zip(e4.order, e4.counts, strict=False)
-        )
-        return f"Area {e4.area + 1} is scored: {order or 'nobody there'}."
+        return f"Area {e4.area + 1} is scored: {_ranking(e4.order, e4.counts)}."
     if kind == "plot_taken":
         e5 = event.plot_taken
         patron = seats.patrons.get(e5.patron, "no patron")
@@ -935,6 +932,14 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
     if kind == "game_over":
         return "The game is over."
     return _describe_variant_event(event, kind, seats)
+
+
+def _ranking(order: Iterable[int], counts: Iterable[int]) -> str:
+    """An area's or the river's ranking as a log line reads it: "Blue 3, Red 2"."""
+    ranked = ", ".join(
+        f"{COLOUR_NAME.get(c, '?')} {n}" for c, n in zip(order, counts, strict=False)
+    )
+    return ranked or "nobody there"
 
 
 def _describe_variant_event(event: pb.MykerinosEvent, kind: str | None, seats: Seats) -> str | None:
@@ -957,10 +962,7 @@ def _describe_variant_event(event: pb.MykerinosEvent, kind: str | None, seats: S
         return "Every blocking token goes back to its owner."
     if kind == "river_ranked":
         r = event.river_ranked
-        order = ", ".join(
-            f"{COLOUR_NAME.get(c, '?')} {n}" for c, n in zip(r.order, r.counts, strict=False)
-        )
-        return f"The river is scored: {order or 'nobody there'}."
+        return f"The river is scored: {_ranking(r.order, r.counts)}."
     if kind == "nile_card_taken":
         n = event.nile_card_taken
         what = EFFECT_NAME.get(n.effect, "?")

@@ -800,14 +800,14 @@ def _museum_placed(d: Mapping[str, Any]) -> E:
 
 def _area_ranked(d: Mapping[str, Any]) -> E:
     # Each entry's "seat" is implied by its colour (colour index = seat; neutral: none).
-    order: Iterable[Mapping[str, Any]] = d["order"]
-    return E(
-        area_ranked=E.AreaRanked(
-            area=d["area"],
-            order=[colour_to_proto(entry["colour"]) for entry in order],
-            counts=[entry["count"] for entry in order],
-        )
-    )
+    colours, counts = _ranking(d["order"])
+    return E(area_ranked=E.AreaRanked(area=d["area"], order=colours, counts=counts))
+
+
+def _ranking(order: Iterable[Mapping[str, Any]]) -> tuple[list[ColourValue], list[int]]:
+    """A ranking's colours (as proto) and archaeologist counts, in ranking order."""
+    entries = list(order)
+    return [colour_to_proto(e["colour"]) for e in entries], [e["count"] for e in entries]
 
 
 def _plot_taken(d: Mapping[str, Any]) -> E:
@@ -891,13 +891,8 @@ def _tokens_retrieved(d: Mapping[str, Any]) -> E:
 
 def _river_ranked(d: Mapping[str, Any]) -> E:
     # d["area"] is always -1 (the river is scored before any area): not carried.
-    order: Iterable[Mapping[str, Any]] = d["order"]
-    return E(
-        river_ranked=E.RiverRanked(
-            order=[colour_to_proto(entry["colour"]) for entry in order],
-            counts=[entry["count"] for entry in order],
-        )
-    )
+    colours, counts = _ranking(d["order"])
+    return E(river_ranked=E.RiverRanked(order=colours, counts=counts))
 
 
 def _nile_card_taken(d: Mapping[str, Any]) -> E:

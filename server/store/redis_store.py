@@ -466,7 +466,7 @@ class RedisStore(MatchStore):
     async def _run_muxed(
         self, mux: MuxConnection, script: AsyncScript, keys: list[str], args: list[Any]
     ) -> Any:
-        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        command = _evalsha(script, keys, args)
         failures = 0
         while True:
             try:
@@ -578,10 +578,9 @@ class RedisStore(MatchStore):
         mux = self._standalone_mux
         if mux is None or not mux.connected or not self._multiplex:
             return self.commit(match_id, request)
-        keys = self.keys(match_id)
         try:
             reply = mux.send(
-                "EVALSHA", self._commit.sha, len(keys), *keys, *self._commit_args(request)
+                *_evalsha(self._commit, list(self.keys(match_id)), self._commit_args(request))
             )
         except rex.RedisError:
             return self.commit(match_id, request)
@@ -789,6 +788,11 @@ def _store_error(e: BaseException) -> StoreError:
             return StoreUnavailable(f"redis cluster unavailable: {e}")
         return StoreError(f"redis cluster error: {e}")
     return StoreError(f"redis error: {e}")
+
+
+def _evalsha(script: AsyncScript, keys: list[str], args: list[Any]) -> tuple[Any, ...]:
+    """The EVALSHA command that runs ``script`` on ``keys`` with ``args``."""
+    return ("EVALSHA", script.sha, len(keys), *keys, *args)
 
 
 def _commit_outcome(match_id: str, reply: Any) -> CommitOutcome:

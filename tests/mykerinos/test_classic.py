@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from server.games.mykerinos.museum import parse_room
 from server.games.mykerinos.patrons import CLASSIC_PATRON_NAMES
+from server.games.mykerinos.state import MykerinosState
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,
@@ -63,28 +64,27 @@ def test_no_museum_reward_with_an_empty_general_reserve_ruling_c2() -> None:
     assert notations(state) == {"take l", "take r"}
 
 
-def test_third_place_claims_a_plot_only_when_first_and_second_went_to_the_museum_c3() -> None:
-    plots = fill([card_id("dir", 2), card_id("hei", 0)], 8)
-    # First takes a plot, second goes to the museum: the last plot is discarded.
+def _three_ranked_in_area_one() -> MykerinosState:
+    """A classic 4-player game scoring area 1: Blue first, White second, Red third."""
     state = new_state(4, classic=True)
-    lay_region(state, plots, pyramids=[])
+    lay_region(state, fill([card_id("dir", 2), card_id("hei", 0)], 8), pyramids=[])
     set_museum(state, ["cur", "col", "exp", "hei", "dir"])
     put(state, BLUE, "a1", "b1", "c1")
     put(state, WHITE, "a2", "b2")
     put(state, RED, "a3")
     start_delimitation(state, {BLUE: 1, WHITE: 2, RED: 3, GREEN: 4})
+    return state
+
+
+def test_third_place_claims_a_plot_only_when_first_and_second_went_to_the_museum_c3() -> None:
+    # First takes a plot, second goes to the museum: the last plot is discarded.
+    state = _three_ranked_in_area_one()
     state.apply(BLUE, "take l")
     events = state.apply(WHITE, "mus exp3")
     assert not any(e.kind == "plot_taken" and e.data["seat"] == RED for e in events)
     assert any(e.kind == "plot_discarded" and e.data["area"] == 0 for e in events)
     # Both went to the museum: third place takes a plot.
-    state = new_state(4, classic=True)
-    lay_region(state, plots, pyramids=[])
-    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
-    put(state, BLUE, "a1", "b1", "c1")
-    put(state, WHITE, "a2", "b2")
-    put(state, RED, "a3")
-    start_delimitation(state, {BLUE: 1, WHITE: 2, RED: 3, GREEN: 4})
+    state = _three_ranked_in_area_one()
     state.apply(BLUE, "mus exp3")
     state.apply(WHITE, "mus col/exp")
     assert state.current_seat() == RED and notations(state) == {"take l", "take r"}
