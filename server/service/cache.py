@@ -25,8 +25,9 @@ class CachedMatch:
 
     ``legal`` holds the state's legal actions when this replica already worked
     them out (while committing the action that led here); ``None`` otherwise.
-    The state is never changed once cached (submissions apply to a clone), so
-    the list stays right for as long as the entry lives.
+    A submission takes the entry out of the cache before it changes the state
+    in place, and puts back only a committed (or untouched) state, so a cached
+    list always belongs to its state.
     """
 
     version: int

@@ -317,8 +317,7 @@ class MatchService:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
         request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
-        rate_key = f"{match_id}:{digest}"
-        if not self.limiter.allow(rate_key):
+        if not self.limiter.allow(f"{match_id}:{digest}"):
             raise errors.RateLimited("too many requests for this seat; slow down")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
@@ -436,7 +435,7 @@ class MatchService:
         committed = SubmitOutcome(
             meta.game_id,
             record.version,
-            record.events_for(seat),
+            [e for e in events if e.visible_to(seat)],
             status,
             False,
             request.request_id,

@@ -6,6 +6,7 @@ so that every replica (and a future migration) reads and writes them the same wa
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import asdict, dataclass, field
@@ -49,8 +50,14 @@ def new_token() -> str:
     return "st_" + secrets.token_urlsafe(32)
 
 
+@functools.lru_cache(maxsize=4096)
 def token_hash(token: str) -> str:
-    """Seat tokens are stored only as their SHA-256."""
+    """Seat tokens are stored only as their SHA-256.
+
+    Every call of a seat hashes its token, so recent digests are kept: the
+    process holds those tokens in its requests anyway, and nothing outside it
+    sees this cache.
+    """
     return hashlib.sha256(token.encode()).hexdigest()
 
 

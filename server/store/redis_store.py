@@ -48,6 +48,7 @@ application must treat it the same way.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator, Awaitable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
@@ -295,6 +296,13 @@ class MatchKeys(NamedTuple):
     events: str
 
 
+@functools.lru_cache(maxsize=8192)
+def _match_keys(prefix: str, match_id: str) -> MatchKeys:
+    """Built once per active match: every store call of a match names its keys."""
+    base = f"{prefix}:{{{match_id}}}:"
+    return MatchKeys(*(base + part for part in MatchKeys._fields))
+
+
 class RedisStore(MatchStore):
     """A :class:`MatchStore` in Redis.
 
@@ -441,8 +449,33 @@ class RedisStore(MatchStore):
                 await client.initialize()
             yield
 
-    async def _run(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
-        """Run ``script`` on the node owning ``keys`` (all of one slot); its reply.
+    def _call(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Awaitable[Any]:
+        """Start ``script`` on the node owning ``keys`` (all of one slot); its reply.
+
+        On a standalone Redis whose multiplexed connection is up, the EVALSHA
+        leaves at once (with this loop turn's batch), before the caller awaits:
+        a commit is on the wire while the service renders its reply. Anything
+        else, and every failure of that early send, goes through :meth:`_run`.
+        """
+        mux = self._standalone_mux
+        if mux is None or not mux.connected or not self._multiplex:
+            return self._run(script, keys, args)
+        try:
+            sent = mux.send(*_evalsha(script, keys, args))
+        except rex.RedisError:
+            return self._run(script, keys, args)
+        return self._run(script, keys, args, mux, sent)
+
+    async def _run(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        mux: MuxConnection | None = None,
+        sent: asyncio.Future[Any] | None = None,
+    ) -> Any:
+        """Run ``script`` on the node owning ``keys``, or finish the call ``sent``
+        already made over ``mux``; the reply.
 
         Over the node's multiplexed connection when there is one: EVALSHA, and
         on NOSCRIPT (a restarted or flushed Redis) SCRIPT LOAD and again.
@@ -454,23 +487,32 @@ class RedisStore(MatchStore):
         context-manager overhead: this is the per-action path).
         """
         try:
-            if self._cluster is not None:
-                await self._cluster.initialize()  # returns at once once initialized
-            mux = self._mux_for(keys[0])
             if mux is None:
-                return await script(keys=keys, args=args)
-            return await self._run_muxed(mux, script, keys, args)
+                if self._cluster is not None:
+                    await self._cluster.initialize()  # returns at once once initialized
+                mux = self._mux_for(keys[0])
+                if mux is None:
+                    return await script(keys=keys, args=args)
+            return await self._run_muxed(mux, script, keys, args, sent)
         except _TRANSLATED as e:
             raise _store_error(e) from e
 
     async def _run_muxed(
-        self, mux: MuxConnection, script: AsyncScript, keys: list[str], args: list[Any]
+        self,
+        mux: MuxConnection,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        sent: asyncio.Future[Any] | None,
     ) -> Any:
         command = _evalsha(script, keys, args)
         failures = 0
         while True:
             try:
                 try:
+                    if sent is not None:
+                        reply, sent = sent, None
+                        return await reply
                     return await mux.execute(*command)
                 except rex.NoScriptError:
                     await mux.execute("SCRIPT", "LOAD", script.script)
@@ -522,15 +564,14 @@ class RedisStore(MatchStore):
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""
-        base = f"{self._prefix}:{{{match_id}}}:"
-        return MatchKeys(*(base + part for part in MatchKeys._fields))
+        return _match_keys(self._prefix, match_id)
 
     # -- MatchStore -----------------------------------------------------------
 
     async def create(self, match: NewMatch) -> None:
         """Write a new match at version 0 in one script; an existing id raises."""
         ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
-        created = await self._run(
+        created = await self._call(
             self._create,
             list(self.keys(match.match_id)),
             [match.meta_json, match.snapshot_json, match.status, ttl],
@@ -541,7 +582,7 @@ class RedisStore(MatchStore):
     async def load(self, match_id: str) -> StoredMatch:
         """Meta, seats and head read by one script, hence at one version."""
         k = self.keys(match_id)
-        reply = await self._run(self._load, [k.meta, k.seats, k.head], [])
+        reply = await self._call(self._load, [k.meta, k.seats, k.head], [])
         if reply is None:
             raise MatchNotFound(match_id)
         meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
@@ -558,43 +599,21 @@ class RedisStore(MatchStore):
     async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
         """HSETNX the seat (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        won = await self._run(self._claim, [k.head, k.seats], [claim.seat, claim.claim_json])
+        won = await self._call(self._claim, [k.head, k.seats], [claim.seat, claim.claim_json])
         if won == -1:
             raise MatchNotFound(match_id)
         return bool(won == 1)
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """One EVALSHA: duplicate check, version check, then every write and TTL."""
-        reply = await self._run(self._commit, list(self.keys(match_id)), self._commit_args(request))
-        return _commit_outcome(match_id, reply)
+        return await self.start_commit(match_id, request)
 
     def start_commit(self, match_id: str, request: CommitRequest) -> Awaitable[CommitOutcome]:
-        """Send the commit at once over a connected multiplexed connection.
-
-        Anything unusual (not connected yet, a cluster, NOSCRIPT, a lost
-        connection, a redirect) goes on through :meth:`commit`, which handles
-        it; a retried commit may answer ``"duplicate"`` as documented above.
-        """
-        mux = self._standalone_mux
-        if mux is None or not mux.connected or not self._multiplex:
-            return self.commit(match_id, request)
-        try:
-            reply = mux.send(
-                *_evalsha(self._commit, list(self.keys(match_id)), self._commit_args(request))
-            )
-        except rex.RedisError:
-            return self.commit(match_id, request)
-        return self._commit_reply(match_id, request, reply)
-
-    async def _commit_reply(
-        self, match_id: str, request: CommitRequest, reply: asyncio.Future[Any]
-    ) -> CommitOutcome:
-        try:
-            return _commit_outcome(match_id, await reply)
-        except (rex.NoScriptError, rex.ConnectionError, rex.TimeoutError, rex.MovedError):
-            return await self.commit(match_id, request)
-        except _TRANSLATED as e:
-            raise _store_error(e) from e
+        """Put the commit on the wire now when the connection allows (see
+        :meth:`_call`); a commit retried after a lost connection may answer
+        ``"duplicate"`` as documented above."""
+        reply = self._call(self._commit, list(self.keys(match_id)), self._commit_args(request))
+        return _committed(match_id, reply)
 
     def _commit_args(self, request: CommitRequest) -> list[Any]:
         return [
@@ -639,7 +658,7 @@ class RedisStore(MatchStore):
             ]
             if batches:
                 return batches
-        reply = await self._run(self._events, [k.head, k.events], [f"({version}-0", limit])
+        reply = await self._call(self._events, [k.head, k.events], [f"({version}-0", limit])
         if reply is None:
             raise MatchNotFound(match_id)
         return [_raw_batch(entry) for entry in cast(list[Any], reply)]
@@ -647,7 +666,7 @@ class RedisStore(MatchStore):
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """HGET on the request hash, with the existence check in one script."""
         k = self.keys(match_id)
-        reply = await self._run(self._request, [k.head, k.req], [request_key])
+        reply = await self._call(self._request, [k.head, k.req], [request_key])
         if reply is None:
             raise MatchNotFound(match_id)
         version = int(cast(int, reply))
@@ -656,7 +675,7 @@ class RedisStore(MatchStore):
     async def action_log(self, match_id: str) -> list[LogEntry]:
         """The whole log list, read with the existence check in one script."""
         k = self.keys(match_id)
-        reply = await self._run(self._log, [k.head, k.log], [])
+        reply = await self._call(self._log, [k.head, k.log], [])
         if reply is None:
             raise MatchNotFound(match_id)
         return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
@@ -669,13 +688,13 @@ class RedisStore(MatchStore):
 
     async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
         """Queue a bot seat, free at once."""
-        await self._run(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
+        await self._call(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
 
     async def acquire_bot_seats(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
     ) -> list[BotLease]:
         """One script: pick due seats, push their free-at past the lease, set owner."""
-        reply = await self._run(
+        reply = await self._call(
             self._bot_acquire, self.bot_keys(), [worker_id, capacity, lease_ms, now_ms]
         )
         flat = cast(list[str], reply)
@@ -692,7 +711,7 @@ class RedisStore(MatchStore):
         if not refs:
             return []
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        reply = await self._run(
+        reply = await self._call(
             self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *members]
         )
         return [_bot_ref(m) for m in cast(list[str], reply)]
@@ -702,12 +721,12 @@ class RedisStore(MatchStore):
         if not refs:
             return
         members = [f"{r.match_id}:{r.seat}" for r in refs]
-        await self._run(self._bot_release, self.bot_keys(), [worker_id, *members])
+        await self._call(self._bot_release, self.bot_keys(), [worker_id, *members])
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """HSET the seat's claim (in a script that first checks the match exists)."""
         k = self.keys(match_id)
-        done = await self._run(self._replace_claim, [k.head, k.seats], [seat, claim_json])
+        done = await self._call(self._replace_claim, [k.head, k.seats], [seat, claim_json])
         if not done:
             raise MatchNotFound(match_id)
 
@@ -795,8 +814,9 @@ def _evalsha(script: AsyncScript, keys: list[str], args: list[Any]) -> tuple[Any
     return ("EVALSHA", script.sha, len(keys), *keys, *args)
 
 
-def _commit_outcome(match_id: str, reply: Any) -> CommitOutcome:
+async def _committed(match_id: str, call: Awaitable[Any]) -> CommitOutcome:
     """The commit script's reply as an outcome (nil: the match does not exist)."""
+    reply = await call
     if reply is None:
         raise MatchNotFound(match_id)
     result, version = cast(list[Any], reply)

@@ -359,20 +359,21 @@ async def test_store_reloads_flushed_scripts_over_the_mux(
     redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After SCRIPT FLUSH a store call still succeeds: EVALSHA answers NOSCRIPT, the
-    store sends SCRIPT LOAD and the EVALSHA again, all on the multiplexed connection."""
+    store sends SCRIPT LOAD and the EVALSHA again, all on the multiplexed connection
+    (every command goes through ``send``, which ``execute`` calls too)."""
     store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
     try:
         await store.create(new_match())
         mux = store._mux_for(store.keys("m1").head)
         assert mux is not None
         sent: list[str] = []
-        execute = mux.execute
+        send = mux.send
 
-        async def spy(*args: Any) -> Any:
+        def spy(*args: Any) -> asyncio.Future[Any]:
             sent.append(" ".join(str(a) for a in args[:2]) if args[0] == "SCRIPT" else args[0])
-            return await execute(*args)
+            return send(*args)
 
-        monkeypatch.setattr(mux, "execute", spy)
+        monkeypatch.setattr(mux, "send", spy)
         await raw_redis.script_flush()
         assert await store.commit("m1", req(0)) == CommitOutcome("committed", 1)
         assert sent == ["EVALSHA", "SCRIPT LOAD", "EVALSHA"]
@@ -396,8 +397,9 @@ async def test_store_reloads_flushed_scripts_over_the_mux(
 async def test_store_falls_back_to_redis_py_when_the_mux_cannot_place_a_call(
     redis_url: str, redis_key_prefix: str, monkeypatch: pytest.MonkeyPatch, error: Exception
 ) -> None:
-    """When the multiplexer raises MovedError / AskError / MuxUnsupported, ``_run``
-    runs the script through redis-py's own call and returns its (correct) result."""
+    """When the multiplexed call fails with MovedError / AskError / MuxUnsupported,
+    the store runs the script through redis-py's own call and returns its (correct)
+    result."""
     store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
     try:
         await store.create(new_match())
@@ -406,12 +408,14 @@ async def test_store_falls_back_to_redis_py_when_the_mux_cannot_place_a_call(
         assert mux is not None
         calls = 0
 
-        async def failing(*args: Any) -> Any:
+        def failing(*args: Any) -> asyncio.Future[Any]:
             nonlocal calls
             calls += 1
-            raise error
+            reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            reply.set_exception(error)
+            return reply
 
-        monkeypatch.setattr(mux, "execute", failing)
+        monkeypatch.setattr(mux, "send", failing)
         assert await store.commit("m1", req(0)) == CommitOutcome("committed", 1)
         assert calls == 1
         loaded = await store.load("m1")
@@ -534,7 +538,7 @@ async def wait_for_version(
 async def test_start_commit_recovers_from_noscript_and_a_lost_connection(
     redis_url: str, raw_redis: AsyncRedis, redis_key_prefix: str
 ) -> None:
-    """start_commit's early send falls back to commit(): after SCRIPT FLUSH the
+    """start_commit's early send falls back to the retrying path: after SCRIPT FLUSH the
     commit still goes through; on a connection killed under a sent commit, the
     outcome is the commit's (committed, or duplicate when the first send ran)."""
     store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
@@ -559,7 +563,7 @@ async def test_start_commit_before_any_connection_uses_commit(
     redis_url: str, redis_key_prefix: str
 ) -> None:
     """A store that has not connected yet (or does not multiplex) commits through
-    commit(), with the same outcome."""
+    the ordinary path, with the same outcome."""
     for multiplex in (True, False):
         store = RedisStore.from_url(redis_url, key_prefix=f"{redis_key_prefix}{multiplex}")
         try:
