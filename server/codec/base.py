@@ -114,11 +114,31 @@ class GameCodec(ABC):
 
     def legal_action_to_proto(self, state: GameState, action: Action) -> match_pb2.LegalAction:
         """A legal action as listed to the seat to move: typed, notation and label."""
-        return match_pb2.LegalAction(
-            action=self.action_to_proto(action),
-            notation=action.notation(),
-            label=state.describe(action),
-        )
+        out = match_pb2.LegalAction()
+        self.write_action(out.action, action)
+        out.notation = action.notation()
+        out.label = state.describe(action)
+        return out
+
+    def write_action(self, out: match_pb2.Action, action: Action) -> None:
+        """:meth:`action_to_proto`, written into ``out``, an empty message.
+
+        For callers that put the action inside a bigger message (a new repeated
+        entry, ``LegalAction.action``): upb copies a message handed to a
+        constructor or to ``extend``, and a codec can build it in place instead.
+        This default copies; :class:`OneofCodec` overrides it.
+        """
+        out.CopyFrom(self.action_to_proto(action))
+
+    def write_event(self, out: match_pb2.GameEvent, event: Event) -> None:
+        """:meth:`event_to_proto`, written into ``out``, an empty message.
+
+        For the repeated ``events`` of responses and updates, as in
+        ``codec.write_event(response.events.add(), event)``: the copy that
+        ``events=[...]`` makes of each message costs about as much as building it.
+        This default copies; :class:`OneofCodec` overrides it.
+        """
+        out.CopyFrom(self.event_to_proto(event))
 
 
 class OneofCodec(GameCodec):
@@ -139,7 +159,22 @@ class OneofCodec(GameCodec):
         view_to: Callable[[Mapping[str, Any]], Any],
         view_from: Callable[..., JsonDict],
         event_to: Callable[[Event], Any],
+        *,
+        fill_action: Callable[[Any, Any], None] | None = None,
+        fill_view: Callable[[Any, Mapping[str, Any]], None] | None = None,
+        fill_event: Callable[[Any, Event], None] | None = None,
     ) -> None:
+        """Wrap one game module's conversion functions.
+
+        The ``fill_*`` hooks are optional in-place twins of ``action_to``,
+        ``view_to`` and ``event_to``: each writes the same message into the
+        wrapper's (empty) oneof field instead of returning it. They exist for
+        speed: upb copies a whole sub-message when it is handed to a constructor
+        (``GameEvent(mykerinos=...)``), which cost more than building it for
+        small events. A codec that gives a hook must make it produce exactly what
+        the returning function does; the returning functions stay the reference
+        (and the public per-game API).
+        """
         self.game_id = game_id  # type: ignore[misc]
         self._name = name
         self._action_type = action_type
@@ -148,20 +183,36 @@ class OneofCodec(GameCodec):
         self._view_to = view_to
         self._view_from = view_from
         self._event_to = event_to
+        self._fill_action = fill_action
+        self._fill_view = fill_view
+        self._fill_event = fill_event
 
     def action_from_proto(self, action: match_pb2.Action) -> str:
         require_game_message(action.WhichOneof("game"), self.game_id, "Action")
         return self._action_from(getattr(action, self.game_id))
 
     def action_to_proto(self, action: Action) -> match_pb2.Action:
+        out = match_pb2.Action()
+        self.write_action(out, action)
+        return out
+
+    def write_action(self, out: match_pb2.Action, action: Action) -> None:
         if not isinstance(action, self._action_type):
             raise TypeError(f"not {self._name} action value: {action!r}")
-        return match_pb2.Action(**{self.game_id: self._action_to(action)})
+        if self._fill_action is None:
+            getattr(out, self.game_id).CopyFrom(self._action_to(action))
+        else:
+            self._fill_into(out, self._fill_action, action)
 
     def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
         if view.get("game") != self.game_id:
             raise ValueError(f"not {self._name} view: game {view.get('game')!r}")
-        return match_pb2.View(**{self.game_id: self._view_to(view)})
+        out = match_pb2.View()
+        if self._fill_view is None:
+            getattr(out, self.game_id).CopyFrom(self._view_to(view))
+        else:
+            self._fill_into(out, self._fill_view, view)
+        return out
 
     def view_from_proto(
         self,
@@ -176,7 +227,25 @@ class OneofCodec(GameCodec):
         return self._view_from(getattr(view, self.game_id), viewer=viewer, options=options)
 
     def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
-        return match_pb2.GameEvent(**{self.game_id: self._event_to(event)})
+        out = match_pb2.GameEvent()
+        self.write_event(out, event)
+        return out
+
+    def write_event(self, out: match_pb2.GameEvent, event: Event) -> None:
+        if self._fill_event is None:
+            getattr(out, self.game_id).CopyFrom(self._event_to(event))
+        else:
+            self._fill_into(out, self._fill_event, event)
+
+    def _fill_into(self, wrapper: Any, fill: Callable[[Any, Any], None], value: Any) -> None:
+        """Fill ``wrapper``'s oneof field of this game in place with ``fill(field, value)``.
+
+        The field is marked present first, as the keyword form would, so the
+        oneof names this game even if ``fill`` leaves every field at its default.
+        """
+        target = getattr(wrapper, self.game_id)
+        target.SetInParent()
+        fill(target, value)
 
 
 def require_game_message(which: str | None, game_id: str, message: str) -> None:

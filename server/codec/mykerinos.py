@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias, TypeVar
 
+from google.protobuf.message import Message
 from senet.v1 import mykerinos_pb2 as pb
 
 from server.codec.base import OneofCodec, register_codec
@@ -272,7 +273,86 @@ def room_from_proto(room: pb.MykerinosRoom) -> int:
     raise MalformedActionError(f"room.value must be 2, 3 or 5, got {value}")
 
 
+class _WireCache(dict[K, bytes]):
+    """The wire bytes of one field set to the sub-message built from a key, built once.
+
+    Why: upb pays about a microsecond for every sub-message built from Python, and
+    the spaces, rooms and museum entries in events, actions and views come from
+    small fixed sets. ``MergeFromString`` of cached bytes (which appends a repeated
+    field's entries and sets a singular one) gives the same message for a fraction
+    of that. The bytes are what ``build(key)`` serializes, so the output cannot
+    differ, and a key ``build`` rejects raises exactly its error and is not stored.
+
+    Keys are names (strings, ``None``) and the core's small integers (ids, counts),
+    so a cache holds a few thousand entries at most; the core never sends the
+    floats or booleans that would hash like a cached integer. Two threads missing
+    the same key at once both store the same bytes, which is harmless.
+    """
+
+    def __init__(self, build: Callable[[K], Message]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: K) -> bytes:
+        wire = self._build(key).SerializeToString()
+        self[key] = wire
+        return wire
+
+
 # -------------------------------------------------------------- composites
+# Views are filled in place: ``fill_view`` writes into the ``View`` the codec
+# returns, and each part below into its field of the message above it, because
+# upb copies a whole sub-message when one is handed to a constructor. Fields are
+# written in the order the keyword form evaluated them, so a bad value fails with
+# the same error as before. ``SetInParent`` marks the singular parts the keyword
+# form always set, even if every field in them is at its default.
+_PYRAMIDS: _WireCache[str] = _WireCache(
+    lambda name: pb.MykerinosRegion(pyramids=[space_named(name)])
+)
+_RIVER: _WireCache[str] = _WireCache(lambda name: pb.MykerinosRegionNile(river=[space_named(name)]))
+_OCCUPANTS: _WireCache[tuple[str, str | None]] = _WireCache(
+    lambda key: pb.MykerinosView(
+        occupied=[pb.MykerinosOccupant(space=space_named(key[0]), colour=colour_to_proto(key[1]))]
+    )
+)
+_MUSEUM_ROOMS: _WireCache[tuple[str, str | None]] = _WireCache(
+    lambda key: pb.MykerinosMuseum(rooms=[_museum_room(*key)])
+)
+_PATRON_NAMES: _WireCache[tuple[str, str]] = _WireCache(
+    lambda key: pb.MykerinosView(
+        patron_names=[pb.MykerinosPatronName(patron=patron_to_proto(key[0]), name=key[1])]
+    )
+)
+#: Plots by (slot, area, side, card, patron, points, rotated): a campaign's plots
+#: are the same in every view and event of that campaign.
+_PLOTS: _WireCache[tuple[int, int, str, int, str | None, int, bool]] = _WireCache(
+    lambda key: pb.MykerinosRegion(
+        plots=[
+            pb.MykerinosPlot(
+                slot=key[0],
+                area=key[1],
+                side=_lookup(_SIDE_NAMES, key[2], "side"),
+                card=key[3],
+                patron=patron_to_proto(key[4]),
+                points=key[5],
+                rotated=key[6],
+            )
+        ]
+    )
+)
+_GENERAL_RESERVE: _WireCache[tuple[str, int]] = _WireCache(
+    lambda key: pb.MykerinosView(general_reserve=[_reserve(*key)])
+)
+_PLAYER_RESERVE: _WireCache[tuple[str, int]] = _WireCache(
+    lambda key: pb.MykerinosPlayer(reserve=[_reserve(*key)])
+)
+_PLAYER_PATRONS: _WireCache[tuple[str, int, int]] = _WireCache(
+    lambda key: pb.MykerinosPlayer(
+        patrons=[pb.MykerinosPatronCards(patron=patron_to_proto(key[0]), cards=key[1], used=key[2])]
+    )
+)
+
+
 def _nile_card_to_proto(entry: Mapping[str, Any]) -> pb.MykerinosNileCard:
     return pb.MykerinosNileCard(
         row=entry["row"],
@@ -289,66 +369,72 @@ def region_to_proto(region: Mapping[str, Any]) -> pb.MykerinosRegion:
     The Nile's river and cards go in ``region.nile``, set exactly when the core
     sent them (The Nile is played), even when both lists are empty.
     """
-    out = pb.MykerinosRegion(
-        columns=region["columns"],
-        rows=region["rows"],
-        plots=[
-            pb.MykerinosPlot(
-                slot=plot["slot"],
-                area=plot["area"],
-                side=_lookup(_SIDE_NAMES, plot["side"], "side"),
-                card=plot["card"],
-                patron=patron_to_proto(plot["patron"]),
-                points=plot["points"],
-                rotated=plot["rotated"],
-            )
-            for plot in region["plots"]
-        ],
-        pyramids=[space_named(name) for name in region["pyramids"]],
-    )
-    if "river" in region:
-        out.nile.SetInParent()
-        out.nile.river.extend(space_named(name) for name in region["river"])
-        out.nile.cards.extend(_nile_card_to_proto(entry) for entry in region["nile"])
+    out = pb.MykerinosRegion()
+    _fill_region(out, region)
     return out
 
 
-def _reserves(counts: Mapping[str, int]) -> list[pb.MykerinosReserve]:
-    return [pb.MykerinosReserve(colour=colour_to_proto(c), count=n) for c, n in counts.items()]
+def _fill_region(out: pb.MykerinosRegion, region: Mapping[str, Any]) -> None:
+    """:func:`region_to_proto`, written into ``out`` (see the note above)."""
+    out.SetInParent()
+    out.columns = region["columns"]
+    out.rows = region["rows"]
+    plots = [
+        _PLOTS[
+            plot["slot"],
+            plot["area"],
+            plot["side"],
+            plot["card"],
+            plot["patron"],
+            plot["points"],
+            plot["rotated"],
+        ]
+        for plot in region["plots"]
+    ]
+    plots.extend([_PYRAMIDS[name] for name in region["pyramids"]])
+    out.MergeFromString(b"".join(plots))
+    if "river" in region:
+        part = out.nile
+        part.SetInParent()
+        part.MergeFromString(b"".join([_RIVER[name] for name in region["river"]]))
+        part.cards.extend(_nile_card_to_proto(entry) for entry in region["nile"])
 
 
-def _museum_to_proto(museum: Mapping[str, Any]) -> pb.MykerinosMuseum:
-    rooms = []
-    for entry in museum["rooms"]:
-        room = parse_room(entry["room"])
-        rooms.append(
-            pb.MykerinosMuseumRoom(
-                room=room_to_proto(room),
-                name=room_name(room),
-                occupant=colour_to_proto(entry["occupant"]),
-            )
-        )
-    return pb.MykerinosMuseum(wings=[patron_to_proto(c) for c in museum["wings"]], rooms=rooms)
+def _reserve(colour: str, count: int) -> pb.MykerinosReserve:
+    return pb.MykerinosReserve(colour=colour_to_proto(colour), count=count)
 
 
-def _player_to_proto(player: Mapping[str, Any]) -> pb.MykerinosPlayer:
-    return pb.MykerinosPlayer(
-        seat=player["seat"],
-        colour=colour_to_proto(player["colour"]),
-        prestige=player["prestige"],
-        reserve=_reserves(player["reserve"]),
-        patrons=[
-            pb.MykerinosPatronCards(
-                patron=patron_to_proto(code), cards=held["cards"], used=held["used"]
-            )
-            for code, held in player["patrons"].items()
-        ],
-        active=player["active"],
-        tiebreak_space=player["tiebreak_space"] or 0,
-        plots_won=player["plots_won"],
-        nile_cards=player["nile_cards"],
-        tokens=player["tokens"],
+def _museum_room(name: str, occupant: str | None) -> pb.MykerinosMuseumRoom:
+    room = parse_room(name)
+    return pb.MykerinosMuseumRoom(
+        room=room_to_proto(room), name=room_name(room), occupant=colour_to_proto(occupant)
     )
+
+
+def _fill_museum(out: pb.MykerinosMuseum, museum: Mapping[str, Any]) -> None:
+    out.SetInParent()
+    rooms = b"".join([_MUSEUM_ROOMS[entry["room"], entry["occupant"]] for entry in museum["rooms"]])
+    out.wings.extend([patron_to_proto(c) for c in museum["wings"]])
+    out.MergeFromString(rooms)
+
+
+def _fill_player(out: pb.MykerinosPlayer, player: Mapping[str, Any]) -> None:
+    out.seat = player["seat"]
+    out.colour = colour_to_proto(player["colour"])
+    out.prestige = player["prestige"]
+    reserve = [_PLAYER_RESERVE[colour, count] for colour, count in player["reserve"].items()]
+    reserve.extend(
+        [
+            _PLAYER_PATRONS[code, held["cards"], held["used"]]
+            for code, held in player["patrons"].items()
+        ]
+    )
+    out.MergeFromString(b"".join(reserve))
+    out.active = player["active"]
+    out.tiebreak_space = player["tiebreak_space"] or 0
+    out.plots_won.extend(player["plots_won"])
+    out.nile_cards.extend(player["nile_cards"])
+    out.tokens = player["tokens"]
 
 
 _AWAITING = {
@@ -361,72 +447,64 @@ _AWAITING = {
 _RIVER_AREA = -1
 
 
-def _delimitation_to_proto(delimitation: Mapping[str, Any]) -> pb.MykerinosDelimitation:
+def _fill_delimitation(out: pb.MykerinosDelimitation, delimitation: Mapping[str, Any]) -> None:
     river = delimitation["river"]
     area = delimitation["area"]
     if river != (area == _RIVER_AREA):
         # The decoder rebuilds -1 from the river flag; anything else would not round-trip.
         raise ValueError(f"no protobuf form for Mykerinos area {area} with river={river}")
-    return pb.MykerinosDelimitation(
-        area=0 if river else area,
-        order=[colour_to_proto(c) for c in delimitation["order"]],
-        rank_index=delimitation["rank_index"],
-        plots_left=[_lookup(_SIDE_CODES, s, "side") for s in delimitation["plots_left"]],
-        awaiting=_lookup(_AWAITING, delimitation["awaiting"], "awaiting"),
-        river=river,
-        museum_rewards=delimitation["museum_rewards"],
-        tie_asked=delimitation["tie_asked"],
-    )
+    out.SetInParent()
+    out.area = 0 if river else area
+    out.order.extend([colour_to_proto(c) for c in delimitation["order"]])
+    out.rank_index = delimitation["rank_index"]
+    out.plots_left.extend([_lookup(_SIDE_CODES, s, "side") for s in delimitation["plots_left"]])
+    out.awaiting = _lookup(_AWAITING, delimitation["awaiting"], "awaiting")
+    out.river = river
+    out.museum_rewards = delimitation["museum_rewards"]
+    out.tie_asked = delimitation["tie_asked"]
 
 
-def _draft_to_proto(draft: Mapping[str, Any]) -> pb.MykerinosDraft:
-    return pb.MykerinosDraft(
-        plots=draft["plots"],
-        patrons=[patron_to_proto(code) for code in draft["patrons"]],
-        order=draft["order"],
-        index=draft["index"],
-    )
+def _fill_draft(out: pb.MykerinosDraft, draft: Mapping[str, Any]) -> None:
+    out.SetInParent()
+    out.plots.extend(draft["plots"])
+    out.patrons.extend([patron_to_proto(code) for code in draft["patrons"]])
+    out.order.extend(draft["order"])
+    out.index = draft["index"]
 
 
-def _nile_to_proto(part: Mapping[str, Any]) -> pb.MykerinosNile:
-    return pb.MykerinosNile(
-        governor_deck=part["governor_deck"],
-        neutral_deck=part["neutral_deck"],
-        box=part["box"],
-        blocked=[
-            pb.MykerinosBlockedSpace(space=space_named(name), owner=colour_to_proto(owner))
-            for name, owner in part["blocked"].items()
-        ],
-        blocked_rooms=[
-            pb.MykerinosBlockedRoom(
-                room=room_to_proto(parse_room(name)),
-                name=room_name(parse_room(name)),
-                owner=colour_to_proto(owner),
-            )
-            for name, owner in part["blocked_rooms"].items()
-        ],
-    )
+def _fill_nile(out: pb.MykerinosNile, part: Mapping[str, Any]) -> None:
+    out.SetInParent()  # present even if every field is at its default
+    out.governor_deck = part["governor_deck"]
+    out.neutral_deck = part["neutral_deck"]
+    out.box.extend(part["box"])
+    add_blocked = out.blocked.add
+    for name, owner in part["blocked"].items():
+        add_blocked(space=space_named(name), owner=colour_to_proto(owner))
+    add_room = out.blocked_rooms.add
+    for name, owner in part["blocked_rooms"].items():
+        add_room(
+            room=room_to_proto(parse_room(name)),
+            name=room_name(parse_room(name)),
+            owner=colour_to_proto(owner),
+        )
 
 
-def _final_score_to_proto(seat: int, entry: Mapping[str, Any]) -> pb.MykerinosFinalScore:
-    return pb.MykerinosFinalScore(
-        seat=seat,
-        patrons=[
-            pb.MykerinosPatronScore(
-                patron=patron_to_proto(code),
-                cards=score["cards"],
-                room_value=score["room_value"],
-                points=score["points"],
-            )
-            for code, score in entry["patrons"].items()
-        ],
-        sets=entry["sets"],
-        set_points=entry["set_points"],
-        plot_points=entry["plot_points"],
-        total=entry["total"],
-        reserve=entry["reserve"],
-        governors=entry["governors"],
-    )
+def _fill_final_score(out: pb.MykerinosFinalScore, seat: int, entry: Mapping[str, Any]) -> None:
+    out.seat = seat
+    add_patron = out.patrons.add
+    for code, score in entry["patrons"].items():
+        add_patron(
+            patron=patron_to_proto(code),
+            cards=score["cards"],
+            room_value=score["room_value"],
+            points=score["points"],
+        )
+    out.sets = entry["sets"]
+    out.set_points = entry["set_points"]
+    out.plot_points = entry["plot_points"]
+    out.total = entry["total"]
+    out.reserve = entry["reserve"]
+    out.governors = entry["governors"]
 
 
 def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
@@ -435,47 +513,55 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.MykerinosView:
     Not carried, because ``MatchSummary`` already does: ``game``, ``viewer``,
     ``seats``, ``options`` and ``scores`` (prestige per player, then the final totals).
     """
-    out = pb.MykerinosView(
-        phase=_lookup(_PHASES, view["phase"], "phase"),
-        campaign=view["campaign"],
-        campaigns=view["campaigns"],
-        start_seat=view["start_seat"],
-        neutral_colour=colour_to_proto(view["neutral_colour"]),
-        region=region_to_proto(view["region"]),
-        occupied=[
-            pb.MykerinosOccupant(space=space_named(name), colour=colour_to_proto(colour))
-            for name, colour in view["occupied"].items()
-        ],
-        museum=_museum_to_proto(view["museum"]),
-        general_reserve=_reserves(view["general_reserve"]),
-        tiebreak=[
-            pb.MykerinosTiebreak(colour=colour_to_proto(c), space=n)
-            for c, n in view["tiebreak"].items()
-        ],
-        players=[_player_to_proto(p) for p in view["players"]],
-        deck_size=view["deck_size"],
-        box=view["box"],
-        final_scores=[_final_score_to_proto(s, e) for s, e in enumerate(view.get("final") or ())],
-        ranking=view.get("ranking") or (),
-        patron_names=[
-            pb.MykerinosPatronName(patron=patron_to_proto(code), name=name)
-            for code, name in view["patron_names"].items()
-        ],
-        teams=[pb.MykerinosTeam(seats=team) for team in view["teams"] or ()],
-        individual_scores=view.get("individual_scores") or (),
+    out = pb.MykerinosView()
+    fill_view(out, view)
+    return out
+
+
+def fill_view(out: pb.MykerinosView, view: Mapping[str, Any]) -> None:
+    """:func:`view_to_proto`, written into an empty ``out`` (the codec's in-place hook)."""
+    out.phase = _lookup(_PHASES, view["phase"], "phase")
+    out.campaign = view["campaign"]
+    out.campaigns = view["campaigns"]
+    out.start_seat = view["start_seat"]
+    out.neutral_colour = colour_to_proto(view["neutral_colour"])
+    _fill_region(out.region, view["region"])
+    out.MergeFromString(
+        b"".join([_OCCUPANTS[name, colour] for name, colour in view["occupied"].items()])
     )
+    _fill_museum(out.museum, view["museum"])
+    out.MergeFromString(
+        b"".join([_GENERAL_RESERVE[c, n] for c, n in view["general_reserve"].items()])
+    )
+    add_tiebreak = out.tiebreak.add
+    for colour, space in view["tiebreak"].items():
+        add_tiebreak(colour=colour_to_proto(colour), space=space)
+    add_player = out.players.add
+    for player in view["players"]:
+        _fill_player(add_player(), player)
+    out.deck_size = view["deck_size"]
+    out.box.extend(view["box"])
+    add_final = out.final_scores.add
+    for seat, entry in enumerate(view.get("final") or ()):
+        _fill_final_score(add_final(), seat, entry)
+    out.ranking.extend(view.get("ranking") or ())
+    out.MergeFromString(
+        b"".join([_PATRON_NAMES[code, name] for code, name in view["patron_names"].items()])
+    )
+    add_team = out.teams.add
+    for team in view["teams"] or ():
+        add_team(seats=team)
+    out.individual_scores.extend(view.get("individual_scores") or ())
     if view["current_seat"] is not None:
         out.current_seat = view["current_seat"]
     if view["final_action_seat"] is not None:
         out.final_action_seat = view["final_action_seat"]
     if view.get("delimitation") is not None:
-        out.delimitation.CopyFrom(_delimitation_to_proto(view["delimitation"]))
+        _fill_delimitation(out.delimitation, view["delimitation"])
     if view.get("draft") is not None:
-        out.draft.CopyFrom(_draft_to_proto(view["draft"]))
+        _fill_draft(out.draft, view["draft"])
     if view.get("nile") is not None:
-        out.nile.SetInParent()  # present even if every field is at its default
-        out.nile.CopyFrom(_nile_to_proto(view["nile"]))
-    return out
+        _fill_nile(out.nile, view["nile"])
 
 
 # ------------------------------------------------------------ views, decoded
@@ -753,55 +839,53 @@ def view_from_proto(
 
 
 # ------------------------------------------------------------------ events
+# Each converter writes its kind's message in place (see the note on composites),
+# into the oneof field of ``MykerinosEvent`` that :func:`fill_event` has already
+# marked present. This is the hot path of every SubmitAction and WatchMatch update.
 E: TypeAlias = pb.MykerinosEvent
 
-
-def _campaign_started(d: Mapping[str, Any]) -> E:
-    return E(
-        campaign_started=E.CampaignStarted(
-            campaign=d["campaign"], start_seat=d["start_seat"], region=region_to_proto(d["region"])
-        )
-    )
+_PLACED_SPACES: _WireCache[str] = _WireCache(lambda name: E.Placed(spaces=[space_named(name)]))
+_MUSEUM_PLACED_ROOMS: _WireCache[str] = _WireCache(
+    lambda name: E.MuseumPlaced(room=room_to_proto(parse_room(name)))
+)
 
 
-def _placed(d: Mapping[str, Any]) -> E:
-    return E(
-        placed=E.Placed(
-            seat=d["seat"],
-            colour=colour_to_proto(d["colour"]),
-            kind=_lookup(_KINDS, d["action"], "action kind"),
-            spaces=[space_named(name) for name in d["spaces"]],
-        )
-    )
+def _campaign_started(out: E.CampaignStarted, d: Mapping[str, Any]) -> None:
+    out.campaign = d["campaign"]
+    out.start_seat = d["start_seat"]
+    _fill_region(out.region, d["region"])
 
 
-def _passed(d: Mapping[str, Any]) -> E:
-    return E(
-        passed=E.Passed(
-            seat=d["seat"], tiebreak_space=d["tiebreak_space"], automatic=d["automatic"]
-        )
-    )
+def _placed(out: E.Placed, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.colour = colour_to_proto(d["colour"])
+    out.kind = _lookup(_KINDS, d["action"], "action kind")
+    out.MergeFromString(b"".join([_PLACED_SPACES[name] for name in d["spaces"]]))
 
 
-def _final_action(d: Mapping[str, Any]) -> E:
-    return E(final_action=E.FinalAction(seat=d["seat"]))
+def _passed(out: E.Passed, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.tiebreak_space = d["tiebreak_space"]
+    out.automatic = d["automatic"]
 
 
-def _museum_placed(d: Mapping[str, Any]) -> E:
+def _final_action(out: E.FinalAction, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+
+
+def _museum_placed(out: E.MuseumPlaced, d: Mapping[str, Any]) -> None:
     # d["area"] (set for rewards) has no field: it is the area of the last area_ranked.
-    return E(
-        museum_placed=E.MuseumPlaced(
-            seat=d["seat"],
-            room=room_to_proto(parse_room(d["room"])),
-            reward=_lookup(_VIA_REWARD, d["via"], "museum entry"),
-        )
-    )
+    out.seat = d["seat"]
+    out.MergeFromString(_MUSEUM_PLACED_ROOMS[d["room"]])
+    out.reward = _lookup(_VIA_REWARD, d["via"], "museum entry")
 
 
-def _area_ranked(d: Mapping[str, Any]) -> E:
+def _area_ranked(out: E.AreaRanked, d: Mapping[str, Any]) -> None:
     # Each entry's "seat" is implied by its colour (colour index = seat; neutral: none).
     colours, counts = _ranking(d["order"])
-    return E(area_ranked=E.AreaRanked(area=d["area"], order=colours, counts=counts))
+    out.area = d["area"]
+    out.order.extend(colours)
+    out.counts.extend(counts)
 
 
 def _ranking(order: Iterable[Mapping[str, Any]]) -> tuple[list[ColourValue], list[int]]:
@@ -810,128 +894,122 @@ def _ranking(order: Iterable[Mapping[str, Any]]) -> tuple[list[ColourValue], lis
     return [colour_to_proto(e["colour"]) for e in entries], [e["count"] for e in entries]
 
 
-def _plot_taken(d: Mapping[str, Any]) -> E:
-    return E(
-        plot_taken=E.PlotTaken(
-            seat=d["seat"],
-            area=d["area"],
-            side=_lookup(_SIDE_NAMES, d["side"], "side"),
-            card=d["card"],
-            patron=patron_to_proto(d["patron"]),
-            points=d["points"],
-            automatic=d["automatic"],
-        )
-    )
+def _plot_taken(out: E.PlotTaken, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.area = d["area"]
+    out.side = _lookup(_SIDE_NAMES, d["side"], "side")
+    out.card = d["card"]
+    out.patron = patron_to_proto(d["patron"])
+    out.points = d["points"]
+    out.automatic = d["automatic"]
 
 
-def _plot_discarded(d: Mapping[str, Any]) -> E:
-    out = E.PlotDiscarded(
-        area=d["area"], side=_lookup(_SIDE_NAMES, d["side"], "side"), card=d["card"]
-    )
+def _plot_discarded(out: E.PlotDiscarded, d: Mapping[str, Any]) -> None:
+    out.area = d["area"]
+    out.side = _lookup(_SIDE_NAMES, d["side"], "side")
+    out.card = d["card"]
     if d["chosen_by"] is not None:
         out.chosen_by = d["chosen_by"]
-    return E(plot_discarded=out)
 
 
-def _area_done(d: Mapping[str, Any]) -> E:
-    return E(area_done=E.AreaDone(area=d["area"]))
+def _area_done(out: E.AreaDone, d: Mapping[str, Any]) -> None:
+    out.area = d["area"]
 
 
-def _campaign_ended(d: Mapping[str, Any]) -> E:
-    return E(
-        campaign_ended=E.CampaignEnded(campaign=d["campaign"], next_start_seat=d["next_start_seat"])
-    )
+def _campaign_ended(out: E.CampaignEnded, d: Mapping[str, Any]) -> None:
+    out.campaign = d["campaign"]
+    out.next_start_seat = d["next_start_seat"]
 
 
-def _game_over(d: Mapping[str, Any]) -> E:
-    return E(game_over=E.GameOver(scores=d["scores"], ranking=d["ranking"]))
+def _game_over(out: E.GameOver, d: Mapping[str, Any]) -> None:
+    out.scores.extend(d["scores"])
+    out.ranking.extend(d["ranking"])
 
 
-def _draft_started(d: Mapping[str, Any]) -> E:
-    return E(
-        draft_started=E.DraftStarted(
-            plots=d["plots"],
-            patrons=[patron_to_proto(code) for code in d["patrons"]],
-            order=d["order"],
-        )
-    )
+def _draft_started(out: E.DraftStarted, d: Mapping[str, Any]) -> None:
+    out.plots.extend(d["plots"])
+    out.patrons.extend([patron_to_proto(code) for code in d["patrons"]])
+    out.order.extend(d["order"])
 
 
-def _drafted(d: Mapping[str, Any]) -> E:
-    return E(drafted=E.Drafted(seat=d["seat"], card=d["card"], patron=patron_to_proto(d["patron"])))
+def _drafted(out: E.Drafted, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.card = d["card"]
+    out.patron = patron_to_proto(d["patron"])
 
 
-def _draft_discarded(d: Mapping[str, Any]) -> E:
-    return E(draft_discarded=E.DraftDiscarded(card=d["card"], patron=patron_to_proto(d["patron"])))
+def _draft_discarded(out: E.DraftDiscarded, d: Mapping[str, Any]) -> None:
+    out.card = d["card"]
+    out.patron = patron_to_proto(d["patron"])
 
 
-def _token_target(name: str) -> dict[str, Any]:
-    """A blocking token's place (``"f5"`` or ``"exp5"``) as the ``target`` oneof field."""
+def _set_token_target(out: E.Blocked | E.TokenReturned, name: str) -> None:
+    """A blocking token's place (``"f5"`` or ``"exp5"``) into the ``target`` oneof."""
     target = parse_block_target(name)
     if target >= ROOM_TARGET:
-        return {"room": room_to_proto(target - ROOM_TARGET)}
-    return {"space": space_to_proto(target)}
+        out.room.CopyFrom(room_to_proto(target - ROOM_TARGET))
+    else:
+        out.space.CopyFrom(space_to_proto(target))
 
 
-def _blocked(d: Mapping[str, Any]) -> E:
-    return E(blocked=E.Blocked(seat=d["seat"], **_token_target(d["target"])))
+def _blocked(out: E.Blocked, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    _set_token_target(out, d["target"])
 
 
-def _token_returned(d: Mapping[str, Any]) -> E:
-    return E(token_returned=E.TokenReturned(seat=d["seat"], **_token_target(d["target"])))
+def _token_returned(out: E.TokenReturned, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    _set_token_target(out, d["target"])
 
 
-def _nothing_to_block(d: Mapping[str, Any]) -> E:
-    return E(nothing_to_block=E.NothingToBlock(seat=d["seat"]))
+def _nothing_to_block(out: E.NothingToBlock, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
 
 
-def _tokens_retrieved(d: Mapping[str, Any]) -> E:
-    return E(tokens_retrieved=E.TokensRetrieved())
+def _tokens_retrieved(out: E.TokensRetrieved, d: Mapping[str, Any]) -> None:
+    pass  # no fields: being present is the whole event
 
 
-def _river_ranked(d: Mapping[str, Any]) -> E:
+def _river_ranked(out: E.RiverRanked, d: Mapping[str, Any]) -> None:
     # d["area"] is always -1 (the river is scored before any area): not carried.
     colours, counts = _ranking(d["order"])
-    return E(river_ranked=E.RiverRanked(order=colours, counts=counts))
+    out.order.extend(colours)
+    out.counts.extend(counts)
 
 
-def _nile_card_taken(d: Mapping[str, Any]) -> E:
-    return E(
-        nile_card_taken=E.NileCardTaken(
-            seat=d["seat"],
-            row=d["row"],
-            card=d["card"],
-            effect=_lookup(_EFFECTS, d["effect"], "Nile card effect"),
-            points=d["points"],
-            archaeologists=d["archaeologists"],
-            automatic=d["automatic"],
-        )
-    )
+def _nile_card_taken(out: E.NileCardTaken, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.row = d["row"]
+    out.card = d["card"]
+    out.effect = _lookup(_EFFECTS, d["effect"], "Nile card effect")
+    out.points = d["points"]
+    out.archaeologists = d["archaeologists"]
+    out.automatic = d["automatic"]
 
 
-def _nile_card_discarded(d: Mapping[str, Any]) -> E:
-    out = E.NileCardDiscarded(row=d["row"], card=d["card"])
+def _nile_card_discarded(out: E.NileCardDiscarded, d: Mapping[str, Any]) -> None:
+    out.row = d["row"]
+    out.card = d["card"]
     if d["chosen_by"] is not None:
         out.chosen_by = d["chosen_by"]
-    return E(nile_card_discarded=out)
 
 
-def _river_done(d: Mapping[str, Any]) -> E:
-    return E(river_done=E.RiverDone())
+def _river_done(out: E.RiverDone, d: Mapping[str, Any]) -> None:
+    pass  # no fields: being present is the whole event
 
 
-def _tie_card_used(d: Mapping[str, Any]) -> E:
-    return E(
-        tie_card_used=E.TieCardUsed(seat=d["seat"], order=[colour_to_proto(c) for c in d["order"]])
-    )
+def _tie_card_used(out: E.TieCardUsed, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.order.extend([colour_to_proto(c) for c in d["order"]])
 
 
-def _tie_card_kept(d: Mapping[str, Any]) -> E:
-    return E(tie_card_kept=E.TieCardKept(seat=d["seat"]))
+def _tie_card_kept(out: E.TieCardKept, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
 
 
-#: Event kind -> converter. Each kind is also the name of its oneof field.
-EVENT_CONVERTERS: dict[str, Callable[[Mapping[str, Any]], E]] = {
+#: Event kind -> converter, which fills that kind's message in place. Each kind is
+#: also the name of its field in the ``event`` oneof of ``MykerinosEvent``.
+EVENT_CONVERTERS: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
     "campaign_started": _campaign_started,
     "placed": _placed,
     "passed": _passed,
@@ -965,39 +1043,72 @@ def event_to_proto(event: Event) -> pb.MykerinosEvent:
     Raises:
         ValueError: an event kind this codec does not know (a server bug).
     """
+    out = pb.MykerinosEvent()
+    fill_event(out, event)
+    return out
+
+
+def fill_event(out: pb.MykerinosEvent, event: Event) -> None:
+    """:func:`event_to_proto`, written into an empty ``out`` (the codec's in-place hook).
+
+    Raises:
+        ValueError: an event kind this codec does not know (a server bug).
+    """
     convert = EVENT_CONVERTERS.get(event.kind)
     if convert is None:
         raise ValueError(f"no protobuf form for Mykerinos event kind {event.kind!r}")
-    return convert(event.data)
+    part = getattr(out, event.kind)
+    part.SetInParent()  # the oneof names the kind even when every field is a default
+    convert(part, event.data)
 
 
 # ----------------------------------------------------------------- actions
+# Legal-action prompts convert dozens of actions each: spaces and rooms come from
+# wire caches, and the codec fills the ``Action`` it returns in place.
+_ACTION_SPACES: _WireCache[int] = _WireCache(
+    lambda index: pb.MykerinosAction(spaces=[space_to_proto(index)])
+)
+_ACTION_ROOMS: _WireCache[int] = _WireCache(
+    lambda room: pb.MykerinosAction(room=_room_of_value(room))
+)
+
+
 def action_to_proto(action: MykerinosAction) -> pb.MykerinosAction:
     """Core action value -> ``MykerinosAction`` (spaces in the value's order).
 
     Raises:
         ValueError: the value's kind or argument has no protobuf form.
     """
-    out = pb.MykerinosAction(
-        kind=_lookup(_KINDS, action.kind, "action kind"),
-        spaces=[space_to_proto(s) for s in action.spaces],
-    )
-    if action.kind in ROOM_KINDS:
-        out.room.CopyFrom(_room_of_value(action.arg))
-    elif action.kind in SIDE_KINDS:
+    out = pb.MykerinosAction()
+    fill_action(out, action)
+    return out
+
+
+def fill_action(out: pb.MykerinosAction, action: MykerinosAction) -> None:
+    """:func:`action_to_proto`, written into an empty ``out`` (the codec's in-place hook).
+
+    Raises:
+        ValueError: the value's kind or argument has no protobuf form.
+    """
+    kind = action.kind
+    out.kind = _lookup(_KINDS, kind, "action kind")
+    if action.spaces:
+        out.MergeFromString(b"".join([_ACTION_SPACES[s] for s in action.spaces]))
+    if kind in ROOM_KINDS:
+        out.MergeFromString(_ACTION_ROOMS[action.arg])
+    elif kind in SIDE_KINDS:
         if not 0 <= action.arg < len(_SIDES):
             raise ValueError(f"no protobuf form for Mykerinos side {action.arg}")
         out.side = _SIDES[action.arg]
-    elif action.kind == act.DRAFT:
+    elif kind == act.DRAFT:
         if action.arg not in PATRONS:
             raise ValueError(f"no protobuf form for a draft of patron {action.arg}")
         out.patron = _PATRONS[action.arg]
-    elif action.kind == act.BLOCK:
+    elif kind == act.BLOCK:
         if action.arg >= ROOM_TARGET:
-            out.room.CopyFrom(_room_of_value(action.arg - ROOM_TARGET))
+            out.MergeFromString(_ACTION_ROOMS[action.arg - ROOM_TARGET])
         else:
-            out.spaces.append(space_to_proto(action.arg))
-    return out
+            out.MergeFromString(_ACTION_SPACES[action.arg])
 
 
 def _room_of_value(room: int) -> pb.MykerinosRoom:
@@ -1078,5 +1189,8 @@ MYKERINOS_CODEC = register_codec(
         view_to_proto,
         view_from_proto,
         event_to_proto,
+        fill_action=fill_action,
+        fill_view=fill_view,
+        fill_event=fill_event,
     )
 )

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import any_pb2
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
@@ -149,39 +150,42 @@ def snapshot_to_proto(snapshot: MatchSnapshot) -> match_pb2.MatchSnapshot:
     )
 
 
-def update_to_proto(game_id: str, update: MatchUpdate) -> match_pb2.MatchUpdate:
+def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) -> None:
+    """Fill ``out`` (empty) with ``update``: built in place, since upb copies every
+    message handed to a constructor."""
     codec = codec_for(game_id)
-    out = match_pb2.MatchUpdate(
-        version=update.version,
-        seat=update.seat,
-        notation=update.notation,
-        events=[codec.event_to_proto(e) for e in update.events],
-        status=_STATUS[update.status],
-    )
+    out.version = update.version
+    out.seat = update.seat
+    out.notation = update.notation
+    for event in update.events:
+        codec.write_event(out.events.add(), event)
+    out.status = _STATUS[update.status]
     if update.current_seat is not None:
         out.current_seat = update.current_seat
-    return out
 
 
-def legal_to_proto(legal: LegalActions) -> list[match_pb2.LegalAction]:
+def write_legal(
+    out: RepeatedCompositeFieldContainer[match_pb2.LegalAction], legal: LegalActions
+) -> None:
+    """Append ``legal``'s actions to the repeated ``LegalAction`` field ``out``."""
     codec = codec_for(legal.game_id)
-    return [
-        match_pb2.LegalAction(
-            action=codec.action_to_proto(a.action), notation=a.notation, label=a.label
-        )
-        for a in legal.actions
-    ]
+    for a in legal.actions:
+        entry = out.add()
+        codec.write_action(entry.action, a.action)
+        entry.notation = a.notation
+        entry.label = a.label
 
 
 def outcome_to_proto(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse:
     codec = codec_for(outcome.game_id)
     out = match_service_pb2.SubmitActionResponse(
         version=outcome.version,
-        events=[codec.event_to_proto(e) for e in outcome.events],
         status=_STATUS[outcome.status],
         duplicate=outcome.duplicate,
         request_id=outcome.request_id,
     )
+    for event in outcome.events:
+        codec.write_event(out.events.add(), event)
     if outcome.current_seat is not None:
         out.current_seat = outcome.current_seat
     return out
@@ -295,9 +299,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     ) -> match_service_pb2.ListLegalActionsResponse:
         async def body(caller: Caller) -> match_service_pb2.ListLegalActionsResponse:
             legal = await self.service.legal_actions(caller, request.match_id)
-            return match_service_pb2.ListLegalActionsResponse(
-                version=legal.version, seat=legal.seat, actions=legal_to_proto(legal)
-            )
+            out = match_service_pb2.ListLegalActionsResponse(version=legal.version, seat=legal.seat)
+            write_legal(out.actions, legal)
+            return out
 
         return await self._unary("ListLegalActions", context, body)
 
@@ -368,7 +372,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         if isinstance(item, MatchSnapshot):
             return match_service_pb2.WatchMatchResponse(snapshot=snapshot_to_proto(item))
         if isinstance(item, MatchUpdate):
-            return match_service_pb2.WatchMatchResponse(update=update_to_proto(game_id, item))
+            out = match_service_pb2.WatchMatchResponse()
+            write_update(out.update, game_id, item)
+            return out
         return match_service_pb2.WatchMatchResponse(
             heartbeat=match_pb2.Heartbeat(
                 version=item.version, server_time_ms=int(time.time() * 1000)
@@ -502,13 +508,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     ) -> None:
         legal = await self.service.prompt(caller, match_id, version)
         if legal is not None:
-            await outbox.put(
-                match_service_pb2.PlayMatchResponse(
-                    your_turn=match_service_pb2.YourTurn(
-                        version=legal.version, seat=legal.seat, actions=legal_to_proto(legal)
-                    )
-                )
-            )
+            prompt = match_service_pb2.PlayMatchResponse()
+            prompt.your_turn.version = legal.version
+            prompt.your_turn.seat = legal.seat
+            write_legal(prompt.your_turn.actions, legal)
+            await outbox.put(prompt)
 
 
 def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMatchResponse:
