@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from server.games import validate as v
@@ -27,10 +28,14 @@ def copy_fields(
     """Fresh copies of the named lists and tables, and the named scalars."""
     out: JsonDict = {name: fields[name][:] for name in flat}
     for name in tables:
-        out[name] = [row[:] for row in fields[name]]
+        out[name] = list(map(_slice_copy, fields[name]))  # each row[:], in C
     for name in scalars:
         out[name] = fields[name]
     return out
+
+
+#: ``value[:]`` as a function, for ``map``.
+_slice_copy = itemgetter(slice(None))
 
 
 def snapshot_header(game: Game, data: Mapping[str, Any]) -> tuple[int, JsonDict, Rng]:

@@ -35,12 +35,15 @@ Whether *some* order satisfies the chain rules is the state's business.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
+from itertools import compress
 from typing import NamedTuple
 
 from server.games.errors import MalformedActionError
-from server.games.mykerinos.museum import parse_room, room_name
+from server.games.mykerinos.museum import ROOM_IDS, parse_room, room_name
 from server.games.mykerinos.patrons import CODE_TO_PATRON, PATRON_CODES, PATRONS
-from server.games.mykerinos.region import parse_space, space_name
+from server.games.mykerinos.placements import PAIR_SHAPES, TRIPLE_SHAPES
+from server.games.mykerinos.region import MAX_SPACES, parse_space, space_name
 
 START = "a"
 EXPAND = "b"
@@ -126,13 +129,68 @@ class MykerinosAction(NamedTuple):
 _new_action = tuple.__new__  # the NamedTuple's own __new__ without its Python frame
 
 
-def placements_of(kind: str, placements: Iterable[tuple[int, ...]]) -> list[MykerinosAction]:
-    """One action of ``kind`` per placement (already sorted tuples of spaces).
+#: One-space placements of every kind that has them, by space: most legal actions
+#: are these, so the move generator picks them from here instead of building them.
+_SINGLES: dict[str, tuple[MykerinosAction, ...]] = {
+    kind: tuple(_new_action(MykerinosAction, (kind, (i,), -1)) for i in range(MAX_SPACES))
+    for kind, sizes in PLACEMENT_SIZES.items()
+    if 1 in sizes
+}
 
-    The move generator's inner loop: it builds dozens of actions per decision,
-    so it skips the generated ``__new__`` and builds the tuples directly.
-    """
-    return [_new_action(MykerinosAction, (kind, spaces, -1)) for spaces in placements]
+
+def _shape_table(kind: str, shapes: tuple[tuple[int, ...], ...]) -> tuple[MykerinosAction, ...]:
+    """``kind`` on every shape at every space, laid out like
+    ``placements.shape_selectors``. Entries that wrap around a row or fall off
+    the largest region are never selected."""
+    return tuple(
+        _new_action(MykerinosAction, (kind, (i, *(i + d for d in offsets)), -1))
+        for i in range(MAX_SPACES)
+        for offsets in shapes
+    )
+
+
+#: Chained placements of two (three) spaces, by kind.
+_PAIRS: dict[str, tuple[MykerinosAction, ...]] = {
+    kind: _shape_table(kind, PAIR_SHAPES) for kind, sizes in PLACEMENT_SIZES.items() if 2 in sizes
+}
+_TRIPLES: dict[str, tuple[MykerinosAction, ...]] = {
+    kind: _shape_table(kind, TRIPLE_SHAPES) for kind, sizes in PLACEMENT_SIZES.items() if 3 in sizes
+}
+
+
+def singles_of(kind: str, selectors: Iterable[int]) -> list[MykerinosAction]:
+    """One-space placements of ``kind``: byte ``i`` of ``selectors`` picks space ``i``."""
+    return list(compress(_SINGLES[kind], selectors))
+
+
+def pairs_of(kind: str, selectors: Iterable[int]) -> list[MykerinosAction]:
+    """Two-space placements of ``kind``, picked by ``placements.shape_selectors``."""
+    return list(compress(_PAIRS[kind], selectors))
+
+
+def triples_of(kind: str, selectors: Iterable[int]) -> list[MykerinosAction]:
+    """Three-space placements of ``kind``, picked by ``placements.shape_selectors``."""
+    return list(compress(_TRIPLES[kind], selectors))
+
+
+def _table(kind: str, count: int) -> tuple[MykerinosAction, ...]:
+    return tuple(MykerinosAction(kind, (), arg) for arg in range(count))
+
+
+#: Actions with an argument, by argument: shared values, built once.
+ROOM_ACTIONS: dict[str, tuple[MykerinosAction, ...]] = {k: _table(k, ROOM_IDS) for k in ROOM_KINDS}
+SIDE_ACTIONS: dict[str, tuple[MykerinosAction, ...]] = {
+    k: _table(k, len(SIDES)) for k in SIDE_KINDS
+}
+DRAFT_ACTIONS: tuple[MykerinosAction, ...] = _table(DRAFT, len(PATRON_CODES))
+BLOCK_ACTIONS: dict[int, MykerinosAction] = {
+    target: MykerinosAction(BLOCK, (), target)
+    for target in (*range(MAX_SPACES), *range(ROOM_TARGET, ROOM_TARGET + ROOM_IDS))
+}
+PASS_ACTION = MykerinosAction(PASS)
+NEUTRAL_SKIP_ACTION = MykerinosAction(NEUTRAL_SKIP)
+USE_TIE_ACTION = MykerinosAction(USE_TIE)
+KEEP_TIE_ACTION = MykerinosAction(KEEP_TIE)
 
 
 def placement(kind: str, *spaces: int) -> MykerinosAction:
@@ -164,6 +222,46 @@ def parse_action(text: str) -> MykerinosAction:
     Raises:
         MalformedActionError: the text is not Mykerinos notation.
     """
+    if type(text) is str:
+        return _parse_cached(text)
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(text: str) -> MykerinosAction:
+    """:func:`_parse` remembered: the same few hundred notations come in all the time.
+
+    Only exact ``str`` comes here (a subclass could compare equal to a cached key
+    and yet parse differently); errors are raised, so never cached.
+    """
+    return _parse(text)
+
+
+@lru_cache(maxsize=4096)
+def canonical_action(kind: str, spaces: tuple[int, ...], arg: int) -> MykerinosAction | None:
+    """The canonical action whose fields are these, or None if there is none.
+
+    Normalizes through the notation, so a value with unsorted spaces, an unknown
+    kind or out-of-range numbers is treated exactly like the text a client could
+    have typed. Remembered: the service checks the same values again and again.
+    Callers pass exact ``str``/``tuple``/``int`` values only (a bool or a float
+    compares equal to an int, but must not hit that int's entry).
+
+    Raises:
+        MalformedActionError: the notation of these fields does not parse.
+    """
+    try:
+        text = MykerinosAction(kind, spaces, arg).notation()
+    except (IndexError, ValueError):
+        text = ""
+    if text:
+        parsed = parse_action(text)
+        if tuple(parsed) == (kind, tuple(sorted(spaces)), arg):
+            return parsed
+    return None
+
+
+def _parse(text: str) -> MykerinosAction:
     if not isinstance(text, str):
         raise MalformedActionError(f"action notation must be text, got {type(text).__name__}")
     tokens = text.replace(",", " ").lower().split()

@@ -40,6 +40,9 @@ class RegionShape:
     slot_of: tuple[int, ...]
     cell_of: tuple[tuple[int, int], ...]
     area_spaces: tuple[tuple[int, ...], ...]
+    #: Each space's neighbours with a higher index (right, then below): every
+    #: adjacent pair once, which the Curator's move generation walks.
+    forward: tuple[tuple[int, ...], ...] = ()
 
     @property
     def areas(self) -> int:
@@ -81,13 +84,28 @@ def region_shape(area_rows: int) -> RegionShape:
         tuple(slot_of),
         tuple(cell_of),
         area_spaces,
+        tuple(tuple(n for n in adjacent if n > i) for i, adjacent in enumerate(neighbours)),
     )
+
+
+#: Spaces of the largest region (three rows of areas).
+MAX_SPACES = MAX_AREA_ROWS * PLOT_ROWS * COLUMNS
+
+
+def _space_name(index: int) -> str:
+    y, x = divmod(index, COLUMNS)
+    return f"{chr(ord('a') + x)}{y + 1}"
+
+
+#: Every space's name by index: events and notation name spaces on every action.
+SPACE_NAMES: tuple[str, ...] = tuple(_space_name(i) for i in range(MAX_SPACES))
 
 
 def space_name(index: int) -> str:
     """``13`` -> ``"f2"``."""
-    y, x = divmod(index, COLUMNS)
-    return f"{chr(ord('a') + x)}{y + 1}"
+    if type(index) is int and 0 <= index < MAX_SPACES:
+        return SPACE_NAMES[index]
+    return _space_name(index)  # off the region (or not an int): as computed before
 
 
 @lru_cache(maxsize=512)

@@ -85,6 +85,7 @@ _PATRON_OF_KIND: dict[str, Patron] = {
     act.DIRECTOR: Patron.DIRECTOR,
     act.GOVERNOR: Patron.GOVERNOR,
 }
+_CURATOR, _COLONEL, _EXPLORER, _HEIRESS, _DIRECTOR, _GOVERNOR = map(int, ALL_PATRONS)
 _SIDE_NAMES = ("left", "right")
 _RIVER_CELL = nile.RIVER
 
@@ -334,31 +335,32 @@ class MykerinosState(GameState):
 
         A room under another player's blocking token (The Nile) is closed to them.
         """
-        museum, blocked = self.museum, self.blocked_rooms
+        museum, blocked, five_entries = self.museum, self.blocked_rooms, self._five_entries
         rooms = []
         for room in self._museum_rooms:
             if museum[room] != EMPTY or blocked[room] not in (EMPTY, colour):
                 continue
-            if room_value(room) == 5 and not any(
-                museum[entry] == colour for entry in self._five_entries[room]
-            ):
+            entries = five_entries.get(room)  # only 5-rooms have entries
+            if entries is not None and colour not in [museum[entry] for entry in entries]:
                 continue
             rooms.append(room)
         return rooms
 
-    def _free_spaces(self, actor: int) -> tuple[set[int], set[int]]:
-        """(free normal spaces, open pyramids) for whatever ``actor`` places.
+    def _open_spaces(self, actor: int) -> tuple[bytes, int, int]:
+        """The board as bytes, then masks of the free spaces and of the open
+        pyramids for whatever ``actor`` places (see ``placements``).
 
         Empty spaces, minus those under another player's blocking token (The Nile).
         River spaces are normal spaces.
         """
-        board, pyramid, blocked = self.board, self.pyramid, self.blocked
-        free: set[int] = set()
-        pyramids: set[int] = set()
-        for i in range(self.shape.size):
-            if board[i] == EMPTY and blocked[i] in (EMPTY, actor):
-                (pyramids if pyramid[i] else free).add(i)
-        return free, pyramids
+        board_cells = placements.cells(self.board)
+        empty = placements.mask(board_cells, EMPTY)
+        blocked = self.blocked
+        if blocked.count(EMPTY) != len(blocked):  # blocking tokens are down (The Nile)
+            tokens = placements.cells(blocked)
+            empty &= placements.mask(tokens, EMPTY) | placements.mask(tokens, actor)
+        pyramid = placements.flag_mask(self.pyramid)
+        return board_cells, empty & ~pyramid, empty & pyramid
 
     def legal_actions(self) -> list[MykerinosAction]:  # type: ignore[override]
         if self.phase == EXCAVATION:
@@ -366,16 +368,16 @@ class MykerinosState(GameState):
         if self.phase == NEUTRAL_TURN:
             return self._neutral_actions(self.turn)
         if self.phase == BLOCKING:
-            return [MykerinosAction(act.BLOCK, (), t) for t in self._block_targets()]
+            return [act.BLOCK_ACTIONS[t] for t in self._block_targets()]
         if self.phase == DELIMITATION:
             if self.awaiting == AWAIT_DISCARD:
-                return [MykerinosAction(act.DISCARD, (), side) for side in self.plots_left]
+                return list(map(act.SIDE_ACTIONS[act.DISCARD].__getitem__, self.plots_left))
             if self.awaiting == AWAIT_TIE:
-                return [MykerinosAction(act.USE_TIE), MykerinosAction(act.KEEP_TIE)]
+                return [act.USE_TIE_ACTION, act.KEEP_TIE_ACTION]
             return self._reward_options(self.turn, self.rank_index)
         if self.phase == DRAFT:
             offered = sorted({self._patron_of_plot(card) for card in self.draft_row})
-            return [MykerinosAction(act.DRAFT, (), int(p)) for p in offered]
+            return [act.DRAFT_ACTIONS[p] for p in offered]
         return []
 
     def _block_targets(self) -> list[int]:
@@ -393,83 +395,101 @@ class MykerinosState(GameState):
     def _excavation_actions(self, seat: int) -> list[MykerinosAction]:
         colour = seat
         own = self.personal[seat][colour]
-        neighbours = self.shape.neighbours
-        free, pyramids = self._free_spaces(seat)
+        size = self.shape.size
+        board_cells, free, pyramids = self._open_spaces(seat)
+        free_selectors = placements.selectors(free, size)
+        near_own = placements.adjacent(placements.mask(board_cells, colour))
+        own_frontier = near_own & free
         out: list[MykerinosAction] = []
-        expand_pairs: list[tuple[int, ...]] | None = None
-        own_frontier = placements.frontier(self.board, colour, neighbours, free)
+        expand_pairs: bytearray | None = None
         if own >= 1:
-            out += act.placements_of(act.START, placements.singles(free))
+            out += act.singles_of(act.START, free_selectors)
         if own >= 2:
-            expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-            out += act.placements_of(act.EXPAND, expand_pairs)
+            expand_pairs = placements.shape_selectors(
+                placements.pair_masks(free, free, own_frontier), size
+            )
+            out += act.pairs_of(act.EXPAND, expand_pairs)
         # Patron cards won in a campaign are usable from the next one (M-16); only
         # the quick game's drafted patrons are held in the first campaign.
-        if any(self.cards[seat]):
-            if own >= 2 and self.has_patron(seat, Patron.CURATOR):
-                pairs = placements.adjacent_pairs(free, neighbours)
-                out += act.placements_of(act.CURATOR, pairs)
-            if own >= 3 and self.has_patron(seat, Patron.COLONEL):
-                triples = placements.expansions(own_frontier, free, neighbours, 3)
-                out += act.placements_of(act.COLONEL, triples)
-            if own >= 1 and self.has_patron(seat, Patron.EXPLORER):
-                out += act.placements_of(act.EXPLORER, placements.singles(pyramids))
+        cards = self.cards[seat]
+        if any(cards):
+            # has_patron() inlined, with plain ints: this runs on every decision.
+            used = self.used[seat]
+            if own >= 2 and cards[_CURATOR] > used[_CURATOR]:
+                anywhere = placements.pair_masks(free, free, -1)
+                out += act.pairs_of(act.CURATOR, placements.shape_selectors(anywhere, size))
+            if own >= 3 and cards[_COLONEL] > used[_COLONEL]:
+                triples = placements.triple_masks(free, own_frontier)
+                out += act.triples_of(act.COLONEL, placements.shape_selectors(triples, size))
+            if own >= 1 and cards[_EXPLORER] > used[_EXPLORER]:
+                out += act.singles_of(act.EXPLORER, placements.selectors(pyramids, size))
                 if own >= 2:
-                    pyramid_frontier = placements.frontier(self.board, colour, neighbours, pyramids)
-                    out += act.placements_of(
+                    # Two chained spaces, exactly one a pyramid, the first next to
+                    # your archaeologists: an adjacent free/pyramid pair with
+                    # either space next to them.
+                    right, down = placements.pair_masks(free, pyramids, near_own)
+                    right_2, down_2 = placements.pair_masks(pyramids, free, near_own)
+                    out += act.pairs_of(
                         act.EXPLORER,
-                        placements.explorer_expansions(
-                            own_frontier, pyramid_frontier, free, pyramids, neighbours
-                        ),
+                        placements.shape_selectors((right | right_2, down | down_2), size),
                     )
-            if self.general[colour] >= 1 and self.has_patron(seat, Patron.HEIRESS):
-                out += act.placements_of(act.HEIRESS, placements.singles(free))
+            if self.general[colour] >= 1 and cards[_HEIRESS] > used[_HEIRESS]:
+                out += act.singles_of(act.HEIRESS, free_selectors)
                 if own + 1 >= 2:
                     if expand_pairs is None:
-                        expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-                    out += act.placements_of(act.HEIRESS, expand_pairs)
-            if own >= 1 and self.has_patron(seat, Patron.DIRECTOR):
-                out += [
-                    MykerinosAction(act.DIRECTOR, (), room)
-                    for room in self.museum_rooms_open_to(colour)
-                ]
-            if self.tokens[seat] >= 1 and self.has_patron(seat, Patron.GOVERNOR):
+                        expand_pairs = placements.shape_selectors(
+                            placements.pair_masks(free, free, own_frontier), size
+                        )
+                    out += act.pairs_of(act.HEIRESS, expand_pairs)
+            if own >= 1 and cards[_DIRECTOR] > used[_DIRECTOR]:
+                rooms = self.museum_rooms_open_to(colour)
+                out += map(act.ROOM_ACTIONS[act.DIRECTOR].__getitem__, rooms)
+            if self.tokens[seat] >= 1 and cards[_GOVERNOR] > used[_GOVERNOR]:
                 if own >= 1:
-                    out += act.placements_of(act.GOVERNOR, placements.singles(free))
+                    out += act.singles_of(act.GOVERNOR, free_selectors)
                 if own >= 2:
                     if expand_pairs is None:
-                        expand_pairs = placements.expansions(own_frontier, free, neighbours, 2)
-                    out += act.placements_of(act.GOVERNOR, expand_pairs)
-        mate = self.mate(seat)
-        if mate is not None:
-            out += self._placements_with(seat, mate, act.TEAM_START, act.TEAM_EXPAND, free)
-        out.append(MykerinosAction(act.PASS))
+                        expand_pairs = placements.shape_selectors(
+                            placements.pair_masks(free, free, own_frontier), size
+                        )
+                    out += act.pairs_of(act.GOVERNOR, expand_pairs)
+        if self.team:
+            mate = self.mate(seat)
+            assert mate is not None
+            out += self._placements_with(
+                seat, mate, act.TEAM_START, act.TEAM_EXPAND, board_cells, free
+            )
+        out.append(act.PASS_ACTION)
         return out
 
     def _placements_with(
-        self, seat: int, colour: int, start: str, expand: str, free: set[int]
+        self, seat: int, colour: int, start: str, expand: str, board_cells: bytes, free: int
     ) -> list[MykerinosAction]:
         """Plain A and B with another colour from ``seat``'s personal reserve.
 
         The neutral player's archaeologists (two-player game) and a teammate's (team
         game): an expansion chains from an archaeologist of that colour (ruling T-2).
+        ``board_cells`` and ``free`` come from :meth:`_open_spaces`.
         """
         count = self.personal[seat][colour]
+        size = self.shape.size
         out: list[MykerinosAction] = []
         if count >= 1:
-            out += act.placements_of(start, placements.singles(free))
+            out += act.singles_of(start, placements.selectors(free, size))
         if count >= 2:
-            starts = placements.frontier(self.board, colour, self.shape.neighbours, free)
-            pairs = placements.expansions(starts, free, self.shape.neighbours, 2)
-            out += act.placements_of(expand, pairs)
+            starts = placements.adjacent(placements.mask(board_cells, colour)) & free
+            pairs = placements.pair_masks(free, free, starts)
+            out += act.pairs_of(expand, placements.shape_selectors(pairs, size))
         return out
 
     def _neutral_actions(self, seat: int) -> list[MykerinosAction]:
         neutral = self.neutral
         assert neutral is not None  # only reachable in the two-player game
-        free, _ = self._free_spaces(seat)
-        out = self._placements_with(seat, neutral, act.NEUTRAL_START, act.NEUTRAL_EXPAND, free)
-        out.append(MykerinosAction(act.NEUTRAL_SKIP))
+        board_cells, free, _ = self._open_spaces(seat)
+        out = self._placements_with(
+            seat, neutral, act.NEUTRAL_START, act.NEUTRAL_EXPAND, board_cells, free
+        )
+        out.append(act.NEUTRAL_SKIP_ACTION)
         return out
 
     def _reward_options(self, colour: int, rank_index: int) -> list[MykerinosAction]:
@@ -482,13 +502,12 @@ class MykerinosState(GameState):
         """
         if rank_index >= 2 and (self.on_river or (self.classic and self.area_museum < 2)):
             return []
-        out = [MykerinosAction(act.TAKE, (), side) for side in self.plots_left]
+        out = list(map(act.SIDE_ACTIONS[act.TAKE].__getitem__, self.plots_left))
         if rank_index < 2 and not self.on_river:
             if self.classic and self.general[colour] < 1:
                 return out  # the 2006 museum reward comes from the general reserve
-            out += [
-                MykerinosAction(act.MUSEUM, (), room) for room in self.museum_rooms_open_to(colour)
-            ]
+            rooms = self.museum_rooms_open_to(colour)
+            out += map(act.ROOM_ACTIONS[act.MUSEUM].__getitem__, rooms)
         return out
 
     # ------------------------------------------------------------ transitions
@@ -509,14 +528,14 @@ class MykerinosState(GameState):
                 and all(type(s) is int for s in spaces)
                 and type(arg) is int
             ):
-                try:
-                    text = MykerinosAction(kind, spaces, arg).notation()
-                except (IndexError, ValueError):
-                    text = ""
-                if text:
-                    parsed: MykerinosAction = act.parse_action(text)
-                    if tuple(parsed) == (kind, tuple(sorted(spaces)), arg):
-                        return parsed
+                # apply() coerces again what the service has just coerced: remember
+                # the answer for exact types (subclasses take the long way).
+                if type(kind) is str and type(spaces) is tuple:
+                    parsed = act.canonical_action(kind, spaces, arg)
+                else:
+                    parsed = act.canonical_action.__wrapped__(kind, spaces, arg)
+                if parsed is not None:
+                    return parsed
         raise MalformedActionError(f"not a Mykerinos action: {action!r}")
 
     def _apply(self, action: Any, events: list[Event] | None) -> None:
@@ -1442,8 +1461,8 @@ class MykerinosState(GameState):
             "seats": self.seat_count,
             "options": dict(self.options),
             "rng": self.rng.state,
-            "slots": [[card, rotated] for card, rotated in self.slots],
-            "final": copy.deepcopy(self.final),
+            "slots": list(map(list, self.slots)),  # [card, rotated] pairs
+            "final": None if self.final is None else copy.deepcopy(self.final),
         }
         data.update(
             copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
