@@ -285,6 +285,15 @@ class GameState(ABC):
     def to_data(self) -> JsonDict:
         """The complete state, hidden parts included, as plain JSON-able data."""
 
+    def snapshot_data(self) -> JsonDict:
+        """:meth:`to_data` for encoding at once: it may share lists and tables with
+        this state instead of copying them, so encode it before the state changes.
+
+        Its JSON equals :meth:`to_data`'s. The service encodes one per commit, on
+        the path every action waits for, where the copies are the dearest part.
+        """
+        return self.to_data()
+
     @abstractmethod
     def determinize(self, seat: int | None, seed: int) -> GameState:
         """A copy whose hidden parts are resampled consistently with ``seat``'s view.

@@ -426,7 +426,7 @@ class MatchService:
                 request_key=key,
                 log_entry_json=log_entry,
                 events_json=record.to_json(),
-                snapshot_json=Snapshot(state.to_data(), now).to_json(),
+                snapshot_json=Snapshot(state.snapshot_data(), now).to_json(),
                 status=status,
                 seat=seat,
                 seat_claim_json=entry.seats[seat],

@@ -26,7 +26,8 @@ class Settings:
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and claiming bot seats need it.
         finished_ttl_s: How long a finished match stays exportable.
-        idle_ttl_s: How long a match without any action is kept.
+        idle_ttl_s: How long a match without any action is kept (on Redis up to
+            1/64 longer: a commit renews the expiry only once less than this is left).
         heartbeat_s: Idle streams get a heartbeat this often.
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.

@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 import pytest
 
 from server.games.errors import GameError
@@ -261,3 +262,17 @@ def test_coerce_action_gives_the_same_answer_from_its_cache() -> None:
     for odd in [("a", (True,), -1), ("a", (3.0,), -1), ("a", (3,), True), ("zz", (), -1)]:
         with pytest.raises(GameError):
             state.coerce_action(odd)
+
+
+def test_snapshot_data_encodes_exactly_like_to_data() -> None:
+    """The service encodes ``snapshot_data()`` (shared lists, no copies) on every
+    commit: its JSON must be ``to_data()``'s byte for byte, in every variant and
+    at every step."""
+    for game_index, (seats, options) in enumerate(CASES):
+        state = MYKERINOS.new_match(seats, options, 7000 + game_index)
+        chooser = Rng(game_index)
+        while True:
+            assert orjson.dumps(state.snapshot_data()) == orjson.dumps(state.to_data())
+            if state.is_over():
+                break
+            state.apply_unchecked(chooser.choice(state.legal_actions()))

@@ -534,13 +534,35 @@ async def test_redis_ttls_follow_status(redis_store: RedisStore, raw_redis: Asyn
 
     await redis_store.commit("m1", req(0))
     ttls = await _ttls_ms(raw_redis, redis_store, "m1")
-    assert all(idle_ms - 1000 < t <= idle_ms for t in ttls.values()), ttls
+    renewed_ms = idle_ms + idle_ms // 64  # renewed with headroom, see _COMMIT_LUA
+    assert all(renewed_ms - 1000 < t <= renewed_ms for t in ttls.values()), ttls
 
     await redis_store.commit("m1", req(1, status="finished"))
     ttls = await _ttls_ms(raw_redis, redis_store, "m1")
     assert all(finished_ms - 1000 < t <= finished_ms for t in ttls.values()), ttls
     assert len(ttls) == 6
     assert set(await raw_redis.keys("*")) == set(k)
+
+
+async def test_redis_commits_renew_expiry_only_when_below_the_idle_ttl(
+    redis_store: RedisStore, raw_redis: AsyncRedis
+) -> None:
+    """Renewing six keys per commit was the script's costliest part: a commit renews
+    them only once the head has less than the idle ttl left, so every key always
+    keeps at least the idle ttl after the last commit."""
+    idle_ms = IDLE_TTL_S * 1000
+    renewed_ms = idle_ms + idle_ms // 64
+    k = redis_store.keys("m1")
+    await redis_store.create(new_match())
+    assert await redis_store.claim_seat("m1", SeatClaim(0, "{}"))
+    await redis_store.commit("m1", req(0))  # the first commit renews every key
+    assert await raw_redis.pexpire(k.log, 5000)  # a marker: renewal would overwrite it
+    await redis_store.commit("m1", req(1))
+    assert 0 < await raw_redis.pttl(k.log) <= 5000  # the head had enough left
+    assert await raw_redis.pexpire(k.head, int(idle_ms) - 1000)
+    await redis_store.commit("m1", req(2))
+    ttls = await _ttls_ms(raw_redis, redis_store, "m1")
+    assert all(renewed_ms - 1000 < t <= renewed_ms for t in ttls.values()), ttls
 
 
 async def test_redis_without_ttl_persists_keys(redis_url: str, raw_redis: AsyncRedis) -> None:

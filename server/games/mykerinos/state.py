@@ -1454,6 +1454,8 @@ class MykerinosState(GameState):
         "tie_asked",
         "draft_index",
     )
+    #: What copy_fields puts in to_data, in its order.
+    _SNAPSHOT_FIELDS = _FLAT_FIELDS + _TABLE_FIELDS + _SCALAR_FIELDS
 
     def to_data(self) -> JsonDict:
         data: JsonDict = {
@@ -1467,6 +1469,22 @@ class MykerinosState(GameState):
         data.update(
             copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
         )
+        return data
+
+    def snapshot_data(self) -> JsonDict:
+        # to_data's keys in to_data's order, sharing instead of copying (the
+        # (card, rotated) tuples of slots encode as the same JSON arrays).
+        data: JsonDict = {
+            "game": "mykerinos",
+            "seats": self.seat_count,
+            "options": self.options,
+            "rng": self.rng.state,
+            "slots": self.slots,
+            "final": self.final,
+        }
+        fields = self.__dict__
+        for name in self._SNAPSHOT_FIELDS:
+            data[name] = fields[name]
         return data
 
     @classmethod
