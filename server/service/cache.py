@@ -50,6 +50,10 @@ class StateCache:
             self._entries.move_to_end(match_id)
         return entry
 
+    def peek(self, match_id: str) -> CachedMatch | None:
+        """The entry, without counting as a use."""
+        return self._entries.get(match_id)
+
     def put(self, match_id: str, entry: CachedMatch) -> None:
         """Remember ``entry`` unless a newer version is already cached."""
         if self.capacity <= 0:

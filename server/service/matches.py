@@ -8,7 +8,9 @@ the same match.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import functools
 import re
 import secrets
@@ -372,9 +374,10 @@ class MatchService:
         error), the entry goes back to the cache as it was; once changed, only
         a committed entry is cached, as the new head.
 
-        While the store confirms the commit, this replica renders the reply and
-        works out the new state's legal actions (kept with the cached state for
-        the next submission): work the round trip would otherwise sit idle for.
+        While the store confirms the commit, this replica renders the reply: work
+        the round trip would otherwise sit idle for. The new state's legal actions,
+        which the next submission checks against, are worked out a loop turn
+        later, once the reply is on its way (see :meth:`_legal_ahead`).
         """
         seat = _seat_in(entry.seats, request.token_hash)
         meta = entry.meta
@@ -443,7 +446,6 @@ class MatchService:
         )
         try:  # while the store confirms the commit
             rendered = render(committed)
-            legal = None if state.is_over() else tuple(state.legal_actions())
         except Exception:
             with contextlib.suppress(Exception):
                 await pending  # never leave a commit unobserved
@@ -454,7 +456,10 @@ class MatchService:
                 raise RuntimeError(  # the store broke its contract: INTERNAL
                     f"store committed version {outcome.version}, expected {record.version}"
                 )
-            self.cache.put(match_id, CachedMatch(outcome.version, meta, entry.seats, state, legal))
+            head = CachedMatch(outcome.version, meta, entry.seats, state)
+            self.cache.put(match_id, head)
+            if status == "active":
+                asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
@@ -462,6 +467,16 @@ class MatchService:
             return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
+
+    def _legal_ahead(self, match_id: str, head: CachedMatch) -> None:
+        """Work out a cached head's legal actions for the next submission's check.
+
+        Scheduled once the reply is on its way, so no caller waits for it. Skipped
+        when a submission took the head meanwhile (it builds the list itself).
+        """
+        if self.cache.peek(match_id) is head:
+            legal = tuple(head.state.legal_actions())
+            self.cache.put(match_id, dataclasses.replace(head, legal=legal))
 
     async def _replayed(self, stored: StoredMatch, key: str, seat: int) -> SubmitOutcome | None:
         """The original outcome of an already committed request, or None."""

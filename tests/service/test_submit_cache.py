@@ -9,6 +9,7 @@ state's, and a reply that fails to render never leaves a commit unobserved.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -109,13 +110,33 @@ async def test_a_replica_behind_the_head_commits_on_the_head(store: MemoryStore)
 
 
 async def test_known_legal_actions_are_the_new_states(store: MemoryStore) -> None:
+    """They are worked out a loop turn after the commit, once the reply is on its way."""
     service = MatchService(store, Settings())
     match_id, callers = await _match(service)
     for number in range(1, 6):
         await _play(service, match_id, callers, f"r{number}")
         cached = service.cache.get(match_id)
+        assert cached is not None and cached.legal is None  # nobody waits for them
+        await asyncio.sleep(0)
+        cached = service.cache.get(match_id)
         assert cached is not None and cached.legal is not None
         assert list(cached.legal) == cached.state.legal_actions()
+
+
+async def test_a_submission_ahead_of_the_legal_actions_builds_them_itself(
+    store: MemoryStore,
+) -> None:
+    """Two submissions with no loop turn between them: the second checks its action
+    against a list it builds, and the first one's late work leaves the newer head
+    alone."""
+    service = MatchService(store, Settings())
+    match_id, callers = await _match(service)
+    await _play(service, match_id, callers, "r1")
+    await _play(service, match_id, callers, "r2")
+    await asyncio.sleep(0)
+    head = service.cache.get(match_id)
+    assert head is not None and head.version == 2 and head.legal is not None
+    assert list(head.legal) == head.state.legal_actions()
 
 
 async def test_a_reply_that_fails_to_render_leaves_the_commit_observed(store: MemoryStore) -> None:
