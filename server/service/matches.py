@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import re
 import secrets
@@ -476,7 +475,9 @@ class MatchService:
         """
         if self.cache.peek(match_id) is head:
             legal = tuple(head.state.legal_actions())
-            self.cache.put(match_id, dataclasses.replace(head, legal=legal))
+            self.cache.put(
+                match_id, CachedMatch(head.version, head.meta, head.seats, head.state, legal)
+            )
 
     async def _replayed(self, stored: StoredMatch, key: str, seat: int) -> SubmitOutcome | None:
         """The original outcome of an already committed request, or None."""
