@@ -39,7 +39,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit
