@@ -27,6 +27,7 @@ from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 from server.codec import codec_for
 from server.codec.options import game_info_to_proto, options_from_proto, options_to_proto
 from server.games.errors import MalformedActionError
+from server.games.interface import Event
 from server.service import errors, metrics
 from server.service.matches import Caller, MatchService, WatchItem
 from server.service.records import (
@@ -153,12 +154,10 @@ def snapshot_to_proto(snapshot: MatchSnapshot) -> match_pb2.MatchSnapshot:
 def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) -> None:
     """Fill ``out`` (empty) with ``update``: built in place, since upb copies every
     message handed to a constructor."""
-    codec = codec_for(game_id)
     out.version = update.version
     out.seat = update.seat
     out.notation = update.notation
-    for event in update.events:
-        codec.write_event(out.events.add(), event)
+    _write_events(out.events, game_id, update.events)
     out.status = _STATUS[update.status]
     if update.current_seat is not None:
         out.current_seat = update.current_seat
@@ -176,16 +175,23 @@ def write_legal(
         entry.label = a.label
 
 
+def _write_events(
+    out: RepeatedCompositeFieldContainer[match_pb2.GameEvent], game_id: str, events: list[Event]
+) -> None:
+    """Append ``events`` to a repeated ``GameEvent`` field, each built in place."""
+    codec = codec_for(game_id)
+    for event in events:
+        codec.write_event(out.add(), event)
+
+
 def outcome_to_proto(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse:
-    codec = codec_for(outcome.game_id)
     out = match_service_pb2.SubmitActionResponse(
         version=outcome.version,
         status=_STATUS[outcome.status],
         duplicate=outcome.duplicate,
         request_id=outcome.request_id,
     )
-    for event in outcome.events:
-        codec.write_event(out.events.add(), event)
+    _write_events(out.events, outcome.game_id, outcome.events)
     if outcome.current_seat is not None:
         out.current_seat = outcome.current_seat
     return out
