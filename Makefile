@@ -21,7 +21,7 @@ $(GENERATED): $(PROTOS) $(TOOLS)
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto \
 		--python_out=proto --grpc_python_out=proto \
 		--mypy_out=quiet:proto --mypy_grpc_out=quiet:proto $(PROTOS)
-	touch proto/senet/__init__.py proto/senet/v1/__init__.py
+	touch proto/senet/v1/__init__.py
 
 proto: $(GENERATED)
 
@@ -62,4 +62,4 @@ deploy-lock: $(TOOLS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
-	find proto -name '*_pb2*' -delete; rm -f proto/senet/__init__.py $(GENERATED)
+	find proto -name "*_pb2*" -delete; rm -f $(GENERATED)

@@ -1,7 +1,7 @@
 """Property-based conformance suite: every registered game, every seat count.
 
 Each test plays whole seeded random matches (seeds drawn by hypothesis, derandomized
-so CI is reproducible) and checks the contract of :mod:`server.games.interface`:
+so CI is reproducible) and checks the contract of :mod:`senet.games.interface`:
 
 * legal actions apply (checked) and round-trip through their notation;
 * matches end, and ``current_seat``/``legal_actions``/``scores``/``ranking`` agree;
@@ -31,7 +31,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from server.games import (
+from senet.games import (
     Event,
     Game,
     GameError,
@@ -44,8 +44,8 @@ from server.games import (
     Rng,
     all_games,
 )
-from server.games.errors import CorruptStateError
-from server.games.interface import JsonDict
+from senet.games.errors import CorruptStateError
+from senet.games.interface import JsonDict
 
 MAX_DECISIONS = 5000
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
@@ -156,8 +156,8 @@ GAME_IDS = [pytest.param(g, id=g.info.id) for g in all_games()]
 # -------------------------------------------------------------- notation fuzzing
 def _mykerinos_notations(rng: Rng, count: int) -> list[str]:
     """Grammatical Mykerinos action texts, almost all of them illegal where used."""
-    from server.games.mykerinos import actions as act
-    from server.games.mykerinos.museum import ROOM_IDS, room_name
+    from senet.games.mykerinos import actions as act
+    from senet.games.mykerinos.museum import ROOM_IDS, room_name
 
     kinds = [*act.PLACEMENT_SIZES, *act.ROOM_KINDS, *act.SIDE_KINDS, *act.BARE_KINDS]
     out = []
@@ -185,8 +185,8 @@ def _mykerinos_notations(rng: Rng, count: int) -> list[str]:
 
 def _archeos_notations(rng: Rng, count: int) -> list[str]:
     """Grammatical Archeos Society action texts, almost all of them illegal where used."""
-    from server.games.archeos import actions as act
-    from server.games.archeos.cards import CARD_TYPES, card_name
+    from senet.games.archeos import actions as act
+    from senet.games.archeos.cards import CARD_TYPES, card_name
 
     out = []
     for _ in range(count):

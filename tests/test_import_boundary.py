@@ -7,8 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-GAMES_DIR = Path(__file__).resolve().parents[1] / "server" / "games"
-FORBIDDEN = ("grpc", "redis", "google.protobuf", "proto", "senet.v1", "server.service")
+ROOT = Path(__file__).resolve().parents[1]
+GAMES_DIR = ROOT / "server" / "senet" / "games"
+FORBIDDEN = ("grpc", "redis", "google.protobuf", "proto", "senet.v1", "senet.service")
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -34,7 +35,7 @@ def test_no_forbidden_import_statements() -> None:
 def test_loading_every_game_pulls_in_no_forbidden_module() -> None:
     code = (
         "import sys\n"
-        "from server.games import all_games\n"
+        "from senet.games import all_games\n"
         "for g in all_games():\n"
         "    g.new_match(g.info.min_seats, seed=1).legal_actions()\n"
         f"bad = [m for m in sys.modules if m.split('.')[0] in {['grpc', 'redis', 'google']!r}]\n"
@@ -45,6 +46,6 @@ def test_loading_every_game_pulls_in_no_forbidden_module() -> None:
         capture_output=True,
         text=True,
         check=True,
-        cwd=GAMES_DIR.parents[1],
+        cwd=ROOT,
     )
     assert out.stdout.strip() == ""

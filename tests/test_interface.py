@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from server.games import (
+from senet.games import (
     Event,
     Game,
     GameInfo,
@@ -17,7 +17,7 @@ from server.games import (
     all_games,
     get_game,
 )
-from server.games.interface import GameState, JsonDict
+from senet.games.interface import GameState, JsonDict
 
 
 class _Toy(Game):

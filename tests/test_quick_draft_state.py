@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from server.games import CorruptStateError, get_game
-from server.games.mykerinos.state import DRAFT, MykerinosState
+from senet.games import CorruptStateError, get_game
+from senet.games.mykerinos.state import DRAFT, MykerinosState
 
 GAME = get_game("mykerinos")
 

@@ -7,10 +7,10 @@ test later reloads the state through ``from_data``.
 
 from __future__ import annotations
 
-from server.games.archeos import ARCHEOS, ArcheosState
-from server.games.archeos.cards import MONKEY, parse_card
-from server.games.archeos.sites import SITE_IDS, Special
-from server.games.interface import Event
+from senet.games.archeos import ARCHEOS, ArcheosState
+from senet.games.archeos.cards import MONKEY, parse_card
+from senet.games.archeos.sites import SITE_IDS, Special
+from senet.games.interface import Event
 
 #: A role set with every role that has an active effect, Student included.
 DEFAULT_ROLES = ("botanist", "cartographer", "guide", "pilot", "patron", "student")

@@ -6,9 +6,9 @@ card is played, so every track used here is the compass side: thresholds 1, 2, 2
 
 from __future__ import annotations
 
-from server.games.archeos import ArcheosState
-from server.games.archeos.cards import Colour, Role, card
-from server.games.archeos.sites import Special
+from senet.games.archeos import ArcheosState
+from senet.games.archeos.cards import Colour, Role, card
+from senet.games.archeos.sites import Special
 from tests.archeos.builders import (
     end_season,
     event,

@@ -7,8 +7,8 @@ are named in the tests that pin them.
 
 from __future__ import annotations
 
-from server.games.archeos import ARCHEOS, ArcheosState
-from server.games.archeos.cards import (
+from senet.games.archeos import ARCHEOS, ArcheosState
+from senet.games.archeos.cards import (
     COPIES,
     MONKEY,
     MONKEYS,
@@ -18,16 +18,16 @@ from server.games.archeos.cards import (
     deck_for,
     parse_card,
 )
-from server.games.archeos.scoring import place_by_score_then_expeditions, tiebreak_sizes
-from server.games.archeos.sites import (
+from senet.games.archeos.scoring import place_by_score_then_expeditions, tiebreak_sizes
+from senet.games.archeos.sites import (
     COMPASS,
     EXPEDITION_POINTS,
     RELIC_POINTS,
     expedition_points,
     relic_points,
 )
-from server.games.archeos.state import seasons_for
-from server.games.errors import IllegalActionError, InvalidOptionsError
+from senet.games.archeos.state import seasons_for
+from senet.games.errors import IllegalActionError, InvalidOptionsError
 from tests.archeos.builders import (
     cards,
     end_season,

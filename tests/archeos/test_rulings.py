@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from server.games.archeos import ArcheosState
-from server.games.archeos.cards import Colour, parse_card
-from server.games.archeos.sites import LINGUIST_END, Special
+from senet.games.archeos import ArcheosState
+from senet.games.archeos.cards import Colour, parse_card
+from senet.games.archeos.sites import LINGUIST_END, Special
 from tests.archeos.builders import (
     end_season,
     event,
@@ -91,7 +91,7 @@ def test_determinized_copies_of_a_physician_keeping_cards_play_on_ruling_a12() -
 
 
 def test_keep_notation_is_redacted_for_other_seats_ruling_a12() -> None:
-    from server.games.archeos import ARCHEOS
+    from senet.games.archeos import ARCHEOS
 
     assert ARCHEOS.public_notation("keep r-stu") == "keep"
     assert ARCHEOS.public_notation("take r-stu") == "take r-stu"
@@ -128,8 +128,8 @@ def test_cards_taken_from_the_display_stay_known_ruling_a26() -> None:
 
 
 def test_a_state_rebuilt_from_a_view_keeps_the_known_cards_ruling_a26() -> None:
-    from server.games.archeos import ARCHEOS
-    from server.games.rng import Rng
+    from senet.games.archeos import ARCHEOS
+    from senet.games.rng import Rng
 
     state = ARCHEOS.new_match(4, seed=9)
     assert isinstance(state, ArcheosState)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from server.games.archeos import ArcheosState
-from server.games.archeos.actions import SECOND_VEHICLE
-from server.games.archeos.cards import Colour, Role, card
-from server.games.archeos.sites import ADVANCED, COMPASS, RAPA_NUI_BONUS, Special
+from senet.games.archeos import ArcheosState
+from senet.games.archeos.actions import SECOND_VEHICLE
+from senet.games.archeos.cards import Colour, Role, card
+from senet.games.archeos.sites import ADVANCED, COMPASS, RAPA_NUI_BONUS, Special
 from tests.archeos.builders import (
     end_season,
     event,

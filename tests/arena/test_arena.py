@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from clients.arena.players import PlayerSpec, derive_seed
-from clients.arena.runner import rotation
-from clients.arena.stats import MatchResult, summarize, wilson_interval, win_shares
-from server.cli import main
+from senet.arena.players import PlayerSpec, derive_seed
+from senet.arena.runner import rotation
+from senet.arena.stats import MatchResult, summarize, wilson_interval, win_shares
+from senet.cli import main
 
 
 def test_small_tournament_end_to_end(tmp_path: Path) -> None:
@@ -114,7 +114,7 @@ def test_duplicate_labels_share_one_rating() -> None:
 
 def test_plot_writes_a_png(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from clients.arena.report import write_plot
+    from senet.arena.report import write_plot
 
     results = [MatchResult(i, f"m{i}", i, ["a", "b"], [5, 3], [1, 2]) for i in range(4)]
     chart = tmp_path / "chart.png"

@@ -1,6 +1,6 @@
 """Bots benchmark: how often MCTS beats three greedy bots, played through the server.
 
-Set-up: the arena runner (:mod:`clients.arena.runner`) with its embedded server
+Set-up: the arena runner (:mod:`senet.arena.runner`) with its embedded server
 and in-process bot workers, decisions in a process pool. Four-player Mykerinos,
 one ``mcts`` at 0.2 s per move against three ``greedy``, seats rotated match by
 match so MCTS sits in every seat equally often; 40 matches (``--quick``: 8 at
@@ -22,9 +22,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from clients.arena.players import PlayerSpec
-from clients.arena.runner import ArenaConfig, run_arena
-from clients.arena.stats import summarize
+from senet.arena.players import PlayerSpec
+from senet.arena.runner import ArenaConfig, run_arena
+from senet.arena.stats import summarize
 
 SEATS = 4
 SEED = 2024

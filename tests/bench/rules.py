@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import chess
 
-from server.games import Game, Rng, all_games
+from senet.games import Game, Rng, all_games
 
 CHESS_MAX_PLIES = 400
 # A game that has not ended after this many decisions is treated as a rules bug.

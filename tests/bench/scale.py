@@ -1,7 +1,7 @@
 """Scale benchmark: actions per second of three replicas against one, same run.
 
 Set-up: a private ``redis-server`` on a free loopback port and three Senet
-replicas (``python -m server.cli serve``, each its own process), replica ``i``
+replicas (``python -m senet.cli serve``, each its own process), replica ``i``
 pinned to CPU ``i mod n`` of the ``n`` this process may use (``taskset``; with
 fewer CPUs than replicas, replicas share). The load comes from
 ``generators`` separate processes (:mod:`tests.bench.scale_load`), each running
@@ -92,7 +92,7 @@ def replicas(redis_server: str) -> Iterator[list[str]]:
         try:
             redis_child, port = start_redis(redis_server, workdir)
             children.append(redis_child)
-            serve = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+            serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", f"redis://127.0.0.1:{port}/0"]
             serve += ["--key-prefix", "scale", "--log-level", "WARNING", "--no-log-json"]
             for index in range(REPLICAS):

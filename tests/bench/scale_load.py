@@ -15,8 +15,8 @@ import asyncio
 import time
 
 import grpc
-from senet.v1 import match_service_pb2_grpc
 
+from senet.v1 import match_service_pb2_grpc
 from tests.bench.service import MatchPool, Window, submit
 
 #: Actions a match lasts, at least (4-seat random Mykerinos runs ~250).

@@ -2,7 +2,7 @@
 
 Set-up: a private ``redis-server`` on a free loopback port (no persistence, never
 the machine's own Redis); two Senet replicas, A and B, each its own
-``python -m server.cli serve`` process on that Redis; and the baseline, a bare
+``python -m senet.cli serve`` process on that Redis; and the baseline, a bare
 gRPC echo server (:mod:`tests.bench.echo_server`) run the same way (own process,
 ``asyncio.run`` of a ``grpc.aio`` server with the same options). This process is
 only the load generator, so it shares no GIL with any server.
@@ -18,7 +18,7 @@ Figures (machine-readable lines, in this order):
 ``service.submit_p50_vs_limit``
     Median SubmitAction latency on replica A (one client, sequential) divided by
     median bare echo round trip + median ``EVALSHA`` of ``return 1``, sent the
-    way the server sends its scripts (a :class:`~server.store.redis_mux.MuxConnection`).
+    way the server sends its scripts (a :class:`~senet.store.redis_mux.MuxConnection`).
     The three are interleaved in rounds. The same call through redis-py's own
     client is printed beside it, for reference only.
 ``service.throughput_vs_echo``
@@ -65,10 +65,10 @@ import grpc
 import redis
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio.connection import Connection
-from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 
-from server.games import Rng, get_game
-from server.store.redis_mux import MuxConnection
+from senet.games import Rng, get_game
+from senet.store.redis_mux import MuxConnection
+from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 from tests.bench import echo_server
 
 if TYPE_CHECKING:  # a typing-only class of the generated stubs
@@ -222,7 +222,7 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
             redis_child, port = start_redis(redis_server, workdir)
             children.append(redis_child)
             redis_url = f"redis://127.0.0.1:{port}/0"
-            serve = [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1"]
+            serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", redis_url, "--key-prefix", "bench"]
             serve += ["--log-level", "WARNING", "--no-log-json"]
             replicas = [Child(name, serve, workdir) for name in ("replica-a", "replica-b")]

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from clients.bots.base import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
-from clients.bots.heuristics import archeos_values, evaluator_for
-from server.codec import codec_for
-from server.games import GameState, Rng, get_game
-from server.games.archeos import ArcheosState
+from senet.bots.base import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
+from senet.bots.heuristics import archeos_values, evaluator_for
+from senet.codec import codec_for
+from senet.games import GameState, Rng, get_game
+from senet.games.archeos import ArcheosState
 
 GAME = get_game("archeos")
 MCTS_ITERATIONS = 20

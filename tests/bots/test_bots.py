@@ -12,20 +12,20 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from clients.bots import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
-from clients.bots.greedy import GreedyStrategy
-from clients.bots.heuristics import (
+from senet.bots import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
+from senet.bots.greedy import GreedyStrategy
+from senet.bots.heuristics import (
     evaluator_for,
     final_rewards,
     mykerinos_values,
     rewards_from_values,
     score_values,
 )
-from clients.bots.mcts import MctsStrategy
-from clients.bots.random_bot import RandomStrategy
-from server.codec import codec_for
-from server.games import GameState, Rng, get_game
-from server.games.mykerinos import MykerinosState
+from senet.bots.mcts import MctsStrategy
+from senet.bots.random_bot import RandomStrategy
+from senet.codec import codec_for
+from senet.games import GameState, Rng, get_game
+from senet.games.mykerinos import MykerinosState
 
 GAME = get_game("mykerinos")
 #: Small budgets: these tests check behaviour, not strength.

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from clients.bots import make_strategy
-from clients.bots.greedy import GreedyStrategy
-from clients.bots.heuristics import (
+from senet.bots import make_strategy
+from senet.bots.greedy import GreedyStrategy
+from senet.bots.heuristics import (
     TIE_CARD_WORTH,
     advantage,
     final_rewards,
@@ -21,11 +21,11 @@ from clients.bots.heuristics import (
     rewards_from_values,
     sides_of,
 )
-from server.games import Rng, get_game
-from server.games.mykerinos import MykerinosState, nile
-from server.games.mykerinos import actions as act
-from server.games.mykerinos.patrons import Patron
-from server.games.mykerinos.state import BLOCKING, DRAFT, EMPTY
+from senet.games import Rng, get_game
+from senet.games.mykerinos import MykerinosState, nile
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.patrons import Patron
+from senet.games.mykerinos.state import BLOCKING, DRAFT, EMPTY
 
 GAME = get_game("mykerinos")
 MCTS_ITERATIONS = 8

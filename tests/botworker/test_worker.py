@@ -15,16 +15,16 @@ from collections.abc import AsyncIterator
 
 import grpc
 import pytest
-from senet.v1 import match_pb2, match_service_pb2
 
-from clients.bots.worker import BotWorker, SeatKey
-from clients.client import SenetClient
-from clients.errors import SenetRpcError
-from server.service.server import RunningServer, create_server
-from server.service.settings import Settings
-from server.store import MatchStore
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
+from senet.bots.worker import BotWorker, SeatKey
+from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
+from senet.service.server import RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store import MatchStore
+from senet.store.memory import MemoryStore
+from senet.store.redis_store import RedisStore
+from senet.v1 import match_pb2, match_service_pb2
 
 ADMIN = "test-admin-key"
 LEASE_MS = 300

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from senet.codec import codec_for
+from senet.games import MalformedActionError, Rng, get_game
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
-
-from server.codec import codec_for
-from server.games import MalformedActionError, Rng, get_game
 
 GAME = get_game("archeos")
 CODEC = codec_for("archeos")

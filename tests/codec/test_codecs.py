@@ -24,10 +24,8 @@ import pytest
 from google.protobuf.message import DecodeError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from senet.v1 import games_pb2, match_pb2, match_service_pb2
-from senet.v1 import mykerinos_pb2 as pb
 
-from server.codec import (
+from senet.codec import (
     GameCodec,
     all_codecs,
     codec_for,
@@ -39,9 +37,9 @@ from server.codec import (
     register_codec,
     require_game_message,
 )
-from server.codec.base import OneofCodec
-from server.codec.mykerinos import EVENT_CONVERTERS
-from server.games import (
+from senet.codec.base import OneofCodec
+from senet.codec.mykerinos import EVENT_CONVERTERS
+from senet.games import (
     Event,
     GameInfo,
     GameState,
@@ -52,9 +50,11 @@ from server.games import (
     all_games,
     get_game,
 )
-from server.games.mykerinos import actions as act
-from server.games.mykerinos.museum import room_patrons, room_value
-from server.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.museum import room_patrons, room_value
+from senet.games.mykerinos.patrons import PATRON_CODES, PATRON_NAMES
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
+from senet.v1 import mykerinos_pb2 as pb
 
 GAME = get_game("mykerinos")
 CODEC = codec_for("mykerinos")

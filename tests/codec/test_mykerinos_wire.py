@@ -1,7 +1,7 @@
 """The Mykerinos codec's fast paths send exactly the bytes the plain form sent.
 
 The codec builds messages in place and merges cached wire bytes for spaces, rooms
-and other repeated parts (see ``server/codec/mykerinos.py``) because that is the
+and other repeated parts (see ``server/senet/codec/mykerinos.py``) because that is the
 hot path of every SubmitAction. ``test_codecs.py`` checks every field against the
 core; this file pins the bytes themselves:
 
@@ -21,12 +21,12 @@ import random
 from typing import Any
 
 import pytest
-from senet.v1 import match_pb2, match_service_pb2
 
-from server.codec import codec_for
-from server.codec import mykerinos as myk
-from server.games import Event, MalformedActionError, get_game
-from server.games.mykerinos.actions import MykerinosAction
+from senet.codec import codec_for
+from senet.codec import mykerinos as myk
+from senet.games import Event, MalformedActionError, get_game
+from senet.games.mykerinos.actions import MykerinosAction
+from senet.v1 import match_pb2, match_service_pb2
 
 CODEC = codec_for("mykerinos")
 GAME = get_game("mykerinos")

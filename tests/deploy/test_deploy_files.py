@@ -30,8 +30,8 @@ import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from server.service.server import LIVENESS_SERVICE
-from server.service.settings import Settings
+from senet.service.server import LIVENESS_SERVICE
+from senet.service.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
@@ -193,7 +193,7 @@ def test_tls_overlay_serves_tls_and_probes_with_the_ca() -> None:
     }
     main = container(server)
     assert main["volumeMounts"][0]["mountPath"] == "/etc/senet/tls"
-    assert main["readinessProbe"]["exec"]["command"] == ["python", "-m", "server.service.probe"]
+    assert main["readinessProbe"]["exec"]["command"] == ["python", "-m", "senet.service.probe"]
     assert main["livenessProbe"]["exec"]["command"][-2:] == ["--service", LIVENESS_SERVICE]
     assert env_of(find(WITH_TLS, "Deployment", "senet-bots"))["SENET_TLS_CA"].endswith("ca.crt")
 
@@ -292,8 +292,8 @@ def test_dockerfile_is_multi_stage_non_root_and_health_checked() -> None:
     (user,) = re.findall(r"^USER (\S+)", runtime, re.MULTILINE)
     assert not user.startswith("0") and user.split(":")[0].isdigit()
     assert "--require-hashes" in text and "grpc_tools.protoc" in text
-    assert re.search(r'^HEALTHCHECK .*\n?.*"server\.service\.probe"\]', runtime, re.MULTILINE)
-    assert re.search(r'^ENTRYPOINT \["python", "-m", "server\.cli"\]', runtime, re.MULTILINE)
+    assert re.search(r'^HEALTHCHECK .*\n?.*"senet\.service\.probe"\]', runtime, re.MULTILINE)
+    assert re.search(r'^ENTRYPOINT \["python", "-m", "senet\.cli"\]', runtime, re.MULTILINE)
     assert re.search(r"^STOPSIGNAL SIGTERM", runtime, re.MULTILINE)
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from server.games.interface import Event
-from server.games.mykerinos import MYKERINOS, MykerinosState
-from server.games.mykerinos import state as st
-from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.nile import NILE_CARDS
-from server.games.mykerinos.patrons import CODE_TO_PATRON, Patron
-from server.games.mykerinos.plots import PLOT_CARDS
-from server.games.mykerinos.region import parse_space, region_shape
+from senet.games.interface import Event
+from senet.games.mykerinos import MYKERINOS, MykerinosState
+from senet.games.mykerinos import state as st
+from senet.games.mykerinos.museum import parse_room
+from senet.games.mykerinos.nile import NILE_CARDS
+from senet.games.mykerinos.patrons import CODE_TO_PATRON, Patron
+from senet.games.mykerinos.plots import PLOT_CARDS
+from senet.games.mykerinos.region import parse_space, region_shape
 
 BLUE, RED, GREEN, WHITE = 0, 1, 2, 3
 

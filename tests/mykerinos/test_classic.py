@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.patrons import CLASSIC_PATRON_NAMES
-from server.games.mykerinos.state import MykerinosState
+from senet.games.mykerinos.museum import parse_room
+from senet.games.mykerinos.patrons import CLASSIC_PATRON_NAMES
+from senet.games.mykerinos.state import MykerinosState
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,

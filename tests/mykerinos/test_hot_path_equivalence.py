@@ -23,13 +23,13 @@ from typing import Any
 import orjson
 import pytest
 
-from server.games.errors import GameError
-from server.games.mykerinos import MYKERINOS, MykerinosAction, MykerinosState
-from server.games.mykerinos import actions as act
-from server.games.mykerinos.patrons import ALL_PATRONS, Patron
-from server.games.mykerinos.region import region_shape
-from server.games.mykerinos.state import COLOURS, EMPTY, EXCAVATION
-from server.games.rng import Rng
+from senet.games.errors import GameError
+from senet.games.mykerinos import MYKERINOS, MykerinosAction, MykerinosState
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.patrons import ALL_PATRONS, Patron
+from senet.games.mykerinos.region import region_shape
+from senet.games.mykerinos.state import COLOURS, EMPTY, EXCAVATION
+from senet.games.rng import Rng
 
 VARIANTS = ("nile", "team", "quick", "classic")
 CASES = [

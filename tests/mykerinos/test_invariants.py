@@ -38,16 +38,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from server.games import Event, Rng
-from server.games.mykerinos import MYKERINOS, MykerinosState
-from server.games.mykerinos import actions as act
-from server.games.mykerinos.museum import WINGS, five_room, five_room_entries, ring_rooms
-from server.games.mykerinos.nile import NILE_CARDS
-from server.games.mykerinos.patrons import ALL_PATRONS, PATRON_CODES, PATRON_NAMES, PATRONS
-from server.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
-from server.games.mykerinos.region import parse_space
-from server.games.mykerinos.scoring import exhibition
-from server.games.mykerinos.state import (
+from senet.games import Event, Rng
+from senet.games.mykerinos import MYKERINOS, MykerinosState
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.museum import WINGS, five_room, five_room_entries, ring_rooms
+from senet.games.mykerinos.nile import NILE_CARDS
+from senet.games.mykerinos.patrons import ALL_PATRONS, PATRON_CODES, PATRON_NAMES, PATRONS
+from senet.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
+from senet.games.mykerinos.region import parse_space
+from senet.games.mykerinos.scoring import exhibition
+from senet.games.mykerinos.state import (
     ARCHAEOLOGISTS_PER_COLOUR,
     AWAIT_DISCARD,
     AWAIT_REWARD,

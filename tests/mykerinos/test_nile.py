@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.errors import IllegalActionError
-from server.games.mykerinos import nile
-from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.patrons import Patron
-from server.games.mykerinos.region import parse_space, space_name
-from server.games.mykerinos.scoring import exhibition, patron_sets
-from server.games.mykerinos.state import AWAIT_TIE, BLOCKING, DELIMITATION, EMPTY, MykerinosState
+from senet.games.errors import IllegalActionError
+from senet.games.mykerinos import nile
+from senet.games.mykerinos.museum import parse_room
+from senet.games.mykerinos.patrons import Patron
+from senet.games.mykerinos.region import parse_space, space_name
+from senet.games.mykerinos.scoring import exhibition, patron_sets
+from senet.games.mykerinos.state import AWAIT_TIE, BLOCKING, DELIMITATION, EMPTY, MykerinosState
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.errors import IllegalActionError
-from server.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
-from server.games.mykerinos.state import DRAFT, EXCAVATION
+from senet.games.errors import IllegalActionError
+from senet.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
+from senet.games.mykerinos.state import DRAFT, EXCAVATION
 from tests.mykerinos.builders import new_state, notations
 
 
@@ -76,7 +76,7 @@ def test_the_five_point_plot_is_replaced_and_shuffled_back_ruling_q1() -> None:
 
 
 def test_quick_game_ends_after_three_campaigns() -> None:
-    from server.games import Rng
+    from senet.games import Rng
 
     state = new_state(3, quick=True, seed=1)
     rng = Rng(3)

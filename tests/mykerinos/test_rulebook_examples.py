@@ -7,9 +7,9 @@ green here.
 
 from __future__ import annotations
 
-from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.patrons import Patron
-from server.games.mykerinos.scoring import exhibition
+from senet.games.mykerinos.museum import parse_room
+from senet.games.mykerinos.patrons import Patron
+from senet.games.mykerinos.scoring import exhibition
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import pytest
 
-from server.games.errors import IllegalActionError, MalformedActionError
-from server.games.mykerinos import MYKERINOS, MykerinosState, parse_action
-from server.games.mykerinos import actions as act
-from server.games.mykerinos.museum import parse_room
-from server.games.mykerinos.patrons import PATRONS, Patron
-from server.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
-from server.games.mykerinos.region import parse_space, space_name
+from senet.games.errors import IllegalActionError, MalformedActionError
+from senet.games.mykerinos import MYKERINOS, MykerinosState, parse_action
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.museum import parse_room
+from senet.games.mykerinos.patrons import PATRONS, Patron
+from senet.games.mykerinos.plots import PLOT_CARDS, SPECIAL_PLOT_ID
+from senet.games.mykerinos.region import parse_space, space_name
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,

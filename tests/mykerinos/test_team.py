@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.games import get_game
-from server.games.errors import IllegalActionError, InvalidOptionsError
-from server.games.mykerinos.region import parse_space
+from senet.games import get_game
+from senet.games.errors import IllegalActionError, InvalidOptionsError
+from senet.games.mykerinos.region import parse_space
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,

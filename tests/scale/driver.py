@@ -3,7 +3,7 @@
 Run as ``python -m tests.scale.driver --targets A,B,C --matches 64 --out FILE``
 (the scale test runs it inside the clients' host). It creates the matches, then
 plays every seat of every match at once over PlayMatch with a seeded random bot.
-Each seat has its own :class:`~clients.client.SenetClient` over all targets,
+Each seat has its own :class:`~senet.client.client.SenetClient` over all targets,
 rotated so that the matches start spread evenly over the replicas; when a
 replica dies, the client fails over to the next target and resumes its stream
 from the last version it saw.
@@ -25,9 +25,8 @@ import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from senet.client.client import SenetClient
 from senet.v1 import match_service_pb2
-
-from clients.client import SenetClient
 
 ADMIN_KEY = "scale-admin"
 SEATS = 2

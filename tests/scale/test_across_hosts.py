@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
-from senet.v1 import match_service_pb2 as ms
 
+from senet.v1 import match_service_pb2 as ms
 from tests.hosts import Hosts, make_hosts
 from tests.scale.driver import ADMIN_KEY, SEATS
 from tests.service.conftest import replay_export
@@ -118,7 +118,7 @@ def start_server(
     proc = hosts.spawn(
         host,
         [
-            sys.executable, "-m", "server.cli", "serve",
+            sys.executable, "-m", "senet.cli", "serve",
             "--host", hosts.address[host], "--port", address.rpartition(":")[2],
             "--redis-url", redis_url,
             "--admin-key", ADMIN_KEY, "--no-log-json", "--log-level", "WARNING",

@@ -6,7 +6,7 @@
   store, so two of them stand for two replicas.
 * :class:`Client` wraps the generated async stub and sends a seat token and/or the
   admin key as metadata; it records every message it receives (leak checks).
-* :class:`ServerProcess` runs ``python -m server.cli serve`` in a child process.
+* :class:`ServerProcess` runs ``python -m senet.cli serve`` in a child process.
 * :class:`DurableRedis` is a private ``redis-server`` with an fsynced append-only
   file, for tests that stop Redis and expect the data back.
 """
@@ -33,17 +33,17 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
+
+from senet.codec import codec_for, options_from_proto
+from senet.games import GameState, get_game
+from senet.service.errors import ERROR_DOMAIN
+from senet.service.server import SERVICE_NAME, RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store import MatchStore
+from senet.store.memory import MemoryStore
+from senet.store.redis_store import RedisStore
 from senet.v1 import games_pb2, match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
-
-from server.codec import codec_for, options_from_proto
-from server.games import GameState, get_game
-from server.service.errors import ERROR_DOMAIN
-from server.service.server import SERVICE_NAME, RunningServer, create_server
-from server.service.settings import Settings
-from server.store import MatchStore
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
 from tests.conftest import RedisServer
 
 REPO = Path(__file__).resolve().parents[2]
@@ -454,7 +454,7 @@ def client(deployment: Deployment, server: RunningServer) -> Client:
 
 # --------------------------------------------------------- server processes
 class ServerProcess:
-    """``python -m server.cli serve`` on a free port, over Redis."""
+    """``python -m senet.cli serve`` on a free port, over Redis."""
 
     def __init__(self, redis_url: str, key_prefix: str, log_path: Path) -> None:
         self.redis_url = redis_url
@@ -472,7 +472,7 @@ class ServerProcess:
             self.port = free_port()
             with self.log_path.open("ab") as log:
                 self._proc = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", "server.cli", "serve",
+                    sys.executable, "-m", "senet.cli", "serve",
                     "--host", "127.0.0.1", "--port", str(self.port),
                     "--redis-url", self.redis_url, "--key-prefix", self.key_prefix,
                     "--no-log-json", "--log-level", "WARNING",

@@ -26,15 +26,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from google.protobuf.message import Message
+
+from senet.games import get_game
+from senet.service.records import Snapshot
+from senet.service.server import RunningServer
+from senet.store import NewMatch
+from senet.store import SeatClaim as StoredClaim
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
-
-from server.games import get_game
-from server.service.records import Snapshot
-from server.service.server import RunningServer
-from server.store import NewMatch
-from server.store import SeatClaim as StoredClaim
 from tests.service.conftest import Client, Seated, current_seat, play_random
 
 PRIVATE = (pb.ARCHEOS_EVENT_KIND_DEALT, pb.ARCHEOS_EVENT_KIND_CARDS_DRAWN_PRIVATE)

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import random
 
+from senet.service.server import RunningServer
 from senet.v1 import match_pb2
-
-from server.service.server import RunningServer
 from tests.service.conftest import Client, check_export, play_random
 from tests.service.test_archeos_secrets import archeos_match
 

@@ -15,13 +15,13 @@ from collections.abc import AsyncIterator
 
 import grpc
 import pytest
-from senet.v1 import match_pb2
 
-from clients.bots.worker import BotWorker
-from clients.client import SenetClient
-from server.service.server import RunningServer, create_server
-from server.service.settings import Settings
-from server.store.redis_store import RedisStore
+from senet.bots.worker import BotWorker
+from senet.client.client import SenetClient
+from senet.service.server import RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store.redis_store import RedisStore
+from senet.v1 import match_pb2
 from tests.cluster import LocalCluster
 from tests.service.conftest import Client, Seated, check_export, on, play_random, seated_match
 

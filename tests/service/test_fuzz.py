@@ -28,14 +28,14 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from senet.service.server import RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store import MatchStore
+from senet.store.memory import MemoryStore
+from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
-
-from server.service.server import RunningServer, create_server
-from server.service.settings import Settings
-from server.store import MatchStore
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
 from tests.service.conftest import current_seat
 
 T = TypeVar("T")

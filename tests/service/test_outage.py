@@ -16,12 +16,12 @@ from collections.abc import AsyncIterator
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2
+
+from senet.service.server import LIVENESS_SERVICE, RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
-
-from server.service.server import LIVENESS_SERVICE, RunningServer, create_server
-from server.service.settings import Settings
-from server.store.redis_store import RedisStore
 from tests.service.conftest import (
     Client,
     Code,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 from senet.v1 import match_service_pb2 as ms
-
 from tests.service.conftest import Client, current_seat, play_random, seated_match
 
 

@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass
 
 import grpc
+
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
-
 from tests.service.conftest import (
     Client,
     Deployment,

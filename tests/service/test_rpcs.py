@@ -14,12 +14,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from senet.codec import codec_for, options_from_proto
+from senet.games import get_game
+from senet.service.server import SERVICE_NAME, RunningServer
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
-
-from server.codec import codec_for, options_from_proto
-from server.games import get_game
-from server.service.server import SERVICE_NAME, RunningServer
 from tests.service.conftest import (
     Client,
     Code,

@@ -19,14 +19,14 @@ import time
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
+
+from senet.games import get_game
+from senet.service.records import MatchMeta, Snapshot, token_hash
+from senet.service.server import RunningServer
+from senet.store import NewMatch
+from senet.store import SeatClaim as StoredClaim
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
-
-from server.games import get_game
-from server.service.records import MatchMeta, Snapshot, token_hash
-from server.service.server import RunningServer
-from server.store import NewMatch
-from server.store import SeatClaim as StoredClaim
 from tests.service.conftest import (
     Client,
     Code,

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from server.games import GameState, get_game
-from server.games.errors import IllegalActionError, MalformedActionError, NotYourTurnError
-from server.service.matches import Caller, MatchService
-from server.service.records import SeatPlan, Snapshot, SubmitOutcome
-from server.service.settings import Settings
-from server.store.memory import MemoryStore
+from senet.games import GameState, get_game
+from senet.games.errors import IllegalActionError, MalformedActionError, NotYourTurnError
+from senet.service.matches import Caller, MatchService
+from senet.service.records import SeatPlan, Snapshot, SubmitOutcome
+from senet.service.settings import Settings
+from senet.store.memory import MemoryStore
 
 SEED = 4242
 SEATS = 4

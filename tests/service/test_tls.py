@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 import trustme
-from senet.v1 import match_pb2
 
-from clients.bots.worker import BotWorker
-from clients.client import SenetClient
-from clients.errors import SenetRpcError
-from server.service import probe
-from server.service.server import RunningServer, create_server
-from server.service.settings import Settings
-from server.store.memory import MemoryStore
+from senet.bots.worker import BotWorker
+from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
+from senet.service import probe
+from senet.service.server import RunningServer, create_server
+from senet.service.settings import Settings
+from senet.store.memory import MemoryStore
+from senet.v1 import match_pb2
 
 ADMIN = "tls-admin"
 

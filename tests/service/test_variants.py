@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 
+from senet.codec import codec_for, options_from_proto
+from senet.games import GameState, get_game
 from senet.v1 import games_pb2, match_pb2, mykerinos_pb2
-
-from server.codec import codec_for, options_from_proto
-from server.games import GameState, get_game
 from tests.service.conftest import (
     Client,
     Code,

@@ -16,8 +16,8 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
-from server.store import BotLease, BotSeatRef, CommitOutcome, StoreUnavailable
-from server.store.redis_store import RedisStore, _cluster_nodes, is_cluster_url, redacted_url
+from senet.store import BotLease, BotSeatRef, CommitOutcome, StoreUnavailable
+from senet.store.redis_store import RedisStore, _cluster_nodes, is_cluster_url, redacted_url
 from tests.cluster import LocalCluster
 from tests.store.test_stores import new_match, req
 

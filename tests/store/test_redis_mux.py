@@ -1,6 +1,6 @@
 """The multiplexed Redis connection, and the Redis store's use of it.
 
-:class:`~server.store.redis_mux.MuxConnection` is checked against the session's
+:class:`~senet.store.redis_mux.MuxConnection` is checked against the session's
 private Redis (``tests/conftest.py``): replies matched to callers in order under
 concurrency, pipelining, error replies, cancelled callers, lost connections,
 overdue replies and closing. The store-level tests pin what ``RedisStore`` adds
@@ -22,9 +22,9 @@ import redis.exceptions as rex
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio.connection import Connection, ConnectionPool
 
-from server.store import CommitOutcome, MatchNotFound, SeatClaim, StoreUnavailable
-from server.store.redis_mux import MuxConnection, MuxUnsupported
-from server.store.redis_store import RedisStore
+from senet.store import CommitOutcome, MatchNotFound, SeatClaim, StoreUnavailable
+from senet.store.redis_mux import MuxConnection, MuxUnsupported
+from senet.store.redis_store import RedisStore
 from tests.conftest import RedisServer
 from tests.store.test_stores import new_match, req
 

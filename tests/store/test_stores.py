@@ -19,7 +19,7 @@ import pytest
 from redis.asyncio import Redis as AsyncRedis
 from redis.crc import key_slot
 
-from server.store import (
+from senet.store import (
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -30,9 +30,9 @@ from server.store import (
     StoreError,
     StoreUnavailable,
 )
-from server.store.base import MatchStatus
-from server.store.memory import MemoryStore
-from server.store.redis_store import RedisStore
+from senet.store.base import MatchStatus
+from senet.store.memory import MemoryStore
+from senet.store.redis_store import RedisStore
 from tests.conftest import RedisServer
 
 IDLE_TTL_S = 30.0

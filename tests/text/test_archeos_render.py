@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+from senet.codec import codec_for
+from senet.games import Rng, get_game
+from senet.games.archeos import ArcheosState
+from senet.games.archeos.sites import COMPASS
+from senet.text import render_archeos
+from senet.text.render import ASCII, WIDTH
 from senet.v1 import archeos_pb2 as pb
-
-from clients.text import render_archeos
-from clients.text.render import ASCII, WIDTH
-from server.codec import codec_for
-from server.games import Rng, get_game
-from server.games.archeos import ArcheosState
-from server.games.archeos.sites import COMPASS
 
 CODEC = codec_for("archeos")
 
@@ -62,8 +61,8 @@ def test_monkeys_scores_and_final_table() -> None:
 
 
 def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
-    from clients.text import choose
-    from clients.text.render import action_lines
+    from senet.text import choose
+    from senet.text.render import action_lines
 
     state = get_game("archeos").new_match(4, seed=2)
     assert isinstance(state, ArcheosState)

@@ -22,7 +22,7 @@ def server_with_bots(tmp_path: Path) -> Iterator[str]:
     port = _free_port()
     log = (tmp_path / "server.log").open("ab")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+        [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
          "--port", str(port), "--no-log-json", "--log-level", "WARNING",
          "--embedded-bot-workers", "1"],
         cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,

@@ -25,14 +25,14 @@ from pathlib import Path
 
 import pexpect
 import pytest
+
+from senet.client.client import SenetClient
+from senet.codec import codec_for
+from senet.games import GameState, get_game
+from senet.text import choose, render
+from senet.text.cli import check, parse_options, seat_plan
 from senet.v1 import match_pb2, match_service_pb2
 from senet.v1 import mykerinos_pb2 as pb
-
-from clients.client import SenetClient
-from clients.text import choose, render
-from clients.text.cli import check, parse_options, seat_plan
-from server.codec import codec_for
-from server.games import GameState, get_game
 
 REPO = Path(__file__).resolve().parents[2]
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -316,7 +316,7 @@ def test_resolve_numbers_notation_and_commands() -> None:
 
 def test_play_arguments() -> None:
     def parse(*argv: str) -> argparse.Namespace:
-        from clients.text.cli import add_arguments
+        from senet.text.cli import add_arguments
 
         parser = argparse.ArgumentParser()
         add_arguments(parser)
@@ -351,7 +351,7 @@ def server_address(tmp_path: Path) -> Iterator[str]:
         port = _free_port()
         log = (tmp_path / "server.log").open("ab")
         proc = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--host", "127.0.0.1",
+            [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
              "--port", str(port), "--no-log-json", "--log-level", "WARNING"],
             cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
         )  # fmt: skip
@@ -395,7 +395,7 @@ async def _random_player(address: str, match_id: str, seed: int) -> None:
 def _spawn(*argv: str, log: io.StringIO) -> pexpect.spawn[str]:
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "server.cli", "play", *argv, "--no-color", "--no-clear"],
+        ["-m", "senet.cli", "play", *argv, "--no-color", "--no-clear"],
         cwd=str(REPO),
         env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8", "NO_COLOR": "1"},
         encoding="utf-8",

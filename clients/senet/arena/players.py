@@ -1,0 +1,139 @@
+"""Strategy specs (``mcts@0.2s``, ``mcts@500i``) and how the arena plays one seat.
+
+The server only knows strategy names (``random``, ``greedy``, ``mcts``), so a
+budget suffix never reaches it: the arena's own workers remember which spec sits
+in which seat and build the strategy with that budget. Decisions run in a process
+pool when one is given, because searching strategies are CPU-bound and threads of
+one process would share one core (and a time budget would then buy less search
+the more matches run at once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from collections.abc import Mapping
+from concurrent.futures import Executor
+from dataclasses import dataclass
+
+from senet.bots.base import STRATEGY_NAMES, make_strategy, state_from_proto_view
+from senet.bots.worker import position_at
+from senet.client.client import SeatClient, SenetClient
+from senet.games.interface import OptionValue
+from senet.v1 import match_pb2, match_service_pb2
+
+_SPEC = re.compile(r"^(?P<name>[a-z_]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>[si]))?$")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """One entrant: a strategy name and an optional search budget.
+
+    ``label`` is how the spec was written and names the entrant in reports.
+    """
+
+    label: str
+    strategy: str
+    seconds: float | None = None
+    iterations: int | None = None
+
+    @classmethod
+    def parse(
+        cls, text: str, *, seconds: float | None = None, iterations: int | None = None
+    ) -> PlayerSpec:
+        """Parse ``name[@<float>s|@<int>i]``; the defaults apply when there is no suffix.
+
+        Raises:
+            ValueError: unknown strategy or malformed budget.
+        """
+        text = text.strip()
+        found = _SPEC.match(text)
+        if found is None:
+            raise ValueError(f"bad player {text!r}: expected NAME, NAME@0.2s or NAME@500i")
+        name = found["name"]
+        if name not in STRATEGY_NAMES:
+            raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
+        if found["unit"] == "s":
+            seconds, iterations = float(found["amount"]), None
+        elif found["unit"] == "i":
+            if "." in found["amount"]:
+                raise ValueError(f"bad player {text!r}: iterations must be a whole number")
+            seconds, iterations = None, int(found["amount"])
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"bad player {text!r}: seconds must be positive")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"bad player {text!r}: iterations must be at least 1")
+        return cls(text, name, seconds, iterations)
+
+    @property
+    def deterministic(self) -> bool:
+        """Whether play depends only on seeds (a time budget lets the clock decide)."""
+        return self.strategy != "mcts" or self.seconds is None
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from any parts: match and bot seeds all come from the arena seed."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def choose_notation(
+    game_id: str,
+    view: bytes,
+    seat: int,
+    seed: int,
+    options: Mapping[str, OptionValue] | None,
+    spec: PlayerSpec,
+) -> str:
+    """One decision from a serialized view; a top-level function so a process pool can run it.
+
+    The strategy is built per decision, seeded from (seat seed, version) by the
+    caller, so a decision does not depend on which process made the previous one.
+    """
+    parsed = match_pb2.View()
+    parsed.ParseFromString(view)
+    state = state_from_proto_view(game_id, parsed, seat=seat, seed=seed, options=options)
+    if state.current_seat() != seat:
+        return ""
+    strategy = make_strategy(
+        spec.strategy, seed=seed, seconds=spec.seconds, iterations=spec.iterations
+    )
+    return strategy.choose(state, seat).notation()
+
+
+async def play_arena_seat(
+    client: SenetClient,
+    match_id: str,
+    seat: int,
+    token: str,
+    spec: PlayerSpec,
+    seed: int,
+    executor: Executor | None,
+) -> None:
+    """Play one leased seat to the end of its match with ``spec`` (cf. ``worker.play_seat``).
+
+    Like the stock worker it rebuilds the forward model from the seat's own view,
+    so an arena bot sees no more than a hosted one.
+    """
+    seat_client: SeatClient = client.seat(match_id, seat, token)
+    loop = asyncio.get_running_loop()
+
+    async def decide(turn: match_service_pb2.YourTurn) -> str | None:
+        position = await position_at(seat_client, turn)
+        if position is None:
+            return None
+        got, options = position
+        notation = await loop.run_in_executor(
+            executor,
+            choose_notation,
+            got.match.game_id,
+            got.view.SerializeToString(),
+            seat,
+            derive_seed(seed, turn.version),
+            options,
+            spec,
+        )
+        return notation or None
+
+    await seat_client.play(decide)

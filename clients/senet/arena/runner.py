@@ -1,0 +1,255 @@
+"""Run a tournament through a server: create all-bot matches, let workers play, watch.
+
+Each match is created with every seat a bot seat; seat ``s`` of match ``i`` gets
+player ``(s + i) % n`` of the line-up, so over a multiple of ``n`` matches every
+entrant plays every seat equally. The arena runs its own bot workers
+(:class:`ArenaWorker`, the stock :class:`~senet.bots.worker.BotWorker` with the
+seat-playing step swapped) so that budget suffixes and arena-derived bot seeds
+apply; with ``external_workers`` it leaves the seats to whatever ``senet bots``
+workers serve the server, and then budgets and bot seeds are theirs.
+
+The end of a match is awaited on its WatchMatch stream (never by polling); the
+final scores, places and seed then come from one ExportMatch call.
+
+Reproducibility: match seeds and bot seeds derive from the arena seed, so with
+iteration budgets (or random/greedy only) the same seed replays the same
+tournament; with time budgets the clock decides how far each search gets, so
+results vary from run to run and with machine load.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import secrets
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from senet.arena.players import PlayerSpec, derive_seed, play_arena_seat
+from senet.arena.stats import MatchResult
+from senet.bots.worker import BotWorker, SeatKey
+from senet.client.client import SenetClient, describe_error
+from senet.service.server import create_server
+from senet.service.settings import Settings
+from senet.v1 import bot_service_pb2
+
+#: Short leases so the worker's acquire loop (every third of a lease) picks up new
+#: matches quickly; the loop stays responsive because decisions run off it.
+ARENA_LEASE_MS = 1200
+#: Seats a single arena worker plays at once.
+SEATS_PER_WORKER = 16
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What ``senet arena`` was asked for."""
+
+    game: str
+    players: Sequence[PlayerSpec]
+    matches: int
+    parallel: int = 4
+    seed: int | None = None
+    server: str | None = None
+    admin_key: str = ""
+    external_workers: bool = False
+    #: Decision processes; None: min(parallel, CPUs); 0: decide in threads.
+    processes: int | None = None
+
+
+@dataclass
+class ArenaRun:
+    """Results of a tournament (matches in creation order)."""
+
+    config: ArenaConfig
+    seed: int
+    results: list[MatchResult] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    """What an arena worker needs to play one seat."""
+
+    spec: PlayerSpec
+    seed: int
+
+
+class Registry:
+    """Which spec and seed play each seat of the arena's matches.
+
+    A worker may lease a seat before ``CreateMatch`` has even returned its id to
+    the arena (seats are queued when the match is stored), so lookups wait while
+    any creation is in flight; a match unknown once none is in flight belongs to
+    someone else on a shared server.
+    """
+
+    def __init__(self) -> None:
+        self.plans: dict[str, list[SeatPlan]] = {}
+        self.creating = 0
+        self.changed = asyncio.Condition()
+
+    @contextlib.asynccontextmanager
+    async def creation(self) -> AsyncIterator[None]:
+        async with self.changed:
+            self.creating += 1
+        try:
+            yield
+        finally:
+            async with self.changed:
+                self.creating -= 1
+                self.changed.notify_all()
+
+    async def register(self, match_id: str, plans: list[SeatPlan]) -> None:
+        async with self.changed:
+            self.plans[match_id] = plans
+            self.changed.notify_all()
+
+    async def lookup(self, match_id: str, seat: int) -> SeatPlan | None:
+        async with self.changed:
+            await self.changed.wait_for(lambda: match_id in self.plans or self.creating == 0)
+            plans = self.plans.get(match_id)
+        return plans[seat] if plans is not None else None
+
+
+class ArenaWorker(BotWorker):
+    """A bot worker that plays the arena's seats with their specs and derived seeds."""
+
+    def __init__(
+        self, target: str, registry: Registry, executor: Executor | None, **kwargs: object
+    ) -> None:
+        super().__init__(target, **kwargs)  # type: ignore[arg-type]
+        self.registry = registry
+        self.executor = executor
+
+    async def _play(
+        self, client: SenetClient, seat: bot_service_pb2.BotSeat, finished: list[SeatKey]
+    ) -> None:
+        plan = await self.registry.lookup(seat.match_id, seat.seat)
+        if plan is None:  # not ours: play it as any worker would
+            await super()._play(client, seat, finished)
+            return
+        key = (seat.match_id, seat.seat)
+        try:
+            await play_arena_seat(
+                client, seat.match_id, seat.seat, seat.token, plan.spec, plan.seed, self.executor
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # refused token (lease lost): the new holder plays on
+            print(f"arena: stopped {seat.match_id} seat {seat.seat}: {describe_error(exc)}")
+            if self.playing.get(key) is asyncio.current_task():
+                del self.playing[key]
+            return
+        if self.playing.get(key) is asyncio.current_task():
+            del self.playing[key]
+            finished.append(key)
+
+
+def rotation(players: Sequence[PlayerSpec], index: int) -> list[PlayerSpec]:
+    """The line-up of match ``index``: seat ``s`` gets player ``(s + index) % n``."""
+    n = len(players)
+    return [players[(s + index) % n] for s in range(n)]
+
+
+def _executor(config: ArenaConfig) -> Executor | None:
+    count = config.processes
+    if count is None:
+        count = min(config.parallel, os.cpu_count() or 1)
+    if count <= 0:
+        return None  # the loop's default thread pool
+    # spawn, not fork: the parent already runs gRPC threads, which fork would break.
+    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+
+
+async def run_arena(
+    config: ArenaConfig, on_done: Callable[[MatchResult], None] | None = None
+) -> ArenaRun:
+    """Play ``config.matches`` matches, at most ``config.parallel`` at once.
+
+    ``on_done`` is called as each match finishes (progress bars).
+    """
+    if len(config.players) < 2:
+        raise ValueError("an arena needs at least two players")
+    if config.matches < 1 or config.parallel < 1:
+        raise ValueError("matches and parallel must be at least 1")
+    seed = config.seed if config.seed is not None else secrets.randbits(63)
+    run = ArenaRun(config, seed)
+    async with contextlib.AsyncExitStack() as stack:
+        target = config.server
+        if target is None:
+            server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+            stack.push_async_callback(server.stop)
+            target = f"127.0.0.1:{server.port}"
+        registry = Registry()
+        if not config.external_workers:
+            executor = _executor(config)
+            if executor is not None:
+                stack.callback(executor.shutdown, cancel_futures=True)
+            seats = config.parallel * len(config.players)
+            stop = asyncio.Event()
+            tasks = [
+                asyncio.create_task(
+                    ArenaWorker(
+                        target,
+                        registry,
+                        executor,
+                        admin_key=config.admin_key,
+                        capacity=min(SEATS_PER_WORKER, seats - start),
+                        lease_ms=ARENA_LEASE_MS,
+                    ).run(stop)
+                )
+                for start in range(0, seats, SEATS_PER_WORKER)
+            ]
+
+            async def stop_workers() -> None:
+                stop.set()
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+            stack.push_async_callback(stop_workers)
+        client = await stack.enter_async_context(SenetClient(target, admin_key=config.admin_key))
+        slots = asyncio.Semaphore(config.parallel)
+        results: list[MatchResult | None] = [None] * config.matches
+
+        async def one(index: int) -> None:
+            async with slots:
+                result = await _play_match(client, registry, config, seed, index)
+            results[index] = result
+            if on_done is not None:
+                on_done(result)
+
+        await asyncio.gather(*(one(i) for i in range(config.matches)))
+        run.results = [r for r in results if r is not None]
+    return run
+
+
+async def _play_match(
+    client: SenetClient, registry: Registry, config: ArenaConfig, seed: int, index: int
+) -> MatchResult:
+    lineup = rotation(config.players, index)
+    match_seed = derive_seed(seed, "match", index)
+    async with registry.creation():
+        match_id = await client.create_match(
+            config.game, 0, seed=match_seed, bots=[spec.strategy for spec in lineup]
+        )
+        await registry.register(
+            match_id,
+            [
+                SeatPlan(spec, derive_seed(seed, "bot", index, seat))
+                for seat, spec in enumerate(lineup)
+            ],
+        )
+    async for _ in client.watch(match_id):
+        pass  # the stream ends after the finishing update
+    final = await client.export(match_id)
+    return MatchResult(
+        index=index,
+        match_id=match_id,
+        seed=final.seed,
+        players=[spec.label for spec in lineup],
+        scores=list(final.scores),
+        places=list(final.places),
+    )

@@ -1,0 +1,136 @@
+"""What every bot brain offers, and how a bot gets a forward model it may search.
+
+A :class:`Strategy` picks one action for one seat in one position. Bots are honest
+players: they may look at anything their seat's view shows and nothing else. The
+position they are handed may be the server's real state (local arenas) or one rebuilt
+from a view (remote bots, see :func:`state_from_proto_view`); either way a strategy
+starts from :func:`information_set_root`, which rebuilds the position from the seat's
+view alone, and only ever looks ahead on ``determinize(seat, ...)`` copies of it. So
+the hidden part of the state it was given (the deck order, the generator) cannot
+influence its choice, not even through the seed of a resampling: two states that
+look the same to the seat get the same answer from a strategy with the same seed.
+
+All randomness comes from a :class:`~senet.games.rng.Rng` seeded at construction,
+so a strategy replays exactly: same seed, same positions, same choices (time
+budgets excepted, since the clock decides how far a search gets).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import ClassVar
+
+from senet.codec import codec_for
+from senet.games import Action, GameState, Rng, get_game
+from senet.games.interface import OptionValue
+from senet.v1 import match_pb2
+
+
+class Strategy(ABC):
+    """A bot brain: chooses an action for the seat to move.
+
+    Args:
+        seed: Seeds the strategy's own generator; the only source of randomness.
+    """
+
+    #: Registry name (``make_strategy(name)``).
+    name: ClassVar[str]
+
+    def __init__(self, *, seed: int) -> None:
+        self.seed = seed
+        self.rng = Rng(seed)
+
+    @abstractmethod
+    def choose(self, state: GameState, seat: int) -> Action:
+        """Return a legal action of ``seat``, which must be the seat to move.
+
+        ``state`` is read only through what ``seat`` may see (its view, and the
+        legal actions, which a seat always knows); it is never modified.
+
+        Raises:
+            ValueError: ``seat`` is not the seat that must decide now.
+        """
+
+
+def check_turn(state: GameState, seat: int) -> None:
+    """Refuse to think for a seat that is not to move (a caller bug, not a game rule).
+
+    Raises:
+        ValueError: ``seat`` is not ``state.current_seat()``.
+    """
+    current = state.current_seat()
+    if current != seat:
+        who = "nobody (the match is over)" if current is None else f"seat {current}"
+        raise ValueError(f"asked to choose for seat {seat}, but {who} must decide now")
+
+
+def information_set_root(state: GameState, seat: int, seed: int) -> GameState:
+    """A state consistent with ``seat``'s view, its hidden parts sampled from ``seed``.
+
+    Built from the view alone (``Game.state_from_view``), so it is a function of
+    what the seat sees and of ``seed``, never of the hidden parts of ``state``.
+    ``state.determinize(seat, seed)`` would not do: it shuffles the real hidden
+    part, so for a fixed seed its output still depends on it.
+    """
+    return state.game.state_from_view(state.view(seat), seed)
+
+
+def state_from_proto_view(
+    game_id: str,
+    view: match_pb2.View,
+    *,
+    seat: int,
+    seed: int,
+    options: Mapping[str, OptionValue] | None = None,
+) -> GameState:
+    """The forward model of a remote bot: a full state rebuilt from the server's view.
+
+    Args:
+        game_id: ``MatchSummary.game_id``.
+        view: The ``View`` of ``seat`` (``GetMatch``, ``Play`` or ``Watch``).
+        seat: The bot's seat.
+        seed: Samples what the view hides.
+        options: ``MatchSummary.options``, decoded (``options_from_proto``);
+            ``None`` for a match created with the game's defaults.
+    """
+    decoded = codec_for(game_id).view_from_proto(view, viewer=seat, options=options)
+    return get_game(game_id).state_from_view(decoded, seed)
+
+
+# ------------------------------------------------------------------ registry
+STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
+
+
+def make_strategy(
+    name: str,
+    *,
+    seed: int,
+    iterations: int | None = None,
+    seconds: float | None = None,
+) -> Strategy:
+    """Build the strategy registered as ``name`` (``random``, ``greedy``, ``mcts``).
+
+    Budgets only mean something to searching strategies (``mcts``); the others
+    accept and ignore them so that an arena can hand every seat the same settings.
+    ``mcts`` without a budget searches a default number of iterations.
+
+    Raises:
+        ValueError: unknown name, or a budget that is not positive.
+    """
+    # Imported here: the strategy modules import this one.
+    from senet.bots.greedy import GreedyStrategy
+    from senet.bots.mcts import MctsStrategy
+    from senet.bots.random_bot import RandomStrategy
+
+    if iterations is not None and iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be positive, got {seconds}")
+    if name == RandomStrategy.name:
+        return RandomStrategy(seed=seed)
+    if name == GreedyStrategy.name:
+        return GreedyStrategy(seed=seed)
+    if name == MctsStrategy.name:
+        return MctsStrategy(seed=seed, iterations=iterations, seconds=seconds)
+    raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")

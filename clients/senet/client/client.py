@@ -1,0 +1,414 @@
+"""A small typed asyncio client over the generated senet.v1 stubs.
+
+Every unary call has a deadline; failures raise :class:`~senet.client.errors.SenetRpcError`
+with the server's ErrorInfo reason. Submissions carry a request id, so the client
+retries them safely after UNAVAILABLE (another replica may answer). Streams
+reconnect by themselves and resume from the last version they delivered, so a
+caller never misses an update and never sees one twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import TypeVar
+
+import grpc
+
+from senet.client.errors import SenetRpcError
+from senet.v1 import games_pb2, match_pb2, match_service_pb2, match_service_pb2_grpc
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT_S = 10.0
+DEFAULT_KEEPALIVE_S = 30.0
+
+#: Channel options of every client channel. Round robin over every address the
+#: name resolves to: a ``dns:///`` target naming a headless Kubernetes Service
+#: then spreads calls over all replicas (gRPC's default, pick_first, would send
+#: everything to one); a name with one address behaves as before.
+CHANNEL_OPTIONS = (
+    ("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
+)
+_BACKOFF_START_S = 0.05
+_BACKOFF_MAX_S = 2.0
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A claimed seat: its number and secret token."""
+
+    match_id: str
+    seat: int
+    token: str
+
+
+def _options_to_proto(options: dict[str, bool | int | str]) -> dict[str, games_pb2.OptionValue]:
+    out = {}
+    for name, value in options.items():
+        if isinstance(value, bool):
+            out[name] = games_pb2.OptionValue(bool_value=value)
+        elif isinstance(value, int):
+            out[name] = games_pb2.OptionValue(int_value=value)
+        else:
+            out[name] = games_pb2.OptionValue(choice_value=str(value))
+    return out
+
+
+class SenetClient:
+    """A connection to a Senet server (or a load balancer in front of replicas).
+
+    Args:
+        target: ``host:port``, or a list of them: calls go to the first and move to
+            the next when one is unavailable (client-side failover).
+        admin_key: Sent as ``x-senet-admin-key`` where the server requires it.
+        timeout_s: Deadline of every unary call.
+        tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
+        keepalive_s: Ping the server after this long without traffic, and drop the
+            connection when the ping is not answered within as long again. A
+            replica whose host or network died sends nothing, not even a reset:
+            without pings a stream on it (WatchMatch, PlayMatch) would wait forever
+            instead of failing over. Keep it above the server's ``heartbeat_s``
+            (which resets the server's ping budget); None disables pings.
+    """
+
+    def __init__(
+        self,
+        target: str | Sequence[str],
+        *,
+        admin_key: str = "",
+        timeout_s: float = DEFAULT_TIMEOUT_S,
+        tls_ca: str | None = None,
+        max_attempts: int = 5,
+        keepalive_s: float | None = DEFAULT_KEEPALIVE_S,
+    ) -> None:
+        self.targets = [target] if isinstance(target, str) else list(target)
+        if not self.targets:
+            raise ValueError("at least one target is needed")
+        self.admin_key = admin_key
+        self.timeout_s = timeout_s
+        self.max_attempts = max_attempts
+        self._credentials = (
+            grpc.ssl_channel_credentials(Path(tls_ca).read_bytes()) if tls_ca else None
+        )
+        self._options: list[tuple[str, str | int]] = list(CHANNEL_OPTIONS)
+        if keepalive_s is not None:
+            keepalive_ms = max(1, round(keepalive_s * 1000))
+            self._options += [
+                ("grpc.keepalive_time_ms", keepalive_ms),
+                ("grpc.keepalive_timeout_ms", keepalive_ms),
+                ("grpc.http2.max_pings_without_data", 0),
+            ]
+        self._index = 0
+        self._channel: grpc.aio.Channel | None = None
+        self._stub: match_service_pb2_grpc.MatchServiceAsyncStub | None = None
+
+    # ------------------------------------------------------------ plumbing
+    async def __aenter__(self) -> SenetClient:
+        return self
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._channel is not None:
+            await self._channel.close(None)
+        self._channel = None
+        self._stub = None
+
+    @property
+    def stub(self) -> match_service_pb2_grpc.MatchServiceAsyncStub:
+        """The stub for the current target (connecting lazily)."""
+        if self._stub is None:
+            target = self.targets[self._index % len(self.targets)]
+            if self._credentials is not None:
+                self._channel = grpc.aio.secure_channel(
+                    target, self._credentials, options=self._options
+                )
+            else:
+                self._channel = grpc.aio.insecure_channel(target, options=self._options)
+            self._stub = match_service_pb2_grpc.MatchServiceStub(self._channel)
+        return self._stub
+
+    async def _failover(self) -> None:
+        """Move to the next target (or reconnect to the only one)."""
+        await self.close()
+        self._index += 1
+
+    def metadata(self, token: str | None = None) -> tuple[tuple[str, str], ...]:
+        pairs = []
+        if token:
+            pairs.append(("authorization", f"Bearer {token}"))
+        if self.admin_key:
+            pairs.append(("x-senet-admin-key", self.admin_key))
+        return tuple(pairs)
+
+    async def _call(
+        self, invoke: Callable[[match_service_pb2_grpc.MatchServiceAsyncStub], Awaitable[T]]
+    ) -> T:
+        """Run a unary call; retry UNAVAILABLE with backoff and failover.
+
+        Only calls that are safe to repeat go through the retry loop: reads, and
+        submissions, which carry a request id.
+        """
+        delay = _BACKOFF_START_S
+        for attempt in range(self.max_attempts):
+            try:
+                return await invoke(self.stub)
+            except grpc.aio.AioRpcError as exc:
+                error = SenetRpcError.from_rpc_error(exc)
+                if not error.retryable or attempt == self.max_attempts - 1:
+                    raise error from None
+            await self._failover()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, _BACKOFF_MAX_S)
+        raise AssertionError("unreachable")
+
+    async def _once(
+        self, invoke: Callable[[match_service_pb2_grpc.MatchServiceAsyncStub], Awaitable[T]]
+    ) -> T:
+        """Run a unary call that must not be repeated blindly (it creates something)."""
+        try:
+            return await invoke(self.stub)
+        except grpc.aio.AioRpcError as exc:
+            raise SenetRpcError.from_rpc_error(exc) from None
+
+    # ----------------------------------------------------------------- calls
+    async def list_games(self) -> list[games_pb2.GameInfo]:
+        response = await self._call(
+            lambda s: s.ListGames(match_service_pb2.ListGamesRequest(), timeout=self.timeout_s)
+        )
+        return list(response.games)
+
+    async def create_match(
+        self,
+        game_id: str,
+        seats: int | Sequence[match_pb2.SeatPlan],
+        *,
+        options: dict[str, bool | int | str] | None = None,
+        seed: int | None = None,
+        bots: Sequence[str] = (),
+    ) -> str:
+        """Create a match; returns its id.
+
+        ``seats`` is a count of open seats or explicit plans; ``bots`` appends bot
+        seats with these strategies (played by bot workers).
+        """
+        plans = (
+            [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN) for _ in range(seats)]
+            if isinstance(seats, int)
+            else list(seats)
+        )
+        plans += [
+            match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy=strategy)
+            for strategy in bots
+        ]
+        request = match_service_pb2.CreateMatchRequest(
+            game_id=game_id, seats=plans, options=_options_to_proto(options or {})
+        )
+        if seed is not None:
+            request.seed = seed
+        response = await self._once(
+            lambda s: s.CreateMatch(request, timeout=self.timeout_s, metadata=self.metadata())
+        )
+        return response.match_id
+
+    async def join(self, match_id: str, display_name: str, seat: int | None = None) -> SeatClient:
+        """Claim a seat (the first open one when ``seat`` is None)."""
+        request = match_service_pb2.JoinMatchRequest(match_id=match_id, display_name=display_name)
+        if seat is not None:
+            request.seat = seat
+        response = await self._once(
+            lambda s: s.JoinMatch(request, timeout=self.timeout_s, metadata=self.metadata())
+        )
+        return SeatClient(self, Joined(match_id, response.seat, response.token))
+
+    def seat(self, match_id: str, seat: int, token: str) -> SeatClient:
+        """A handle for a seat already claimed (resume after a restart)."""
+        return SeatClient(self, Joined(match_id, seat, token))
+
+    async def get(
+        self, match_id: str, token: str | None = None
+    ) -> match_service_pb2.GetMatchResponse:
+        request = match_service_pb2.GetMatchRequest(match_id=match_id)
+        return await self._call(
+            lambda s: s.GetMatch(request, timeout=self.timeout_s, metadata=self.metadata(token))
+        )
+
+    async def export(self, match_id: str) -> match_service_pb2.ExportMatchResponse:
+        request = match_service_pb2.ExportMatchRequest(match_id=match_id)
+        return await self._call(lambda s: s.ExportMatch(request, timeout=self.timeout_s))
+
+    async def watch(
+        self, match_id: str, token: str | None = None, from_version: int | None = None
+    ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:
+        """Stream a match, reconnecting and resuming after the last delivered version.
+
+        Ends when the match is over (after the finishing update).
+        """
+        last = from_version
+        delay = _BACKOFF_START_S
+        while True:
+            request = match_service_pb2.WatchMatchRequest(match_id=match_id)
+            if last is not None:
+                request.from_version = last
+            call = self.stub.WatchMatch(request, metadata=self.metadata(token))
+            try:
+                async for message in call:
+                    delay = _BACKOFF_START_S
+                    if message.HasField("snapshot"):
+                        last = message.snapshot.match.version
+                    elif message.HasField("update"):
+                        last = message.update.version
+                    yield message
+                return
+            except grpc.aio.AioRpcError as exc:
+                error = SenetRpcError.from_rpc_error(exc)
+                if not error.retryable:
+                    raise error from None
+            finally:
+                call.cancel()
+            await self._failover()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, _BACKOFF_MAX_S)
+
+
+class SeatClient:
+    """Acts for one seat of one match (holds the seat's token)."""
+
+    def __init__(self, client: SenetClient, joined: Joined) -> None:
+        self.client = client
+        self.match_id = joined.match_id
+        self.seat = joined.seat
+        self.token = joined.token
+
+    async def get(self) -> match_service_pb2.GetMatchResponse:
+        return await self.client.get(self.match_id, self.token)
+
+    async def legal_actions(self) -> match_service_pb2.ListLegalActionsResponse:
+        request = match_service_pb2.ListLegalActionsRequest(match_id=self.match_id)
+        md = self.client.metadata(self.token)
+        return await self.client._call(
+            lambda s: s.ListLegalActions(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+    async def submit(
+        self,
+        action: str | match_pb2.Action,
+        *,
+        expected_version: int | None = None,
+        request_id: str | None = None,
+    ) -> match_service_pb2.SubmitActionResponse:
+        """Submit an action (notation or typed); retried safely with one request id."""
+        request = match_service_pb2.SubmitActionRequest(
+            match_id=self.match_id, request_id=request_id or uuid.uuid4().hex
+        )
+        if isinstance(action, str):
+            request.notation = action
+        else:
+            request.typed.CopyFrom(action)
+        if expected_version is not None:
+            request.expected_version = expected_version
+        md = self.client.metadata(self.token)
+        return await self.client._call(
+            lambda s: s.SubmitAction(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+    def watch(
+        self, from_version: int | None = None
+    ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:
+        """Watch with this seat's private view."""
+        return self.client.watch(self.match_id, self.token, from_version)
+
+    async def play(
+        self,
+        decide: Callable[[match_service_pb2.YourTurn], Awaitable[str | match_pb2.Action | None]],
+        on_message: Callable[[match_service_pb2.PlayMatchResponse], Awaitable[None]] | None = None,
+    ) -> match_service_pb2.PlayMatchResponse | None:
+        """Play the seat over PlayMatch until the match ends; returns the last update.
+
+        ``decide`` receives each YourTurn prompt and returns the action (or None to
+        let the prompt pass). Submissions carry the prompt's version, so a late
+        answer is refused (ABORTED) instead of applied to a newer position. The
+        stream reconnects and resumes from the last version after UNAVAILABLE.
+        """
+        last_version: int | None = None
+        last_update: match_service_pb2.PlayMatchResponse | None = None
+        delay = _BACKOFF_START_S
+        while True:
+            outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
+            hello = match_service_pb2.PlayHello(match_id=self.match_id)
+            if last_version is not None:
+                hello.from_version = last_version
+            await outbox.put(match_service_pb2.PlayMatchRequest(hello=hello))
+
+            async def requests(
+                queue: asyncio.Queue[match_service_pb2.PlayMatchRequest | None],
+            ) -> AsyncIterator[match_service_pb2.PlayMatchRequest]:
+                while (item := await queue.get()) is not None:
+                    yield item
+
+            call = self.client.stub.PlayMatch(
+                requests(outbox), metadata=self.client.metadata(self.token)
+            )
+            try:
+                async for message in call:
+                    delay = _BACKOFF_START_S
+                    if on_message is not None:
+                        await on_message(message)
+                    kind = message.WhichOneof("message")
+                    if kind == "snapshot":
+                        last_version = message.snapshot.match.version
+                    elif kind == "update":
+                        last_version = message.update.version
+                        last_update = message
+                    elif kind == "your_turn":
+                        action = await decide(message.your_turn)
+                        if action is not None:
+                            await outbox.put(
+                                _submission(self.match_id, action, message.your_turn.version)
+                            )
+                await outbox.put(None)
+                return last_update
+            except grpc.aio.AioRpcError as exc:
+                error = SenetRpcError.from_rpc_error(exc)
+                if not error.retryable:
+                    raise error from None
+            finally:
+                call.cancel()
+                with contextlib.suppress(asyncio.QueueFull):
+                    outbox.put_nowait(None)
+            await self.client._failover()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, _BACKOFF_MAX_S)
+
+
+def _submission(
+    match_id: str, action: str | match_pb2.Action, version: int
+) -> match_service_pb2.PlayMatchRequest:
+    submit = match_service_pb2.SubmitActionRequest(
+        match_id=match_id, expected_version=version, request_id=uuid.uuid4().hex
+    )
+    if isinstance(action, str):
+        submit.notation = action
+    else:
+        submit.typed.CopyFrom(action)
+    return match_service_pb2.PlayMatchRequest(submit=submit)
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for people, from any client error."""
+    if isinstance(exc, SenetRpcError):
+        return f"{exc.reason}: {exc.message}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+__all__ = ["Joined", "SeatClient", "SenetClient", "describe_error"]

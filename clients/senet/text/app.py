@@ -1,0 +1,523 @@
+"""The ``senet play`` session: follow a match live and play a seat from the keyboard.
+
+One asyncio task reads the match stream (``WatchMatch`` with the seat's token, which
+reconnects and resumes by itself); a daemon thread reads lines from stdin, so typing
+never blocks the event loop. Both feed one inbox, handled in order by :class:`TextApp`:
+
+* a committed action (from anyone) adds lines to the log; the table is then fetched
+  once (``GetMatch``, plus ``ListLegalActions`` when it is our turn) and drawn again,
+  so a burst of updates costs one redraw. Nothing is polled: every fetch answers an
+  update the server pushed.
+* a typed line is resolved against the legal actions (:mod:`senet.text.choose`) and
+  submitted with the version it was listed for; a refusal prints the server's reason
+  and message and asks again.
+* the end of the stream means the match is over: the final table and the score
+  breakdown are drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from typing import IO, TextIO
+
+import grpc
+from rich.console import Console
+from rich.text import Text
+
+from senet.client.client import SeatClient, SenetClient
+from senet.client.errors import SenetRpcError
+from senet.text import choose, render, render_archeos
+from senet.text.cli import parse_options, seat_plan
+from senet.v1 import match_pb2, match_service_pb2
+
+LOG_LINES = 8
+#: Refusals after which the prompt is stale and the table must be fetched again.
+_STALE_REASONS = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER"})
+
+
+# ------------------------------------------------------------------ inbox items
+@dataclass(frozen=True)
+class StreamMessage:
+    message: match_service_pb2.WatchMatchResponse
+
+
+@dataclass(frozen=True)
+class StreamEnd:
+    """The stream ended: the match is over, or ``error`` broke it."""
+
+    error: BaseException | None = None
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line typed by the player; None at the end of input."""
+
+    text: str | None
+
+
+Item = StreamMessage | StreamEnd | Line
+
+
+def start_line_reader(
+    loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[Item], stream: TextIO | None = None
+) -> threading.Thread:
+    """Read lines from ``stream`` (stdin) in a daemon thread and post them to ``inbox``."""
+    source = stream if stream is not None else sys.stdin
+
+    def read() -> None:
+        while True:
+            try:
+                text = source.readline()
+            except (OSError, ValueError):
+                text = ""
+            line = Line(text.rstrip("\r\n") if text else None)
+            try:
+                loop.call_soon_threadsafe(inbox.put_nowait, line)
+            except RuntimeError:  # the session is over and its loop closed
+                return
+            if line.text is None:
+                return
+
+    thread = threading.Thread(target=read, name="senet-stdin", daemon=True)
+    thread.start()
+    return thread
+
+
+# ------------------------------------------------------------------ the session
+@dataclass
+class Session:
+    """Where the session plays: the server, the match and (unless watching) the seat."""
+
+    client: SenetClient
+    server: str
+    match_id: str
+    seat: SeatClient | None = None
+
+    def resume_command(self) -> str | None:
+        if self.seat is None:
+            return None
+        return (
+            f"senet play --server {self.server} --resume {self.match_id} "
+            f"--seat {self.seat.seat} --token={self.seat.token}"
+        )
+
+    def join_command(self) -> str:
+        return f"senet play --server {self.server} --join {self.match_id}"
+
+
+@dataclass
+class TextApp:
+    """Draws the match and prompts the player; see the module docstring."""
+
+    session: Session
+    console: Console
+    charset: render.Charset = render.UNICODE
+    clear: bool = True
+    inbox: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    summary: match_pb2.MatchSummary | None = None
+    view: match_pb2.View | None = None
+    legal: match_service_pb2.ListLegalActionsResponse | None = None
+    _drawn: bool = False
+    #: An update arrived while the player had a list of actions in front of them.
+    _interrupted: bool = False
+
+    @property
+    def viewer(self) -> int | None:
+        return None if self.session.seat is None else self.session.seat.seat
+
+    # -------------------------------------------------------------- main loop
+    async def run(self) -> int:
+        """Follow the match until it ends or the player leaves; returns an exit status."""
+        pump = asyncio.create_task(self._pump_stream())
+        try:
+            return await self._loop()
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+
+    async def _pump_stream(self) -> None:
+        session = self.session
+        try:
+            if session.seat is not None:
+                stream = session.seat.watch()
+            else:
+                stream = session.client.watch(session.match_id)
+            async for message in stream:
+                await self.inbox.put(StreamMessage(message))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            await self.inbox.put(StreamEnd(exc))
+            return
+        await self.inbox.put(StreamEnd())
+
+    async def _loop(self) -> int:
+        while True:
+            batch = [await self.inbox.get()]
+            while not self.inbox.empty():
+                batch.append(self.inbox.get_nowait())
+            stale = False
+            for item in batch:
+                if isinstance(item, StreamMessage):
+                    stale |= self._on_stream(item.message)
+                elif isinstance(item, StreamEnd):
+                    return await self._on_end(item.error, stale)
+                else:
+                    if stale:
+                        interrupted = self._interrupted
+                        await self.refresh()
+                        stale = False
+                        if interrupted and item.text is not None:
+                            # Typed for a list that no longer holds: do not guess.
+                            self.print(f"The match moved on; {item.text!r} was not used.")
+                            if self.legal is not None:
+                                self.prompt()
+                            continue
+                    status = await self._on_line(item.text)
+                    if status is not None:
+                        return status
+            if stale:
+                await self.refresh()
+
+    def _on_stream(self, message: match_service_pb2.WatchMatchResponse) -> bool:
+        """Record one stream message; True when the table changed."""
+        kind = message.WhichOneof("message")
+        if kind == "snapshot":
+            return True
+        if kind == "update":
+            self._interrupted |= self.legal is not None
+            self.legal = None
+            seats = self._seats()
+            view = self.view
+            if view is not None and view.HasField("archeos"):
+                archeos_seats = render_archeos.Seats(view.archeos, self.summary, self.viewer)
+                self.log.extend(render_archeos.update_lines(message.update, archeos_seats))
+            elif seats is not None:
+                self.log.extend(render.update_lines(message.update, seats))
+            else:
+                self.log.append(f"seat {message.update.seat}: {message.update.notation}")
+            return True
+        return False
+
+    def _seats(self) -> render.Seats | None:
+        if self.view is None or not self.view.HasField("mykerinos"):
+            return None
+        return render.Seats(self.view.mykerinos, self.summary, self.viewer)
+
+    # -------------------------------------------------------------- fetching
+    async def refresh(self) -> None:
+        """Fetch the table (and our legal actions when we must decide), then draw."""
+        session = self.session
+        if session.seat is not None:
+            response = await session.seat.get()
+        else:
+            response = await session.client.get(session.match_id)
+        self.summary = response.match
+        self.view = response.view
+        self.legal = None
+        self._interrupted = False
+        summary = response.match
+        if (
+            session.seat is not None
+            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
+            and summary.HasField("current_seat")
+            and summary.current_seat == session.seat.seat
+        ):
+            legal = await session.seat.legal_actions()
+            if legal.actions:
+                self.legal = legal
+        self.draw()
+
+    # -------------------------------------------------------------- drawing
+    def print(self, *lines: Text | str, style: str = "") -> None:
+        for line in lines:
+            self.console.print(line, style=style or None, highlight=False, markup=False)
+
+    def print_command(self, command: str) -> None:
+        """A command to copy: never wrapped, whatever its length."""
+        self.console.print(f"  {command}", highlight=False, markup=False, soft_wrap=True)
+
+    def draw(self) -> None:
+        """The whole screen: table, recent log, then the prompt or whom we wait for."""
+        if self.clear and self._drawn and self.console.is_terminal:
+            self.console.clear()
+        self._drawn = True
+        summary, view = self.summary, self.view
+        if view is not None and view.HasField("mykerinos"):
+            lines = render.match_lines(view.mykerinos, summary, self.viewer, self.charset)
+            self.print(*lines)
+        elif view is not None and view.HasField("archeos"):
+            self.print(
+                *render_archeos.match_lines(view.archeos, summary, self.viewer, self.charset)
+            )
+        elif summary is not None:
+            self.print(
+                f"{summary.game_id} match {summary.match_id}: "
+                "this client draws Mykerinos and Archeos Society."
+            )
+        if self.log:
+            self.print(Text("RECENT", style="bold"), *self.log)
+        self._draw_waiting()
+        if self.legal is not None:
+            self.print(Text("YOUR TURN - choose an action:", style="bold reverse"))
+            self.print(*render.action_lines(list(self.legal.actions)))
+            self.prompt()
+
+    def _draw_waiting(self) -> None:
+        summary = self.summary
+        if summary is None or summary.status != match_pb2.MATCH_STATUS_ACTIVE:
+            return
+        open_seats = [
+            s.seat for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
+        ]
+        if open_seats:
+            numbers = ", ".join(str(s) for s in open_seats)
+            self.print(f"Open seat(s) {numbers}. Others join with:")
+            self.print_command(self.session.join_command())
+        if self.legal is not None or not summary.HasField("current_seat"):
+            return
+        seat = summary.current_seat
+        seats = self._seats()
+        who = seats.label(seat) if seats is not None else f"seat {seat}"
+        info = next((s for s in summary.seats if s.seat == seat), None)
+        note = ""
+        if info is not None and info.kind == match_pb2.SEAT_KIND_BOT:
+            note = " (a bot worker plays this seat)"
+        elif info is not None and not info.claimed:
+            note = " (nobody has joined this seat yet)"
+        if seat == self.viewer:
+            self.print(f"Your turn: fetching your actions...{note}")
+        else:
+            self.print(Text(f"Waiting for {who}...{note}", style="italic"))
+
+    def prompt(self) -> None:
+        count = len(self.legal.actions) if self.legal is not None else 0
+        self.console.print(
+            Text(f"Your move (1-{count}, notation, ? for help) > ", style="bold"), end=""
+        )
+        self.console.file.flush()
+
+    # -------------------------------------------------------------- input
+    async def _on_line(self, text: str | None) -> int | None:
+        """Handle one typed line; an exit status when the session should end."""
+        if text is None:
+            if self.session.seat is None:
+                return None  # a spectator without input keeps watching
+            self.print("", "End of input: leaving the match.")
+            self._print_resume()
+            return 0
+        if self.legal is None:
+            return self._idle_command(text)
+        choice = choose.resolve(text, list(self.legal.actions))
+        if isinstance(choice, choose.Problem):
+            self.print(Text(choice.message, style="bold red"))
+            self.prompt()
+            return None
+        if isinstance(choice, choose.Command):
+            return self._command(choice)
+        await self._submit(choice)
+        return None
+
+    def _idle_command(self, text: str) -> int | None:
+        command = choose.COMMANDS.get(text.strip().lower())
+        if command is not None:
+            return self._command(choose.Command(command))
+        if text.strip():
+            if self.session.seat is None:
+                self.print("You are watching: type quit to leave.")
+            else:
+                self.print("It is not your turn yet; the board updates by itself.")
+        return None
+
+    def _command(self, command: choose.Command) -> int | None:
+        if command.name == "quit":
+            self.print("Leaving the match.")
+            self._print_resume()
+            return 0
+        if command.name == "help":
+            game_id = self.summary.game_id if self.summary is not None else ""
+            self.print(choose.HELP_BY_GAME.get(game_id, choose.HELP))
+        elif command.name == "list" and self.legal is not None:
+            for number, action in enumerate(self.legal.actions, 1):
+                self.print(f"{number:>3}  {action.notation:<14} {action.label}")
+        elif command.name == "explain":
+            self.print(command.message)
+        elif command.name == "board":
+            self.draw()
+            return None
+        if self.legal is not None:
+            self.prompt()
+        return None
+
+    async def _submit(self, choice: choose.Submit) -> None:
+        seat = self.session.seat
+        legal = self.legal
+        if seat is None or legal is None:
+            return
+        try:
+            await seat.submit(choice.notation, expected_version=legal.version)
+        except SenetRpcError as exc:
+            self.print(Text(f"Not accepted: {exc.reason}: {exc.message}", style="bold red"))
+            if exc.reason in _STALE_REASONS:
+                await self.refresh()
+                return
+            if not choice.known:
+                self.print("Type a number from the list, or ? for help.")
+            self.prompt()
+            return
+        self.legal = None
+        self.print(f"Played {choice.notation}.")
+
+    # -------------------------------------------------------------- the end
+    async def _on_end(self, error: BaseException | None, stale: bool) -> int:
+        if error is not None:
+            self.print(Text(f"Lost the match stream: {describe(error)}", style="bold red"))
+            self._print_resume()
+            return 1
+        if stale or self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE:
+            await self.refresh()
+        view = self.view
+        if view is not None and view.HasField("mykerinos"):
+            self.print("")
+            lines = render.final_score_lines(
+                view.mykerinos, self.summary, self.viewer, self.charset
+            )
+            self.print(*lines)
+        elif view is not None and view.HasField("archeos"):
+            self.print("")
+            self.print(
+                *render_archeos.final_score_lines(
+                    view.archeos, self.summary, self.viewer, self.charset
+                )
+            )
+        elif self.summary is not None:
+            self.print(f"Final scores: {list(self.summary.scores)}")
+        return 0
+
+    def _print_resume(self) -> None:
+        command = self.session.resume_command()
+        if command is not None and (
+            self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE
+        ):
+            self.print("Resume later with:")
+            self.print_command(command)
+
+
+def describe(exc: BaseException) -> str:
+    """One line for people, from any error."""
+    if isinstance(exc, SenetRpcError):
+        return f"{exc.reason}: {exc.message}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+# ------------------------------------------------------------------ start-up
+async def open_session(args: argparse.Namespace, client: SenetClient, out: Console) -> Session:
+    """Create, join, resume or watch, as the arguments say."""
+    server = args.server
+    if args.new:
+        plan = seat_plan(args)
+        match_id = await client.create_match(
+            args.new,
+            plan.open_seats,
+            options=parse_options(args.option),
+            seed=args.seed,
+            bots=[args.bot_strategy] * plan.bots,
+        )
+        seat = await client.join(match_id, args.name)
+        session = Session(client, server, match_id, seat)
+        out.print(
+            f"Created {args.new} match {match_id}: {plan.open_seats} open seat(s), "
+            f"{plan.bots} bot seat(s).",
+            highlight=False,
+            markup=False,
+        )
+        if plan.bots:
+            out.print(
+                f"Bot seats are played by bot workers ({args.bot_strategy}).",
+                highlight=False,
+                markup=False,
+            )
+        if plan.open_seats > 1:
+            out.print(
+                f"Others join with:\n  {session.join_command()}",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
+    elif args.join:
+        seat = await client.join(args.join, args.name, args.seat)
+        session = Session(client, server, args.join, seat)
+        out.print(f"Joined match {args.join}.", highlight=False, markup=False)
+    elif args.resume:
+        seat = client.seat(args.resume, args.seat, args.token)
+        response = await seat.get()
+        if not response.HasField("viewer_seat") or response.viewer_seat != args.seat:
+            raise SenetRpcError(
+                grpc.StatusCode.UNAUTHENTICATED, "BAD_TOKEN", "this token does not hold that seat"
+            )
+        session = Session(client, server, args.resume, seat)
+        out.print(
+            f"Resumed seat {args.seat} of match {args.resume}.", highlight=False, markup=False
+        )
+    else:
+        await client.get(args.watch)
+        return Session(client, server, args.watch)
+    if session.seat is not None and not args.resume:
+        out.print(
+            f"You are seat {session.seat.seat}; your token: {session.seat.token}\n"
+            f"Resume after a restart with:\n  {session.resume_command()}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    return session
+
+
+async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
+    async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
+        try:
+            session = await open_session(args, client, console)
+        except SenetRpcError as exc:
+            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            return 1
+        holder.append(session)
+        app = TextApp(
+            session,
+            console,
+            charset=render.charset_for(console, args.ascii),
+            clear=not args.no_clear,
+        )
+        start_line_reader(asyncio.get_running_loop(), app.inbox)
+        try:
+            return await app.run()
+        except SenetRpcError as exc:
+            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            app._print_resume()
+            return 1
+
+
+def main(args: argparse.Namespace, file: IO[str] | None = None) -> int:
+    """Run the session; Ctrl-C leaves cleanly (printing how to resume)."""
+    console = render.make_console(no_color=args.no_color, file=file)
+    holder: list[Session] = []
+    try:
+        return asyncio.run(amain(args, console, holder))
+    except KeyboardInterrupt:
+        console.print("\nLeft the match.", highlight=False, markup=False)
+        command = holder[0].resume_command() if holder else None
+        if command:
+            console.print(
+                f"Resume later with:\n  {command}", highlight=False, markup=False, soft_wrap=True
+            )
+        return 130
+
+
+__all__ = ["Session", "TextApp", "main", "start_line_reader"]

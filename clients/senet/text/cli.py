@@ -1,0 +1,138 @@
+"""Arguments of ``senet play`` (kept free of heavy imports: ``senet serve`` loads this too).
+
+One of four ways to start:
+
+* ``--new GAME``: create a match and take its first seat. ``--bots K`` adds K bot seats
+  (played by bot workers, with ``--bot-strategy``); ``--seats N`` sets the open seats
+  (default 1 with bots, else 2); ``--players N`` sets the total instead (open seats =
+  N - K). The match id and your token are printed so others can join and you can resume.
+* ``--join MATCH [--seat S]``: claim an open seat (the first one by default).
+* ``--resume MATCH --seat S --token T``: take your seat again after a restart.
+* ``--watch MATCH``: spectate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import NamedTuple
+
+DEFAULT_SERVER = "127.0.0.1:50051"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``senet play`` options to ``parser``."""
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
+        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
+    )
+    how = parser.add_mutually_exclusive_group(required=True)
+    how.add_argument("--new", metavar="GAME", help="create a match of GAME (e.g. mykerinos)")
+    how.add_argument("--join", metavar="MATCH", help="join an existing match")
+    how.add_argument("--resume", metavar="MATCH", help="take your seat again (--seat, --token)")
+    how.add_argument("--watch", metavar="MATCH", help="spectate a match")
+    parser.add_argument("--players", type=int, help="--new: number of seats in all")
+    parser.add_argument("--seats", type=int, help="--new: number of open seats (you take one)")
+    parser.add_argument("--bots", type=int, default=0, help="--new: number of bot seats")
+    parser.add_argument("--bot-strategy", default="random", help="--new: strategy of the bots")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="--new: a game option (repeatable)",
+    )
+    parser.add_argument("--seed", type=int, help="--new: seed of the match (reproducible)")
+    parser.add_argument("--seat", type=int, help="--join/--resume: seat number")
+    parser.add_argument("--token", help="--resume: the seat's token printed when you joined")
+    parser.add_argument(
+        "--name",
+        default=os.environ.get("USER") or "Player",
+        help="your display name (default: $USER)",
+    )
+    parser.add_argument(
+        "--no-color",
+        action="store_true",
+        default=bool(os.environ.get("NO_COLOR")),
+        help="no colours (also when NO_COLOR is set)",
+    )
+    parser.add_argument("--ascii", action="store_true", help="ASCII borders only")
+    parser.add_argument(
+        "--no-clear", action="store_true", help="do not clear the screen between updates"
+    )
+    parser.add_argument("--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""))
+    parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
+
+
+class SeatPlan(NamedTuple):
+    """Open and bot seats of a new match."""
+
+    open_seats: int
+    bots: int
+
+
+def seat_plan(args: argparse.Namespace) -> SeatPlan:
+    """Work out ``--seats``/``--players``/``--bots``.
+
+    Raises:
+        ValueError: the numbers contradict each other or leave no seat for you.
+    """
+    bots = args.bots or 0
+    if bots < 0:
+        raise ValueError("--bots cannot be negative")
+    if args.seats is not None:
+        open_seats = args.seats
+        if args.players is not None and args.players != open_seats + bots:
+            raise ValueError(
+                f"--players {args.players} does not match --seats {open_seats} + --bots {bots}"
+            )
+    elif args.players is not None:
+        open_seats = args.players - bots
+    else:
+        open_seats = 1 if bots else 2
+    if open_seats < 1:
+        raise ValueError("the match needs at least one open seat: yours")
+    return SeatPlan(open_seats, bots)
+
+
+def parse_options(items: list[str]) -> dict[str, bool | int | str]:
+    """``["campaigns=3", "quick=true"]`` -> ``{"campaigns": 3, "quick": True}``."""
+    options: dict[str, bool | int | str] = {}
+    for item in items:
+        name, equals, raw = item.partition("=")
+        if not equals or not name:
+            raise ValueError(f"--option takes NAME=VALUE, got {item!r}")
+        value: bool | int | str = raw
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        elif raw.lstrip("-").isdigit():
+            value = int(raw)
+        options[name] = value
+    return options
+
+
+def check(args: argparse.Namespace) -> str | None:
+    """A message when the arguments cannot work together, else None."""
+    if args.resume and (args.seat is None or not args.token):
+        return "--resume needs --seat and --token (printed when you joined)"
+    if args.new:
+        try:
+            seat_plan(args)
+            parse_options(args.option)
+        except ValueError as exc:
+            return str(exc)
+    if not 1 <= len(args.name) <= 40:
+        return "--name must be 1 to 40 characters"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``senet play`` with parsed arguments; returns the exit status."""
+    problem = check(args)
+    if problem is not None:
+        print(f"senet play: {problem}")
+        return 2
+    from senet.text.app import main
+
+    return main(args)

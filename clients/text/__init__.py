@@ -1,9 +1,0 @@
-"""The text client: ``senet play`` in a terminal.
-
-* :mod:`clients.text.render` draws a match from the protocol's messages (``MatchSummary``
-  and ``MykerinosView``) as ``rich`` text that fits 80 columns and reads without colour.
-* :mod:`clients.text.choose` turns what a person types (a number, notation, a command)
-  into a choice among the legal actions.
-* :mod:`clients.text.app` runs the session: create, join, resume or watch a match, follow
-  the match stream live and prompt when it is the player's turn.
-"""

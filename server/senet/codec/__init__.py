@@ -1,0 +1,43 @@
+"""Conversions between the rules cores and the ``senet.v1`` protobuf messages.
+
+This package is the only code that imports both ``senet.games`` and generated
+code: the cores stay pure (no protobuf), and the service stays game-agnostic (it
+asks :func:`codec_for` for a game's codec and never reads a game's messages).
+
+Typical use in the service::
+
+    codec = codec_for(match.game_id)
+    notation = codec.action_from_proto(request.action)  # MalformedActionError on bad input
+    events = state.apply(seat, notation)
+    update.events.extend(codec.event_to_proto(e) for e in events if e.visible_to(viewer))
+"""
+
+from senet.codec.base import (
+    GameCodec,
+    all_codecs,
+    codec_for,
+    register_codec,
+    require_game_message,
+)
+from senet.codec.options import (
+    game_info_to_proto,
+    option_spec_to_proto,
+    option_value_from_proto,
+    option_value_to_proto,
+    options_from_proto,
+    options_to_proto,
+)
+
+__all__ = [
+    "GameCodec",
+    "all_codecs",
+    "codec_for",
+    "game_info_to_proto",
+    "option_spec_to_proto",
+    "option_value_from_proto",
+    "option_value_to_proto",
+    "options_from_proto",
+    "options_to_proto",
+    "register_codec",
+    "require_game_message",
+]

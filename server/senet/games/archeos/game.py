@@ -1,0 +1,88 @@
+"""The Archeos Society descriptor: static facts, options and factories."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from senet.games.archeos.actions import KEEP, ArcheosAction, parse_action
+from senet.games.archeos.cards import ROLE_NAMES, ROLES_PER_GAME
+from senet.games.archeos.sites import SITE_IDS
+from senet.games.archeos.state import ArcheosState
+from senet.games.errors import CorruptStateError, InvalidOptionsError
+from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
+
+#: ``role_<name>`` options: roles always in the deck; the rest are drawn at random.
+ROLE_OPTIONS = tuple(f"role_{name}" for name in ROLE_NAMES)
+
+
+class Archeos(Game):
+    """Archeos Society, 2 to 6 players."""
+
+    info = GameInfo(
+        id="archeos",
+        name="Archeos Society",
+        min_seats=2,
+        max_seats=6,
+        description=(
+            "Collect cards of archaeologists and lead expeditions to six sites around "
+            "the world over two or three seasons, until the third monkey ends each one."
+        ),
+        options=(
+            OptionSpec(
+                name="advanced_site",
+                kind="choice",
+                default="random",
+                description="Which site board shows its advanced side (random by default)",
+                choices=("random", *SITE_IDS),
+            ),
+            *(
+                OptionSpec(
+                    name=f"role_{name}",
+                    kind="bool",
+                    default=False,
+                    description=(
+                        f"Always put the {name.capitalize()} in the deck "
+                        f"(the other roles of the {ROLES_PER_GAME} are drawn at random)"
+                    ),
+                )
+                for name in ROLE_NAMES
+            ),
+        ),
+    )
+
+    def check_option_combination(self, seats: int, options: Mapping[str, OptionValue]) -> None:
+        chosen = [name for name in ROLE_OPTIONS if options.get(name)]
+        if len(chosen) > ROLES_PER_GAME:
+            raise InvalidOptionsError(
+                f"at most {ROLES_PER_GAME} roles can be chosen, got {len(chosen)}: "
+                + ", ".join(name.removeprefix("role_") for name in chosen)
+            )
+
+    def public_notation(self, notation: str) -> str:
+        """``keep <card>`` names a card the Physician keeps secretly: others see ``keep``."""
+        words = notation.split()
+        if words and words[0] == KEEP:
+            return KEEP
+        return notation
+
+    def _new_state(self, seats: int, options: JsonDict, seed: int) -> ArcheosState:
+        state = ArcheosState(self, seats, options)
+        state.setup(seed)
+        return state
+
+    def parse_action(self, text: str) -> ArcheosAction:
+        return parse_action(text)
+
+    def state_from_view(self, view: Mapping[str, Any], seed: int) -> ArcheosState:
+        if not isinstance(view, Mapping) or view.get("game") != self.info.id:
+            raise CorruptStateError("not an Archeos Society view")
+        return ArcheosState.from_view(self, view, seed)
+
+    def state_from_data(self, data: Mapping[str, Any]) -> ArcheosState:
+        if not isinstance(data, Mapping) or data.get("game") != self.info.id:
+            raise CorruptStateError("not an Archeos Society state")
+        return ArcheosState.from_data(self, data)
+
+
+ARCHEOS = Archeos()

@@ -1,0 +1,1377 @@
+"""The Archeos Society state machine: seasons, turns, expeditions and scoring.
+
+One :class:`ArcheosState` is a whole match. The flow of one expedition is a fixed
+sequence of stages (advance, role effect, Cartographer's extra expedition, the rest of
+the hand, Patron draws, end of turn); a stage that needs a choice sets ``step`` and
+stops, and the decision's handler continues with the next stage. Which stage comes
+next follows from ``step`` alone, so a snapshot needs no continuation pointer.
+
+The third monkey ends the season at once, wherever the turn is: drawing raises
+:class:`_SeasonEnds`, which unwinds the turn, and the dispatcher starts the season end.
+
+Hidden information: every hand, the order of the deck, and the cards a Physician is
+keeping. Everything else is public and is in every view.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from senet.games import validate as v
+from senet.games.archeos import actions as act
+from senet.games.archeos.actions import (
+    BASIS_NAMES,
+    BY_COLOUR,
+    SECOND_VEHICLE,
+    TARGETS,
+    ArcheosAction,
+    is_well_formed,
+    target_name,
+)
+from senet.games.archeos.cards import (
+    CARD_TYPES,
+    COLOUR_NAMES,
+    COLOURS,
+    HAND_LIMIT,
+    MONKEY,
+    MONKEYS,
+    ROLE_NAMES,
+    ROLES,
+    ROLES_PER_GAME,
+    Role,
+    card_label,
+    card_name,
+    colour_of,
+    deck_for,
+    parse_card,
+    role_of,
+)
+from senet.games.archeos.scoring import (
+    expedition_size_for_points,
+    place_by_score_then_expeditions,
+    tiebreak_sizes,
+)
+from senet.games.archeos.sites import (
+    BOTANIST_POINTS,
+    LINGUIST_BONUS,
+    LINGUIST_END,
+    PROFESSOR_TOKENS,
+    RAPA_NUI_BONUS,
+    SITE_IDS,
+    SITE_NAMES,
+    Special,
+    Track,
+    expedition_points,
+    linguist_artifacts_between,
+    relic_points,
+    track_of,
+)
+from senet.games.errors import CorruptStateError, MalformedActionError
+from senet.games.fields import copy_fields, snapshot_header
+from senet.games.interface import Event, Game, GameState, JsonDict
+from senet.games.rng import Rng
+
+# Steps: what the seat to move is deciding.
+TURN = "turn"
+BUILD = "build"
+CHOOSE_ADVANCE = "choose_advance"
+ULURU = "uluru"
+LINGUIST = "linguist"
+PROFESSOR = "professor"
+EXTRA = "extra"
+KEEP = "keep"
+UR = "ur"
+PROFESSOR_MOVE = "professor_move"
+OVER = "over"
+STEPS = (
+    TURN,
+    BUILD,
+    CHOOSE_ADVANCE,
+    ULURU,
+    LINGUIST,
+    PROFESSOR,
+    EXTRA,
+    KEEP,
+    UR,
+    PROFESSOR_MOVE,
+    OVER,
+)
+NO_SEAT = -1
+
+
+class _SeasonEnds(Exception):
+    """Raised when the third monkey is drawn: the season ends at once."""
+
+
+def seasons_for(seats: int) -> int:
+    """Seasons played: 2 with 2-3 players, 3 with 4-6."""
+    return 2 if seats <= 3 else 3
+
+
+class ArcheosState(GameState):
+    """An Archeos Society match in progress (or finished)."""
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
+        self.game = game
+        self.seat_count = seat_count
+        self.options = dict(options)
+        self.rng = Rng(0)
+        self.roles: list[int] = []
+        self.advanced = 0
+        self.season = 1
+        # The deck's top card is the *last* element (drawing pops it).
+        self.deck: list[int] = []
+        # How many cards at the top of the deck are known to hold no monkey (public).
+        self.monkey_free_top = 0
+        self.monkeys = 0
+        self.display: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(seat_count)]
+        # Cards everybody knows a hand holds (taken face up from the display), sorted.
+        self.known: list[list[int]] = [[] for _ in range(seat_count)]
+        self.expeditions: list[list[list[int]]] = [[] for _ in range(seat_count)]
+        self.score = [0] * seat_count
+        self.positions = [[0] * TARGETS for _ in range(seat_count)]
+        self.linguist = [0] * seat_count
+        self.relics = [[False] * COLOURS for _ in range(seat_count)]
+        self.tokens: list[list[int]] = [[] for _ in range(seat_count)]
+        self.supply = list(PROFESSOR_TOKENS)
+        # Botanist frame: [seat, expedition index, size]; seat -1 when in the centre.
+        self.frame = [NO_SEAT, -1, 0]
+        self.first_seat = 0
+        self.turn = 0
+        self.step = TURN
+        self.last_monkey = NO_SEAT
+        # The expedition being built or resolved (leader first).
+        self.exp_cards: list[int] = []
+        self.exp_basis = BY_COLOUR
+        self.exp_limit = HAND_LIMIT
+        self.exp_advanced = False
+        self.in_ur = False
+        self.linguist_left = 0
+        self.kept: list[int] = []
+        self.keep_limit = 0
+        self.chichen_draws = 0
+        self.ur_queue: list[int] = []
+        # Season-end professor moves still to make: [seat, +1 or -1] pairs.
+        self.prof_queue: list[list[int]] = []
+        self.final: list[dict[str, Any]] | None = None
+        self._events: list[Event] | None = None
+
+    def setup(self, seed: int) -> None:
+        """Lay out a new game from ``seed`` and start the first season."""
+        self.rng = Rng(seed)
+        self.roles = self._choose_roles()
+        chosen_site = str(self.options.get("advanced_site", "random"))
+        if chosen_site == "random":
+            self.advanced = self.rng.below(COLOURS)
+        else:
+            self.advanced = SITE_IDS.index(chosen_site)
+        self.deck = deck_for(self.roles)
+        self.first_seat = self.rng.below(self.seat_count)
+        self._start_season()
+
+    def _choose_roles(self) -> list[int]:
+        fixed = [r for r in range(ROLES) if self.options.get(f"role_{ROLE_NAMES[r]}")]
+        others = [r for r in range(ROLES) if r not in fixed]
+        self.rng.shuffle(others)
+        return sorted(fixed + others[: ROLES_PER_GAME - len(fixed)])
+
+    # ------------------------------------------------------------- helpers
+    def _emit(self, kind: str, audience: frozenset[int] | None = None, **data: Any) -> None:
+        if self._events is not None:
+            self._events.append(Event(kind, data, audience))
+
+    def track(self, colour: int) -> Track:
+        """The side of the ``colour`` site board in play."""
+        return track_of(colour, self.advanced)
+
+    def is_advanced(self, special: Special) -> bool:
+        """Whether ``special`` is the site board on its advanced side."""
+        return self.advanced == int(special)
+
+    def seasons(self) -> int:
+        """Seasons in this match."""
+        return seasons_for(self.seat_count)
+
+    def uses(self, role: Role) -> bool:
+        """Whether ``role``'s cards are in the deck this game."""
+        return int(role) in self.roles
+
+    def _order_from(self, seat: int) -> list[int]:
+        return [(seat + i) % self.seat_count for i in range(self.seat_count)]
+
+    @staticmethod
+    def _site_of(target: int) -> int:
+        return int(Special.TA_SEKHET_MAAT) if target == SECOND_VEHICLE else target
+
+    def _vehicle_targets(self, seat: int) -> list[int]:
+        """Targets (sites, plus Ta-Sekhet-Ma'at's second vehicle when in play).
+
+        Two vehicles on the same Ta-Sekhet-Ma'at space are one target (the first):
+        moving either has the same result.
+        """
+        targets = list(range(COLOURS))
+        if self.is_advanced(Special.TA_SEKHET_MAAT):
+            pos = self.positions[seat]
+            if pos[SECOND_VEHICLE] != pos[Special.TA_SEKHET_MAAT]:
+                targets.append(SECOND_VEHICLE)
+        return targets
+
+    def _advance_options(self, seat: int, sites: list[int], size: int | None) -> list[int]:
+        """Targets at ``sites`` that can move on (past a threshold of ``size`` if given)."""
+        out = []
+        for target in self._vehicle_targets(seat):
+            site = self._site_of(target)
+            if site not in sites:
+                continue
+            track, space = self.track(site), self.positions[seat][target]
+            if space < track.last and (size is None or track.can_leave(space, size)):
+                out.append(target)
+        return out
+
+    def _back_options(self, seat: int) -> list[int]:
+        return [t for t in self._vehicle_targets(seat) if self.positions[seat][t] > 0]
+
+    def _move(self, seat: int, target: int, delta: int, reason: str) -> None:
+        before = self.positions[seat][target]
+        self.positions[seat][target] = before + delta
+        self._emit(
+            "vehicle_moved",
+            seat=seat,
+            site=target_name(target),
+            start=before,
+            end=before + delta,
+            reason=reason,
+        )
+
+    # ------------------------------------------------------------- seasons
+    def _start_season(self) -> None:
+        if self.season > 1:
+            self.first_seat = self.last_monkey
+        self.monkeys = 0
+        self.last_monkey = NO_SEAT
+        order = list(self.deck)
+        self.rng.shuffle(order)
+        for seat in range(self.seat_count):
+            self.hands[seat] = [order.pop()]
+        self.display = sorted(order.pop() for _ in range(self.seat_count + 2))
+        top = len(order) // 2
+        bottom = order[top:] + [MONKEY] * MONKEYS
+        self.rng.shuffle(bottom)
+        # order[0] is drawn first; the stored deck has its top card last.
+        self.deck = list(reversed(order[:top] + bottom))
+        self.monkey_free_top = top
+        self.turn = self.first_seat
+        self.step = TURN
+        self._emit(
+            "season_started",
+            season=self.season,
+            first_seat=self.first_seat,
+            display=[card_name(c) for c in self.display],
+            deck_size=len(self.deck),
+        )
+        for seat in range(self.seat_count):
+            self._emit(
+                "dealt", frozenset({seat}), seat=seat, cards=[card_name(self.hands[seat][0])]
+            )
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        """Start the turn of ``self.turn``: ten Mercenaries are discarded at once."""
+        for _ in range(self.seat_count):
+            hand = self.hands[self.turn]
+            mercenaries = [c for c in hand if role_of(c) == Role.MERCENARY]
+            if len(mercenaries) < HAND_LIMIT:
+                self.step = TURN
+                return
+            self.hands[self.turn] = [c for c in hand if role_of(c) != Role.MERCENARY]
+            self.known[self.turn] = [
+                c for c in self.known[self.turn] if role_of(c) != Role.MERCENARY
+            ]
+            self.display = sorted(self.display + mercenaries)
+            self._emit(
+                "mercenaries_discarded",
+                seat=self.turn,
+                cards=[card_name(c) for c in mercenaries],
+            )
+            self.turn = (self.turn + 1) % self.seat_count
+        self.step = TURN
+
+    def _next_turn(self) -> None:
+        self.exp_cards = []
+        self.exp_advanced = False
+        self.chichen_draws = 0
+        self.turn = (self.turn + 1) % self.seat_count
+        self._begin_turn()
+
+    def _draw(self, seat: int, wanted: int, reason: str) -> None:
+        """Draw up to ``wanted`` cards (the hand limit caps it); monkeys are set aside.
+
+        Raises:
+            _SeasonEnds: the third monkey was drawn.
+        """
+        hand = self.hands[seat]
+        wanted = min(wanted, HAND_LIMIT - len(hand))
+        drawn: list[int] = []
+        while len(drawn) < wanted and self.deck:
+            card = self.deck.pop()
+            self.monkey_free_top = max(0, self.monkey_free_top - 1)
+            if card != MONKEY:
+                drawn.append(card)
+                continue
+            self.monkeys += 1
+            self.last_monkey = seat
+            self._emit("monkey_drawn", seat=seat, monkeys=self.monkeys)
+            if self.monkeys == MONKEYS:
+                self._add_drawn(seat, drawn, reason)
+                raise _SeasonEnds
+        self._add_drawn(seat, drawn, reason)
+
+    def _add_drawn(self, seat: int, drawn: list[int], reason: str) -> None:
+        if not drawn:
+            return
+        self.hands[seat] = sorted(self.hands[seat] + drawn)
+        self._emit("cards_drawn", seat=seat, count=len(drawn), reason=reason)
+        self._emit(
+            "cards_drawn_private",
+            frozenset({seat}),
+            seat=seat,
+            cards=[card_name(c) for c in drawn],
+        )
+
+    # --------------------------------------------------------- expeditions
+    def _start_expedition(self, seat: int, leader: int, basis: int) -> None:
+        self._leave_hand(seat, leader)
+        self.exp_cards = [leader]
+        self.exp_basis = basis
+        self.exp_advanced = False
+        self.step = BUILD
+        self._emit(
+            "expedition_started",
+            seat=seat,
+            leader=card_name(leader),
+            basis=BASIS_NAMES[basis],
+            limit=self.exp_limit,
+        )
+
+    def _leave_hand(self, seat: int, card: int) -> None:
+        """``card`` goes face up from ``seat``'s hand into an expedition."""
+        self.hands[seat].remove(card)
+        if card in self.known[seat]:
+            self.known[seat].remove(card)
+
+    def _fits(self, card: int) -> bool:
+        if role_of(card) == Role.MERCENARY:
+            return True
+        leader = self.exp_cards[0]
+        if self.exp_basis == BY_COLOUR:
+            return colour_of(card) == colour_of(leader)
+        return role_of(card) == role_of(leader)
+
+    def _addable(self, seat: int) -> list[int]:
+        if len(self.exp_cards) >= self.exp_limit:
+            return []
+        lowest = self.exp_cards[-1] if len(self.exp_cards) > 1 else 0
+        return sorted({c for c in self.hands[seat] if c >= lowest and self._fits(c)})
+
+    def _leader_role(self) -> int:
+        return role_of(self.exp_cards[0])
+
+    def _resolve(self) -> None:
+        """The expedition is complete: record it, then run its stages."""
+        seat = self.turn
+        cards = self.exp_cards
+        self.expeditions[seat].append(list(cards))
+        self._emit(
+            "expedition_played",
+            seat=seat,
+            cards=[card_name(c) for c in cards],
+            basis=BASIS_NAMES[self.exp_basis],
+        )
+        role = self._leader_role()
+        size = len(cards) + (1 if role == Role.GUIDE else 0)
+        options: list[int] = []
+        if role != Role.STUDENT:
+            sites = list(range(COLOURS)) if role == Role.PILOT else [colour_of(cards[0])]
+            options = self._advance_options(seat, sites, size)
+        if len(options) > 1:
+            self.step = CHOOSE_ADVANCE
+            return
+        if options and self._expedition_advance(seat, options[0]):
+            return
+        self._after_advance()
+
+    def _expedition_advance(self, seat: int, target: int) -> bool:
+        """Move the expedition's vehicle; True when Uluru now asks a question."""
+        site = self._site_of(target)
+        before = self.positions[seat][target]
+        self._move(seat, target, 1, "expedition")
+        self.exp_advanced = True
+        if self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA:
+            self.chichen_draws += self.track(site).draws[before]
+        if (
+            self.is_advanced(Special.ULURU)
+            and site == Special.ULURU
+            and self.track(site).points[before + 1] > 0
+        ):
+            self.step = ULURU
+            return True
+        return False
+
+    def _after_advance(self) -> None:
+        """Stage 2: the leader's role effect, then the rest."""
+        seat = self.turn
+        role = self._leader_role()
+        leader = self.exp_cards[0]
+        size = len(self.exp_cards)
+        if role == Role.BOTANIST:
+            if self.frame[0] == NO_SEAT or size >= self.frame[2]:
+                self.score[seat] += BOTANIST_POINTS
+                self.frame = [seat, len(self.expeditions[seat]) - 1, size]
+                self._emit("botanist_framed", seat=seat, size=size, points=BOTANIST_POINTS)
+        elif role == Role.CURATOR:
+            colour = colour_of(leader)
+            if not self.relics[seat][colour]:
+                self.relics[seat][colour] = True
+                self._emit("relic_placed", seat=seat, colour=COLOUR_NAMES[colour])
+        elif role == Role.LINGUIST:
+            before = self.linguist[seat]
+            after = min(LINGUIST_END, before + size)
+            self.linguist[seat] = after
+            self.linguist_left = linguist_artifacts_between(before, after)
+            self._emit(
+                "linguist_moved",
+                seat=seat,
+                start=before,
+                end=after,
+                artifacts=self.linguist_left,
+            )
+            if self._linguist_next():
+                return
+        elif role == Role.PROFESSOR:
+            tokens = [t for t in self.supply if t <= size]
+            if len(tokens) > 1:
+                self.step = PROFESSOR
+                return
+            if tokens:
+                self._take_token(seat, tokens[0])
+        self._after_role()
+
+    def _linguist_next(self) -> bool:
+        """Make the linguist's free advances; True when a choice is needed."""
+        seat = self.turn
+        while self.linguist_left > 0:
+            options = self._advance_options(seat, list(range(COLOURS)), None)
+            if not options:
+                self.linguist_left = 0
+                break
+            if len(options) > 1:
+                self.step = LINGUIST
+                return True
+            self.linguist_left -= 1
+            self._move(seat, options[0], 1, "linguist")
+        return False
+
+    def _take_token(self, seat: int, token: int) -> None:
+        self.supply.remove(token)
+        self.tokens[seat].append(token)
+        self._emit("professor_token_taken", seat=seat, token=token)
+
+    def _after_role(self) -> None:
+        """Stage 3: Cartographer's extra expedition (never in Ur's season-end round)."""
+        if self.in_ur:
+            self._ur_next()
+            return
+        seat = self.turn
+        if self._leader_role() == Role.CARTOGRAPHER and self.exp_advanced and self._leads(seat):
+            self.step = EXTRA
+            return
+        self._return_hand()
+
+    def _leads(self, seat: int) -> list[ArcheosAction]:
+        leaders = sorted({c for c in self.hands[seat] if role_of(c) != Role.MERCENARY})
+        return [ArcheosAction(act.LEAD, c, basis) for c in leaders for basis in (0, 1)]
+
+    def _return_hand(self) -> None:
+        """Stage 4: the rest of the hand goes to the display (Physician: keep some)."""
+        seat = self.turn
+        if self._leader_role() == Role.PHYSICIAN and self.hands[seat]:
+            self.kept = []
+            self.keep_limit = min(len(self.exp_cards), len(self.hands[seat]))
+            self.step = KEEP
+            return
+        self._finish_return(seat, [])
+
+    def _finish_return(self, seat: int, kept: list[int]) -> None:
+        rest = list(self.hands[seat])
+        for card in kept:
+            rest.remove(card)
+        # Known cards not among those shown going to the display are still in hand.
+        known = list(self.known[seat])
+        for card in rest:
+            if card in known:
+                known.remove(card)
+        self.known[seat] = known
+        self.hands[seat] = sorted(kept)
+        self.kept = []
+        self.keep_limit = 0
+        self.display = sorted(self.display + rest)
+        self._emit("cards_to_display", seat=seat, cards=[card_name(c) for c in rest])
+        if kept:
+            self._emit("cards_kept", seat=seat, count=len(kept))
+        self._end_of_turn(seat)
+
+    def _end_of_turn(self, seat: int) -> None:
+        """Stages 5 and 6: Patron draws, Chichén Itzá draws, then the next player."""
+        if self._leader_role() == Role.PATRON:
+            self._draw(seat, len(self.exp_cards), "patron")
+        if self.chichen_draws:
+            self._draw(seat, self.chichen_draws, "chichen_itza")
+        self._next_turn()
+
+    # ------------------------------------------------------------ season end
+    def _end_season(self) -> None:
+        self.exp_cards = []
+        self.exp_advanced = False
+        self.chichen_draws = 0
+        self.linguist_left = 0
+        self.kept = []
+        self.keep_limit = 0
+        self.exp_limit = HAND_LIMIT
+        self._emit("season_ending", season=self.season, seat=self.last_monkey)
+        if self.is_advanced(Special.UR):
+            self.ur_queue = self._order_from(self.last_monkey)
+            self._ur_next()
+            return
+        self._season_effects()
+
+    def _ur_next(self) -> None:
+        """Offer the next player in Ur's round a season-end expedition."""
+        self.exp_cards = []
+        self.exp_advanced = False
+        self.chichen_draws = 0
+        track = self.track(Special.UR)
+        while self.ur_queue:
+            seat = self.ur_queue.pop(0)
+            limit = track.ur_limits[self.positions[seat][Special.UR]]
+            if limit >= 1 and self._leads(seat):
+                self.turn = seat
+                self.in_ur = True
+                self.exp_limit = limit
+                self.step = UR
+                return
+        self.in_ur = False
+        self.exp_limit = HAND_LIMIT
+        self._season_effects()
+
+    def _season_effects(self) -> None:
+        """Season end steps 1 and 2: cards back to the deck, role effects."""
+        for seat in range(self.seat_count):
+            self.deck.extend(self.hands[seat])
+            self.hands[seat] = []
+            self.known[seat] = []
+        self.deck.extend(self.display)
+        self.display = []
+        self.deck = [c for c in self.deck if c != MONKEY]
+        self.monkey_free_top = 0
+        if self.frame[0] != NO_SEAT:
+            seat = self.frame[0]
+            self.score[seat] += BOTANIST_POINTS
+            self._emit("season_bonus", seat=seat, bonus="botanist", points=BOTANIST_POINTS)
+            self.frame = [NO_SEAT, -1, 0]
+        furthest = max(self.linguist)
+        if self.uses(Role.LINGUIST) and furthest > 0:
+            for seat in range(self.seat_count):
+                if self.linguist[seat] == furthest:
+                    self.score[seat] += LINGUIST_BONUS
+                    self._emit("season_bonus", seat=seat, bonus="linguist", points=LINGUIST_BONUS)
+        self.prof_queue = []
+        if self.uses(Role.PROFESSOR):
+            totals = [sum(t) for t in self.tokens]
+            high, low = max(totals), min(totals)
+            if high != low:
+                order = self._order_from(self.last_monkey)
+                self.prof_queue = [[s, 1] for s in order if totals[s] == high]
+                self.prof_queue += [[s, -1] for s in order if totals[s] == low]
+            self.supply = list(PROFESSOR_TOKENS)
+            self.tokens = [[] for _ in range(self.seat_count)]
+        self._prof_next()
+
+    def _prof_options(self, seat: int, delta: int) -> list[int]:
+        if delta > 0:
+            return self._advance_options(seat, list(range(COLOURS)), None)
+        return self._back_options(seat)
+
+    def _prof_next(self) -> None:
+        while self.prof_queue:
+            seat, delta = self.prof_queue[0]
+            options = self._prof_options(seat, delta)
+            if len(options) > 1:
+                self.turn = seat
+                self.step = PROFESSOR_MOVE
+                return
+            self.prof_queue.pop(0)
+            if options:
+                self._move(seat, options[0], delta, "professor")
+        self._score_season()
+
+    def _score_season(self) -> None:
+        """Season end steps 3 to 6: sites, expeditions, next season or game end."""
+        site_points = [self._site_points(seat) for seat in range(self.seat_count)]
+        for seat in range(self.seat_count):
+            self.score[seat] += sum(site_points[seat])
+        rapa_nui: list[int] = []
+        if self.is_advanced(Special.RAPA_NUI):
+            spaces = [p[Special.RAPA_NUI] for p in self.positions]
+            if max(spaces) > 0:
+                rapa_nui = [s for s in range(self.seat_count) if spaces[s] == max(spaces)]
+            for seat in rapa_nui:
+                self.score[seat] += RAPA_NUI_BONUS
+                self._move(
+                    seat, int(Special.RAPA_NUI), -self.positions[seat][Special.RAPA_NUI], "rapa_nui"
+                )
+        removed: list[int] = []
+        expedition_scores = []
+        for seat in range(self.seat_count):
+            kept_expeditions = []
+            for cards in self.expeditions[seat]:
+                removed += [c for c in cards if role_of(c) == Role.MERCENARY]
+                kept_expeditions.append([c for c in cards if role_of(c) != Role.MERCENARY])
+            self.expeditions[seat] = kept_expeditions
+            points = sum(expedition_points(expedition_size_for_points(e)) for e in kept_expeditions)
+            expedition_scores.append(points)
+            self.score[seat] += points
+        self.deck.extend(removed)
+        self._emit(
+            "season_scored",
+            season=self.season,
+            sites=site_points,
+            rapa_nui=rapa_nui,
+            expeditions=expedition_scores,
+            scores=list(self.score),
+        )
+        if self.season < self.seasons():
+            for seat in range(self.seat_count):
+                for cards in self.expeditions[seat]:
+                    self.deck.extend(cards)
+                self.expeditions[seat] = []
+            self.season += 1
+            self._start_season()
+            return
+        self._finish_game()
+
+    def _site_points(self, seat: int) -> list[int]:
+        out = []
+        pos = self.positions[seat]
+        for site in range(COLOURS):
+            track = self.track(site)
+            space = pos[site]
+            if self.is_advanced(Special.ULURU) and site == Special.ULURU:
+                out.append(0)
+            elif self.is_advanced(Special.TA_SEKHET_MAAT) and site == Special.TA_SEKHET_MAAT:
+                out.append(track.points[min(space, pos[SECOND_VEHICLE])])
+            elif self.is_advanced(Special.TANTALLON_CASTLE) and site == Special.TANTALLON_CASTLE:
+                shared = any(
+                    self.positions[o][site] == space for o in range(self.seat_count) if o != seat
+                )
+                out.append(track.shared_points[space] if shared else track.points[space])
+            else:
+                out.append(track.points[space])
+        return out
+
+    def _finish_game(self) -> None:
+        final = []
+        for seat in range(self.seat_count):
+            relics = sum(self.relics[seat])
+            points = relic_points(relics) if self.uses(Role.CURATOR) else 0
+            self.score[seat] += points
+            final.append(
+                {
+                    "seat": seat,
+                    "relics": relics,
+                    "relic_points": points,
+                    "total": self.score[seat],
+                    "expedition_sizes": tiebreak_sizes(self.expeditions[seat]),
+                }
+            )
+        self.final = final
+        self.step = OVER
+        self._emit("game_over", scores=list(self.score), ranking=self.ranking())
+
+    # ---------------------------------------------------------------- queries
+    def current_seat(self) -> int | None:
+        return None if self.step == OVER else self.turn
+
+    def is_over(self) -> bool:
+        return self.step == OVER
+
+    def legal_actions(self) -> list[ArcheosAction]:  # type: ignore[override]
+        step = self.step
+        seat = self.turn
+        A = ArcheosAction
+        if step == TURN:
+            out: list[ArcheosAction] = []
+            if len(self.hands[seat]) < HAND_LIMIT:
+                out += [A(act.TAKE, c) for c in sorted(set(self.display))]
+                if self.deck:
+                    out.append(A(act.DRAW))
+            return out + self._leads(seat)
+        if step == BUILD:
+            return [A(act.ADD, c) for c in self._addable(seat)] + [A(act.GO)]
+        if step == CHOOSE_ADVANCE:
+            return [A(act.ADVANCE, -1, t) for t in self._choose_advance_options()]
+        if step == ULURU:
+            return [A(act.CASH), A(act.STAY)]
+        if step == LINGUIST:
+            return [
+                A(act.ADVANCE, -1, t)
+                for t in self._advance_options(seat, list(range(COLOURS)), None)
+            ]
+        if step == PROFESSOR:
+            size = len(self.exp_cards)
+            return [A(act.PROFESSOR, -1, t) for t in self.supply if t <= size]
+        if step == EXTRA:
+            return [*self._leads(seat), A(act.DONE)]
+        if step == KEEP:
+            return [A(act.KEEP, c) for c in self._keepable(seat)] + [A(act.DONE)]
+        if step == UR:
+            return [*self._leads(seat), A(act.PASS)]
+        if step == PROFESSOR_MOVE:
+            _, delta = self.prof_queue[0]
+            kind = act.ADVANCE if delta > 0 else act.BACK
+            return [A(kind, -1, t) for t in self._prof_options(seat, delta)]
+        return []
+
+    def _choose_advance_options(self) -> list[int]:
+        seat = self.turn
+        role = self._leader_role()
+        size = len(self.exp_cards) + (1 if role == Role.GUIDE else 0)
+        sites = list(range(COLOURS)) if role == Role.PILOT else [colour_of(self.exp_cards[0])]
+        return self._advance_options(seat, sites, size)
+
+    def _keepable(self, seat: int) -> list[int]:
+        if len(self.kept) >= self.keep_limit:
+            return []
+        remaining = list(self.hands[seat])
+        for card in self.kept:
+            remaining.remove(card)
+        lowest = self.kept[-1] if self.kept else 0
+        return sorted({c for c in remaining if c >= lowest})
+
+    # ------------------------------------------------------------ transitions
+    def coerce_action(self, action: object) -> ArcheosAction:
+        if isinstance(action, str):
+            return act.parse_action(action)
+        if isinstance(action, ArcheosAction) and is_well_formed(action):
+            return action
+        raise MalformedActionError(f"not an Archeos Society action: {action!r}")
+
+    def _apply(self, action: Any, events: list[Event] | None) -> None:
+        self._events = events
+        try:
+            self._dispatch(action)
+        except _SeasonEnds:
+            self._end_season()
+        finally:
+            self._events = None
+
+    def _dispatch(self, action: ArcheosAction) -> None:
+        kind = action.kind
+        seat = self.turn
+        step = self.step
+        if step == TURN:
+            if kind == act.TAKE:
+                self.display.remove(action.card)
+                self.hands[seat] = sorted([*self.hands[seat], action.card])
+                self.known[seat] = sorted([*self.known[seat], action.card])
+                self._emit("card_taken", seat=seat, card=card_name(action.card))
+                self._next_turn()
+            elif kind == act.DRAW:
+                self._draw(seat, 1 if self.display else 2, "deck")
+                self._next_turn()
+            else:
+                self.exp_limit = HAND_LIMIT
+                self._start_expedition(seat, action.card, action.arg)
+        elif step in (EXTRA, UR):
+            if kind == act.LEAD:
+                self._start_expedition(seat, action.card, action.arg)
+            elif step == EXTRA:
+                self._return_hand()
+            else:
+                self._emit("ur_passed", seat=seat)
+                self._ur_next()
+        elif step == BUILD:
+            if kind == act.ADD:
+                self._leave_hand(seat, action.card)
+                self.exp_cards.append(action.card)
+            else:
+                self._resolve()
+        elif step == CHOOSE_ADVANCE:
+            if not self._expedition_advance(seat, action.arg):
+                self._after_advance()
+        elif step == ULURU:
+            if kind == act.CASH:
+                target = int(Special.ULURU)
+                points = self.track(target).points[self.positions[seat][target]]
+                self.score[seat] += points
+                self._emit("uluru_cashed", seat=seat, points=points)
+                self._move(seat, target, -self.positions[seat][target], "uluru")
+            self._after_advance()
+        elif step == LINGUIST:
+            self.linguist_left -= 1
+            self._move(seat, action.arg, 1, "linguist")
+            if not self._linguist_next():
+                self._after_role()
+        elif step == PROFESSOR:
+            self._take_token(seat, action.arg)
+            self._after_role()
+        elif step == KEEP:
+            if kind == act.KEEP:
+                self.kept.append(action.card)
+                if len(self.kept) < self.keep_limit:
+                    return
+            self._finish_return(seat, list(self.kept))
+        elif step == PROFESSOR_MOVE:
+            _, delta = self.prof_queue.pop(0)
+            self._move(seat, action.arg, delta, "professor")
+            self._prof_next()
+
+    # ------------------------------------------------------------------ results
+    def scores(self) -> list[int]:
+        return list(self.score)
+
+    def ranking(self) -> list[int]:
+        return place_by_score_then_expeditions(
+            self.score, [tiebreak_sizes(e) for e in self.expeditions]
+        )
+
+    # ------------------------------------------------------------------ labels
+    def describe(self, action: Any) -> str:
+        a = self.coerce_action(action)
+        kind = a.kind
+        if kind == act.TAKE:
+            return f"Take the {card_label(a.card)} from the display"
+        if kind == act.DRAW:
+            return "Draw 2 cards from the deck" if not self.display else "Draw a card from the deck"
+        if kind == act.LEAD:
+            basis = "colour" if a.arg == BY_COLOUR else "role"
+            return f"Lead an expedition with the {card_label(a.card)} (same {basis})"
+        if kind == act.ADD:
+            return f"Add the {card_label(a.card)} to the expedition"
+        if kind == act.GO:
+            return (
+                f"Play the expedition ({len(self.exp_cards)} cards)"
+                if self.exp_cards
+                else "Play the expedition"
+            )
+        if kind in (act.ADVANCE, act.BACK):
+            site = (
+                SITE_NAMES[self._site_of(a.arg)]
+                if self.is_advanced(Special(self._site_of(a.arg)))
+                else COLOUR_NAMES[self._site_of(a.arg)] + " site"
+            )
+            vehicle = " (second vehicle)" if a.arg == SECOND_VEHICLE else ""
+            verb = "Advance" if kind == act.ADVANCE else "Move back"
+            return f"{verb} your vehicle on {site}{vehicle}"
+        if kind == act.CASH:
+            return "Uluru: take the points and send the vehicle back to the start"
+        if kind == act.STAY:
+            return "Uluru: leave the vehicle where it is"
+        if kind == act.PROFESSOR:
+            return f"Take professor token {a.arg}"
+        if kind == act.KEEP:
+            return f"Keep the {card_label(a.card)} in your hand"
+        if kind == act.DONE:
+            return "Stop keeping cards" if self.step == KEEP else "Play no extra expedition"
+        return "Play no expedition at the end of the season (Ur)"
+
+    def explain_illegal(self, action: Any) -> str:
+        a = self.coerce_action(action)
+        step = self.step
+        if step == OVER:
+            return "the match is over"
+        seat = self.turn
+        expected = {
+            TURN: "take a display card, draw, or lead an expedition",
+            BUILD: "add a card to the expedition or play it (go)",
+            CHOOSE_ADVANCE: "choose which vehicle the expedition advances (adv)",
+            ULURU: "cash or stay on Uluru",
+            LINGUIST: "choose a vehicle for the linguist artifact (adv)",
+            PROFESSOR: "take a professor token (prof)",
+            EXTRA: "lead an extra expedition or say done",
+            KEEP: "keep a card or say done",
+            UR: "lead a season-end expedition or pass",
+            PROFESSOR_MOVE: "move a vehicle for the professors",
+        }[step]
+        kinds = {x.kind for x in self.legal_actions()}
+        hand = self.hands[seat]
+        if step == TURN and a.kind in (act.TAKE, act.DRAW) and len(hand) >= HAND_LIMIT:
+            return f"your hand already holds {HAND_LIMIT} cards: play an expedition"
+        if a.kind not in kinds:
+            return f"now you must {expected}"
+        if a.kind == act.TAKE:
+            if len(hand) >= HAND_LIMIT:
+                return f"your hand already holds {HAND_LIMIT} cards"
+            return f"the display holds no {card_label(a.card)}"
+        if a.kind == act.LEAD:
+            if role_of(a.card) == Role.MERCENARY:
+                return "a Mercenary cannot lead an expedition"
+            return f"your hand holds no {card_label(a.card)}"
+        if a.kind == act.ADD:
+            if len(self.exp_cards) >= self.exp_limit:
+                return f"this expedition may hold at most {self.exp_limit} cards"
+            if not self._fits(a.card):
+                basis = BASIS_NAMES[self.exp_basis]
+                return f"the {card_label(a.card)} does not match the expedition's {basis}"
+            if a.card not in hand:
+                return f"your hand holds no {card_label(a.card)}"
+            return (
+                "add cards in card order (colour, then role): this one comes before the last added"
+            )
+        if a.kind == act.KEEP:
+            if len(self.kept) >= self.keep_limit:
+                return f"you may keep at most {self.keep_limit} cards"
+            return "that card is not left in your hand, or comes before the last kept card"
+        if a.kind == act.PROFESSOR:
+            if a.arg not in self.supply:
+                return f"professor token {a.arg} has been taken"
+            return f"the token must not exceed the expedition's size ({len(self.exp_cards)})"
+        if a.kind in (act.ADVANCE, act.BACK):
+            return f"your vehicle at {target_name(a.arg)} cannot move that way now"
+        return f"now you must {expected}"
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: int | None) -> JsonDict:
+        """Everything public, plus ``seat``'s own hand (and cards it is keeping)."""
+        players = []
+        for s in range(self.seat_count):
+            entry: JsonDict = {
+                "seat": s,
+                "score": self.score[s],
+                "hand_size": len(self.hands[s]),
+                "known_hand": [card_name(c) for c in self.known[s]],
+                "sites": list(self.positions[s]),
+                "linguist": self.linguist[s],
+                "relics": [COLOUR_NAMES[c] for c in range(COLOURS) if self.relics[s][c]],
+                "professor_tokens": list(self.tokens[s]),
+                "expeditions": [[card_name(c) for c in e] for e in self.expeditions[s]],
+            }
+            if s == seat:
+                entry["hand"] = [card_name(c) for c in self.hands[s]]
+                entry["kept"] = [card_name(c) for c in self.kept] if s == self.turn else []
+            players.append(entry)
+        view: JsonDict = {
+            "game": "archeos",
+            "viewer": seat,
+            "seats": self.seat_count,
+            "options": dict(self.options),
+            "roles": [ROLE_NAMES[r] for r in self.roles],
+            "advanced_site": SITE_IDS[self.advanced],
+            "season": self.season,
+            "seasons": self.seasons(),
+            "step": self.step,
+            "current_seat": self.current_seat(),
+            "first_seat": self.first_seat,
+            "last_monkey_seat": None if self.last_monkey == NO_SEAT else self.last_monkey,
+            "deck_size": len(self.deck),
+            "deck_monkey_free_top": self.monkey_free_top,
+            "monkeys_drawn": self.monkeys,
+            "display": [card_name(c) for c in self.display],
+            "professor_supply": list(self.supply),
+            "botanist_frame": None
+            if self.frame[0] == NO_SEAT
+            else {"seat": self.frame[0], "expedition": self.frame[1], "size": self.frame[2]},
+            "expedition": {
+                "cards": [card_name(c) for c in self.exp_cards],
+                "basis": BASIS_NAMES[self.exp_basis],
+                "limit": self.exp_limit,
+                "advanced": self.exp_advanced,
+            },
+            "pending": {
+                "in_ur": self.in_ur,
+                "linguist_advances": self.linguist_left,
+                "keep_limit": self.keep_limit,
+                "chichen_draws": self.chichen_draws,
+                "ur_queue": list(self.ur_queue),
+                "professor_moves": [list(p) for p in self.prof_queue],
+            },
+            "players": players,
+            "scores": self.scores(),
+        }
+        if self.final is not None:
+            view["final"] = copy.deepcopy(self.final)
+            view["ranking"] = self.ranking()
+        return view
+
+    def _unseen_by(self, seat: int | None) -> list[int]:
+        """Cards ``seat`` cannot see: the deck, other hands but their known cards
+        (monkeys excluded)."""
+        out = [c for c in self.deck if c != MONKEY]
+        for s in range(self.seat_count):
+            if s != seat:
+                hidden = list(self.hands[s])
+                for card in self.known[s]:
+                    hidden.remove(card)
+                out += hidden
+        return out
+
+    def determinize(self, seat: int | None, seed: int) -> ArcheosState:
+        """Deal the cards ``seat`` cannot see afresh: other hands and the deck order.
+
+        Monkeys stay below the part of the deck known to be monkey-free.
+        """
+        twin = self.clone()
+        sampler = Rng(seed)
+        pool = twin._unseen_by(seat)
+        sampler.shuffle(pool)
+        for s in range(twin.seat_count):
+            if s != seat:
+                size = len(twin.hands[s]) - len(twin.known[s])
+                twin.hands[s] = sorted(twin.known[s] + pool[:size])
+                del pool[:size]
+        if seat != twin.turn:
+            # Which cards a Physician is keeping is part of that seat's secret hand.
+            twin.kept = []
+        twin.deck = _deal_deck(pool, len(self.deck), self.monkey_free_top, sampler)
+        twin.rng = Rng(sampler.next_u64())
+        return twin
+
+    # ---------------------------------------------------------- serialization
+    _LIST_FIELDS = (
+        "roles",
+        "deck",
+        "display",
+        "score",
+        "linguist",
+        "supply",
+        "frame",
+        "exp_cards",
+        "kept",
+        "ur_queue",
+    )
+    _TABLE_FIELDS = ("hands", "known", "positions", "relics", "tokens", "prof_queue")
+    _SCALAR_FIELDS = (
+        "advanced",
+        "season",
+        "monkey_free_top",
+        "monkeys",
+        "first_seat",
+        "turn",
+        "step",
+        "last_monkey",
+        "exp_basis",
+        "exp_limit",
+        "exp_advanced",
+        "in_ur",
+        "linguist_left",
+        "keep_limit",
+        "chichen_draws",
+    )
+
+    def to_data(self) -> JsonDict:
+        data: JsonDict = {
+            "game": "archeos",
+            "seats": self.seat_count,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "expeditions": [[list(e) for e in row] for row in self.expeditions],
+            "final": copy.deepcopy(self.final),
+        }
+        data.update(
+            copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
+        )
+        return data
+
+    @classmethod
+    def from_data(cls, game: Game, data: Mapping[str, Any]) -> ArcheosState:
+        """Rebuild a state from :meth:`to_data` output, checking every field.
+
+        Raises:
+            CorruptStateError: a field is missing, mistyped, out of range or
+                inconsistent with the others.
+        """
+        f = partial(v.field, data)
+        seats, options, rng = snapshot_header(game, data)
+        s = cls(game, seats, options)
+        s.rng = rng
+        s.roles = v.int_list(f("roles"), "roles", 0, ROLES - 1, ROLES_PER_GAME, unique=True)
+        if s.roles != sorted(s.roles):
+            raise CorruptStateError("roles must be sorted")
+        s.advanced = v.integer(f("advanced"), "advanced", 0, COLOURS - 1)
+        s.season = v.integer(f("season"), "season", 1, seasons_for(seats))
+        s.deck = v.int_list(f("deck"), "deck", 0, MONKEY)
+        s.display = _sorted_cards(f("display"), "display")
+        s.hands = [
+            _sorted_cards(h, f"hands[{i}]") for i, h in enumerate(_rows(f("hands"), "hands", seats))
+        ]
+        s.known = [
+            _sorted_cards(k, f"known[{i}]") for i, k in enumerate(_rows(f("known"), "known", seats))
+        ]
+        s.expeditions = [
+            [
+                v.int_list(e, f"expeditions[{i}]", 0, CARD_TYPES - 1)
+                for e in _list(row, "expeditions")
+            ]
+            for i, row in enumerate(_rows(f("expeditions"), "expeditions", seats))
+        ]
+        s.score = v.int_list(f("score"), "score", 0, 10_000, seats)
+        s.positions = v.int_table(f("positions"), "positions", seats, TARGETS, 0, 20)
+        s.linguist = v.int_list(f("linguist"), "linguist", 0, LINGUIST_END, seats)
+        s.relics = [
+            v.bool_list(r, f"relics[{i}]", COLOURS)
+            for i, r in enumerate(_rows(f("relics"), "relics", seats))
+        ]
+        s.tokens = [
+            v.int_list(t, f"tokens[{i}]", 1, max(PROFESSOR_TOKENS), unique=True)
+            for i, t in enumerate(_rows(f("tokens"), "tokens", seats))
+        ]
+        s.supply = v.int_list(f("supply"), "supply", 1, max(PROFESSOR_TOKENS), unique=True)
+        s.frame = v.int_list(f("frame"), "frame", -1, 10_000, 3)
+        s.monkey_free_top = v.integer(f("monkey_free_top"), "monkey_free_top", 0, len(s.deck))
+        s.monkeys = v.integer(f("monkeys"), "monkeys", 0, MONKEYS)
+        s.first_seat = v.integer(f("first_seat"), "first_seat", 0, seats - 1)
+        s.turn = v.integer(f("turn"), "turn", 0, seats - 1)
+        s.step = v.choice(f("step"), "step", STEPS)
+        s.last_monkey = v.integer(f("last_monkey"), "last_monkey", NO_SEAT, seats - 1)
+        s.exp_cards = v.int_list(f("exp_cards"), "exp_cards", 0, CARD_TYPES - 1)
+        s.exp_basis = v.integer(f("exp_basis"), "exp_basis", 0, 1)
+        s.exp_limit = v.integer(f("exp_limit"), "exp_limit", 1, HAND_LIMIT)
+        s.exp_advanced = v.boolean(f("exp_advanced"), "exp_advanced")
+        s.in_ur = v.boolean(f("in_ur"), "in_ur")
+        s.linguist_left = v.integer(f("linguist_left"), "linguist_left", 0, 10)
+        s.kept = v.int_list(f("kept"), "kept", 0, CARD_TYPES - 1)
+        s.keep_limit = v.integer(f("keep_limit"), "keep_limit", 0, HAND_LIMIT)
+        s.chichen_draws = v.integer(f("chichen_draws"), "chichen_draws", 0, 100)
+        s.ur_queue = v.int_list(f("ur_queue"), "ur_queue", 0, seats - 1, unique=True)
+        s.prof_queue = [
+            v.int_list(p, "prof_queue entry", -1, seats - 1, 2)
+            for p in _list(f("prof_queue"), "prof_queue")
+        ]
+        if any(p[1] not in (-1, 1) or p[0] < 0 for p in s.prof_queue):
+            raise CorruptStateError("prof_queue entries are [seat, +1 or -1]")
+        final = f("final")
+        if final is not None and (
+            s.step != OVER
+            or not isinstance(final, list)
+            or len(final) != seats
+            or not all(isinstance(e, dict) and type(e.get("total")) is int for e in final)
+        ):
+            raise CorruptStateError("final scores must be a list of breakdowns, once over")
+        if s.step == OVER and final is None:
+            raise CorruptStateError("a finished match must carry its final scores")
+        s.final = copy.deepcopy(final)
+        s._check_consistency()
+        return s
+
+    def _check_consistency(self) -> None:
+        """Cards add up, positions fit their tracks, the step's context is present."""
+        for seat in range(self.seat_count):
+            for target in range(TARGETS):
+                last = self.track(self._site_of(target)).last
+                if self.positions[seat][target] > last:
+                    raise CorruptStateError("a vehicle stands beyond the end of its track")
+        if sorted(self.supply + [t for row in self.tokens for t in row]) != list(PROFESSOR_TOKENS):
+            raise CorruptStateError("professor tokens do not add up")
+        cards = [c for c in self.deck if c != MONKEY] + self.display
+        if self.step == BUILD:
+            cards += self.exp_cards
+        for seat in range(self.seat_count):
+            cards += self.hands[seat]
+            for expedition in self.expeditions[seat]:
+                cards += expedition
+        if sorted(cards) != deck_for(self.roles):
+            raise CorruptStateError("the cards do not add up to the deck of the chosen roles")
+        if self.deck.count(MONKEY) != MONKEYS - self.monkeys:
+            raise CorruptStateError("the monkeys in the deck do not match the monkeys drawn")
+        if MONKEY in self.deck[len(self.deck) - self.monkey_free_top :]:
+            raise CorruptStateError("a monkey lies in the part of the deck known to hold none")
+        if self.step in _WITH_EXPEDITION and not self.exp_cards:
+            raise CorruptStateError(f"step {self.step} needs an expedition")
+        if any(not e or role_of(e[0]) == Role.MERCENARY for row in self.expeditions for e in row):
+            raise CorruptStateError("every expedition has a leader, never a Mercenary")
+        if self.exp_cards and role_of(self.exp_cards[0]) == Role.MERCENARY:
+            raise CorruptStateError("a Mercenary cannot lead")
+        if self.step == PROFESSOR_MOVE and not self.prof_queue:
+            raise CorruptStateError("professor_move needs a queued move")
+        if self.frame[0] >= self.seat_count:
+            raise CorruptStateError("the botanist frame names no seat")
+        for seat in range(self.seat_count):
+            hand = list(self.hands[seat])
+            for card in self.known[seat]:
+                if card not in hand:
+                    raise CorruptStateError("a known card must be in its hand")
+                hand.remove(card)
+        remaining = list(self.hands[self.turn])
+        for card in self.kept:
+            if card not in remaining:
+                raise CorruptStateError("kept cards must be in the hand")
+            remaining.remove(card)
+        if self.step != OVER and not self.legal_actions():
+            raise CorruptStateError("no legal action in a running match")
+
+    @classmethod
+    def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> ArcheosState:
+        """A state whose view equals ``view``; what it hides is sampled from ``seed``.
+
+        Raises:
+            CorruptStateError: the view is not one this class produced.
+        """
+        try:
+            return cls._from_view(game, view, seed)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            if isinstance(exc, CorruptStateError):
+                raise
+            raise CorruptStateError(f"not an Archeos Society view: {exc}") from exc
+
+    @classmethod
+    def _from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> ArcheosState:
+        seats = int(view["seats"])
+        viewer = view["viewer"]
+        players = view["players"]
+        if not isinstance(players, list) or len(players) != seats:
+            raise ValueError("players must list every seat")
+        roles = sorted(ROLE_NAMES.index(r) for r in view["roles"])
+        frame = view["botanist_frame"]
+        expedition = view["expedition"]
+        pending = view["pending"]
+        last_monkey = view["last_monkey_seat"]
+        current = view["current_seat"]
+        data: JsonDict = {
+            "game": "archeos",
+            "seats": seats,
+            "options": dict(view["options"]),
+            "roles": roles,
+            "advanced": SITE_IDS.index(view["advanced_site"]),
+            "season": view["season"],
+            "display": sorted(parse_card(c) for c in view["display"]),
+            "expeditions": [
+                [[parse_card(c) for c in e] for e in p["expeditions"]] for p in players
+            ],
+            "score": [p["score"] for p in players],
+            "positions": [list(p["sites"]) for p in players],
+            "linguist": [p["linguist"] for p in players],
+            "relics": [[name in p["relics"] for name in COLOUR_NAMES] for p in players],
+            "tokens": [list(p["professor_tokens"]) for p in players],
+            "supply": list(view["professor_supply"]),
+            "frame": [NO_SEAT, -1, 0]
+            if frame is None
+            else [frame["seat"], frame["expedition"], frame["size"]],
+            "monkey_free_top": view["deck_monkey_free_top"],
+            "monkeys": view["monkeys_drawn"],
+            "first_seat": view["first_seat"],
+            "turn": current if current is not None else 0,
+            "step": view["step"],
+            "last_monkey": NO_SEAT if last_monkey is None else last_monkey,
+            "exp_cards": [parse_card(c) for c in expedition["cards"]],
+            "exp_basis": BASIS_NAMES.index(expedition["basis"]),
+            "exp_limit": expedition["limit"],
+            "exp_advanced": expedition["advanced"],
+            "in_ur": pending["in_ur"],
+            "linguist_left": pending["linguist_advances"],
+            "keep_limit": pending["keep_limit"],
+            "chichen_draws": pending["chichen_draws"],
+            "ur_queue": list(pending["ur_queue"]),
+            "prof_queue": [list(p) for p in pending["professor_moves"]],
+            "kept": [],
+            "final": copy.deepcopy(view.get("final")),
+        }
+        if current is None and view["step"] != OVER:
+            raise ValueError("a running match has a seat to move")
+        # What the viewer sees of the cards; the rest is sampled.
+        seen = list(data["display"]) + [c for row in data["expeditions"] for e in row for c in e]
+        if view["step"] == BUILD:
+            seen += data["exp_cards"]
+        hands: list[list[int]] = [[] for _ in range(seats)]
+        if viewer is not None:
+            own = players[viewer]
+            hands[viewer] = sorted(parse_card(c) for c in own["hand"])
+            data["kept"] = [parse_card(c) for c in own["kept"]]
+            seen += hands[viewer]
+        known = [sorted(parse_card(c) for c in p["known_hand"]) for p in players]
+        data["known"] = known
+        for s, cards in enumerate(known):
+            if s != viewer:
+                seen += cards
+        pool = deck_for(roles)
+        for card in seen:
+            pool.remove(card)
+        sampler = Rng(seed)
+        sampler.shuffle(pool)
+        for s in range(seats):
+            if s != viewer:
+                size = players[s]["hand_size"]
+                if type(size) is not int or not len(known[s]) <= size <= len(pool) + len(known[s]):
+                    raise ValueError("hand sizes do not fit the unseen cards")
+                size -= len(known[s])
+                hands[s] = sorted(known[s] + pool[:size])
+                del pool[:size]
+        data["hands"] = hands
+        deck_size = view["deck_size"]
+        monkeys_left = MONKEYS - data["monkeys"]
+        if type(deck_size) is not int or deck_size != len(pool) + monkeys_left:
+            raise ValueError(
+                f"the deck should hold {len(pool) + monkeys_left} cards, not {deck_size!r}"
+            )
+        data["deck"] = _deal_deck(pool, deck_size, data["monkey_free_top"], sampler)
+        data["rng"] = sampler.next_u64()
+        return cls.from_data(game, data)
+
+    def clone(self) -> ArcheosState:
+        twin = object.__new__(ArcheosState)
+        fields = {
+            **self.__dict__,
+            **copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS),
+        }
+        fields["rng"] = Rng(self.rng.state)
+        fields["options"] = dict(self.options)
+        fields["expeditions"] = [[list(e) for e in row] for row in self.expeditions]
+        fields["final"] = copy.deepcopy(self.final)
+        twin.__dict__ = fields
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ArcheosState) and self.to_data() == other.to_data()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+#: Steps that act on the expedition in ``exp_cards``.
+_WITH_EXPEDITION = (BUILD, CHOOSE_ADVANCE, ULURU, LINGUIST, PROFESSOR, EXTRA, KEEP)
+
+
+def _deal_deck(cards: list[int], size: int, monkey_free_top: int, rng: Rng) -> list[int]:
+    """A deck (top card last) of ``cards`` plus monkeys up to ``size`` cards.
+
+    The top ``monkey_free_top`` cards hold no monkey; the monkeys are spread at
+    random among the rest.
+    """
+    order = list(cards)
+    rng.shuffle(order)
+    monkeys = size - len(order)
+    top, bottom = order[:monkey_free_top], order[monkey_free_top:] + [MONKEY] * monkeys
+    rng.shuffle(bottom)
+    return list(reversed(top + bottom))
+
+
+def _list(value: Any, name: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise CorruptStateError(f"{name} must be a list")
+    return value
+
+
+def _rows(value: Any, name: str, seats: int) -> list[Any]:
+    rows = _list(value, name)
+    if len(rows) != seats:
+        raise CorruptStateError(f"{name} must have one entry per seat")
+    return rows
+
+
+def _sorted_cards(value: Any, name: str) -> list[int]:
+    cards = v.int_list(value, name, 0, CARD_TYPES - 1)
+    if cards != sorted(cards):
+        raise CorruptStateError(f"{name} must be sorted")
+    return cards

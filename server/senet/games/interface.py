@@ -1,0 +1,380 @@
+"""The small interface every game implements.
+
+A *game* (:class:`Game`) is a stateless descriptor registered by id: its static facts
+(name, seat counts, options), how to start a match, how to parse action notation and
+how to rebuild a state from plain data. A *state* (:class:`GameState`) is one position
+of one match: who decides now, what they may do, and how each action changes it.
+
+Conventions shared by every game, relied upon by the server, the bots and the
+conformance tests:
+
+* ``legal_actions()`` is the single source of truth. Checked :meth:`GameState.apply`
+  validates by membership in it; bots enumerate it; clients show its labels.
+* Every action has a compact, stable text notation (``notation()``) that
+  :meth:`Game.parse_action` turns back into an equal action.
+* All randomness comes from the :class:`~senet.games.rng.Rng` held in the state,
+  so a match replays exactly from its seed and its actions.
+* :meth:`GameState.view` returns only what one seat (or a spectator) may see.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol
+
+from senet.games.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidOptionsError,
+    MalformedActionError,
+    NotYourTurnError,
+)
+
+JsonDict = dict[str, Any]
+OptionValue = bool | int | str
+
+
+class Action(Hashable, Protocol):
+    """What every action value offers: a hashable value with a text notation.
+
+    Games use small immutable values (named tuples) so that legal-action lists
+    are cheap to build and membership checks are hash lookups.
+    """
+
+    def notation(self) -> str:
+        """Return the compact, stable text form that :meth:`Game.parse_action` reads."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for logs, streams and clients.
+
+    Attributes:
+        kind: Stable snake_case name, e.g. ``"placed"`` or ``"area_scored"``.
+        data: Plain JSON-able details.
+        audience: Seats allowed to see this event; ``None`` means everyone,
+            spectators included. Games with hidden information emit a public
+            event plus a private one for the seat that may know more.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        """Whether ``seat`` (``None`` for a spectator) may receive this event."""
+        return self.audience is None or (seat is not None and seat in self.audience)
+
+    def to_data(self) -> JsonDict:
+        """Return the event as plain data."""
+        out: JsonDict = {"kind": self.kind, "data": dict(self.data)}
+        if self.audience is not None:
+            out["audience"] = sorted(self.audience)
+        return out
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One match option a game accepts, with its type, default and meaning.
+
+    ``variant`` marks a boolean option that switches on a rules variant (an
+    expansion or another way to play, as opposed to a set-up choice): clients list
+    those as the game's variants, and the conformance suite plays each of them.
+    """
+
+    name: str
+    kind: Literal["bool", "int", "choice"]
+    default: OptionValue
+    description: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    variant: bool = False
+
+    def coerce(self, value: object) -> OptionValue:
+        """Check ``value`` against this spec and return it normalized.
+
+        Raises:
+            InvalidOptionsError: the value has the wrong type or is out of range.
+        """
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+                return value.lower() in ("true", "1", "yes")
+            raise InvalidOptionsError(f"option {self.name!r} takes true or false, got {value!r}")
+        if self.kind == "int":
+            try:
+                number = int(str(value)) if not isinstance(value, bool) else None
+            except ValueError:
+                number = None
+            if number is None:
+                raise InvalidOptionsError(f"option {self.name!r} takes an integer, got {value!r}")
+            if self.minimum is not None and number < self.minimum:
+                raise InvalidOptionsError(f"option {self.name!r} must be >= {self.minimum}")
+            if self.maximum is not None and number > self.maximum:
+                raise InvalidOptionsError(f"option {self.name!r} must be <= {self.maximum}")
+            return number
+        text = str(value).lower()
+        if text not in self.choices:
+            raise InvalidOptionsError(
+                f"option {self.name!r} takes one of {', '.join(self.choices)}; got {value!r}"
+            )
+        return text
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, declared once."""
+
+    id: str
+    name: str
+    min_seats: int
+    max_seats: int
+    description: str
+    options: tuple[OptionSpec, ...] = ()
+
+    def option(self, name: str) -> OptionSpec:
+        """Return the spec of option ``name``.
+
+        Raises:
+            InvalidOptionsError: no option of that name exists.
+        """
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        known = ", ".join(s.name for s in self.options) or "none"
+        raise InvalidOptionsError(f"unknown option {name!r} for {self.id} (known: {known})")
+
+
+class Game(ABC):
+    """A registered game: static facts plus factories. Stateless and shareable."""
+
+    info: ClassVar[GameInfo]
+
+    def normalize_options(self, seats: int, options: Mapping[str, object] | None) -> JsonDict:
+        """Validate seat count and options; return every option with defaults filled in.
+
+        Raises:
+            InvalidOptionsError: unknown option, bad value, bad seat count or a
+                combination the rules do not allow.
+        """
+        info = self.info
+        if isinstance(seats, bool) or not isinstance(seats, int):
+            raise InvalidOptionsError(f"seat count must be an integer, got {seats!r}")
+        if not info.min_seats <= seats <= info.max_seats:
+            raise InvalidOptionsError(
+                f"{info.name} is played by {info.min_seats} to {info.max_seats} players, "
+                f"not {seats}"
+            )
+        given = dict(options or {})
+        normalized: JsonDict = {}
+        for name, value in given.items():
+            normalized[name] = info.option(name).coerce(value)
+        for spec in info.options:
+            normalized.setdefault(spec.name, spec.default)
+        self.check_option_combination(seats, normalized)
+        return normalized
+
+    def check_option_combination(self, seats: int, options: Mapping[str, OptionValue]) -> None:
+        """Hook: raise :class:`InvalidOptionsError` for combinations the rules forbid."""
+        return None
+
+    def new_match(
+        self, seats: int, options: Mapping[str, object] | None = None, seed: int = 0
+    ) -> GameState:
+        """Start a match: validate options, then build the initial state from ``seed``."""
+        normalized = self.normalize_options(seats, options)
+        return self._new_state(seats, normalized, seed)
+
+    def public_notation(self, notation: str) -> str:
+        """What every seat but the actor's (and spectators) may see of an action's notation.
+
+        The server broadcasts each committed action's notation with its events. Most
+        actions are public, so the default is the notation itself; a game whose
+        notation can name something secret (a card kept in a hidden hand) returns a
+        redacted form here, and its events carry the rest with an audience.
+        """
+        return notation
+
+    @abstractmethod
+    def _new_state(self, seats: int, options: JsonDict, seed: int) -> GameState:
+        """Build the initial state; options are already validated."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse action notation into an action value (syntax only, not legality).
+
+        Raises:
+            MalformedActionError: the text is not valid notation for this game.
+        """
+
+    @abstractmethod
+    def state_from_view(self, view: Mapping[str, Any], seed: int) -> GameState:
+        """A full state consistent with ``view`` (one seat's or a spectator's).
+
+        What the view hides is sampled from ``seed``. Bots that only receive views
+        from the server use this to get a forward model for search.
+
+        Raises:
+            CorruptStateError: the view does not describe a position of this game.
+        """
+
+    @abstractmethod
+    def state_from_data(self, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`GameState.to_data` output.
+
+        Raises:
+            CorruptStateError: the data does not describe a state of this game.
+        """
+
+
+class GameState(ABC):
+    """One position of one match.
+
+    Subclasses implement the ``_``-prefixed hooks and the abstract queries; the
+    checked entry points (:meth:`apply`) live here so that every game validates the
+    same way: game over, then turn, then action type, then membership.
+    """
+
+    game: Game
+    seat_count: int
+    options: JsonDict
+
+    # --- queries --------------------------------------------------------------
+    @abstractmethod
+    def current_seat(self) -> int | None:
+        """The seat that must decide now, or ``None`` when the game is over."""
+
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self.current_seat() is None
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat that must decide now (empty when over)."""
+
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """Legal actions of ``seat``: empty unless that seat must decide now."""
+        return self.legal_actions() if self.current_seat() == seat else []
+
+    @abstractmethod
+    def describe(self, action: Action) -> str:
+        """A short human label for ``action`` in this position."""
+
+    @abstractmethod
+    def explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is not legal for the seat to move (a sentence for people)."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (final scores once the game is over)."""
+
+    @abstractmethod
+    def ranking(self) -> list[int]:
+        """Each seat's place (1 = winner; tied seats share a place), by the game's tie rules."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> JsonDict:
+        """Everything ``seat`` may see (``None``: a spectator), as plain data."""
+
+    @abstractmethod
+    def to_data(self) -> JsonDict:
+        """The complete state, hidden parts included, as plain JSON-able data."""
+
+    def snapshot_data(self) -> JsonDict:
+        """:meth:`to_data` for encoding at once: it may share lists and tables with
+        this state instead of copying them, so encode it before the state changes.
+
+        Its JSON equals :meth:`to_data`'s. The service encodes one per commit, on
+        the path every action waits for, where the copies are the dearest part.
+        """
+        return self.to_data()
+
+    @abstractmethod
+    def determinize(self, seat: int | None, seed: int) -> GameState:
+        """A copy whose hidden parts are resampled consistently with ``seat``'s view.
+
+        Bots use it for information-set search: the copy's :meth:`view` for
+        ``seat`` equals this state's, but nothing ``seat`` cannot see is preserved.
+        """
+
+    # --- transitions -----------------------------------------------------------
+    @abstractmethod
+    def coerce_action(self, action: object) -> Action:
+        """Return ``action`` as this game's action type (parsing text if given).
+
+        Raises:
+            MalformedActionError: it is neither notation nor an action of this game.
+        """
+
+    @abstractmethod
+    def _apply(self, action: Action, events: list[Event] | None) -> None:
+        """Apply a legal action in place, appending events when ``events`` is a list."""
+
+    def apply(
+        self, seat: int, action: object, legal: Sequence[Action] | None = None
+    ) -> list[Event]:
+        """Check and apply ``action`` for ``seat``; return what happened.
+
+        The state is unchanged when this raises. ``legal`` may pass this very
+        state's :meth:`legal_actions` when the caller already has them (the
+        service works them out while the previous action's commit is in
+        flight); the check is then the same, without building the list again.
+
+        Raises:
+            GameOverError: the match has ended.
+            NotYourTurnError: another seat must decide now.
+            MalformedActionError: the action cannot be parsed.
+            IllegalActionError: the action is not legal now (message says why).
+        """
+        current = self.current_seat()
+        if current is None:
+            raise GameOverError("the match is over")
+        if seat != current:
+            raise NotYourTurnError(f"seat {seat} cannot act: seat {current} must decide now")
+        parsed = self.coerce_action(action)
+        # A list scan: equal actions compare equal field by field, and building a
+        # set would hash every legal action (several times slower on this hot path).
+        if parsed not in (self.legal_actions() if legal is None else legal):
+            raise IllegalActionError(
+                f"{parsed.notation()!r} is not legal: {self.explain_illegal(parsed)}"
+            )
+        events: list[Event] = []
+        self._apply(parsed, events)
+        return events
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply ``action`` for the seat to move without any check (search, replay).
+
+        The caller guarantees legality; an illegal action corrupts the state.
+        """
+        self._apply(action, None)
+
+    def clone(self) -> GameState:
+        """An independent copy, cheap enough for search."""
+        return copy.deepcopy(self)
+
+    def replay(self, actions: Sequence[object]) -> list[Event]:
+        """Apply a sequence of actions (text or values), each checked, for whoever must move."""
+        events: list[Event] = []
+        for action in actions:
+            seat = self.current_seat()
+            if seat is None:
+                raise GameOverError("the match ended before the log did")
+            events.extend(self.apply(seat, action))
+        return events
+
+
+def coerce_text_or(
+    game: Game, action: object, action_type: type[Action] | tuple[type, ...]
+) -> Action:
+    """Shared :meth:`GameState.coerce_action` body: accept notation or an action value."""
+    if isinstance(action, str):
+        return game.parse_action(action)
+    if isinstance(action, action_type):
+        return action  # type: ignore[return-value]
+    raise MalformedActionError(f"not an action of {game.info.id}: {action!r}")

@@ -1,0 +1,1843 @@
+"""The Mykerinos state machine: campaigns, excavation, delimitation and final scoring.
+
+One :class:`MykerinosState` is a whole match. Colours are indexed like seats (seat
+``s`` plays colour ``s``); in the two-player game the neutral player uses the first
+unused colour. Per-colour counts are kept for every archaeologist so that the
+invariant *general + personal reserves + region + museum = 25* holds per colour at
+every step (the conformance tests check it).
+
+Variants are match options: ``quick`` (three campaigns after a patron draft),
+``team`` (four players in two teams), ``classic`` (the 2006 rules) and ``nile``
+(The Nile expansion: river spaces, the Governor and its blocking tokens, Nile
+cards). Their differences live in the hooks grouped under "variant hooks" and in
+small, named branches; ``docs/rules/mykerinos.md`` lists every ruling.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from senet.games import validate as v
+from senet.games.errors import CorruptStateError, MalformedActionError
+from senet.games.fields import copy_fields, snapshot_header
+from senet.games.interface import Event, Game, GameState, JsonDict
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos import nile, placements
+from senet.games.mykerinos.actions import MykerinosAction
+from senet.games.mykerinos.museum import (
+    ROOM_IDS,
+    WINGS,
+    five_room_entries,
+    parse_room,
+    ring_rooms,
+    room_label,
+    room_name,
+    room_patrons,
+    room_value,
+)
+from senet.games.mykerinos.patrons import (
+    ALL_PATRONS,
+    CODE_TO_PATRON,
+    PATRON_CODES,
+    PATRONS,
+    Patron,
+    patron_names,
+)
+from senet.games.mykerinos.plots import PLOT_CARDS
+from senet.games.mykerinos.region import RegionShape, parse_space, region_shape, space_name
+from senet.games.mykerinos.scoring import exhibition
+from senet.games.rng import Rng
+
+COLOUR_NAMES: tuple[str, ...] = ("blue", "red", "green", "white")
+COLOURS = len(COLOUR_NAMES)
+ARCHAEOLOGISTS_PER_COLOUR = 25
+EMPTY = -1
+
+DRAFT = "draft"
+EXCAVATION = "excavation"
+NEUTRAL_TURN = "neutral"
+BLOCKING = "blocking"
+DELIMITATION = "delimitation"
+OVER = "over"
+PHASES = (DRAFT, EXCAVATION, NEUTRAL_TURN, BLOCKING, DELIMITATION, OVER)
+#: Phases in which seats still dig (phase 2 of a campaign).
+DIGGING = (EXCAVATION, NEUTRAL_TURN, BLOCKING)
+
+AWAIT_REWARD = "reward"
+AWAIT_DISCARD = "discard"
+AWAIT_TIE = "tie"
+
+#: Quick game: plots revealed for the patron draft.
+DRAFT_ROW = 8
+#: The Nile: blocking tokens per player.
+BLOCKING_TOKENS = 3
+#: Team game: archaeologists of your colour and of your teammate's per campaign.
+TEAM_OWN, TEAM_MATE = 5, 3
+
+_PATRON_OF_KIND: dict[str, Patron] = {
+    act.CURATOR: Patron.CURATOR,
+    act.COLONEL: Patron.COLONEL,
+    act.EXPLORER: Patron.EXPLORER,
+    act.HEIRESS: Patron.HEIRESS,
+    act.DIRECTOR: Patron.DIRECTOR,
+    act.GOVERNOR: Patron.GOVERNOR,
+}
+_CURATOR, _COLONEL, _EXPLORER, _HEIRESS, _DIRECTOR, _GOVERNOR = map(int, ALL_PATRONS)
+_SIDE_NAMES = ("left", "right")
+_RIVER_CELL = nile.RIVER
+
+
+class MykerinosState(GameState):
+    """A Mykerinos match in progress (or finished)."""
+
+    # ------------------------------------------------------------------ setup
+    def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
+        self.game = game
+        self.seat_count = seat_count
+        self.options = dict(options)
+        self.quick = bool(options.get("quick", False))
+        self.team = bool(options.get("team", False))
+        self.classic = bool(options.get("classic", False))
+        self.with_nile = bool(options.get("nile", False))
+        self.names = patron_names(self.classic)
+        self.rng = Rng(0)
+        self.neutral: int | None = 2 if seat_count == 2 else None
+        self.wing_order: list[int] = [int(p) for p in PATRONS]
+        self.deck: list[int] = []
+        self.box: list[int] = []
+        self.general = [ARCHAEOLOGISTS_PER_COLOUR] * COLOURS
+        self.personal = [[0] * COLOURS for _ in range(seat_count)]
+        # Plot cards won, by id (public: everybody saw them taken); ``cards`` is the
+        # per-patron count derived from them, kept because move generation reads it.
+        self.won: list[list[int]] = [[] for _ in range(seat_count)]
+        self.cards = [[0] * len(ALL_PATRONS) for _ in range(seat_count)]
+        self.used = [[0] * len(ALL_PATRONS) for _ in range(seat_count)]
+        self.prestige = [0] * seat_count
+        self.museum = [EMPTY] * ROOM_IDS
+        self.tiebreak = [0] * COLOURS
+        self.active = [True] * seat_count
+        self.campaign = 0
+        self.slots: list[tuple[int, bool]] = []
+        self.board: list[int] = []
+        self.pyramid: list[bool] = []
+        self.shape: RegionShape = region_shape(0)  # no region before campaign 1
+        self.start_seat = 0
+        self.turn = 0
+        self.phase = EXCAVATION
+        self.final_seat = -1
+        # delimitation bookkeeping
+        self.area = -1
+        self.ranks: list[int] = []
+        self.rank_index = 0
+        self.plots_left: list[int] = []
+        self.awaiting = ""
+        self.on_river = False
+        self.area_museum = 0
+        self.tie_asked = False
+        # quick game: the revealed plots and who drafts when
+        self.draft_row: list[int] = []
+        self.draft_index = 0
+        # The Nile: the two hidden decks, the cards on the region by area row, the
+        # cards kept (Governors, the tie card), blocking tokens by space and room
+        self.nile_governor_deck: list[int] = []
+        self.nile_neutral_deck: list[int] = []
+        self.nile_rows: list[int] = []
+        self.nile_won: list[list[int]] = [[] for _ in range(seat_count)]
+        self.nile_box: list[int] = []
+        self.tokens = [BLOCKING_TOKENS if self.with_nile else 0] * seat_count
+        self.blocked: list[int] = []
+        self.blocked_rooms = [EMPTY] * ROOM_IDS
+        self.river: list[bool] = []
+        self.final: list[dict[str, Any]] | None = None
+        self._events: list[Event] | None = None
+        self._museum_rooms: tuple[int, ...] = ()
+        self._five_entries: dict[int, tuple[int, ...]] = {}
+
+    def setup(self, seed: int) -> None:
+        """Lay out a new game from ``seed`` and start the first campaign."""
+        self.rng = Rng(seed)
+        self.rng.shuffle(self.wing_order)
+        self._index_museum()
+        self.start_seat = self.rng.below(self.seat_count)
+        self.deck = [card.id for card in PLOT_CARDS]
+        self.rng.shuffle(self.deck)
+        if self.neutral is not None:
+            self.tiebreak[self.neutral] = 2
+        if self.with_nile:
+            self.nile_governor_deck = list(nile.GOVERNOR_DECK)
+            self.rng.shuffle(self.nile_governor_deck)
+            others = [c for c in nile.NEUTRAL_DECK if c != nile.SPECIAL_CARD]
+            self.rng.shuffle(others)
+            self.nile_neutral_deck = [*others, nile.SPECIAL_CARD]  # special at the bottom
+        if self.quick:
+            self._start_draft()
+        else:
+            self._start_campaign()
+
+    def _start_draft(self) -> None:
+        """Quick game: reveal 8 plots (never the 5-point one) for the patron draft.
+
+        The 5-point plot, if it comes up, is replaced by the next plot and shuffled
+        back into the deck (ruling Q-1): every remaining plot is dealt later anyway.
+        """
+        row: list[int] = []
+        set_aside: list[int] = []
+        while len(row) < DRAFT_ROW:
+            card = self.deck.pop(0)
+            (set_aside if PLOT_CARDS[card].patron is None else row).append(card)
+        for card in set_aside:
+            self.deck.insert(self.rng.below(len(self.deck) + 1), card)
+        self.draft_row = row
+        self.shape = region_shape(0)  # no region is laid before the first campaign
+        self.draft_index = 0
+        self.phase = DRAFT
+        self.turn = self.draft_order[0]
+        self._emit(
+            "draft_started",
+            plots=list(row),
+            patrons=[PATRON_CODES[self._patron_of_plot(c)] for c in row],
+            order=list(self.draft_order),
+        )
+
+    @property
+    def draft_order(self) -> list[int]:
+        """Who drafts when: clockwise from the start player, then back (Q-2)."""
+        clockwise = [(self.start_seat + i) % self.seat_count for i in range(self.seat_count)]
+        return clockwise + clockwise[::-1]
+
+    @staticmethod
+    def _patron_of_plot(card_id: int) -> Patron:
+        patron = PLOT_CARDS[card_id].patron
+        assert patron is not None
+        return patron
+
+    def _index_museum(self) -> None:
+        self._museum_rooms = ring_rooms(self.wing_order)
+        self._five_entries = five_room_entries(self.wing_order)
+
+    # ------------------------------------------------------------ variant hooks
+    def campaign_plot_counts(self) -> tuple[int, ...]:
+        """Plots dealt per campaign (8 plots = 2 rows of areas, 12 = 3 rows)."""
+        return (8, 8, 12) if self.quick else (8, 8, 8, 12)
+
+    def allotment(self) -> int:
+        """Archaeologists of your colour taken from the general reserve each campaign."""
+        if self.team:
+            return TEAM_OWN
+        return 8 if self.seat_count == 4 else 11
+
+    def mate(self, seat: int) -> int | None:
+        """Team game: the seat's teammate (seated opposite: teams 0+2 and 1+3)."""
+        return (seat + 2) % 4 if self.team else None
+
+    def mates_of(self, seat: int) -> tuple[int, ...]:
+        """The seat's team: itself, and its teammate in the team game."""
+        mate = self.mate(seat)
+        return (seat,) if mate is None else (seat, mate)
+
+    def neutral_allotment(self) -> int:
+        """Neutral archaeologists each player takes per campaign (two-player game)."""
+        return 4
+
+    # ------------------------------------------------------------- campaigns
+    def _emit(self, kind: str, **data: Any) -> None:
+        if self._events is not None:
+            self._events.append(Event(kind, data))
+
+    def _start_campaign(self) -> None:
+        self.campaign += 1
+        count = self.campaign_plot_counts()[self.campaign - 1]
+        self.shape = region_shape(count // 4)
+        # Special Edition plots are rotated half a turn at random; 2006 plots are not.
+        self.slots = [
+            (self.deck.pop(0), False if self.classic else self.rng.chance()) for _ in range(count)
+        ]
+        if self.with_nile:
+            self._deal_nile_cards()
+        self._lay_region()
+        self.board = [EMPTY] * self.shape.size
+        self.blocked = [EMPTY] * self.shape.size
+        for offset in range(self.seat_count):
+            seat = (self.start_seat + offset) % self.seat_count
+            self._draw_from_general(seat, seat, self.allotment())
+            mate = self.mate(seat)
+            if mate is not None:
+                self._draw_from_general(seat, mate, TEAM_MATE)
+            if self.neutral is not None:
+                self._draw_from_general(seat, self.neutral, self.neutral_allotment())
+        self.active = [True] * self.seat_count
+        for colour in range(COLOURS):
+            if colour != self.neutral:
+                self.tiebreak[colour] = 0
+        self.used = [[0] * len(ALL_PATRONS) for _ in range(self.seat_count)]
+        self.phase = EXCAVATION
+        self.final_seat = -1
+        self.turn = self.start_seat
+        self._emit(
+            "campaign_started",
+            campaign=self.campaign,
+            start_seat=self.start_seat,
+            region=self._region_view(),
+        )
+
+    def _deal_nile_cards(self) -> None:
+        """One card from each Nile deck (the final campaign: the last three), one per row.
+
+        Which row gets which card is drawn at random (ruling N-2). In the quick game
+        the final campaign also takes two Governor cards and the special card; the
+        other two cards stay unused (ruling N-9).
+        """
+        if self.shape.area_rows == 3:
+            cards = [*self.nile_governor_deck[:2], self.nile_neutral_deck[-1]]
+            del self.nile_governor_deck[:2]
+            del self.nile_neutral_deck[-1]
+        else:
+            cards = [self.nile_governor_deck.pop(0), self.nile_neutral_deck.pop(0)]
+        self.rng.shuffle(cards)
+        self.nile_rows = cards
+
+    def _lay_region(self) -> None:
+        """Pyramids and river spaces as laid: plots, with the Nile cards on top."""
+        shape = self.shape
+        self.pyramid = [
+            PLOT_CARDS[self.slots[shape.slot_of[i]][0]].pyramid_at(
+                *shape.cell_of[i], self.slots[shape.slot_of[i]][1]
+            )
+            for i in range(shape.size)
+        ]
+        self.river = [False] * shape.size
+        for row, card in enumerate(self.nile_rows):
+            for space, cell in nile.terrain(card, row).items():
+                self.pyramid[space] = cell == nile.PYRAMID
+                self.river[space] = cell == _RIVER_CELL
+
+    def _draw_from_general(self, seat: int, colour: int, wanted: int) -> None:
+        taken = min(wanted, self.general[colour])
+        self.general[colour] -= taken
+        self.personal[seat][colour] += taken
+
+    # ---------------------------------------------------------------- queries
+    def current_seat(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def has_patron(self, seat: int, patron: int) -> bool:
+        """Whether ``seat`` holds an unused card of ``patron`` this campaign."""
+        return self.cards[seat][patron] > self.used[seat][patron]
+
+    def museum_rooms_open_to(self, colour: int) -> list[int]:
+        """Rooms where ``colour`` may place an archaeologist now (museum rules).
+
+        A room under another player's blocking token (The Nile) is closed to them.
+        """
+        museum, blocked, five_entries = self.museum, self.blocked_rooms, self._five_entries
+        rooms = []
+        for room in self._museum_rooms:
+            if museum[room] != EMPTY or blocked[room] not in (EMPTY, colour):
+                continue
+            entries = five_entries.get(room)  # only 5-rooms have entries
+            if entries is not None and colour not in [museum[entry] for entry in entries]:
+                continue
+            rooms.append(room)
+        return rooms
+
+    def _open_spaces(self, actor: int) -> tuple[bytes, int, int]:
+        """The board as bytes, then masks of the free spaces and of the open
+        pyramids for whatever ``actor`` places (see ``placements``).
+
+        Empty spaces, minus those under another player's blocking token (The Nile).
+        River spaces are normal spaces.
+        """
+        board_cells = placements.cells(self.board)
+        empty = placements.mask(board_cells, EMPTY)
+        blocked = self.blocked
+        if blocked.count(EMPTY) != len(blocked):  # blocking tokens are down (The Nile)
+            tokens = placements.cells(blocked)
+            empty &= placements.mask(tokens, EMPTY) | placements.mask(tokens, actor)
+        pyramid = placements.flag_mask(self.pyramid)
+        return board_cells, empty & ~pyramid, empty & pyramid
+
+    def legal_actions(self) -> list[MykerinosAction]:  # type: ignore[override]
+        if self.phase == EXCAVATION:
+            return self._excavation_actions(self.turn)
+        if self.phase == NEUTRAL_TURN:
+            return self._neutral_actions(self.turn)
+        if self.phase == BLOCKING:
+            return [act.BLOCK_ACTIONS[t] for t in self._block_targets()]
+        if self.phase == DELIMITATION:
+            if self.awaiting == AWAIT_DISCARD:
+                return list(map(act.SIDE_ACTIONS[act.DISCARD].__getitem__, self.plots_left))
+            if self.awaiting == AWAIT_TIE:
+                return [act.USE_TIE_ACTION, act.KEEP_TIE_ACTION]
+            return self._reward_options(self.turn, self.rank_index)
+        if self.phase == DRAFT:
+            offered = sorted({self._patron_of_plot(card) for card in self.draft_row})
+            return [act.DRAFT_ACTIONS[p] for p in offered]
+        return []
+
+    def _block_targets(self) -> list[int]:
+        """Where a Governor's blocking token may go: any empty space or museum room."""
+        targets = [
+            i for i in range(self.shape.size) if self.board[i] == EMPTY and self.blocked[i] == EMPTY
+        ]
+        targets += [
+            act.ROOM_TARGET + room
+            for room in self._museum_rooms
+            if self.museum[room] == EMPTY and self.blocked_rooms[room] == EMPTY
+        ]
+        return targets
+
+    def _excavation_actions(self, seat: int) -> list[MykerinosAction]:
+        colour = seat
+        own = self.personal[seat][colour]
+        size = self.shape.size
+        board_cells, free, pyramids = self._open_spaces(seat)
+        free_selectors = placements.selectors(free, size)
+        near_own = placements.adjacent(placements.mask(board_cells, colour))
+        own_frontier = near_own & free
+        out: list[MykerinosAction] = []
+        expand_pairs: bytearray | None = None
+        if own >= 1:
+            out += act.singles_of(act.START, free_selectors)
+        if own >= 2:
+            expand_pairs = placements.shape_selectors(
+                placements.pair_masks(free, free, own_frontier), size
+            )
+            out += act.pairs_of(act.EXPAND, expand_pairs)
+        # Patron cards won in a campaign are usable from the next one (M-16); only
+        # the quick game's drafted patrons are held in the first campaign.
+        cards = self.cards[seat]
+        if any(cards):
+            # has_patron() inlined, with plain ints: this runs on every decision.
+            used = self.used[seat]
+            if own >= 2 and cards[_CURATOR] > used[_CURATOR]:
+                anywhere = placements.pair_masks(free, free, -1)
+                out += act.pairs_of(act.CURATOR, placements.shape_selectors(anywhere, size))
+            if own >= 3 and cards[_COLONEL] > used[_COLONEL]:
+                triples = placements.triple_masks(free, own_frontier)
+                out += act.triples_of(act.COLONEL, placements.shape_selectors(triples, size))
+            if own >= 1 and cards[_EXPLORER] > used[_EXPLORER]:
+                out += act.singles_of(act.EXPLORER, placements.selectors(pyramids, size))
+                if own >= 2:
+                    # Two chained spaces, exactly one a pyramid, the first next to
+                    # your archaeologists: an adjacent free/pyramid pair with
+                    # either space next to them.
+                    right, down = placements.pair_masks(free, pyramids, near_own)
+                    right_2, down_2 = placements.pair_masks(pyramids, free, near_own)
+                    out += act.pairs_of(
+                        act.EXPLORER,
+                        placements.shape_selectors((right | right_2, down | down_2), size),
+                    )
+            if self.general[colour] >= 1 and cards[_HEIRESS] > used[_HEIRESS]:
+                out += act.singles_of(act.HEIRESS, free_selectors)
+                if own + 1 >= 2:
+                    if expand_pairs is None:
+                        expand_pairs = placements.shape_selectors(
+                            placements.pair_masks(free, free, own_frontier), size
+                        )
+                    out += act.pairs_of(act.HEIRESS, expand_pairs)
+            if own >= 1 and cards[_DIRECTOR] > used[_DIRECTOR]:
+                rooms = self.museum_rooms_open_to(colour)
+                out += map(act.ROOM_ACTIONS[act.DIRECTOR].__getitem__, rooms)
+            if self.tokens[seat] >= 1 and cards[_GOVERNOR] > used[_GOVERNOR]:
+                if own >= 1:
+                    out += act.singles_of(act.GOVERNOR, free_selectors)
+                if own >= 2:
+                    if expand_pairs is None:
+                        expand_pairs = placements.shape_selectors(
+                            placements.pair_masks(free, free, own_frontier), size
+                        )
+                    out += act.pairs_of(act.GOVERNOR, expand_pairs)
+        if self.team:
+            mate = self.mate(seat)
+            assert mate is not None
+            out += self._placements_with(
+                seat, mate, act.TEAM_START, act.TEAM_EXPAND, board_cells, free
+            )
+        out.append(act.PASS_ACTION)
+        return out
+
+    def _placements_with(
+        self, seat: int, colour: int, start: str, expand: str, board_cells: bytes, free: int
+    ) -> list[MykerinosAction]:
+        """Plain A and B with another colour from ``seat``'s personal reserve.
+
+        The neutral player's archaeologists (two-player game) and a teammate's (team
+        game): an expansion chains from an archaeologist of that colour (ruling T-2).
+        ``board_cells`` and ``free`` come from :meth:`_open_spaces`.
+        """
+        count = self.personal[seat][colour]
+        size = self.shape.size
+        out: list[MykerinosAction] = []
+        if count >= 1:
+            out += act.singles_of(start, placements.selectors(free, size))
+        if count >= 2:
+            starts = placements.adjacent(placements.mask(board_cells, colour)) & free
+            pairs = placements.pair_masks(free, free, starts)
+            out += act.pairs_of(expand, placements.shape_selectors(pairs, size))
+        return out
+
+    def _neutral_actions(self, seat: int) -> list[MykerinosAction]:
+        neutral = self.neutral
+        assert neutral is not None  # only reachable in the two-player game
+        board_cells, free, _ = self._open_spaces(seat)
+        out = self._placements_with(
+            seat, neutral, act.NEUTRAL_START, act.NEUTRAL_EXPAND, board_cells, free
+        )
+        out.append(act.NEUTRAL_SKIP_ACTION)
+        return out
+
+    def _reward_options(self, colour: int, rank_index: int) -> list[MykerinosAction]:
+        """What the ``rank_index``-th ranked colour may claim in the area being scored.
+
+        First and second place: a plot or a museum room. Third and fourth: a plot
+        left over (classic rules: only when first and second both went to the
+        museum, ruling C-3). The river (The Nile): first and second claim a Nile
+        card, nobody goes to the museum, third and fourth get nothing.
+        """
+        if rank_index >= 2 and (self.on_river or (self.classic and self.area_museum < 2)):
+            return []
+        out = list(map(act.SIDE_ACTIONS[act.TAKE].__getitem__, self.plots_left))
+        if rank_index < 2 and not self.on_river:
+            if self.classic and self.general[colour] < 1:
+                return out  # the 2006 museum reward comes from the general reserve
+            rooms = self.museum_rooms_open_to(colour)
+            out += map(act.ROOM_ACTIONS[act.MUSEUM].__getitem__, rooms)
+        return out
+
+    # ------------------------------------------------------------ transitions
+    def coerce_action(self, action: object) -> MykerinosAction:
+        """Accept notation, or a (kind, spaces, arg) value, and return it canonical.
+
+        Values are normalized through their notation, so a hand-built value with
+        unsorted spaces, an unknown kind or out-of-range numbers is treated exactly
+        like the text a client could have typed.
+        """
+        if isinstance(action, str):
+            return act.parse_action(action)
+        if isinstance(action, tuple) and len(action) == 3:
+            kind, spaces, arg = action
+            if (
+                isinstance(kind, str)
+                and isinstance(spaces, tuple)
+                and all(type(s) is int for s in spaces)
+                and type(arg) is int
+            ):
+                # apply() coerces again what the service has just coerced: remember
+                # the answer for exact types (subclasses take the long way).
+                if type(kind) is str and type(spaces) is tuple:
+                    parsed = act.canonical_action(kind, spaces, arg)
+                else:
+                    parsed = act.canonical_action.__wrapped__(kind, spaces, arg)
+                if parsed is not None:
+                    return parsed
+        raise MalformedActionError(f"not a Mykerinos action: {action!r}")
+
+    def _apply(self, action: Any, events: list[Event] | None) -> None:
+        self._events = events
+        try:
+            self._dispatch(action)
+        finally:
+            self._events = None
+
+    def _dispatch(self, action: MykerinosAction) -> None:
+        kind = action.kind
+        seat = self.turn
+        if self.phase == DELIMITATION:
+            if self.awaiting == AWAIT_TIE:
+                self._decide_tie(kind == act.USE_TIE)
+            else:
+                self._apply_reward(action)
+            self._continue_area()
+            return
+        if self.phase == DRAFT:
+            self._draft(seat, Patron(action.arg))
+            return
+        if self.phase == BLOCKING:
+            self._block(seat, action.arg)
+            self._after_own_action(seat)
+            return
+        if kind == act.PASS:
+            self._pass(seat)
+            return
+        if self.phase == NEUTRAL_TURN:
+            if kind != act.NEUTRAL_SKIP:
+                assert self.neutral is not None
+                self._place(seat, self.neutral, action.spaces, kind)
+            self._end_turn(seat)
+            return
+        patron = _PATRON_OF_KIND.get(kind)
+        if patron is not None:
+            self.used[seat][patron] += 1
+        if kind == act.DIRECTOR:
+            self.personal[seat][seat] -= 1
+            self.museum[action.arg] = seat
+            self._emit("museum_placed", seat=seat, room=room_name(action.arg), via="dir")
+            if self.blocked_rooms[action.arg] == seat:
+                self._token_back(seat, None, action.arg)
+        elif kind in (act.TEAM_START, act.TEAM_EXPAND):
+            mate = self.mate(seat)
+            assert mate is not None
+            self._place(seat, mate, action.spaces, kind)
+        else:
+            if kind == act.HEIRESS:
+                self.general[seat] -= 1
+                self.personal[seat][seat] += 1
+            self._place(seat, seat, action.spaces, kind)
+            if kind == act.GOVERNOR:
+                if self._block_targets():
+                    self.phase = BLOCKING
+                    return
+                self._emit("nothing_to_block", seat=seat)
+        self._after_own_action(seat)
+
+    def _after_own_action(self, seat: int) -> None:
+        """The two-player game offers a neutral action; otherwise the turn ends."""
+        if self.neutral is not None and len(self._neutral_actions(seat)) > 1:
+            self.phase = NEUTRAL_TURN
+            return
+        self._end_turn(seat)
+
+    def _draft(self, seat: int, patron: Patron) -> None:
+        card = next(c for c in self.draft_row if self._patron_of_plot(c) == patron)
+        self.draft_row.remove(card)
+        self.won[seat].append(card)
+        self.cards[seat][patron] += 1
+        self._emit("drafted", seat=seat, card=card, patron=PATRON_CODES[patron])
+        self.draft_index += 1
+        order = self.draft_order
+        if self.draft_index < len(order):
+            self.turn = order[self.draft_index]
+            return
+        for left in self.draft_row:
+            self.box.append(left)
+            self._emit(
+                "draft_discarded", card=left, patron=PATRON_CODES[self._patron_of_plot(left)]
+            )
+        self.draft_row = []
+        self.draft_index = 0
+        self._start_campaign()
+
+    def _block(self, seat: int, target: int) -> None:
+        """A Governor's blocking token goes on an empty space or museum room."""
+        self.tokens[seat] -= 1
+        if target >= act.ROOM_TARGET:
+            self.blocked_rooms[target - act.ROOM_TARGET] = seat
+        else:
+            self.blocked[target] = seat
+        self._emit("blocked", seat=seat, target=act.block_target_name(target))
+
+    def _token_back(self, seat: int, space: int | None, room: int | None) -> None:
+        """You placed on your own blocked space or room: the token returns to you."""
+        if space is not None:
+            self.blocked[space] = EMPTY
+            where = space_name(space)
+        else:
+            assert room is not None
+            self.blocked_rooms[room] = EMPTY
+            where = room_name(room)
+        self.tokens[seat] += 1
+        self._emit("token_returned", seat=seat, target=where)
+
+    def _place(self, seat: int, colour: int, spaces: tuple[int, ...], kind: str) -> None:
+        self.personal[seat][colour] -= len(spaces)
+        for space in spaces:
+            self.board[space] = colour
+        self._emit(
+            "placed",
+            seat=seat,
+            colour=COLOUR_NAMES[colour],
+            action=kind,
+            spaces=[space_name(s) for s in spaces],
+        )
+        for space in spaces:
+            if self.blocked[space] == seat:
+                self._token_back(seat, space, None)
+
+    def _pass(self, seat: int, automatic: bool = False) -> None:
+        taken = {self.tiebreak[c] for c in range(COLOURS) if self.tiebreak[c]}
+        space = 1
+        while space in taken:
+            space += 1
+        self.tiebreak[seat] = space
+        self.active[seat] = False
+        self._emit("passed", seat=seat, tiebreak_space=space, automatic=automatic)
+        self._advance(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        if self.final_seat == seat:
+            # The last active player had exactly one more action; now they must pass.
+            self._pass(seat, automatic=True)
+        else:
+            self._advance(seat)
+
+    def _advance(self, seat: int) -> None:
+        self.phase = EXCAVATION
+        remaining = sum(self.active)
+        if remaining == 0:
+            self._start_delimitation()
+            return
+        nxt = (seat + 1) % self.seat_count
+        while not self.active[nxt]:
+            nxt = (nxt + 1) % self.seat_count
+        if remaining == 1 and self.final_seat != nxt:
+            self.final_seat = nxt
+            self._emit("final_action", seat=nxt)
+        self.turn = nxt
+
+    # ----------------------------------------------------------- delimitation
+    def _start_delimitation(self) -> None:
+        self.phase = DELIMITATION
+        self.area = -1
+        if self.with_nile:
+            self._retrieve_tokens()
+            self._rank(self._river_spaces(), on_river=True)
+        else:
+            self._next_area()
+
+    def _retrieve_tokens(self) -> None:
+        if any(t != EMPTY for t in (*self.blocked, *self.blocked_rooms)):
+            self._emit("tokens_retrieved")
+        self.blocked = [EMPTY] * self.shape.size
+        self.blocked_rooms = [EMPTY] * ROOM_IDS
+        self.tokens = [BLOCKING_TOKENS] * self.seat_count
+
+    def nile_on_table(self) -> list[int]:
+        """Nile cards laid and not yet claimed or discarded (claimed ones stay in
+        ``nile_rows`` until the river is done: their river spaces still count)."""
+        if self.phase == DELIMITATION and self.on_river:
+            return [self.nile_rows[side - act.NILE_SIDE] for side in self.plots_left]
+        return list(self.nile_rows)
+
+    def _river_spaces(self) -> tuple[int, ...]:
+        return tuple(i for i, river in enumerate(self.river) if river)
+
+    def _next_area(self) -> None:
+        self.area += 1
+        if self.area >= self.shape.areas:
+            self._end_campaign()
+            return
+        self._rank(self.shape.area_spaces[self.area], on_river=False)
+
+    def _counts(self, spaces: tuple[int, ...]) -> list[int]:
+        counts = [0] * COLOURS
+        for space in spaces:
+            occupant = self.board[space]
+            if occupant != EMPTY:
+                counts[occupant] += 1
+        return counts
+
+    def _rank(self, spaces: tuple[int, ...], on_river: bool) -> None:
+        """Rank the colours present on ``spaces`` (an area, or the river) and reward."""
+        counts = self._counts(spaces)
+        self.on_river = on_river
+        self.ranks = sorted(
+            (c for c in range(COLOURS) if counts[c] > 0),
+            key=lambda c: (-counts[c], self.tiebreak[c]),
+        )
+        self.rank_index = 0
+        self.area_museum = 0
+        self.tie_asked = False
+        if on_river:
+            self.plots_left = [act.NILE_SIDE + row for row in range(len(self.nile_rows))]
+        else:
+            self.plots_left = [0, 1]
+        self._emit(
+            "river_ranked" if on_river else "area_ranked",
+            area=self.area,
+            order=[
+                {"colour": COLOUR_NAMES[c], "seat": self._seat_of(c), "count": counts[c]}
+                for c in self.ranks
+            ],
+        )
+        if self.neutral is not None and self.ranks == [self.neutral]:
+            # Only neutral archaeologists here: every card is discarded.
+            for side in list(self.plots_left):
+                self._discard(side, None)
+        self._continue_area()
+
+    def _seat_of(self, colour: int) -> int | None:
+        return None if colour == self.neutral else colour
+
+    def _continue_area(self) -> None:
+        """Hand out the area's rewards in rank order until a seat must choose."""
+        if not self.tie_asked:
+            self.tie_asked = True
+            holder = self._tie_card_holder()
+            if holder is not None and self._loses_a_tie(holder):
+                self.awaiting = AWAIT_TIE
+                self.turn = holder
+                return
+        while self.rank_index < len(self.ranks):
+            colour = self.ranks[self.rank_index]
+            if colour == self.neutral:
+                if not self.plots_left or (self.on_river and self.rank_index >= 2):
+                    self.rank_index += 1
+                    continue
+                chooser = self._neutral_discard_chooser()
+                if len(self.plots_left) == 1 or chooser is None:
+                    self._discard(self.plots_left[0], None)
+                    self.rank_index += 1
+                    continue
+                self.awaiting = AWAIT_DISCARD
+                self.turn = chooser
+                return
+            options = self._reward_options(colour, self.rank_index)
+            if not options:
+                self.rank_index += 1
+                continue
+            self.awaiting = AWAIT_REWARD
+            self.turn = colour
+            if len(options) == 1:
+                # A single possible reward needs no decision: hand it out.
+                self._apply_reward(options[0], automatic=True)
+                continue
+            return
+        self._finish_area()
+
+    def _tie_card_holder(self) -> int | None:
+        for seat, kept in enumerate(self.nile_won):
+            if any(nile.NILE_CARDS[c].effect == nile.TIE_WINNER for c in kept):
+                return seat
+        return None
+
+    def _loses_a_tie(self, colour: int) -> bool:
+        """Whether ``colour`` ranks behind a colour with as many archaeologists here."""
+        if colour not in self.ranks:
+            return False
+        counts = self._counts(self._scored_spaces())
+        place = self.ranks.index(colour)
+        return place > 0 and counts[self.ranks[place - 1]] == counts[colour]
+
+    def _scored_spaces(self) -> tuple[int, ...]:
+        return self._river_spaces() if self.on_river else self.shape.area_spaces[self.area]
+
+    def _decide_tie(self, use: bool) -> None:
+        """The tie card's holder wins its tie (the card leaves the game) or keeps it."""
+        seat = self.turn
+        self.awaiting = ""
+        if not use:
+            self._emit("tie_card_kept", seat=seat)
+            return
+        card = next(c for c in self.nile_won[seat] if nile.NILE_CARDS[c].effect == nile.TIE_WINNER)
+        self.nile_won[seat].remove(card)
+        self.nile_box.append(card)
+        counts = self._counts(self._scored_spaces())
+        self.ranks.remove(seat)
+        place = next(i for i, c in enumerate(self.ranks) if counts[c] == counts[seat])
+        self.ranks.insert(place, seat)
+        self._emit(
+            "tie_card_used",
+            seat=seat,
+            order=[COLOUR_NAMES[c] for c in self.ranks],
+        )
+
+    def _neutral_discard_chooser(self) -> int | None:
+        """Who picks the plot the neutral player discards when two remain.
+
+        Neutral first: the player in third place (ruling M-6: with only one player
+        present, the other player). Neutral second: the player in first place.
+        Neutral third: both players went to the museum and nobody follows, so the
+        choice changes nothing (None).
+        """
+        if self.rank_index == 0:
+            if len(self.ranks) >= 3:
+                return self.ranks[2]
+            second = self.ranks[1]
+            return next(s for s in range(self.seat_count) if s != second)
+        if self.rank_index == 1:
+            return self.ranks[0]
+        return None
+
+    def _apply_reward(self, action: MykerinosAction, automatic: bool = False) -> None:
+        seat = self.turn
+        if action.kind == act.DISCARD:
+            self._discard(action.arg, seat)
+        elif action.kind == act.TAKE:
+            self._take(seat, action.arg, automatic)
+        else:
+            self._museum_from_area(seat, action.arg)
+            self.area_museum += 1
+        self.rank_index += 1
+        self.awaiting = ""
+
+    def _take(self, seat: int, side: int, automatic: bool) -> None:
+        if side >= act.NILE_SIDE:
+            self._take_nile(seat, side, automatic)
+            return
+        self.plots_left.remove(side)
+        card = PLOT_CARDS[self.slots[2 * self.area + side][0]]
+        self.prestige[seat] += card.points
+        if card.patron is None:
+            self.box.append(card.id)
+        else:
+            self.cards[seat][card.patron] += 1
+            self.won[seat].append(card.id)
+        self._emit(
+            "plot_taken",
+            seat=seat,
+            area=self.area,
+            side=_SIDE_NAMES[side],
+            card=card.id,
+            patron=None if card.patron is None else PATRON_CODES[card.patron],
+            points=card.points,
+            automatic=automatic,
+        )
+
+    def _take_nile(self, seat: int, side: int, automatic: bool) -> None:
+        """Claim a Nile card: a Governor is kept; a neutral back's effect applies now."""
+        self.plots_left.remove(side)
+        card = nile.NILE_CARDS[self.nile_rows[side - act.NILE_SIDE]]
+        self.prestige[seat] += card.points
+        drawn = 0
+        if card.governor:
+            self.nile_won[seat].append(card.id)
+            self.cards[seat][Patron.GOVERNOR] += 1
+        elif card.effect == nile.TIE_WINNER:
+            self.nile_won[seat].append(card.id)
+        else:
+            wanted = {nile.POINT_AND_ARCHAEOLOGIST: 1, nile.TWO_ARCHAEOLOGISTS: 2}
+            before = self.personal[seat][seat]
+            self._draw_from_general(seat, seat, wanted.get(card.effect, 0))
+            drawn = self.personal[seat][seat] - before
+            self.nile_box.append(card.id)
+        self._emit(
+            "nile_card_taken",
+            seat=seat,
+            row=side - act.NILE_SIDE,
+            card=card.id,
+            effect=card.effect,
+            points=card.points,
+            archaeologists=drawn,
+            automatic=automatic,
+        )
+
+    def _discard(self, side: int, chosen_by: int | None) -> None:
+        self.plots_left.remove(side)
+        if side >= act.NILE_SIDE:
+            nile_card = self.nile_rows[side - act.NILE_SIDE]
+            self.nile_box.append(nile_card)
+            self._emit(
+                "nile_card_discarded",
+                row=side - act.NILE_SIDE,
+                card=nile_card,
+                chosen_by=chosen_by,
+            )
+            return
+        card_id = self.slots[2 * self.area + side][0]
+        self.box.append(card_id)
+        self._emit(
+            "plot_discarded",
+            area=self.area,
+            side=_SIDE_NAMES[side],
+            card=card_id,
+            chosen_by=chosen_by,
+        )
+
+    def _museum_from_area(self, seat: int, room: int) -> None:
+        if self.classic:
+            self.general[seat] -= 1  # 2006 rules: a cube from the general reserve
+        else:
+            for space in self.shape.area_spaces[self.area]:
+                if self.board[space] == seat:
+                    self.board[space] = EMPTY
+                    break
+        self.museum[room] = seat
+        self._emit("museum_placed", seat=seat, room=room_name(room), via="reward", area=self.area)
+
+    def _finish_area(self) -> None:
+        for side in list(self.plots_left):
+            self._discard(side, None)  # unclaimed: back to the box
+        if self.on_river:
+            self._finish_river()
+            return
+        for space in self.shape.area_spaces[self.area]:
+            occupant = self.board[space]
+            if occupant != EMPTY:
+                self.general[occupant] += 1
+                self.board[space] = EMPTY
+        self._emit("area_done", area=self.area)
+        self._next_area()
+
+    def _finish_river(self) -> None:
+        """River archaeologists go home; bank ones drop onto the plot beneath.
+
+        A bank space lies exactly over the covered space of its own area (N-1), so
+        bank archaeologists keep their index; only the terrain changes back.
+        """
+        for space in self._river_spaces():
+            occupant = self.board[space]
+            if occupant != EMPTY:
+                self.general[occupant] += 1
+                self.board[space] = EMPTY
+        self.nile_rows = []
+        self.on_river = False
+        self._lay_region()
+        self._emit("river_done")
+        self._next_area()
+
+    def _end_campaign(self) -> None:
+        players = range(self.seat_count)
+        self.start_seat = max(players, key=lambda s: self.tiebreak[s])
+        self._emit("campaign_ended", campaign=self.campaign, next_start_seat=self.start_seat)
+        if self.campaign >= len(self.campaign_plot_counts()):
+            self._finish_game()
+        else:
+            self._start_campaign()
+
+    def _finish_game(self) -> None:
+        self.phase = OVER
+        self.final = []
+        for seat in range(self.seat_count):
+            breakdown = exhibition(self.cards[seat], self.museum, seat)
+            breakdown["plot_points"] = self.prestige[seat]
+            breakdown["total"] = breakdown["total"] + self.prestige[seat]
+            breakdown["reserve"] = self.personal[seat][seat]
+            self.final.append(breakdown)
+        self._emit("game_over", scores=self.scores(), ranking=self.ranking())
+
+    # ---------------------------------------------------------------- results
+    def individual_scores(self) -> list[int]:
+        """Each player's own prestige (final totals once the game is over)."""
+        if self.final is not None:
+            return [int(entry["total"]) for entry in self.final]
+        return list(self.prestige)
+
+    def scores(self) -> list[int]:
+        """Each seat's score; in the team game, its team's: the lower member's."""
+        own = self.individual_scores()
+        return [min(own[m] for m in self.mates_of(s)) for s in range(self.seat_count)]
+
+    def ranking(self) -> list[int]:
+        """Places by score, then by archaeologists left in your personal reserve.
+
+        Teammates share their team's place; a team's reserve is both members'
+        own-colour archaeologists together (ruling T-4).
+        """
+        scores = self.scores()
+        keys = [
+            (scores[s], sum(self.personal[m][m] for m in self.mates_of(s)))
+            for s in range(self.seat_count)
+        ]
+        leaders = {min(self.mates_of(s)) for s in range(self.seat_count)}  # one per team
+        return [1 + sum(1 for t in leaders if keys[t] > key) for key in keys]
+
+    # ----------------------------------------------------------------- labels
+    def describe(self, action: Any) -> str:
+        a: MykerinosAction = self.coerce_action(action)
+        spaces = ", ".join(space_name(s) for s in a.spaces)
+        kind = a.kind
+        names = self.names
+        label = self._variant_label(a, spaces)
+        if label:
+            return label
+        if kind == act.START:
+            return f"Start an excavation at {spaces}"
+        if kind == act.EXPAND:
+            return f"Expand an excavation onto {spaces}"
+        if kind == act.CURATOR:
+            return (
+                f"{names[Patron.CURATOR]}: start an excavation with two archaeologists on {spaces}"
+            )
+        if kind == act.COLONEL:
+            return f"{names[Patron.COLONEL]}: expand with three archaeologists onto {spaces}"
+        if kind == act.EXPLORER:
+            verb = "start an excavation on the pyramid" if len(a.spaces) == 1 else "expand onto"
+            return f"{names[Patron.EXPLORER]}: {verb} {spaces}"
+        if kind == act.HEIRESS:
+            verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
+            return (
+                f"{names[Patron.HEIRESS]}: take one archaeologist from the general reserve, "
+                f"then {verb} {spaces}"
+            )
+        if kind == act.DIRECTOR:
+            return (
+                f"{names[Patron.DIRECTOR]}: place an archaeologist in the museum, "
+                f"{room_label(a.arg, names)}"
+            )
+        if kind == act.PASS:
+            return "Pass (out of this campaign)"
+        if kind == act.NEUTRAL_START:
+            return f"Neutral player: start an excavation at {spaces}"
+        if kind == act.NEUTRAL_EXPAND:
+            return f"Neutral player: expand onto {spaces}"
+        if kind == act.NEUTRAL_SKIP:
+            return "No action for the neutral player"
+        if kind in (act.TAKE, act.DISCARD) and self.phase == DELIMITATION and a.arg < 2:
+            card = PLOT_CARDS[self.slots[2 * self.area + a.arg][0]]
+            patron = "no patron" if card.patron is None else names[card.patron]
+            what = f"the {_SIDE_NAMES[a.arg]} plot ({patron}, {card.points} points)"
+            if kind == act.TAKE:
+                return f"Take {what}"
+            return f"The neutral player discards {what}"
+        if kind == act.TAKE:
+            return f"Take the {_SIDE_NAMES[a.arg]} plot of the area being scored"
+        if kind == act.DISCARD:
+            return f"The neutral player discards the {_SIDE_NAMES[a.arg]} plot"
+        if kind == act.MUSEUM:
+            if self.classic:
+                return (
+                    "Send an archaeologist from the general reserve to the museum, "
+                    f"{room_label(a.arg, names)}"
+                )
+            return (
+                "Send one of your archaeologists of this area to the museum, "
+                f"{room_label(a.arg, names)}"
+            )
+        return a.notation()
+
+    def _variant_label(self, a: MykerinosAction, spaces: str) -> str:
+        """Labels of the variants' actions ('' for the base game's)."""
+        kind = a.kind
+        if kind == act.TEAM_START:
+            return f"Start an excavation at {spaces} with your teammate's archaeologist"
+        if kind == act.TEAM_EXPAND:
+            return f"Expand your teammate's excavation onto {spaces} with their archaeologists"
+        if kind == act.DRAFT:
+            return f"Draft a {self.names[a.arg]} patron card"
+        if kind == act.GOVERNOR:
+            verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
+            return f"Governor: {verb} {spaces}, then place a blocking token"
+        if kind == act.BLOCK:
+            if a.arg >= act.ROOM_TARGET:
+                where = f"the museum's {room_label(a.arg - act.ROOM_TARGET, self.names)}"
+            else:
+                where = space_name(a.arg)
+            return f"Put a blocking token on {where}"
+        if kind == act.USE_TIE:
+            return "Discard your tie card to win this tie"
+        if kind == act.KEEP_TIE:
+            return "Keep your tie card for a later tie"
+        if kind in (act.TAKE, act.DISCARD) and a.arg >= act.NILE_SIDE:
+            row = a.arg - act.NILE_SIDE
+            what = f"the Nile card of row {row + 1}"
+            if self.phase == DELIMITATION and row < len(self.nile_rows):
+                card = nile.NILE_CARDS[self.nile_rows[row]]
+                what += f" ({card.effect.replace('_', ' ')}, {card.points} points)"
+            if kind == act.TAKE:
+                return f"Take {what}"
+            return f"The neutral player discards {what}"
+        return ""
+
+    def explain_illegal(self, action: Any) -> str:
+        a: MykerinosAction = self.coerce_action(action)
+        seat, kind = self.turn, a.kind
+        if self.phase == DRAFT:
+            if kind != act.DRAFT:
+                return "quick game: first draft your patrons (draft cur, draft col, ...)"
+            return f"no revealed plot of the {self.names[a.arg]} is left"
+        if self.phase == BLOCKING:
+            if kind != act.BLOCK:
+                return "place your Governor's blocking token: block SPACE or block ROOM"
+            return self._why_not_block(a.arg)
+        if self.phase == DELIMITATION:
+            return self._why_not_reward(seat, a)
+        if kind in (act.BLOCK, act.USE_TIE, act.KEEP_TIE, act.DRAFT):
+            return {
+                act.BLOCK: "a blocking token goes down right after a Governor action",
+                act.DRAFT: "the patron draft happens before the first campaign of a quick game",
+            }.get(kind, "the tie card is played when a tie arises during delimitation")
+        if self.phase == NEUTRAL_TURN:
+            if kind not in (act.NEUTRAL_START, act.NEUTRAL_EXPAND, act.NEUTRAL_SKIP):
+                return "you may now act for the neutral player (na, nb) or skip (nskip)"
+            assert self.neutral is not None
+            return self._why_not_placement(seat, self.neutral, a, self.personal[seat][self.neutral])
+        if kind in (act.NEUTRAL_START, act.NEUTRAL_EXPAND, act.NEUTRAL_SKIP):
+            return "the neutral player acts only after your own action, in the two-player game"
+        if kind in (act.TEAM_START, act.TEAM_EXPAND):
+            mate = self.mate(seat)
+            if mate is None:
+                return "only the team game places a teammate's archaeologists"
+            return self._why_not_placement(seat, mate, a, self.personal[seat][mate])
+        if kind in (act.TAKE, act.MUSEUM, act.DISCARD):
+            return "rewards are chosen during delimitation, after everybody has passed"
+        patron = _PATRON_OF_KIND.get(kind)
+        if patron is not None:
+            if self.campaign < 2 and not self.quick:
+                return "nobody has patrons during the first campaign"
+            if not self.has_patron(seat, patron):
+                held = self.cards[seat][patron]
+                if held == 0:
+                    return f"you have no {self.names[patron]} card"
+                return f"your {self.names[patron]} card(s) are already used this campaign"
+            if patron == Patron.GOVERNOR and self.tokens[seat] < 1:
+                return "all three of your blocking tokens are already on the board"
+        own = self.personal[seat][seat]
+        if kind == act.DIRECTOR:
+            if own < 1:
+                return "you have no archaeologist in your personal reserve"
+            return self._why_not_room(seat, a.arg)
+        if kind == act.HEIRESS:
+            if self.general[seat] < 1:
+                return "the general reserve has none of your archaeologists left"
+            own += 1
+        return self._why_not_placement(seat, seat, a, own)
+
+    def _why_not_reward(self, seat: int, a: MykerinosAction) -> str:
+        kind = a.kind
+        if self.awaiting == AWAIT_DISCARD:
+            sides = " or ".join(f"discard {act.SIDES[s]}" for s in self.plots_left)
+            return f"choose which card the neutral player discards: {sides}"
+        if self.awaiting == AWAIT_TIE:
+            return "you hold the tie card: usetie to win this tie, or keeptie"
+        if self.rank_index >= 2 and kind in (act.TAKE, act.MUSEUM):
+            if self.on_river:
+                return "on the river, third and fourth places get nothing"
+            if kind == act.MUSEUM:
+                return "third and fourth places may never choose the museum"
+            if self.classic:
+                return (
+                    "classic rules: third and fourth places claim a plot only when first "
+                    "and second both went to the museum"
+                )
+        if kind == act.TAKE:
+            if (a.arg >= act.NILE_SIDE) != self.on_river:
+                if self.on_river:
+                    return "the river is being scored: claim a Nile card (take n1, n2, ...)"
+                return "Nile cards are claimed when the river is scored, before the areas"
+            return "that card has already been claimed"
+        if kind == act.MUSEUM:
+            if self.on_river:
+                return "nobody goes to the museum from the river"
+            if self.classic and self.general[seat] < 1:
+                return "the general reserve has none of your archaeologists for the museum"
+            return self._why_not_room(seat, a.arg)
+        return "delimitation: choose a reward (take l, take r or mus ROOM)"
+
+    def _why_not_block(self, target: int) -> str:
+        if target >= act.ROOM_TARGET:
+            room = target - act.ROOM_TARGET
+            if room not in self._museum_rooms:
+                return f"this museum has no {room_label(room, self.names)}"
+            return f"the {room_label(room, self.names)} is not empty"
+        if target >= self.shape.size:
+            return f"{space_name(target)} is outside this campaign's region"
+        return f"{space_name(target)} is not empty"
+
+    def _why_not_room(self, colour: int, room: int) -> str:
+        name = room_label(room, self.names)
+        if room not in self._museum_rooms:
+            return f"this museum has no {name} (those wings are not neighbours)"
+        if self.museum[room] != EMPTY:
+            return f"the {name} is occupied"
+        if self.blocked_rooms[room] not in (EMPTY, colour):
+            owner = COLOUR_NAMES[self.blocked_rooms[room]]
+            return f"the {name} is under {owner}'s blocking token"
+        if room_value(room) == 5:
+            return (
+                f"you may enter the {name} only from your archaeologist in a "
+                "neighbouring 2- or 3-room"
+            )
+        return "that room is not available"
+
+    def _why_not_placement(self, seat: int, colour: int, a: MykerinosAction, available: int) -> str:
+        spaces = a.spaces
+        if available < len(spaces):
+            return (
+                f"this needs {len(spaces)} archaeologist(s) and your personal reserve "
+                f"has {available}"
+            )
+        for space in spaces:
+            if space >= self.shape.size:
+                return f"{space_name(space)} is outside this campaign's region"
+            if self.board[space] != EMPTY:
+                return f"{space_name(space)} is occupied"
+            if self.blocked[space] not in (EMPTY, seat):
+                owner = COLOUR_NAMES[self.blocked[space]]
+                return f"{space_name(space)} is under {owner}'s blocking token"
+        on_pyramids = sum(self.pyramid[s] for s in spaces)
+        if a.kind == act.EXPLORER:
+            if on_pyramids != 1:
+                return "the Explorer places exactly one archaeologist on a pyramid"
+        elif on_pyramids:
+            first = next(s for s in spaces if self.pyramid[s])
+            return f"{space_name(first)} is a pyramid (only the Explorer may dig there)"
+        if (
+            a.kind in (act.START, act.NEUTRAL_START, act.TEAM_START, act.CURATOR)
+            or len(spaces) == 1
+        ):
+            return "those spaces must be adjacent to each other"
+        return (
+            "an expansion starts next to one of your archaeologists and each next "
+            "archaeologist goes next to the one placed before it"
+        )
+
+    # ------------------------------------------------------------------ views
+    def _region_view(self) -> JsonDict:
+        plots = []
+        for slot, (card_id, rotated) in enumerate(self.slots):
+            card = PLOT_CARDS[card_id]
+            plots.append(
+                {
+                    "slot": slot,
+                    "area": slot // 2,
+                    "side": _SIDE_NAMES[slot % 2],
+                    "card": card_id,
+                    "patron": None if card.patron is None else PATRON_CODES[card.patron],
+                    "points": card.points,
+                    "rotated": rotated,
+                }
+            )
+        region: JsonDict = {
+            "columns": 8,
+            "rows": self.shape.rows,
+            "plots": plots,
+            "pyramids": [space_name(i) for i in range(self.shape.size) if self.pyramid[i]],
+        }
+        if self.with_nile:
+            region["river"] = [space_name(i) for i in self._river_spaces()]
+            region["nile"] = [
+                {
+                    "row": row,
+                    "card": card,
+                    "effect": nile.NILE_CARDS[card].effect,
+                    "points": nile.NILE_CARDS[card].points,
+                    "cells": nile.NILE_CARDS[card].cells,
+                }
+                for row, card in enumerate(self.nile_rows)
+            ]
+        return region
+
+    def view(self, seat: int | None) -> JsonDict:
+        """Everything but the plot deck (its order and which plots come later)."""
+        occupied = {space_name(i): COLOUR_NAMES[c] for i, c in enumerate(self.board) if c != EMPTY}
+        players = []
+        for s in range(self.seat_count):
+            players.append(
+                {
+                    "seat": s,
+                    "colour": COLOUR_NAMES[s],
+                    "prestige": self.prestige[s],
+                    "reserve": {COLOUR_NAMES[c]: n for c, n in enumerate(self.personal[s]) if n},
+                    "patrons": {
+                        PATRON_CODES[p]: {"cards": self.cards[s][p], "used": self.used[s][p]}
+                        for p in ALL_PATRONS
+                    },
+                    "plots_won": sorted(self.won[s]),
+                    "nile_cards": sorted(self.nile_won[s]),
+                    "tokens": self.tokens[s],
+                    "active": self.active[s] and self.phase in DIGGING,
+                    "tiebreak_space": self.tiebreak[s] or None,
+                }
+            )
+        view: JsonDict = {
+            "game": "mykerinos",
+            "viewer": seat,
+            "seats": self.seat_count,
+            "options": dict(self.options),
+            "phase": self.phase,
+            "campaign": self.campaign,
+            "campaigns": len(self.campaign_plot_counts()),
+            "current_seat": self.current_seat(),
+            "start_seat": self.start_seat,
+            "final_action_seat": self.final_seat
+            if self.final_seat >= 0 and self.phase in DIGGING
+            else None,
+            "patron_names": {PATRON_CODES[p]: self.names[p] for p in ALL_PATRONS},
+            "teams": [[0, 2], [1, 3]] if self.team else None,
+            "neutral_colour": None if self.neutral is None else COLOUR_NAMES[self.neutral],
+            "region": self._region_view(),
+            "occupied": occupied,
+            "museum": {
+                "wings": [PATRON_CODES[p] for p in self.wing_order],
+                "rooms": [
+                    {
+                        "room": room_name(r),
+                        "value": room_value(r),
+                        "patrons": [PATRON_CODES[p] for p in room_patrons(r)],
+                        "occupant": None
+                        if self.museum[r] == EMPTY
+                        else COLOUR_NAMES[self.museum[r]],
+                    }
+                    for r in self._museum_rooms
+                ],
+            },
+            "general_reserve": {COLOUR_NAMES[c]: n for c, n in enumerate(self.general)},
+            "tiebreak": {
+                COLOUR_NAMES[c]: self.tiebreak[c] for c in range(COLOURS) if self.tiebreak[c]
+            },
+            "players": players,
+            "deck_size": len(self.deck),
+            "box": sorted(self.box),
+            "scores": self.scores(),
+        }
+        if self.team:
+            view["individual_scores"] = self.individual_scores()
+        if self.phase == DRAFT:
+            view["draft"] = {
+                "plots": list(self.draft_row),
+                "patrons": [PATRON_CODES[self._patron_of_plot(c)] for c in self.draft_row],
+                "order": list(self.draft_order),
+                "index": self.draft_index,
+            }
+        if self.with_nile:
+            view["nile"] = {
+                "governor_deck": len(self.nile_governor_deck),
+                "neutral_deck": len(self.nile_neutral_deck),
+                "box": sorted(self.nile_box),
+                "blocked": {
+                    space_name(i): COLOUR_NAMES[c] for i, c in enumerate(self.blocked) if c != EMPTY
+                },
+                "blocked_rooms": {
+                    room_name(r): COLOUR_NAMES[c]
+                    for r, c in enumerate(self.blocked_rooms)
+                    if c != EMPTY
+                },
+            }
+        if self.phase == DELIMITATION:
+            view["delimitation"] = {
+                "area": self.area,
+                "river": self.on_river,
+                "order": [COLOUR_NAMES[c] for c in self.ranks],
+                "rank_index": self.rank_index,
+                "plots_left": [act.SIDES[s] for s in self.plots_left],
+                "awaiting": self.awaiting,
+                "museum_rewards": self.area_museum,
+                "tie_asked": self.tie_asked,
+            }
+        if self.final is not None:
+            view["final"] = copy.deepcopy(self.final)
+            view["ranking"] = self.ranking()
+        return view
+
+    def determinize(self, seat: int | None, seed: int) -> MykerinosState:
+        """Resample the hidden part: the order of the plot deck and of the Nile decks
+        (the special card stays at the bottom), and future plot rotations."""
+        twin = self.clone()
+        sampler = Rng(seed)
+        sampler.shuffle(twin.deck)
+        sampler.shuffle(twin.nile_governor_deck)
+        twin.nile_neutral_deck = _neutral_deck_order(twin.nile_neutral_deck, sampler)
+        twin.rng = Rng(sampler.next_u64())
+        return twin
+
+    # ---------------------------------------------------------- serialization
+    #: Per-seat tables (lists of lists) and flat lists: what to_data and clone copy.
+    _TABLE_FIELDS = ("personal", "used", "won", "nile_won")
+    _FLAT_FIELDS = (
+        "draft_row",
+        "nile_governor_deck",
+        "nile_neutral_deck",
+        "nile_rows",
+        "nile_box",
+        "tokens",
+        "blocked",
+        "blocked_rooms",
+        "wing_order",
+        "deck",
+        "box",
+        "general",
+        "prestige",
+        "museum",
+        "tiebreak",
+        "active",
+        "board",
+        "ranks",
+        "plots_left",
+    )
+    _SCALAR_FIELDS = (
+        "campaign",
+        "start_seat",
+        "turn",
+        "phase",
+        "final_seat",
+        "area",
+        "rank_index",
+        "awaiting",
+        "on_river",
+        "area_museum",
+        "tie_asked",
+        "draft_index",
+    )
+    #: What copy_fields puts in to_data, in its order.
+    _SNAPSHOT_FIELDS = _FLAT_FIELDS + _TABLE_FIELDS + _SCALAR_FIELDS
+
+    def to_data(self) -> JsonDict:
+        data: JsonDict = {
+            "game": "mykerinos",
+            "seats": self.seat_count,
+            "options": dict(self.options),
+            "rng": self.rng.state,
+            "slots": list(map(list, self.slots)),  # [card, rotated] pairs
+            "final": None if self.final is None else copy.deepcopy(self.final),
+        }
+        data.update(
+            copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
+        )
+        return data
+
+    def snapshot_data(self) -> JsonDict:
+        # to_data's keys in to_data's order, sharing instead of copying (the
+        # (card, rotated) tuples of slots encode as the same JSON arrays).
+        data: JsonDict = {
+            "game": "mykerinos",
+            "seats": self.seat_count,
+            "options": self.options,
+            "rng": self.rng.state,
+            "slots": self.slots,
+            "final": self.final,
+        }
+        fields = self.__dict__
+        for name in self._SNAPSHOT_FIELDS:
+            data[name] = fields[name]
+        return data
+
+    @classmethod
+    def from_data(cls, game: Game, data: Mapping[str, Any]) -> MykerinosState:
+        """Rebuild a state from :meth:`to_data` output, checking every field.
+
+        Raises:
+            CorruptStateError: a field is missing, mistyped, out of range or
+                inconsistent with the others.
+        """
+        f = partial(v.field, data)
+        seats, options, rng = snapshot_header(game, data)
+        state = cls(game, seats, options)
+        state.rng = rng
+        cards = len(PLOT_CARDS)
+        raw_slots = f("slots")
+        # The quick game's draft comes before campaign 1: no plots laid yet.
+        drafting = f("phase") == DRAFT
+        if not isinstance(raw_slots, list) or len(raw_slots) not in (
+            (0,) if drafting else state.campaign_plot_counts()
+        ):
+            raise CorruptStateError("slots must list the plots of one campaign")
+        state.slots = []
+        for i, slot in enumerate(raw_slots):
+            if not isinstance(slot, list) or len(slot) != 2:
+                raise CorruptStateError(f"slots[{i}] must be [card, rotated]")
+            state.slots.append(
+                (v.integer(slot[0], "slot card", 0, cards - 1), v.boolean(slot[1], "rotated"))
+            )
+        state.shape = region_shape(len(state.slots) // 4)
+        state.wing_order = v.int_list(f("wing_order"), "wing_order", 0, WINGS - 1, WINGS, True)
+        state.deck = v.int_list(f("deck"), "deck", 0, cards - 1, unique=True)
+        state.box = v.int_list(f("box"), "box", 0, cards - 1, unique=True)
+        total = ARCHAEOLOGISTS_PER_COLOUR
+        state.general = v.int_list(f("general"), "general", 0, total, COLOURS)
+        state.personal = v.int_table(f("personal"), "personal", seats, COLOURS, 0, total)
+        state.won = _won_from(f("won"), seats)
+        state.used = v.int_table(f("used"), "used", seats, len(ALL_PATRONS), 0, cards)
+        state.prestige = v.int_list(f("prestige"), "prestige", 0, 10 * cards, seats)
+        state.museum = v.int_list(f("museum"), "museum", EMPTY, COLOURS - 1, ROOM_IDS)
+        state.tiebreak = v.int_list(f("tiebreak"), "tiebreak", 0, COLOURS + 1, COLOURS)
+        state.active = v.bool_list(f("active"), "active", seats)
+        state.board = v.int_list(f("board"), "board", EMPTY, COLOURS - 1, state.shape.size)
+        state.ranks = v.int_list(f("ranks"), "ranks", 0, COLOURS - 1, unique=True)
+        state.plots_left = v.int_list(
+            f("plots_left"), "plots_left", 0, len(act.SIDES) - 1, unique=True
+        )
+        state.campaign = v.integer(
+            f("campaign"), "campaign", 0 if drafting else 1, len(state.campaign_plot_counts())
+        )
+        state.start_seat = v.integer(f("start_seat"), "start_seat", 0, seats - 1)
+        state.turn = v.integer(f("turn"), "turn", 0, seats - 1)
+        state.phase = v.choice(f("phase"), "phase", PHASES)
+        state.final_seat = v.integer(f("final_seat"), "final_seat", -1, seats - 1)
+        state.area = v.integer(f("area"), "area", -1, state.shape.areas)
+        state.rank_index = v.integer(f("rank_index"), "rank_index", 0, COLOURS)
+        state.awaiting = v.choice(
+            f("awaiting"), "awaiting", ("", AWAIT_REWARD, AWAIT_DISCARD, AWAIT_TIE)
+        )
+        state.on_river = v.boolean(f("on_river"), "on_river")
+        state.area_museum = v.integer(f("area_museum"), "area_museum", 0, 2)
+        state.tie_asked = v.boolean(f("tie_asked"), "tie_asked")
+        _load_variant_fields(state, data)
+        state.cards = _count_patrons(state.won, state.nile_won)
+        dealt = [card for card, _ in state.slots]
+        won = [card for row in state.won for card in row]
+        drafting = state.draft_row
+        if (
+            len(set(dealt)) != len(dealt)
+            or len(set(won)) != len(won)
+            or set(state.deck) & {*state.box, *dealt, *won, *drafting}
+            or set(state.box) & {*won, *drafting}
+            or set(drafting) & {*dealt, *won}
+        ):
+            raise CorruptStateError("a plot card is in two places at once")
+        if len({*state.deck, *state.box, *dealt, *won, *drafting}) != cards:
+            raise CorruptStateError("every plot card must be somewhere")
+        final = f("final")
+        if final is not None and (
+            state.phase != OVER
+            or not isinstance(final, list)
+            or len(final) != seats
+            or not all(isinstance(e, dict) and type(e.get("total")) is int for e in final)
+        ):
+            raise CorruptStateError("final scores must be a list of breakdowns, once over")
+        if state.phase == OVER and final is None:
+            raise CorruptStateError("a finished match must carry its final scores")
+        state.final = copy.deepcopy(final)
+        if sorted(state.wing_order) != list(range(WINGS)):
+            raise CorruptStateError("wing order is not a permutation of the five patrons")
+        if any(
+            u > c
+            for row_u, row_c in zip(state.used, state.cards, strict=True)
+            for u, c in zip(row_u, row_c, strict=True)
+        ):
+            raise CorruptStateError("a patron is used more often than it is held")
+        for colour in range(COLOURS):
+            held = sum(row[colour] for row in state.personal)
+            placed = state.board.count(colour) + state.museum.count(colour)
+            if state.general[colour] + held + placed != total:
+                raise CorruptStateError(f"{COLOUR_NAMES[colour]} archaeologists do not add up")
+        state._index_museum()
+        state._lay_region()
+        return state
+
+    @classmethod
+    def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
+        """A state whose view equals ``view``; the deck's order is sampled from ``seed``.
+
+        The deck holds exactly the plots no view shows (not in the region, the box
+        or anybody's won plots), in a random order.
+
+        Raises:
+            CorruptStateError: the view is not one this class produced.
+        """
+        try:
+            return cls._from_view(game, view, seed)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise CorruptStateError(f"not a Mykerinos view: {exc}") from exc
+
+    @classmethod
+    def _from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
+        colour = {name: i for i, name in enumerate(COLOUR_NAMES)}
+        seats = int(view["seats"])
+        data: JsonDict = {
+            "game": "mykerinos",
+            "seats": seats,
+            "options": dict(view["options"]),
+            "slots": [[p["card"], p["rotated"]] for p in view["region"]["plots"]],
+            "wing_order": [int(CODE_TO_PATRON[code]) for code in view["museum"]["wings"]],
+            "box": list(view["box"]),
+            "general": [view["general_reserve"][name] for name in COLOUR_NAMES],
+            "personal": [
+                [p["reserve"].get(name, 0) for name in COLOUR_NAMES] for p in view["players"]
+            ],
+            "used": [
+                [p["patrons"][PATRON_CODES[q]]["used"] for q in ALL_PATRONS]
+                for p in view["players"]
+            ],
+            "won": [list(p["plots_won"]) for p in view["players"]],
+            "prestige": [p["prestige"] for p in view["players"]],
+            "museum": [EMPTY] * ROOM_IDS,
+            "tiebreak": [view["tiebreak"].get(name, 0) for name in COLOUR_NAMES],
+            "active": [bool(p["active"]) for p in view["players"]],
+            "campaign": view["campaign"],
+            "start_seat": view["start_seat"],
+            "turn": view["current_seat"] if view["current_seat"] is not None else 0,
+            "phase": view["phase"],
+            "final_seat": -1 if view["final_action_seat"] is None else view["final_action_seat"],
+            "area": -1,
+            "ranks": [],
+            "rank_index": 0,
+            "plots_left": [],
+            "awaiting": "",
+            "on_river": False,
+            "area_museum": 0,
+            "tie_asked": False,
+            "final": view.get("final"),
+            "draft_row": [],
+            "draft_index": 0,
+            "nile_won": [list(p["nile_cards"]) for p in view["players"]],
+            "tokens": [p["tokens"] for p in view["players"]],
+            "nile_rows": [n["card"] for n in view["region"].get("nile", [])],
+            "nile_box": [],
+            "blocked": [],
+            "blocked_rooms": [EMPTY] * ROOM_IDS,
+            "nile_governor_deck": [],
+            "nile_neutral_deck": [],
+        }
+        for room in view["museum"]["rooms"]:
+            if room["occupant"] is not None:
+                data["museum"][parse_room(room["room"])] = colour[room["occupant"]]
+        size = view["region"]["rows"] * 8
+        board = [EMPTY] * size
+        for name, who in view["occupied"].items():
+            board[parse_space(name)] = colour[who]
+        data["board"] = board
+        data["blocked"] = [EMPTY] * size
+        if "delimitation" in view:
+            d = view["delimitation"]
+            data["area"] = d["area"]
+            data["ranks"] = [colour[c] for c in d["order"]]
+            data["rank_index"] = d["rank_index"]
+            data["plots_left"] = [act.SIDES.index(x) for x in d["plots_left"]]
+            data["awaiting"] = d["awaiting"]
+            data["on_river"] = d["river"]
+            data["area_museum"] = d["museum_rewards"]
+            data["tie_asked"] = d["tie_asked"]
+        if "draft" in view:
+            draft = view["draft"]
+            data["draft_row"] = list(draft["plots"])
+            data["draft_index"] = draft["index"]
+        sampler = Rng(seed)
+        if "nile" in view:
+            _nile_from_view(data, view["nile"], colour, sampler)
+        shown = {
+            *data["box"],
+            *(c for row in data["won"] for c in row),
+            *(s[0] for s in data["slots"]),
+            *data["draft_row"],
+        }
+        deck = [card.id for card in PLOT_CARDS if card.id not in shown]
+        if len(deck) != view["deck_size"]:
+            raise ValueError(f"{len(deck)} unseen plots but the deck holds {view['deck_size']}")
+        sampler.shuffle(deck)
+        data["deck"] = deck
+        data["rng"] = sampler.next_u64()
+        return cls.from_data(game, data)
+
+    def clone(self) -> MykerinosState:
+        twin = object.__new__(MykerinosState)
+        fields = {
+            **self.__dict__,
+            **copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS),
+        }
+        fields["rng"] = Rng(self.rng.state)
+        fields["options"] = dict(self.options)
+        fields["slots"] = self.slots[:]
+        fields["cards"] = [row[:] for row in self.cards]
+        twin.__dict__ = fields
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MykerinosState) and self.to_data() == other.to_data()
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _won_from(value: Any, seats: int) -> list[list[int]]:
+    if not isinstance(value, list) or len(value) != seats:
+        raise CorruptStateError(f"won must list the plots of {seats} seats")
+    rows = [
+        v.int_list(row, f"won[{i}]", 0, len(PLOT_CARDS) - 1, unique=True)
+        for i, row in enumerate(value)
+    ]
+    for row in rows:
+        if any(PLOT_CARDS[card].patron is None for card in row):
+            raise CorruptStateError("the plot without a patron is never kept")
+    return rows
+
+
+def _count_patrons(won: list[list[int]], nile_won: list[list[int]]) -> list[list[int]]:
+    """Patron cards held per seat: plots won (or drafted) and Governor Nile cards."""
+    counts = [[0] * len(ALL_PATRONS) for _ in won]
+    for seat, row in enumerate(won):
+        for card in row:
+            patron = PLOT_CARDS[card].patron
+            assert patron is not None
+            counts[seat][patron] += 1
+    for seat, row in enumerate(nile_won):
+        counts[seat][Patron.GOVERNOR] += sum(1 for c in row if nile.NILE_CARDS[c].governor)
+    return counts
+
+
+def _nile_from_view(
+    data: JsonDict, shown: Mapping[str, Any], colour: Mapping[str, int], sampler: Rng
+) -> None:
+    """Fill The Nile's fields of ``data`` from a view's ``nile`` part.
+
+    The two decks hold the Nile cards no view shows, shuffled (the special card,
+    if unseen, at the bottom of the neutral deck).
+    """
+    data["nile_box"] = list(shown["box"])
+    for name, who in shown["blocked"].items():
+        data["blocked"][parse_space(name)] = colour[who]
+    for name, who in shown["blocked_rooms"].items():
+        data["blocked_rooms"][parse_room(name)] = colour[who]
+    seen = {*data["nile_box"], *data["nile_rows"], *(c for row in data["nile_won"] for c in row)}
+    governors = [c for c in nile.GOVERNOR_DECK if c not in seen]
+    neutrals = [c for c in nile.NEUTRAL_DECK if c not in seen]
+    if len(governors) != shown["governor_deck"] or len(neutrals) != shown["neutral_deck"]:
+        raise ValueError("the Nile decks' sizes do not match the unseen Nile cards")
+    sampler.shuffle(governors)
+    data["nile_governor_deck"] = governors
+    data["nile_neutral_deck"] = _neutral_deck_order(neutrals, sampler)
+
+
+def _neutral_deck_order(deck: list[int], sampler: Rng) -> list[int]:
+    """The neutral Nile deck reshuffled, its special card (if still there) at the bottom."""
+    others = [c for c in deck if c != nile.SPECIAL_CARD]
+    sampler.shuffle(others)
+    return others + [c for c in deck if c == nile.SPECIAL_CARD]
+
+
+def _load_variant_fields(state: MykerinosState, data: Mapping[str, Any]) -> None:
+    """Read and check the quick game's draft and The Nile's fields of a snapshot."""
+    f = partial(v.field, data)
+    seats = state.seat_count
+    plots = len(PLOT_CARDS)
+    state.draft_row = v.int_list(f("draft_row"), "draft_row", 0, plots - 1, unique=True)
+    state.draft_index = v.integer(f("draft_index"), "draft_index", 0, 2 * seats - 1)
+    if any(PLOT_CARDS[c].patron is None for c in state.draft_row):
+        raise CorruptStateError("the 5-point plot is never drafted")
+    if (state.phase == DRAFT) != bool(state.draft_row):
+        raise CorruptStateError("the draft row is shown exactly during the draft")
+    if (state.phase == DRAFT) != (state.campaign == 0) or (state.slots and state.campaign == 0):
+        raise CorruptStateError("the draft comes before the first campaign, with no region")
+    if state.phase == DRAFT and state.turn != state.draft_order[state.draft_index]:
+        raise CorruptStateError("the draft turn does not match the draft order")
+    cards = len(nile.NILE_CARDS)
+    state.nile_governor_deck = v.int_list(
+        f("nile_governor_deck"), "nile_governor_deck", 0, cards - 1, unique=True
+    )
+    state.nile_neutral_deck = v.int_list(
+        f("nile_neutral_deck"), "nile_neutral_deck", 0, cards - 1, unique=True
+    )
+    state.nile_rows = v.int_list(f("nile_rows"), "nile_rows", 0, cards - 1, unique=True)
+    state.nile_box = v.int_list(f("nile_box"), "nile_box", 0, cards - 1, unique=True)
+    if state.nile_rows and len(state.nile_rows) != state.shape.area_rows:
+        raise CorruptStateError("one Nile card lies on each row of areas")
+    rows = range(act.NILE_SIDE, act.NILE_SIDE + len(state.nile_rows))
+    sides = rows if state.on_river else range(act.NILE_SIDE)
+    if any(side not in sides for side in state.plots_left):
+        raise CorruptStateError("the cards left to claim are not on the table")
+    if state.on_river and state.phase != DELIMITATION:
+        raise CorruptStateError("the river is scored only during delimitation")
+    kept = f("nile_won")
+    if not isinstance(kept, list) or len(kept) != seats:
+        raise CorruptStateError(f"nile_won must list the Nile cards of {seats} seats")
+    state.nile_won = [
+        v.int_list(row, f"nile_won[{i}]", 0, cards - 1, unique=True) for i, row in enumerate(kept)
+    ]
+    places = [
+        *state.nile_governor_deck,
+        *state.nile_neutral_deck,
+        *state.nile_on_table(),
+        *state.nile_box,
+        *(c for row in state.nile_won for c in row),
+    ]
+    if len(set(places)) != len(places):
+        raise CorruptStateError("a Nile card is in two places at once")
+    if state.with_nile and len(places) != cards:
+        raise CorruptStateError("every Nile card must be somewhere")
+    if not state.with_nile and places:
+        raise CorruptStateError("Nile cards in a match without The Nile")
+    if any(nile.NILE_CARDS[c].governor for c in state.nile_neutral_deck) or any(
+        not nile.NILE_CARDS[c].governor for c in state.nile_governor_deck
+    ):
+        raise CorruptStateError("a Nile card is in the wrong deck")
+    if any(
+        nile.NILE_CARDS[c].effect not in (nile.GOVERNOR, nile.TIE_WINNER)
+        for row in state.nile_won
+        for c in row
+    ):
+        raise CorruptStateError("only Governor cards and the tie card are kept")
+    state.tokens = v.int_list(f("tokens"), "tokens", 0, BLOCKING_TOKENS, seats)
+    state.blocked = v.int_list(f("blocked"), "blocked", EMPTY, seats - 1, state.shape.size)
+    state.blocked_rooms = v.int_list(
+        f("blocked_rooms"), "blocked_rooms", EMPTY, seats - 1, ROOM_IDS
+    )
+    for seat in range(seats):
+        down = state.blocked.count(seat) + state.blocked_rooms.count(seat)
+        if state.with_nile and state.tokens[seat] + down != BLOCKING_TOKENS:
+            raise CorruptStateError("blocking tokens do not add up")
+        if not state.with_nile and (state.tokens[seat] or down):
+            raise CorruptStateError("blocking tokens in a match without The Nile")

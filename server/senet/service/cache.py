@@ -1,0 +1,70 @@
+"""A per-replica cache of the latest state each match had when this replica saw it.
+
+This is an optimization, never a source of truth: the store's compare-and-swap on
+the version decides. A replica that served the previous action of a match (the
+usual case behind a sticky or lightly loaded balancer) applies the next action to
+its cached state and commits with ``expected_version`` = the cached version in a
+single store round trip; if another replica committed meanwhile, the commit
+reports a conflict and the caller reloads. Seat claims are written at most once,
+so a cached claim never becomes wrong; a token not found in the cached claims
+sends the caller back to the store.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from senet.games.interface import Action, GameState
+from senet.service.records import MatchMeta
+
+
+@dataclass(frozen=True)
+class CachedMatch:
+    """A match as of ``version``: meta, the seat claims known then, and its state.
+
+    ``legal`` holds the state's legal actions when this replica already worked
+    them out (while committing the action that led here); ``None`` otherwise.
+    A submission takes the entry out of the cache before it changes the state
+    in place, and puts back only a committed (or untouched) state, so a cached
+    list always belongs to its state.
+    """
+
+    version: int
+    meta: MatchMeta
+    seats: dict[int, str]
+    state: GameState
+    legal: tuple[Action, ...] | None = None
+
+
+class StateCache:
+    """A bounded LRU of :class:`CachedMatch` by match id."""
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
+
+    def get(self, match_id: str) -> CachedMatch | None:
+        entry = self._entries.get(match_id)
+        if entry is not None:
+            self._entries.move_to_end(match_id)
+        return entry
+
+    def peek(self, match_id: str) -> CachedMatch | None:
+        """The entry, without counting as a use."""
+        return self._entries.get(match_id)
+
+    def put(self, match_id: str, entry: CachedMatch) -> None:
+        """Remember ``entry`` unless a newer version is already cached."""
+        if self.capacity <= 0:
+            return
+        current = self._entries.get(match_id)
+        if current is not None and current.version > entry.version:
+            return
+        self._entries[match_id] = entry
+        self._entries.move_to_end(match_id)
+        while len(self._entries) > self.capacity:
+            self._entries.popitem(last=False)
+
+    def forget(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)

@@ -1,0 +1,108 @@
+"""Service errors and the one mapping from every error to a gRPC status.
+
+The rules core raises :class:`senet.games.errors.GameError` subclasses; the
+application layer raises :class:`ServiceError` subclasses; the store raises
+:class:`senet.store.StoreError`. :func:`status_for` turns any of them into a
+gRPC code and a stable ``reason`` for ``google.rpc.ErrorInfo``. Anything else is a
+server bug and becomes INTERNAL.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from senet.games import errors as game_errors
+from senet.store import MatchNotFound, StoreUnavailable
+
+ERROR_DOMAIN = "senet.dev"
+
+
+class ServiceError(Exception):
+    """An error the service reports to the client, with its code and reason."""
+
+    code = grpc.StatusCode.FAILED_PRECONDITION
+    reason = "FAILED_PRECONDITION"
+
+
+class MalformedRequest(ServiceError):
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "MALFORMED_REQUEST"
+
+
+class MatchNotFoundError(ServiceError):
+    code = grpc.StatusCode.NOT_FOUND
+    reason = "MATCH_NOT_FOUND"
+
+
+class TokenRequired(ServiceError):
+    code = grpc.StatusCode.UNAUTHENTICATED
+    reason = "TOKEN_REQUIRED"
+
+
+class BadToken(ServiceError):
+    code = grpc.StatusCode.UNAUTHENTICATED
+    reason = "BAD_TOKEN"
+
+
+class AdminKeyRequired(ServiceError):
+    code = grpc.StatusCode.PERMISSION_DENIED
+    reason = "ADMIN_KEY_REQUIRED"
+
+
+class SeatTaken(ServiceError):
+    reason = "SEAT_TAKEN"
+
+
+class NoOpenSeat(ServiceError):
+    reason = "NO_OPEN_SEAT"
+
+
+class MatchNotFinished(ServiceError):
+    reason = "MATCH_NOT_FINISHED"
+
+
+class StaleVersion(ServiceError):
+    code = grpc.StatusCode.ABORTED
+    reason = "STALE_VERSION"
+
+
+class RateLimited(ServiceError):
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason = "RATE_LIMITED"
+
+
+class Draining(ServiceError):
+    code = grpc.StatusCode.UNAVAILABLE
+    reason = "DRAINING"
+
+
+_GAME_CODES: dict[type[game_errors.GameError], grpc.StatusCode] = {
+    game_errors.UnknownGameError: grpc.StatusCode.INVALID_ARGUMENT,
+    game_errors.InvalidOptionsError: grpc.StatusCode.INVALID_ARGUMENT,
+    game_errors.MalformedActionError: grpc.StatusCode.INVALID_ARGUMENT,
+    game_errors.IllegalActionError: grpc.StatusCode.FAILED_PRECONDITION,
+    game_errors.NotYourTurnError: grpc.StatusCode.FAILED_PRECONDITION,
+    game_errors.GameOverError: grpc.StatusCode.FAILED_PRECONDITION,
+}
+
+
+def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
+    """Map any exception to (code, ErrorInfo reason, message)."""
+    if isinstance(exc, ServiceError):
+        return exc.code, exc.reason, str(exc)
+    if isinstance(exc, game_errors.CorruptStateError):
+        return grpc.StatusCode.INTERNAL, "CORRUPT_STATE", "stored match data is corrupt"
+    if isinstance(exc, game_errors.GameError):
+        for cls in type(exc).__mro__:
+            if cls in _GAME_CODES:
+                return _GAME_CODES[cls], exc.reason, str(exc)
+        return grpc.StatusCode.FAILED_PRECONDITION, exc.reason, str(exc)
+    if isinstance(exc, MatchNotFound):
+        return grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", "no such match (or it expired)"
+    if isinstance(exc, StoreUnavailable):
+        return (
+            grpc.StatusCode.UNAVAILABLE,
+            "STORE_UNAVAILABLE",
+            "match storage is unreachable; retry shortly",
+        )
+    return grpc.StatusCode.INTERNAL, "INTERNAL", "internal error"

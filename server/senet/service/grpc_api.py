@@ -1,0 +1,531 @@
+"""The gRPC face of the match service: protobuf in, protobuf out.
+
+Thin on purpose: it reads credentials from metadata, converts messages with the
+per-game codecs, calls :class:`~senet.service.matches.MatchService`, and turns
+every exception into a status with ``google.rpc.ErrorInfo`` through
+:func:`senet.service.errors.status_for` (the one mapping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, TypeVar
+
+import grpc
+from google.protobuf import any_pb2
+from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
+from google.rpc import error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from senet.codec import codec_for
+from senet.codec.options import game_info_to_proto, options_from_proto, options_to_proto
+from senet.games.errors import MalformedActionError
+from senet.games.interface import Event
+from senet.service import errors, metrics
+from senet.service.matches import Caller, MatchService, WatchItem
+from senet.service.records import (
+    Heartbeat,
+    LegalActions,
+    MatchSnapshot,
+    MatchSummary,
+    MatchUpdate,
+    SeatPlan,
+    SubmitOutcome,
+)
+from senet.service.settings import Settings
+from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
+
+log = logging.getLogger("senet.rpc")
+T = TypeVar("T")
+
+_STATUS = {
+    "active": match_pb2.MATCH_STATUS_ACTIVE,
+    "finished": match_pb2.MATCH_STATUS_FINISHED,
+    "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
+}
+_SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
+
+
+# ------------------------------------------------------------------ errors
+def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]:
+    code, reason, message = errors.status_for(exc)
+    info = error_details_pb2.ErrorInfo(reason=reason, domain=errors.ERROR_DOMAIN)
+    detail = any_pb2.Any()
+    detail.Pack(info)
+    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    return rpc_status.to_status(status), code, reason
+
+
+async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
+    status, code, reason = _rich_status(exc)
+    metrics.ERRORS.labels(method, reason).inc()
+    metrics.RPCS.labels(method, code.name).inc()
+    if code == grpc.StatusCode.INTERNAL:
+        log.exception("internal error", extra={"method": method})
+    await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> Caller:
+    token = None
+    admin = not settings.admin_key
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization" and isinstance(value, str):
+            scheme, _, credential = value.partition(" ")
+            if scheme.lower() != "bearer" or not credential.strip():
+                raise errors.BadToken("authorization must be 'Bearer <token>'")
+            token = credential.strip()
+        elif key == "x-senet-admin-key" and isinstance(value, str) and settings.admin_key:
+            admin = secrets.compare_digest(value, settings.admin_key)
+    return Caller(token=token, is_admin=admin)
+
+
+async def run_unary(
+    method: str,
+    context: grpc.aio.ServicerContext[Any, Any],
+    settings: Settings,
+    body: Callable[[Caller], Awaitable[T]],
+    draining: bool = False,
+) -> T:
+    """Run one unary RPC body for every servicer: credentials in, errors mapped, metrics out."""
+    started = time.perf_counter()
+    try:
+        if draining:
+            raise errors.Draining("server is shutting down; retry on another replica")
+        result = await body(_caller(context, settings))
+    except Exception as exc:  # every failure goes through the one mapping
+        await _fail(context, method, exc)
+        raise AssertionError("abort returned") from exc
+    ok, latency = _success_metrics(method)
+    ok.inc()
+    latency.observe(time.perf_counter() - started)
+    return result
+
+
+@functools.cache
+def _success_metrics(method: str) -> tuple[Any, Any]:
+    """The OK counter and latency histogram children of ``method``, looked up once."""
+    return metrics.RPCS.labels(method, "OK"), metrics.LATENCY.labels(method)
+
+
+@functools.cache
+def _actions_counter(game_id: str) -> Any:
+    """The committed-actions counter child of ``game_id``, looked up once."""
+    return metrics.ACTIONS.labels(game_id)
+
+
+# -------------------------------------------------------------- conversions
+def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
+    out = match_pb2.MatchSummary(
+        match_id=summary.match_id,
+        game_id=summary.game_id,
+        status=_STATUS[summary.status],
+        version=summary.version,
+        seed_commitment=summary.commitment,
+        scores=summary.scores,
+        places=summary.places,
+    )
+    options_to_proto(summary.options, out.options)
+    if summary.current_seat is not None:
+        out.current_seat = summary.current_seat
+    for seat in summary.seats:
+        out.seats.add(
+            seat=seat.seat,
+            kind=_SEAT_KIND[seat.kind],
+            display_name=seat.display_name,
+            claimed=seat.claimed,
+            bot_strategy=seat.bot_strategy,
+        )
+    return out
+
+
+def snapshot_to_proto(snapshot: MatchSnapshot) -> match_pb2.MatchSnapshot:
+    codec = codec_for(snapshot.summary.game_id)
+    return match_pb2.MatchSnapshot(
+        match=summary_to_proto(snapshot.summary), view=codec.view_to_proto(snapshot.view)
+    )
+
+
+def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) -> None:
+    """Fill ``out`` (empty) with ``update``: built in place, since upb copies every
+    message handed to a constructor."""
+    out.version = update.version
+    out.seat = update.seat
+    out.notation = update.notation
+    _write_events(out.events, game_id, update.events)
+    out.status = _STATUS[update.status]
+    if update.current_seat is not None:
+        out.current_seat = update.current_seat
+
+
+def write_legal(
+    out: RepeatedCompositeFieldContainer[match_pb2.LegalAction], legal: LegalActions
+) -> None:
+    """Append ``legal``'s actions to the repeated ``LegalAction`` field ``out``."""
+    codec = codec_for(legal.game_id)
+    for a in legal.actions:
+        entry = out.add()
+        codec.write_action(entry.action, a.action)
+        entry.notation = a.notation
+        entry.label = a.label
+
+
+def _write_events(
+    out: RepeatedCompositeFieldContainer[match_pb2.GameEvent], game_id: str, events: list[Event]
+) -> None:
+    """Append ``events`` to a repeated ``GameEvent`` field, each built in place."""
+    codec = codec_for(game_id)
+    for event in events:
+        codec.write_event(out.add(), event)
+
+
+def outcome_to_proto(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse:
+    out = match_service_pb2.SubmitActionResponse(
+        version=outcome.version,
+        status=_STATUS[outcome.status],
+        duplicate=outcome.duplicate,
+        request_id=outcome.request_id,
+    )
+    _write_events(out.events, outcome.game_id, outcome.events)
+    if outcome.current_seat is not None:
+        out.current_seat = outcome.current_seat
+    return out
+
+
+def _seat_plans(request: match_service_pb2.CreateMatchRequest) -> list[SeatPlan]:
+    plans = []
+    for plan in request.seats:
+        if plan.kind == match_pb2.SEAT_KIND_BOT:
+            plans.append(SeatPlan("bot", plan.bot_strategy))
+        elif plan.kind in (match_pb2.SEAT_KIND_OPEN, match_pb2.SEAT_KIND_UNSPECIFIED):
+            if plan.bot_strategy:
+                raise errors.MalformedRequest("only bot seats take a bot_strategy")
+            plans.append(SeatPlan("open"))
+        else:
+            raise errors.MalformedRequest(f"unknown seat kind {plan.kind}")
+    return plans
+
+
+def _notation(request: match_service_pb2.SubmitActionRequest) -> tuple[str, str | None]:
+    """(notation, game id of a typed action) from a submission."""
+    which = request.WhichOneof("action")
+    if which == "notation":
+        return request.notation, None
+    if which == "typed":
+        game = request.typed.WhichOneof("game")
+        if game is None:
+            raise MalformedActionError("typed action has no game message set")
+        return codec_for(game).action_from_proto(request.typed), game
+    raise errors.MalformedRequest("set either 'typed' or 'notation'")
+
+
+# ---------------------------------------------------------------- servicer
+class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
+    """Implements senet.v1.MatchService over a MatchService."""
+
+    def __init__(self, service: MatchService, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self.draining = False
+        self._streams: set[asyncio.Task[Any]] = set()
+        self._watched: dict[str, int] = {}
+
+    async def _unary(
+        self,
+        method: str,
+        context: grpc.aio.ServicerContext[Any, Any],
+        body: Callable[[Caller], Awaitable[T]],
+    ) -> T:
+        draining = self.draining and method != "ListGames"
+        return await run_unary(method, context, self.settings, body, draining)
+
+    async def ListGames(
+        self, request: match_service_pb2.ListGamesRequest, context: Any
+    ) -> match_service_pb2.ListGamesResponse:
+        async def body(caller: Caller) -> match_service_pb2.ListGamesResponse:
+            games = [game_info_to_proto(g) for g in self.service.list_games()]
+            return match_service_pb2.ListGamesResponse(games=games)
+
+        return await self._unary("ListGames", context, body)
+
+    async def CreateMatch(
+        self, request: match_service_pb2.CreateMatchRequest, context: Any
+    ) -> match_service_pb2.CreateMatchResponse:
+        async def body(caller: Caller) -> match_service_pb2.CreateMatchResponse:
+            snapshot = await self.service.create_match(
+                caller,
+                request.game_id,
+                options_from_proto(request.options),
+                _seat_plans(request),
+                request.seed if request.HasField("seed") else None,
+            )
+            metrics.MATCHES_CREATED.labels(snapshot.summary.game_id).inc()
+            return match_service_pb2.CreateMatchResponse(
+                match_id=snapshot.summary.match_id, match=summary_to_proto(snapshot.summary)
+            )
+
+        return await self._unary("CreateMatch", context, body)
+
+    async def JoinMatch(
+        self, request: match_service_pb2.JoinMatchRequest, context: Any
+    ) -> match_service_pb2.JoinMatchResponse:
+        async def body(caller: Caller) -> match_service_pb2.JoinMatchResponse:
+            seat, token, summary = await self.service.join(
+                caller,
+                request.match_id,
+                request.seat if request.HasField("seat") else None,
+                request.display_name,
+            )
+            return match_service_pb2.JoinMatchResponse(
+                seat=seat, token=token, match=summary_to_proto(summary)
+            )
+
+        return await self._unary("JoinMatch", context, body)
+
+    async def GetMatch(
+        self, request: match_service_pb2.GetMatchRequest, context: Any
+    ) -> match_service_pb2.GetMatchResponse:
+        async def body(caller: Caller) -> match_service_pb2.GetMatchResponse:
+            snapshot = await self.service.get(caller, request.match_id)
+            proto = snapshot_to_proto(snapshot)
+            out = match_service_pb2.GetMatchResponse(match=proto.match, view=proto.view)
+            if snapshot.viewer_seat is not None:
+                out.viewer_seat = snapshot.viewer_seat
+            return out
+
+        return await self._unary("GetMatch", context, body)
+
+    async def ListLegalActions(
+        self, request: match_service_pb2.ListLegalActionsRequest, context: Any
+    ) -> match_service_pb2.ListLegalActionsResponse:
+        async def body(caller: Caller) -> match_service_pb2.ListLegalActionsResponse:
+            legal = await self.service.legal_actions(caller, request.match_id)
+            out = match_service_pb2.ListLegalActionsResponse(version=legal.version, seat=legal.seat)
+            write_legal(out.actions, legal)
+            return out
+
+        return await self._unary("ListLegalActions", context, body)
+
+    async def SubmitAction(
+        self, request: match_service_pb2.SubmitActionRequest, context: Any
+    ) -> match_service_pb2.SubmitActionResponse:
+        async def body(caller: Caller) -> match_service_pb2.SubmitActionResponse:
+            return await self._submit(caller, request.match_id, request)
+
+        return await self._unary("SubmitAction", context, body)
+
+    async def _submit(
+        self, caller: Caller, match_id: str, request: match_service_pb2.SubmitActionRequest
+    ) -> match_service_pb2.SubmitActionResponse:
+        notation, action_game = _notation(request)
+        outcome, response = await self.service.submit(
+            caller,
+            match_id,
+            notation,
+            request.expected_version if request.HasField("expected_version") else None,
+            request.request_id,
+            action_game,
+            render=outcome_to_proto,
+        )
+        if not outcome.duplicate:
+            _actions_counter(outcome.game_id).inc()
+        return response
+
+    async def ExportMatch(
+        self, request: match_service_pb2.ExportMatchRequest, context: Any
+    ) -> match_service_pb2.ExportMatchResponse:
+        async def body(caller: Caller) -> match_service_pb2.ExportMatchResponse:
+            export = await self.service.export(request.match_id)
+            out = match_service_pb2.ExportMatchResponse(
+                game_id=export.game_id,
+                seat_count=export.seat_count,
+                seed=export.seed,
+                seed_salt=export.salt,
+                seed_commitment=export.commitment,
+                scores=export.scores,
+                places=export.places,
+            )
+            options_to_proto(export.options, out.options)
+            for a in export.actions:
+                out.actions.add(version=a.version, seat=a.seat, notation=a.notation)
+            return out
+
+        return await self._unary("ExportMatch", context, body)
+
+    # ------------------------------------------------------------- streams
+    @contextlib.contextmanager
+    def _stream(self, method: str, match_id: str) -> Any:
+        metrics.OPEN_STREAMS.labels(method).inc()
+        self._watched[match_id] = self._watched.get(match_id, 0) + 1
+        metrics.ACTIVE_MATCHES.set(len(self._watched))
+        try:
+            yield
+        finally:
+            metrics.OPEN_STREAMS.labels(method).dec()
+            left = self._watched[match_id] - 1
+            if left:
+                self._watched[match_id] = left
+            else:
+                del self._watched[match_id]
+            metrics.ACTIVE_MATCHES.set(len(self._watched))
+
+    def _watch_message(self, game_id: str, item: WatchItem) -> match_service_pb2.WatchMatchResponse:
+        if isinstance(item, MatchSnapshot):
+            return match_service_pb2.WatchMatchResponse(snapshot=snapshot_to_proto(item))
+        if isinstance(item, MatchUpdate):
+            out = match_service_pb2.WatchMatchResponse()
+            write_update(out.update, game_id, item)
+            return out
+        return match_service_pb2.WatchMatchResponse(
+            heartbeat=match_pb2.Heartbeat(
+                version=item.version, server_time_ms=int(time.time() * 1000)
+            )
+        )
+
+    def _play_message(self, game_id: str, item: WatchItem) -> match_service_pb2.PlayMatchResponse:
+        message = self._watch_message(game_id, item)
+        if message.HasField("snapshot"):
+            return match_service_pb2.PlayMatchResponse(snapshot=message.snapshot)
+        if message.HasField("update"):
+            return match_service_pb2.PlayMatchResponse(update=message.update)
+        return match_service_pb2.PlayMatchResponse(heartbeat=message.heartbeat)
+
+    async def WatchMatch(
+        self, request: match_service_pb2.WatchMatchRequest, context: Any
+    ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:
+        try:
+            if self.draining:
+                raise errors.Draining("server is shutting down; retry on another replica")
+            caller = _caller(context, self.settings)
+            from_version = request.from_version if request.HasField("from_version") else None
+            game_id = await self.service.game_of(request.match_id)
+            with self._stream("WatchMatch", request.match_id):
+                async for item in self.service.watch(caller, request.match_id, from_version):
+                    yield self._watch_message(game_id, item)
+                    if self.draining:
+                        raise errors.Draining("server is shutting down; resume elsewhere")
+        except Exception as exc:
+            await _fail(context, "WatchMatch", exc)
+        metrics.RPCS.labels("WatchMatch", "OK").inc()
+
+    async def PlayMatch(
+        self, request_iterator: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
+    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse]:
+        try:
+            if self.draining:
+                raise errors.Draining("server is shutting down; retry on another replica")
+            caller = _caller(context, self.settings)
+            first = await anext(aiter(request_iterator), None)
+            if first is None or first.WhichOneof("message") != "hello":
+                raise errors.MalformedRequest("the first PlayMatch message must be a hello")
+            hello = first.hello
+            if caller.token is None:
+                raise errors.TokenRequired("PlayMatch needs the seat token")
+            game_id = await self.service.game_of(hello.match_id)
+            from_version = hello.from_version if hello.HasField("from_version") else None
+            with self._stream("PlayMatch", hello.match_id):
+                async for message in self._play(
+                    caller, hello.match_id, game_id, from_version, request_iterator
+                ):
+                    yield message
+        except Exception as exc:
+            await _fail(context, "PlayMatch", exc)
+        metrics.RPCS.labels("PlayMatch", "OK").inc()
+
+    async def _play(
+        self,
+        caller: Caller,
+        match_id: str,
+        game_id: str,
+        from_version: int | None,
+        requests: AsyncIterator[match_service_pb2.PlayMatchRequest],
+    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse]:
+        """Merge two flows into one stream: match updates (+ prompts) and submissions."""
+        outbox: asyncio.Queue[match_service_pb2.PlayMatchResponse | BaseException | None]
+        outbox = asyncio.Queue()
+
+        async def pump_updates() -> None:
+            try:
+                if from_version is not None:
+                    # Resuming after a lost stream: updates start after from_version,
+                    # so if the caller must decide at from_version no update would
+                    # ever prompt it (the other seats wait on it): prompt now.
+                    await self._maybe_prompt(caller, match_id, game_id, from_version, outbox)
+                async for item in self.service.watch(caller, match_id, from_version):
+                    await outbox.put(self._play_message(game_id, item))
+                    version = (
+                        item.summary.version
+                        if isinstance(item, MatchSnapshot)
+                        else item.version
+                        if isinstance(item, MatchUpdate)
+                        else None
+                    )
+                    if version is not None and not isinstance(item, Heartbeat):
+                        await self._maybe_prompt(caller, match_id, game_id, version, outbox)
+                await outbox.put(None)
+            except BaseException as exc:  # surfaced to the stream as its status
+                await outbox.put(exc)
+
+        async def pump_requests() -> None:
+            try:
+                async for request in requests:
+                    if request.WhichOneof("message") != "submit":
+                        error = errors.MalformedRequest("expected a submit")
+                        await outbox.put(_play_error(error, ""))
+                        continue
+                    submit = request.submit
+                    try:
+                        response = await self._submit(caller, match_id, submit)
+                        await outbox.put(match_service_pb2.PlayMatchResponse(submitted=response))
+                    except Exception as exc:
+                        await outbox.put(_play_error(exc, submit.request_id))
+                        # Ask again: the refused move left the seat still to decide.
+                        stored_version = await self.service.version_of(match_id)
+                        await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
+            except Exception as exc:  # e.g. the store is down while re-prompting
+                await outbox.put(exc)  # end the stream with it; never a silent dead pump
+
+        updates = asyncio.create_task(pump_updates())
+        submissions = asyncio.create_task(pump_requests())
+        try:
+            while True:
+                message = await outbox.get()
+                if message is None:
+                    return
+                if isinstance(message, BaseException):
+                    raise message
+                yield message
+        finally:
+            updates.cancel()
+            submissions.cancel()
+
+    async def _maybe_prompt(
+        self,
+        caller: Caller,
+        match_id: str,
+        game_id: str,
+        version: int,
+        outbox: asyncio.Queue[Any],
+    ) -> None:
+        legal = await self.service.prompt(caller, match_id, version)
+        if legal is not None:
+            prompt = match_service_pb2.PlayMatchResponse()
+            prompt.your_turn.version = legal.version
+            prompt.your_turn.seat = legal.seat
+            write_legal(prompt.your_turn.actions, legal)
+            await outbox.put(prompt)
+
+
+def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMatchResponse:
+    code, reason, message = errors.status_for(exc)
+    metrics.ERRORS.labels("PlayMatch", reason).inc()
+    return match_service_pb2.PlayMatchResponse(
+        error=match_service_pb2.PlayError(
+            code=code.value[0], reason=reason, message=message, request_id=request_id
+        )
+    )

@@ -1,0 +1,257 @@
+"""The JSON documents the service stores, and the values it hands to the API layer.
+
+The store treats documents as opaque strings; their shape lives here, in one place,
+so that every replica (and a future migration) reads and writes them the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import secrets
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+import orjson
+
+from senet.games.interface import Event, JsonDict
+
+SeatKind = Literal["open", "bot"]
+Status = Literal["active", "finished", "abandoned"]
+
+
+def dumps(value: Any) -> str:
+    """Compact JSON text of a stored document (orjson: several times faster than
+    the standard library on the per-action hot path)."""
+    return orjson.dumps(value).decode()
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse a stored JSON document."""
+    return orjson.loads(text)
+
+
+def seed_commitment(salt: str, seed: int) -> str:
+    """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
+
+    The random salt keeps a small, guessable seed (say 7) from being found by
+    hashing candidates, which would reveal the hidden deck order.
+    """
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh seat token: 256 random bits, URL-safe.
+
+    The ``st_`` prefix marks it as a Senet seat token (easy to spot in logs and
+    secret scanners) and keeps it from starting with ``-``, which command-line
+    parsers would take for an option.
+    """
+    return "st_" + secrets.token_urlsafe(32)
+
+
+@functools.lru_cache(maxsize=4096)
+def token_hash(token: str) -> str:
+    """Seat tokens are stored only as their SHA-256.
+
+    Every call of a seat hashes its token, so recent digests are kept: the
+    process holds those tokens in its requests anyway, and nothing outside it
+    sees this cache.
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class SeatPlan:
+    kind: SeatKind = "open"
+    bot_strategy: str = ""
+
+
+@dataclass(frozen=True)
+class MatchMeta:
+    """Immutable facts of a match (the seed and salt stay secret until export)."""
+
+    game_id: str
+    options: JsonDict
+    seat_count: int
+    seats: list[SeatPlan]
+    seed: int
+    salt: str
+    commitment: str
+    created_at: float
+
+    def to_json(self) -> str:
+        return dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchMeta:
+        raw = loads(text)
+        raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
+        return cls(**raw)
+
+
+@dataclass(frozen=True)
+class SeatClaim:
+    """Who holds a seat: display name and the hash of the seat's token."""
+
+    name: str
+    token_hash: str
+    joined_at: float
+
+    def to_json(self) -> str:
+        return dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> SeatClaim:
+        return cls(**loads(text))
+
+
+@dataclass(frozen=True)
+class UpdateRecord:
+    """What one version did: stored once per commit, read by every watcher."""
+
+    version: int
+    seat: int
+    notation: str
+    events: list[JsonDict]
+    status: Status
+    current_seat: int | None
+
+    def to_json(self) -> str:
+        # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
+        return dumps(
+            {
+                "version": self.version,
+                "seat": self.seat,
+                "notation": self.notation,
+                "events": self.events,
+                "status": self.status,
+                "current_seat": self.current_seat,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> UpdateRecord:
+        return cls(**loads(text))
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        """The events ``seat`` (None: a spectator) may receive."""
+        out = []
+        for raw in self.events:
+            audience = raw.get("audience")
+            event = Event(
+                raw["kind"], raw["data"], None if audience is None else frozenset(audience)
+            )
+            if event.visible_to(seat):
+                out.append(event)
+        return out
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The stored head document: the full rules state and when it last changed."""
+
+    state: JsonDict
+    updated_at: float
+
+    def to_json(self) -> str:
+        return dumps({"state": self.state, "updated_at": self.updated_at})
+
+    @classmethod
+    def from_json(cls, text: str) -> Snapshot:
+        raw = loads(text)
+        return cls(raw["state"], raw["updated_at"])
+
+
+# ----------------------------------------------------------------- API values
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    kind: SeatKind
+    display_name: str
+    claimed: bool
+    bot_strategy: str
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    match_id: str
+    game_id: str
+    options: JsonDict
+    seats: list[SeatSummary]
+    status: Status
+    version: int
+    current_seat: int | None
+    commitment: str
+    scores: list[int]
+    places: list[int]
+
+
+@dataclass(frozen=True)
+class MatchSnapshot:
+    """A match at one version as one viewer may see it."""
+
+    summary: MatchSummary
+    view: JsonDict
+    viewer_seat: int | None
+
+
+@dataclass(frozen=True)
+class MatchUpdate:
+    version: int
+    seat: int
+    notation: str
+    events: list[Event]
+    status: Status
+    current_seat: int | None
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    version: int
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    action: Any
+    notation: str
+    label: str
+
+
+@dataclass(frozen=True)
+class LegalActions:
+    game_id: str
+    version: int
+    seat: int
+    actions: list[LegalAction]
+
+
+@dataclass(frozen=True)
+class SubmitOutcome:
+    game_id: str
+    version: int
+    events: list[Event]
+    status: Status
+    duplicate: bool
+    request_id: str
+    current_seat: int | None
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    version: int
+    seat: int
+    notation: str
+
+
+@dataclass(frozen=True)
+class MatchExport:
+    game_id: str
+    options: JsonDict
+    seat_count: int
+    seed: int
+    salt: str
+    commitment: str
+    actions: list[LoggedAction] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)

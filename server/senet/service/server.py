@@ -1,0 +1,219 @@
+"""Server factory, health, reflection and graceful drain.
+
+``create_server(settings, store)`` builds and starts a server and returns a
+:class:`RunningServer` with the bound port, so tests bind port 0 and run several
+replicas in one process. ``serve(settings)`` is what ``senet serve`` runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
+from grpc_reflection.v1alpha import reflection
+
+from senet.service.bots_api import BotSeats, BotServicer
+from senet.service.grpc_api import MatchServicer
+from senet.service.matches import MatchService
+from senet.service.settings import Settings
+from senet.store import MatchStore, StoreError
+from senet.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    match_service_pb2,
+    match_service_pb2_grpc,
+)
+
+log = logging.getLogger("senet.server")
+SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
+BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
+#: Health service name that is SERVING while the process runs, whatever the store
+#: says: liveness probes ask for it, so a Redis outage marks replicas unready
+#: (no traffic) without getting them restarted, which would not fix Redis.
+LIVENESS_SERVICE = "senet.liveness"
+
+
+def build_store(settings: Settings) -> MatchStore:
+    """The Redis store when a URL is configured, else the embedded in-memory store."""
+    if settings.redis_url:
+        from senet.store.redis_store import RedisStore
+
+        return RedisStore.from_url(
+            settings.redis_url,
+            key_prefix=settings.key_prefix,
+            finished_ttl_s=settings.finished_ttl_s,
+            idle_ttl_s=settings.idle_ttl_s,
+            max_connections=settings.redis_max_connections,
+        )
+    from senet.store.memory import MemoryStore
+
+    return MemoryStore(finished_ttl_s=settings.finished_ttl_s, idle_ttl_s=settings.idle_ttl_s)
+
+
+@dataclass
+class RunningServer:
+    """A started server and what it needs to stop cleanly."""
+
+    server: grpc.aio.Server
+    port: int
+    servicer: MatchServicer
+    bot_servicer: BotServicer
+    health: HealthServicer
+    store: MatchStore
+    settings: Settings
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    @property
+    def address(self) -> str:
+        return f"{self.settings.host}:{self.port}"
+
+    async def drain(self) -> None:
+        """Stop taking new work, tell the load balancer, let calls finish, then stop."""
+        self.servicer.draining = True
+        self.bot_servicer.draining = True
+        await self.health.enter_graceful_shutdown()
+        await self.server.stop(self.settings.drain_grace_s)
+        await self.close()
+
+    async def stop(self) -> None:
+        """Stop at once (tests)."""
+        await self.server.stop(0)
+        await self.close()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks.clear()
+        await self.servicer.service.feeds.close()
+        await self.store.close()
+
+
+async def _probe_store(
+    store: MatchStore, checker: HealthServicer, timeout_s: float, serving: bool | None
+) -> bool:
+    """Ping the store once; publish SERVING or NOT_SERVING when that changed."""
+    try:
+        await asyncio.wait_for(store.ping(), timeout=timeout_s)
+        ok = True
+    except (StoreError, TimeoutError, OSError):
+        ok = False
+    if ok != serving:
+        status = (
+            health_pb2.HealthCheckResponse.SERVING
+            if ok
+            else health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        await checker.set("", status)
+        await checker.set(SERVICE_NAME, status)
+        log.info("store health changed", extra={"serving": ok})
+    return ok
+
+
+async def _watch_store_health(
+    store: MatchStore, checker: HealthServicer, interval_s: float, serving: bool | None
+) -> None:
+    """NOT_SERVING while the store is unreachable, SERVING again once it answers."""
+    task = asyncio.current_task()
+    while True:
+        await asyncio.sleep(interval_s)
+        serving = await _probe_store(store, checker, max(interval_s, 0.5), serving)
+        # redis-py may swallow a CancelledError that lands mid-connect (the ping then
+        # returns normally); stop anyway, or RunningServer.close() would wait forever.
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError
+
+
+async def create_server(
+    settings: Settings, store: MatchStore | None = None, health_interval_s: float = 1.0
+) -> RunningServer:
+    """Build, bind and start a server (port 0 binds a free port)."""
+    # Not "store or ...": an empty MemoryStore is falsy (it has __len__).
+    store = store if store is not None else build_store(settings)
+    service = MatchService(store, settings)
+    servicer = MatchServicer(service, settings)
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", settings.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+        ]
+    )
+    match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
+    bot_servicer = BotServicer(BotSeats(service), settings)
+    bot_service_pb2_grpc.add_BotServiceServicer_to_server(bot_servicer, server)
+    checker = HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, BOT_SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    address = f"{settings.host}:{settings.port}"
+    if settings.tls_cert and settings.tls_key:
+        credentials = grpc.ssl_server_credentials(
+            [(Path(settings.tls_key).read_bytes(), Path(settings.tls_cert).read_bytes())]
+        )
+        port = server.add_secure_port(address, credentials)
+    else:
+        port = server.add_insecure_port(address)
+    # Health is known before the port opens (else early probes get NOT_FOUND).
+    await checker.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
+    serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
+    await server.start()
+    running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
+    running._tasks.append(
+        asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
+    )
+    return running
+
+
+async def serve(settings: Settings) -> None:
+    """Run until SIGTERM or SIGINT, then drain gracefully."""
+    if settings.metrics_port:
+        from prometheus_client import start_http_server
+
+        start_http_server(settings.metrics_port, addr=settings.host)
+    running = await create_server(settings)
+    # Never print the Redis password that a URL may carry.
+    from senet.store.redis_store import redacted_url
+
+    store_kind = (
+        "redis " + redacted_url(settings.redis_url) if settings.redis_url else "embedded in-memory"
+    )
+    log.info(
+        "senet listening",
+        extra={"address": running.address, "store": store_kind, "tls": bool(settings.tls_cert)},
+    )
+    print(
+        f"Senet is serving on {running.address} ({store_kind} store).\n"
+        f"  grpcurl -plaintext {running.address} list\n"
+        f"  grpcurl -plaintext {running.address} senet.v1.MatchService/ListGames",
+        flush=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    workers = []
+    if settings.embedded_bot_workers > 0:
+        # A convenience for single-process use: the workers are ordinary gRPC
+        # clients of this server, exactly like `senet bots` in another process.
+        from senet.bots.worker import BotWorker
+
+        host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        for _ in range(settings.embedded_bot_workers):
+            bot_worker = BotWorker(f"{host}:{running.port}", admin_key=settings.admin_key)
+            workers.append(asyncio.create_task(bot_worker.run(stop)))
+        print(f"  {len(workers)} bot worker(s) play bot seats in this process", flush=True)
+    await stop.wait()
+    log.info("draining", extra={"grace_s": settings.drain_grace_s})
+    for task in workers:
+        task.cancel()
+    await running.drain()

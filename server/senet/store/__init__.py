@@ -1,0 +1,34 @@
+"""Match storage: one interface, an in-memory (``memory``) and a Redis (``redis_store``)
+implementation."""
+
+from senet.store.base import (
+    BotLease,
+    BotSeatRef,
+    CommitOutcome,
+    CommitRequest,
+    EventBatch,
+    LogEntry,
+    MatchNotFound,
+    MatchStore,
+    NewMatch,
+    SeatClaim,
+    StoredMatch,
+    StoreError,
+    StoreUnavailable,
+)
+
+__all__ = [
+    "BotLease",
+    "BotSeatRef",
+    "CommitOutcome",
+    "CommitRequest",
+    "EventBatch",
+    "LogEntry",
+    "MatchNotFound",
+    "MatchStore",
+    "NewMatch",
+    "SeatClaim",
+    "StoreError",
+    "StoreUnavailable",
+    "StoredMatch",
+]

@@ -1,0 +1,284 @@
+"""The in-memory match store: the embedded default for a single server process.
+
+It keeps every match in a dict and mirrors the Redis store's semantics exactly
+(same checks in the same order, same errors), so the application layer and its
+tests behave the same whichever store runs underneath. It is only shared by
+coroutines of one event loop: several server processes need the Redis store.
+
+Expiry is lazy: a match whose TTL has passed is dropped when it is next touched,
+and :meth:`MemoryStore.create` sweeps the whole dict from time to time so that
+matches nobody asks for again do not pile up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from senet.store.base import (
+    BotLease,
+    BotSeatRef,
+    CommitOutcome,
+    CommitRequest,
+    EventBatch,
+    LogEntry,
+    MatchNotFound,
+    MatchStatus,
+    MatchStore,
+    NewMatch,
+    SeatClaim,
+    StoredMatch,
+    StoreError,
+)
+
+__all__ = ["MemoryStore"]
+
+# How often (in clock seconds) ``create`` sweeps expired matches out of the dict.
+_SWEEP_INTERVAL_S = 60.0
+
+
+@dataclass(eq=False)
+class _Match:
+    """One match and its bookkeeping (mutable, private to the store)."""
+
+    meta_json: str
+    snapshot_json: str
+    status: MatchStatus
+    touched_at: float
+    version: int = 0
+    seats: dict[int, str] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    requests: dict[str, int] = field(default_factory=dict)
+    # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class MemoryStore(MatchStore):
+    """A :class:`MatchStore` held in process memory.
+
+    Args:
+        finished_ttl_s: Drop matches whose status is not ``"active"`` (finished or
+            abandoned: no further commit is expected) this many seconds after
+            their last commit. ``None`` keeps them forever.
+        idle_ttl_s: Drop active matches that have had no commit (or creation)
+            for this many seconds. ``None`` keeps them forever.
+        clock: Monotonic time source in seconds; tests inject a fake one to
+            exercise expiry without sleeping.
+    """
+
+    def __init__(
+        self,
+        *,
+        finished_ttl_s: float | None = None,
+        idle_ttl_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._finished_ttl_s = finished_ttl_s
+        self._idle_ttl_s = idle_ttl_s
+        self._clock = clock
+        self._matches: dict[str, _Match] = {}
+        # Every method does its reads and writes under this lock, so each one is
+        # atomic even if a future change adds an await inside a critical section.
+        self._lock = asyncio.Lock()
+        self._last_sweep = clock()
+        # Bot-seat queue: (match, seat) -> [free-at ms, owner worker id, strategy].
+        self._bots: dict[tuple[str, int], list[object]] = {}
+
+    def __len__(self) -> int:
+        """Number of matches held, expired or not (for tests and metrics)."""
+        return len(self._matches)
+
+    # -- expiry ---------------------------------------------------------------
+
+    def _ttl_for(self, status: MatchStatus) -> float | None:
+        return self._idle_ttl_s if status == "active" else self._finished_ttl_s
+
+    def _expired(self, match: _Match, now: float) -> bool:
+        ttl = self._ttl_for(match.status)
+        return ttl is not None and now - match.touched_at >= ttl
+
+    def _get(self, match_id: str) -> _Match:
+        """The live match, dropping it first if it has expired."""
+        match = self._matches.get(match_id)
+        if match is not None and self._expired(match, self._clock()):
+            del self._matches[match_id]
+            match = None
+        if match is None:
+            raise MatchNotFound(match_id)
+        return match
+
+    def _sweep(self, now: float) -> None:
+        if now - self._last_sweep < _SWEEP_INTERVAL_S:
+            return
+        self._last_sweep = now
+        for match_id in [k for k, m in self._matches.items() if self._expired(m, now)]:
+            del self._matches[match_id]
+
+    # -- MatchStore -----------------------------------------------------------
+
+    async def create(self, match: NewMatch) -> None:
+        """Write a new match at version 0; an existing live id raises StoreError."""
+        async with self._lock:
+            now = self._clock()
+            self._sweep(now)
+            existing = self._matches.get(match.match_id)
+            if existing is not None and not self._expired(existing, now):
+                raise StoreError(f"match {match.match_id!r} already exists")
+            self._matches[match.match_id] = _Match(
+                meta_json=match.meta_json,
+                snapshot_json=match.snapshot_json,
+                status=match.status,
+                touched_at=now,
+            )
+
+    async def load(self, match_id: str) -> StoredMatch:
+        """Read meta, seat claims and head (trivially consistent under the lock)."""
+        async with self._lock:
+            m = self._get(match_id)
+            return StoredMatch(
+                match_id=match_id,
+                meta_json=m.meta_json,
+                seats=dict(m.seats),
+                version=m.version,
+                snapshot_json=m.snapshot_json,
+                status=m.status,
+            )
+
+    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
+        """Claim a seat if nobody holds it; claiming does not refresh the TTL."""
+        async with self._lock:
+            m = self._get(match_id)
+            if claim.seat in m.seats:
+                return False
+            m.seats[claim.seat] = claim.claim_json
+            return True
+
+    async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
+        """Request key first, then version check, then write everything at once."""
+        async with self._lock:
+            m = self._get(match_id)
+            done = m.requests.get(request.request_key)
+            if done is not None:
+                return CommitOutcome("duplicate", done)
+            expected_claim = request.seat_claim_json
+            if request.seat is not None and m.seats.get(request.seat) != expected_claim:
+                return CommitOutcome("conflict", m.version)
+            if m.version != request.expected_version:
+                return CommitOutcome("conflict", m.version)
+            m.version += 1
+            m.snapshot_json = request.snapshot_json
+            m.status = request.status
+            m.log.append(request.log_entry_json)
+            m.events.append(request.events_json)
+            m.requests[request.request_key] = m.version
+            m.touched_at = self._clock()
+            m.changed.set()
+            m.changed = asyncio.Event()
+            return CommitOutcome("committed", m.version)
+
+    async def events_after(
+        self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
+    ) -> list[EventBatch]:
+        """Event batches after ``version``; optionally wait for the next commits.
+
+        A blocked reader waits on the match's current ``changed`` event, which the
+        next commit sets; it then re-reads, and keeps waiting until the deadline
+        if that commit did not reach past ``version``.
+        """
+        _check_range(version, limit)
+        loop = asyncio.get_running_loop()
+        # Real time, not ``self._clock``: a fake TTL clock must not stretch waits.
+        deadline = loop.time() + block_ms / 1000
+        while True:
+            async with self._lock:
+                m = self._get(match_id)
+                batches = [
+                    EventBatch(v, m.events[v - 1])
+                    for v in range(version + 1, min(m.version, version + limit) + 1)
+                ]
+                changed = m.changed
+            remaining = deadline - loop.time()
+            if batches or remaining <= 0:
+                return batches
+            try:
+                await asyncio.wait_for(changed.wait(), remaining)
+            except TimeoutError:
+                return []
+
+    async def request_version(self, match_id: str, request_key: str) -> int | None:
+        """The version ``request_key`` produced, if it was committed."""
+        async with self._lock:
+            return self._get(match_id).requests.get(request_key)
+
+    async def action_log(self, match_id: str) -> list[LogEntry]:
+        """The whole action log, version 1 first."""
+        async with self._lock:
+            m = self._get(match_id)
+            return [LogEntry(v, entry) for v, entry in enumerate(m.log, start=1)]
+
+    async def ping(self) -> None:
+        """Always reachable: the data lives in this process."""
+
+    async def close(self) -> None:
+        """Nothing to release; the matches stay readable until garbage-collected."""
+
+    # -- bot-seat queue -------------------------------------------------------
+
+    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
+        """Queue a bot seat, free at once (re-queueing resets its lease)."""
+        async with self._lock:
+            self._bots[(match_id, seat)] = [0, "", strategy]
+
+    async def acquire_bot_seats(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+    ) -> list[BotLease]:
+        """Lease the seats free longest ago first, as the Redis zset does."""
+        async with self._lock:
+            due = sorted(
+                (int(str(entry[0])), key)
+                for key, entry in self._bots.items()
+                if int(str(entry[0])) <= now_ms
+            )[:capacity]
+            leases = []
+            for _free_at, key in due:
+                entry = self._bots[key]
+                entry[0], entry[1] = now_ms + lease_ms, worker_id
+                leases.append(BotLease(key[0], key[1], str(entry[2]), now_ms + lease_ms))
+            return leases
+
+    async def renew_bot_seats(
+        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
+    ) -> list[BotSeatRef]:
+        """Extend the leases still owned by ``worker_id`` (expired but untaken counts)."""
+        async with self._lock:
+            held = []
+            for ref in refs:
+                entry = self._bots.get((ref.match_id, ref.seat))
+                if entry is not None and entry[1] == worker_id:
+                    entry[0] = now_ms + lease_ms
+                    held.append(ref)
+            return held
+
+    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
+        """Forget the seats owned by ``worker_id``; others' seats are left alone."""
+        async with self._lock:
+            for ref in refs:
+                entry = self._bots.get((ref.match_id, ref.seat))
+                if entry is not None and entry[1] == worker_id:
+                    del self._bots[(ref.match_id, ref.seat)]
+
+    async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
+        """Overwrite the claim; like claiming, it does not refresh the TTL."""
+        async with self._lock:
+            self._get(match_id).seats[seat] = claim_json
+
+
+def _check_range(version: int, limit: int) -> None:
+    """Reject arguments the Redis store could not express either."""
+    if version < 0:
+        raise ValueError(f"version must be >= 0, got {version}")
+    if limit < 1:
+        raise ValueError(f"limit must be >= 1, got {limit}")

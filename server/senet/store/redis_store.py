@@ -1,0 +1,897 @@
+"""The Redis match store: shared state for any number of stateless server replicas.
+
+Layout, for match ``m`` under prefix ``p`` (``{m}`` is a Redis Cluster hash tag,
+so all keys of one match live in one slot and a Lua script may touch them all):
+
+* ``p:{m}:meta``   string, the meta JSON;
+* ``p:{m}:seats``  hash, seat number -> claim JSON (written with HSETNX);
+* ``p:{m}:head``   hash, ``version``, ``snapshot``, ``status``;
+* ``p:{m}:log``    list, log entry JSON of version ``i`` at index ``i - 1``;
+* ``p:{m}:req``    hash, request key -> version it produced;
+* ``p:{m}:events`` stream, one entry per version with id ``<version>-0`` and
+  field ``e`` = the events JSON, so XRANGE/XREAD address versions directly and a
+  watcher blocked on any replica wakes on a commit made through any other.
+
+Every write and every multi-key read is one Lua script (one EVALSHA round trip,
+atomic on the server). Each write also sets the TTL of all the match's keys to
+the same deadline: ``idle_ttl`` while the match is active, ``finished_ttl`` once
+it is not, so a match expires as a whole and never half-way.
+
+Scripts go through :class:`~senet.store.redis_mux.MuxConnection`, one
+pipelined connection per Redis node, which costs a fraction of redis-py's
+per-command CPU (see that module). redis-py's client remains for everything
+else: blocking reads, pings, and any script call the multiplexed connection
+cannot place (a cluster redirect while the slot map is stale, a cluster node
+lost or failing over, or a redis-py without socket streams), so both paths give
+the same results and errors, and redis-py's cluster client learns every change
+of topology from the calls it takes over.
+
+Blocking reads (XREAD BLOCK) run on their own client and connection pool: they
+hold a connection for up to ``block_ms`` and must not starve commits and loads.
+
+Redis Cluster: a ``redis+cluster://`` (or ``rediss+cluster://``) URL selects
+redis-py's ``RedisCluster`` client, which sends every script and stream read to
+the master owning the match's slot. Every script touches the keys of one match
+only (one hash tag, so one slot) or the bot queue only (tag ``{bots}``, one slot
+too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
+masters by their ids; the bot queue lives on one master, a small and cheap set.
+
+Error mapping: unreachable / loading / read-only / timed-out Redis ->
+:class:`StoreUnavailable`; any other Redis error -> :class:`StoreError`. The
+clients retry a failed command a couple of times on a fresh connection, so after
+Redis restarts the dead pooled connections are replaced instead of failing.
+A commit retried that way may answer ``"duplicate"`` for a request that the lost
+first attempt did apply; that is the same outcome a client retry gets, and the
+application must treat it the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Awaitable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, NamedTuple, cast, get_args
+
+import redis.exceptions as rex
+from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.commands.core import AsyncScript
+
+from senet.store.base import (
+    BotLease,
+    BotSeatRef,
+    CommitOutcome,
+    CommitRequest,
+    EventBatch,
+    LogEntry,
+    MatchNotFound,
+    MatchStatus,
+    MatchStore,
+    NewMatch,
+    SeatClaim,
+    StoredMatch,
+    StoreError,
+    StoreUnavailable,
+)
+from senet.store.redis_mux import MuxConnection, MuxUnsupported
+
+__all__ = ["MatchKeys", "RedisStore", "is_cluster_url", "redacted_url"]
+
+#: Either client: the store only uses commands both route correctly.
+AnyRedis = Redis | RedisCluster
+
+_STATUSES: frozenset[str] = frozenset(get_args(MatchStatus))
+
+# Errors meaning "Redis cannot serve us right now", as opposed to a bad request.
+# BusyLoadingError is a ConnectionError; OSError includes the builtin TimeoutError.
+_UNAVAILABLE: tuple[type[BaseException], ...] = (
+    rex.ConnectionError,
+    rex.TimeoutError,
+    rex.ReadOnlyError,  # failover in progress: we still talk to a demoted primary
+    rex.ClusterDownError,  # includes MasterDownError
+    rex.TryAgainError,
+    rex.SlotNotCoveredError,  # a cluster master failed and no replica took over yet
+    OSError,
+)
+# Everything _store_error translates.
+_TRANSLATED: tuple[type[BaseException], ...] = (
+    *_UNAVAILABLE,
+    rex.RedisClusterException,
+    rex.RedisError,
+)
+
+# KEYS: meta, seats, head, log, req, events. ARGV: meta, snapshot, status, ttl_ms.
+# Existing meta or head -> 0. Leftovers of an expired match with the same id are
+# deleted so the new match starts clean.
+_CREATE_LUA = """
+if redis.call('EXISTS', KEYS[1], KEYS[3]) > 0 then
+  return 0
+end
+redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('HSET', KEYS[3], 'version', 0, 'snapshot', ARGV[2], 'status', ARGV[3])
+local ttl = tonumber(ARGV[4])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  redis.call('PEXPIRE', KEYS[3], ttl)
+end
+return 1
+"""
+
+# KEYS: meta, seats, head. Missing head -> nil; else {meta, seats (flat), version,
+# snapshot, status} read at one instant.
+_LOAD_LUA = """
+local head = redis.call('HMGET', KEYS[3], 'version', 'snapshot', 'status')
+if not head[1] then
+  return false
+end
+local meta = redis.call('GET', KEYS[1])
+if not meta then
+  return false
+end
+return {meta, redis.call('HGETALL', KEYS[2]), head[1], head[2], head[3]}
+"""
+
+# KEYS: head, seats. ARGV: seat, claim. Missing head -> -1, taken -> 0, won -> 1.
+# A new seats hash inherits the head's expiry so the match still expires whole;
+# claiming is not a commit and does not extend the match's life.
+_CLAIM_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
+local won = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
+if won == 1 then
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl > 0 then
+    redis.call('PEXPIRE', KEYS[2], pttl)
+  end
+end
+return won
+"""
+
+# KEYS: meta, seats, head, log, req, events.
+# ARGV: expected version, request key, log entry, events, snapshot, status,
+#       idle ttl ms, finished ttl ms (0 = no expiry), acting seat and its expected
+#       claim (seat '' = no claim check; a different claim -> conflict).
+# Missing head -> nil; else {outcome, version} as in CommitOutcome.
+#
+# Expiry: an active match's keys are kept at least the idle ttl after its last
+# commit, and at most 1/64 longer. Renewing six keys was the costliest part of
+# the script, so a commit renews them (to ttl + ttl/64) only when the head has
+# less than the idle ttl left, on the first commit (which creates the log, req
+# and events keys) and when the match ends (to the finished ttl, exactly).
+_COMMIT_LUA = """
+local current = redis.call('HGET', KEYS[3], 'version')
+if not current then
+  return false
+end
+current = tonumber(current)
+local done = redis.call('HGET', KEYS[5], ARGV[2])
+if done then
+  return {'duplicate', tonumber(done)}
+end
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[2], ARGV[9]) ~= ARGV[10] then
+  return {'conflict', current}
+end
+if current ~= tonumber(ARGV[1]) then
+  return {'conflict', current}
+end
+local v = current + 1
+local id = string.format('%d-0', v)
+redis.call('HSET', KEYS[3], 'version', v, 'snapshot', ARGV[5], 'status', ARGV[6])
+redis.call('RPUSH', KEYS[4], ARGV[3])
+redis.call('HSET', KEYS[5], ARGV[2], v)
+redis.call('XADD', KEYS[6], id, 'e', ARGV[4])
+local ttl = tonumber(ARGV[7])
+local renew = v == 1 or ARGV[6] ~= 'active'
+if ARGV[6] ~= 'active' then
+  ttl = tonumber(ARGV[8])
+elseif not renew then
+  local left = redis.call('PTTL', KEYS[3])
+  if ttl > 0 then
+    renew = left < ttl
+  else
+    renew = left ~= -1
+  end
+end
+if renew then
+  if ttl > 0 and ARGV[6] == 'active' then
+    ttl = ttl + math.floor(ttl / 64)
+  end
+  for i = 1, #KEYS do
+    if ttl > 0 then
+      redis.call('PEXPIRE', KEYS[i], ttl)
+    else
+      redis.call('PERSIST', KEYS[i])
+    end
+  end
+end
+return {'committed', v}
+"""
+
+# KEYS: head, events. ARGV: exclusive start id, count. Missing head -> nil.
+_EVENTS_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])
+"""
+
+# KEYS: head, log. Missing head -> nil.
+_LOG_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return redis.call('LRANGE', KEYS[2], 0, -1)
+"""
+
+
+# KEYS: head, req. ARGV: request key. Missing head -> nil; unknown key -> 0.
+_REQUEST_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return false
+end
+return tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or 0)
+"""
+
+
+# Bot-seat queue: KEYS due (zset member "<match>:<seat>" -> free-at ms), owner
+# (hash member -> worker id), strategy (hash member -> strategy name).
+# ARGV: member, strategy.
+_BOT_ENQUEUE_LUA = """
+redis.call('ZADD', KEYS[1], 0, ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+return 1
+"""
+
+# ARGV: worker, capacity, lease ms, now ms. -> flat {member, strategy, expires}...
+_BOT_ACQUIRE_LUA = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'LIMIT', 0, ARGV[2])
+local until_ms = tonumber(ARGV[4]) + tonumber(ARGV[3])
+local out = {}
+for _, member in ipairs(due) do
+  redis.call('ZADD', KEYS[1], until_ms, member)
+  redis.call('HSET', KEYS[2], member, ARGV[1])
+  local strategy = redis.call('HGET', KEYS[3], member) or ''
+  table.insert(out, member)
+  table.insert(out, strategy)
+  table.insert(out, tostring(until_ms))
+end
+return out
+"""
+
+# ARGV: worker, lease ms, now ms, member... -> the members still owned (renewed).
+_BOT_RENEW_LUA = """
+local until_ms = tonumber(ARGV[3]) + tonumber(ARGV[2])
+local out = {}
+for i = 4, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1]
+      and redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[1], until_ms, ARGV[i])
+    table.insert(out, ARGV[i])
+  end
+end
+return out
+"""
+
+# ARGV: worker, member... Drops the members owned by the worker.
+_BOT_RELEASE_LUA = """
+for i = 2, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
+    redis.call('ZREM', KEYS[1], ARGV[i])
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    redis.call('HDEL', KEYS[3], ARGV[i])
+  end
+end
+return 1
+"""
+
+# KEYS: head, seats. ARGV: seat, claim. Missing head -> 0; else overwrite -> 1.
+_REPLACE_CLAIM_LUA = """
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local pttl = redis.call('PTTL', KEYS[1])
+if pttl > 0 then
+  redis.call('PEXPIRE', KEYS[2], pttl)
+end
+return 1
+"""
+
+
+class MatchKeys(NamedTuple):
+    """The Redis keys of one match, in the order the Lua scripts expect them."""
+
+    meta: str
+    seats: str
+    head: str
+    log: str
+    req: str
+    events: str
+
+
+@functools.lru_cache(maxsize=8192)
+def _match_keys(prefix: str, match_id: str) -> MatchKeys:
+    """Built once per active match: every store call of a match names its keys."""
+    base = f"{prefix}:{{{match_id}}}:"
+    return MatchKeys(*(base + part for part in MatchKeys._fields))
+
+
+class RedisStore(MatchStore):
+    """A :class:`MatchStore` in Redis.
+
+    Use :meth:`from_url`; the constructor takes ready-made clients for tests and
+    custom setups. Standalone (``Redis``) and cluster (``RedisCluster``) clients
+    both work: keys and scripts keep each call within one hash slot.
+
+    Args:
+        client: Client for ordinary commands; must use ``decode_responses=True``.
+        blocking_client: Client for XREAD BLOCK, with its own connection pool and
+            ``decode_responses=True``; its socket timeout should be ``None``
+            (this store bounds blocking reads itself).
+        key_prefix: First component of every key; must not contain braces, or
+            it would take over the per-match hash tag.
+        finished_ttl_s: Lifetime of a match once its status is not ``"active"``
+            (finished or abandoned), counted from its last commit. ``None`` or 0:
+            no expiry.
+        idle_ttl_s: Lifetime of an active match without commits. ``None`` or 0:
+            no expiry.
+        op_timeout_s: Slack added to ``block_ms`` before a blocking read is
+            declared lost (Redis unreachable mid-read); also how long a script
+            call may wait for its reply.
+        retries: Retries of a script call that failed with a connection error
+            or timeout, after a short jittered backoff.
+        multiplex: Send script calls over one pipelined connection per node
+            (:mod:`senet.store.redis_mux`); False sends each through
+            redis-py's pool.
+    """
+
+    def __init__(
+        self,
+        client: AnyRedis,
+        blocking_client: AnyRedis,
+        *,
+        key_prefix: str = "senet",
+        finished_ttl_s: float | None = 86400,
+        idle_ttl_s: float | None = 7 * 86400,
+        op_timeout_s: float = 5.0,
+        retries: int = 2,
+        multiplex: bool = True,
+    ) -> None:
+        if "{" in key_prefix or "}" in key_prefix:
+            raise ValueError(f"key prefix must not contain braces: {key_prefix!r}")
+        self._client = client
+        self._blocking = blocking_client
+        self._prefix = key_prefix
+        self._finished_ttl_ms = _to_ms(finished_ttl_s)
+        self._idle_ttl_ms = _to_ms(idle_ttl_s)
+        self._op_timeout_s = op_timeout_s
+        self._retries = retries
+        self._backoff = ExponentialWithJitterBackoff(base=0.02, cap=0.25)
+        self._multiplex = multiplex
+        self._muxes: dict[str, MuxConnection] = {}
+        self._standalone_mux: MuxConnection | None = None
+        # isinstance on redis-py's client classes is slow (a Protocol in their
+        # bases), so the kind of client is decided once.
+        self._cluster = client if isinstance(client, RedisCluster) else None
+        self._create = client.register_script(_CREATE_LUA)
+        self._load = client.register_script(_LOAD_LUA)
+        self._claim = client.register_script(_CLAIM_LUA)
+        self._commit = client.register_script(_COMMIT_LUA)
+        self._events = client.register_script(_EVENTS_LUA)
+        self._log = client.register_script(_LOG_LUA)
+        self._request = client.register_script(_REQUEST_LUA)
+        self._bot_enqueue = client.register_script(_BOT_ENQUEUE_LUA)
+        self._bot_acquire = client.register_script(_BOT_ACQUIRE_LUA)
+        self._bot_renew = client.register_script(_BOT_RENEW_LUA)
+        self._bot_release = client.register_script(_BOT_RELEASE_LUA)
+        self._replace_claim = client.register_script(_REPLACE_CLAIM_LUA)
+
+    @classmethod
+    def from_url(
+        cls,
+        url: str,
+        *,
+        key_prefix: str = "senet",
+        finished_ttl_s: float | None = 86400,
+        idle_ttl_s: float | None = 7 * 86400,
+        socket_timeout_s: float = 5.0,
+        connect_timeout_s: float = 2.0,
+        retries: int = 2,
+        max_connections: int = 10_000,
+    ) -> RedisStore:
+        """Build a store with two clients (ordinary and blocking) for ``url``.
+
+        Args:
+            url: ``redis://``, ``rediss://`` or ``unix://`` URL of one Redis; or
+                ``redis+cluster://`` / ``rediss+cluster://`` URL of a Redis Cluster,
+                whose host part may list several startup nodes separated by
+                commas (``redis+cluster://:pw@node-a:6379,node-b:6379``): the
+                client asks the first that answers for the slot map.
+            key_prefix: See the class docstring.
+            finished_ttl_s: See the class docstring.
+            idle_ttl_s: See the class docstring.
+            socket_timeout_s: Per-command timeout of ordinary commands, and the
+                slack allowed to blocking reads beyond their ``block_ms``.
+            connect_timeout_s: TCP connect timeout.
+            retries: Retries of a command failing with a connection error or
+                timeout, each on a fresh connection after a short jittered
+                backoff; small, so that a Redis outage surfaces quickly as
+                UNAVAILABLE instead of stalling requests.
+            max_connections: Pool limit of each client. Every match with live
+                watchers on this replica holds one blocking connection while it
+                waits, so the blocking pool needs room for all of them.
+        """
+
+        cluster = _cluster_nodes(url)
+
+        def make(socket_timeout: float | None) -> AnyRedis:
+            options: dict[str, Any] = {
+                "decode_responses": True,
+                "socket_timeout": socket_timeout,
+                "socket_connect_timeout": connect_timeout_s,
+                "retry": Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
+                "max_connections": max_connections,
+            }
+            if cluster is None:
+                return Redis.from_url(url, **options)
+            first_url, more_nodes = cluster
+            return RedisCluster.from_url(first_url, startup_nodes=more_nodes, **options)
+
+        return cls(
+            make(socket_timeout_s),
+            make(None),
+            key_prefix=key_prefix,
+            finished_ttl_s=finished_ttl_s,
+            idle_ttl_s=idle_ttl_s,
+            op_timeout_s=socket_timeout_s,
+            retries=retries,
+        )
+
+    @asynccontextmanager
+    async def _calling(self, *, blocking: bool = False) -> AsyncIterator[None]:
+        """Wrap one store call: connect a cluster client first, translate errors.
+
+        A ``RedisCluster`` client learns the slot map lazily on its first command;
+        redis-py 8 drops connections when dozens of first commands race to do it
+        (as the watchers of a freshly started replica do), so the map is fetched
+        here, once, under the client's own lock, before any command is sent.
+        """
+        client = self._blocking if blocking else self._client
+        with _translate_errors():
+            if isinstance(client, RedisCluster):
+                await client.initialize()
+            yield
+
+    def _call(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Awaitable[Any]:
+        """Start ``script`` on the node owning ``keys`` (all of one slot); its reply.
+
+        On a standalone Redis whose multiplexed connection is up, the EVALSHA
+        leaves at once (with this loop turn's batch), before the caller awaits:
+        a commit is on the wire while the service renders its reply. Anything
+        else, and every failure of that early send, goes through :meth:`_run`.
+        """
+        mux = self._standalone_mux
+        if mux is None or not mux.connected or not self._multiplex:
+            return self._run(script, keys, args)
+        try:
+            sent = mux.send(*_evalsha(script, keys, args))
+        except rex.RedisError:
+            return self._run(script, keys, args)
+        return self._run(script, keys, args, mux, sent)
+
+    async def _run(
+        self,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        mux: MuxConnection | None = None,
+        sent: asyncio.Future[Any] | None = None,
+    ) -> Any:
+        """Run ``script`` on the node owning ``keys``, or finish the call ``sent``
+        already made over ``mux``; the reply.
+
+        Over the node's multiplexed connection when there is one: EVALSHA, and
+        on NOSCRIPT (a restarted or flushed Redis) SCRIPT LOAD and again.
+        Connection failures are retried like redis-py retries its own; a
+        cluster redirect is handed to redis-py's client, which follows it and
+        refreshes its slot map for the calls after this one.
+
+        Errors are translated as :meth:`_calling` translates them (without its
+        context-manager overhead: this is the per-action path).
+        """
+        try:
+            if mux is None:
+                if self._cluster is not None:
+                    await self._cluster.initialize()  # returns at once once initialized
+                mux = self._mux_for(keys[0])
+                if mux is None:
+                    return await script(keys=keys, args=args)
+            return await self._run_muxed(mux, script, keys, args, sent)
+        except _TRANSLATED as e:
+            raise _store_error(e) from e
+
+    async def _run_muxed(
+        self,
+        mux: MuxConnection,
+        script: AsyncScript,
+        keys: list[str],
+        args: list[Any],
+        sent: asyncio.Future[Any] | None,
+    ) -> Any:
+        command = _evalsha(script, keys, args)
+        failures = 0
+        while True:
+            try:
+                try:
+                    if sent is not None:
+                        reply, sent = sent, None
+                        return await reply
+                    return await mux.execute(*command)
+                except rex.NoScriptError:
+                    await mux.execute("SCRIPT", "LOAD", script.script)
+                    return await mux.execute(*command)
+            except (rex.MovedError, rex.AskError, MuxUnsupported) as e:
+                if isinstance(e, MuxUnsupported):
+                    self._multiplex = False  # no socket streams: redis-py from now on
+                return await script(keys=keys, args=args)
+            except (rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError):
+                if self._cluster is not None:
+                    # A node lost or failing over: redis-py's cluster client retries,
+                    # learns the new slot map from the failure, and the next calls'
+                    # multiplexed connections follow it.
+                    return await script(keys=keys, args=args)
+                failures += 1
+                if failures > self._retries:
+                    raise
+                await asyncio.sleep(self._backoff.compute(failures))
+
+    def _mux_for(self, key: str) -> MuxConnection | None:
+        """The multiplexed connection to the node owning ``key``; None: use redis-py."""
+        if not self._multiplex:
+            return None
+        if self._standalone_mux is not None:
+            return self._standalone_mux
+        client = self._client
+        connection_class: type[AbstractConnection]
+        if isinstance(client, RedisCluster):
+            node = client.get_node_from_key(key)
+            if node is None:
+                return None
+            name, connection_class, kwargs = (
+                node.name,
+                node.connection_class,
+                node.connection_kwargs,
+            )
+        else:
+            pool = client.connection_pool
+            name, connection_class, kwargs = "", pool.connection_class, pool.connection_kwargs
+        mux = self._muxes.get(name)
+        if mux is None:
+            # RESP2 whatever the URL asks: the multiplexer parses RESP2 replies.
+            options = {**kwargs, "protocol": 2}
+            mux = MuxConnection(lambda: connection_class(**options), self._op_timeout_s)
+            self._muxes[name] = mux
+            if self._cluster is None:
+                self._standalone_mux = mux
+        return mux
+
+    def keys(self, match_id: str) -> MatchKeys:
+        """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""
+        return _match_keys(self._prefix, match_id)
+
+    # -- MatchStore -----------------------------------------------------------
+
+    async def create(self, match: NewMatch) -> None:
+        """Write a new match at version 0 in one script; an existing id raises."""
+        ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
+        created = await self._call(
+            self._create,
+            list(self.keys(match.match_id)),
+            [match.meta_json, match.snapshot_json, match.status, ttl],
+        )
+        if not created:
+            raise StoreError(f"match {match.match_id!r} already exists")
+
+    async def load(self, match_id: str) -> StoredMatch:
+        """Meta, seats and head read by one script, hence at one version."""
+        k = self.keys(match_id)
+        reply = await self._call(self._load, [k.meta, k.seats, k.head], [])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
+        flat = cast(list[str], seats_flat)
+        return StoredMatch(
+            match_id=match_id,
+            meta_json=meta,
+            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
+            version=int(version),
+            snapshot_json=snapshot,
+            status=_status(status),
+        )
+
+    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
+        """HSETNX the seat (in a script that first checks the match exists)."""
+        k = self.keys(match_id)
+        won = await self._call(self._claim, [k.head, k.seats], [claim.seat, claim.claim_json])
+        if won == -1:
+            raise MatchNotFound(match_id)
+        return bool(won == 1)
+
+    async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
+        """One EVALSHA: duplicate check, version check, then every write and TTL."""
+        return await self.start_commit(match_id, request)
+
+    def start_commit(self, match_id: str, request: CommitRequest) -> Awaitable[CommitOutcome]:
+        """Put the commit on the wire now when the connection allows (see
+        :meth:`_call`); a commit retried after a lost connection may answer
+        ``"duplicate"`` as documented above."""
+        reply = self._call(self._commit, list(self.keys(match_id)), self._commit_args(request))
+        return _committed(match_id, reply)
+
+    def _commit_args(self, request: CommitRequest) -> list[Any]:
+        return [
+            request.expected_version,
+            request.request_key,
+            request.log_entry_json,
+            request.events_json,
+            request.snapshot_json,
+            request.status,
+            self._idle_ttl_ms,
+            self._finished_ttl_ms,
+            "" if request.seat is None else request.seat,
+            request.seat_claim_json or "",
+        ]
+
+    async def events_after(
+        self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
+    ) -> list[EventBatch]:
+        """Entries after ``version``: XREAD BLOCK when asked to wait, else XRANGE.
+
+        Waiting reads use the explicit id ``<version>-0`` (never ``$``), so a
+        commit made just before the call is returned at once, never missed.
+        """
+        if version < 0:
+            raise ValueError(f"version must be >= 0, got {version}")
+        if limit < 1:
+            raise ValueError(f"limit must be >= 1, got {limit}")
+        k = self.keys(match_id)
+        if block_ms > 0:
+            # XREAD from the explicit id ``<version>-0`` returns at once when newer
+            # entries exist and blocks otherwise, so a live reader costs one call
+            # per wake-up; the existence check runs only when the wait times out.
+            async with (
+                self._calling(blocking=True),
+                asyncio.timeout(block_ms / 1000 + self._op_timeout_s),
+            ):
+                streams = await self._blocking.xread(
+                    {k.events: f"{version}-0"}, count=limit, block=block_ms
+                )
+            batches = [
+                _parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)
+            ]
+            if batches:
+                return batches
+        reply = await self._call(self._events, [k.head, k.events], [f"({version}-0", limit])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        return [_raw_batch(entry) for entry in cast(list[Any], reply)]
+
+    async def request_version(self, match_id: str, request_key: str) -> int | None:
+        """HGET on the request hash, with the existence check in one script."""
+        k = self.keys(match_id)
+        reply = await self._call(self._request, [k.head, k.req], [request_key])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        version = int(cast(int, reply))
+        return version or None
+
+    async def action_log(self, match_id: str) -> list[LogEntry]:
+        """The whole log list, read with the existence check in one script."""
+        k = self.keys(match_id)
+        reply = await self._call(self._log, [k.head, k.log], [])
+        if reply is None:
+            raise MatchNotFound(match_id)
+        return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
+
+    # -- bot-seat queue -------------------------------------------------------
+
+    def bot_keys(self) -> list[str]:
+        """The queue's global keys (due, owner, strategy), sharing the tag ``{bots}``."""
+        return [f"{self._prefix}:{{bots}}:{part}" for part in ("due", "owner", "strategy")]
+
+    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
+        """Queue a bot seat, free at once."""
+        await self._call(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
+
+    async def acquire_bot_seats(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+    ) -> list[BotLease]:
+        """One script: pick due seats, push their free-at past the lease, set owner."""
+        reply = await self._call(
+            self._bot_acquire, self.bot_keys(), [worker_id, capacity, lease_ms, now_ms]
+        )
+        flat = cast(list[str], reply)
+        leases = []
+        for i in range(0, len(flat), 3):
+            ref = _bot_ref(flat[i])
+            leases.append(BotLease(ref.match_id, ref.seat, flat[i + 1], int(flat[i + 2])))
+        return leases
+
+    async def renew_bot_seats(
+        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
+    ) -> list[BotSeatRef]:
+        """One script: extend the leases the worker still owns."""
+        if not refs:
+            return []
+        members = [f"{r.match_id}:{r.seat}" for r in refs]
+        reply = await self._call(
+            self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *members]
+        )
+        return [_bot_ref(m) for m in cast(list[str], reply)]
+
+    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
+        """One script: drop the worker's seats from the queue."""
+        if not refs:
+            return
+        members = [f"{r.match_id}:{r.seat}" for r in refs]
+        await self._call(self._bot_release, self.bot_keys(), [worker_id, *members])
+
+    async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
+        """HSET the seat's claim (in a script that first checks the match exists)."""
+        k = self.keys(match_id)
+        done = await self._call(self._replace_claim, [k.head, k.seats], [seat, claim_json])
+        if not done:
+            raise MatchNotFound(match_id)
+
+    async def ping(self) -> None:
+        """PING on the ordinary client (the blocking one connects on demand)."""
+        async with self._calling():
+            await self._client.ping()
+
+    async def close(self) -> None:
+        """Close the multiplexed connections, both clients and their pools."""
+        muxes, self._muxes = list(self._muxes.values()), {}
+        self._multiplex = False
+        self._standalone_mux = None
+        try:
+            for mux in muxes:
+                await mux.close()
+            await self._client.aclose()
+        finally:
+            await self._blocking.aclose()
+
+
+def is_cluster_url(url: str) -> bool:
+    """Whether ``url`` names a Redis Cluster (scheme ``redis+cluster`` or ``rediss+cluster``)."""
+    return url.partition("://")[0].lower() in ("redis+cluster", "rediss+cluster")
+
+
+def redacted_url(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for logs and banners."""
+    scheme, sep, rest = url.partition("://")
+    credentials, at, hosts = rest.rpartition("@")
+    if not sep or not at:
+        return url
+    user, colon, _password = credentials.partition(":")
+    return f"{scheme}://{user}{colon}{'***' if colon else ''}@{hosts}"
+
+
+def _cluster_nodes(url: str) -> tuple[str, list[ClusterNode]] | None:
+    """Split a cluster URL into a plain URL of its first node and the other nodes.
+
+    None for a URL that is not a cluster URL. redis-py parses one host per URL,
+    so the extra startup nodes are passed to ``RedisCluster`` separately; they
+    only matter while the first node is unreachable at start-up.
+    """
+    if not is_cluster_url(url):
+        return None
+    scheme, _, rest = url.partition("://")
+    plain_scheme = scheme.lower().removesuffix("+cluster")
+    authority, slash, path = rest.partition("/")
+    credentials, at, hosts = authority.rpartition("@")
+    first, *others = hosts.split(",")
+    nodes = []
+    for other in others:
+        host, _, port = other.rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"cluster node must be host:port, got {other!r}")
+        nodes.append(ClusterNode(host, int(port)))
+    return f"{plain_scheme}://{credentials}{at}{first}{slash}{path}", nodes
+
+
+@contextmanager
+def _translate_errors() -> Iterator[None]:
+    """Turn redis-py and socket failures into the store's exception types."""
+    try:
+        yield
+    except _TRANSLATED as e:
+        raise _store_error(e) from e
+
+
+def _store_error(e: BaseException) -> StoreError:
+    """The store's exception for a redis-py or socket failure."""
+    if isinstance(e, _UNAVAILABLE):
+        return StoreUnavailable(f"redis unavailable: {e}")
+    if isinstance(e, rex.RedisClusterException):
+        # Raised (not a RedisError) when no cluster node could be reached to learn
+        # the slot map, chained to the connection error; else it is a client-side
+        # misuse such as keys in different slots, which no retry would fix.
+        if isinstance(e.__cause__, _UNAVAILABLE):
+            return StoreUnavailable(f"redis cluster unavailable: {e}")
+        return StoreError(f"redis cluster error: {e}")
+    return StoreError(f"redis error: {e}")
+
+
+def _evalsha(script: AsyncScript, keys: list[str], args: list[Any]) -> tuple[Any, ...]:
+    """The EVALSHA command that runs ``script`` on ``keys`` with ``args``."""
+    return ("EVALSHA", script.sha, len(keys), *keys, *args)
+
+
+async def _committed(match_id: str, call: Awaitable[Any]) -> CommitOutcome:
+    """The commit script's reply as an outcome (nil: the match does not exist)."""
+    reply = await call
+    if reply is None:
+        raise MatchNotFound(match_id)
+    result, version = cast(list[Any], reply)
+    if result not in ("committed", "duplicate", "conflict"):
+        raise StoreError(f"unexpected commit reply {reply!r}")
+    return CommitOutcome(result, int(version))
+
+
+def _bot_ref(member: str) -> BotSeatRef:
+    """Parse a queue member ``"<match id>:<seat>"`` (match ids have no colon)."""
+    match_id, _, seat = member.rpartition(":")
+    return BotSeatRef(match_id, int(seat))
+
+
+def _to_ms(seconds: float | None) -> int:
+    """TTL in ms for the scripts; 0 means no expiry."""
+    if seconds is None or seconds <= 0:
+        return 0
+    return max(1, round(seconds * 1000))
+
+
+def _status(value: object) -> MatchStatus:
+    if value not in _STATUSES:
+        raise StoreError(f"unexpected match status {value!r}")
+    return cast(MatchStatus, value)
+
+
+def _version_of(entry_id: str) -> int:
+    return int(entry_id.partition("-")[0])
+
+
+def _raw_batch(entry: Any) -> EventBatch:
+    """An XRANGE entry as returned through Lua: ``[id, [field, value, ...]]``."""
+    entry_id, flat = entry
+    fields = dict(zip(flat[::2], flat[1::2], strict=True))
+    return _parsed_batch(entry_id, fields)
+
+
+def _parsed_batch(entry_id: str, fields: dict[str, str]) -> EventBatch:
+    return EventBatch(_version_of(entry_id), fields["e"])
+
+
+def _stream_entries(reply: Any) -> Iterator[tuple[str, dict[str, str]]]:
+    """The ``(id, fields)`` entries of an XREAD reply as parsed by redis-py.
+
+    The shape depends on the protocol, which a ``?protocol=3`` URL may select:
+    RESP2 gives ``[[stream, [entry, ...]]]``, RESP3 ``{stream: [[entry, ...]]}``.
+    Entries are the only ``(str, dict)`` pairs in either, so walk down to them.
+    """
+    if isinstance(reply, dict):
+        for value in reply.values():
+            yield from _stream_entries(value)
+    elif isinstance(reply, list | tuple):
+        if len(reply) == 2 and isinstance(reply[0], str) and isinstance(reply[1], dict):
+            yield reply[0], reply[1]
+        else:
+            for item in reply:
+                yield from _stream_entries(item)
