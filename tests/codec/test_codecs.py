@@ -34,10 +34,8 @@ from senet.codec import (
     option_value_to_proto,
     options_from_proto,
     options_to_proto,
-    register_codec,
     require_game_message,
 )
-from senet.codec.base import OneofCodec
 from senet.codec.mykerinos import EVENT_CONVERTERS
 from senet.games import (
     Event,
@@ -1095,12 +1093,6 @@ def test_another_games_message_is_malformed() -> None:
 def test_unknown_game_has_no_codec() -> None:
     with pytest.raises(UnknownGameError, match="unknown game 'nope'"):
         codec_for("nope")
-
-
-def test_registering_a_second_codec_for_a_game_is_refused() -> None:
-    assert register_codec(CODEC) is CODEC
-    with pytest.raises(ValueError, match="already registered"):
-        register_codec(OneofCodec("mykerinos", "a Mykerinos", tuple, str, str, str, str, str))  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------- options

@@ -16,7 +16,6 @@ from senet.codec.base import (
     GameCodec,
     all_codecs,
     codec_for,
-    register_codec,
     require_game_message,
 )
 from senet.codec.options import (
@@ -38,6 +37,5 @@ __all__ = [
     "option_value_to_proto",
     "options_from_proto",
     "options_to_proto",
-    "register_codec",
     "require_game_message",
 ]

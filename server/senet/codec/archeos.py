@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from senet.codec.base import OneofCodec, register_codec
+from senet.codec.base import OneofCodec
 from senet.games.archeos import actions as act
 from senet.games.archeos.actions import (
     BASIS_NAMES,
@@ -450,15 +450,14 @@ def event_to_proto(event: Event) -> pb.ArcheosEvent:
 
 
 # ------------------------------------------------------------------- codec
-ARCHEOS_CODEC = register_codec(
-    OneofCodec(
-        "archeos",
-        "an Archeos",
-        ArcheosAction,
-        action_from_proto,
-        action_to_proto,
-        view_to_proto,
-        view_from_proto,
-        event_to_proto,
-    )
+#: Published as the ``archeos`` entry point of ``senet.codecs``.
+ARCHEOS_CODEC = OneofCodec(
+    "archeos",
+    "an Archeos",
+    ArcheosAction,
+    action_from_proto,
+    action_to_proto,
+    view_to_proto,
+    view_from_proto,
+    event_to_proto,
 )

@@ -25,13 +25,13 @@ keeps one parser and one canonical form.
 
 from __future__ import annotations
 
-import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from senet.games.errors import MalformedActionError, UnknownGameError
+from senet.games.errors import MalformedActionError
 from senet.games.interface import Action, Event, GameState, JsonDict, OptionValue
+from senet.games.plugins import PluginRegistry
 from senet.v1 import match_pb2
 
 
@@ -266,46 +266,20 @@ def require_game_message(which: str | None, game_id: str, message: str) -> None:
         )
 
 
-_CODECS: dict[str, GameCodec] = {}
-
-
-def register_codec(codec: GameCodec) -> GameCodec:
-    """Register ``codec`` under its game id (idempotent for the same object).
-
-    Raises:
-        ValueError: a different codec is already registered for that game.
-    """
-    existing = _CODECS.get(codec.game_id)
-    if existing is not None and existing is not codec:
-        raise ValueError(f"a different codec is already registered for {codec.game_id!r}")
-    _CODECS[codec.game_id] = codec
-    return codec
+CODECS: PluginRegistry[GameCodec] = PluginRegistry(
+    "senet.codecs", "codec", lambda codec: codec.game_id
+)
 
 
 def codec_for(game_id: str) -> GameCodec:
-    """Return the codec of ``game_id``.
+    """Return the codec of ``game_id``, found through the ``senet.codecs`` plug-in group.
 
     Raises:
         UnknownGameError: no codec serves that game (so the server cannot host it).
     """
-    _load_builtin_codecs()
-    try:
-        return _CODECS[game_id]
-    except KeyError:
-        known = ", ".join(sorted(_CODECS)) or "none"
-        raise UnknownGameError(f"unknown game {game_id!r} (known: {known})") from None
+    return CODECS.get(game_id)
 
 
 def all_codecs() -> list[GameCodec]:
-    """Every registered codec, sorted by game id."""
-    _load_builtin_codecs()
-    return [_CODECS[k] for k in sorted(_CODECS)]
-
-
-@functools.cache
-def _load_builtin_codecs() -> None:
-    # Lazy, like the game registry: each codec module registers itself on import,
-    # and importing senet.codec alone must not import every game. Cached: it is
-    # on every RPC's path, and the import statements are not free.
-    import senet.codec.archeos
-    import senet.codec.mykerinos  # noqa: F401
+    """Every installed codec, sorted by game id."""
+    return CODECS.all()

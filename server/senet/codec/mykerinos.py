@@ -20,7 +20,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from google.protobuf.message import Message
 
-from senet.codec.base import OneofCodec, register_codec
+from senet.codec.base import OneofCodec
 from senet.games.errors import GameError, MalformedActionError
 from senet.games.interface import Event, JsonDict, OptionValue
 from senet.games.mykerinos import actions as act
@@ -1179,18 +1179,17 @@ def _block_target_from_proto(action: pb.MykerinosAction, label: str) -> str:
 
 
 # ------------------------------------------------------------------- codec
-MYKERINOS_CODEC = register_codec(
-    OneofCodec(
-        "mykerinos",
-        "a Mykerinos",
-        MykerinosAction,
-        action_from_proto,
-        action_to_proto,
-        view_to_proto,
-        view_from_proto,
-        event_to_proto,
-        fill_action=fill_action,
-        fill_view=fill_view,
-        fill_event=fill_event,
-    )
+#: Published as the ``mykerinos`` entry point of ``senet.codecs``.
+MYKERINOS_CODEC = OneofCodec(
+    "mykerinos",
+    "a Mykerinos",
+    MykerinosAction,
+    action_from_proto,
+    action_to_proto,
+    view_to_proto,
+    view_from_proto,
+    event_to_proto,
+    fill_action=fill_action,
+    fill_view=fill_view,
+    fill_event=fill_event,
 )

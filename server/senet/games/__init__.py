@@ -20,7 +20,8 @@ from senet.games.errors import (
     UnknownGameError,
 )
 from senet.games.interface import Action, Event, Game, GameInfo, GameState, OptionSpec
-from senet.games.registry import all_games, get_game, register
+from senet.games.plugins import PluginError, PluginRegistry
+from senet.games.registry import all_games, get_game
 from senet.games.rng import Rng
 
 __all__ = [
@@ -37,9 +38,10 @@ __all__ = [
     "MalformedActionError",
     "NotYourTurnError",
     "OptionSpec",
+    "PluginError",
+    "PluginRegistry",
     "Rng",
     "UnknownGameError",
     "all_games",
     "get_game",
-    "register",
 ]
