@@ -534,7 +534,7 @@ async def test_redis_ttls_follow_status(redis_store: RedisStore, raw_redis: Asyn
 
     await redis_store.commit("m1", req(0))
     ttls = await _ttls_ms(raw_redis, redis_store, "m1")
-    renewed_ms = idle_ms + idle_ms // 64  # renewed with headroom, see _COMMIT_LUA
+    renewed_ms = idle_ms + idle_ms // 64  # renewed with headroom, see lua/commit.lua
     assert all(renewed_ms - 1000 < t <= renewed_ms for t in ttls.values()), ttls
 
     await redis_store.commit("m1", req(1, status="finished"))

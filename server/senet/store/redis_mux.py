@@ -4,7 +4,7 @@ redis-py's asyncio client takes a pooled connection per command, packs it in
 Python and waits for the reply before the connection serves anyone else. On a
 busy replica that costs more CPU than the command itself: about 115 us per
 commit script call, against about 20 us when the same calls share one
-connection (measured with 32 calls in flight; see ``make bench service``).
+connection (measured with 32 calls in flight; see ``python -m tests.bench service``).
 
 A :class:`MuxConnection` multiplexes instead. Commands are packed by hiredis
 (C), appended to an output buffer that is flushed once per event-loop turn, so

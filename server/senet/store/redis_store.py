@@ -13,9 +13,11 @@ so all keys of one match live in one slot and a Lua script may touch them all):
   watcher blocked on any replica wakes on a commit made through any other.
 
 Every write and every multi-key read is one Lua script (one EVALSHA round trip,
-atomic on the server). Each write also sets the TTL of all the match's keys to
-the same deadline: ``idle_ttl`` while the match is active, ``finished_ttl`` once
-it is not, so a match expires as a whole and never half-way.
+atomic on the server); the scripts are files under ``lua/``, each headed by its
+KEYS, ARGV and reply (:mod:`senet.store.redis_scripts` reads them). Each write
+also sets the TTL of all the match's keys to the same deadline: ``idle_ttl``
+while the match is active, ``finished_ttl`` once it is not, so a match expires
+as a whole and never half-way.
 
 Scripts go through :class:`~senet.store.redis_mux.MuxConnection`, one
 pipelined connection per Redis node, which costs a fraction of redis-py's
@@ -78,6 +80,7 @@ from senet.store.base import (
     StoreUnavailable,
 )
 from senet.store.redis_mux import MuxConnection, MuxUnsupported
+from senet.store.redis_scripts import script_text
 
 __all__ = ["MatchKeys", "RedisStore", "is_cluster_url", "redacted_url"]
 
@@ -103,206 +106,6 @@ _TRANSLATED: tuple[type[BaseException], ...] = (
     rex.RedisClusterException,
     rex.RedisError,
 )
-
-# KEYS: meta, seats, head, log, req, events. ARGV: meta, snapshot, status, ttl_ms.
-# Existing meta or head -> 0. Leftovers of an expired match with the same id are
-# deleted so the new match starts clean.
-_CREATE_LUA = """
-if redis.call('EXISTS', KEYS[1], KEYS[3]) > 0 then
-  return 0
-end
-redis.call('DEL', KEYS[2], KEYS[4], KEYS[5], KEYS[6])
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[3], 'version', 0, 'snapshot', ARGV[2], 'status', ARGV[3])
-local ttl = tonumber(ARGV[4])
-if ttl > 0 then
-  redis.call('PEXPIRE', KEYS[1], ttl)
-  redis.call('PEXPIRE', KEYS[3], ttl)
-end
-return 1
-"""
-
-# KEYS: meta, seats, head. Missing head -> nil; else {meta, seats (flat), version,
-# snapshot, status} read at one instant.
-_LOAD_LUA = """
-local head = redis.call('HMGET', KEYS[3], 'version', 'snapshot', 'status')
-if not head[1] then
-  return false
-end
-local meta = redis.call('GET', KEYS[1])
-if not meta then
-  return false
-end
-return {meta, redis.call('HGETALL', KEYS[2]), head[1], head[2], head[3]}
-"""
-
-# KEYS: head, seats. ARGV: seat, claim. Missing head -> -1, taken -> 0, won -> 1.
-# A new seats hash inherits the head's expiry so the match still expires whole;
-# claiming is not a commit and does not extend the match's life.
-_CLAIM_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return -1
-end
-local won = redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
-if won == 1 then
-  local pttl = redis.call('PTTL', KEYS[1])
-  if pttl > 0 then
-    redis.call('PEXPIRE', KEYS[2], pttl)
-  end
-end
-return won
-"""
-
-# KEYS: meta, seats, head, log, req, events.
-# ARGV: expected version, request key, log entry, events, snapshot, status,
-#       idle ttl ms, finished ttl ms (0 = no expiry), acting seat and its expected
-#       claim (seat '' = no claim check; a different claim -> conflict).
-# Missing head -> nil; else {outcome, version} as in CommitOutcome.
-#
-# Expiry: an active match's keys are kept at least the idle ttl after its last
-# commit, and at most 1/64 longer. Renewing six keys was the costliest part of
-# the script, so a commit renews them (to ttl + ttl/64) only when the head has
-# less than the idle ttl left, on the first commit (which creates the log, req
-# and events keys) and when the match ends (to the finished ttl, exactly).
-_COMMIT_LUA = """
-local current = redis.call('HGET', KEYS[3], 'version')
-if not current then
-  return false
-end
-current = tonumber(current)
-local done = redis.call('HGET', KEYS[5], ARGV[2])
-if done then
-  return {'duplicate', tonumber(done)}
-end
-if ARGV[9] ~= '' and redis.call('HGET', KEYS[2], ARGV[9]) ~= ARGV[10] then
-  return {'conflict', current}
-end
-if current ~= tonumber(ARGV[1]) then
-  return {'conflict', current}
-end
-local v = current + 1
-local id = string.format('%d-0', v)
-redis.call('HSET', KEYS[3], 'version', v, 'snapshot', ARGV[5], 'status', ARGV[6])
-redis.call('RPUSH', KEYS[4], ARGV[3])
-redis.call('HSET', KEYS[5], ARGV[2], v)
-redis.call('XADD', KEYS[6], id, 'e', ARGV[4])
-local ttl = tonumber(ARGV[7])
-local renew = v == 1 or ARGV[6] ~= 'active'
-if ARGV[6] ~= 'active' then
-  ttl = tonumber(ARGV[8])
-elseif not renew then
-  local left = redis.call('PTTL', KEYS[3])
-  if ttl > 0 then
-    renew = left < ttl
-  else
-    renew = left ~= -1
-  end
-end
-if renew then
-  if ttl > 0 and ARGV[6] == 'active' then
-    ttl = ttl + math.floor(ttl / 64)
-  end
-  for i = 1, #KEYS do
-    if ttl > 0 then
-      redis.call('PEXPIRE', KEYS[i], ttl)
-    else
-      redis.call('PERSIST', KEYS[i])
-    end
-  end
-end
-return {'committed', v}
-"""
-
-# KEYS: head, events. ARGV: exclusive start id, count. Missing head -> nil.
-_EVENTS_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return false
-end
-return redis.call('XRANGE', KEYS[2], ARGV[1], '+', 'COUNT', ARGV[2])
-"""
-
-# KEYS: head, log. Missing head -> nil.
-_LOG_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return false
-end
-return redis.call('LRANGE', KEYS[2], 0, -1)
-"""
-
-
-# KEYS: head, req. ARGV: request key. Missing head -> nil; unknown key -> 0.
-_REQUEST_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return false
-end
-return tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or 0)
-"""
-
-
-# Bot-seat queue: KEYS due (zset member "<match>:<seat>" -> free-at ms), owner
-# (hash member -> worker id), strategy (hash member -> strategy name).
-# ARGV: member, strategy.
-_BOT_ENQUEUE_LUA = """
-redis.call('ZADD', KEYS[1], 0, ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-return 1
-"""
-
-# ARGV: worker, capacity, lease ms, now ms. -> flat {member, strategy, expires}...
-_BOT_ACQUIRE_LUA = """
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'LIMIT', 0, ARGV[2])
-local until_ms = tonumber(ARGV[4]) + tonumber(ARGV[3])
-local out = {}
-for _, member in ipairs(due) do
-  redis.call('ZADD', KEYS[1], until_ms, member)
-  redis.call('HSET', KEYS[2], member, ARGV[1])
-  local strategy = redis.call('HGET', KEYS[3], member) or ''
-  table.insert(out, member)
-  table.insert(out, strategy)
-  table.insert(out, tostring(until_ms))
-end
-return out
-"""
-
-# ARGV: worker, lease ms, now ms, member... -> the members still owned (renewed).
-_BOT_RENEW_LUA = """
-local until_ms = tonumber(ARGV[3]) + tonumber(ARGV[2])
-local out = {}
-for i = 4, #ARGV do
-  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1]
-      and redis.call('ZSCORE', KEYS[1], ARGV[i]) then
-    redis.call('ZADD', KEYS[1], until_ms, ARGV[i])
-    table.insert(out, ARGV[i])
-  end
-end
-return out
-"""
-
-# ARGV: worker, member... Drops the members owned by the worker.
-_BOT_RELEASE_LUA = """
-for i = 2, #ARGV do
-  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[1] then
-    redis.call('ZREM', KEYS[1], ARGV[i])
-    redis.call('HDEL', KEYS[2], ARGV[i])
-    redis.call('HDEL', KEYS[3], ARGV[i])
-  end
-end
-return 1
-"""
-
-# KEYS: head, seats. ARGV: seat, claim. Missing head -> 0; else overwrite -> 1.
-_REPLACE_CLAIM_LUA = """
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  return 0
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-local pttl = redis.call('PTTL', KEYS[1])
-if pttl > 0 then
-  redis.call('PEXPIRE', KEYS[2], pttl)
-end
-return 1
-"""
 
 
 class MatchKeys(NamedTuple):
@@ -380,18 +183,18 @@ class RedisStore(MatchStore):
         # isinstance on redis-py's client classes is slow (a Protocol in their
         # bases), so the kind of client is decided once.
         self._cluster = client if isinstance(client, RedisCluster) else None
-        self._create = client.register_script(_CREATE_LUA)
-        self._load = client.register_script(_LOAD_LUA)
-        self._claim = client.register_script(_CLAIM_LUA)
-        self._commit = client.register_script(_COMMIT_LUA)
-        self._events = client.register_script(_EVENTS_LUA)
-        self._log = client.register_script(_LOG_LUA)
-        self._request = client.register_script(_REQUEST_LUA)
-        self._bot_enqueue = client.register_script(_BOT_ENQUEUE_LUA)
-        self._bot_acquire = client.register_script(_BOT_ACQUIRE_LUA)
-        self._bot_renew = client.register_script(_BOT_RENEW_LUA)
-        self._bot_release = client.register_script(_BOT_RELEASE_LUA)
-        self._replace_claim = client.register_script(_REPLACE_CLAIM_LUA)
+        self._create = client.register_script(script_text("create"))
+        self._load = client.register_script(script_text("load"))
+        self._claim = client.register_script(script_text("claim"))
+        self._commit = client.register_script(script_text("commit"))
+        self._events = client.register_script(script_text("events"))
+        self._log = client.register_script(script_text("log"))
+        self._request = client.register_script(script_text("request"))
+        self._bot_enqueue = client.register_script(script_text("bot_enqueue"))
+        self._bot_acquire = client.register_script(script_text("bot_acquire"))
+        self._bot_renew = client.register_script(script_text("bot_renew"))
+        self._bot_release = client.register_script(script_text("bot_release"))
+        self._replace_claim = client.register_script(script_text("replace_claim"))
 
     @classmethod
     def from_url(

@@ -1,0 +1,12 @@
+-- KEYS: meta, seats, head. Missing head or meta -> nil; else {meta, seats (flat),
+-- version, snapshot, status}, read at one instant.
+
+local head = redis.call('HMGET', KEYS[3], 'version', 'snapshot', 'status')
+if not head[1] then
+  return false
+end
+local meta = redis.call('GET', KEYS[1])
+if not meta then
+  return false
+end
+return {meta, redis.call('HGETALL', KEYS[2]), head[1], head[2], head[3]}

@@ -1,0 +1,61 @@
+"""The Redis store's Lua scripts as files: what is sent, and that it stays put.
+
+Redis caches a script under the SHA1 of its text and the store calls it by that
+SHA (EVALSHA). The pinned SHAs below keep the scripts byte-identical across
+refactorings; a change to a script's code must update its pin here on purpose
+(replicas of the old and the new build then load and run both versions side by
+side, which is fine, but should be a decision).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+
+import pytest
+
+from senet.store.redis_scripts import SCRIPT_NAMES, script_text
+
+PINNED_SHAS = {
+    "bot_acquire": "de40406634617eaa2c3d0154078a6b429fcf28fd",
+    "bot_enqueue": "d7a3f73cdef5bb3fbdf1f473d2e970b2e98bcbd1",
+    "bot_release": "5b23e29dbcf0e4e8eec565dbbcdc6178339b3a11",
+    "bot_renew": "c6b1cc7ece2209c48e1a7f386872b95a7fd3fe6f",
+    "claim": "df85ace7d4f47cdcf25ff8851ceb4c1c6537ee4f",
+    "commit": "72d24f66a8ef7eed2978d1ef4575a0a71eb3e4d9",
+    "create": "349c4a34a9e350aca18b931d99802ed7916bda03",
+    "events": "b8757fbbe410c1beb14fb6b68249bc343c3a1ed5",
+    "load": "cc36c7a7069beec6c16f0e0e6ff22cce81422b19",
+    "log": "e837e8af0fff3d5ed85993662e9436cd1a4bc341",
+    "replace_claim": "55af3e927b6273e2a55b15f03555ae06edf623dc",
+    "request": "6ff128a6521421b07b2f6a603d5e71333edd095a",
+}
+
+
+def _lua_files() -> set[str]:
+    folder = resources.files("senet.store").joinpath("lua")
+    return {f.name.removesuffix(".lua") for f in folder.iterdir() if f.name.endswith(".lua")}
+
+
+def test_every_script_file_is_known_and_pinned() -> None:
+    assert _lua_files() == set(SCRIPT_NAMES) == set(PINNED_SHAS)
+
+
+@pytest.mark.parametrize("name", SCRIPT_NAMES)
+def test_script_sha_is_pinned(name: str) -> None:
+    assert hashlib.sha1(script_text(name).encode()).hexdigest() == PINNED_SHAS[name]
+
+
+@pytest.mark.parametrize("name", SCRIPT_NAMES)
+def test_header_documents_the_script_but_is_not_sent(name: str) -> None:
+    whole = resources.files("senet.store").joinpath("lua", f"{name}.lua").read_text("utf-8")
+    sent = script_text(name)
+    assert whole.startswith("-- ")
+    assert "KEYS" in whole.removesuffix(sent) or "ARGV" in whole.removesuffix(sent)
+    assert whole.endswith(sent)
+    assert not any(line.startswith("--") for line in sent.splitlines())
+
+
+def test_unknown_script_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="no Redis script named 'nope'"):
+        script_text("nope")
