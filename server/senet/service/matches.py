@@ -1,9 +1,14 @@
 """The application layer: every match operation, independent of gRPC.
 
 Each call loads what it needs from the store, authorizes the caller, lets the rules
-core decide, and commits with compare-and-swap on the match version. Nothing about
-a match is kept in this process between calls, so any number of replicas can serve
-the same match.
+core decide, and commits with compare-and-swap on the match version. The store is
+the only source of truth, so any number of replicas can serve the same match.
+
+A replica keeps one thing between calls: a cache of the latest state it saw of
+each recent match (:mod:`senet.service.cache`), so that the next action of a match
+it just served is applied without a load. Every commit still compares and swaps
+the version in the store: a cache left behind by another replica's commit costs a
+reload and a retry, never a wrong result.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from senet.games import Game, GameState, get_game
+from senet.games import Event, Game, GameState, get_game
 from senet.games.errors import (
     GameError,
     GameOverError,
@@ -368,58 +373,94 @@ class MatchService:
     ) -> tuple[SubmitOutcome, R] | None:
         """Apply on ``entry`` and commit at its version; None when the head moved on.
 
+        Two steps: :meth:`_apply` lets the rules core change the state (nothing
+        leaves the process), :meth:`_commit` writes it to the store and makes it
+        this replica's cached head. This method finds the caller's seat and
+        deals with refusals in between.
+
         The caller hands over ``entry`` (it is in no cache): its state is changed
         in place, without a copy. Refused before any change (no seat, a rules
         error), the entry goes back to the cache as it was; once changed, only
         a committed entry is cached, as the new head.
-
-        While the store confirms the commit, this replica renders the reply: work
-        the round trip would otherwise sit idle for. The new state's legal actions,
-        which the next submission checks against, are worked out a loop turn
-        later, once the reply is on its way (see :meth:`_legal_ahead`).
         """
         seat = _seat_in(entry.seats, request.token_hash)
-        meta = entry.meta
-        key = f"{seat}:{request.request_id}"
-        state = entry.state
+        if seat is None:
+            self.cache.put(match_id, entry)
+            if fresh:
+                raise errors.BadToken("this token holds no seat in this match")
+            return None  # the cached claims may predate the caller's: decide on fresh data
         try:
-            if seat is None:
-                if fresh:
-                    raise errors.BadToken("this token holds no seat in this match")
-                self.cache.put(match_id, entry)
-                return None
-            if action_game is not None and action_game != meta.game_id:
-                raise MalformedActionError(
-                    f"a {action_game} action was sent to a {meta.game_id} match"
-                )
-            action = state.coerce_action(request.notation)
-            # apply() changes nothing when it raises one of the errors below.
-            events = state.apply(seat, action, legal=entry.legal)
+            record, events = self._apply(entry, seat, request.notation, action_game)
         except (NotYourTurnError, GameOverError, IllegalActionError):
             self.cache.put(match_id, entry)
-            if fresh and seat is not None:
+            if fresh:
                 # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
-                replayed = await self._replayed(stored, key, seat)
+                replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
                 if replayed is not None:
                     return replayed, render(replayed)
             raise
-        except (errors.BadToken, MalformedActionError):
+        except MalformedActionError:
             self.cache.put(match_id, entry)
             raise
-        status: Status = "finished" if state.is_over() else "active"
-        notation = action.notation()
+        return await self._commit(match_id, entry, request.request_id, record, events, render)
+
+    @staticmethod
+    def _apply(
+        entry: CachedMatch, seat: int, notation: str, action_game: str | None
+    ) -> tuple[UpdateRecord, list[Event]]:
+        """Apply ``seat``'s action to ``entry.state`` in place; the update it makes
+        (at the next version) and the core's events.
+
+        Checked against ``entry.legal`` when the legal actions are already known.
+
+        Raises:
+            MalformedActionError: the action is for another game or unreadable.
+            NotYourTurnError, GameOverError, IllegalActionError: the rules core
+                refused it. Nothing is changed when any of these is raised.
+        """
+        if action_game is not None and action_game != entry.meta.game_id:
+            raise MalformedActionError(
+                f"a {action_game} action was sent to a {entry.meta.game_id} match"
+            )
+        state = entry.state
+        action = state.coerce_action(notation)
+        events = state.apply(seat, action, legal=entry.legal)
         record = UpdateRecord(
             entry.version + 1,
             seat,
-            notation,
+            action.notation(),
             [e.to_data() for e in events],
-            status,
+            "finished" if state.is_over() else "active",
             state.current_seat(),
         )
+        return record, events
+
+    async def _commit(
+        self,
+        match_id: str,
+        entry: CachedMatch,
+        request_id: str,
+        record: UpdateRecord,
+        events: list[Event],
+        render: Callable[[SubmitOutcome], R],
+    ) -> tuple[SubmitOutcome, R] | None:
+        """Commit ``entry``'s applied state as ``record`` at ``entry.version``; the
+        outcome and its rendered reply, or None when the head moved on.
+
+        The commit is sent first; while the store confirms it, this replica
+        renders the reply: work the round trip would otherwise sit idle for.
+        Committed, the state becomes the cached head, and its legal actions,
+        which the next submission checks against, are worked out a loop turn
+        later, once the reply is on its way (see :meth:`_legal_ahead`).
+        """
+        seat = record.seat
+        key = f"{seat}:{request_id}"
+        state = entry.state
+        status = record.status
         now = time.time()
         log_entry = dumps(
-            {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now}
+            {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
         )
         pending = self.store.start_commit(
             match_id,
@@ -435,12 +476,12 @@ class MatchService:
             ),
         )
         committed = SubmitOutcome(
-            meta.game_id,
+            entry.meta.game_id,
             record.version,
             [e for e in events if e.visible_to(seat)],
             status,
             False,
-            request.request_id,
+            request_id,
             record.current_seat,
         )
         try:  # while the store confirms the commit
@@ -455,7 +496,7 @@ class MatchService:
                 raise RuntimeError(  # the store broke its contract: INTERNAL
                     f"store committed version {outcome.version}, expected {record.version}"
                 )
-            head = CachedMatch(outcome.version, meta, entry.seats, state)
+            head = CachedMatch(outcome.version, entry.meta, entry.seats, state)
             self.cache.put(match_id, head)
             if status == "active":
                 asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
