@@ -4,12 +4,14 @@ A submission takes the cached state of its match and changes it in place (no
 copy). These tests pin what that must never cost: a refused action leaves the
 cached state exactly as it was, a replica that fell behind another one commits
 on the real head, the legal actions worked out during a commit are the new
-state's, and a reply that fails to render never leaves a commit unobserved.
+state's, the reply is rendered while the commit is in flight, and a reply that
+fails to render never leaves a commit unobserved.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable
 from typing import Any
 
 import pytest
@@ -19,6 +21,7 @@ from senet.games.errors import IllegalActionError, MalformedActionError, NotYour
 from senet.service.matches import Caller, MatchService
 from senet.service.records import SeatPlan, Snapshot, SubmitOutcome
 from senet.service.settings import Settings
+from senet.store import CommitOutcome, CommitRequest
 from senet.store.memory import MemoryStore
 
 SEED = 4242
@@ -157,6 +160,54 @@ async def test_a_reply_that_fails_to_render_leaves_the_commit_observed(store: Me
 
     outcome, _ = await service.submit(callers[seat], match_id, notation, 0, "once", None, _same)
     assert outcome.duplicate and outcome.version == 1
+
+
+class _OrderedStore(MemoryStore):
+    """Records when a commit is handed over and when its outcome is awaited."""
+
+    def __init__(self, steps: list[str]) -> None:
+        super().__init__()
+        self.steps = steps
+
+    def start_commit(self, match_id: str, request: CommitRequest) -> Awaitable[CommitOutcome]:
+        self.steps.append("commit sent")
+
+        async def confirmed() -> CommitOutcome:
+            self.steps.append("commit awaited")
+            return await self.commit(match_id, request)
+
+        return confirmed()
+
+
+async def test_the_reply_is_rendered_between_sending_and_awaiting_the_commit() -> None:
+    """The commit leaves first and the reply is built during its round trip, on
+    the cached path and on the loading path alike."""
+    steps: list[str] = []
+    service = MatchService(_OrderedStore(steps), Settings())
+    match_id, callers = await _match(service)
+
+    def render(outcome: SubmitOutcome) -> SubmitOutcome:
+        steps.append("reply rendered")
+        return outcome
+
+    for number, cached in enumerate((True, False), start=1):
+        if not cached:
+            service.cache.forget(match_id)
+        state = await _stored_state(service, match_id)
+        seat = state.current_seat()
+        assert seat is not None
+        steps.clear()
+        outcome, _ = await service.submit(
+            callers[seat],
+            match_id,
+            state.legal_actions()[0].notation(),
+            None,
+            f"o{number}",
+            None,
+            render,
+        )
+        assert outcome.version == number and not outcome.duplicate
+        assert steps == ["commit sent", "reply rendered", "commit awaited"]
 
 
 async def test_joining_caches_the_match_with_its_claims(store: MemoryStore) -> None:
