@@ -34,6 +34,9 @@ INDENT = "  "
 #: What ends a line cut to the width (ASCII, so that ``--ascii`` screens stay ASCII).
 CUT = "..."
 
+#: Well-known types whose JSON form is free-form (maps of names chosen at run time).
+_FREE_FORM = frozenset({"google.protobuf.Struct", "google.protobuf.Value"})
+
 HELP = """\
 Type the number of an action, or its notation, then Enter.
 Commands: ? N (label of action N), list (all, with labels), board, quit."""
@@ -49,10 +52,31 @@ def arm_fields(message: Message, oneof: str = "game") -> tuple[str, dict[str, An
     if arm is None:
         return "", {}
     value = getattr(message, arm)
-    fields = _short_enums(
-        MessageToDict(value, preserving_proto_field_name=True), enum_names(value.DESCRIPTOR)
-    )
+    raw = MessageToDict(value, preserving_proto_field_name=True)
+    fields = _short_enums(_sort_structs(raw, value.DESCRIPTOR), enum_names(value.DESCRIPTOR))
     return arm, fields if isinstance(fields, dict) else {"value": fields}
+
+
+def _sort_structs(value: object, descriptor: Descriptor | None) -> object:
+    """``value`` with the keys of every ``Struct`` in it sorted.
+
+    A ``Struct`` is a map, whose order protobuf does not keep; sorted, a free-form
+    view draws the same way on every update. Messages keep their fields' order.
+    """
+    if isinstance(value, list):
+        return [_sort_structs(item, descriptor) for item in value]
+    if not isinstance(value, dict):
+        return value
+    if descriptor is None or descriptor.full_name in _FREE_FORM:
+        return {key: _sort_structs(value[key], None) for key in sorted(value)}
+    if descriptor.GetOptions().map_entry:  # a map field: sorted keys, typed values
+        values = descriptor.fields_by_name["value"].message_type
+        return {key: _sort_structs(value[key], values) for key in sorted(value)}
+    fields = descriptor.fields_by_name
+    return {
+        key: _sort_structs(item, fields[key].message_type if key in fields else None)
+        for key, item in value.items()
+    }
 
 
 def enum_names(descriptor: Descriptor) -> dict[str, str]:
