@@ -19,6 +19,7 @@ from rich.text import Text
 
 from senet.v1 import match_pb2
 
+#: Columns of the terminal the client draws for; no line is wider.
 WIDTH = 80
 #: Gap between the board and the panel to its right.
 GAP = 2
@@ -77,6 +78,7 @@ def fit(text: Text, width: int) -> Text:
 
 
 def join(parts: Iterable[Text | str]) -> Text:
+    """One line of ``parts``, plain strings and styled text alike."""
     out = Text()
     for part in parts:
         if isinstance(part, str):
@@ -87,6 +89,7 @@ def join(parts: Iterable[Text | str]) -> Text:
 
 
 def side_by_side(left: Sequence[Text], right: Sequence[Text], left_width: int) -> list[Text]:
+    """Two columns: ``left`` padded to ``left_width``, then :data:`GAP`, then ``right``."""
     lines = []
     for index in range(max(len(left), len(right))):
         line = pad(left[index] if index < len(left) else Text(), left_width)
@@ -99,6 +102,7 @@ def side_by_side(left: Sequence[Text], right: Sequence[Text], left_width: int) -
 
 
 def ordinal(place: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``... for a place in a ranking."""
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(place if place < 20 else place % 10, "th")
     return f"{place}{suffix}"
 

@@ -75,4 +75,5 @@ def patron_names(view: pb.MykerinosView) -> dict[int, str]:
 
 
 def nile_card_text(card: pb.MykerinosNileCard) -> str:
+    """``2 archaeologists, 3 pts``: a Nile card's effect and points."""
     return f"{EFFECT_NAME.get(card.effect, '?')}, {card.points} pts"

@@ -82,6 +82,7 @@ def tiebreak_line(view: pb.MykerinosView) -> Text:
 
 
 def reserve_text(reserves: Iterable[pb.MykerinosReserve], times: str) -> Text:
+    """``B x11 G x4`` (with ``times`` as the x): a reserve by colour, or ``none``."""
     out = Text()
     for reserve in reserves:
         if out:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from senet.v1 import mykerinos_pb2 as pb
 
+#: Width of the board column: row label (3) + 4 plots of 6 + 5 borders.
 BOARD_WIDTH = 32
 COLOUR_LETTER: dict[int, str] = {
     pb.MYKERINOS_COLOUR_BLUE: "B",
