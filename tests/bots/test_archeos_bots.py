@@ -7,8 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from senet.bots.archeos.heuristics import archeos_values
 from senet.bots.base import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
-from senet.bots.heuristics import archeos_values, evaluator_for
+from senet.bots.heuristics import evaluator_for
 from senet.codec import codec_for
 from senet.games import GameState, Rng, get_game
 from senet.games.archeos import ArcheosState

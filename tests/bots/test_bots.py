@@ -17,11 +17,11 @@ from senet.bots.greedy import GreedyStrategy
 from senet.bots.heuristics import (
     evaluator_for,
     final_rewards,
-    mykerinos_values,
     rewards_from_values,
     score_values,
 )
 from senet.bots.mcts import MctsStrategy
+from senet.bots.mykerinos.heuristics import mykerinos_values
 from senet.bots.random_bot import RandomStrategy
 from senet.codec import codec_for
 from senet.games import GameState, Rng, get_game

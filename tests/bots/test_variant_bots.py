@@ -14,13 +14,12 @@ import pytest
 from senet.bots import make_strategy
 from senet.bots.greedy import GreedyStrategy
 from senet.bots.heuristics import (
-    TIE_CARD_WORTH,
     advantage,
     final_rewards,
-    mykerinos_values,
     rewards_from_values,
     sides_of,
 )
+from senet.bots.mykerinos.heuristics import TIE_CARD_WORTH, mykerinos_values
 from senet.games import Rng, get_game
 from senet.games.mykerinos import MykerinosState, nile
 from senet.games.mykerinos import actions as act

@@ -6,8 +6,10 @@ from senet.codec import codec_for
 from senet.games import Rng, get_game
 from senet.games.archeos import ArcheosState
 from senet.games.archeos.sites import COMPASS
-from senet.text import render_archeos
-from senet.text.render import ASCII, WIDTH
+from senet.text.archeos.scores import final_score_lines
+from senet.text.archeos.table import match_lines
+from senet.text.drawing import ASCII, WIDTH
+from senet.text.renderer import renderer_for
 from senet.v1 import archeos_pb2 as pb
 
 CODEC = codec_for("archeos")
@@ -27,13 +29,13 @@ def test_every_line_fits_80_columns_for_every_seat_count() -> None:
     for seats in range(2, 7):
         for steps in (0, 60, 400):
             view = _view(seats, steps, 0)
-            for line in render_archeos.match_lines(view, None, 0):
+            for line in match_lines(view, None, 0):
                 assert line.cell_len <= WIDTH, line.plain
 
 
 def test_tracks_show_vehicles_and_the_lines_to_cross() -> None:
     view = _view(3, 0, None, advanced_site="uluru")
-    plain = [line.plain for line in render_archeos.match_lines(view, None, None, ASCII)]
+    plain = [line.plain for line in match_lines(view, None, None, ASCII)]
     red = plain.index("Uluru (advanced)")
     assert plain[red + 1].startswith(" [ABC ]>1[")
     blue = plain.index("blue site")
@@ -42,27 +44,24 @@ def test_tracks_show_vehicles_and_the_lines_to_cross() -> None:
 
 def test_own_hand_grouped_by_colour_and_role_others_only_counted() -> None:
     view = _view(4, 30, 2)
-    text = "\n".join(line.plain for line in render_archeos.match_lines(view, None, 2))
+    text = "\n".join(line.plain for line in match_lines(view, None, 2))
     assert text.count("your hand:") == 1 and "by colour:" in text and "by role:" in text
     assert "(seat 2, you)" in text
-    spectator = "\n".join(
-        line.plain for line in render_archeos.match_lines(_view(4, 30, None), None, None)
-    )
+    spectator = "\n".join(line.plain for line in match_lines(_view(4, 30, None), None, None))
     assert "your hand" not in spectator
 
 
 def test_monkeys_scores_and_final_table() -> None:
     view = _view(2, 5000, 0)
     assert view.step == pb.ARCHEOS_STEP_OVER
-    lines = [line.plain for line in render_archeos.final_score_lines(view, None, 0)]
+    lines = [line.plain for line in final_score_lines(view, None, 0)]
     assert lines[0] == "FINAL SCORES" and lines[-1].endswith(("wins!", "share the victory!"))
-    header = render_archeos.match_lines(view, None, 0, ASCII)[1].plain
+    header = match_lines(view, None, 0, ASCII)[1].plain
     assert "monkeys ***" in header
 
 
 def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
-    from senet.text import choose
-    from senet.text.render import action_lines
+    from senet.text.archeos.actions import HELP, action_lines
 
     state = get_game("archeos").new_match(4, seed=2)
     assert isinstance(state, ArcheosState)
@@ -75,5 +74,5 @@ def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
     plain = [line.plain for line in action_lines(legal)]
     assert "Lead an expedition (card, then col or role):" in plain
     assert all(len(line) <= WIDTH for line in plain)
-    assert "lead r-bot col" in choose.HELP_BY_GAME["archeos"]
-    assert all(len(line) <= WIDTH for line in choose.ARCHEOS_HELP.splitlines())
+    assert "lead r-bot col" in renderer_for("archeos").help_text
+    assert all(len(line) <= WIDTH for line in HELP.splitlines())

@@ -29,8 +29,23 @@ import pytest
 from senet.client.client import SenetClient
 from senet.codec import codec_for
 from senet.games import GameState, get_game
-from senet.text import choose, render
+from senet.text import choose, drawing
+from senet.text.actions import FULL_LIST_MAX
 from senet.text.cli import check, parse_options, seat_plan
+from senet.text.mykerinos.actions import HELP, action_lines
+from senet.text.mykerinos.board import board_lines
+from senet.text.mykerinos.events import describe_event, update_lines
+from senet.text.mykerinos.names import Seats
+from senet.text.mykerinos.scores import final_score_lines
+from senet.text.mykerinos.table import match_lines
+from senet.text.mykerinos.tables import (
+    COLOUR_LETTER,
+    EFFECT_NAME,
+    GOVERNOR,
+    PATRON_CODE,
+    PATRON_NAME,
+    PATRONS,
+)
 from senet.v1 import match_pb2, match_service_pb2
 from senet.v1 import mykerinos_pb2 as pb
 
@@ -115,8 +130,8 @@ def views() -> list[Captured]:
     return out
 
 
-def _text(captured: Captured, cs: render.Charset = render.UNICODE) -> str:
-    return render.to_text(render.match_lines(captured.view, captured.summary, 0, cs))
+def _text(captured: Captured, cs: drawing.Charset = drawing.UNICODE) -> str:
+    return drawing.to_text(match_lines(captured.view, captured.summary, 0, cs))
 
 
 # ------------------------------------------------------------------ rendering
@@ -125,7 +140,7 @@ def test_every_moment_fits_80_columns_and_shows_the_table(views: list[Captured])
     for captured in views:
         text = _text(captured)
         lines = text.splitlines()
-        assert max(len(line) for line in lines) <= render.WIDTH, captured.moment
+        assert max(len(line) for line in lines) <= drawing.WIDTH, captured.moment
         assert "\x1b" not in text
         view = captured.view
         # The museum: all 15 rooms, by name.
@@ -135,12 +150,12 @@ def test_every_moment_fits_80_columns_and_shows_the_table(views: list[Captured])
         # Every player, by colour and name.
         for player in view.players:
             name = captured.summary.seats[player.seat].display_name
-            assert re.search(rf"{render.COLOUR_LETTER[player.colour]} \w+ +{name}", text)
+            assert re.search(rf"{COLOUR_LETTER[player.colour]} \w+ +{name}", text)
         # Area numbers (scoring order) and each plot's points and patron.
         for area in range(len(view.region.plots) // 2):
             assert f"Area {area + 1}" in text
         for plot in view.region.plots:
-            assert f"{plot.points} {render.PATRON_CODE.get(plot.patron, '---')}" in text
+            assert f"{plot.points} {PATRON_CODE.get(plot.patron, '---')}" in text
         assert f"campaign {view.campaign} of {view.campaigns}" in text
         assert "TIEBREAK 1:" in text
         if view.phase == pb.MYKERINOS_PHASE_DELIMITATION:
@@ -166,7 +181,7 @@ def test_board_cells_show_archaeologists_pyramids_and_empty_spaces(
             for column, cell in enumerate(cells):
                 space = (column, row - 1)
                 if space in occupied:
-                    expected = render.COLOUR_LETTER[occupied[space]]
+                    expected = COLOUR_LETTER[occupied[space]]
                 elif space in pyramids:
                     expected = "^"
                 else:
@@ -183,9 +198,9 @@ def test_players_reserves_patrons_and_scores(views: list[Captured]) -> None:
     for player in captured.view.players:
         assert re.search(rf"score +{player.prestige}\b", text)
         for entry in player.patrons:
-            if entry.patron == render.GOVERNOR:
+            if entry.patron == GOVERNOR:
                 continue  # shown only with The Nile
-            code = render.PATRON_CODE[entry.patron]
+            code = PATRON_CODE[entry.patron]
             used = f" ({entry.used} used)" if entry.used else ""
             assert f"{code} {entry.cards}{used}" in text
     assert "GENERAL reserve" in text
@@ -194,11 +209,11 @@ def test_players_reserves_patrons_and_scores(views: list[Captured]) -> None:
 
 def test_final_scores_breakdown(views: list[Captured]) -> None:
     for captured in (c for c in views if c.moment == "over"):
-        text = render.to_text(render.final_score_lines(captured.view, captured.summary, 0))
-        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        text = drawing.to_text(final_score_lines(captured.view, captured.summary, 0))
+        assert max(len(line) for line in text.splitlines()) <= drawing.WIDTH
         assert "FINAL SCORES" in text
-        for patron in render.PATRONS:
-            assert render.PATRON_NAME[patron] in text
+        for patron in PATRONS:
+            assert PATRON_NAME[patron] in text
         for score in captured.view.final_scores:
             assert re.search(rf"\b{score.total}\b", text.split("TOTAL", 1)[1].splitlines()[0])
             for entry in score.patrons:
@@ -212,15 +227,15 @@ def test_final_scores_breakdown(views: list[Captured]) -> None:
 
 def test_no_colour_and_ascii(views: list[Captured]) -> None:
     captured = views[1]
-    lines = render.match_lines(captured.view, captured.summary, 0, render.ASCII)
+    lines = match_lines(captured.view, captured.summary, 0, drawing.ASCII)
     plain = io.StringIO()
-    console = render.make_console(no_color=True, file=plain, force_terminal=True)
+    console = drawing.make_console(no_color=True, file=plain, force_terminal=True)
     for line in lines:
         console.print(line)
     assert "\x1b" not in plain.getvalue()
     assert plain.getvalue().isascii()
     coloured = io.StringIO()
-    console = render.make_console(file=coloured, force_terminal=True)
+    console = drawing.make_console(file=coloured, force_terminal=True)
     for line in lines:
         console.print(line)
     assert "\x1b[" in coloured.getvalue()
@@ -230,16 +245,16 @@ def test_no_colour_and_ascii(views: list[Captured]) -> None:
 def test_action_list_numbers_every_action_with_notation_and_label(
     views: list[Captured],
 ) -> None:
-    long_list = next(c.legal for c in views if len(c.legal) > render.FULL_LIST_MAX)
-    text = render.to_text(render.action_lines(long_list))
-    assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+    long_list = next(c.legal for c in views if len(c.legal) > FULL_LIST_MAX)
+    text = drawing.to_text(action_lines(long_list))
+    assert max(len(line) for line in text.splitlines()) <= drawing.WIDTH
     numbers = [int(n) for n in re.findall(r"(?:^|(?<= ))(\d+) (?=[a-z])", text, re.M)]
     assert sorted(numbers) == list(range(1, len(long_list) + 1))
     for number, action in enumerate(long_list, 1):
         assert f"{number} {action.notation}" in text
     assert "A: start an excavation" in text
     short = long_list[:5]
-    text = render.to_text(render.action_lines(short))
+    text = drawing.to_text(action_lines(short))
     for number, action in enumerate(short, 1):
         assert re.search(
             rf"{number}  {re.escape(action.notation)} +{re.escape(action.label)}", text
@@ -256,7 +271,7 @@ def test_shared_label_starts_become_a_heading() -> None:
         )
         for room in rooms
     ]
-    text = render.to_text(render.action_lines(legal))
+    text = drawing.to_text(action_lines(legal))
     assert "Send one of your archaeologists of this area to the museum:" in text
     for number, room in enumerate(rooms, 2):
         assert re.search(rf"{number}  mus {re.escape(room)} +{re.escape(room)} room", text)
@@ -265,7 +280,7 @@ def test_shared_label_starts_become_a_heading() -> None:
 
 def test_update_lines_describe_the_events(views: list[Captured]) -> None:
     captured = views[0]
-    seats = render.Seats(captured.view, captured.summary, 0)
+    seats = Seats(captured.view, captured.summary, 0)
     update = match_pb2.MatchUpdate(seat=1, notation="pass")
     update.events.add().mykerinos.passed.CopyFrom(
         pb.MykerinosEvent.Passed(seat=1, tiebreak_space=1)
@@ -277,7 +292,7 @@ def test_update_lines_describe_the_events(views: list[Captured]) -> None:
             patron=pb.MYKERINOS_PATRON_EXPLORER,
         )
     )  # fmt: skip
-    lines = render.update_lines(update, seats)
+    lines = update_lines(update, seats)
     assert lines[0] == "Red (Bob): pass"
     assert "Red (Bob) passed: tiebreak space 1." in lines[1]
     assert "Blue (Ada, you) took the left plot of area 3: 3 pts, Explorer." in lines[2]
@@ -311,7 +326,7 @@ def test_resolve_numbers_notation_and_commands() -> None:
     )
     # Not listed: the server decides and explains.
     assert choose.resolve("b z9 c2", legal) == choose.Submit("b z9 c2", known=False)
-    assert max(len(line) for line in choose.HELP.splitlines()) <= render.WIDTH
+    assert max(len(line) for line in HELP.splitlines()) <= drawing.WIDTH
 
 
 def test_play_arguments() -> None:
@@ -528,7 +543,7 @@ def test_nile_match_shows_river_cards_tokens_and_river_delimitation() -> None:
     seen = {"river", "blocked", "river delimitation", "tokens", "tie card"}
     for state, captured in _variant_moments(3, 8, {"nile": True}):
         text = _text(captured)
-        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        assert max(len(line) for line in text.splitlines()) <= drawing.WIDTH
         view = state.view(0)
         assert "NILE decks:" in text
         for player in captured.view.players:
@@ -539,7 +554,7 @@ def test_nile_match_shows_river_cards_tokens_and_river_delimitation() -> None:
             seen.discard("tie card")
         for card in captured.view.region.nile.cards:
             assert f"n{card.row + 1} rows" in text
-            assert render.EFFECT_NAME[card.effect] in text
+            assert EFFECT_NAME[card.effect] in text
         board = {space: colour for space, colour in view["occupied"].items()}
         for space in view["region"].get("river", []):
             if space not in board and space not in view["nile"]["blocked"]:
@@ -559,7 +574,7 @@ def test_nile_match_shows_river_cards_tokens_and_river_delimitation() -> None:
 
 def _board_char(captured: Captured, space: str) -> str:
     """What the board shows on ``space``: the board alone, drawn in ASCII."""
-    lines = render.to_text(render.board_lines(captured.view, render.ASCII)).splitlines()
+    lines = drawing.to_text(board_lines(captured.view, drawing.ASCII)).splitlines()
     column, row = "abcdefgh".index(space[0]), int(space[1:])
     line = next(line for line in lines if line.startswith(f"{row:>2} "))
     # Row label (3 cells); a border before each plot (every 2 columns); 3 cells a space.
@@ -571,18 +586,18 @@ def test_team_match_shows_teams_and_team_scores() -> None:
     # (The generator plays on in place: each capture is what the view was then.)
     for _, captured in [*moments[::25], moments[-1]]:
         text = _text(captured)
-        assert max(len(line) for line in text.splitlines()) <= render.WIDTH
+        assert max(len(line) for line in text.splitlines()) <= drawing.WIDTH
         own = list(captured.view.individual_scores)
         team_line = next(line for line in text.splitlines() if line.startswith("TEAMS"))
         assert f"B+G score {min(own[0], own[2])}" in team_line
         assert f"R+W score {min(own[1], own[3])}" in team_line
     _, final = moments[-1]
     assert any(final.view.individual_scores)
-    text = render.to_text(render.final_score_lines(final.view, final.summary, 0))
+    text = drawing.to_text(final_score_lines(final.view, final.summary, 0))
     assert "Team (lower member)" in text
     # The team's actions are listed under their own heading.
     listed = next(c.legal for _, c in moments if any(a.notation.startswith("tb") for a in c.legal))
-    assert "Team: expand your teammate's excavation" in render.to_text(render.action_lines(listed))
+    assert "Team: expand your teammate's excavation" in drawing.to_text(action_lines(listed))
 
 
 def test_quick_draft_and_classic_names() -> None:
@@ -598,18 +613,18 @@ def test_quick_draft_and_classic_names() -> None:
     for code in set(draft["patrons"]):
         count = draft["patrons"].count(code)
         assert f"({code}) {count}" in text
-    seats = render.Seats(captured.view, captured.summary, 0)
+    seats = Seats(captured.view, captured.summary, 0)
     update = match_pb2.MatchUpdate(seat=0, notation="draft exp")
     update.events.add().mykerinos.drafted.CopyFrom(
         pb.MykerinosEvent.Drafted(seat=0, card=3, patron=pb.MYKERINOS_PATRON_EXPLORER)
     )
-    assert "Blue (Ada, you) drafted a Lord Lemon." in render.update_lines(update, seats)[1]
+    assert "Blue (Ada, you) drafted a Lord Lemon." in update_lines(update, seats)[1]
 
 
 def test_variant_events_are_described() -> None:
     state = get_game("mykerinos").new_match(seats=3, options={"nile": True}, seed=1)
     captured = _capture("", 3, state)
-    seats = render.Seats(captured.view, captured.summary, 0)
+    seats = Seats(captured.view, captured.summary, 0)
     e = pb.MykerinosEvent
     events = [
         e(blocked=e.Blocked(seat=1, space=pb.MykerinosSpace(column=5, row=4))),
@@ -626,7 +641,7 @@ def test_variant_events_are_described() -> None:
         ),
         e(tie_card_used=e.TieCardUsed(seat=0)),
     ]
-    lines = [render.describe_event(event, seats) for event in events]
+    lines = [describe_event(event, seats) for event in events]
     assert lines == [
         "Red (Bob) put a blocking token on f5.",
         "Red (Bob) took back the blocking token from the Explorer 5-room.",

@@ -1,7 +1,11 @@
 """The text client: ``senet play`` in a terminal.
 
-* :mod:`senet.text.render` draws a match from the protocol's messages (``MatchSummary``
-  and ``MykerinosView``) as ``rich`` text that fits 80 columns and reads without colour.
+* :mod:`senet.text.renderer` is what the client asks of a game's text part (the table,
+  the log, the scores, the actions, the help) and finds it by game id among the
+  ``senet.text_renderers`` plug-ins: :mod:`senet.text.mykerinos`,
+  :mod:`senet.text.archeos`, or :mod:`senet.text.generic` for a game without its own.
+* :mod:`senet.text.drawing` and :mod:`senet.text.actions` are the pieces every
+  renderer shares: 80 columns, Unicode or ASCII borders, the numbered action list.
 * :mod:`senet.text.choose` turns what a person types (a number, notation, a command)
   into a choice among the legal actions.
 * :mod:`senet.text.app` runs the session: create, join, resume or watch a match, follow

@@ -32,8 +32,9 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.text import choose, render, render_archeos
+from senet.text import choose, drawing
 from senet.text.cli import parse_options, seat_plan
+from senet.text.renderer import TextRenderer, renderer_for
 from senet.v1 import match_pb2, match_service_pb2
 
 LOG_LINES = 8
@@ -117,7 +118,7 @@ class TextApp:
 
     session: Session
     console: Console
-    charset: render.Charset = render.UNICODE
+    charset: drawing.Charset = drawing.UNICODE
     clear: bool = True
     inbox: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -195,22 +196,19 @@ class TextApp:
         if kind == "update":
             self._interrupted |= self.legal is not None
             self.legal = None
-            seats = self._seats()
-            view = self.view
-            if view is not None and view.HasField("archeos"):
-                archeos_seats = render_archeos.Seats(view.archeos, self.summary, self.viewer)
-                self.log.extend(render_archeos.update_lines(message.update, archeos_seats))
-            elif seats is not None:
-                self.log.extend(render.update_lines(message.update, seats))
+            update, view = message.update, self.view
+            if view is not None:
+                lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
+                self.log.extend(lines)
             else:
-                self.log.append(f"seat {message.update.seat}: {message.update.notation}")
+                self.log.append(f"seat {update.seat}: {update.notation}")
             return True
         return False
 
-    def _seats(self) -> render.Seats | None:
-        if self.view is None or not self.view.HasField("mykerinos"):
-            return None
-        return render.Seats(self.view.mykerinos, self.summary, self.viewer)
+    @property
+    def renderer(self) -> TextRenderer:
+        """The match's game's renderer (the generic one until the match is known)."""
+        return renderer_for(self.summary.game_id if self.summary is not None else "")
 
     # -------------------------------------------------------------- fetching
     async def refresh(self) -> None:
@@ -250,25 +248,15 @@ class TextApp:
         if self.clear and self._drawn and self.console.is_terminal:
             self.console.clear()
         self._drawn = True
-        summary, view = self.summary, self.view
-        if view is not None and view.HasField("mykerinos"):
-            lines = render.match_lines(view.mykerinos, summary, self.viewer, self.charset)
-            self.print(*lines)
-        elif view is not None and view.HasField("archeos"):
-            self.print(
-                *render_archeos.match_lines(view.archeos, summary, self.viewer, self.charset)
-            )
-        elif summary is not None:
-            self.print(
-                f"{summary.game_id} match {summary.match_id}: "
-                "this client draws Mykerinos and Archeos Society."
-            )
+        if self.view is not None:
+            renderer = self.renderer
+            self.print(*renderer.match_lines(self.view, self.summary, self.viewer, self.charset))
         if self.log:
             self.print(Text("RECENT", style="bold"), *self.log)
         self._draw_waiting()
         if self.legal is not None:
             self.print(Text("YOUR TURN - choose an action:", style="bold reverse"))
-            self.print(*render.action_lines(list(self.legal.actions)))
+            self.print(*self.renderer.action_lines(list(self.legal.actions)))
             self.prompt()
 
     def _draw_waiting(self) -> None:
@@ -285,8 +273,12 @@ class TextApp:
         if self.legal is not None or not summary.HasField("current_seat"):
             return
         seat = summary.current_seat
-        seats = self._seats()
-        who = seats.label(seat) if seats is not None else f"seat {seat}"
+        view = self.view
+        who = (
+            self.renderer.seat_label(seat, view, summary, self.viewer)
+            if view is not None
+            else f"seat {seat}"
+        )
         info = next((s for s in summary.seats if s.seat == seat), None)
         note = ""
         if info is not None and info.kind == match_pb2.SEAT_KIND_BOT:
@@ -343,8 +335,7 @@ class TextApp:
             self._print_resume()
             return 0
         if command.name == "help":
-            game_id = self.summary.game_id if self.summary is not None else ""
-            self.print(choose.HELP_BY_GAME.get(game_id, choose.HELP))
+            self.print(self.renderer.help_text)
         elif command.name == "list" and self.legal is not None:
             for number, action in enumerate(self.legal.actions, 1):
                 self.print(f"{number:>3}  {action.notation:<14} {action.label}")
@@ -385,19 +376,10 @@ class TextApp:
         if stale or self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE:
             await self.refresh()
         view = self.view
-        if view is not None and view.HasField("mykerinos"):
+        if view is not None:
             self.print("")
-            lines = render.final_score_lines(
-                view.mykerinos, self.summary, self.viewer, self.charset
-            )
-            self.print(*lines)
-        elif view is not None and view.HasField("archeos"):
-            self.print("")
-            self.print(
-                *render_archeos.final_score_lines(
-                    view.archeos, self.summary, self.viewer, self.charset
-                )
-            )
+            renderer = self.renderer
+            self.print(*renderer.final_score_lines(view, self.summary, self.viewer, self.charset))
         elif self.summary is not None:
             self.print(f"Final scores: {list(self.summary.scores)}")
         return 0
@@ -492,7 +474,7 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
         app = TextApp(
             session,
             console,
-            charset=render.charset_for(console, args.ascii),
+            charset=drawing.charset_for(console, args.ascii),
             clear=not args.no_clear,
         )
         start_line_reader(asyncio.get_running_loop(), app.inbox)
@@ -506,7 +488,7 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
 
 def main(args: argparse.Namespace, file: IO[str] | None = None) -> int:
     """Run the session; Ctrl-C leaves cleanly (printing how to resume)."""
-    console = render.make_console(no_color=args.no_color, file=file)
+    console = drawing.make_console(no_color=args.no_color, file=file)
     holder: list[Session] = []
     try:
         return asyncio.run(amain(args, console, holder))

@@ -38,38 +38,6 @@ COMMANDS = {
     "exit": "quit",
 }
 
-HELP = """\
-Type the number of an action, or its notation, then Enter. Notation:
-  a c2          A: start on c2            b c3 d3        B: expand onto c3, d3
-  cur c2 c3     Curator                   col c3 d3 e3   Colonel
-  exp c2        Explorer (pyramid)        hei c2         Heiress
-  dir exp5      Director into a room      pass           stop for this campaign
-  na c2         neutral player starts     nb c3 d3       neutral player expands
-  nskip         no neutral action         take l/take r  claim a plot
-  mus exp5      museum reward             discard l      the neutral's discard
-Variants:
-  ta c2         team: start, teammate's   tb c3 d3       team: expand, mate's
-  draft cur     quick game: draft         gov c2         Governor (The Nile)
-  block f5      blocking token (or room)  take n1        claim a Nile card
-  usetie        win a tie with the card   keeptie        keep the tie card
-Space names alone (like c2) pick the one action that places there.
-Commands: ? N (label of action N), list (all, with labels), board, quit.
-Spaces: columns a-h from the left, rows 1-9 from the top."""
-
-ARCHEOS_HELP = """\
-Type the number of an action, or its notation, then Enter. Notation:
-  take r-bot      take a display card     draw           draw from the deck
-  lead r-bot col  lead, same colour       lead r-bot role  lead, same role
-  add b-stu       add a card              go             play the expedition
-  adv g / adv y2  advance a vehicle       back g         move a vehicle back
-  cash / stay     Uluru                   prof 3         take a professor token
-  keep r-stu      Physician: keep a card  done / pass    stop / no expedition
-Cards are colour-role: colours r o y g b p; roles bot car cur gui lin mer pat
-pho phy pil pro stu. Commands: ? N (label of action N), list, board, quit."""
-
-#: Help text by game id (the Mykerinos text is the default).
-HELP_BY_GAME = {"archeos": ARCHEOS_HELP, "mykerinos": HELP}
-
 
 @dataclass(frozen=True)
 class Submit:

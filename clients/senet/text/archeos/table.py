@@ -1,15 +1,12 @@
-"""Draw an Archeos Society match from the protocol's messages, for an 80-column terminal.
+"""The whole Archeos Society table: header, sites, display, players.
 
-The match itself comes from ``senet.v1`` messages only (``ArcheosView``, ``MatchSummary``,
-``ArcheosEvent``). The site boards' numbers (lines, points, extras) are static data the
-view does not repeat, so they come from :mod:`senet.games.archeos.sites`, the data
-module the server uses: pure data, no rules and no protocol.
+The site boards' numbers (lines, points, extras) are static data the view does not
+repeat, so they come from :mod:`senet.games.archeos.sites`, the data module the
+server uses: pure data, no rules and no protocol.
 
-Players are letters ``A``-``F`` (seat 0 is ``A``); on Ta-Sekhet-Ma'at the second
-vehicle is the lower-case letter. Each track reads ``[AB ]>2[C  ]``: the vehicles on a
-space, then the size an expedition needs to cross the next line (the ``>`` is a right
-angle quote in Unicode). Colour only
-decorates: everything reads the same with ``--no-color``.
+Each track reads ``[AB ]>2[C  ]``: the vehicles on a space, then the size an
+expedition needs to cross the next line (the ``>`` is a right angle quote in
+Unicode); on Ta-Sekhet-Ma'at the second vehicle is the lower-case letter.
 """
 
 from __future__ import annotations
@@ -19,88 +16,24 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from senet.games.archeos.sites import ADVANCED, COMPASS, SITE_NAMES, Track
-from senet.text.render import UNICODE, WIDTH, Charset, _fit, _ordinal
-from senet.text.seat_names import SeatNames
+from senet.text.archeos.names import (
+    COLOUR_LETTERS,
+    COLOUR_NAMES,
+    COLOUR_STYLES,
+    ROLE_CODES,
+    ROLE_NAMES,
+    SEAT_LETTERS,
+    STEP_NAMES,
+    Seats,
+    cards_text,
+)
+from senet.text.drawing import UNICODE, WIDTH, Charset, fit
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 
-SEAT_LETTERS = "ABCDEF"
-COLOUR_NAMES = ("red", "orange", "yellow", "green", "blue", "purple")
-COLOUR_LETTERS = "roygbp"
-COLOUR_STYLES = (
-    "bold red",
-    "bold dark_orange",
-    "bold yellow",
-    "bold green",
-    "bold blue",
-    "bold magenta",
-)
-ROLE_CODES = ("bot", "car", "cur", "gui", "lin", "mer", "pat", "pho", "phy", "pil", "pro", "stu")
-ROLE_NAMES = (
-    "Botanist",
-    "Cartographer",
-    "Curator",
-    "Guide",
-    "Linguist",
-    "Mercenary",
-    "Patron",
-    "Photographer",
-    "Physician",
-    "Pilot",
-    "Professor",
-    "Student",
-)
-STEP_NAMES: dict[int, str] = {
-    pb.ARCHEOS_STEP_TURN: "take, draw or lead an expedition",
-    pb.ARCHEOS_STEP_BUILD: "building an expedition",
-    pb.ARCHEOS_STEP_CHOOSE_ADVANCE: "choosing which vehicle advances",
-    pb.ARCHEOS_STEP_ULURU: "Uluru: cash in or stay",
-    pb.ARCHEOS_STEP_LINGUIST: "linguist artifact: a free advance",
-    pb.ARCHEOS_STEP_PROFESSOR: "taking a professor token",
-    pb.ARCHEOS_STEP_EXTRA: "Cartographer: one more expedition?",
-    pb.ARCHEOS_STEP_KEEP: "Physician: keeping cards",
-    pb.ARCHEOS_STEP_UR: "Ur: a season-end expedition",
-    pb.ARCHEOS_STEP_PROFESSOR_MOVE: "season end: professor move",
-    pb.ARCHEOS_STEP_OVER: "game over",
-}
 #: Width of one track space, brackets included, and of a line marker (``>2``).
 CELL = 6
 LINE = 2
-
-
-def card_text(card: pb.ArcheosCard) -> Text:
-    """``r-bot``, styled in the card's colour."""
-    colour, role = card.colour - 1, card.role - 1
-    if not 0 <= colour < 6 or not 0 <= role < 12:
-        return Text("?")
-    return Text(f"{COLOUR_LETTERS[colour]}-{ROLE_CODES[role]}", style=COLOUR_STYLES[colour])
-
-
-def cards_text(cards: Sequence[pb.ArcheosCard]) -> Text:
-    out = Text()
-    for i, card in enumerate(cards):
-        if i:
-            out.append(" ")
-        out.append_text(card_text(card))
-    return out
-
-
-class Seats(SeatNames):
-    """Names for seats: letter, display name, and ``you`` for the viewer."""
-
-    def __init__(
-        self,
-        view: pb.ArcheosView,
-        summary: match_pb2.MatchSummary | None = None,
-        viewer: int | None = None,
-    ) -> None:
-        super().__init__(summary, viewer)
-        self.count = len(view.players)
-
-    def label(self, seat: int) -> str:
-        """``A (Ada)``, or ``A (Ada, you)``."""
-        letter = SEAT_LETTERS[seat] if 0 <= seat < len(SEAT_LETTERS) else "?"
-        return f"{letter} ({self.name(seat)}{', you' if seat == self.viewer else ''})"
 
 
 def track_of(view: pb.ArcheosView, colour: int) -> Track:
@@ -271,76 +204,4 @@ def match_lines(
     lines += _site_lines(view, cs)
     lines += table_lines(view, seats)
     lines += player_lines(view, seats)
-    return [_fit(line, WIDTH) for line in lines]
-
-
-def final_score_lines(
-    view: pb.ArcheosView,
-    summary: match_pb2.MatchSummary | None = None,
-    viewer: int | None = None,
-    cs: Charset = UNICODE,
-) -> list[Text]:
-    """Totals, relic points, final-season expedition sizes (the tie-break) and places."""
-    seats = Seats(view, summary, viewer)
-    if not view.final:
-        return [Text("No final scores yet.")]
-    lines = [Text("FINAL SCORES", style="bold reverse")]
-    ranking = list(view.ranking)
-    for entry in sorted(view.final, key=lambda e: ranking[e.seat] if e.seat < len(ranking) else 9):
-        place = _ordinal(ranking[entry.seat]) if entry.seat < len(ranking) else "?"
-        sizes = " ".join(map(str, entry.expedition_sizes)) or "-"
-        lines.append(
-            _fit(
-                Text(
-                    f"{place:>4} {seats.label(entry.seat):<24} {entry.total:>4} pts  "
-                    f"relics {entry.relics} (+{entry.relic_points})  expeditions {sizes}"
-                ),
-                WIDTH,
-            )
-        )
-    winners = [e.seat for e in view.final if e.seat < len(ranking) and ranking[e.seat] == 1]
-    verb = "share the victory" if len(winners) > 1 else "wins"
-    lines.append(Text(f"{' and '.join(seats.label(s) for s in winners)} {verb}!", style="bold"))
-    return lines
-
-
-def describe_event(event: pb.ArcheosEvent, seats: Seats) -> str | None:
-    """One line for the log, or None for events the table already shows."""
-    who = seats.label(event.seat) if event.HasField("seat") else ""
-    kind = event.kind
-    if kind == pb.ARCHEOS_EVENT_KIND_SEASON_STARTED:
-        return f"Season {event.season} begins; {who} starts."
-    if kind == pb.ARCHEOS_EVENT_KIND_MONKEY_DRAWN:
-        return f"{who} drew a monkey ({event.count} of 3)."
-    if kind == pb.ARCHEOS_EVENT_KIND_CARDS_DRAWN_PRIVATE:
-        return f"You drew {cards_text(event.cards).plain}."
-    if kind == pb.ARCHEOS_EVENT_KIND_EXPEDITION_PLAYED:
-        return f"{who} played an expedition of {len(event.cards)}: {cards_text(event.cards).plain}."
-    if kind == pb.ARCHEOS_EVENT_KIND_VEHICLE_MOVED:
-        site = COLOUR_NAMES[event.site - 1] if 1 <= event.site <= 6 else "?"
-        second = " (second vehicle)" if event.second_vehicle else ""
-        return f"{who}: {site}{second} {event.start} -> {event.end} ({event.reason})."
-    if kind == pb.ARCHEOS_EVENT_KIND_MERCENARIES_DISCARDED:
-        return f"{who} discarded ten Mercenaries."
-    if kind == pb.ARCHEOS_EVENT_KIND_ULURU_CASHED:
-        return f"{who} cashed in {event.points} points on Uluru."
-    if kind == pb.ARCHEOS_EVENT_KIND_SEASON_ENDING:
-        return f"The third monkey ends season {event.season} ({who} drew it)."
-    if kind == pb.ARCHEOS_EVENT_KIND_SEASON_BONUS:
-        return f"{who} scores {event.points} ({event.reason})."
-    if kind == pb.ARCHEOS_EVENT_KIND_SEASON_SCORED:
-        return f"Season {event.season} scored: {' '.join(map(str, event.scores))}."
-    if kind == pb.ARCHEOS_EVENT_KIND_GAME_OVER:
-        return "The game is over."
-    return None
-
-
-def update_lines(update: match_pb2.MatchUpdate, seats: Seats) -> list[str]:
-    """The log lines of one committed action: who did what, then what followed."""
-    lines = [f"{seats.label(update.seat)}: {update.notation}"]
-    for event in update.events:
-        if event.HasField("archeos"):
-            line = describe_event(event.archeos, seats)
-            if line is not None:
-                lines.append("  " + line)
-    return lines
+    return [fit(line, WIDTH) for line in lines]
