@@ -9,7 +9,7 @@ group                      object                                       layer
 ``senet.games``            :class:`~senet.games.interface.Game`         rules core
 ``senet.codecs``           :class:`~senet.codec.base.GameCodec`         protocol codec
 ``senet.text_renderers``   a text renderer (:mod:`senet.text`)          text client
-``senet.bot_heuristics``   an evaluator (:mod:`senet.bots`)             bots
+``senet.bot_heuristics``   heuristics (:mod:`senet.bots.heuristics`)    bots
 =========================  ===========================================  ===============
 
 Senet's own games are declared in ``pyproject.toml``; a third-party game declares
