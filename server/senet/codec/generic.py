@@ -18,6 +18,8 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from google.protobuf import struct_pb2
+
 from senet.codec.base import GENERIC_FIELD, GameCodec
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Action, Event, JsonDict, OptionValue
@@ -116,7 +118,7 @@ def write_value(out: generic_pb2.GenericValue, value: object) -> None:
         ValueError: an integer outside int64, or a float that is not finite.
     """
     if value is None:
-        out.null_value = 0  # google.protobuf.NULL_VALUE
+        out.null_value = struct_pb2.NULL_VALUE
     elif isinstance(value, bool):
         out.bool_value = value
     elif isinstance(value, int):

@@ -13,7 +13,9 @@ from senet.games.rng import Rng
 from senet.games.validate import field, int_list, integer
 from tests.pebbles.core.rules import PEBBLES_IN_PLAY, VALUES, Play
 
-_DATA_KEYS = frozenset({"game", "seats", "options", "hands", "bag", "pile", "top", "scores", "turn"})
+_DATA_KEYS = frozenset(
+    {"game", "seats", "options", "hands", "bag", "pile", "top", "scores", "turn"}
+)
 _VIEW_KEYS = frozenset(
     {"game", "viewer", "seats", "options", "hand", "hand_sizes", "bag_size", "pile", "top",
      "scores", "turn"}
@@ -186,7 +188,11 @@ class PebblesState(GameState):
 
     @staticmethod
     def _play(action: object) -> Play:
-        if not isinstance(action, Play) or type(action.tile) is not int or action.tile not in VALUES:
+        if (
+            not isinstance(action, Play)
+            or type(action.tile) is not int
+            or action.tile not in VALUES
+        ):
             raise MalformedActionError(f"not a Pebbles action: {action!r}")
         return action
 
@@ -221,7 +227,9 @@ class PebblesState(GameState):
         options = _options(game, seats, field(view, "options"))
         raw_viewer = field(view, "viewer")
         viewer = None if raw_viewer is None else integer(raw_viewer, "viewer", 0, seats - 1)
-        sizes = int_list(field(view, "hand_sizes"), "hand_sizes", 0, int(options["hand_size"]), seats)
+        sizes = int_list(
+            field(view, "hand_sizes"), "hand_sizes", 0, int(options["hand_size"]), seats
+        )
         raw_hand = field(view, "hand")
         if (raw_hand is None) != (viewer is None):
             raise CorruptStateError("a seat's view shows its hand, a spectator's none")
