@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from senet.codec import action_game, codec_for
 from senet.codec.generic import GenericCodec, read_object, read_value, write_object, write_value
 from senet.games import Event, MalformedActionError, Rng, get_game
-from senet.v1 import generic_pb2, match_pb2
+from senet.v1 import archeos_pb2, generic_pb2, match_pb2, mykerinos_pb2
 from tests.pebbles.core import Play
 
 CODEC = codec_for("pebbles")
@@ -141,7 +141,7 @@ def test_notation_is_returned_in_canonical_form() -> None:
     ("action", "message"),
     [
         (match_pb2.Action(), "Action.game is empty"),
-        (match_pb2.Action(mykerinos={}), "set to mykerinos"),
+        (match_pb2.Action(mykerinos=mykerinos_pb2.MykerinosAction()), "set to mykerinos"),
         (_generic_action("", "play 1"), "for 'no game' was sent to a pebbles match"),
         (_generic_action("mykerinos", "play 1"), "for 'mykerinos' was sent to a pebbles match"),
         (_generic_action("pebbles", ""), "not a Pebbles action"),
@@ -165,7 +165,7 @@ def test_any_generic_action_is_notation_or_malformed(notation: str, game_id: str
 
 def test_the_game_of_a_typed_action() -> None:
     assert action_game(match_pb2.Action()) is None
-    assert action_game(match_pb2.Action(archeos={})) == "archeos"
+    assert action_game(match_pb2.Action(archeos=archeos_pb2.ArcheosAction())) == "archeos"
     with pytest.raises(MalformedActionError, match="game_id is empty"):
         action_game(_generic_action("", "play 1"))
 
@@ -187,7 +187,7 @@ def test_views_of_another_game_do_not_decode() -> None:
     with pytest.raises(ValueError, match="game 'other'"):
         CODEC.view_from_proto(other)
     with pytest.raises(ValueError, match="game 'mykerinos'"):
-        CODEC.view_from_proto(match_pb2.View(mykerinos={}))
+        CODEC.view_from_proto(match_pb2.View(mykerinos=mykerinos_pb2.MykerinosView()))
     with pytest.raises(ValueError, match="game None"):
         CODEC.view_from_proto(match_pb2.View())
 
