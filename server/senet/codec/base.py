@@ -149,9 +149,10 @@ class GameCodec(ABC):
 class OneofCodec(GameCodec):
     """A codec made of one game module's conversion functions.
 
-    Every game's messages sit in the ``game`` oneof of ``Action``, ``View`` and
-    ``GameEvent`` under a field named like the game, so the wrapping (and its
-    checks) is the same for every game; only the per-game functions differ.
+    A game with messages of its own has them in the ``game`` oneof of ``Action``,
+    ``View`` and ``GameEvent`` under a field named like the game, so the wrapping
+    (and its checks) is the same for every such game; only the per-game functions
+    differ. A game without messages uses :class:`~senet.codec.generic.GenericCodec`.
     """
 
     def __init__(
