@@ -112,6 +112,11 @@ async def test_bad_moves_are_refused_with_a_reason(
     )
     assert wrong_game.message == "a mykerinos action was sent to a pebbles match"
     await expect_error(
+        me.submit(match.match_id, typed=generic("play 1", game_id="chess")),
+        Code.INVALID_ARGUMENT,
+        "UNKNOWN_GAME",
+    )
+    await expect_error(
         match.seats[1].submit(match.match_id, f"play {view['hand'][0]}"),
         Code.FAILED_PRECONDITION,
         "NOT_YOUR_TURN",
