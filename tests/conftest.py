@@ -5,6 +5,9 @@ starts its own ``redis-server`` on a free loopback port, without persistence, in
 a temporary directory, and kills it when the session ends. Tests that need Redis
 are skipped (with the reason) when ``redis-server`` is not installed; set
 ``SENET_REDIS_SERVER`` to use a binary outside ``PATH``.
+
+The test-only games of ``tests/plugins`` (Pebbles) are enabled here, at import time,
+for the tests and every process they start.
 """
 
 from __future__ import annotations
@@ -22,7 +25,11 @@ from pathlib import Path
 import pytest
 import redis
 
+from tests import plugins
 from tests.cluster import LocalCluster, local_cluster
+
+# The test-only games (tests/plugins) are registered before any test asks a registry.
+plugins.enable()
 
 _START_TIMEOUT_S = 10.0
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from senet.games import all_games
 from tests.bench import rules
 
 
@@ -16,7 +17,9 @@ def test_rules_benchmark_prints_the_ratio_line() -> None:
     figures = rules.run(budget=budget, out=lines.append)
 
     ratio_lines = []
-    for game_id in ("archeos", "mykerinos"):
+    game_ids = [game.info.id for game in all_games()]
+    assert {"archeos", "mykerinos"} <= set(game_ids)
+    for game_id in game_ids:
         assert f"rules.{game_id}.decisions_vs_chess" in figures
         mine = [line for line in lines if line.startswith(f"rules.{game_id}.decisions_vs_chess:")]
         assert len(mine) == 1

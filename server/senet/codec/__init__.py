@@ -14,6 +14,7 @@ Typical use in the service::
 
 from senet.codec.base import (
     GameCodec,
+    action_game,
     all_codecs,
     codec_for,
     require_game_message,
@@ -29,6 +30,7 @@ from senet.codec.options import (
 
 __all__ = [
     "GameCodec",
+    "action_game",
     "all_codecs",
     "codec_for",
     "game_info_to_proto",

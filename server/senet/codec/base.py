@@ -41,9 +41,15 @@ class GameCodec(ABC):
     Codecs are stateless and shared by every match of their game.
     """
 
-    #: Id of the game this codec serves (``GameInfo.id``); also its oneof field name
-    #: in ``Action``, ``View`` and ``GameEvent``.
+    #: Id of the game this codec serves (``GameInfo.id``).
     game_id: ClassVar[str]
+
+    @property
+    def oneof_field(self) -> str:
+        """The field of the ``game`` oneof of ``Action``, ``View`` and ``GameEvent`` this
+        codec writes: the game id for a game with its own messages, ``generic`` for a
+        game served by :class:`~senet.codec.generic.GenericCodec`."""
+        return self.game_id
 
     @abstractmethod
     def action_from_proto(self, action: match_pb2.Action) -> str:
@@ -143,9 +149,10 @@ class GameCodec(ABC):
 class OneofCodec(GameCodec):
     """A codec made of one game module's conversion functions.
 
-    Every game's messages sit in the ``game`` oneof of ``Action``, ``View`` and
-    ``GameEvent`` under a field named like the game, so the wrapping (and its
-    checks) is the same for every game; only the per-game functions differ.
+    A game with messages of its own has them in the ``game`` oneof of ``Action``,
+    ``View`` and ``GameEvent`` under a field named like the game, so the wrapping
+    (and its checks) is the same for every such game; only the per-game functions
+    differ. A game without messages uses :class:`~senet.codec.generic.GenericCodec`.
     """
 
     def __init__(
@@ -264,6 +271,28 @@ def require_game_message(which: str | None, game_id: str, message: str) -> None:
         raise MalformedActionError(
             f"{message}.game is set to {which} but this is a {game_id} match"
         )
+
+
+#: The arm of the ``game`` oneofs that carries games without messages of their own.
+GENERIC_FIELD = "generic"
+
+
+def action_game(action: match_pb2.Action) -> str | None:
+    """The id of the game a client's typed action was written for (``None``: nothing set).
+
+    A game with its own messages is named by its oneof field; a generic action names
+    its game in ``GenericAction.game_id``. The service uses it to pick the codec
+    before it knows the match, and refuses an action of another game.
+
+    Raises:
+        MalformedActionError: a generic action without a game id.
+    """
+    which = action.WhichOneof("game")
+    if which == GENERIC_FIELD:
+        if not action.generic.game_id:
+            raise MalformedActionError("Action.generic.game_id is empty: name the match's game")
+        return action.generic.game_id
+    return which
 
 
 CODECS: PluginRegistry[GameCodec] = PluginRegistry(

@@ -23,7 +23,7 @@ from google.protobuf.internal.containers import RepeatedCompositeFieldContainer
 from google.rpc import error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from senet.codec import codec_for
+from senet.codec import action_game, codec_for
 from senet.codec.options import game_info_to_proto, options_from_proto, options_to_proto
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
@@ -217,7 +217,7 @@ def _notation(request: match_service_pb2.SubmitActionRequest) -> tuple[str, str 
     if which == "notation":
         return request.notation, None
     if which == "typed":
-        game = request.typed.WhichOneof("game")
+        game = action_game(request.typed)
         if game is None:
             raise MalformedActionError("typed action has no game message set")
         return codec_for(game).action_from_proto(request.typed), game
