@@ -1,9 +1,9 @@
 """The layers that serve every game name none: games are found through plug-ins only.
 
-Scans the service, the store, the shared codec modules, the command line, the bots
-(but their heuristics, which hold each game's evaluator), the arena and the client
-library for a string literal that is an installed game's id and for imports of one
-game's modules. Docstrings are documentation and may name games.
+Scans the service, the store, the shared codec modules, the command line, the bots,
+the text client, the arena and the client library (but each game's own plug-in
+package, named by its id) for a string literal that is an installed game's id and for
+imports of one game's modules. Docstrings are documentation and may name games.
 """
 
 from __future__ import annotations
@@ -26,20 +26,20 @@ AGNOSTIC = [
     "clients/senet/bots",
     "clients/senet/arena",
     "clients/senet/client",
+    "clients/senet/text",
 ]
-#: Per-game parts that live in these folders by design (their own plug-in group): the
-#: bots' heuristics module, or package.
-PER_GAME = ("clients/senet/bots/heuristics",)
 #: Defaults a person sees, not branches: ``senet arena`` plays the flagship game unless
 #: told otherwise.
 ALLOWED = {("clients/senet/arena/cli.py", "mykerinos")}
 
 
 def _files() -> Iterator[Path]:
+    """Every module of those layers but a game's own plug-in package (named by its id)."""
+    game_ids = {game.info.id for game in all_games()}
     for name in AGNOSTIC:
         path = ROOT / name
         for file in [path] if path.is_file() else sorted(path.rglob("*.py")):
-            if not str(file.relative_to(ROOT)).startswith(PER_GAME):
+            if not game_ids & set(file.relative_to(path).parts[:-1]):
                 yield file
 
 
@@ -56,7 +56,8 @@ def _docstrings(tree: ast.AST) -> set[int]:
 
 def test_no_game_is_named_outside_its_own_packages() -> None:
     game_ids = {game.info.id for game in all_games()}
-    modules = {f"senet.{layer}.{g}" for layer in ("games", "codec") for g in game_ids}
+    layers = ("games", "codec", "text", "bots")
+    modules = {f"senet.{layer}.{g}" for layer in layers for g in game_ids}
     modules |= {f"senet.v1.{g}_pb2" for g in game_ids}
     offenders = []
     for file in _files():
