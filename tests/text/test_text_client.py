@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import os
 import random
 import re
 import socket
@@ -412,7 +413,14 @@ def _spawn(*argv: str, log: io.StringIO) -> pexpect.spawn[str]:
         sys.executable,
         ["-m", "senet.cli", "play", *argv, "--no-color", "--no-clear"],
         cwd=str(REPO),
-        env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8", "NO_COLOR": "1"},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "TERM": "xterm",
+            "LANG": "C.UTF-8",
+            "NO_COLOR": "1",
+            # The test suite's own plug-in games (tests/plugins) are seen by the client too.
+            "PYTHONPATH": os.environ.get("PYTHONPATH", ""),
+        },
         encoding="utf-8",
         timeout=30,
         dimensions=(60, 80),

@@ -24,10 +24,11 @@ from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 from rich.text import Text
 
+from senet.codec.generic import read_object
 from senet.text import actions as shared
 from senet.text.drawing import STATUS_NAME, WIDTH, Charset, hanging, ordinal
 from senet.text.seat_names import SeatNames
-from senet.v1 import match_pb2
+from senet.v1 import generic_pb2, match_pb2
 
 #: Indentation of each level of nesting.
 INDENT = "  "
@@ -52,6 +53,13 @@ def arm_fields(message: Message, oneof: str = "game") -> tuple[str, dict[str, An
     if arm is None:
         return "", {}
     value = getattr(message, arm)
+    if isinstance(value, generic_pb2.GenericView | generic_pb2.GenericEvent):
+        # The generic arm carries the core's own plain data: draw that, not its
+        # encoding (GenericValue wrappers).
+        data = read_object(value.data)
+        if isinstance(value, generic_pb2.GenericEvent):
+            data = {"kind": value.kind, **data}
+        return arm, dict(sorted(data.items()))
     raw = MessageToDict(value, preserving_proto_field_name=True)
     fields = _short_enums(_sort_structs(raw, value.DESCRIPTOR), enum_names(value.DESCRIPTOR))
     return arm, fields if isinstance(fields, dict) else {"value": fields}
