@@ -44,6 +44,7 @@ def server_with_bots(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
+@pytest.mark.slow
 def test_a_person_plays_archeos_against_a_bot(server_with_bots: str) -> None:
     log = io.StringIO()
     child = _spawn(
