@@ -10,8 +10,8 @@ RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(wildcard proto/senet/v1/*.proto)
 GENERATED := proto/senet/v1/__init__.py
-# The tests `make quick` runs: all but those marked slow, on two workers.
-QUICK_TESTS ?= -m "not slow" -n 2
+# The tests `make quick` runs: all but those marked slow, spread over the cores.
+QUICK_TESTS ?= -m "not slow" -n auto
 
 .PHONY: install proto test quick lint typecheck unit bench run clean deploy-lock
 
