@@ -75,23 +75,23 @@ def test_the_layers_hold_on_a_clean_copy(tree_copy: Path) -> None:
 
 
 def test_a_rules_core_importing_grpc_breaks_the_cores_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "server/senet/games/interface.py", "import grpc")
+    add_import(tree_copy / "server/senet/games/__init__.py", "import grpc")
     result = lint_imports(tree_copy)
     assert result.returncode != 0
     assert f"{CORES_CONTRACT} BROKEN" in result.stdout
-    assert "senet.games.interface -> grpc" in result.stdout
+    assert "senet.games -> grpc" in result.stdout
 
 
 def test_the_service_importing_a_client_breaks_the_service_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "server/senet/service/matches.py", "import senet.bots")
+    add_import(tree_copy / "server/senet/service/__init__.py", "import senet.bots")
     result = lint_imports(tree_copy)
     assert result.returncode != 0
     assert f"{SERVICE_CONTRACT} BROKEN" in result.stdout
-    assert "senet.service.matches -> senet.bots" in result.stdout
+    assert "senet.service -> senet.bots" in result.stdout
 
 
 def test_a_client_importing_the_service_breaks_the_clients_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "clients/senet/arena/runner.py", "import senet.service.server")
+    add_import(tree_copy / "clients/senet/arena/__init__.py", "import senet.service.server")
     result = lint_imports(tree_copy)
     assert result.returncode != 0
     assert f"{CLIENTS_CONTRACT} BROKEN" in result.stdout
