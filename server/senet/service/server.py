@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -180,7 +181,7 @@ async def create_server(
 #: Something run beside the server in its process: called once the server listens,
 #: with the running server and the event set when a signal asks it to stop; still
 #: running at that point, it is cancelled before the server drains.
-Companion = Callable[["RunningServer", asyncio.Event], Awaitable[None]]
+Companion = Callable[["RunningServer", asyncio.Event], Coroutine[Any, Any, None]]
 
 
 async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> None:
@@ -210,7 +211,7 @@ async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> Non
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    beside = [asyncio.ensure_future(companion(running, stop)) for companion in companions]
+    beside = [asyncio.create_task(companion(running, stop)) for companion in companions]
     await stop.wait()
     log.info("draining", extra={"grace_s": settings.drain_grace_s})
     for task in beside:
