@@ -1,8 +1,8 @@
 """What runs beside what in one process: bot workers beside a server, a server beside an arena.
 
 Each is an ordinary gRPC client or server, exactly as in separate processes; only
-the process is shared. Imports of the service stay inside the functions, so the
-commands that need no server (``senet play``, ``senet bots``) do not load it.
+the process is shared. The server module is imported inside the functions, so the
+commands that start no server (``senet play``, ``senet bots``) do not load it.
 """
 
 from __future__ import annotations
