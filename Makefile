@@ -2,22 +2,29 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# Three stamps, so each target installs only what it needs: the code generator
+# (build only), the project with its runtime dependencies (make run), and the
+# test and benchmark tools on top (everything else).
+CODEGEN := $(VENV)/.codegen-stamp
+RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
-TOOLS := $(VENV)/.tools-stamp
 PROTOS := $(wildcard proto/senet/v1/*.proto)
 GENERATED := proto/senet/v1/__init__.py
+# The tests `make quick` runs: all but those marked slow, spread over the cores.
+QUICK_TESTS ?= -m "not slow" -n auto
 
-.PHONY: install proto test lint typecheck unit bench run clean deploy-lock
+.PHONY: install proto test quick lint typecheck unit bench run clean deploy-lock
 
-# Code generation needs grpcio-tools and mypy-protobuf before the project installs.
-$(TOOLS):
+# Code generation needs grpcio-tools and mypy-protobuf before the project installs;
+# neither is a dependency of the project (nothing imports them at run time).
+$(CODEGEN):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet 'grpcio-tools>=1.60' 'mypy-protobuf>=3.6'
-	touch $(TOOLS)
+	touch $(CODEGEN)
 
 ## make proto: generate Python code and type stubs (package senet.v1) from proto/.
-$(GENERATED): $(PROTOS) $(TOOLS)
+$(GENERATED): $(PROTOS) $(CODEGEN)
 	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python -m grpc_tools.protoc -Iproto \
 		--python_out=proto --grpc_python_out=proto \
 		--mypy_out=quiet:proto --mypy_grpc_out=quiet:proto $(PROTOS)
@@ -25,15 +32,21 @@ $(GENERATED): $(PROTOS) $(TOOLS)
 
 proto: $(GENERATED)
 
-$(STAMP): pyproject.toml $(GENERATED)
+$(RUNTIME): pyproject.toml $(GENERATED)
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
+## make lint: ruff, then the layers (import-linter contracts in pyproject.toml).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -44,22 +57,32 @@ unit: $(STAMP)
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit
 
+## make quick: the inner loop: lint, type-check and the tests not marked slow.
+quick: lint typecheck
+	$(BIN)/pytest $(QUICK_TESTS)
+
 ## make bench: benchmarks, each figure printed beside a baseline measured in the same run.
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
 
 ## make run: the match server on the embedded in-memory store (port 50051) with one bot worker.
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1
 
-## make deploy-lock: re-pin the image's runtime dependencies (with hashes) from pyproject.toml.
-deploy-lock: $(TOOLS)
+## make deploy-lock: re-pin the image's dependencies (with hashes): the runtime ones from
+## pyproject.toml, and the build stage's code generator, held to the same grpcio and protobuf.
+deploy-lock: $(CODEGEN)
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras --no-header \
 		--no-emit-index-url --no-emit-find-links -o deploy/requirements.txt pyproject.toml
 	sed -i '1i # Runtime dependencies of the Senet image, pinned with hashes (pip --require-hashes).\n# Regenerate after changing [project.dependencies] in pyproject.toml: make deploy-lock' \
 		deploy/requirements.txt
+	echo 'grpcio-tools>=1.60' | $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe \
+		--strip-extras --no-header --no-emit-index-url --no-emit-find-links \
+		--constraint deploy/requirements.txt -o deploy/requirements-build.txt -
+	sed -i '1i # The image build stage'"'"'s code generator (protoc), pinned with hashes; grpcio and\n# protobuf match deploy/requirements.txt. Regenerate with: make deploy-lock' \
+		deploy/requirements-build.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache
 	find proto -name "*_pb2*" -delete; rm -f $(GENERATED)

@@ -13,6 +13,7 @@ import pytest
 from tests.bench import scale, service
 
 
+@pytest.mark.slow
 def test_scale_benchmark_prints_its_ratio_and_the_core_count() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")

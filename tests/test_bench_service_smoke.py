@@ -19,6 +19,7 @@ FIGURES = (
 )
 
 
+@pytest.mark.slow
 def test_service_benchmark_prints_its_three_figures() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")

@@ -377,6 +377,7 @@ def _playout(
 @_settings(50)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_random_playouts_follow_the_interface(game: Game, seats: int, seed: int, chooser: int):
     """Legal actions apply (checked), round-trip, are labelled; the match ends."""
     state = game.new_match(seats, seed=seed)
@@ -460,6 +461,7 @@ def _check_text(game: Game, state: GameState, seat: int, text: str) -> None:
     ),
 )
 @_thinned
+@pytest.mark.slow
 def test_bad_actions_are_rejected_and_change_nothing(
     game: Game, seats: int, seed: int, chooser: int, garbage: list[str]
 ):
@@ -495,6 +497,7 @@ def test_bad_actions_are_rejected_and_change_nothing(
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_snapshots_round_trip_and_continue_identically(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -533,6 +536,7 @@ def test_snapshots_round_trip_and_continue_identically(
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_replay_is_deterministic_and_clones_are_independent(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -573,6 +577,7 @@ def test_replay_is_deterministic_and_clones_are_independent(
 @_settings(30)
 @given(seed=SEEDS, chooser=SEEDS, other_seed=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_views_are_json_and_do_not_depend_on_hidden_parts(
     game: Game, seats: int, seed: int, chooser: int, other_seed: int
 ):
@@ -609,6 +614,7 @@ def test_views_are_json_and_do_not_depend_on_hidden_parts(
 @_settings(15)
 @given(seed=SEEDS, chooser=SEEDS, sample_seed=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_state_from_view_reproduces_the_view_and_the_choices(
     game: Game, seats: int, seed: int, chooser: int, sample_seed: int
 ):
@@ -729,6 +735,7 @@ def test_corrupt_field_values_are_refused(game: Game, seats: int):
 @_settings(10, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_any_well_formed_action_can_be_described(game: Game, seats: int, seed: int, chooser: int):
     def describe_all(state: GameState, step: int, rng: Rng) -> None:
         for text in _candidate_notations(game, seats, rng, 4):
@@ -764,6 +771,7 @@ def _perturbed(action: Any, rng: Rng) -> Iterator[object]:
 @_settings(10, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_hand_built_action_values_end_in_a_game_error(
     game: Game, seats: int, seed: int, chooser: int
 ):
@@ -798,6 +806,7 @@ def _scribble(value: Any) -> None:
 @_settings(5, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
+@pytest.mark.slow
 def test_data_and_views_are_snapshots(game: Game, seats: int, seed: int, chooser: int):
     """Mutating what to_data()/view() returned (or the data a state was built from)
     must not change the state."""

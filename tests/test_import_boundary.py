@@ -1,35 +1,122 @@
-"""The rules cores must stay pure: no grpc, no redis, no generated protobuf code."""
+"""The layers hold, and the import-linter contracts that guard them (pyproject.toml) bite.
+
+``make lint`` runs ``lint-imports``; these tests show that it passes on the code as
+it is and fails, naming the contract, when a rules core imports grpc or the service
+imports a client. Each breach is made in a copy of the package trees, never here.
+"""
 
 from __future__ import annotations
 
-import ast
+import os
+import shutil
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES_DIR = ROOT / "server" / "senet" / "games"
-FORBIDDEN = ("grpc", "redis", "google.protobuf", "proto", "senet.v1", "senet.service")
+LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
+#: The folders whose ``senet`` portions make up the namespace package.
+PORTIONS = ("server", "clients", "proto")
+CORES_CONTRACT = "Rules cores import only the standard library"
+SERVICE_CONTRACT = "The store and the service never import a client"
+CLIENTS_CONTRACT = "Clients never import the service or the store"
 
 
-def _imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-    return names
+def _pyproject() -> dict[str, Any]:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def test_no_forbidden_import_statements() -> None:
-    offenders = []
-    for path in sorted(GAMES_DIR.rglob("*.py")):
-        for name in _imported_modules(path):
-            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN):
-                offenders.append(f"{path.relative_to(GAMES_DIR)} imports {name}")
-    assert offenders == []
+def _contract(name: str) -> dict[str, Any]:
+    contracts = _pyproject()["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["name"] == name)
+
+
+@pytest.fixture
+def tree_copy(tmp_path: Path) -> Path:
+    """The package trees and pyproject.toml, copied to a scratch folder."""
+    for portion in PORTIONS:
+        shutil.copytree(
+            ROOT / portion / "senet",
+            tmp_path / portion / "senet",
+            ignore=shutil.ignore_patterns("__pycache__", "*.proto"),
+        )
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
+
+
+def lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """``lint-imports`` over the trees under ``root``, which shadow the installed ones."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(root / p) for p in PORTIONS))
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def add_import(module: Path, statement: str) -> None:
+    module.write_text(module.read_text() + f"\n{statement}  # noqa\n")
+
+
+def test_the_layers_hold_on_a_clean_copy(tree_copy: Path) -> None:
+    result = lint_imports(tree_copy)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "BROKEN" not in result.stdout
+
+
+def test_a_rules_core_importing_grpc_breaks_the_cores_contract(tree_copy: Path) -> None:
+    add_import(tree_copy / "server/senet/games/__init__.py", "import grpc")
+    result = lint_imports(tree_copy)
+    assert result.returncode != 0
+    assert f"{CORES_CONTRACT} BROKEN" in result.stdout
+    assert "senet.games -> grpc" in result.stdout
+
+
+def test_the_service_importing_a_client_breaks_the_service_contract(tree_copy: Path) -> None:
+    add_import(tree_copy / "server/senet/service/__init__.py", "import senet.bots")
+    result = lint_imports(tree_copy)
+    assert result.returncode != 0
+    assert f"{SERVICE_CONTRACT} BROKEN" in result.stdout
+    assert "senet.service -> senet.bots" in result.stdout
+
+
+def test_a_client_importing_the_service_breaks_the_clients_contract(tree_copy: Path) -> None:
+    add_import(tree_copy / "clients/senet/arena/__init__.py", "import senet.service.server")
+    result = lint_imports(tree_copy)
+    assert result.returncode != 0
+    assert f"{CLIENTS_CONTRACT} BROKEN" in result.stdout
+
+
+def test_the_cores_contract_forbids_every_dependency() -> None:
+    """A new dependency cannot slip into the cores unnoticed: its import roots are forbidden."""
+    project = _pyproject()["project"]
+    declared = [*project["dependencies"]]
+    for extra in ("bench", "plot"):  # what the packages may import, lazily or not
+        declared += project["optional-dependencies"][extra]
+    wanted = {canonicalize_name(Requirement(text).name) for text in declared}
+    roots_of: dict[str, set[str]] = {}
+    for root, dists in packages_distributions().items():
+        for dist in dists:
+            roots_of.setdefault(canonicalize_name(dist), set()).add(root)
+    forbidden = set(_contract(CORES_CONTRACT)["forbidden_modules"])
+    missing = {
+        (dist, root)
+        for dist in wanted
+        for root in roots_of.get(dist, ())
+        # Private helpers (``_cffi_backend``, mypyc's ``<hash>__mypyc``) are not imported.
+        if root not in forbidden and root.isidentifier() and not root.startswith("_")
+    }
+    assert missing == set()
 
 
 def test_loading_every_game_pulls_in_no_forbidden_module() -> None:

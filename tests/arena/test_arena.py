@@ -21,6 +21,7 @@ from senet.arena.stats import MatchResult, summarize, wilson_interval, win_share
 from senet.cli import main
 
 
+@pytest.mark.slow
 def test_small_tournament_end_to_end(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     argv = ["arena", "--players", "random,greedy", "--matches", "6", "--parallel", "3"]
@@ -122,6 +123,7 @@ def test_plot_writes_a_png(tmp_path: Path) -> None:
     assert chart.read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 def test_arena_runs_archeos(tmp_path: Path) -> None:
     out = tmp_path / "archeos.json"
     argv = ["arena", "--game", "archeos", "--players", "greedy,random,random"]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from senet.arena.players import PlayerSpec
 from senet.arena.runner import ArenaConfig, run_arena
 from senet.arena.stats import summarize
+from senet.cli.beside import embedded_server
 
 SEATS = 4
 SEED = 2024
@@ -42,7 +43,7 @@ def run(*, quick: bool = False, out: Callable[[str], None] = print) -> dict[str,
         parallel=2,
         seed=SEED,
     )
-    arena = asyncio.run(run_arena(config))
+    arena = asyncio.run(run_arena(config, start_server=embedded_server))
     summary = {s.player: s for s in summarize(arena.results, [mcts.label, greedy.label])}
     m, g = summary[mcts.label], summary[greedy.label]
     low, high = m.interval

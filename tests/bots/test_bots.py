@@ -69,6 +69,7 @@ def _positions(seats: int, seed: int, every: int) -> Iterator[MykerinosState]:
 # ------------------------------------------------------------------ playing
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("name", STRATEGY_NAMES)
+@pytest.mark.slow
 def test_every_strategy_plays_full_matches_legally(name: str, seats: int) -> None:
     strategies = [_strategy(name, seed=10 * seats + s) for s in range(seats)]
     state, log = _play(seats, seed=seats, strategies=strategies)
@@ -78,6 +79,7 @@ def test_every_strategy_plays_full_matches_legally(name: str, seats: int) -> Non
 
 
 @pytest.mark.parametrize(("name", "limit"), [("random", None), ("greedy", None), ("mcts", 60)])
+@pytest.mark.slow
 def test_seeded_strategies_replay_exactly(name: str, limit: int | None) -> None:
     def run() -> list[str]:
         return _play(3, 8, [_strategy(name, seed=s) for s in range(3)], limit)[1]
@@ -90,6 +92,7 @@ def test_seeded_strategies_replay_exactly(name: str, limit: int | None) -> None:
 
 # ---------------------------------------------------- hidden information
 @pytest.mark.parametrize("name", STRATEGY_NAMES)
+@pytest.mark.slow
 def test_choices_do_not_depend_on_hidden_parts(name: str) -> None:
     """Two states the seat cannot tell apart get the same answer from the same seed.
 
@@ -153,6 +156,7 @@ def test_a_remote_bot_decides_like_a_local_one() -> None:
 
 
 # ---------------------------------------------------------------- strength
+@pytest.mark.slow
 def test_greedy_beats_random_clearly() -> None:
     """Greedy in one seat (rotating) against three random bots, 20 seeded 4p matches."""
     places: list[int] = []

@@ -47,6 +47,7 @@ def _new(seats: int, seed: int, **options: bool) -> MykerinosState:
 
 
 @pytest.mark.parametrize(("seats", "options"), VARIANT_MATCHES)
+@pytest.mark.slow
 def test_random_greedy_and_mcts_finish_every_variant(seats: int, options: dict[str, bool]):
     names = ["mcts", "greedy", "random", "greedy"][:seats]
     bots = [make_strategy(n, seed=7 + i, iterations=MCTS_ITERATIONS) for i, n in enumerate(names)]

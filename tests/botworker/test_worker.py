@@ -57,6 +57,7 @@ async def _wait_for(condition: object, timeout_s: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.slow
 async def test_workers_share_seats_and_take_over_from_a_dead_one(server: RunningServer) -> None:
     target = f"127.0.0.1:{server.port}"
     async with (

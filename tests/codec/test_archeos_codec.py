@@ -17,6 +17,7 @@ CODEC = codec_for("archeos")
 
 
 @pytest.mark.parametrize("seats", range(2, 7))
+@pytest.mark.slow
 def test_random_matches_convert_both_ways(seats: int) -> None:
     for seed in range(3):
         state = GAME.new_match(seats, seed=seed)

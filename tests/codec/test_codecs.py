@@ -576,6 +576,7 @@ def _play_and_check(
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.slow
 def test_random_matches_convert_completely(seats: int) -> None:
     """Every legal action, view and event of seeded random matches converts faithfully."""
     action_kinds, event_kinds = _play_and_check(seats, {}, range(SEEDS_PER_SEAT_COUNT))
@@ -587,6 +588,7 @@ def test_random_matches_convert_completely(seats: int) -> None:
 
 
 @pytest.mark.parametrize(("seats", "options"), VARIANT_CASES)
+@pytest.mark.slow
 def test_variant_matches_convert_completely(seats: int, options: dict[str, bool]) -> None:
     """The same for every variant and valid combination: only its own kinds appear,
     and its characteristic actions and events do (checked through the codec)."""
@@ -1012,6 +1014,7 @@ def test_arbitrary_wire_bytes_decode_or_are_malformed(data: bytes):
         *(pytest.param(*case.values, range(1), id=case.id) for case in VARIANT_CASES),
     ],
 )
+@pytest.mark.slow
 def test_views_decode_back_to_the_core_dicts(
     seats: int, options: dict[str, bool], seeds: range
 ) -> None:
@@ -1101,6 +1104,7 @@ OPTION_VALUES = st.one_of(st.booleans(), st.integers(-(2**63), 2**63 - 1), st.te
 
 @FUZZ
 @given(st.dictionaries(st.text(max_size=10), OPTION_VALUES, max_size=6))
+@pytest.mark.slow
 def test_options_round_trip(options: dict[str, bool | int | str]):
     request = match_service_pb2.CreateMatchRequest()
     options_to_proto(options, request.options)

@@ -406,6 +406,7 @@ class Watcher:
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(seed=st.integers(0, 2**63 - 1), chooser=st.integers(0, 2**63 - 1))
+@pytest.mark.slow
 def test_invariants_hold_at_every_step(
     seats: int, options: dict[str, bool], seed: int, chooser: int
 ) -> None:

@@ -161,6 +161,7 @@ def check_match(record: dict[str, Any]) -> tuple[int, int]:
     return len(logged), sum(a["duplicate"] for a in record["acks"])
 
 
+@pytest.mark.slow
 def test_64_matches_survive_losing_one_of_three_replica_hosts(hosts: Hosts, tmp_path: Path) -> None:
     procs: list[subprocess.Popen[bytes]] = []
     try:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from google.protobuf.message import Message
 
 from senet.games import get_game
@@ -118,6 +119,7 @@ async def drain(client: Client, call: Any) -> None:
             return
 
 
+@pytest.mark.slow
 async def test_no_seat_receives_another_hand_or_the_deck_order(
     server: RunningServer, client: Client
 ) -> None:

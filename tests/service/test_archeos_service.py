@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2
 from tests.service.conftest import Client, check_export, play_random
 from tests.service.test_archeos_secrets import archeos_match
 
 
+@pytest.mark.slow
 async def test_a_whole_match_with_typed_actions_exports_and_replays(
     server: RunningServer, client: Client
 ) -> None:

@@ -44,6 +44,7 @@ async def replicas(redis_cluster_url: str) -> AsyncIterator[list[RunningServer]]
             await asyncio.wait_for(server.stop(), 10)
 
 
+@pytest.mark.slow
 async def test_matches_on_every_master_play_to_the_end(
     replicas: list[RunningServer], redis_cluster: LocalCluster
 ) -> None:

@@ -306,6 +306,7 @@ def _send(target: Target, method: str, requests: list[Message], md: list[tuple[s
     suppress_health_check=list(HealthCheck),
 )
 @given(data=st.data())
+@pytest.mark.slow
 def test_malformed_requests_never_fail_internally_nor_change_a_match(
     target: Target, data: st.DataObject
 ) -> None:

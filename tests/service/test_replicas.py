@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 
 import grpc
+import pytest
 
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
@@ -173,6 +174,7 @@ async def check_race(clients: list[Client], match_id: str, tokens: list[str], co
         assert (seen.viewer_seat, seen.match, seen.view) == (seat, final.match, final.view)
 
 
+@pytest.mark.slow
 async def test_eight_clients_race_through_two_processes(process_clients: list[Client]) -> None:
     a, b = process_clients
     match = await seated_match(a, 3)
@@ -180,6 +182,7 @@ async def test_eight_clients_race_through_two_processes(process_clients: list[Cl
     await check_race(clients, match.match_id, match.tokens, match.commitment)
 
 
+@pytest.mark.slow
 async def test_eight_clients_race_through_two_in_process_replicas(
     deployment: Deployment,
 ) -> None:

@@ -17,6 +17,7 @@ import asyncio
 import random
 import time
 
+import pytest
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
@@ -140,6 +141,7 @@ async def provoke_errors(match: Seated) -> list[Failure]:
     return failures
 
 
+@pytest.mark.slow
 async def test_no_rpc_or_stream_reveals_hidden_information(
     deployment: Deployment, server: RunningServer, client: Client
 ) -> None:

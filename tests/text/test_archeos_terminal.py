@@ -12,6 +12,7 @@ import pexpect
 from tests.text.test_text_client import PROMPT, _group, _spawn
 
 
+@pytest.mark.slow
 def test_a_person_plays_archeos_against_a_bot(server_with_bots: str) -> None:
     log = io.StringIO()
     child = _spawn(

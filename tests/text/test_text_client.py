@@ -444,6 +444,7 @@ def _before(child: pexpect.spawn[str]) -> str:
 PROMPT = r"Your move \(1-(\d+), notation, \? for help\) > "
 
 
+@pytest.mark.slow
 def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None:
     started = time.monotonic()
     log = io.StringIO()
@@ -547,6 +548,7 @@ def _variant_moments(
         state.apply(seat, rng.choice(state.legal_actions()))
 
 
+@pytest.mark.slow
 def test_nile_match_shows_river_cards_tokens_and_river_delimitation() -> None:
     seen = {"river", "blocked", "river delimitation", "tokens", "tie card"}
     for state, captured in _variant_moments(3, 8, {"nile": True}):

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from senet.arena.players import PlayerSpec
 from senet.arena.report import PlotUnavailable, print_table, write_json, write_plot
-from senet.arena.runner import ArenaConfig, run_arena
+from senet.arena.runner import ArenaConfig, ServerFactory, run_arena
 from senet.arena.stats import summarize
 
 
@@ -46,8 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", type=Path, default=None, help="write a win-rate PNG here")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the tournament with a progress bar, then print and write the results."""
+def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) -> int:
+    """Run the tournament with a progress bar, then print and write the results.
+
+    ``embedded_server`` starts the server of ``--server embedded``.
+    """
     console = Console()
     if not console.is_terminal:  # piped: rich would assume 80 columns and cut the table
         console = Console(width=120)
@@ -89,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
     with progress:
         bar = progress.add_task("matches", total=config.matches)
         try:
-            arena = asyncio.run(run_arena(config, lambda _: progress.advance(bar)))
+            arena = asyncio.run(
+                run_arena(config, lambda _: progress.advance(bar), start_server=embedded_server)
+            )
         except ValueError as exc:
             console.print(f"[red]senet arena: {exc}[/red]")
             return 2

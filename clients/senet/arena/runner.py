@@ -15,6 +15,10 @@ Reproducibility: match seeds and bot seeds derive from the arena seed, so with
 iteration budgets (or random/greedy only) the same seed replays the same
 tournament; with time budgets the clock decides how far each search gets, so
 results vary from run to run and with machine load.
+
+Without a server address the arena starts its own through the ``start_server``
+factory it is given (``senet arena --server embedded``: the command line passes an
+in-process server); the arena itself never imports the service.
 """
 
 from __future__ import annotations
@@ -32,8 +36,6 @@ from senet.arena.players import PlayerSpec, derive_seed, play_arena_seat
 from senet.arena.stats import MatchResult
 from senet.bots.worker import BotWorker, SeatKey
 from senet.client.client import SenetClient, describe_error
-from senet.service.server import create_server
-from senet.service.settings import Settings
 from senet.v1 import bot_service_pb2
 
 #: Short leases so the worker's acquire loop (every third of a lease) picks up new
@@ -41,6 +43,10 @@ from senet.v1 import bot_service_pb2
 ARENA_LEASE_MS = 1200
 #: Seats a single arena worker plays at once.
 SEATS_PER_WORKER = 16
+
+#: Starts a server for one tournament: entering yields its address (``host:port``),
+#: leaving stops it.
+ServerFactory = Callable[[], contextlib.AbstractAsyncContextManager[str]]
 
 
 @dataclass(frozen=True)
@@ -164,11 +170,15 @@ def _executor(config: ArenaConfig) -> Executor | None:
 
 
 async def run_arena(
-    config: ArenaConfig, on_done: Callable[[MatchResult], None] | None = None
+    config: ArenaConfig,
+    on_done: Callable[[MatchResult], None] | None = None,
+    *,
+    start_server: ServerFactory | None = None,
 ) -> ArenaRun:
     """Play ``config.matches`` matches, at most ``config.parallel`` at once.
 
-    ``on_done`` is called as each match finishes (progress bars).
+    ``on_done`` is called as each match finishes (progress bars). ``start_server``
+    provides the server when ``config.server`` is None.
     """
     if len(config.players) < 2:
         raise ValueError("an arena needs at least two players")
@@ -177,11 +187,12 @@ async def run_arena(
     seed = config.seed if config.seed is not None else secrets.randbits(63)
     run = ArenaRun(config, seed)
     async with contextlib.AsyncExitStack() as stack:
-        target = config.server
-        if target is None:
-            server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
-            stack.push_async_callback(server.stop)
-            target = f"127.0.0.1:{server.port}"
+        if config.server is not None:
+            target = config.server
+        elif start_server is not None:
+            target = await stack.enter_async_context(start_server())
+        else:
+            raise ValueError("no server to play on: give an address or a server to start")
         registry = Registry()
         if not config.external_workers:
             executor = _executor(config)

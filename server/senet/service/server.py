@@ -2,7 +2,9 @@
 
 ``create_server(settings, store)`` builds and starts a server and returns a
 :class:`RunningServer` with the bound port, so tests bind port 0 and run several
-replicas in one process. ``serve(settings)`` is what ``senet serve`` runs.
+replicas in one process. ``serve(settings)`` is what ``senet serve`` runs; what
+else runs in that process (embedded bot workers) is handed in as companions by the
+command line, so the service never imports a client.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -174,7 +178,13 @@ async def create_server(
     return running
 
 
-async def serve(settings: Settings) -> None:
+#: Something run beside the server in its process: called once the server listens,
+#: with the running server and the event set when a signal asks it to stop; still
+#: running at that point, it is cancelled before the server drains.
+Companion = Callable[["RunningServer", asyncio.Event], Coroutine[Any, Any, None]]
+
+
+async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> None:
     """Run until SIGTERM or SIGINT, then drain gracefully."""
     if settings.metrics_port:
         from prometheus_client import start_http_server
@@ -201,19 +211,9 @@ async def serve(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    workers = []
-    if settings.embedded_bot_workers > 0:
-        # A convenience for single-process use: the workers are ordinary gRPC
-        # clients of this server, exactly like `senet bots` in another process.
-        from senet.bots.worker import BotWorker
-
-        host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-        for _ in range(settings.embedded_bot_workers):
-            bot_worker = BotWorker(f"{host}:{running.port}", admin_key=settings.admin_key)
-            workers.append(asyncio.create_task(bot_worker.run(stop)))
-        print(f"  {len(workers)} bot worker(s) play bot seats in this process", flush=True)
+    beside = [asyncio.create_task(companion(running, stop)) for companion in companions]
     await stop.wait()
     log.info("draining", extra={"grace_s": settings.drain_grace_s})
-    for task in workers:
+    for task in beside:
         task.cancel()
     await running.drain()

@@ -1,4 +1,10 @@
-"""The ``senet`` command line: ``senet serve`` runs a server, ``senet play`` plays in a terminal."""
+"""The ``senet`` command line: ``senet serve`` runs a server, ``senet play`` plays in a terminal.
+
+This package is where the layers meet: the only place that imports both the service
+and the clients, so that what runs together in one process (the embedded bot workers
+of ``senet serve``, the in-process server of ``senet arena``) is wired here
+(:mod:`senet.cli.beside`) and nowhere else.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ import asyncio
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
 from senet.service import probe as health_probe
 from senet.service.settings import Settings
@@ -34,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bots":
         return worker.run_worker(args)
     if args.command == "arena":
-        return arena_cli.run(args)
+        return arena_cli.run(args, embedded_server=embedded_server)
     if args.command == "bot":
         return worker.run_seat(args)
     if args.command == "health":
@@ -44,9 +51,6 @@ def main(argv: list[str] | None = None) -> int:
         logs.configure(settings.log_level, settings.log_json)
         from senet.service.server import serve as run
 
-        asyncio.run(run(settings))
+        workers = settings.embedded_bot_workers
+        asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
