@@ -8,6 +8,7 @@ import random
 import re
 
 import pexpect
+import pytest
 
 from tests.text.test_text_client import PROMPT, _group, _spawn
 

@@ -8,10 +8,12 @@ import io
 import re
 
 import pexpect
+import pytest
 
 from tests.text.test_text_client import PROMPT, _group, _spawn
 
 
+@pytest.mark.slow
 def test_a_person_plays_pebbles_drawn_by_the_generic_renderer(server_with_bots: str) -> None:
     log = io.StringIO()
     child = _spawn(
