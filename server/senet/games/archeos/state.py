@@ -111,6 +111,8 @@ class _SeasonEnds(Exception):
 class ArcheosState(GameState):
     """An Archeos Society match in progress (or finished)."""
 
+    state_fields = FIELDS
+
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
         self.game = game

@@ -98,6 +98,8 @@ _RIVER_CELL = nile.RIVER
 class MykerinosState(GameState):
     """A Mykerinos match in progress (or finished)."""
 
+    state_fields = FIELDS
+
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
         self.game = game
