@@ -17,6 +17,8 @@ DIRECTORY = Path(__file__).resolve().parent
 #: Every how many decisions refused actions are tried and their messages recorded.
 REFUSALS_EVERY = 10
 REGENERATE = "python -m tests.playthroughs --regenerate"
+#: The decision at which the view of the seat to move is recorded in full.
+VIEW_AT = 60
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,9 @@ def record(playthrough: Playthrough) -> str:
             lines.append(_refused(state, (seat + 1) % state.seat_count, legal[0]))
         elif decision % REFUSALS_EVERY == 0:
             lines += _refusals(state, seat, earlier)
+        if decision == VIEW_AT:
+            lines.append(f"  view of seat {seat}:")
+            lines += [f"    {key}: {_value(value)}" for key, value in state.view(seat).items()]
         lines += [_event_line(e) for e in state.apply(seat, action.notation(), legal)]
         earlier = legal
         decision += 1
