@@ -81,8 +81,9 @@ def undeclared_attributes(state: GameState) -> list[str]:
 def shared_mutables(original: GameState, twin: GameState) -> list[str]:
     """Paths of the clone's mutable objects that are also the original's.
 
-    Walks every attribute but those declared SHARED (immutable or only ever
-    replaced as a whole), down through lists, tuples, dicts and objects.
+    Walks every attribute of a kind that clones copy (not the scalars, and not
+    what is declared SHARED: immutable or only ever replaced as a whole), down
+    through lists, tuples, dicts and objects.
     """
     fields = _declaration(original)
     owned: set[int] = set()
@@ -108,7 +109,7 @@ def shared_mutables(original: GameState, twin: GameState) -> list[str]:
         for index, child in enumerate(_children(value)):
             check(child, f"{path}[{index}]")
 
-    walked = [f for f in fields.fields if f.kind is not SHARED]
+    walked = [f for f in fields.fields if f.kind.copied]
     for field in walked:
         collect(getattr(original, field.name))
     for field in walked:

@@ -119,7 +119,10 @@ class StateFields(Generic[S]):
     header's attributes (``game``, ``seat_count``, ``options``) are declared here
     for every state, since the :class:`GameState` interface names them.
 
-    Use the built functions from one-line methods of the state class::
+    A state class names its declaration in ``state_fields`` (so tests find it) and
+    calls the built functions from one-line methods::
+
+        state_fields = FIELDS
 
         def clone(self) -> MyState:
             return FIELDS.clone(self)

@@ -11,6 +11,10 @@ The third monkey ends the season at once, wherever the turn is: drawing raises
 
 Hidden information: every hand, the order of the deck, and the cards a Physician is
 keeping. Everything else is public and is in every view.
+
+Beside this module: ``constants`` (the steps and seasons), ``labels`` (what an
+action does and why one is refused) and ``snapshot`` (the declaration of every
+attribute, from which clone and snapshots are built, and rebuilding a state).
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ Variants are match options: ``quick`` (three campaigns after a patron draft),
 (The Nile expansion: river spaces, the Governor and its blocking tokens, Nile
 cards). Their differences live in the hooks grouped under "variant hooks" and in
 small, named branches; ``docs/rules/mykerinos.md`` lists every ruling.
+
+Beside this module: ``constants`` (colours, phases), ``labels`` (what an
+action does and why one is refused) and ``snapshot`` (the declaration of every
+attribute, from which clone and snapshots are built, and rebuilding a state).
 """
 
 from __future__ import annotations
