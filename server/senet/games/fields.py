@@ -1,22 +1,199 @@
-"""Copying a state's fields for snapshots and clones, and reading a snapshot's header.
+"""A state's fields, declared once: clone, to_data and snapshot_data are built from it.
 
-Game states keep their position in plain lists, lists of lists and scalars, named
-in three tuples per class. Snapshots (``to_data``) and clones copy exactly those, so
-both go through here: one loop, over the instance dict rather than getattr/setattr,
-because clone runs once per served action and once per search node.
+A game state keeps its position in plain attributes: scalars, lists, lists of lists
+and a few special values (the generator, the options, the final breakdown). Three
+operations must agree on all of them: :meth:`~senet.games.interface.GameState.clone`
+(search copies; a list it forgets to copy links the copy to the live match),
+:meth:`~senet.games.interface.GameState.to_data` (snapshots; a field it forgets is
+lost on reload) and :meth:`~senet.games.interface.GameState.snapshot_data` (the same
+snapshot, shared rather than copied, for encoding at once). A :class:`StateFields`
+names every attribute of a state class once, with a :class:`FieldKind` that says how
+each operation treats it, and builds the three operations from that list.
+
+The operations are generated as Python source once per class (as ``dataclasses``
+does for ``__init__``): clone runs once per served action and once per search node,
+and an unrolled body of dict reads and slices is as fast as the hand-written
+copies it replaces, where a loop over the declaration would not be.
+
+``from_data`` stays hand-written, because it checks each field against the rules;
+``tests/test_state_fields.py`` proves it reads every saved field and that every
+attribute a state ever holds is declared here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from operator import itemgetter
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from senet.games import validate as v
 from senet.games.errors import CorruptStateError, GameError
-from senet.games.interface import Game, JsonDict
+from senet.games.interface import Game, GameState, JsonDict
 from senet.games.rng import Rng
+
+S = TypeVar("S", bound=GameState)
+
+#: ``value[:]`` as a function, for ``map``.
+_slice_copy = itemgetter(slice(None))
+
+
+@dataclass(frozen=True)
+class FieldKind:
+    """How clone, to_data and snapshot_data treat one kind of attribute.
+
+    Each template is a Python expression in which ``{x}`` reads the attribute;
+    ``clone`` is ``None`` when clones share the value (it is immutable, or only
+    ever replaced as a whole).
+
+    Attributes:
+        name: What the kind is called in messages and tests.
+        clone: The copy a clone gets, or ``None`` to share the value.
+        data: The value :meth:`GameState.to_data` stores: a fresh copy.
+        snapshot: The value :meth:`GameState.snapshot_data` stores; it may share.
+        copied: Whether clones must hold their own object (tests check it).
+    """
+
+    name: str
+    clone: str | None
+    data: str
+    snapshot: str
+    copied: bool
+
+    def __call__(self, *attributes: str) -> tuple[Field, ...]:
+        """Declare ``attributes`` as fields of this kind, in this order."""
+        return tuple(Field(name, self) for name in attributes)
+
+
+#: An int, str, bool or ``None``: shared by clones, stored as is.
+SCALAR = FieldKind("scalar", None, "{x}", "{x}", copied=False)
+#: A list of scalars: each clone and snapshot gets its own slice.
+LIST = FieldKind("list", "{x}[:]", "{x}[:]", "{x}", copied=True)
+#: A list of lists of scalars (per-seat rows): copied row by row.
+TABLE = FieldKind("table", "list(map(_slice, {x}))", "list(map(_slice, {x}))", "{x}", copied=True)
+#: A list of tables (per seat, a list of lists): copied down to the scalars.
+TABLES = FieldKind(
+    "tables",
+    "[list(map(_slice, r)) for r in {x}]",
+    "[list(map(_slice, r)) for r in {x}]",
+    "{x}",
+    copied=True,
+)
+#: A list of tuples of scalars: clones share the tuples, snapshots store them as lists
+#: (both encode as the same JSON arrays).
+PAIRS = FieldKind("pairs", "{x}[:]", "list(map(list, {x}))", "{x}", copied=True)
+#: A dict of scalars (the match options).
+MAPPING = FieldKind("mapping", "dict({x})", "dict({x})", "{x}", copied=True)
+#: The state's :class:`~senet.games.rng.Rng`: stored as its integer state.
+RNG = FieldKind("rng", "_Rng({x}.state)", "{x}.state", "{x}.state", copied=True)
+#: Nested plain data or ``None`` (the final breakdown): deep-copied.
+DEEP = FieldKind(
+    "deep",
+    "None if {x} is None else _deepcopy({x})",
+    "None if {x} is None else _deepcopy({x})",
+    "{x}",
+    copied=True,
+)
+#: Not stored in snapshots and shared by clones: an immutable value, a value the
+#: state derives from stored fields and only ever replaces as a whole (never changes
+#: in place), or scratch that is ``None`` between actions.
+SHARED = FieldKind("shared", None, "{x}", "{x}", copied=False)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One attribute of a state class and its kind."""
+
+    name: str
+    kind: FieldKind
+
+
+class StateFields(Generic[S]):
+    """Every attribute of one state class, and the operations built from them.
+
+    ``saved`` fields go into snapshots, in this order, after the header every
+    snapshot starts with (``game``, ``seats``, ``options``); ``derived`` fields are
+    rebuilt by ``from_data`` from the saved ones and are only copied by clones. The
+    header's attributes (``game``, ``seat_count``, ``options``) are declared here
+    for every state, since the :class:`GameState` interface names them.
+
+    A state class names its declaration in ``state_fields`` (so tests find it) and
+    calls the built functions from one-line methods::
+
+        state_fields = FIELDS
+
+        def clone(self) -> MyState:
+            return FIELDS.clone(self)
+    """
+
+    def __init__(
+        self,
+        game_id: str,
+        saved: tuple[Field, ...],
+        derived: tuple[Field, ...] = (),
+    ) -> None:
+        self.game_id = game_id
+        header = (Field("game", SHARED), Field("seat_count", SCALAR), Field("options", MAPPING))
+        self.saved: tuple[Field, ...] = saved
+        self.derived: tuple[Field, ...] = derived
+        self.fields: tuple[Field, ...] = (*header, *saved, *derived)
+        names = [f.name for f in self.fields]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"fields declared twice: {', '.join(duplicates)}")
+        for name in names:
+            if not name.isidentifier():
+                raise ValueError(f"not an attribute name: {name!r}")
+        #: The keys of :meth:`to_data`, in order.
+        self.keys: tuple[str, ...] = ("game", "seats", "options", *(f.name for f in saved))
+        self.clone: Callable[[S], S] = self._build_clone()
+        self.to_data: Callable[[S], JsonDict] = self._build_data("data")
+        self.snapshot_data: Callable[[S], JsonDict] = self._build_data("snapshot")
+
+    def names(self) -> frozenset[str]:
+        """Every declared attribute name."""
+        return frozenset(f.name for f in self.fields)
+
+    def _build_clone(self) -> Callable[[S], S]:
+        lines = ["def clone(self):", "    d = self.__dict__", "    f = d.copy()"]
+        for field in self.fields:
+            if field.kind.clone is not None:
+                value = field.kind.clone.format(x=f"d[{field.name!r}]")
+                lines.append(f"    f[{field.name!r}] = {value}")
+        lines += ["    twin = _new(self.__class__)", "    twin.__dict__ = f", "    return twin"]
+        return self._compile(lines, "clone")
+
+    def _build_data(self, which: str) -> Callable[[S], JsonDict]:
+        # One store per field: a literal of more than 16 entries compiles to
+        # chunks merged with DICT_UPDATE, which is slower.
+        def value(kind: FieldKind, name: str) -> str:
+            template = kind.data if which == "data" else kind.snapshot
+            return template.format(x=f"d[{name!r}]")
+
+        lines = [
+            f"def {which}(self):",
+            "    d = self.__dict__",
+            f"    out = {{'game': {self.game_id!r}, 'seats': d['seat_count'], "
+            f"'options': {value(MAPPING, 'options')}}}",
+            *(f"    out[{f.name!r}] = {value(f.kind, f.name)}" for f in self.saved),
+            "    return out",
+        ]
+        return self._compile(lines, which)
+
+    def _compile(self, lines: list[str], name: str) -> Callable[..., Any]:
+        namespace: dict[str, Any] = {
+            "_slice": _slice_copy,
+            "_Rng": Rng,
+            "_deepcopy": copy.deepcopy,
+            "_new": object.__new__,
+        }
+        source = "\n".join(lines) + "\n"
+        exec(compile(source, f"<{self.game_id} state fields: {name}>", "exec"), namespace)
+        function: Callable[..., Any] = namespace[name]
+        function.__doc__ = f"Built by StateFields from the {self.game_id} declaration."
+        return function
 
 
 def copy_fields(
@@ -25,17 +202,16 @@ def copy_fields(
     tables: tuple[str, ...],
     scalars: tuple[str, ...] = (),
 ) -> JsonDict:
-    """Fresh copies of the named lists and tables, and the named scalars."""
+    """Fresh copies of the named lists and tables, and the named scalars.
+
+    For states that copy by hand rather than through a :class:`StateFields`.
+    """
     out: JsonDict = {name: fields[name][:] for name in flat}
     for name in tables:
         out[name] = list(map(_slice_copy, fields[name]))  # each row[:], in C
     for name in scalars:
         out[name] = fields[name]
     return out
-
-
-#: ``value[:]`` as a function, for ``map``.
-_slice_copy = itemgetter(slice(None))
 
 
 def snapshot_header(game: Game, data: Mapping[str, Any]) -> tuple[int, JsonDict, Rng]:

@@ -23,7 +23,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from senet.games.errors import (
     GameOverError,
@@ -32,6 +32,9 @@ from senet.games.errors import (
     MalformedActionError,
     NotYourTurnError,
 )
+
+if TYPE_CHECKING:
+    from senet.games.fields import StateFields
 
 JsonDict = dict[str, Any]
 OptionValue = bool | int | str
@@ -243,6 +246,10 @@ class GameState(ABC):
     game: Game
     seat_count: int
     options: JsonDict
+    #: Every attribute of this class, declared once (:mod:`senet.games.fields`), when
+    #: its clone and snapshots are built from a declaration; ``None`` for a state that
+    #: keeps the deep-copying :meth:`clone` and writes :meth:`to_data` by hand.
+    state_fields: ClassVar[StateFields[Any] | None] = None
 
     # --- queries --------------------------------------------------------------
     @abstractmethod

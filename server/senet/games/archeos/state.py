@@ -11,17 +11,20 @@ The third monkey ends the season at once, wherever the turn is: drawing raises
 
 Hidden information: every hand, the order of the deck, and the cards a Physician is
 keeping. Everything else is public and is in every view.
+
+Beside this module: ``constants`` (the steps and seasons), ``labels`` (what an
+action does and why one is refused) and ``snapshot`` (the declaration of every
+attribute, from which clone and snapshots are built, and rebuilding a state).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
-from senet.games import validate as v
 from senet.games.archeos import actions as act
+from senet.games.archeos import labels, snapshot
 from senet.games.archeos.actions import (
     BASIS_NAMES,
     BY_COLOUR,
@@ -32,7 +35,6 @@ from senet.games.archeos.actions import (
     target_name,
 )
 from senet.games.archeos.cards import (
-    CARD_TYPES,
     COLOUR_NAMES,
     COLOURS,
     HAND_LIMIT,
@@ -42,12 +44,26 @@ from senet.games.archeos.cards import (
     ROLES,
     ROLES_PER_GAME,
     Role,
-    card_label,
     card_name,
     colour_of,
     deck_for,
-    parse_card,
     role_of,
+)
+from senet.games.archeos.constants import (
+    BUILD,
+    CHOOSE_ADVANCE,
+    EXTRA,
+    KEEP,
+    LINGUIST,
+    NO_SEAT,
+    OVER,
+    PROFESSOR,
+    PROFESSOR_MOVE,
+    STEPS,
+    TURN,
+    ULURU,
+    UR,
+    seasons_for,
 )
 from senet.games.archeos.scoring import (
     expedition_size_for_points,
@@ -61,7 +77,6 @@ from senet.games.archeos.sites import (
     PROFESSOR_TOKENS,
     RAPA_NUI_BONUS,
     SITE_IDS,
-    SITE_NAMES,
     Special,
     Track,
     expedition_points,
@@ -69,50 +84,38 @@ from senet.games.archeos.sites import (
     relic_points,
     track_of,
 )
-from senet.games.errors import CorruptStateError, MalformedActionError
-from senet.games.fields import copy_fields, snapshot_header
+from senet.games.archeos.snapshot import FIELDS, deal_deck
+from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, GameState, JsonDict
 from senet.games.rng import Rng
 
-# Steps: what the seat to move is deciding.
-TURN = "turn"
-BUILD = "build"
-CHOOSE_ADVANCE = "choose_advance"
-ULURU = "uluru"
-LINGUIST = "linguist"
-PROFESSOR = "professor"
-EXTRA = "extra"
-KEEP = "keep"
-UR = "ur"
-PROFESSOR_MOVE = "professor_move"
-OVER = "over"
-STEPS = (
-    TURN,
-    BUILD,
-    CHOOSE_ADVANCE,
-    ULURU,
-    LINGUIST,
-    PROFESSOR,
-    EXTRA,
-    KEEP,
-    UR,
-    PROFESSOR_MOVE,
-    OVER,
-)
-NO_SEAT = -1
+__all__ = [
+    "BUILD",
+    "CHOOSE_ADVANCE",
+    "EXTRA",
+    "KEEP",
+    "LINGUIST",
+    "NO_SEAT",
+    "OVER",
+    "PROFESSOR",
+    "PROFESSOR_MOVE",
+    "STEPS",
+    "TURN",
+    "ULURU",
+    "UR",
+    "ArcheosState",
+    "seasons_for",
+]
 
 
 class _SeasonEnds(Exception):
     """Raised when the third monkey is drawn: the season ends at once."""
 
 
-def seasons_for(seats: int) -> int:
-    """Seasons played: 2 with 2-3 players, 3 with 4-6."""
-    return 2 if seats <= 3 else 3
-
-
 class ArcheosState(GameState):
     """An Archeos Society match in progress (or finished)."""
+
+    state_fields = FIELDS
 
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
@@ -851,98 +854,10 @@ class ArcheosState(GameState):
 
     # ------------------------------------------------------------------ labels
     def describe(self, action: Any) -> str:
-        a = self.coerce_action(action)
-        kind = a.kind
-        if kind == act.TAKE:
-            return f"Take the {card_label(a.card)} from the display"
-        if kind == act.DRAW:
-            return "Draw 2 cards from the deck" if not self.display else "Draw a card from the deck"
-        if kind == act.LEAD:
-            basis = "colour" if a.arg == BY_COLOUR else "role"
-            return f"Lead an expedition with the {card_label(a.card)} (same {basis})"
-        if kind == act.ADD:
-            return f"Add the {card_label(a.card)} to the expedition"
-        if kind == act.GO:
-            return (
-                f"Play the expedition ({len(self.exp_cards)} cards)"
-                if self.exp_cards
-                else "Play the expedition"
-            )
-        if kind in (act.ADVANCE, act.BACK):
-            site = (
-                SITE_NAMES[self._site_of(a.arg)]
-                if self.is_advanced(Special(self._site_of(a.arg)))
-                else COLOUR_NAMES[self._site_of(a.arg)] + " site"
-            )
-            vehicle = " (second vehicle)" if a.arg == SECOND_VEHICLE else ""
-            verb = "Advance" if kind == act.ADVANCE else "Move back"
-            return f"{verb} your vehicle on {site}{vehicle}"
-        if kind == act.CASH:
-            return "Uluru: take the points and send the vehicle back to the start"
-        if kind == act.STAY:
-            return "Uluru: leave the vehicle where it is"
-        if kind == act.PROFESSOR:
-            return f"Take professor token {a.arg}"
-        if kind == act.KEEP:
-            return f"Keep the {card_label(a.card)} in your hand"
-        if kind == act.DONE:
-            return "Stop keeping cards" if self.step == KEEP else "Play no extra expedition"
-        return "Play no expedition at the end of the season (Ur)"
+        return labels.describe(self, action)
 
     def explain_illegal(self, action: Any) -> str:
-        a = self.coerce_action(action)
-        step = self.step
-        if step == OVER:
-            return "the match is over"
-        seat = self.turn
-        expected = {
-            TURN: "take a display card, draw, or lead an expedition",
-            BUILD: "add a card to the expedition or play it (go)",
-            CHOOSE_ADVANCE: "choose which vehicle the expedition advances (adv)",
-            ULURU: "cash or stay on Uluru",
-            LINGUIST: "choose a vehicle for the linguist artifact (adv)",
-            PROFESSOR: "take a professor token (prof)",
-            EXTRA: "lead an extra expedition or say done",
-            KEEP: "keep a card or say done",
-            UR: "lead a season-end expedition or pass",
-            PROFESSOR_MOVE: "move a vehicle for the professors",
-        }[step]
-        kinds = {x.kind for x in self.legal_actions()}
-        hand = self.hands[seat]
-        if step == TURN and a.kind in (act.TAKE, act.DRAW) and len(hand) >= HAND_LIMIT:
-            return f"your hand already holds {HAND_LIMIT} cards: play an expedition"
-        if a.kind not in kinds:
-            return f"now you must {expected}"
-        if a.kind == act.TAKE:
-            if len(hand) >= HAND_LIMIT:
-                return f"your hand already holds {HAND_LIMIT} cards"
-            return f"the display holds no {card_label(a.card)}"
-        if a.kind == act.LEAD:
-            if role_of(a.card) == Role.MERCENARY:
-                return "a Mercenary cannot lead an expedition"
-            return f"your hand holds no {card_label(a.card)}"
-        if a.kind == act.ADD:
-            if len(self.exp_cards) >= self.exp_limit:
-                return f"this expedition may hold at most {self.exp_limit} cards"
-            if not self._fits(a.card):
-                basis = BASIS_NAMES[self.exp_basis]
-                return f"the {card_label(a.card)} does not match the expedition's {basis}"
-            if a.card not in hand:
-                return f"your hand holds no {card_label(a.card)}"
-            return (
-                "add cards in card order (colour, then role): this one comes before the last added"
-            )
-        if a.kind == act.KEEP:
-            if len(self.kept) >= self.keep_limit:
-                return f"you may keep at most {self.keep_limit} cards"
-            return "that card is not left in your hand, or comes before the last kept card"
-        if a.kind == act.PROFESSOR:
-            if a.arg not in self.supply:
-                return f"professor token {a.arg} has been taken"
-            return f"the token must not exceed the expedition's size ({len(self.exp_cards)})"
-        if a.kind in (act.ADVANCE, act.BACK):
-            return f"your vehicle at {target_name(a.arg)} cannot move that way now"
-        return f"now you must {expected}"
+        return labels.explain_illegal(self, action)
 
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> JsonDict:
@@ -1036,55 +951,19 @@ class ArcheosState(GameState):
         if seat != twin.turn:
             # Which cards a Physician is keeping is part of that seat's secret hand.
             twin.kept = []
-        twin.deck = _deal_deck(pool, len(self.deck), self.monkey_free_top, sampler)
+        twin.deck = deal_deck(pool, len(self.deck), self.monkey_free_top, sampler)
         twin.rng = Rng(sampler.next_u64())
         return twin
 
     # ---------------------------------------------------------- serialization
-    _LIST_FIELDS = (
-        "roles",
-        "deck",
-        "display",
-        "score",
-        "linguist",
-        "supply",
-        "frame",
-        "exp_cards",
-        "kept",
-        "ur_queue",
-    )
-    _TABLE_FIELDS = ("hands", "known", "positions", "relics", "tokens", "prof_queue")
-    _SCALAR_FIELDS = (
-        "advanced",
-        "season",
-        "monkey_free_top",
-        "monkeys",
-        "first_seat",
-        "turn",
-        "step",
-        "last_monkey",
-        "exp_basis",
-        "exp_limit",
-        "exp_advanced",
-        "in_ur",
-        "linguist_left",
-        "keep_limit",
-        "chichen_draws",
-    )
-
     def to_data(self) -> JsonDict:
-        data: JsonDict = {
-            "game": "archeos",
-            "seats": self.seat_count,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "expeditions": [[list(e) for e in row] for row in self.expeditions],
-            "final": copy.deepcopy(self.final),
-        }
-        data.update(
-            copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
-        )
-        return data
+        return FIELDS.to_data(self)
+
+    def snapshot_data(self) -> JsonDict:
+        return FIELDS.snapshot_data(self)
+
+    def clone(self) -> ArcheosState:
+        return FIELDS.clone(self)
 
     @classmethod
     def from_data(cls, game: Game, data: Mapping[str, Any]) -> ArcheosState:
@@ -1094,124 +973,7 @@ class ArcheosState(GameState):
             CorruptStateError: a field is missing, mistyped, out of range or
                 inconsistent with the others.
         """
-        f = partial(v.field, data)
-        seats, options, rng = snapshot_header(game, data)
-        s = cls(game, seats, options)
-        s.rng = rng
-        s.roles = v.int_list(f("roles"), "roles", 0, ROLES - 1, ROLES_PER_GAME, unique=True)
-        if s.roles != sorted(s.roles):
-            raise CorruptStateError("roles must be sorted")
-        s.advanced = v.integer(f("advanced"), "advanced", 0, COLOURS - 1)
-        s.season = v.integer(f("season"), "season", 1, seasons_for(seats))
-        s.deck = v.int_list(f("deck"), "deck", 0, MONKEY)
-        s.display = _sorted_cards(f("display"), "display")
-        s.hands = [
-            _sorted_cards(h, f"hands[{i}]") for i, h in enumerate(_rows(f("hands"), "hands", seats))
-        ]
-        s.known = [
-            _sorted_cards(k, f"known[{i}]") for i, k in enumerate(_rows(f("known"), "known", seats))
-        ]
-        s.expeditions = [
-            [
-                v.int_list(e, f"expeditions[{i}]", 0, CARD_TYPES - 1)
-                for e in _list(row, "expeditions")
-            ]
-            for i, row in enumerate(_rows(f("expeditions"), "expeditions", seats))
-        ]
-        s.score = v.int_list(f("score"), "score", 0, 10_000, seats)
-        s.positions = v.int_table(f("positions"), "positions", seats, TARGETS, 0, 20)
-        s.linguist = v.int_list(f("linguist"), "linguist", 0, LINGUIST_END, seats)
-        s.relics = [
-            v.bool_list(r, f"relics[{i}]", COLOURS)
-            for i, r in enumerate(_rows(f("relics"), "relics", seats))
-        ]
-        s.tokens = [
-            v.int_list(t, f"tokens[{i}]", 1, max(PROFESSOR_TOKENS), unique=True)
-            for i, t in enumerate(_rows(f("tokens"), "tokens", seats))
-        ]
-        s.supply = v.int_list(f("supply"), "supply", 1, max(PROFESSOR_TOKENS), unique=True)
-        s.frame = v.int_list(f("frame"), "frame", -1, 10_000, 3)
-        s.monkey_free_top = v.integer(f("monkey_free_top"), "monkey_free_top", 0, len(s.deck))
-        s.monkeys = v.integer(f("monkeys"), "monkeys", 0, MONKEYS)
-        s.first_seat = v.integer(f("first_seat"), "first_seat", 0, seats - 1)
-        s.turn = v.integer(f("turn"), "turn", 0, seats - 1)
-        s.step = v.choice(f("step"), "step", STEPS)
-        s.last_monkey = v.integer(f("last_monkey"), "last_monkey", NO_SEAT, seats - 1)
-        s.exp_cards = v.int_list(f("exp_cards"), "exp_cards", 0, CARD_TYPES - 1)
-        s.exp_basis = v.integer(f("exp_basis"), "exp_basis", 0, 1)
-        s.exp_limit = v.integer(f("exp_limit"), "exp_limit", 1, HAND_LIMIT)
-        s.exp_advanced = v.boolean(f("exp_advanced"), "exp_advanced")
-        s.in_ur = v.boolean(f("in_ur"), "in_ur")
-        s.linguist_left = v.integer(f("linguist_left"), "linguist_left", 0, 10)
-        s.kept = v.int_list(f("kept"), "kept", 0, CARD_TYPES - 1)
-        s.keep_limit = v.integer(f("keep_limit"), "keep_limit", 0, HAND_LIMIT)
-        s.chichen_draws = v.integer(f("chichen_draws"), "chichen_draws", 0, 100)
-        s.ur_queue = v.int_list(f("ur_queue"), "ur_queue", 0, seats - 1, unique=True)
-        s.prof_queue = [
-            v.int_list(p, "prof_queue entry", -1, seats - 1, 2)
-            for p in _list(f("prof_queue"), "prof_queue")
-        ]
-        if any(p[1] not in (-1, 1) or p[0] < 0 for p in s.prof_queue):
-            raise CorruptStateError("prof_queue entries are [seat, +1 or -1]")
-        final = f("final")
-        if final is not None and (
-            s.step != OVER
-            or not isinstance(final, list)
-            or len(final) != seats
-            or not all(isinstance(e, dict) and type(e.get("total")) is int for e in final)
-        ):
-            raise CorruptStateError("final scores must be a list of breakdowns, once over")
-        if s.step == OVER and final is None:
-            raise CorruptStateError("a finished match must carry its final scores")
-        s.final = copy.deepcopy(final)
-        s._check_consistency()
-        return s
-
-    def _check_consistency(self) -> None:
-        """Cards add up, positions fit their tracks, the step's context is present."""
-        for seat in range(self.seat_count):
-            for target in range(TARGETS):
-                last = self.track(self._site_of(target)).last
-                if self.positions[seat][target] > last:
-                    raise CorruptStateError("a vehicle stands beyond the end of its track")
-        if sorted(self.supply + [t for row in self.tokens for t in row]) != list(PROFESSOR_TOKENS):
-            raise CorruptStateError("professor tokens do not add up")
-        cards = [c for c in self.deck if c != MONKEY] + self.display
-        if self.step == BUILD:
-            cards += self.exp_cards
-        for seat in range(self.seat_count):
-            cards += self.hands[seat]
-            for expedition in self.expeditions[seat]:
-                cards += expedition
-        if sorted(cards) != deck_for(self.roles):
-            raise CorruptStateError("the cards do not add up to the deck of the chosen roles")
-        if self.deck.count(MONKEY) != MONKEYS - self.monkeys:
-            raise CorruptStateError("the monkeys in the deck do not match the monkeys drawn")
-        if MONKEY in self.deck[len(self.deck) - self.monkey_free_top :]:
-            raise CorruptStateError("a monkey lies in the part of the deck known to hold none")
-        if self.step in _WITH_EXPEDITION and not self.exp_cards:
-            raise CorruptStateError(f"step {self.step} needs an expedition")
-        if any(not e or role_of(e[0]) == Role.MERCENARY for row in self.expeditions for e in row):
-            raise CorruptStateError("every expedition has a leader, never a Mercenary")
-        if self.exp_cards and role_of(self.exp_cards[0]) == Role.MERCENARY:
-            raise CorruptStateError("a Mercenary cannot lead")
-        if self.step == PROFESSOR_MOVE and not self.prof_queue:
-            raise CorruptStateError("professor_move needs a queued move")
-        if self.frame[0] >= self.seat_count:
-            raise CorruptStateError("the botanist frame names no seat")
-        for seat in range(self.seat_count):
-            hand = list(self.hands[seat])
-            for card in self.known[seat]:
-                if card not in hand:
-                    raise CorruptStateError("a known card must be in its hand")
-                hand.remove(card)
-        remaining = list(self.hands[self.turn])
-        for card in self.kept:
-            if card not in remaining:
-                raise CorruptStateError("kept cards must be in the hand")
-            remaining.remove(card)
-        if self.step != OVER and not self.legal_actions():
-            raise CorruptStateError("no legal action in a running match")
+        return snapshot.state_from_data(cls, game, data)
 
     @classmethod
     def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> ArcheosState:
@@ -1220,158 +982,9 @@ class ArcheosState(GameState):
         Raises:
             CorruptStateError: the view is not one this class produced.
         """
-        try:
-            return cls._from_view(game, view, seed)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            if isinstance(exc, CorruptStateError):
-                raise
-            raise CorruptStateError(f"not an Archeos Society view: {exc}") from exc
-
-    @classmethod
-    def _from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> ArcheosState:
-        seats = int(view["seats"])
-        viewer = view["viewer"]
-        players = view["players"]
-        if not isinstance(players, list) or len(players) != seats:
-            raise ValueError("players must list every seat")
-        roles = sorted(ROLE_NAMES.index(r) for r in view["roles"])
-        frame = view["botanist_frame"]
-        expedition = view["expedition"]
-        pending = view["pending"]
-        last_monkey = view["last_monkey_seat"]
-        current = view["current_seat"]
-        data: JsonDict = {
-            "game": "archeos",
-            "seats": seats,
-            "options": dict(view["options"]),
-            "roles": roles,
-            "advanced": SITE_IDS.index(view["advanced_site"]),
-            "season": view["season"],
-            "display": sorted(parse_card(c) for c in view["display"]),
-            "expeditions": [
-                [[parse_card(c) for c in e] for e in p["expeditions"]] for p in players
-            ],
-            "score": [p["score"] for p in players],
-            "positions": [list(p["sites"]) for p in players],
-            "linguist": [p["linguist"] for p in players],
-            "relics": [[name in p["relics"] for name in COLOUR_NAMES] for p in players],
-            "tokens": [list(p["professor_tokens"]) for p in players],
-            "supply": list(view["professor_supply"]),
-            "frame": [NO_SEAT, -1, 0]
-            if frame is None
-            else [frame["seat"], frame["expedition"], frame["size"]],
-            "monkey_free_top": view["deck_monkey_free_top"],
-            "monkeys": view["monkeys_drawn"],
-            "first_seat": view["first_seat"],
-            "turn": current if current is not None else 0,
-            "step": view["step"],
-            "last_monkey": NO_SEAT if last_monkey is None else last_monkey,
-            "exp_cards": [parse_card(c) for c in expedition["cards"]],
-            "exp_basis": BASIS_NAMES.index(expedition["basis"]),
-            "exp_limit": expedition["limit"],
-            "exp_advanced": expedition["advanced"],
-            "in_ur": pending["in_ur"],
-            "linguist_left": pending["linguist_advances"],
-            "keep_limit": pending["keep_limit"],
-            "chichen_draws": pending["chichen_draws"],
-            "ur_queue": list(pending["ur_queue"]),
-            "prof_queue": [list(p) for p in pending["professor_moves"]],
-            "kept": [],
-            "final": copy.deepcopy(view.get("final")),
-        }
-        if current is None and view["step"] != OVER:
-            raise ValueError("a running match has a seat to move")
-        # What the viewer sees of the cards; the rest is sampled.
-        seen = list(data["display"]) + [c for row in data["expeditions"] for e in row for c in e]
-        if view["step"] == BUILD:
-            seen += data["exp_cards"]
-        hands: list[list[int]] = [[] for _ in range(seats)]
-        if viewer is not None:
-            own = players[viewer]
-            hands[viewer] = sorted(parse_card(c) for c in own["hand"])
-            data["kept"] = [parse_card(c) for c in own["kept"]]
-            seen += hands[viewer]
-        known = [sorted(parse_card(c) for c in p["known_hand"]) for p in players]
-        data["known"] = known
-        for s, cards in enumerate(known):
-            if s != viewer:
-                seen += cards
-        pool = deck_for(roles)
-        for card in seen:
-            pool.remove(card)
-        sampler = Rng(seed)
-        sampler.shuffle(pool)
-        for s in range(seats):
-            if s != viewer:
-                size = players[s]["hand_size"]
-                if type(size) is not int or not len(known[s]) <= size <= len(pool) + len(known[s]):
-                    raise ValueError("hand sizes do not fit the unseen cards")
-                size -= len(known[s])
-                hands[s] = sorted(known[s] + pool[:size])
-                del pool[:size]
-        data["hands"] = hands
-        deck_size = view["deck_size"]
-        monkeys_left = MONKEYS - data["monkeys"]
-        if type(deck_size) is not int or deck_size != len(pool) + monkeys_left:
-            raise ValueError(
-                f"the deck should hold {len(pool) + monkeys_left} cards, not {deck_size!r}"
-            )
-        data["deck"] = _deal_deck(pool, deck_size, data["monkey_free_top"], sampler)
-        data["rng"] = sampler.next_u64()
-        return cls.from_data(game, data)
-
-    def clone(self) -> ArcheosState:
-        twin = object.__new__(ArcheosState)
-        fields = {
-            **self.__dict__,
-            **copy_fields(self.__dict__, self._LIST_FIELDS, self._TABLE_FIELDS),
-        }
-        fields["rng"] = Rng(self.rng.state)
-        fields["options"] = dict(self.options)
-        fields["expeditions"] = [[list(e) for e in row] for row in self.expeditions]
-        fields["final"] = copy.deepcopy(self.final)
-        twin.__dict__ = fields
-        return twin
+        return snapshot.state_from_view(cls, game, view, seed)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ArcheosState) and self.to_data() == other.to_data()
 
     __hash__ = None  # type: ignore[assignment]
-
-
-#: Steps that act on the expedition in ``exp_cards``.
-_WITH_EXPEDITION = (BUILD, CHOOSE_ADVANCE, ULURU, LINGUIST, PROFESSOR, EXTRA, KEEP)
-
-
-def _deal_deck(cards: list[int], size: int, monkey_free_top: int, rng: Rng) -> list[int]:
-    """A deck (top card last) of ``cards`` plus monkeys up to ``size`` cards.
-
-    The top ``monkey_free_top`` cards hold no monkey; the monkeys are spread at
-    random among the rest.
-    """
-    order = list(cards)
-    rng.shuffle(order)
-    monkeys = size - len(order)
-    top, bottom = order[:monkey_free_top], order[monkey_free_top:] + [MONKEY] * monkeys
-    rng.shuffle(bottom)
-    return list(reversed(top + bottom))
-
-
-def _list(value: Any, name: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise CorruptStateError(f"{name} must be a list")
-    return value
-
-
-def _rows(value: Any, name: str, seats: int) -> list[Any]:
-    rows = _list(value, name)
-    if len(rows) != seats:
-        raise CorruptStateError(f"{name} must have one entry per seat")
-    return rows
-
-
-def _sorted_cards(value: Any, name: str) -> list[int]:
-    cards = v.int_list(value, name, 0, CARD_TYPES - 1)
-    if cards != sorted(cards):
-        raise CorruptStateError(f"{name} must be sorted")
-    return cards

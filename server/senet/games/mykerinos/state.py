@@ -11,87 +11,98 @@ Variants are match options: ``quick`` (three campaigns after a patron draft),
 (The Nile expansion: river spaces, the Governor and its blocking tokens, Nile
 cards). Their differences live in the hooks grouped under "variant hooks" and in
 small, named branches; ``docs/rules/mykerinos.md`` lists every ruling.
+
+Beside this module: ``constants`` (colours, phases), ``labels`` (what an
+action does and why one is refused) and ``snapshot`` (the declaration of every
+attribute, from which clone and snapshots are built, and rebuilding a state).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from functools import partial
 from typing import Any
 
-from senet.games import validate as v
-from senet.games.errors import CorruptStateError, MalformedActionError
-from senet.games.fields import copy_fields, snapshot_header
+from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, GameState, JsonDict
 from senet.games.mykerinos import actions as act
-from senet.games.mykerinos import nile, placements
+from senet.games.mykerinos import labels, nile, placements, snapshot
 from senet.games.mykerinos.actions import MykerinosAction
+from senet.games.mykerinos.constants import (
+    ARCHAEOLOGISTS_PER_COLOUR,
+    AWAIT_DISCARD,
+    AWAIT_REWARD,
+    AWAIT_TIE,
+    BLOCKING,
+    BLOCKING_TOKENS,
+    COLOUR_NAMES,
+    COLOURS,
+    DELIMITATION,
+    DIGGING,
+    DRAFT,
+    DRAFT_ROW,
+    EMPTY,
+    EXCAVATION,
+    NEUTRAL_TURN,
+    OVER,
+    PATRON_OF_KIND,
+    PHASES,
+    SIDE_NAMES,
+    TEAM_MATE,
+    TEAM_OWN,
+)
 from senet.games.mykerinos.museum import (
     ROOM_IDS,
-    WINGS,
     five_room_entries,
-    parse_room,
     ring_rooms,
-    room_label,
     room_name,
     room_patrons,
     room_value,
 )
 from senet.games.mykerinos.patrons import (
     ALL_PATRONS,
-    CODE_TO_PATRON,
     PATRON_CODES,
     PATRONS,
     Patron,
     patron_names,
 )
 from senet.games.mykerinos.plots import PLOT_CARDS
-from senet.games.mykerinos.region import RegionShape, parse_space, region_shape, space_name
+from senet.games.mykerinos.region import RegionShape, region_shape, space_name
 from senet.games.mykerinos.scoring import exhibition
+from senet.games.mykerinos.snapshot import FIELDS, neutral_deck_order
 from senet.games.rng import Rng
 
-COLOUR_NAMES: tuple[str, ...] = ("blue", "red", "green", "white")
-COLOURS = len(COLOUR_NAMES)
-ARCHAEOLOGISTS_PER_COLOUR = 25
-EMPTY = -1
+__all__ = [
+    "ARCHAEOLOGISTS_PER_COLOUR",
+    "AWAIT_DISCARD",
+    "AWAIT_REWARD",
+    "AWAIT_TIE",
+    "BLOCKING",
+    "BLOCKING_TOKENS",
+    "COLOURS",
+    "COLOUR_NAMES",
+    "DELIMITATION",
+    "DIGGING",
+    "DRAFT",
+    "DRAFT_ROW",
+    "EMPTY",
+    "EXCAVATION",
+    "NEUTRAL_TURN",
+    "OVER",
+    "PHASES",
+    "TEAM_MATE",
+    "TEAM_OWN",
+    "MykerinosState",
+]
 
-DRAFT = "draft"
-EXCAVATION = "excavation"
-NEUTRAL_TURN = "neutral"
-BLOCKING = "blocking"
-DELIMITATION = "delimitation"
-OVER = "over"
-PHASES = (DRAFT, EXCAVATION, NEUTRAL_TURN, BLOCKING, DELIMITATION, OVER)
-#: Phases in which seats still dig (phase 2 of a campaign).
-DIGGING = (EXCAVATION, NEUTRAL_TURN, BLOCKING)
-
-AWAIT_REWARD = "reward"
-AWAIT_DISCARD = "discard"
-AWAIT_TIE = "tie"
-
-#: Quick game: plots revealed for the patron draft.
-DRAFT_ROW = 8
-#: The Nile: blocking tokens per player.
-BLOCKING_TOKENS = 3
-#: Team game: archaeologists of your colour and of your teammate's per campaign.
-TEAM_OWN, TEAM_MATE = 5, 3
-
-_PATRON_OF_KIND: dict[str, Patron] = {
-    act.CURATOR: Patron.CURATOR,
-    act.COLONEL: Patron.COLONEL,
-    act.EXPLORER: Patron.EXPLORER,
-    act.HEIRESS: Patron.HEIRESS,
-    act.DIRECTOR: Patron.DIRECTOR,
-    act.GOVERNOR: Patron.GOVERNOR,
-}
 _CURATOR, _COLONEL, _EXPLORER, _HEIRESS, _DIRECTOR, _GOVERNOR = map(int, ALL_PATRONS)
-_SIDE_NAMES = ("left", "right")
 _RIVER_CELL = nile.RIVER
 
 
 class MykerinosState(GameState):
     """A Mykerinos match in progress (or finished)."""
+
+    state_fields = FIELDS
 
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
@@ -571,7 +582,7 @@ class MykerinosState(GameState):
                 self._place(seat, self.neutral, action.spaces, kind)
             self._end_turn(seat)
             return
-        patron = _PATRON_OF_KIND.get(kind)
+        patron = PATRON_OF_KIND.get(kind)
         if patron is not None:
             self.used[seat][patron] += 1
         if kind == act.DIRECTOR:
@@ -882,7 +893,7 @@ class MykerinosState(GameState):
             "plot_taken",
             seat=seat,
             area=self.area,
-            side=_SIDE_NAMES[side],
+            side=SIDE_NAMES[side],
             card=card.id,
             patron=None if card.patron is None else PATRON_CODES[card.patron],
             points=card.points,
@@ -934,7 +945,7 @@ class MykerinosState(GameState):
         self._emit(
             "plot_discarded",
             area=self.area,
-            side=_SIDE_NAMES[side],
+            side=SIDE_NAMES[side],
             card=card_id,
             chosen_by=chosen_by,
         )
@@ -1029,243 +1040,10 @@ class MykerinosState(GameState):
 
     # ----------------------------------------------------------------- labels
     def describe(self, action: Any) -> str:
-        a: MykerinosAction = self.coerce_action(action)
-        spaces = ", ".join(space_name(s) for s in a.spaces)
-        kind = a.kind
-        names = self.names
-        label = self._variant_label(a, spaces)
-        if label:
-            return label
-        if kind == act.START:
-            return f"Start an excavation at {spaces}"
-        if kind == act.EXPAND:
-            return f"Expand an excavation onto {spaces}"
-        if kind == act.CURATOR:
-            return (
-                f"{names[Patron.CURATOR]}: start an excavation with two archaeologists on {spaces}"
-            )
-        if kind == act.COLONEL:
-            return f"{names[Patron.COLONEL]}: expand with three archaeologists onto {spaces}"
-        if kind == act.EXPLORER:
-            verb = "start an excavation on the pyramid" if len(a.spaces) == 1 else "expand onto"
-            return f"{names[Patron.EXPLORER]}: {verb} {spaces}"
-        if kind == act.HEIRESS:
-            verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
-            return (
-                f"{names[Patron.HEIRESS]}: take one archaeologist from the general reserve, "
-                f"then {verb} {spaces}"
-            )
-        if kind == act.DIRECTOR:
-            return (
-                f"{names[Patron.DIRECTOR]}: place an archaeologist in the museum, "
-                f"{room_label(a.arg, names)}"
-            )
-        if kind == act.PASS:
-            return "Pass (out of this campaign)"
-        if kind == act.NEUTRAL_START:
-            return f"Neutral player: start an excavation at {spaces}"
-        if kind == act.NEUTRAL_EXPAND:
-            return f"Neutral player: expand onto {spaces}"
-        if kind == act.NEUTRAL_SKIP:
-            return "No action for the neutral player"
-        if kind in (act.TAKE, act.DISCARD) and self.phase == DELIMITATION and a.arg < 2:
-            card = PLOT_CARDS[self.slots[2 * self.area + a.arg][0]]
-            patron = "no patron" if card.patron is None else names[card.patron]
-            what = f"the {_SIDE_NAMES[a.arg]} plot ({patron}, {card.points} points)"
-            if kind == act.TAKE:
-                return f"Take {what}"
-            return f"The neutral player discards {what}"
-        if kind == act.TAKE:
-            return f"Take the {_SIDE_NAMES[a.arg]} plot of the area being scored"
-        if kind == act.DISCARD:
-            return f"The neutral player discards the {_SIDE_NAMES[a.arg]} plot"
-        if kind == act.MUSEUM:
-            if self.classic:
-                return (
-                    "Send an archaeologist from the general reserve to the museum, "
-                    f"{room_label(a.arg, names)}"
-                )
-            return (
-                "Send one of your archaeologists of this area to the museum, "
-                f"{room_label(a.arg, names)}"
-            )
-        return a.notation()
-
-    def _variant_label(self, a: MykerinosAction, spaces: str) -> str:
-        """Labels of the variants' actions ('' for the base game's)."""
-        kind = a.kind
-        if kind == act.TEAM_START:
-            return f"Start an excavation at {spaces} with your teammate's archaeologist"
-        if kind == act.TEAM_EXPAND:
-            return f"Expand your teammate's excavation onto {spaces} with their archaeologists"
-        if kind == act.DRAFT:
-            return f"Draft a {self.names[a.arg]} patron card"
-        if kind == act.GOVERNOR:
-            verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
-            return f"Governor: {verb} {spaces}, then place a blocking token"
-        if kind == act.BLOCK:
-            if a.arg >= act.ROOM_TARGET:
-                where = f"the museum's {room_label(a.arg - act.ROOM_TARGET, self.names)}"
-            else:
-                where = space_name(a.arg)
-            return f"Put a blocking token on {where}"
-        if kind == act.USE_TIE:
-            return "Discard your tie card to win this tie"
-        if kind == act.KEEP_TIE:
-            return "Keep your tie card for a later tie"
-        if kind in (act.TAKE, act.DISCARD) and a.arg >= act.NILE_SIDE:
-            row = a.arg - act.NILE_SIDE
-            what = f"the Nile card of row {row + 1}"
-            if self.phase == DELIMITATION and row < len(self.nile_rows):
-                card = nile.NILE_CARDS[self.nile_rows[row]]
-                what += f" ({card.effect.replace('_', ' ')}, {card.points} points)"
-            if kind == act.TAKE:
-                return f"Take {what}"
-            return f"The neutral player discards {what}"
-        return ""
+        return labels.describe(self, action)
 
     def explain_illegal(self, action: Any) -> str:
-        a: MykerinosAction = self.coerce_action(action)
-        seat, kind = self.turn, a.kind
-        if self.phase == DRAFT:
-            if kind != act.DRAFT:
-                return "quick game: first draft your patrons (draft cur, draft col, ...)"
-            return f"no revealed plot of the {self.names[a.arg]} is left"
-        if self.phase == BLOCKING:
-            if kind != act.BLOCK:
-                return "place your Governor's blocking token: block SPACE or block ROOM"
-            return self._why_not_block(a.arg)
-        if self.phase == DELIMITATION:
-            return self._why_not_reward(seat, a)
-        if kind in (act.BLOCK, act.USE_TIE, act.KEEP_TIE, act.DRAFT):
-            return {
-                act.BLOCK: "a blocking token goes down right after a Governor action",
-                act.DRAFT: "the patron draft happens before the first campaign of a quick game",
-            }.get(kind, "the tie card is played when a tie arises during delimitation")
-        if self.phase == NEUTRAL_TURN:
-            if kind not in (act.NEUTRAL_START, act.NEUTRAL_EXPAND, act.NEUTRAL_SKIP):
-                return "you may now act for the neutral player (na, nb) or skip (nskip)"
-            assert self.neutral is not None
-            return self._why_not_placement(seat, self.neutral, a, self.personal[seat][self.neutral])
-        if kind in (act.NEUTRAL_START, act.NEUTRAL_EXPAND, act.NEUTRAL_SKIP):
-            return "the neutral player acts only after your own action, in the two-player game"
-        if kind in (act.TEAM_START, act.TEAM_EXPAND):
-            mate = self.mate(seat)
-            if mate is None:
-                return "only the team game places a teammate's archaeologists"
-            return self._why_not_placement(seat, mate, a, self.personal[seat][mate])
-        if kind in (act.TAKE, act.MUSEUM, act.DISCARD):
-            return "rewards are chosen during delimitation, after everybody has passed"
-        patron = _PATRON_OF_KIND.get(kind)
-        if patron is not None:
-            if self.campaign < 2 and not self.quick:
-                return "nobody has patrons during the first campaign"
-            if not self.has_patron(seat, patron):
-                held = self.cards[seat][patron]
-                if held == 0:
-                    return f"you have no {self.names[patron]} card"
-                return f"your {self.names[patron]} card(s) are already used this campaign"
-            if patron == Patron.GOVERNOR and self.tokens[seat] < 1:
-                return "all three of your blocking tokens are already on the board"
-        own = self.personal[seat][seat]
-        if kind == act.DIRECTOR:
-            if own < 1:
-                return "you have no archaeologist in your personal reserve"
-            return self._why_not_room(seat, a.arg)
-        if kind == act.HEIRESS:
-            if self.general[seat] < 1:
-                return "the general reserve has none of your archaeologists left"
-            own += 1
-        return self._why_not_placement(seat, seat, a, own)
-
-    def _why_not_reward(self, seat: int, a: MykerinosAction) -> str:
-        kind = a.kind
-        if self.awaiting == AWAIT_DISCARD:
-            sides = " or ".join(f"discard {act.SIDES[s]}" for s in self.plots_left)
-            return f"choose which card the neutral player discards: {sides}"
-        if self.awaiting == AWAIT_TIE:
-            return "you hold the tie card: usetie to win this tie, or keeptie"
-        if self.rank_index >= 2 and kind in (act.TAKE, act.MUSEUM):
-            if self.on_river:
-                return "on the river, third and fourth places get nothing"
-            if kind == act.MUSEUM:
-                return "third and fourth places may never choose the museum"
-            if self.classic:
-                return (
-                    "classic rules: third and fourth places claim a plot only when first "
-                    "and second both went to the museum"
-                )
-        if kind == act.TAKE:
-            if (a.arg >= act.NILE_SIDE) != self.on_river:
-                if self.on_river:
-                    return "the river is being scored: claim a Nile card (take n1, n2, ...)"
-                return "Nile cards are claimed when the river is scored, before the areas"
-            return "that card has already been claimed"
-        if kind == act.MUSEUM:
-            if self.on_river:
-                return "nobody goes to the museum from the river"
-            if self.classic and self.general[seat] < 1:
-                return "the general reserve has none of your archaeologists for the museum"
-            return self._why_not_room(seat, a.arg)
-        return "delimitation: choose a reward (take l, take r or mus ROOM)"
-
-    def _why_not_block(self, target: int) -> str:
-        if target >= act.ROOM_TARGET:
-            room = target - act.ROOM_TARGET
-            if room not in self._museum_rooms:
-                return f"this museum has no {room_label(room, self.names)}"
-            return f"the {room_label(room, self.names)} is not empty"
-        if target >= self.shape.size:
-            return f"{space_name(target)} is outside this campaign's region"
-        return f"{space_name(target)} is not empty"
-
-    def _why_not_room(self, colour: int, room: int) -> str:
-        name = room_label(room, self.names)
-        if room not in self._museum_rooms:
-            return f"this museum has no {name} (those wings are not neighbours)"
-        if self.museum[room] != EMPTY:
-            return f"the {name} is occupied"
-        if self.blocked_rooms[room] not in (EMPTY, colour):
-            owner = COLOUR_NAMES[self.blocked_rooms[room]]
-            return f"the {name} is under {owner}'s blocking token"
-        if room_value(room) == 5:
-            return (
-                f"you may enter the {name} only from your archaeologist in a "
-                "neighbouring 2- or 3-room"
-            )
-        return "that room is not available"
-
-    def _why_not_placement(self, seat: int, colour: int, a: MykerinosAction, available: int) -> str:
-        spaces = a.spaces
-        if available < len(spaces):
-            return (
-                f"this needs {len(spaces)} archaeologist(s) and your personal reserve "
-                f"has {available}"
-            )
-        for space in spaces:
-            if space >= self.shape.size:
-                return f"{space_name(space)} is outside this campaign's region"
-            if self.board[space] != EMPTY:
-                return f"{space_name(space)} is occupied"
-            if self.blocked[space] not in (EMPTY, seat):
-                owner = COLOUR_NAMES[self.blocked[space]]
-                return f"{space_name(space)} is under {owner}'s blocking token"
-        on_pyramids = sum(self.pyramid[s] for s in spaces)
-        if a.kind == act.EXPLORER:
-            if on_pyramids != 1:
-                return "the Explorer places exactly one archaeologist on a pyramid"
-        elif on_pyramids:
-            first = next(s for s in spaces if self.pyramid[s])
-            return f"{space_name(first)} is a pyramid (only the Explorer may dig there)"
-        if (
-            a.kind in (act.START, act.NEUTRAL_START, act.TEAM_START, act.CURATOR)
-            or len(spaces) == 1
-        ):
-            return "those spaces must be adjacent to each other"
-        return (
-            "an expansion starts next to one of your archaeologists and each next "
-            "archaeologist goes next to the one placed before it"
-        )
+        return labels.explain_illegal(self, action)
 
     # ------------------------------------------------------------------ views
     def _region_view(self) -> JsonDict:
@@ -1276,7 +1054,7 @@ class MykerinosState(GameState):
                 {
                     "slot": slot,
                     "area": slot // 2,
-                    "side": _SIDE_NAMES[slot % 2],
+                    "side": SIDE_NAMES[slot % 2],
                     "card": card_id,
                     "patron": None if card.patron is None else PATRON_CODES[card.patron],
                     "points": card.points,
@@ -1412,80 +1190,19 @@ class MykerinosState(GameState):
         sampler = Rng(seed)
         sampler.shuffle(twin.deck)
         sampler.shuffle(twin.nile_governor_deck)
-        twin.nile_neutral_deck = _neutral_deck_order(twin.nile_neutral_deck, sampler)
+        twin.nile_neutral_deck = neutral_deck_order(twin.nile_neutral_deck, sampler)
         twin.rng = Rng(sampler.next_u64())
         return twin
 
     # ---------------------------------------------------------- serialization
-    #: Per-seat tables (lists of lists) and flat lists: what to_data and clone copy.
-    _TABLE_FIELDS = ("personal", "used", "won", "nile_won")
-    _FLAT_FIELDS = (
-        "draft_row",
-        "nile_governor_deck",
-        "nile_neutral_deck",
-        "nile_rows",
-        "nile_box",
-        "tokens",
-        "blocked",
-        "blocked_rooms",
-        "wing_order",
-        "deck",
-        "box",
-        "general",
-        "prestige",
-        "museum",
-        "tiebreak",
-        "active",
-        "board",
-        "ranks",
-        "plots_left",
-    )
-    _SCALAR_FIELDS = (
-        "campaign",
-        "start_seat",
-        "turn",
-        "phase",
-        "final_seat",
-        "area",
-        "rank_index",
-        "awaiting",
-        "on_river",
-        "area_museum",
-        "tie_asked",
-        "draft_index",
-    )
-    #: What copy_fields puts in to_data, in its order.
-    _SNAPSHOT_FIELDS = _FLAT_FIELDS + _TABLE_FIELDS + _SCALAR_FIELDS
-
     def to_data(self) -> JsonDict:
-        data: JsonDict = {
-            "game": "mykerinos",
-            "seats": self.seat_count,
-            "options": dict(self.options),
-            "rng": self.rng.state,
-            "slots": list(map(list, self.slots)),  # [card, rotated] pairs
-            "final": None if self.final is None else copy.deepcopy(self.final),
-        }
-        data.update(
-            copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS, self._SCALAR_FIELDS)
-        )
-        return data
+        return FIELDS.to_data(self)
 
     def snapshot_data(self) -> JsonDict:
-        # to_data's keys in to_data's order, sharing instead of copying (the
-        # (card, rotated) tuples of slots encode as the same JSON arrays).
-        data: JsonDict = {
-            "game": "mykerinos",
-            "seats": self.seat_count,
-            "options": self.options,
-            "rng": self.rng.state,
-            "slots": self.slots,
-            "final": self.final,
-        }
-        fields = self.__dict__
-        for name in self._SNAPSHOT_FIELDS:
-            data[name] = fields[name]
-        return data
+        return FIELDS.snapshot_data(self)
+
+    def clone(self) -> MykerinosState:
+        return FIELDS.clone(self)
 
     @classmethod
     def from_data(cls, game: Game, data: Mapping[str, Any]) -> MykerinosState:
@@ -1495,100 +1212,7 @@ class MykerinosState(GameState):
             CorruptStateError: a field is missing, mistyped, out of range or
                 inconsistent with the others.
         """
-        f = partial(v.field, data)
-        seats, options, rng = snapshot_header(game, data)
-        state = cls(game, seats, options)
-        state.rng = rng
-        cards = len(PLOT_CARDS)
-        raw_slots = f("slots")
-        # The quick game's draft comes before campaign 1: no plots laid yet.
-        drafting = f("phase") == DRAFT
-        if not isinstance(raw_slots, list) or len(raw_slots) not in (
-            (0,) if drafting else state.campaign_plot_counts()
-        ):
-            raise CorruptStateError("slots must list the plots of one campaign")
-        state.slots = []
-        for i, slot in enumerate(raw_slots):
-            if not isinstance(slot, list) or len(slot) != 2:
-                raise CorruptStateError(f"slots[{i}] must be [card, rotated]")
-            state.slots.append(
-                (v.integer(slot[0], "slot card", 0, cards - 1), v.boolean(slot[1], "rotated"))
-            )
-        state.shape = region_shape(len(state.slots) // 4)
-        state.wing_order = v.int_list(f("wing_order"), "wing_order", 0, WINGS - 1, WINGS, True)
-        state.deck = v.int_list(f("deck"), "deck", 0, cards - 1, unique=True)
-        state.box = v.int_list(f("box"), "box", 0, cards - 1, unique=True)
-        total = ARCHAEOLOGISTS_PER_COLOUR
-        state.general = v.int_list(f("general"), "general", 0, total, COLOURS)
-        state.personal = v.int_table(f("personal"), "personal", seats, COLOURS, 0, total)
-        state.won = _won_from(f("won"), seats)
-        state.used = v.int_table(f("used"), "used", seats, len(ALL_PATRONS), 0, cards)
-        state.prestige = v.int_list(f("prestige"), "prestige", 0, 10 * cards, seats)
-        state.museum = v.int_list(f("museum"), "museum", EMPTY, COLOURS - 1, ROOM_IDS)
-        state.tiebreak = v.int_list(f("tiebreak"), "tiebreak", 0, COLOURS + 1, COLOURS)
-        state.active = v.bool_list(f("active"), "active", seats)
-        state.board = v.int_list(f("board"), "board", EMPTY, COLOURS - 1, state.shape.size)
-        state.ranks = v.int_list(f("ranks"), "ranks", 0, COLOURS - 1, unique=True)
-        state.plots_left = v.int_list(
-            f("plots_left"), "plots_left", 0, len(act.SIDES) - 1, unique=True
-        )
-        state.campaign = v.integer(
-            f("campaign"), "campaign", 0 if drafting else 1, len(state.campaign_plot_counts())
-        )
-        state.start_seat = v.integer(f("start_seat"), "start_seat", 0, seats - 1)
-        state.turn = v.integer(f("turn"), "turn", 0, seats - 1)
-        state.phase = v.choice(f("phase"), "phase", PHASES)
-        state.final_seat = v.integer(f("final_seat"), "final_seat", -1, seats - 1)
-        state.area = v.integer(f("area"), "area", -1, state.shape.areas)
-        state.rank_index = v.integer(f("rank_index"), "rank_index", 0, COLOURS)
-        state.awaiting = v.choice(
-            f("awaiting"), "awaiting", ("", AWAIT_REWARD, AWAIT_DISCARD, AWAIT_TIE)
-        )
-        state.on_river = v.boolean(f("on_river"), "on_river")
-        state.area_museum = v.integer(f("area_museum"), "area_museum", 0, 2)
-        state.tie_asked = v.boolean(f("tie_asked"), "tie_asked")
-        _load_variant_fields(state, data)
-        state.cards = _count_patrons(state.won, state.nile_won)
-        dealt = [card for card, _ in state.slots]
-        won = [card for row in state.won for card in row]
-        drafting = state.draft_row
-        if (
-            len(set(dealt)) != len(dealt)
-            or len(set(won)) != len(won)
-            or set(state.deck) & {*state.box, *dealt, *won, *drafting}
-            or set(state.box) & {*won, *drafting}
-            or set(drafting) & {*dealt, *won}
-        ):
-            raise CorruptStateError("a plot card is in two places at once")
-        if len({*state.deck, *state.box, *dealt, *won, *drafting}) != cards:
-            raise CorruptStateError("every plot card must be somewhere")
-        final = f("final")
-        if final is not None and (
-            state.phase != OVER
-            or not isinstance(final, list)
-            or len(final) != seats
-            or not all(isinstance(e, dict) and type(e.get("total")) is int for e in final)
-        ):
-            raise CorruptStateError("final scores must be a list of breakdowns, once over")
-        if state.phase == OVER and final is None:
-            raise CorruptStateError("a finished match must carry its final scores")
-        state.final = copy.deepcopy(final)
-        if sorted(state.wing_order) != list(range(WINGS)):
-            raise CorruptStateError("wing order is not a permutation of the five patrons")
-        if any(
-            u > c
-            for row_u, row_c in zip(state.used, state.cards, strict=True)
-            for u, c in zip(row_u, row_c, strict=True)
-        ):
-            raise CorruptStateError("a patron is used more often than it is held")
-        for colour in range(COLOURS):
-            held = sum(row[colour] for row in state.personal)
-            placed = state.board.count(colour) + state.museum.count(colour)
-            if state.general[colour] + held + placed != total:
-                raise CorruptStateError(f"{COLOUR_NAMES[colour]} archaeologists do not add up")
-        state._index_museum()
-        state._lay_region()
-        return state
+        return snapshot.state_from_data(cls, game, data)
 
     @classmethod
     def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
@@ -1600,244 +1224,9 @@ class MykerinosState(GameState):
         Raises:
             CorruptStateError: the view is not one this class produced.
         """
-        try:
-            return cls._from_view(game, view, seed)
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise CorruptStateError(f"not a Mykerinos view: {exc}") from exc
-
-    @classmethod
-    def _from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> MykerinosState:
-        colour = {name: i for i, name in enumerate(COLOUR_NAMES)}
-        seats = int(view["seats"])
-        data: JsonDict = {
-            "game": "mykerinos",
-            "seats": seats,
-            "options": dict(view["options"]),
-            "slots": [[p["card"], p["rotated"]] for p in view["region"]["plots"]],
-            "wing_order": [int(CODE_TO_PATRON[code]) for code in view["museum"]["wings"]],
-            "box": list(view["box"]),
-            "general": [view["general_reserve"][name] for name in COLOUR_NAMES],
-            "personal": [
-                [p["reserve"].get(name, 0) for name in COLOUR_NAMES] for p in view["players"]
-            ],
-            "used": [
-                [p["patrons"][PATRON_CODES[q]]["used"] for q in ALL_PATRONS]
-                for p in view["players"]
-            ],
-            "won": [list(p["plots_won"]) for p in view["players"]],
-            "prestige": [p["prestige"] for p in view["players"]],
-            "museum": [EMPTY] * ROOM_IDS,
-            "tiebreak": [view["tiebreak"].get(name, 0) for name in COLOUR_NAMES],
-            "active": [bool(p["active"]) for p in view["players"]],
-            "campaign": view["campaign"],
-            "start_seat": view["start_seat"],
-            "turn": view["current_seat"] if view["current_seat"] is not None else 0,
-            "phase": view["phase"],
-            "final_seat": -1 if view["final_action_seat"] is None else view["final_action_seat"],
-            "area": -1,
-            "ranks": [],
-            "rank_index": 0,
-            "plots_left": [],
-            "awaiting": "",
-            "on_river": False,
-            "area_museum": 0,
-            "tie_asked": False,
-            "final": view.get("final"),
-            "draft_row": [],
-            "draft_index": 0,
-            "nile_won": [list(p["nile_cards"]) for p in view["players"]],
-            "tokens": [p["tokens"] for p in view["players"]],
-            "nile_rows": [n["card"] for n in view["region"].get("nile", [])],
-            "nile_box": [],
-            "blocked": [],
-            "blocked_rooms": [EMPTY] * ROOM_IDS,
-            "nile_governor_deck": [],
-            "nile_neutral_deck": [],
-        }
-        for room in view["museum"]["rooms"]:
-            if room["occupant"] is not None:
-                data["museum"][parse_room(room["room"])] = colour[room["occupant"]]
-        size = view["region"]["rows"] * 8
-        board = [EMPTY] * size
-        for name, who in view["occupied"].items():
-            board[parse_space(name)] = colour[who]
-        data["board"] = board
-        data["blocked"] = [EMPTY] * size
-        if "delimitation" in view:
-            d = view["delimitation"]
-            data["area"] = d["area"]
-            data["ranks"] = [colour[c] for c in d["order"]]
-            data["rank_index"] = d["rank_index"]
-            data["plots_left"] = [act.SIDES.index(x) for x in d["plots_left"]]
-            data["awaiting"] = d["awaiting"]
-            data["on_river"] = d["river"]
-            data["area_museum"] = d["museum_rewards"]
-            data["tie_asked"] = d["tie_asked"]
-        if "draft" in view:
-            draft = view["draft"]
-            data["draft_row"] = list(draft["plots"])
-            data["draft_index"] = draft["index"]
-        sampler = Rng(seed)
-        if "nile" in view:
-            _nile_from_view(data, view["nile"], colour, sampler)
-        shown = {
-            *data["box"],
-            *(c for row in data["won"] for c in row),
-            *(s[0] for s in data["slots"]),
-            *data["draft_row"],
-        }
-        deck = [card.id for card in PLOT_CARDS if card.id not in shown]
-        if len(deck) != view["deck_size"]:
-            raise ValueError(f"{len(deck)} unseen plots but the deck holds {view['deck_size']}")
-        sampler.shuffle(deck)
-        data["deck"] = deck
-        data["rng"] = sampler.next_u64()
-        return cls.from_data(game, data)
-
-    def clone(self) -> MykerinosState:
-        twin = object.__new__(MykerinosState)
-        fields = {
-            **self.__dict__,
-            **copy_fields(self.__dict__, self._FLAT_FIELDS, self._TABLE_FIELDS),
-        }
-        fields["rng"] = Rng(self.rng.state)
-        fields["options"] = dict(self.options)
-        fields["slots"] = self.slots[:]
-        fields["cards"] = [row[:] for row in self.cards]
-        twin.__dict__ = fields
-        return twin
+        return snapshot.state_from_view(cls, game, view, seed)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MykerinosState) and self.to_data() == other.to_data()
 
     __hash__ = None  # type: ignore[assignment]
-
-
-def _won_from(value: Any, seats: int) -> list[list[int]]:
-    if not isinstance(value, list) or len(value) != seats:
-        raise CorruptStateError(f"won must list the plots of {seats} seats")
-    rows = [
-        v.int_list(row, f"won[{i}]", 0, len(PLOT_CARDS) - 1, unique=True)
-        for i, row in enumerate(value)
-    ]
-    for row in rows:
-        if any(PLOT_CARDS[card].patron is None for card in row):
-            raise CorruptStateError("the plot without a patron is never kept")
-    return rows
-
-
-def _count_patrons(won: list[list[int]], nile_won: list[list[int]]) -> list[list[int]]:
-    """Patron cards held per seat: plots won (or drafted) and Governor Nile cards."""
-    counts = [[0] * len(ALL_PATRONS) for _ in won]
-    for seat, row in enumerate(won):
-        for card in row:
-            patron = PLOT_CARDS[card].patron
-            assert patron is not None
-            counts[seat][patron] += 1
-    for seat, row in enumerate(nile_won):
-        counts[seat][Patron.GOVERNOR] += sum(1 for c in row if nile.NILE_CARDS[c].governor)
-    return counts
-
-
-def _nile_from_view(
-    data: JsonDict, shown: Mapping[str, Any], colour: Mapping[str, int], sampler: Rng
-) -> None:
-    """Fill The Nile's fields of ``data`` from a view's ``nile`` part.
-
-    The two decks hold the Nile cards no view shows, shuffled (the special card,
-    if unseen, at the bottom of the neutral deck).
-    """
-    data["nile_box"] = list(shown["box"])
-    for name, who in shown["blocked"].items():
-        data["blocked"][parse_space(name)] = colour[who]
-    for name, who in shown["blocked_rooms"].items():
-        data["blocked_rooms"][parse_room(name)] = colour[who]
-    seen = {*data["nile_box"], *data["nile_rows"], *(c for row in data["nile_won"] for c in row)}
-    governors = [c for c in nile.GOVERNOR_DECK if c not in seen]
-    neutrals = [c for c in nile.NEUTRAL_DECK if c not in seen]
-    if len(governors) != shown["governor_deck"] or len(neutrals) != shown["neutral_deck"]:
-        raise ValueError("the Nile decks' sizes do not match the unseen Nile cards")
-    sampler.shuffle(governors)
-    data["nile_governor_deck"] = governors
-    data["nile_neutral_deck"] = _neutral_deck_order(neutrals, sampler)
-
-
-def _neutral_deck_order(deck: list[int], sampler: Rng) -> list[int]:
-    """The neutral Nile deck reshuffled, its special card (if still there) at the bottom."""
-    others = [c for c in deck if c != nile.SPECIAL_CARD]
-    sampler.shuffle(others)
-    return others + [c for c in deck if c == nile.SPECIAL_CARD]
-
-
-def _load_variant_fields(state: MykerinosState, data: Mapping[str, Any]) -> None:
-    """Read and check the quick game's draft and The Nile's fields of a snapshot."""
-    f = partial(v.field, data)
-    seats = state.seat_count
-    plots = len(PLOT_CARDS)
-    state.draft_row = v.int_list(f("draft_row"), "draft_row", 0, plots - 1, unique=True)
-    state.draft_index = v.integer(f("draft_index"), "draft_index", 0, 2 * seats - 1)
-    if any(PLOT_CARDS[c].patron is None for c in state.draft_row):
-        raise CorruptStateError("the 5-point plot is never drafted")
-    if (state.phase == DRAFT) != bool(state.draft_row):
-        raise CorruptStateError("the draft row is shown exactly during the draft")
-    if (state.phase == DRAFT) != (state.campaign == 0) or (state.slots and state.campaign == 0):
-        raise CorruptStateError("the draft comes before the first campaign, with no region")
-    if state.phase == DRAFT and state.turn != state.draft_order[state.draft_index]:
-        raise CorruptStateError("the draft turn does not match the draft order")
-    cards = len(nile.NILE_CARDS)
-    state.nile_governor_deck = v.int_list(
-        f("nile_governor_deck"), "nile_governor_deck", 0, cards - 1, unique=True
-    )
-    state.nile_neutral_deck = v.int_list(
-        f("nile_neutral_deck"), "nile_neutral_deck", 0, cards - 1, unique=True
-    )
-    state.nile_rows = v.int_list(f("nile_rows"), "nile_rows", 0, cards - 1, unique=True)
-    state.nile_box = v.int_list(f("nile_box"), "nile_box", 0, cards - 1, unique=True)
-    if state.nile_rows and len(state.nile_rows) != state.shape.area_rows:
-        raise CorruptStateError("one Nile card lies on each row of areas")
-    rows = range(act.NILE_SIDE, act.NILE_SIDE + len(state.nile_rows))
-    sides = rows if state.on_river else range(act.NILE_SIDE)
-    if any(side not in sides for side in state.plots_left):
-        raise CorruptStateError("the cards left to claim are not on the table")
-    if state.on_river and state.phase != DELIMITATION:
-        raise CorruptStateError("the river is scored only during delimitation")
-    kept = f("nile_won")
-    if not isinstance(kept, list) or len(kept) != seats:
-        raise CorruptStateError(f"nile_won must list the Nile cards of {seats} seats")
-    state.nile_won = [
-        v.int_list(row, f"nile_won[{i}]", 0, cards - 1, unique=True) for i, row in enumerate(kept)
-    ]
-    places = [
-        *state.nile_governor_deck,
-        *state.nile_neutral_deck,
-        *state.nile_on_table(),
-        *state.nile_box,
-        *(c for row in state.nile_won for c in row),
-    ]
-    if len(set(places)) != len(places):
-        raise CorruptStateError("a Nile card is in two places at once")
-    if state.with_nile and len(places) != cards:
-        raise CorruptStateError("every Nile card must be somewhere")
-    if not state.with_nile and places:
-        raise CorruptStateError("Nile cards in a match without The Nile")
-    if any(nile.NILE_CARDS[c].governor for c in state.nile_neutral_deck) or any(
-        not nile.NILE_CARDS[c].governor for c in state.nile_governor_deck
-    ):
-        raise CorruptStateError("a Nile card is in the wrong deck")
-    if any(
-        nile.NILE_CARDS[c].effect not in (nile.GOVERNOR, nile.TIE_WINNER)
-        for row in state.nile_won
-        for c in row
-    ):
-        raise CorruptStateError("only Governor cards and the tie card are kept")
-    state.tokens = v.int_list(f("tokens"), "tokens", 0, BLOCKING_TOKENS, seats)
-    state.blocked = v.int_list(f("blocked"), "blocked", EMPTY, seats - 1, state.shape.size)
-    state.blocked_rooms = v.int_list(
-        f("blocked_rooms"), "blocked_rooms", EMPTY, seats - 1, ROOM_IDS
-    )
-    for seat in range(seats):
-        down = state.blocked.count(seat) + state.blocked_rooms.count(seat)
-        if state.with_nile and state.tokens[seat] + down != BLOCKING_TOKENS:
-            raise CorruptStateError("blocking tokens do not add up")
-        if not state.with_nile and (state.tokens[seat] or down):
-            raise CorruptStateError("blocking tokens in a match without The Nile")

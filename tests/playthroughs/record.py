@@ -1,0 +1,146 @@
+"""Recording one seeded match as readable text, and the matches kept as playthroughs."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from senet.games import get_game
+from senet.games.errors import GameError
+from senet.games.interface import Action, Event, GameState, JsonDict
+from senet.games.rng import Rng
+
+#: Where the playthrough files live.
+DIRECTORY = Path(__file__).resolve().parent
+#: Every how many decisions refused actions are tried and their messages recorded.
+REFUSALS_EVERY = 10
+REGENERATE = "python -m tests.playthroughs --regenerate"
+#: The decision at which the view of the seat to move is recorded in full.
+VIEW_AT = 60
+
+
+@dataclass(frozen=True)
+class Playthrough:
+    """One recorded match: a game, its seats and options, and the seed.
+
+    The match starts from ``seed``; the actions are chosen by ``Rng(seed)`` among
+    the legal actions in the order the game lists them, so a reordered move
+    generator shows up as a different match.
+    """
+
+    game_id: str
+    seats: int
+    options: tuple[tuple[str, bool | int | str], ...]
+    seed: int
+
+    @property
+    def path(self) -> Path:
+        """The file this playthrough is kept in."""
+        variant = "-".join(
+            name if value is True else f"{name}={value}" for name, value in self.options
+        )
+        stem = f"{self.game_id}-{self.seats}p" + (f"-{variant}" if variant else "")
+        return DIRECTORY / f"{stem}-seed{self.seed}.txt"
+
+
+def _on(*names: str) -> tuple[tuple[str, bool | int | str], ...]:
+    return tuple((name, True) for name in names)
+
+
+#: The recorded matches: every variant of both games, at two to four seats.
+PLAYTHROUGHS: tuple[Playthrough, ...] = (
+    Playthrough("mykerinos", 2, (), 11),
+    Playthrough("mykerinos", 2, _on("nile"), 14),
+    Playthrough("mykerinos", 3, _on("quick"), 15),
+    Playthrough("mykerinos", 3, _on("classic"), 16),
+    Playthrough("mykerinos", 4, _on("team"), 17),
+    Playthrough("mykerinos", 4, _on("classic", "nile", "quick", "team"), 18),
+    Playthrough("archeos", 2, (), 21),
+    Playthrough("archeos", 3, (("advanced_site", "uluru"), *_on("role_linguist")), 22),
+)
+
+
+def _value(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _event_line(event: Event) -> str:
+    fields = " ".join(f"{key}={_value(value)}" for key, value in event.data.items())
+    audience = "" if event.audience is None else f" (to seats {sorted(event.audience)})"
+    return f"  event {event.kind}{audience}: {fields}".rstrip()
+
+
+def _refused(state: GameState, seat: int, action: str | Action) -> str:
+    """The message ``apply`` gives when ``seat`` tries ``action`` (on a copy)."""
+    shown = action if isinstance(action, str) else action.notation()
+    try:
+        state.clone().apply(seat, action)
+    except GameError as exc:
+        return f"  refused seat {seat} {shown!r}: {type(exc).__name__}: {exc}"
+    return f"  accepted seat {seat} {shown!r}"
+
+
+def _refusals(state: GameState, seat: int, earlier: list[Action]) -> list[str]:
+    """The messages of the first and last of the previous decision's actions that
+    are not legal now (the sentences people read when a move is refused)."""
+    legal = state.legal_actions()
+    stale = [a for a in earlier if a not in legal]
+    return [_refused(state, seat, a) for a in (stale[:1] + stale[-1:] if len(stale) > 1 else stale)]
+
+
+def record(playthrough: Playthrough) -> str:
+    """The text of one playthrough, played afresh."""
+    game = get_game(playthrough.game_id)
+    options: JsonDict = dict(playthrough.options)
+    state = game.new_match(playthrough.seats, options, playthrough.seed)
+    seed = playthrough.seed
+    chooser = Rng(seed)
+    lines = [
+        f"# {game.info.name}, {playthrough.seats} seats, options {_value(state.options)}",
+        f"# seed {seed}; actions chosen by Rng({seed}) among the legal ones",
+        f"# Regenerate with: {REGENERATE}",
+        "",
+    ]
+    earlier: list[Action] = []
+    decision = 0
+    while not state.is_over():
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        action = chooser.choice(legal)
+        lines.append(
+            f"{decision}: seat {seat}, {len(legal)} legal: {action.notation()}"
+            f" ({state.describe(action)})"
+        )
+        if decision == 0:
+            lines.append(_refused(state, seat, "zz"))
+            lines.append(_refused(state, (seat + 1) % state.seat_count, legal[0]))
+        elif decision % REFUSALS_EVERY == 0:
+            lines += _refusals(state, seat, earlier)
+        if decision == VIEW_AT:
+            lines.append(f"  view of seat {seat}:")
+            lines += [f"    {key}: {_value(value)}" for key, value in state.view(seat).items()]
+        lines += [_event_line(e) for e in state.apply(seat, action.notation(), legal)]
+        earlier = legal
+        decision += 1
+    lines += [
+        "",
+        f"scores: {_value(state.scores())}",
+        f"ranking: {_value(state.ranking())}",
+        "final snapshot:",
+        *(f"  {key}: {_value(value)}" for key, value in state.to_data().items()),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def regenerate() -> list[Path]:
+    """Write every playthrough file afresh and delete files no playthrough names."""
+    written = []
+    for playthrough in PLAYTHROUGHS:
+        playthrough.path.write_text(record(playthrough))
+        written.append(playthrough.path)
+    for stale in sorted(set(DIRECTORY.glob("*.txt")) - set(written)):
+        stale.unlink()
+    return written
