@@ -13,7 +13,7 @@ GENERATED := proto/senet/v1/__init__.py
 # The tests `make quick` runs: all but those marked slow, spread over the cores.
 QUICK_TESTS ?= -m "not slow" -n auto
 
-.PHONY: install proto test quick lint typecheck unit bench run clean deploy-lock
+.PHONY: install proto test quick lint typecheck unit bench run clean deploy-lock playthroughs
 
 # Code generation needs grpcio-tools and mypy-protobuf before the project installs;
 # neither is a dependency of the project (nothing imports them at run time).
@@ -60,6 +60,10 @@ test: lint typecheck unit
 ## make quick: the inner loop: lint, type-check and the tests not marked slow.
 quick: lint typecheck
 	$(BIN)/pytest $(QUICK_TESTS)
+
+## make playthroughs: re-record tests/playthroughs/ after an intended rules change; review the diff.
+playthroughs: $(STAMP)
+	$(BIN)/python -m tests.playthroughs --regenerate
 
 ## make bench: benchmarks, each figure printed beside a baseline measured in the same run.
 bench: $(STAMP)

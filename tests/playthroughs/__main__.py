@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from tests import plugins
 from tests.playthroughs.record import DIRECTORY, regenerate
 
 
@@ -18,6 +19,7 @@ def main() -> None:
     if not args.regenerate:
         parser.print_help()
         return
+    plugins.enable()  # the test suite's own games are recorded too
     paths = regenerate()
     total = sum(p.stat().st_size for p in paths)
     print(f"wrote {len(paths)} playthroughs ({total // 1024} KB) in {DIRECTORY}")

@@ -49,7 +49,8 @@ def _on(*names: str) -> tuple[tuple[str, bool | int | str], ...]:
     return tuple((name, True) for name in names)
 
 
-#: The recorded matches: every variant of both games, at two to four seats.
+#: The recorded matches: every variant of every game, at two to four seats (Pebbles is
+#: the test suite's own game, tests/pebbles).
 PLAYTHROUGHS: tuple[Playthrough, ...] = (
     Playthrough("mykerinos", 2, (), 11),
     Playthrough("mykerinos", 2, _on("nile"), 14),
@@ -59,6 +60,8 @@ PLAYTHROUGHS: tuple[Playthrough, ...] = (
     Playthrough("mykerinos", 4, _on("classic", "nile", "quick", "team"), 18),
     Playthrough("archeos", 2, (), 21),
     Playthrough("archeos", 3, (("advanced_site", "uluru"), *_on("role_linguist")), 22),
+    Playthrough("pebbles", 2, (), 31),
+    Playthrough("pebbles", 3, _on("doubles"), 32),
 )
 
 

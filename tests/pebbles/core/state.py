@@ -8,13 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from senet.games.errors import CorruptStateError, InvalidOptionsError, MalformedActionError
+from senet.games.fields import LIST, SCALAR, TABLE, Field, StateFields
 from senet.games.interface import Action, Event, Game, GameState, JsonDict, coerce_text_or
 from senet.games.rng import Rng
 from senet.games.validate import field, int_list, integer
 from tests.pebbles.core.rules import PEBBLES_IN_PLAY, VALUES, Play
 
 _DATA_KEYS = frozenset(
-    {"game", "seats", "options", "hands", "bag", "pile", "top", "scores", "turn"}
+    {"game", "seats", "options", "hands", "bag", "pile", "top", "points", "turn"}
 )
 _VIEW_KEYS = frozenset(
     {"game", "viewer", "seats", "options", "hand", "hand_sizes", "bag_size", "pile", "top",
@@ -23,8 +24,26 @@ _VIEW_KEYS = frozenset(
 _MAX_SCORE = 10**6
 
 
+#: Every attribute of a position, declared once: clone, to_data and snapshot_data are
+#: built from it (``senet.games.fields``), and ``tests/test_state_fields.py`` checks
+#: that nothing else is kept.
+FIELDS: StateFields[PebblesState] = StateFields(
+    "pebbles",
+    saved=(
+        Field("hands", TABLE),
+        Field("bag", LIST),
+        Field("pile", LIST),
+        Field("top", SCALAR),
+        Field("points", LIST),
+        Field("turn", SCALAR),
+    ),
+)
+
+
 class PebblesState(GameState):
     """Hands (hidden, kept sorted), the bag (hidden, drawn from its end), the public pile."""
+
+    state_fields = FIELDS
 
     def __init__(
         self,
@@ -105,17 +124,10 @@ class PebblesState(GameState):
         }
 
     def to_data(self) -> JsonDict:
-        return {
-            "game": self.game.info.id,
-            "seats": self.seat_count,
-            "options": dict(self.options),
-            "hands": [list(hand) for hand in self.hands],
-            "bag": list(self.bag),
-            "pile": list(self.pile),
-            "top": self.top,
-            "scores": list(self.points),
-            "turn": self.turn,
-        }
+        return FIELDS.to_data(self)
+
+    def snapshot_data(self) -> JsonDict:
+        return FIELDS.snapshot_data(self)
 
     def determinize(self, seat: int | None, seed: int) -> PebblesState:
         twin = self.clone()
@@ -125,17 +137,7 @@ class PebblesState(GameState):
         return twin
 
     def clone(self) -> PebblesState:
-        return PebblesState(
-            self.game,
-            self.seat_count,
-            dict(self.options),
-            [list(hand) for hand in self.hands],
-            list(self.bag),
-            list(self.pile),
-            self.top,
-            list(self.points),
-            self.turn,
-        )
+        return FIELDS.clone(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PebblesState) and self.to_data() == other.to_data()
@@ -211,7 +213,7 @@ class PebblesState(GameState):
         bag = int_list(field(data, "bag"), "bag", 1, 8)
         pile = int_list(field(data, "pile"), "pile", 1, 8)
         top = _top(field(data, "top"), pile)
-        scores = int_list(field(data, "scores"), "scores", 0, _MAX_SCORE, seats)
+        scores = int_list(field(data, "points"), "points", 0, _MAX_SCORE, seats)
         turn = _turn(field(data, "turn"), [len(hand) for hand in hands])
         if Counter(tile for hand in hands for tile in hand) + Counter(bag) + Counter(
             pile
@@ -255,7 +257,7 @@ class PebblesState(GameState):
             "bag": bag,
             "pile": pile,
             "top": field(view, "top"),
-            "scores": field(view, "scores"),
+            "points": field(view, "scores"),
             "turn": field(view, "turn"),
         }
         return cls.from_data(game, data)
