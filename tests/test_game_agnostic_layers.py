@@ -22,7 +22,7 @@ AGNOSTIC = [
     "server/senet/codec/base.py",
     "server/senet/codec/generic.py",
     "server/senet/codec/options.py",
-    "server/senet/cli.py",
+    "server/senet/cli",
     "clients/senet/bots",
     "clients/senet/arena",
     "clients/senet/client",
