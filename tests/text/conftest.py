@@ -1,4 +1,4 @@
-"""Fixtures of the terminal tests."""
+"""Fixtures of the terminal tests: ``senet serve`` (embedded store) in a child process."""
 
 from __future__ import annotations
 
@@ -9,23 +9,32 @@ from pathlib import Path
 
 import pytest
 
-from tests.text.test_text_client import REPO, _free_port
+from tests.conftest import _free_port
+
+REPO = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def server_with_bots(tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
+def _serve(tmp_path: Path, *flags: str) -> Iterator[str]:
+    """Run ``senet serve`` with ``flags`` until the test ends; yields its address.
+
+    A port taken between picking and binding fails the start, so three ports are tried.
+    """
     log = (tmp_path / "server.log").open("ab")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--no-log-json", "--log-level", "WARNING",
-         "--embedded-bot-workers", "1"],
-        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline().decode(errors="replace")
-    if not line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
+    for _attempt in range(3):
+        port = _free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(port), "--no-log-json", "--log-level", "WARNING", *flags],
+            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+        )  # fmt: skip
+        assert proc.stdout is not None
+        line = proc.stdout.readline().decode(errors="replace")
+        if line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
+            break
         proc.kill()
+        proc.wait()
+    else:
+        log.close()
         pytest.fail(f"senet serve did not start:\n{(tmp_path / 'server.log').read_text()}")
     try:
         yield f"127.0.0.1:{port}"
@@ -37,3 +46,15 @@ def server_with_bots(tmp_path: Path) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture
+def server_address(tmp_path: Path) -> Iterator[str]:
+    """A server without bot workers."""
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def server_with_bots(tmp_path: Path) -> Iterator[str]:
+    """A server with one embedded bot worker, so bot seats play."""
+    yield from _serve(tmp_path, "--embedded-bot-workers", "1")

@@ -15,14 +15,11 @@ import io
 import os
 import random
 import re
-import socket
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pexpect
 import pytest
@@ -49,8 +46,8 @@ from senet.text.mykerinos.tables import (
 )
 from senet.v1 import match_pb2, match_service_pb2
 from senet.v1 import mykerinos_pb2 as pb
+from tests.text.conftest import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
@@ -354,43 +351,6 @@ def test_play_arguments() -> None:
 
 
 # ------------------------------------------------------------------ end to end
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def server_address(tmp_path: Path) -> Iterator[str]:
-    """``senet serve`` (embedded store) in a child process."""
-    for _attempt in range(3):
-        port = _free_port()
-        log = (tmp_path / "server.log").open("ab")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--no-log-json", "--log-level", "WARNING"],
-            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        line = proc.stdout.readline().decode(errors="replace")
-        if line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
-            break
-        proc.kill()
-        proc.wait()
-    else:
-        pytest.fail(f"senet serve did not start:\n{(tmp_path / 'server.log').read_text()}")
-    try:
-        yield f"127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-
-
 async def _random_player(address: str, match_id: str, seed: int) -> None:
     """Seat 1: a quick random player over PlayMatch (passes early to keep it short)."""
     rng = random.Random(seed)
