@@ -32,12 +32,17 @@ $(GENERATED): $(PROTOS) $(CODEGEN)
 
 proto: $(GENERATED)
 
+# setuptools warns on every editable install that a folder named like the package in
+# the working directory would shadow it; none is (senet's portions live under server/,
+# clients/ and proto/), so the box is noise.
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e
+
 $(RUNTIME): pyproject.toml $(GENERATED)
-	$(BIN)/python -m pip install --quiet -e .
+	$(EDITABLE) .
 	touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)
-	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(EDITABLE) '.[test,bench]'
 	touch $(STAMP)
 
 install: $(STAMP)
