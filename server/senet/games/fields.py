@@ -119,13 +119,12 @@ class StateFields(Generic[S]):
     header's attributes (``game``, ``seat_count``, ``options``) are declared here
     for every state, since the :class:`GameState` interface names them.
 
-    A state class names its declaration in ``state_fields`` (so tests find it) and
-    calls the built functions from one-line methods::
+    A state class names its declaration in ``state_fields``, and
+    :class:`~senet.games.interface.GameState` installs the functions built from it
+    as the class's ``clone``, ``to_data`` and ``snapshot_data``::
 
-        state_fields = FIELDS
-
-        def clone(self) -> MyState:
-            return FIELDS.clone(self)
+        class MyState(GameState):
+            state_fields = FIELDS  # nothing else to write
     """
 
     def __init__(

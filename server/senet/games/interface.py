@@ -23,7 +23,7 @@ import copy
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
 from senet.games.errors import (
     GameOverError,
@@ -251,6 +251,17 @@ class GameState(ABC):
     #: keeps the deep-copying :meth:`clone` and writes :meth:`to_data` by hand.
     state_fields: ClassVar[StateFields[Any] | None] = None
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields = cls.__dict__.get("state_fields")
+        if fields is not None:
+            # The functions built from the declaration become the methods themselves
+            # (unless the class writes its own): no wrapper frame on the paths that run
+            # per action (clone in search, snapshot_data in every commit).
+            for name in ("clone", "to_data", "snapshot_data"):
+                if name not in cls.__dict__:
+                    setattr(cls, name, getattr(fields, name))
+
     # --- queries --------------------------------------------------------------
     @abstractmethod
     def current_seat(self) -> int | None:
@@ -288,9 +299,13 @@ class GameState(ABC):
     def view(self, seat: int | None) -> JsonDict:
         """Everything ``seat`` may see (``None``: a spectator), as plain data."""
 
-    @abstractmethod
     def to_data(self) -> JsonDict:
-        """The complete state, hidden parts included, as plain JSON-able data."""
+        """The complete state, hidden parts included, as plain JSON-able data.
+
+        Built from :attr:`state_fields` when the class declares them; a class without
+        a declaration writes its own.
+        """
+        raise NotImplementedError(f"{type(self).__name__} declares no state_fields")
 
     def snapshot_data(self) -> JsonDict:
         """:meth:`to_data` for encoding at once: it may share lists and tables with
@@ -361,8 +376,9 @@ class GameState(ABC):
         """
         self._apply(action, None)
 
-    def clone(self) -> GameState:
-        """An independent copy, cheap enough for search."""
+    def clone(self) -> Self:
+        """An independent copy, cheap enough for search (built from :attr:`state_fields`
+        when the class declares them)."""
         return copy.deepcopy(self)
 
     def replay(self, actions: Sequence[object]) -> list[Event]:

@@ -123,21 +123,12 @@ class PebblesState(GameState):
             "turn": self.turn,
         }
 
-    def to_data(self) -> JsonDict:
-        return FIELDS.to_data(self)
-
-    def snapshot_data(self) -> JsonDict:
-        return FIELDS.snapshot_data(self)
-
     def determinize(self, seat: int | None, seed: int) -> PebblesState:
         twin = self.clone()
         others = [s for s in range(self.seat_count) if s != seat]
         pool = [*self.bag, *(tile for s in others for tile in self.hands[s])]
         twin.hands, twin.bag = _redeal(self.hands, others, sorted(pool), Rng(seed))
         return twin
-
-    def clone(self) -> PebblesState:
-        return FIELDS.clone(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PebblesState) and self.to_data() == other.to_data()

@@ -1195,15 +1195,6 @@ class MykerinosState(GameState):
         return twin
 
     # ---------------------------------------------------------- serialization
-    def to_data(self) -> JsonDict:
-        return FIELDS.to_data(self)
-
-    def snapshot_data(self) -> JsonDict:
-        return FIELDS.snapshot_data(self)
-
-    def clone(self) -> MykerinosState:
-        return FIELDS.clone(self)
-
     @classmethod
     def from_data(cls, game: Game, data: Mapping[str, Any]) -> MykerinosState:
         """Rebuild a state from :meth:`to_data` output, checking every field.
