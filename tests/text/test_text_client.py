@@ -34,6 +34,7 @@ from senet.text.mykerinos.actions import HELP, action_lines
 from senet.text.mykerinos.board import board_lines
 from senet.text.mykerinos.events import describe_event, update_lines
 from senet.text.mykerinos.names import Seats
+from senet.text.mykerinos.renderer import MykerinosRenderer
 from senet.text.mykerinos.scores import final_score_lines
 from senet.text.mykerinos.table import match_lines
 from senet.text.mykerinos.tables import (
@@ -302,29 +303,50 @@ def _legal(*notations: str) -> list[match_pb2.LegalAction]:
 
 
 def test_resolve_numbers_notation_and_commands() -> None:
+    """Mykerinos input, with that game's hints (aliases, board spaces typed alone)."""
+
+    def resolve(text: str, legal: list[match_pb2.LegalAction]) -> choose.Choice:
+        return choose.resolve(text, legal, MykerinosRenderer.input_hints)
+
     legal = _legal("a c2", "b c3 d3", "exp c4", "a c4", "dir col/exp", "take l", "pass")
-    assert choose.resolve("2", legal) == choose.Submit("b c3 d3")
-    assert choose.resolve(" B  D3, C3 ", legal) == choose.Submit("b c3 d3")
-    assert choose.resolve("take left", legal) == choose.Submit("take l")
-    assert choose.resolve("dir exp/col", legal) == choose.Submit("dir col/exp")
-    assert choose.resolve("c2", legal) == choose.Submit("a c2")
-    assert choose.resolve("PASS", legal) == choose.Submit("pass")
-    problem = choose.resolve("c4", legal)
+    assert resolve("2", legal) == choose.Submit("b c3 d3")
+    assert resolve(" B  D3, C3 ", legal) == choose.Submit("b c3 d3")
+    assert resolve("take left", legal) == choose.Submit("take l")
+    assert resolve("dir exp/col", legal) == choose.Submit("dir col/exp")
+    assert resolve("c2", legal) == choose.Submit("a c2")
+    assert resolve("PASS", legal) == choose.Submit("pass")
+    problem = resolve("c4", legal)
     assert isinstance(problem, choose.Problem)
     assert "3 (exp c4)" in problem.message and "4 (a c4)" in problem.message
-    assert isinstance(choose.resolve("h9", legal), choose.Problem)
-    out_of_range = choose.resolve("12", legal)
+    assert isinstance(resolve("h9", legal), choose.Problem)
+    out_of_range = resolve("12", legal)
     assert isinstance(out_of_range, choose.Problem)
     assert "1 to 7" in out_of_range.message
-    assert isinstance(choose.resolve("", legal), choose.Problem)
-    assert choose.resolve("?", legal) == choose.Command("help")
-    assert choose.resolve("quit", legal) == choose.Command("quit")
-    assert choose.resolve("? 2", legal) == choose.Command(
-        "explain", "2: b c3 d3 - label of b c3 d3"
-    )
+    assert isinstance(resolve("", legal), choose.Problem)
+    assert resolve("?", legal) == choose.Command("help")
+    assert resolve("quit", legal) == choose.Command("quit")
+    assert resolve("? 2", legal) == choose.Command("explain", "2: b c3 d3 - label of b c3 d3")
     # Not listed: the server decides and explains.
-    assert choose.resolve("b z9 c2", legal) == choose.Submit("b z9 c2", known=False)
+    assert resolve("b z9 c2", legal) == choose.Submit("b z9 c2", known=False)
     assert max(len(line) for line in HELP.splitlines()) <= drawing.WIDTH
+
+
+def test_resolve_knows_no_game_without_hints() -> None:
+    legal = _legal("move e2 e4", "move e4 e2", "lead r-bot col", "play 5", "pass")
+    # Arguments in any order, any case; an exact match wins over a reordered one.
+    assert choose.resolve("move e4 e2", legal) == choose.Submit("move e4 e2")
+    assert choose.resolve("LEAD col r-bot", legal) == choose.Submit("lead r-bot col")
+    assert choose.resolve("play 5", legal) == choose.Submit("play 5")
+    # Without hints nothing is typed alone or aliased: the server judges it.
+    assert choose.resolve("e2", legal) == choose.Submit("e2", known=False)
+    assert choose.resolve("take left", legal) == choose.Submit("take left", known=False)
+
+
+def test_resolve_asks_when_reordered_input_fits_several_actions() -> None:
+    legal = _legal("x a/b c", "x c b/a")
+    several = choose.resolve("x c a/b", legal)
+    assert isinstance(several, choose.Problem)
+    assert "1 (x a/b c)" in several.message and "2 (x c b/a)" in several.message
 
 
 def test_play_arguments() -> None:

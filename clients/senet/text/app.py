@@ -308,7 +308,7 @@ class TextApp:
             return 0
         if self.legal is None:
             return self._idle_command(text)
-        choice = choose.resolve(text, list(self.legal.actions))
+        choice = choose.resolve(text, list(self.legal.actions), self.renderer.input_hints)
         if isinstance(choice, choose.Problem):
             self.print(Text(choice.message, style="bold red"))
             self.prompt()

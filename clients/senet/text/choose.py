@@ -3,27 +3,42 @@
 Accepted input:
 
 * a number, ``1`` to the number of legal actions;
-* an action's notation, in any case and with its spaces in any order (``B d3 c3`` is
-  ``b c3 d3``; ``take left`` is ``take l``; ``exp/col`` is ``col/exp``);
-* only space names (``c2``), when exactly one legal action places on those spaces;
+* an action's notation, in any case, with its arguments in any order and the parts
+  of a ``a/b`` argument in any order (``B d3 c3`` is ``b c3 d3``, ``exp/col`` is
+  ``col/exp``), and with the game's aliases (Mykerinos: ``take left`` is ``take l``);
+* only the arguments (``c2``), for a game whose renderer names the tokens that may
+  be typed alone (Mykerinos: board spaces), when exactly one legal action takes them;
 * commands: ``?`` / ``help``, ``? N`` (the label of action N), ``list`` (every action
   with its label), ``board`` (draw the table again), ``quit``.
 
-Anything else that looks like notation is handed to the server, whose error (reason
-and message) tells the player what is wrong with it.
+Nothing here knows a game: what a game lets a person type loosely comes from its
+text renderer as :class:`InputHints`. Anything else that looks like notation is
+handed to the server, whose error (reason and message) tells the player what is
+wrong with it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from senet.v1 import match_pb2
 
-_SPACE_RE = re.compile(r"^[a-h][1-9]$")
-_PATRON_ORDER = ("cur", "col", "exp", "hei", "dir")
-_SIDES = {"left": "l", "right": "r"}
+
+@dataclass(frozen=True)
+class InputHints:
+    """What a game lets a person type loosely; data from its text renderer."""
+
+    #: Words a person may type for a notation token (``{"left": "l"}``).
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    #: Tokens that may be typed alone, as the arguments of the one legal action that
+    #: takes them (board spaces, say); ``None``: every action is typed whole.
+    arguments: re.Pattern[str] | None = None
+
+
+#: A game without hints: notation is compared token by token, nothing more.
+PLAIN_INPUT = InputHints()
 
 COMMANDS = {
     "?": "help",
@@ -66,30 +81,24 @@ class Problem:
 Choice = Submit | Command | Problem
 
 
-def normalize(text: str) -> str:
-    """A canonical form of notation for comparison (not validation)."""
-    tokens = text.replace(",", " ").lower().split()
+def normalize(text: str, hints: InputHints = PLAIN_INPUT) -> str:
+    """A canonical form of notation for comparison (not validation): lower case,
+    aliases replaced, the arguments after the first word sorted, and the parts of
+    each ``a/b`` argument sorted. Legal notation and typed input meet in this form."""
+    tokens = [hints.aliases.get(t, t) for t in text.replace(",", " ").lower().split()]
     if not tokens:
         return ""
-    kind, args = tokens[0], tokens[1:]
-    if args and all(_SPACE_RE.match(arg) for arg in args):
-        args = sorted(args, key=lambda a: (int(a[1:]), a[0]))
-    args = [_SIDES.get(arg, arg) for arg in args]
-    rooms = []
-    for arg in args:
-        left, slash, right = arg.partition("/")
-        if slash and left in _PATRON_ORDER and right in _PATRON_ORDER:
-            first, second = sorted((left, right), key=_PATRON_ORDER.index)
-            arg = f"{first}/{second}"
-        rooms.append(arg)
-    return " ".join([kind, *rooms])
+    args = sorted("/".join(sorted(arg.split("/"))) for arg in tokens[1:])
+    return " ".join([tokens[0], *args])
 
 
-def _spaces_of(notation: str) -> tuple[str, ...]:
-    return tuple(sorted(t for t in notation.lower().split()[1:] if _SPACE_RE.match(t)))
+def _arguments_of(notation: str) -> list[str]:
+    return sorted(notation.lower().split()[1:])
 
 
-def resolve(text: str, actions: Sequence[match_pb2.LegalAction]) -> Choice:
+def resolve(
+    text: str, actions: Sequence[match_pb2.LegalAction], hints: InputHints = PLAIN_INPUT
+) -> Choice:
     """Read one line of input against the legal actions (numbered from 1)."""
     line = text.strip()
     count = len(actions)
@@ -113,18 +122,25 @@ def resolve(text: str, actions: Sequence[match_pb2.LegalAction]) -> Choice:
         if 1 <= number <= count:
             return Submit(actions[number - 1].notation)
         return Problem(f"There is no action {number}: choose a number from 1 to {count}.")
-    wanted = normalize(lowered)
-    for action in actions:
-        if normalize(action.notation) == wanted:
-            return Submit(action.notation)
-    tokens = lowered.replace(",", " ").split()
-    if all(_SPACE_RE.match(token) for token in tokens):
-        spaces = tuple(sorted(tokens))
-        fits = [(n, a) for n, a in enumerate(actions, 1) if _spaces_of(a.notation) == spaces]
+    wanted = normalize(lowered, hints)
+    matches = [(n, a) for n, a in enumerate(actions, 1) if normalize(a.notation, hints) == wanted]
+    exact = [(n, a) for n, a in matches if a.notation.lower() == " ".join(lowered.split())]
+    chosen = exact or matches
+    if len(chosen) == 1:
+        return Submit(chosen[0][1].notation)
+    if chosen:
+        return _several(line, chosen)
+    tokens = sorted(lowered.replace(",", " ").split())
+    if hints.arguments is not None and all(hints.arguments.match(t) for t in tokens):
+        fits = [(n, a) for n, a in enumerate(actions, 1) if _arguments_of(a.notation) == tokens]
         if len(fits) == 1:
             return Submit(fits[0][1].notation)
         if fits:
-            options = ", ".join(f"{n} ({a.notation})" for n, a in fits[:6])
-            return Problem(f"{line!r} fits several actions: {options}. Type one of them.")
-        return Problem(f"No legal action places on {', '.join(spaces)} now.")
+            return _several(line, fits)
+        return Problem(f"No legal action takes {', '.join(tokens)} now.")
     return Submit(line, known=False)
+
+
+def _several(line: str, fits: Sequence[tuple[int, match_pb2.LegalAction]]) -> Problem:
+    options = ", ".join(f"{n} ({a.notation})" for n, a in fits[:6])
+    return Problem(f"{line!r} fits several actions: {options}. Type one of them.")

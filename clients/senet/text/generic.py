@@ -26,6 +26,7 @@ from rich.text import Text
 
 from senet.codec.generic import read_object
 from senet.text import actions as shared
+from senet.text.choose import PLAIN_INPUT
 from senet.text.drawing import STATUS_NAME, WIDTH, Charset, hanging, ordinal
 from senet.text.seat_names import SeatNames
 from senet.v1 import generic_pb2, match_pb2
@@ -278,6 +279,7 @@ class GenericRenderer:
     #: Serves every game without a renderer of its own, so it claims none.
     game_id = ""
     help_text = HELP
+    input_hints = PLAIN_INPUT
 
     def match_lines(
         self,

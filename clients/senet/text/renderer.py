@@ -15,6 +15,7 @@ from typing import Protocol
 from rich.text import Text
 
 from senet.games.plugins import PluginRegistry
+from senet.text.choose import InputHints
 from senet.text.drawing import WIDTH, Charset
 from senet.text.generic import GENERIC_RENDERER
 from senet.v1 import match_pb2
@@ -32,6 +33,11 @@ class TextRenderer(Protocol):
     @property
     def game_id(self) -> str:
         """The game drawn (the entry point's name)."""
+        ...
+
+    @property
+    def input_hints(self) -> InputHints:
+        """What a person may type loosely at the prompt (aliases, arguments alone)."""
         ...
 
     @property

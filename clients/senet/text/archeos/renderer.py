@@ -8,6 +8,7 @@ from rich.text import Text
 
 from senet.text.archeos import actions, events, scores, table
 from senet.text.archeos.names import Seats
+from senet.text.choose import PLAIN_INPUT
 from senet.text.drawing import WIDTH, Charset
 from senet.v1 import match_pb2
 
@@ -17,6 +18,7 @@ class ArcheosRenderer:
 
     game_id = "archeos"
     help_text = actions.HELP
+    input_hints = PLAIN_INPUT
 
     def match_lines(
         self,

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.text import Text
 
 from senet.text import actions as shared
+from senet.text.choose import InputHints
 from senet.text.drawing import WIDTH
 from senet.v1 import match_pb2
+
+#: ``take left`` for ``take l``, and a board space (``c2``) typed alone for the one
+#: action that places there.
+INPUT_HINTS = InputHints(aliases={"left": "l", "right": "r"}, arguments=re.compile(r"^[a-h][1-9]$"))
 
 HELP = """\
 Type the number of an action, or its notation, then Enter. Notation:

@@ -17,6 +17,7 @@ class MykerinosRenderer:
 
     game_id = "mykerinos"
     help_text = actions.HELP
+    input_hints = actions.INPUT_HINTS
 
     def match_lines(
         self,
