@@ -15,7 +15,6 @@ from senet.bots.heuristics import (
     GameHeuristics,
     evaluator_for,
     score_values,
-    sides_of,
 )
 from senet.bots.mykerinos.heuristics import mykerinos_values
 from senet.games import PluginRegistry, get_game
@@ -35,22 +34,21 @@ def test_a_game_without_heuristics_is_judged_by_its_scores() -> None:
 
 def test_team_mates_share_a_side_and_other_seats_play_alone() -> None:
     team = get_game("mykerinos").new_match(4, options={"team": True}, seed=3)
-    assert [len(side) for side in sides_of(team)] == [2, 2, 2, 2]
-    assert all(side[0] == seat for seat, side in enumerate(sides_of(team)))
+    assert [len(side) for side in team.sides()] == [2, 2, 2, 2]
+    assert all(side[0] == seat for seat, side in enumerate(team.sides()))
     solo = get_game("archeos").new_match(3, seed=3)
-    assert sides_of(solo) == [(0,), (1,), (2,)]
+    assert solo.sides() == [(0,), (1,), (2,)]
 
 
 @pytest.fixture
 def declared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A third-party distribution on ``sys.path`` whose heuristics claim ``mykerinos``
-    sides for every seat pair, read by a fresh registry."""
+    """A third-party distribution on ``sys.path`` whose heuristics claim ``mykerinos``,
+    read by a fresh registry."""
     module = tmp_path / "senet_plugin_test_heuristics.py"
     module.write_text(
         "from senet.bots.heuristics import GameHeuristics\n"
         "def values(state):\n    return [7.0 for _ in state.scores()]\n"
-        "def sides(state):\n    return [(s, 1 - s) for s in range(2)]\n"
-        "PART = GameHeuristics('mykerinos', values, sides)\n"
+        "PART = GameHeuristics('mykerinos', values)\n"
     )
     info = tmp_path / "third_party-0.dist-info"
     info.mkdir()
@@ -71,5 +69,4 @@ def declared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def test_an_installed_plugin_is_what_the_bots_use(declared: Path) -> None:
     state = get_game("mykerinos").new_match(2, seed=5)
     assert evaluator_for("mykerinos")(state) == [7.0, 7.0]
-    assert sides_of(state) == [(0, 1), (1, 0)]
     assert evaluator_for("archeos") is score_values

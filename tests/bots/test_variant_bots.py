@@ -17,7 +17,6 @@ from senet.bots.heuristics import (
     advantage,
     final_rewards,
     rewards_from_values,
-    sides_of,
 )
 from senet.bots.mykerinos.heuristics import TIE_CARD_WORTH, mykerinos_values
 from senet.games import Rng, get_game
@@ -139,12 +138,12 @@ def test_teammates_are_not_rivals() -> None:
     assert advantage([5.0, 9.0, 7.0, 1.0], 0) == 5.0 - 9.0
     assert advantage([5.0, 9.0, 7.0, 1.0], 2, allies=(2, 0)) == 7.0 - 9.0
     state = _new(4, 3, team=True)
-    assert sides_of(state) == [(0, 2), (1, 3), (2, 0), (3, 1)]
-    assert sides_of(_new(4, 3)) == [(0,), (1,), (2,), (3,)]
+    assert state.sides() == [(0, 2), (1, 3), (2, 0), (3, 1)]
+    assert _new(4, 3).sides() == [(0,), (1,), (2,), (3,)]
     for position in _random_positions(4, 5, team=True):
         values = mykerinos_values(position)
         assert values[0] == values[2] and values[1] == values[3]
-        rewards = rewards_from_values(values, sides_of(position))
+        rewards = rewards_from_values(values, position.sides())
         assert rewards[0] == rewards[2] and rewards[1] == rewards[3]
     final = position  # the generator plays on in place: this is the finished match
     assert final.is_over()

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from senet.bots.base import Strategy, check_turn, information_set_root
-from senet.bots.heuristics import Evaluator, advantage, evaluator_for, sides_of
+from senet.bots.heuristics import Evaluator, advantage, evaluator_for
 from senet.games import Action, GameState
 
 #: Scores closer than this are ties (float noise must not decide between equals).
@@ -25,7 +25,7 @@ def one_ply_scores(
 
     ``state`` must be a determinized copy (it is read whole); it is not modified.
     """
-    allies = sides_of(state)[seat]
+    allies = state.sides()[seat]
     scores = []
     for action in actions:
         after = state.clone()

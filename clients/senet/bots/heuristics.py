@@ -38,19 +38,6 @@ def score_values(state: GameState) -> list[float]:
     return [float(score) for score in state.scores()]
 
 
-def sides_of(state: GameState) -> list[tuple[int, ...]]:
-    """Each seat's side: itself, plus its teammates when the game has teams.
-
-    A teammate is no rival: what it wins is won for the team too (Mykerinos team
-    game), so :func:`advantage` must not count it among the seats to beat. A game
-    with teams says who plays with whom through its heuristics' ``sides``.
-    """
-    heuristics = BOT_HEURISTICS.find(state.game.info.id)
-    if heuristics is not None and heuristics.sides is not None:
-        return heuristics.sides(state)
-    return [(seat,) for seat in range(len(state.scores()))]
-
-
 def advantage(values: Sequence[float], seat: int, allies: Collection[int] = ()) -> float:
     """How far ``seat`` is ahead of its strongest rival (negative when behind).
 
@@ -87,7 +74,7 @@ def _rewards(
 
 def rewards_from_values(values: Sequence[float], sides: Sides | None = None) -> list[float]:
     """Per-seat rewards in [0, 1] for a position judged by an evaluator (``sides``:
-    see :func:`sides_of`; teammates have equal values, so they share a place)."""
+    see ``GameState.sides``; teammates have equal values, so they share a place)."""
     places = [1 + sum(1 for other in values if other > v) for v in values]
     return _rewards(places, values, sides)
 
@@ -96,7 +83,7 @@ def final_rewards(state: GameState) -> list[float]:
     """Per-seat rewards in [0, 1] of a finished match: its ranking (the game's tie
     rules decide places) blended with the final score margin."""
     scores = [float(score) for score in state.scores()]
-    return _rewards(state.ranking(), scores, sides_of(state))
+    return _rewards(state.ranking(), scores, state.sides())
 
 
 # ------------------------------------------------------------------ plug-ins
@@ -107,13 +94,10 @@ class GameHeuristics:
     Attributes:
         game_id: The game served (the entry point's name must be the same).
         values: The game's evaluator.
-        sides: Each seat's side (itself first, then its teammates), for a game with
-            teams; ``None`` when every seat plays for itself.
     """
 
     game_id: str
     values: Evaluator
-    sides: Callable[[GameState], list[tuple[int, ...]]] | None = None
 
 
 #: The bot heuristics of every installed game, loaded when a game is first asked for.

@@ -43,7 +43,6 @@ from senet.bots.heuristics import (
     evaluator_for,
     final_rewards,
     rewards_from_values,
-    sides_of,
 )
 from senet.games import Action, GameState
 
@@ -217,14 +216,14 @@ class MctsStrategy(Strategy):
             sample.apply_unchecked(action)
         if sample.is_over():
             return final_rewards(sample)
-        return rewards_from_values(evaluate(sample), sides_of(sample))
+        return rewards_from_values(evaluate(sample), sample.sides())
 
 
 def _greedy_pick(
     state: GameState, seat: int, legal: Sequence[Action], evaluate: Evaluator
 ) -> Action:
     best, best_score = legal[0], -math.inf
-    allies = sides_of(state)[seat]
+    allies = state.sides()[seat]
     for action in legal:
         after = state.clone()
         after.apply_unchecked(action)

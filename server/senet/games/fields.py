@@ -195,24 +195,6 @@ class StateFields(Generic[S]):
         return function
 
 
-def copy_fields(
-    fields: Mapping[str, Any],
-    flat: tuple[str, ...],
-    tables: tuple[str, ...],
-    scalars: tuple[str, ...] = (),
-) -> JsonDict:
-    """Fresh copies of the named lists and tables, and the named scalars.
-
-    For states that copy by hand rather than through a :class:`StateFields`.
-    """
-    out: JsonDict = {name: fields[name][:] for name in flat}
-    for name in tables:
-        out[name] = list(map(_slice_copy, fields[name]))  # each row[:], in C
-    for name in scalars:
-        out[name] = fields[name]
-    return out
-
-
 def snapshot_header(game: Game, data: Mapping[str, Any]) -> tuple[int, JsonDict, Rng]:
     """The seat count, options and generator every snapshot starts with, checked.
 

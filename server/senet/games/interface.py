@@ -295,6 +295,14 @@ class GameState(ABC):
     def ranking(self) -> list[int]:
         """Each seat's place (1 = winner; tied seats share a place), by the game's tie rules."""
 
+    def sides(self) -> list[tuple[int, ...]]:
+        """Per seat, the seats that win or lose with it: itself first, then its teammates.
+
+        Every seat plays alone unless the game has teams (Mykerinos team game). Bots
+        read it so that a teammate is never counted among the rivals to beat.
+        """
+        return [(seat,) for seat in range(self.seat_count)]
+
     @abstractmethod
     def view(self, seat: int | None) -> JsonDict:
         """Everything ``seat`` may see (``None``: a spectator), as plain data."""

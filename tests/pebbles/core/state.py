@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from senet.games.errors import CorruptStateError, InvalidOptionsError, MalformedActionError
-from senet.games.fields import LIST, SCALAR, TABLE, Field, StateFields
+from senet.games.fields import LIST, SCALAR, TABLE, StateFields
 from senet.games.interface import Action, Event, Game, GameState, JsonDict, coerce_text_or
 from senet.games.rng import Rng
 from senet.games.validate import field, int_list, integer
@@ -29,14 +29,7 @@ _MAX_SCORE = 10**6
 #: that nothing else is kept.
 FIELDS: StateFields[PebblesState] = StateFields(
     "pebbles",
-    saved=(
-        Field("hands", TABLE),
-        Field("bag", LIST),
-        Field("pile", LIST),
-        Field("top", SCALAR),
-        Field("points", LIST),
-        Field("turn", SCALAR),
-    ),
+    saved=(*TABLE("hands"), *LIST("bag", "pile"), *SCALAR("top"), *LIST("points"), *SCALAR("turn")),
 )
 
 

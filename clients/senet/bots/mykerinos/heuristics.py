@@ -351,11 +351,4 @@ def _team_value(members: Sequence[float]) -> float:
     return low + TEAM_SLACK * (high - low)
 
 
-def mykerinos_sides(state: GameState) -> list[tuple[int, ...]]:
-    """Each seat with its teammate (team game), or alone."""
-    if not isinstance(state, MykerinosState):
-        return [(seat,) for seat in range(len(state.scores()))]
-    return [state.mates_of(seat) for seat in range(state.seat_count)]
-
-
-MYKERINOS_HEURISTICS = GameHeuristics("mykerinos", mykerinos_values, mykerinos_sides)
+MYKERINOS_HEURISTICS = GameHeuristics("mykerinos", mykerinos_values)

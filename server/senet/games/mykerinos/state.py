@@ -249,6 +249,9 @@ class MykerinosState(GameState):
         mate = self.mate(seat)
         return (seat,) if mate is None else (seat, mate)
 
+    def sides(self) -> list[tuple[int, ...]]:
+        return [self.mates_of(seat) for seat in range(self.seat_count)]
+
     def neutral_allotment(self) -> int:
         """Neutral archaeologists each player takes per campaign (two-player game)."""
         return 4
