@@ -15,6 +15,7 @@ does not opens an indented block, list items marked ``-``. Long values wrap.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -88,8 +89,10 @@ def _sort_structs(value: object, descriptor: Descriptor | None) -> object:
     }
 
 
-def enum_names(descriptor: Descriptor) -> dict[str, str]:
-    """Short names of the enum values a message can hold, by their proto names.
+@functools.cache
+def enum_names(descriptor: Descriptor) -> Mapping[str, str]:
+    """Short names of the enum values a message can hold, by their proto names
+    (worked out once per message type: every view and event of a match asks).
 
     Protocol style prefixes every value with its enum's name (``MYKERINOS_PATRON_``
     in ``MykerinosPatron``); the screen shows the rest, in lower case (``director``).
