@@ -98,6 +98,11 @@ def check_display_name(name: str) -> str:
     return cleaned
 
 
+def request_key(seat: int, request_id: str) -> str:
+    """How the store files a seat's request id: a retry finds its original version."""
+    return f"{seat}:{request_id}"
+
+
 class MatchService:
     """Match operations over a :class:`MatchStore`."""
 
@@ -341,7 +346,7 @@ class MatchService:
                 self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
-                replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
+                replayed = await self._replayed(stored, seat, request.request_id)
                 if replayed is not None:
                     return replayed, render(replayed)
                 raise errors.StaleVersion(
@@ -396,7 +401,7 @@ class MatchService:
             if fresh:
                 # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
-                replayed = await self._replayed(stored, f"{seat}:{request.request_id}", seat)
+                replayed = await self._replayed(stored, seat, request.request_id)
                 if replayed is not None:
                     return replayed, render(replayed)
             raise
@@ -455,7 +460,7 @@ class MatchService:
         later, once the reply is on its way (see :meth:`_legal_ahead`).
         """
         seat = record.seat
-        key = f"{seat}:{request_id}"
+        key = request_key(seat, request_id)
         state = entry.state
         status = record.status
         now = time.time()
@@ -503,7 +508,7 @@ class MatchService:
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
-            replayed = await self._replayed(stored, key, seat)
+            replayed = await self._replayed(stored, seat, request_id)
             return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
@@ -520,9 +525,11 @@ class MatchService:
                 match_id, CachedMatch(head.version, head.meta, head.seats, head.state, legal)
             )
 
-    async def _replayed(self, stored: StoredMatch, key: str, seat: int) -> SubmitOutcome | None:
-        """The original outcome of an already committed request, or None."""
-        version = await self.store.request_version(stored.match_id, key)
+    async def _replayed(
+        self, stored: StoredMatch, seat: int, request_id: str
+    ) -> SubmitOutcome | None:
+        """The original outcome of ``seat``'s already committed request, or None."""
+        version = await self.store.request_version(stored.match_id, request_key(seat, request_id))
         if version is None:
             return None
         batches = await self.store.events_after(stored.match_id, version - 1, limit=1)
@@ -533,7 +540,7 @@ class MatchService:
             record.events_for(seat),
             record.status,
             True,
-            key.partition(":")[2],
+            request_id,
             record.current_seat,
         )
 
