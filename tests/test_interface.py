@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from senet.games import (
+    CorruptStateError,
     Event,
     Game,
     GameInfo,
@@ -120,3 +121,16 @@ def test_public_notation_is_the_notation_unless_a_game_hides_part_of_it() -> Non
     mykerinos = get_game("mykerinos")
     assert mykerinos.public_notation("b c3 d3") == "b c3 d3"
     assert get_game("archeos").public_notation("keep r-stu") == "keep"
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.info.id)
+def test_a_document_of_another_game_is_refused_by_name(game: Game) -> None:
+    state = game.new_match(game.info.min_seats, seed=1)
+    data = {**state.to_data(), "game": "chess"}
+    view = {**state.view(None), "game": "chess"}
+    with pytest.raises(CorruptStateError, match=f"not a state of {game.info.name}"):
+        game.state_from_data(data)
+    with pytest.raises(CorruptStateError, match=f"not a view of {game.info.name}"):
+        game.state_from_view(view, seed=2)
+    with pytest.raises(CorruptStateError, match="not a state"):
+        game.state_from_data([])  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
 from senet.games.errors import (
+    CorruptStateError,
     GameOverError,
     IllegalActionError,
     InvalidOptionsError,
@@ -157,6 +158,9 @@ class Game(ABC):
     """A registered game: static facts plus factories. Stateless and shareable."""
 
     info: ClassVar[GameInfo]
+    #: The class of this game's positions: :meth:`state_from_view` and
+    #: :meth:`state_from_data` rebuild one through its ``from_view`` / ``from_data``.
+    state_class: ClassVar[type[GameState]]
 
     def normalize_options(self, seats: int, options: Mapping[str, object] | None) -> JsonDict:
         """Validate seat count and options; return every option with defaults filled in.
@@ -215,7 +219,6 @@ class Game(ABC):
             MalformedActionError: the text is not valid notation for this game.
         """
 
-    @abstractmethod
     def state_from_view(self, view: Mapping[str, Any], seed: int) -> GameState:
         """A full state consistent with ``view`` (one seat's or a spectator's).
 
@@ -225,14 +228,21 @@ class Game(ABC):
         Raises:
             CorruptStateError: the view does not describe a position of this game.
         """
+        return self.state_class.from_view(self, self._own(view, "view"), seed)
 
-    @abstractmethod
     def state_from_data(self, data: Mapping[str, Any]) -> GameState:
         """Rebuild a state from :meth:`GameState.to_data` output.
 
         Raises:
             CorruptStateError: the data does not describe a state of this game.
         """
+        return self.state_class.from_data(self, self._own(data, "state"))
+
+    def _own(self, document: object, what: str) -> Mapping[str, Any]:
+        """``document``, checked to be a mapping that names this game."""
+        if not isinstance(document, Mapping) or document.get("game") != self.info.id:
+            raise CorruptStateError(f"this is not a {what} of {self.info.name}")
+        return document
 
 
 class GameState(ABC):
@@ -314,6 +324,25 @@ class GameState(ABC):
         a declaration writes its own.
         """
         raise NotImplementedError(f"{type(self).__name__} declares no state_fields")
+
+    @classmethod
+    def from_data(cls, game: Game, data: Mapping[str, Any]) -> Self:
+        """Rebuild a state from :meth:`to_data` output, checking every field.
+
+        Raises:
+            CorruptStateError: a field is missing, mistyped, out of range or
+                inconsistent with the others.
+        """
+        raise NotImplementedError(f"{cls.__name__} cannot be rebuilt from data")
+
+    @classmethod
+    def from_view(cls, game: Game, view: Mapping[str, Any], seed: int) -> Self:
+        """A state whose view equals ``view``; what it hides is sampled from ``seed``.
+
+        Raises:
+            CorruptStateError: the view is not one this game could have shown.
+        """
+        raise NotImplementedError(f"{cls.__name__} cannot be rebuilt from a view")
 
     def snapshot_data(self) -> JsonDict:
         """:meth:`to_data` for encoding at once: it may share lists and tables with

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from senet.games.errors import CorruptStateError
 from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec
 from tests.pebbles.core.rules import Play, parse_action
 from tests.pebbles.core.state import PebblesState
@@ -41,22 +37,13 @@ class Pebbles(Game):
             ),
         ),
     )
+    state_class = PebblesState
 
     def _new_state(self, seats: int, options: JsonDict, seed: int) -> PebblesState:
         return PebblesState.deal(self, seats, options, seed)
 
     def parse_action(self, text: str) -> Play:
         return parse_action(text)
-
-    def state_from_view(self, view: Mapping[str, Any], seed: int) -> PebblesState:
-        if not isinstance(view, Mapping) or view.get("game") != self.info.id:
-            raise CorruptStateError("not a Pebbles view")
-        return PebblesState.from_view(self, view, seed)
-
-    def state_from_data(self, data: Mapping[str, Any]) -> PebblesState:
-        if not isinstance(data, Mapping) or data.get("game") != self.info.id:
-            raise CorruptStateError("not a Pebbles state")
-        return PebblesState.from_data(self, data)
 
 
 PEBBLES = Pebbles()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from senet.games.archeos.actions import KEEP, ArcheosAction, parse_action
 from senet.games.archeos.cards import ROLE_NAMES, ROLES_PER_GAME
 from senet.games.archeos.sites import SITE_IDS
 from senet.games.archeos.state import ArcheosState
-from senet.games.errors import CorruptStateError, InvalidOptionsError
+from senet.games.errors import InvalidOptionsError
 from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
 
 #: ``role_<name>`` options: roles always in the deck; the rest are drawn at random.
@@ -50,6 +49,7 @@ class Archeos(Game):
             ),
         ),
     )
+    state_class = ArcheosState
 
     def check_option_combination(self, seats: int, options: Mapping[str, OptionValue]) -> None:
         chosen = [name for name in ROLE_OPTIONS if options.get(name)]
@@ -73,16 +73,6 @@ class Archeos(Game):
 
     def parse_action(self, text: str) -> ArcheosAction:
         return parse_action(text)
-
-    def state_from_view(self, view: Mapping[str, Any], seed: int) -> ArcheosState:
-        if not isinstance(view, Mapping) or view.get("game") != self.info.id:
-            raise CorruptStateError("not an Archeos Society view")
-        return ArcheosState.from_view(self, view, seed)
-
-    def state_from_data(self, data: Mapping[str, Any]) -> ArcheosState:
-        if not isinstance(data, Mapping) or data.get("game") != self.info.id:
-            raise CorruptStateError("not an Archeos Society state")
-        return ArcheosState.from_data(self, data)
 
 
 ARCHEOS = Archeos()

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from senet.games.errors import CorruptStateError, InvalidOptionsError
+from senet.games.errors import InvalidOptionsError
 from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
 from senet.games.mykerinos.actions import MykerinosAction, parse_action
 from senet.games.mykerinos.state import MykerinosState
@@ -59,6 +58,7 @@ class Mykerinos(Game):
             ),
         ),
     )
+    state_class = MykerinosState
 
     def check_option_combination(self, seats: int, options: Mapping[str, OptionValue]) -> None:
         if options.get("team") and seats != 4:
@@ -73,16 +73,6 @@ class Mykerinos(Game):
 
     def parse_action(self, text: str) -> MykerinosAction:
         return parse_action(text)
-
-    def state_from_view(self, view: Mapping[str, Any], seed: int) -> MykerinosState:
-        if not isinstance(view, Mapping) or view.get("game") != self.info.id:
-            raise CorruptStateError("not a Mykerinos view")
-        return MykerinosState.from_view(self, view, seed)
-
-    def state_from_data(self, data: Mapping[str, Any]) -> MykerinosState:
-        if not isinstance(data, Mapping) or data.get("game") != self.info.id:
-            raise CorruptStateError("not a Mykerinos state")
-        return MykerinosState.from_data(self, data)
 
 
 MYKERINOS = Mykerinos()
