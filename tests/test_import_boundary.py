@@ -74,27 +74,28 @@ def test_the_layers_hold_on_a_clean_copy(tree_copy: Path) -> None:
     assert "BROKEN" not in result.stdout
 
 
-def test_a_rules_core_importing_grpc_breaks_the_cores_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "server/senet/games/__init__.py", "import grpc")
+@pytest.mark.parametrize(
+    ("module", "statement", "contract", "edge"),
+    [
+        ("server/senet/games/__init__.py", "import grpc", CORES_CONTRACT, "senet.games -> grpc"),
+        (
+            "server/senet/service/__init__.py",
+            "import senet.bots",
+            SERVICE_CONTRACT,
+            "senet.service -> senet.bots",
+        ),
+        ("clients/senet/arena/__init__.py", "import senet.service.server", CLIENTS_CONTRACT, ""),
+    ],
+    ids=["core imports grpc", "service imports a client", "client imports the service"],
+)
+def test_an_import_across_a_layer_breaks_its_contract(
+    tree_copy: Path, module: str, statement: str, contract: str, edge: str
+) -> None:
+    add_import(tree_copy / module, statement)
     result = lint_imports(tree_copy)
     assert result.returncode != 0
-    assert f"{CORES_CONTRACT} BROKEN" in result.stdout
-    assert "senet.games -> grpc" in result.stdout
-
-
-def test_the_service_importing_a_client_breaks_the_service_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "server/senet/service/__init__.py", "import senet.bots")
-    result = lint_imports(tree_copy)
-    assert result.returncode != 0
-    assert f"{SERVICE_CONTRACT} BROKEN" in result.stdout
-    assert "senet.service -> senet.bots" in result.stdout
-
-
-def test_a_client_importing_the_service_breaks_the_clients_contract(tree_copy: Path) -> None:
-    add_import(tree_copy / "clients/senet/arena/__init__.py", "import senet.service.server")
-    result = lint_imports(tree_copy)
-    assert result.returncode != 0
-    assert f"{CLIENTS_CONTRACT} BROKEN" in result.stdout
+    assert f"{contract} BROKEN" in result.stdout
+    assert edge in result.stdout
 
 
 def test_the_cores_contract_forbids_every_dependency() -> None:
