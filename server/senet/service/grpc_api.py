@@ -62,7 +62,8 @@ def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]
     return rpc_status.to_status(status), code, reason
 
 
-async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
+async def fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
+    """End the call with ``exc``'s status and ErrorInfo (INTERNAL ones are logged)."""
     status, code, reason = _rich_status(exc)
     metrics.ERRORS.labels(method, reason).inc()
     metrics.RPCS.labels(method, code.name).inc()
@@ -99,7 +100,7 @@ async def run_unary(
             raise errors.Draining("server is shutting down; retry on another replica")
         result = await body(_caller(context, settings))
     except Exception as exc:  # every failure goes through the one mapping
-        await _fail(context, method, exc)
+        await fail(context, method, exc)
         raise AssertionError("abort returned") from exc
     ok, latency = _success_metrics(method)
     ok.inc()
@@ -410,7 +411,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                     if self.draining:
                         raise errors.Draining("server is shutting down; resume elsewhere")
         except Exception as exc:
-            await _fail(context, "WatchMatch", exc)
+            await fail(context, "WatchMatch", exc)
         metrics.RPCS.labels("WatchMatch", "OK").inc()
 
     async def PlayMatch(
@@ -434,7 +435,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 ):
                     yield message
         except Exception as exc:
-            await _fail(context, "PlayMatch", exc)
+            await fail(context, "PlayMatch", exc)
         metrics.RPCS.labels("PlayMatch", "OK").inc()
 
     async def _play(

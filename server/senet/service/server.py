@@ -23,8 +23,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from senet.service import malformed
 from senet.service.bots_api import BotSeats, BotServicer
-from senet.service.grpc_api import MatchServicer
+from senet.service.grpc_api import MatchServicer, fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
 from senet.store import MatchStore, StoreError
@@ -151,9 +152,13 @@ async def create_server(
             ("grpc.so_reuseport", 0),
         ]
     )
-    match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
+    malformed.register(
+        match_service_pb2_grpc.add_MatchServiceServicer_to_server, servicer, server, fail
+    )
     bot_servicer = BotServicer(BotSeats(service), settings)
-    bot_service_pb2_grpc.add_BotServiceServicer_to_server(bot_servicer, server)
+    malformed.register(
+        bot_service_pb2_grpc.add_BotServiceServicer_to_server, bot_servicer, server, fail
+    )
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
