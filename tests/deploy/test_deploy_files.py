@@ -233,6 +233,12 @@ def test_every_knob_set_is_a_real_setting() -> None:
     assert knobs - SETTINGS_VARIABLES - CLIENT_VARIABLES == set()
 
 
+def test_the_kubernetes_redis_keeps_an_append_only_file() -> None:
+    """Without persistence a Redis restart loses every match (the server warns)."""
+    args = container(find(BASE, "StatefulSet", "redis"))["args"]
+    assert args[args.index("--appendonly") + 1] == "yes"
+
+
 def test_tls_overlay_serves_tls_and_probes_with_the_ca() -> None:
     server = find(WITH_TLS, "Deployment", "senet-server")
     env = env_of(server)

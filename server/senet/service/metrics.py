@@ -22,3 +22,7 @@ OPEN_STREAMS = Gauge("senet_open_streams", "Open WatchMatch/PlayMatch streams", 
 ACTIVE_MATCHES = Gauge(
     "senet_active_matches", "Distinct matches with an open stream on this replica"
 )
+STORE_PERSISTENT = Gauge(
+    "senet_store_persistent",
+    "Whether the match store keeps matches on disk: 1 yes, 0 no, -1 unknown",
+)

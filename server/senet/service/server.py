@@ -23,8 +23,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from senet.service import malformed
+from senet.service import durability, malformed
 from senet.service.bots_api import BotSeats, BotServicer
+from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer, fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
@@ -43,6 +44,8 @@ BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].ful
 #: says: liveness probes ask for it, so a Redis outage marks replicas unready
 #: (no traffic) without getting them restarted, which would not fix Redis.
 LIVENESS_SERVICE = "senet.liveness"
+#: The store's persistence is checked once per this many health intervals.
+DURABILITY_CHECKS = 10
 
 
 def build_store(settings: Settings) -> MatchStore:
@@ -175,10 +178,16 @@ async def create_server(
     # Health is known before the port opens (else early probes get NOT_FOUND).
     await checker.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
+    persistence = DurabilityWatch(store, checker)
+    if serving:
+        await persistence.check()
     await server.start()
     running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
     running._tasks.append(
         asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
+    )
+    running._tasks.append(
+        asyncio.create_task(durability.watch(persistence, DURABILITY_CHECKS * health_interval_s))
     )
     return running
 

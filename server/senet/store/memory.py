@@ -13,6 +13,7 @@ matches nobody asks for again do not pile up.
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from senet.store.base import (
     BotSeatRef,
     CommitOutcome,
     CommitRequest,
+    Durability,
     EventBatch,
     LogEntry,
     MatchNotFound,
@@ -224,6 +226,12 @@ class MemoryStore(MatchStore):
 
     async def close(self) -> None:
         """Nothing to release; the matches stay readable until garbage-collected."""
+
+    async def durability(self) -> Durability:
+        """Never persistent: the matches live as long as this process."""
+        return Durability(
+            False, "in-memory", f"process {os.getpid()} store {id(self):x}", by_design=True
+        )
 
     # -- bot-seat queue -------------------------------------------------------
 
