@@ -313,6 +313,25 @@ async def test_submit_retry_with_same_request_id_is_idempotent(client: Client) -
     assert (other.version, other.duplicate) == (2, False)
 
 
+async def test_a_request_id_reused_for_another_action_is_refused(client: Client) -> None:
+    """Answering "duplicate" would silently drop the new action."""
+    match = await seated_match(client, 3, seed=44)
+    mid = match.match_id
+    seat = current_seat((await match.spectator.get(mid)).match)
+    assert seat is not None
+    legal = await match.seats[seat].legal(mid)
+    assert len(legal.actions) > 1
+    await match.seats[seat].submit(mid, legal.actions[0].notation, request_id="once")
+    after = await match.spectator.get(mid)
+    failure = await expect_error(
+        match.seats[seat].submit(mid, legal.actions[1].notation, request_id="once"),
+        Code.ALREADY_EXISTS,
+        "REQUEST_ID_REUSED",
+    )
+    assert legal.actions[0].notation in failure.message
+    assert await match.spectator.get(mid) == after
+
+
 async def test_full_match_game_over_and_export(client: Client) -> None:
     match = await seated_match(client, 3)
     mid = match.match_id

@@ -66,6 +66,11 @@ class StaleVersion(ServiceError):
     reason = "STALE_VERSION"
 
 
+class RequestIdReused(ServiceError):
+    code = grpc.StatusCode.ALREADY_EXISTS
+    reason = "REQUEST_ID_REUSED"
+
+
 class RateLimited(ServiceError):
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
     reason = "RATE_LIMITED"

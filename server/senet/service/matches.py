@@ -346,7 +346,7 @@ class MatchService:
                 self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
                 raise errors.StaleVersion(
@@ -401,7 +401,7 @@ class MatchService:
             if fresh:
                 # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
             raise
@@ -508,7 +508,7 @@ class MatchService:
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
-            replayed = await self._replayed(stored, seat, request_id)
+            replayed = await self._replayed(stored, seat, request_id, record.notation)
             return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
@@ -526,16 +526,28 @@ class MatchService:
             )
 
     async def _replayed(
-        self, stored: StoredMatch, seat: int, request_id: str
+        self, stored: StoredMatch, seat: int, request_id: str, notation: str
     ) -> SubmitOutcome | None:
-        """The original outcome of ``seat``'s already committed request, or None."""
+        """The original outcome of ``seat``'s already committed request, or None.
+
+        Raises:
+            RequestIdReused: that request committed another action than
+                ``notation``: a new action needs a new request id, and silently
+                answering with the old outcome would drop it.
+        """
         version = await self.store.request_version(stored.match_id, request_key(seat, request_id))
         if version is None:
             return None
         batches = await self.store.events_after(stored.match_id, version - 1, limit=1)
         record = UpdateRecord.from_json(batches[0].events_json)
+        game_id = self._meta(stored).game_id
+        if not _same_action(game_id, record.notation, notation):
+            raise errors.RequestIdReused(
+                f"request id {request_id!r} already committed {record.notation!r} at "
+                f"version {version}; send a new action with a new request id"
+            )
         return SubmitOutcome(
-            self._meta(stored).game_id,
+            game_id,
             version,
             record.events_for(seat),
             record.status,
@@ -634,6 +646,16 @@ class _Submission:
     token_hash: str
     notation: str
     request_id: str
+
+
+def _same_action(game_id: str, committed: str, sent: str) -> bool:
+    """Whether ``sent`` (as a client wrote it) is the action committed as ``committed``."""
+    if sent == committed:
+        return True
+    try:
+        return get_game(game_id).parse_action(sent).notation() == committed
+    except GameError:
+        return False
 
 
 def _seat_in(seats: Mapping[int, str], digest: str) -> int | None:
