@@ -23,7 +23,12 @@ from senet.text import cli as play_cli
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run a match server (SENET_* env or flags)")
+    serve = commands.add_parser(
+        "serve",
+        help="run a match server (SENET_* env or flags)",
+        description="Run a match server. Every flag has a SENET_* environment variable; "
+        "a flag given wins over the variable, which wins over the default.",
+    )
     Settings.add_arguments(serve)
     play = commands.add_parser("play", help="play or watch a match in the terminal")
     play_cli.add_arguments(play)
