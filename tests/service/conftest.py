@@ -69,20 +69,32 @@ class Failure:
     code: grpc.StatusCode
     reason: str | None
     message: str
+    #: The ErrorInfo metadata.
+    facts: dict[str, str] = field(default_factory=dict)
+    #: The RetryInfo delay, when the server sent one.
+    retry_after_s: float | None = None
 
 
 def failure_of(error: grpc.RpcError) -> Failure:
-    """Read code, message and the ``google.rpc.ErrorInfo`` of a failed call."""
+    """Read code, message, ``google.rpc.ErrorInfo`` and ``RetryInfo`` of a failed call."""
     call = cast(grpc.Call, error)  # every failed call raises an RpcError that is a Call
     status = rpc_status.from_call(call)
     reason = None
+    facts: dict[str, str] = {}
+    retry_after_s = None
     if status is not None:
         for detail in status.details:
             info = error_details_pb2.ErrorInfo()
+            retry = error_details_pb2.RetryInfo()
             if detail.Unpack(info):
                 assert info.domain == ERROR_DOMAIN, info
                 reason = info.reason
-    return Failure(call.code(), reason, call.details() or "")
+                facts = dict(info.metadata)
+            elif detail.Unpack(retry):
+                retry_after_s = retry.retry_delay.ToNanoseconds() / 1e9
+            else:
+                raise AssertionError(f"unexpected error detail {detail.type_url}")
+    return Failure(call.code(), reason, call.details() or "", facts, retry_after_s)
 
 
 async def expect_error(call: Awaitable[Any], code: grpc.StatusCode, reason: str | None) -> Failure:

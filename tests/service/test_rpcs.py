@@ -252,10 +252,17 @@ async def test_submit_rejections_change_nothing(client: Client) -> None:
     )
     reason = mirror.explain_illegal(get_game("mykerinos").parse_action("take l"))
     assert reason in illegal.message
-    await expect_error(waiting.submit(mid, "pass"), Code.FAILED_PRECONDITION, "NOT_YOUR_TURN")
+    not_yours = await expect_error(
+        waiting.submit(mid, "pass"), Code.FAILED_PRECONDITION, "NOT_YOUR_TURN"
+    )
+    assert not_yours.facts == {"seatToAct": str(seat)}
     for bad in ("zzz", "a z9", "", "a " * 120):
         code_reason = "MALFORMED_REQUEST" if len(bad) > 200 else "MALFORMED_ACTION"
         await expect_error(mover.submit(mid, bad), Code.INVALID_ARGUMENT, code_reason)
+    too_long = await expect_error(
+        mover.submit(mid, "a " * 120), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+    assert too_long.facts == {"field": "notation", "limit": "200", "size": "240"}
     no_game = match_pb2.Action()
     await expect_error(mover.submit(mid, typed=no_game), Code.INVALID_ARGUMENT, "MALFORMED_ACTION")
     unspecified = match_pb2.Action()
@@ -266,9 +273,10 @@ async def test_submit_rejections_change_nothing(client: Client) -> None:
     neither = mover.stub.SubmitAction(ms.SubmitActionRequest(match_id=mid), metadata=mover.metadata)
     await expect_error(neither, Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     for stale in (0, 1, 3, 99):
-        await expect_error(
+        failure = await expect_error(
             mover.submit(mid, "pass", expected_version=stale), Code.ABORTED, "STALE_VERSION"
         )
+        assert failure.facts == {"currentVersion": "2"}
     for request_id in ("x" * 65, "has space", "\u00e9"):
         await expect_error(
             mover.submit(mid, "pass", request_id=request_id),
@@ -468,6 +476,8 @@ async def test_play_match_prompts_accepts_submissions_and_reports_errors(client:
             code,
             request_id,
         )
+        if reason == "STALE_VERSION":
+            assert dict(error.error.metadata) == {"currentVersion": "0"}
     await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
     again = await _next_besides_prompts(player, call, prompt.your_turn)
     assert again.error.reason == "MALFORMED_REQUEST"
@@ -581,9 +591,11 @@ async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     match = await seated_match(client, 2)
     for _ in range(2):
         await match.seats[0].legal(match.match_id)
-    await expect_error(
+    limited = await expect_error(
         match.seats[0].legal(match.match_id), Code.RESOURCE_EXHAUSTED, "RATE_LIMITED"
     )
+    assert limited.facts == {"ratePerSecond": "1", "burst": "2"}
+    assert limited.retry_after_s is not None and 0 < limited.retry_after_s <= 1.0
     await expect_error(
         match.seats[0].submit(match.match_id, "pass"), Code.RESOURCE_EXHAUSTED, "RATE_LIMITED"
     )

@@ -55,10 +55,18 @@ _SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
 # ------------------------------------------------------------------ errors
 def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]:
     code, reason, message = errors.status_for(exc)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=errors.ERROR_DOMAIN)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=errors.ERROR_DOMAIN, metadata=errors.facts_of(exc)
+    )
+    details = [any_pb2.Any()]
+    details[0].Pack(info)
+    retry_after_s = getattr(exc, "retry_after_s", None)
+    if retry_after_s is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(max(1, int(retry_after_s * 1e9)))
+        details.append(any_pb2.Any())
+        details[1].Pack(retry)
+    status = status_pb2.Status(code=code.value[0], message=message, details=details)
     return rpc_status.to_status(status), code, reason
 
 
@@ -527,6 +535,10 @@ def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMa
     metrics.ERRORS.labels("PlayMatch", reason).inc()
     return match_service_pb2.PlayMatchResponse(
         error=match_service_pb2.PlayError(
-            code=code.value[0], reason=reason, message=message, request_id=request_id
+            code=code.value[0],
+            reason=reason,
+            message=message,
+            request_id=request_id,
+            metadata=errors.facts_of(exc),
         )
     )

@@ -151,9 +151,17 @@ class MatchService:
         seat = self._seat_of(stored, caller)
         assert seat is not None
         # Same bucket key as submit() (which limits before it loads): one token per seat.
-        if not self.limiter.allow(f"{stored.match_id}:{token_hash(caller.token)}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        self._take_token(f"{stored.match_id}:{token_hash(caller.token)}")
         return seat
+
+    def _take_token(self, key: str) -> None:
+        """Count one request of a seat against its rate limit."""
+        if not self.limiter.allow(key):
+            raise errors.RateLimited(
+                "too many requests for this seat; slow down",
+                {"ratePerSecond": f"{self.limiter.rate:g}", "burst": self.limiter.burst},
+                retry_after_s=self.limiter.retry_after_s(key),
+            )
 
     def _summary(
         self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
@@ -265,7 +273,7 @@ class MatchService:
                 self.cache.put(fresh.match_id, entry)
                 return candidate, token, summary
         if seat is not None:
-            raise errors.SeatTaken(f"seat {seat} is already taken")
+            raise errors.SeatTaken(f"seat {seat} is already taken", {"seat": seat})
         raise errors.NoOpenSeat("every open seat of this match is taken")
 
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
@@ -321,15 +329,20 @@ class MatchService:
         """
         check_id(match_id)
         if request_id and not _REQUEST_ID_RE.match(request_id):
-            raise errors.MalformedRequest("request_id must be 1-64 printable ASCII characters")
+            raise errors.MalformedRequest(
+                "request_id must be 1-64 printable ASCII characters",
+                {"field": "request_id", "limit": 64, "size": len(request_id)},
+            )
         if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
-            raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
+            raise errors.MalformedRequest(
+                f"action notation is limited to {_MAX_NOTATION} chars",
+                {"field": "notation", "limit": _MAX_NOTATION, "size": len(str(notation))},
+            )
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
         request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
-        if not self.limiter.allow(f"{match_id}:{digest}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        self._take_token(f"{match_id}:{digest}")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
             self.cache.forget(match_id)  # this submission owns the cached state now
@@ -350,7 +363,8 @@ class MatchService:
                 if replayed is not None:
                     return replayed, render(replayed)
                 raise errors.StaleVersion(
-                    f"the match is at version {stored.version}, not {expected_version}"
+                    f"the match is at version {stored.version}, not {expected_version}",
+                    {"currentVersion": stored.version},
                 )
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
@@ -544,7 +558,8 @@ class MatchService:
         if not _same_action(game_id, record.notation, notation):
             raise errors.RequestIdReused(
                 f"request id {request_id!r} already committed {record.notation!r} at "
-                f"version {version}; send a new action with a new request id"
+                f"version {version}; send a new action with a new request id",
+                {"committedVersion": version},
             )
         return SubmitOutcome(
             game_id,
