@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import grpc
 import pytest
@@ -605,8 +606,10 @@ async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     await match.seats[0].legal(match.match_id)  # refilled
 
 
-async def test_drain_reports_not_serving(deployment: Deployment) -> None:
-    server = await deployment.start(drain_grace_s=0.5)
+async def test_drain_reports_not_serving_then_ends_streams_with_draining(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(drain_grace_s=0.5, drain_notice_s=0.5)
     client = deployment.client(server)
     await wait_for_health(client.channel, SERVING)
     stub = health_pb2_grpc.HealthStub(client.channel)
@@ -615,11 +618,24 @@ async def test_drain_reports_not_serving(deployment: Deployment) -> None:
     match = await seated_match(client, 2)
     watcher = match.spectator.watch(match.match_id)
     assert await match.spectator.read(watcher) is not None
+    player = match.seats[0].play()
+    await player.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=match.match_id)))
+    assert await match.seats[0].read(player) is not None
     draining = asyncio.create_task(server.drain())
     reply = await asyncio.wait_for(watch.read(), 5)
     assert reply.status == NOT_SERVING
+    # The notice: health says NOT_SERVING while calls are still served.
+    assert (await client.get(match.match_id)).match.match_id == match.match_id
+    # Then every open stream ends with DRAINING, so its client resumes elsewhere.
+    for seat_client, stream in ((match.spectator, watcher), (match.seats[0], player)):
+        await expect_error(_until_end(seat_client, stream), Code.UNAVAILABLE, "DRAINING")
     # New calls are turned away (by the servicer, or by gRPC once it stopped listening).
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await client.get(match.match_id)
     assert refused.value.code() == Code.UNAVAILABLE
     await asyncio.wait_for(draining, 10)
+
+
+async def _until_end(client: Client, stream: Stream[Any]) -> None:
+    while await client.read(stream) is not None:
+        pass

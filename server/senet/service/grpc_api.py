@@ -241,8 +241,15 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self.service = service
         self.settings = settings
         self.draining = False
-        self._streams: set[asyncio.Task[Any]] = set()
         self._watched: dict[str, int] = {}
+
+    def start_draining(self) -> None:
+        """Refuse new calls and end every open stream with DRAINING, so clients
+        resume on another replica instead of seeing their streams cancelled."""
+        self.draining = True
+        self.service.feeds.interrupt(
+            lambda: errors.Draining("server is shutting down; resume elsewhere")
+        )
 
     async def _unary(
         self,

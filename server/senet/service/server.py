@@ -83,10 +83,18 @@ class RunningServer:
         return f"{self.settings.host}:{self.port}"
 
     async def drain(self) -> None:
-        """Stop taking new work, tell the load balancer, let calls finish, then stop."""
-        self.servicer.draining = True
-        self.bot_servicer.draining = True
+        """Tell load balancers, then stop taking new work, let calls finish, and stop.
+
+        Health turns NOT_SERVING first while every call is still served for
+        ``drain_notice_s``, so a balancer that checks health sees it and sends
+        new calls elsewhere; then new calls get DRAINING, open streams end with
+        DRAINING (clients resume elsewhere), and in-flight calls have
+        ``drain_grace_s`` to finish.
+        """
         await self.health.enter_graceful_shutdown()
+        await asyncio.sleep(self.settings.drain_notice_s)
+        self.servicer.start_draining()
+        self.bot_servicer.draining = True
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 

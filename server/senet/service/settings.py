@@ -33,6 +33,8 @@ class Settings:
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
         seat_burst: Requests one seat may make in a burst.
+        drain_notice_s: On SIGTERM, how long health says NOT_SERVING while
+            calls are still served, before new calls are refused.
         drain_grace_s: On SIGTERM, how long in-flight calls may finish.
         log_level: Python logging level name.
         log_json: Structured JSON logs (one object per line).
@@ -55,6 +57,7 @@ class Settings:
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0
     seat_burst: int = 400
+    drain_notice_s: float = 1.0
     drain_grace_s: float = 10.0
     log_level: str = "INFO"
     log_json: bool = True
