@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +190,7 @@ class Client:
         *,
         typed: match_pb2.Action | None = None,
         expected_version: int | None = None,
-        request_id: str = "",
+        request_id: str | None = None,
     ) -> ms.SubmitActionResponse:
         request = submit_request(match_id, notation, typed, expected_version, request_id)
         return await self._call(self.stub.SubmitAction, request)
@@ -227,9 +228,10 @@ def submit_request(
     notation: str | None = None,
     typed: match_pb2.Action | None = None,
     expected_version: int | None = None,
-    request_id: str = "",
+    request_id: str | None = None,
 ) -> ms.SubmitActionRequest:
-    request = ms.SubmitActionRequest(match_id=match_id, request_id=request_id)
+    """A SubmitAction request; a fresh request id unless one is given."""
+    request = ms.SubmitActionRequest(match_id=match_id, request_id=request_id or uuid.uuid4().hex)
     if notation is not None:
         request.notation = notation
     if typed is not None:

@@ -328,7 +328,7 @@ class MatchService:
         path reloads from the store and decides on fresh data.
         """
         check_id(match_id)
-        if request_id and not _REQUEST_ID_RE.match(request_id):
+        if not _REQUEST_ID_RE.match(request_id):
             raise errors.MalformedRequest(
                 "request_id must be 1-64 printable ASCII characters",
                 {"field": "request_id", "limit": 64, "size": len(request_id)},
@@ -341,7 +341,7 @@ class MatchService:
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
-        request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
+        request = _Submission(digest, notation, request_id)
         self._take_token(f"{match_id}:{digest}")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
