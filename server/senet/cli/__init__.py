@@ -54,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)
+        from senet.service import processes
+
+        if settings.processes > 1 and not processes.is_child():
+            return processes.supervise(settings)
         from senet.service.server import serve as run
 
         workers = settings.embedded_bot_workers

@@ -23,7 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from senet.service import durability, malformed
+from senet.service import durability, malformed, processes
 from senet.service.bots_api import BotSeats, BotServicer
 from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer, fail
@@ -160,7 +160,9 @@ async def create_server(
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            # Only several processes of one server share a port; a lone server
+            # must fail to bind a port another server holds.
+            ("grpc.so_reuseport", 1 if settings.processes > 1 else 0),
         ]
     )
     malformed.register(
@@ -208,7 +210,7 @@ Companion = Callable[["RunningServer", asyncio.Event], Coroutine[Any, Any, None]
 
 async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> None:
     """Run until SIGTERM or SIGINT, then drain gracefully."""
-    if settings.metrics_port:
+    if settings.metrics_port and not processes.is_child():  # else the supervisor serves them
         from prometheus_client import start_http_server
 
         start_http_server(settings.metrics_port, addr=settings.host)

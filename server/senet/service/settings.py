@@ -40,6 +40,8 @@ class Settings:
         log_json: Structured JSON logs (one object per line).
         tls_cert: PEM certificate chain file; with tls_key, serve TLS.
         tls_key: PEM private key file.
+        processes: Server processes sharing the port (SO_REUSEPORT), to use
+            several cores; more than one needs Redis (redis_url).
         embedded_bot_workers: Bot workers to run inside this process (``make run``
             uses one so that bot seats are played with no other process).
     """
@@ -63,6 +65,7 @@ class Settings:
     log_json: bool = True
     tls_cert: str = ""
     tls_key: str = ""
+    processes: int = 1
     embedded_bot_workers: int = 0
 
     @classmethod
