@@ -90,6 +90,38 @@ async def test_processes_share_a_port_restart_and_stop(
     assert "restarting" in (tmp_path / "serve.log").read_text()
 
 
+async def test_server_processes_stop_when_the_supervisor_is_killed(
+    redis_url: str, redis_key_prefix: str
+) -> None:
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "senet.cli", "serve", "--processes", "2", "--port", "0",
+         "--redis-url", redis_url, "--key-prefix", redis_key_prefix, "--no-log-json",
+         "--log-level", "ERROR", "--drain-notice-s", "0", "--drain-grace-s", "0.5"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert supervisor.stdout is not None
+        assert supervisor.stdout.readline().startswith(b"Senet is serving")
+        orphans = _children(supervisor.pid)
+        assert len(orphans) == 2
+    finally:
+        supervisor.kill()
+        supervisor.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in orphans):
+        await asyncio.sleep(0.2)
+    assert not any(_alive(pid) for pid in orphans)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split()[2] != "Z"  # a zombie has exited
+
+
 def test_several_processes_need_redis() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "senet.cli", "serve", "--processes", "2", "--port", "0"],

@@ -37,6 +37,16 @@ def is_child() -> bool:
     return os.environ.get(CHILD_MARK) == "1"
 
 
+async def stop_when_orphaned(stop: asyncio.Event, interval_s: float = 1.0) -> None:
+    """Set ``stop`` once the supervisor is gone (killed without forwarding a
+    signal): a server process must not outlive it, unsupervised and unseen."""
+    parent = os.getppid()
+    while os.getppid() == parent:
+        await asyncio.sleep(interval_s)
+    log.warning("the supervisor is gone; draining")
+    stop.set()
+
+
 def check(settings: Settings) -> None:
     """Refuse what several processes cannot do (raises ValueError with the fix)."""
     if settings.processes > 1 and not settings.redis_url:

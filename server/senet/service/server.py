@@ -236,6 +236,8 @@ async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> Non
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     beside = [asyncio.create_task(companion(running, stop)) for companion in companions]
+    if processes.is_child():
+        beside.append(asyncio.create_task(processes.stop_when_orphaned(stop)))
     await stop.wait()
     log.info("draining", extra={"grace_s": settings.drain_grace_s})
     for task in beside:
