@@ -298,7 +298,14 @@ async def test_entries_expire_with_their_matches(clocked: Clocked) -> None:
 
 
 async def test_an_idle_match_is_listed_as_abandoned(clocked: Clocked) -> None:
+    service = clocked.service
     match_id = await clocked.create()
+    tokens = [(await service.join(Caller(), match_id, s, f"p{s}"))[1] for s in (0, 1)]
+    seat = (await service.get(Caller(), match_id)).summary.current_seat
+    assert seat is not None
+    me = Caller(tokens[seat])
+    legal = await service.legal_actions(me, match_id)
+    await service.submit(me, match_id, legal.actions[0].notation, 0, "r1", None, lambda o: o)
     assert await clocked.ids(status="active") == [match_id]
     await clocked.advance(0.7)  # more than half the idle TTL
     assert await clocked.ids(status="active") == []
@@ -335,3 +342,29 @@ async def test_join_and_the_end_refresh_the_entry(clocked: Clocked) -> None:
     scan = await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)
     assert scan.entries[0].hint == LobbyHint("pebbles", "active", 1)
     await clocked.service.refresh_lobby_entry("0000000000000000")  # gone: no error
+
+
+# ------------------------------------------------------------- client library
+async def test_the_client_library_pages_through_the_lobby(lobby_server: RunningServer) -> None:
+    from senet.client import SenetClient
+
+    async with SenetClient(f"127.0.0.1:{lobby_server.port}") as senet:
+        made = [await senet.create_match("pebbles", 2, seed=i) for i in range(7)]
+        joined = await senet.join(made[2], "Ada")
+        await senet.join(made[2], "Bob")
+        assert joined.seat == 0
+        newest_first = made[::-1]
+        everything = [m.match_id async for m in senet.list_matches(page_size=2)]
+        assert everything == newest_first
+        first_three = [m.match_id async for m in senet.list_matches(page_size=2, limit=3)]
+        assert first_three == newest_first[:3]
+        full = [m async for m in senet.list_matches(has_open_seat=False, status="active")]
+        assert [m.match_id for m in full] == [made[2]]
+        assert [s.display_name for s in full[0].seats] == ["Ada", "Bob"]
+        page = await senet.list_matches_page(game_id="pebbles", page_size=4)
+        assert [m.match_id for m in page.matches] == newest_first[:4]
+        rest = await senet.list_matches_page(
+            game_id="pebbles", page_size=4, page_token=page.next_page_token
+        )
+        assert [m.match_id for m in rest.matches] == newest_first[4:]
+        assert [m async for m in senet.list_matches(status="finished")] == []

@@ -148,9 +148,12 @@ def listing_of(match_id: str, facts: MatchFacts, idle_ttl_s: float) -> MatchList
                 bot_strategy=plan.bot_strategy,
             )
         )
+    # Idle as MatchService counts it (since the last change): before the first
+    # action that is the creation time, exact whatever TTL the store gave the match.
+    idle_s = time.time() - meta.created_at if facts.version == 0 else facts.idle_s
     status: Status = facts.status
-    if status == "active" and facts.idle_s is not None and facts.idle_s > idle_ttl_s / 2:
-        status = "abandoned"  # as MatchService reports it
+    if status == "active" and idle_s is not None and idle_s > idle_ttl_s / 2:
+        status = "abandoned"
     return MatchListing(
         match_id=match_id,
         game_id=meta.game_id,
