@@ -32,7 +32,7 @@ PINNED_SHAS = {
     # -- lobby --
     "lobby_drop": "d27b8578031cb9a893a78e274f58bdaef35de991",
     "lobby_peek": "e61af9427862b440788c4d2810b459d4f9a2f626",
-    "lobby_put": "88babe6c4788e5932d10d814418a8befa8e70a0e",
+    "lobby_put": "81e016eee33ba6f7ae6a12714aed3821353031bd",
     "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
 }
 

@@ -132,9 +132,10 @@ def lobby_entry(
     return LobbyEntry(cursor, LobbyHint(meta.game_id, status, open_seats))
 
 
-def listing_of(match_id: str, facts: MatchFacts, idle_ttl_s: float) -> MatchListing:
-    """What the lobby shows of a match, from its stored facts."""
-    meta = MatchMeta.from_json(facts.meta_json)
+def listing_of(
+    match_id: str, meta: MatchMeta, facts: MatchFacts, idle_ttl_s: float
+) -> MatchListing:
+    """What the lobby shows of a match, from its stored facts (``meta`` parsed)."""
     seats = []
     for seat, plan in enumerate(meta.seats):
         claim_json = facts.seats.get(seat)
@@ -263,7 +264,7 @@ class Lobby:
                 continue
             try:
                 meta = MatchMeta.from_json(fact.meta_json)
-                listing = listing_of(entry.match_id, fact, self.idle_ttl_s)
+                listing = listing_of(entry.match_id, meta, fact, self.idle_ttl_s)
             except (ValueError, TypeError, KeyError):
                 continue  # a document this server cannot read is no lobby material
             true_entry = lobby_entry(entry.match_id, meta, fact.seats, fact.status)

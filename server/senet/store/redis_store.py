@@ -585,7 +585,8 @@ class RedisStore(MatchStore):
         return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints")]
 
     async def lobby_put(self, entry: LobbyEntry) -> None:
-        """One script on the lobby's slot; then a few random entries are checked."""
+        """One script on the lobby's slot, which also draws a few random entries to
+        check (entries of matches gone are dropped)."""
         member = _lobby_member(entry.cursor)
         hint = entry.hint
         if hint is None:
@@ -594,16 +595,16 @@ class RedisStore(MatchStore):
             {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
             separators=(",", ":"),
         )
-        await self._call(
-            self._lobby_scripts["put"], self.lobby_keys(), [member, entry.match_id, text]
+        sample = await self._call(
+            self._lobby_scripts["put"],
+            self.lobby_keys(),
+            [member, entry.match_id, text, self.LOBBY_SAMPLE],
         )
-        await self._lobby_sweep()
+        await self._lobby_sweep(cast(list[str], sample))
 
-    async def _lobby_sweep(self) -> None:
+    async def _lobby_sweep(self, sample: list[str]) -> None:
         """Drop the sampled entries whose match is gone (past the creation grace)."""
-        async with self._calling():
-            sample = await self._client.zrandmember(self.lobby_keys()[0], self.LOBBY_SAMPLE)
-        cursors = [_lobby_cursor(m) for m in cast(list[str], sample or [])]
+        cursors = [_lobby_cursor(m) for m in sample]
         young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
         old = [c for c in cursors if c.created_us < young]
         if not old:
