@@ -1,6 +1,6 @@
 """Arguments of ``senet play`` (kept free of heavy imports: ``senet serve`` loads this too).
 
-One of four ways to start:
+One of five ways to start:
 
 * ``--new GAME``: create a match and take its first seat. ``--bots K`` adds K bot seats
   (played by bot workers, with ``--bot-strategy``); ``--seats N`` sets the open seats

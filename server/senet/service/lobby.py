@@ -11,7 +11,10 @@ read finds wrong is repaired on the way:
 * an entry whose match is gone (expired) is dropped: entries expire with their
   matches, lazily (the Redis store also checks a few random entries on every
   write, so unread entries do not pile up);
-* a hint that no longer matches its match is rewritten.
+* a hint that no longer matches its match is rewritten. (A reader and a writer
+  may race, leaving the older facts in the hint; the next reader to meet the
+  entry with a filter its hint passes repairs it. Listings themselves are never
+  stale: they come from the match.)
 
 The service writes a match's entry before it creates the match (so a match is
 never created unlisted; an entry whose match does not exist yet is skipped,
