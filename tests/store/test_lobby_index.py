@@ -19,8 +19,9 @@ from senet.store.base import LobbyCursor, LobbyEntry, LobbyHint, LobbyQuery
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 
-#: Creation times of the generated entries: now, so that none is past the grace
-#: after which the Redis store drops an entry whose match does not exist.
+#: Creation times of the generated entries, moved to the time of the example in
+#: ``_page_through`` so that none is past the grace after which the Redis store
+#: drops an entry whose match does not exist.
 NOW_US = round(time.time() * 1_000_000)
 entries_strategy = st.lists(
     st.builds(
@@ -51,6 +52,10 @@ query_strategy = st.builds(
 async def _page_through(
     store: MatchStore, entries: list[LobbyEntry], query: LobbyQuery, limit: int, budget: int
 ) -> None:
+    shift = round(time.time() * 1_000_000) - NOW_US
+    entries = [
+        LobbyEntry(LobbyCursor(e.cursor.created_us + shift, e.match_id), e.hint) for e in entries
+    ]
     for entry in entries:
         await store.lobby_put(entry)
     found: list[LobbyEntry] = []
