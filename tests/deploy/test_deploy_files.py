@@ -2,7 +2,9 @@
 
 * Every Kubernetes manifest, and the TLS overlay applied to it, validates strictly
   against the Kubernetes API schemas bundled by ``kubernetes-validate``, for the
-  oldest and newest Kubernetes versions the manifests claim to support.
+  oldest and newest Kubernetes versions the manifests claim to support; every
+  kustomization a document's command names renders with a real kustomize (the
+  standalone one or kubectl's) where the machine has one.
 * The compose file passes ``docker-compose config`` (Compose's own schema check
   and interpolation), and what it says agrees with the Envoy and Prometheus files.
 * Every ``SENET_*`` knob the files set is a real setting, so a typo cannot pass
@@ -88,7 +90,7 @@ def env_of(doc: Doc) -> dict[str, Any]:
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in container(doc).get("env", [])}
 
 
-BASE = kustomize_resources(K8S)
+BASE = kustomize_resources(K8S / "base")
 WITH_TLS = kustomize_resources(K8S / "tls")
 
 
@@ -125,9 +127,57 @@ def test_the_validator_rejects_a_broken_manifest() -> None:
 
 
 def test_kustomization_lists_every_manifest() -> None:
-    listed = yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"]
-    on_disk = sorted(p.name for p in K8S.glob("*.yaml") if p.name != "kustomization.yaml")
+    base = K8S / "base"
+    listed = yaml.safe_load((base / "kustomization.yaml").read_text())["resources"]
+    on_disk = sorted(p.name for p in base.glob("*.yaml") if p.name != "kustomization.yaml")
     assert sorted(listed) == on_disk
+
+
+#: Documents whose shell commands name kustomizations.
+DOCUMENTED_IN = [REPO / "README.md", DEPLOY / "README.md", *K8S.glob("*/kustomization.yaml")]
+_RENDER = re.compile(
+    r"(?:kubectl (?:apply|delete) -k|kubectl kustomize|kustomize build) ([\w./-]+)"
+)
+_EDIT = re.compile(r"cd ([\w./-]+) && kustomize edit")
+
+
+def documented(pattern: re.Pattern[str]) -> list[str]:
+    found = {m for doc in DOCUMENTED_IN for m in pattern.findall(doc.read_text())}
+    return sorted(found)
+
+
+def real_kustomize() -> list[str] | None:
+    """A real kustomize: the standalone binary, or the one built into kubectl."""
+    if shutil.which("kustomize"):
+        return ["kustomize", "build"]
+    if shutil.which("kubectl"):
+        return ["kubectl", "kustomize"]
+    return None
+
+
+def test_the_documents_name_both_variants() -> None:
+    assert documented(_RENDER) == ["deploy/k8s/base", "deploy/k8s/tls"]
+    assert documented(_EDIT) == ["deploy/k8s/base"]
+
+
+@pytest.mark.parametrize("folder", documented(_RENDER) + documented(_EDIT))
+def test_every_documented_kustomization_renders(folder: str) -> None:
+    """Each folder a documented command names holds a kustomization, and a real
+    kustomize renders it as written from the repository root (an overlay inside
+    its base's folder, for one, is refused as a cycle)."""
+    assert (REPO / folder / "kustomization.yaml").is_file()
+    command = real_kustomize()
+    if command is None:
+        pytest.skip("neither kustomize nor kubectl on this machine")
+    rendered = subprocess.run(
+        [*command, folder], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert rendered.returncode == 0, rendered.stderr
+    docs = [d for d in yaml.safe_load_all(rendered.stdout) if d is not None]
+    emulated = WITH_TLS if folder.endswith("tls") else BASE
+    assert sorted((d["kind"], d["metadata"]["name"]) for d in docs) == sorted(
+        (d["kind"], d["metadata"]["name"]) for d in emulated
+    )
 
 
 def test_server_probes_health_and_drains_within_its_grace_period() -> None:
@@ -140,7 +190,8 @@ def test_server_probes_health_and_drains_within_its_grace_period() -> None:
     config = find(BASE, "ConfigMap", "senet-config")["data"]
     pause = int(main["lifecycle"]["preStop"]["exec"]["command"][1])
     grace = server["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
-    assert pause + float(config["SENET_DRAIN_GRACE_S"]) < grace
+    notice = float(config.get("SENET_DRAIN_NOTICE_S", Settings.drain_notice_s))
+    assert pause + notice + float(config["SENET_DRAIN_GRACE_S"]) < grace
     assert {"requests", "limits"} <= set(main["resources"])
     pdb = find(BASE, "PodDisruptionBudget", "senet-server")
     hpa = find(BASE, "HorizontalPodAutoscaler", "senet-server")
@@ -181,6 +232,12 @@ def test_every_knob_set_is_a_real_setting() -> None:
         if doc["kind"] == "Deployment":
             knobs |= {n for n in env_of(doc) if n.startswith("SENET_")}
     assert knobs - SETTINGS_VARIABLES - CLIENT_VARIABLES == set()
+
+
+def test_the_kubernetes_redis_keeps_an_append_only_file() -> None:
+    """Without persistence a Redis restart loses every match (the server warns)."""
+    args = container(find(BASE, "StatefulSet", "redis"))["args"]
+    assert args[args.index("--appendonly") + 1] == "yes"
 
 
 def test_tls_overlay_serves_tls_and_probes_with_the_ca() -> None:

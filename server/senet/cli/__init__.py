@@ -24,7 +24,12 @@ from senet.text import cli as play_cli
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run a match server (SENET_* env or flags)")
+    serve = commands.add_parser(
+        "serve",
+        help="run a match server (SENET_* env or flags)",
+        description="Run a match server. Every flag has a SENET_* environment variable; "
+        "a flag given wins over the variable, which wins over the default.",
+    )
     Settings.add_arguments(serve)
     play = commands.add_parser("play", help="play or watch a match in the terminal")
     play_cli.add_arguments(play)
@@ -54,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)
+        from senet.service import processes
+
+        if settings.processes > 1 and not processes.is_child():
+            return processes.supervise(settings)
         from senet.service.server import serve as run
 
         workers = settings.embedded_bot_workers

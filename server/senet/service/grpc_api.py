@@ -57,14 +57,23 @@ _SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
 # ------------------------------------------------------------------ errors
 def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]:
     code, reason, message = errors.status_for(exc)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=errors.ERROR_DOMAIN)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=errors.ERROR_DOMAIN, metadata=errors.facts_of(exc)
+    )
+    details = [any_pb2.Any()]
+    details[0].Pack(info)
+    retry_after_s = getattr(exc, "retry_after_s", None)
+    if retry_after_s is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(max(1, int(retry_after_s * 1e9)))
+        details.append(any_pb2.Any())
+        details[1].Pack(retry)
+    status = status_pb2.Status(code=code.value[0], message=message, details=details)
     return rpc_status.to_status(status), code, reason
 
 
-async def _fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
+async def fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
+    """End the call with ``exc``'s status and ErrorInfo (INTERNAL ones are logged)."""
     status, code, reason = _rich_status(exc)
     metrics.ERRORS.labels(method, reason).inc()
     metrics.RPCS.labels(method, code.name).inc()
@@ -101,7 +110,7 @@ async def run_unary(
             raise errors.Draining("server is shutting down; retry on another replica")
         result = await body(_caller(context, settings))
     except Exception as exc:  # every failure goes through the one mapping
-        await _fail(context, method, exc)
+        await fail(context, method, exc)
         raise AssertionError("abort returned") from exc
     ok, latency = _success_metrics(method)
     ok.inc()
@@ -234,8 +243,15 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self.service = service
         self.settings = settings
         self.draining = False
-        self._streams: set[asyncio.Task[Any]] = set()
         self._watched: dict[str, int] = {}
+
+    def start_draining(self) -> None:
+        """Refuse new calls and end every open stream with DRAINING, so clients
+        resume on another replica instead of seeing their streams cancelled."""
+        self.draining = True
+        self.service.feeds.interrupt(
+            lambda: errors.Draining("server is shutting down; resume elsewhere")
+        )
 
     async def _unary(
         self,
@@ -427,7 +443,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                     if self.draining:
                         raise errors.Draining("server is shutting down; resume elsewhere")
         except Exception as exc:
-            await _fail(context, "WatchMatch", exc)
+            await fail(context, "WatchMatch", exc)
         metrics.RPCS.labels("WatchMatch", "OK").inc()
 
     async def PlayMatch(
@@ -451,7 +467,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 ):
                     yield message
         except Exception as exc:
-            await _fail(context, "PlayMatch", exc)
+            await fail(context, "PlayMatch", exc)
         metrics.RPCS.labels("PlayMatch", "OK").inc()
 
     async def _play(
@@ -583,6 +599,10 @@ def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMa
     metrics.ERRORS.labels("PlayMatch", reason).inc()
     return match_service_pb2.PlayMatchResponse(
         error=match_service_pb2.PlayError(
-            code=code.value[0], reason=reason, message=message, request_id=request_id
+            code=code.value[0],
+            reason=reason,
+            message=message,
+            request_id=request_id,
+            metadata=errors.facts_of(exc),
         )
     )

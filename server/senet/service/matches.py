@@ -155,9 +155,17 @@ class MatchService:
         seat = self._seat_of(stored, caller)
         assert seat is not None
         # Same bucket key as submit() (which limits before it loads): one token per seat.
-        if not self.limiter.allow(f"{stored.match_id}:{token_hash(caller.token)}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        self._take_token(f"{stored.match_id}:{token_hash(caller.token)}")
         return seat
+
+    def _take_token(self, key: str) -> None:
+        """Count one request of a seat against its rate limit."""
+        if not self.limiter.allow(key):
+            raise errors.RateLimited(
+                "too many requests for this seat; slow down",
+                {"ratePerSecond": f"{self.limiter.rate:g}", "burst": self.limiter.burst},
+                retry_after_s=self.limiter.retry_after_s(key),
+            )
 
     def _summary(
         self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
@@ -272,7 +280,7 @@ class MatchService:
                 self.cache.put(fresh.match_id, entry)
                 return candidate, token, summary
         if seat is not None:
-            raise errors.SeatTaken(f"seat {seat} is already taken")
+            raise errors.SeatTaken(f"seat {seat} is already taken", {"seat": seat})
         raise errors.NoOpenSeat("every open seat of this match is taken")
 
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
@@ -327,16 +335,21 @@ class MatchService:
         path reloads from the store and decides on fresh data.
         """
         check_id(match_id)
-        if request_id and not _REQUEST_ID_RE.match(request_id):
-            raise errors.MalformedRequest("request_id must be 1-64 printable ASCII characters")
+        if not _REQUEST_ID_RE.match(request_id):
+            raise errors.MalformedRequest(
+                "request_id must be 1-64 printable ASCII characters",
+                {"field": "request_id", "limit": 64, "size": len(request_id)},
+            )
         if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
-            raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
+            raise errors.MalformedRequest(
+                f"action notation is limited to {_MAX_NOTATION} chars",
+                {"field": "notation", "limit": _MAX_NOTATION, "size": len(str(notation))},
+            )
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
-        request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
-        if not self.limiter.allow(f"{match_id}:{digest}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        request = _Submission(digest, notation, request_id)
+        self._take_token(f"{match_id}:{digest}")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
             self.cache.forget(match_id)  # this submission owns the cached state now
@@ -353,11 +366,12 @@ class MatchService:
                 self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
                 raise errors.StaleVersion(
-                    f"the match is at version {stored.version}, not {expected_version}"
+                    f"the match is at version {stored.version}, not {expected_version}",
+                    {"currentVersion": stored.version},
                 )
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
@@ -408,7 +422,7 @@ class MatchService:
             if fresh:
                 # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
             raise
@@ -517,7 +531,7 @@ class MatchService:
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
-            replayed = await self._replayed(stored, seat, request_id)
+            replayed = await self._replayed(stored, seat, request_id, record.notation)
             return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
@@ -535,16 +549,29 @@ class MatchService:
             )
 
     async def _replayed(
-        self, stored: StoredMatch, seat: int, request_id: str
+        self, stored: StoredMatch, seat: int, request_id: str, notation: str
     ) -> SubmitOutcome | None:
-        """The original outcome of ``seat``'s already committed request, or None."""
+        """The original outcome of ``seat``'s already committed request, or None.
+
+        Raises:
+            RequestIdReused: that request committed another action than
+                ``notation``: a new action needs a new request id, and silently
+                answering with the old outcome would drop it.
+        """
         version = await self.store.request_version(stored.match_id, request_key(seat, request_id))
         if version is None:
             return None
         batches = await self.store.events_after(stored.match_id, version - 1, limit=1)
         record = UpdateRecord.from_json(batches[0].events_json)
+        game_id = self._meta(stored).game_id
+        if not _same_action(game_id, record.notation, notation):
+            raise errors.RequestIdReused(
+                f"request id {request_id!r} already committed {record.notation!r} at "
+                f"version {version}; send a new action with a new request id",
+                {"committedVersion": version},
+            )
         return SubmitOutcome(
-            self._meta(stored).game_id,
+            game_id,
             version,
             record.events_for(seat),
             record.status,
@@ -678,6 +705,16 @@ class _Submission:
     token_hash: str
     notation: str
     request_id: str
+
+
+def _same_action(game_id: str, committed: str, sent: str) -> bool:
+    """Whether ``sent`` (as a client wrote it) is the action committed as ``committed``."""
+    if sent == committed:
+        return True
+    try:
+        return get_game(game_id).parse_action(sent).notation() == committed
+    except GameError:
+        return False
 
 
 def _seat_in(seats: Mapping[int, str], digest: str) -> int | None:

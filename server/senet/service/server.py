@@ -23,8 +23,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
+from senet.service import durability, malformed, processes
 from senet.service.bots_api import BotSeats, BotServicer
-from senet.service.grpc_api import MatchServicer
+from senet.service.durability import DurabilityWatch
+from senet.service.grpc_api import MatchServicer, fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
 from senet.store import MatchStore, StoreError
@@ -42,6 +44,8 @@ BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].ful
 #: says: liveness probes ask for it, so a Redis outage marks replicas unready
 #: (no traffic) without getting them restarted, which would not fix Redis.
 LIVENESS_SERVICE = "senet.liveness"
+#: The store's persistence is checked once per this many health intervals.
+DURABILITY_CHECKS = 10
 
 
 def build_store(settings: Settings) -> MatchStore:
@@ -79,10 +83,18 @@ class RunningServer:
         return f"{self.settings.host}:{self.port}"
 
     async def drain(self) -> None:
-        """Stop taking new work, tell the load balancer, let calls finish, then stop."""
-        self.servicer.draining = True
-        self.bot_servicer.draining = True
+        """Tell load balancers, then stop taking new work, let calls finish, and stop.
+
+        Health turns NOT_SERVING first while every call is still served for
+        ``drain_notice_s``, so a balancer that checks health sees it and sends
+        new calls elsewhere; then new calls get DRAINING, open streams end with
+        DRAINING (clients resume elsewhere), and in-flight calls have
+        ``drain_grace_s`` to finish.
+        """
         await self.health.enter_graceful_shutdown()
+        await asyncio.sleep(self.settings.drain_notice_s)
+        self.servicer.start_draining()
+        self.bot_servicer.draining = True
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 
@@ -148,12 +160,18 @@ async def create_server(
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            # Only several processes of one server share a port; a lone server
+            # must fail to bind a port another server holds.
+            ("grpc.so_reuseport", 1 if settings.processes > 1 else 0),
         ]
     )
-    match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
+    malformed.register(
+        match_service_pb2_grpc.add_MatchServiceServicer_to_server, servicer, server, fail
+    )
     bot_servicer = BotServicer(BotSeats(service), settings)
-    bot_service_pb2_grpc.add_BotServiceServicer_to_server(bot_servicer, server)
+    malformed.register(
+        bot_service_pb2_grpc.add_BotServiceServicer_to_server, bot_servicer, server, fail
+    )
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
@@ -170,10 +188,16 @@ async def create_server(
     # Health is known before the port opens (else early probes get NOT_FOUND).
     await checker.set(LIVENESS_SERVICE, health_pb2.HealthCheckResponse.SERVING)
     serving = await _probe_store(store, checker, max(health_interval_s, 0.5), None)
+    persistence = DurabilityWatch(store, checker)
+    if serving:
+        await persistence.check()
     await server.start()
     running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
     running._tasks.append(
         asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
+    )
+    running._tasks.append(
+        asyncio.create_task(durability.watch(persistence, DURABILITY_CHECKS * health_interval_s))
     )
     return running
 
@@ -186,7 +210,7 @@ Companion = Callable[["RunningServer", asyncio.Event], Coroutine[Any, Any, None]
 
 async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> None:
     """Run until SIGTERM or SIGINT, then drain gracefully."""
-    if settings.metrics_port:
+    if settings.metrics_port and not processes.is_child():  # else the supervisor serves them
         from prometheus_client import start_http_server
 
         start_http_server(settings.metrics_port, addr=settings.host)

@@ -149,6 +149,29 @@ class BotLease:
     expires_ms: int
 
 
+@dataclass(frozen=True)
+class Durability:
+    """Whether the backing store keeps matches across its own restart.
+
+    Attributes:
+        persistent: True when every node writes to disk (an append-only file or
+            snapshots), False when one does not, None when the store will not
+            say (a managed Redis may refuse CONFIG).
+        detail: What was found, for logs and operators ("appendonly", "RDB
+            snapshots 3600 1", "none", "in-memory").
+        instance: Identity of the running store process(es); it changes when the
+            store restarts, so a restart of a store without persistence (every
+            match lost) can be told apart from an outage.
+        by_design: The store cannot persist at all (the embedded in-memory one):
+            nothing to warn an operator about.
+    """
+
+    persistent: bool | None
+    detail: str
+    instance: str
+    by_design: bool = False
+
+
 class MatchStore(ABC):
     """Where matches live. Implementations: in memory, and Redis."""
 
@@ -202,6 +225,10 @@ class MatchStore(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Release connections."""
+
+    async def durability(self) -> Durability:
+        """Whether matches survive a restart of the store (see :class:`Durability`)."""
+        return Durability(None, "unknown", "")
 
     # -- bot-seat queue -------------------------------------------------------
     # Bot seats wait in one queue shared by all replicas. A seat is leased to one

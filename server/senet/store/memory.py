@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from senet.store.base import (
     BotSeatRef,
     CommitOutcome,
     CommitRequest,
+    Durability,
     EventBatch,
     LobbyCursor,
     LobbyEntry,
@@ -235,6 +237,12 @@ class MemoryStore(MatchStore):
 
     async def close(self) -> None:
         """Nothing to release; the matches stay readable until garbage-collected."""
+
+    async def durability(self) -> Durability:
+        """Never persistent: the matches live as long as this process."""
+        return Durability(
+            False, "in-memory", f"process {os.getpid()} store {id(self):x}", by_design=True
+        )
 
     # -- bot-seat queue -------------------------------------------------------
 

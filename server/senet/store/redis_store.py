@@ -71,6 +71,7 @@ from senet.store.base import (
     BotSeatRef,
     CommitOutcome,
     CommitRequest,
+    Durability,
     EventBatch,
     LobbyCursor,
     LobbyEntry,
@@ -88,6 +89,7 @@ from senet.store.base import (
     StoreError,
     StoreUnavailable,
 )
+from senet.store.redis_durability import read_durability
 from senet.store.redis_mux import MuxConnection, MuxUnsupported
 from senet.store.redis_scripts import script_text
 
@@ -673,6 +675,11 @@ class RedisStore(MatchStore):
         """PING on the ordinary client (the blocking one connects on demand)."""
         async with self._calling():
             await self._client.ping()
+
+    async def durability(self) -> Durability:
+        """Append-only file or snapshots on every node that holds matches."""
+        async with self._calling():
+            return await read_durability(self._client)
 
     async def close(self) -> None:
         """Close the multiplexed connections, both clients and their pools."""
