@@ -26,7 +26,7 @@ from senet.service.matches import Caller, MatchService
 from senet.service.records import SeatPlan
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
-from senet.store import MatchStore, SeatClaim
+from senet.store import MatchStore, SeatClaim, StoreUnavailable
 from senet.store.base import LOBBY_CREATE_GRACE_S, LobbyCursor, LobbyEntry, LobbyHint, LobbyQuery
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
@@ -368,3 +368,32 @@ async def test_the_client_library_pages_through_the_lobby(lobby_server: RunningS
         )
         assert [m.match_id for m in rest.matches] == newest_first[4:]
         assert [m async for m in senet.list_matches(status="finished")] == []
+
+
+class _LobbyDown(MemoryStore):
+    """A memory store whose lobby writes fail while ``down`` is set."""
+
+    down = False
+
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        if self.down:
+            raise StoreUnavailable("lobby down")
+        await super().lobby_put(entry)
+
+
+async def test_a_lobby_write_fails_a_creation_but_never_a_done_join() -> None:
+    store = _LobbyDown()
+    service = MatchService(store, Settings())
+    plans = [SeatPlan("open"), SeatPlan("open")]
+    store.down = True
+    with pytest.raises(StoreUnavailable):
+        await service.create_match(Caller(), "pebbles", {}, plans, seed=1)
+    assert len(store) == 0  # nothing created, so a retry creates one match
+    store.down = False
+    match_id = (await service.create_match(Caller(), "pebbles", {}, plans, seed=1)).summary.match_id
+    store.down = True
+    seat, token, summary = await service.join(Caller(), match_id, None, "Ada")  # claimed: kept
+    assert (seat, summary.seats[0].claimed) == (0, True) and token
+    store.down = False
+    page = await service.list_matches(LobbyFilter(has_open_seat=True), 10, "")
+    assert [[s.display_name for s in m.seats] for m in page.matches] == [["Ada", ""]]

@@ -236,7 +236,7 @@ class MatchService:
         match_id = secrets.token_hex(8)
         snapshot = Snapshot(state.to_data(), time.time())
         # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
-        await self.store.lobby_put(lobby_entry(match_id, meta, {}, "active"))
+        await self._publish_lobby_entry(match_id, meta, {}, "active", required=True)
         await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
         for seat_number, plan in enumerate(seats):
             if plan.kind == "bot":  # bot workers pick it up from the shared queue
@@ -689,14 +689,24 @@ class MatchService:
         await self._publish_lobby_entry(stored.match_id, meta, stored.seats, stored.status)
 
     async def _publish_lobby_entry(
-        self, match_id: str, meta: MatchMeta, seats: Mapping[int, str], status: Status
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        seats: Mapping[int, str],
+        status: Status,
+        *,
+        required: bool = False,
     ) -> None:
-        """Write the lobby entry of a match with these facts; never raises (see
+        """Write the lobby entry of a match with these facts: at creation (before
+        the match exists, ``required``: a failure fails the creation), after a
+        join and after the commit that ends the match (a failure is logged; see
         :meth:`refresh_lobby_entry`)."""
         stored_status = "active" if status == "abandoned" else status
         try:
             await self.store.lobby_put(lobby_entry(match_id, meta, seats, stored_status))
         except StoreError as exc:
+            if required:
+                raise
             log.warning("lobby entry not refreshed", extra={"match_id": match_id, "error": exc})
 
 
