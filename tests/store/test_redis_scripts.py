@@ -29,6 +29,11 @@ PINNED_SHAS = {
     "log": "e837e8af0fff3d5ed85993662e9436cd1a4bc341",
     "replace_claim": "55af3e927b6273e2a55b15f03555ae06edf623dc",
     "request": "6ff128a6521421b07b2f6a603d5e71333edd095a",
+    # -- lobby --
+    "lobby_drop": "d27b8578031cb9a893a78e274f58bdaef35de991",
+    "lobby_peek": "e61af9427862b440788c4d2810b459d4f9a2f626",
+    "lobby_put": "81e016eee33ba6f7ae6a12714aed3821353031bd",
+    "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
 }
 
 

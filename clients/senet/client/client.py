@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import grpc
 
@@ -247,6 +247,65 @@ class SenetClient:
         request = match_service_pb2.ExportMatchRequest(match_id=match_id)
         return await self._call(lambda s: s.ExportMatch(request, timeout=self.timeout_s))
 
+    # ----------------------------------------------------------------- lobby
+    async def list_matches_page(
+        self,
+        *,
+        game_id: str = "",
+        status: MatchStatusName | None = None,
+        has_open_seat: bool | None = None,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> match_service_pb2.ListMatchesResponse:
+        """One page of the lobby: public listings, newest first.
+
+        Args:
+            game_id: Only this game's matches ('' for every game).
+            status: Only matches with this status.
+            has_open_seat: True: only matches with a seat to join; False: only
+                matches without one; None: both.
+            page_size: At most this many (0: the server's default, 50; at most 200).
+            page_token: The previous page's ``next_page_token`` ('' for the first),
+                with the same filters.
+        """
+        request = _list_request(game_id, status, has_open_seat, page_size, page_token)
+        return await self._call(lambda s: s.ListMatches(request, timeout=self.timeout_s))
+
+    async def list_matches(
+        self,
+        *,
+        game_id: str = "",
+        status: MatchStatusName | None = None,
+        has_open_seat: bool | None = None,
+        page_size: int = 0,
+        limit: int | None = None,
+    ) -> AsyncIterator[match_service_pb2.MatchListing]:
+        """Every match of the lobby passing the filters, newest first, page after page.
+
+        The arguments are those of :meth:`list_matches_page`; ``limit`` stops after
+        that many matches. Matches created while iterating are not included (they
+        are newer than the pages already read); no older match is skipped or
+        repeated.
+        """
+        token = ""
+        count = 0
+        while limit is None or count < limit:
+            page = await self.list_matches_page(
+                game_id=game_id,
+                status=status,
+                has_open_seat=has_open_seat,
+                page_size=page_size,
+                page_token=token,
+            )
+            for listing in page.matches:
+                if limit is not None and count >= limit:
+                    return
+                count += 1
+                yield listing
+            token = page.next_page_token
+            if not token:
+                return
+
     async def watch(
         self, match_id: str, token: str | None = None, from_version: int | None = None
     ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:
@@ -404,6 +463,32 @@ def _submission(
     return match_service_pb2.PlayMatchRequest(submit=submit)
 
 
+MatchStatusName = Literal["active", "finished", "abandoned"]
+#: Status names as the client library takes them, and their protocol values.
+MATCH_STATUSES: dict[MatchStatusName, match_pb2.MatchStatus.ValueType] = {
+    "active": match_pb2.MATCH_STATUS_ACTIVE,
+    "finished": match_pb2.MATCH_STATUS_FINISHED,
+    "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
+}
+
+
+def _list_request(
+    game_id: str,
+    status: MatchStatusName | None,
+    has_open_seat: bool | None,
+    page_size: int,
+    page_token: str,
+) -> match_service_pb2.ListMatchesRequest:
+    request = match_service_pb2.ListMatchesRequest(
+        game_id=game_id, page_size=page_size, page_token=page_token
+    )
+    if status is not None:
+        request.status = MATCH_STATUSES[status]
+    if has_open_seat is not None:
+        request.has_open_seat = has_open_seat
+    return request
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for people, from any client error."""
     if isinstance(exc, SenetRpcError):
@@ -411,4 +496,11 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-__all__ = ["Joined", "SeatClient", "SenetClient", "describe_error"]
+__all__ = [
+    "MATCH_STATUSES",
+    "Joined",
+    "MatchStatusName",
+    "SeatClient",
+    "SenetClient",
+    "describe_error",
+]

@@ -32,7 +32,7 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.text import choose, drawing
+from senet.text import choose, drawing, lobby
 from senet.text.cli import parse_options, seat_plan
 from senet.text.renderer import TextRenderer, renderer_for
 from senet.v1 import match_pb2, match_service_pb2
@@ -453,6 +453,13 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
         await client.get(args.watch)
         return Session(client, server, args.watch)
     if session.seat is not None and not args.resume:
+        announce_seat(session, out)
+    return session
+
+
+def announce_seat(session: Session, out: Console) -> None:
+    """Print the seat's number, its token and how to resume: shown once, at joining."""
+    if session.seat is not None:
         out.print(
             f"You are seat {session.seat.seat}; your token: {session.seat.token}\n"
             f"Resume after a restart with:\n  {session.resume_command()}",
@@ -460,13 +467,35 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             markup=False,
             soft_wrap=True,
         )
+
+
+async def lobby_session(
+    args: argparse.Namespace, client: SenetClient, out: Console
+) -> Session | None:
+    """Pick a match from the lobby and join or watch it; None when the player quits."""
+    picked = await lobby.pick(client, out, name=args.name, game_id=args.game, ascii_only=args.ascii)
+    if picked is None:
+        return None
+    if picked.seat is None or picked.token is None:
+        out.print(f"Watching match {picked.match_id}.", highlight=False, markup=False)
+        return Session(client, args.server, picked.match_id)
+    seat = client.seat(picked.match_id, picked.seat, picked.token)
+    session = Session(client, args.server, picked.match_id, seat)
+    out.print(f"Joined match {picked.match_id}.", highlight=False, markup=False)
+    announce_seat(session, out)
     return session
 
 
 async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
-            session = await open_session(args, client, console)
+            if lobby.wanted(args):
+                picked = await lobby_session(args, client, console)
+                if picked is None:
+                    return 0
+                session = picked
+            else:
+                session = await open_session(args, client, console)
         except SenetRpcError as exc:
             console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
             return 1

@@ -1,6 +1,6 @@
 """Arguments of ``senet play`` (kept free of heavy imports: ``senet serve`` loads this too).
 
-One of four ways to start:
+One of five ways to start:
 
 * ``--new GAME``: create a match and take its first seat. ``--bots K`` adds K bot seats
   (played by bot workers, with ``--bot-strategy``); ``--seats N`` sets the open seats
@@ -9,6 +9,8 @@ One of four ways to start:
 * ``--join MATCH [--seat S]``: claim an open seat (the first one by default).
 * ``--resume MATCH --seat S --token T``: take your seat again after a restart.
 * ``--watch MATCH``: spectate.
+* ``--lobby``, or none of the above: pick a match to join or watch from the server's
+  lobby (``--game`` shows only that game's matches).
 """
 
 from __future__ import annotations
@@ -27,11 +29,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
         help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
     )
-    how = parser.add_mutually_exclusive_group(required=True)
+    how = parser.add_mutually_exclusive_group()
     how.add_argument("--new", metavar="GAME", help="create a match of GAME (e.g. mykerinos)")
     how.add_argument("--join", metavar="MATCH", help="join an existing match")
     how.add_argument("--resume", metavar="MATCH", help="take your seat again (--seat, --token)")
     how.add_argument("--watch", metavar="MATCH", help="spectate a match")
+    how.add_argument(
+        "--lobby",
+        action="store_true",
+        help="pick a match to join or watch from the server's list (the default)",
+    )
+    parser.add_argument("--game", default="", help="--lobby: only matches of this game")
     parser.add_argument("--players", type=int, help="--new: number of seats in all")
     parser.add_argument("--seats", type=int, help="--new: number of open seats (you take one)")
     parser.add_argument("--bots", type=int, default=0, help="--new: number of bot seats")

@@ -13,6 +13,7 @@ import asyncio
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli import matches as matches_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
 from senet.service import probe as health_probe
@@ -38,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_seat_arguments(bot)
     arena = commands.add_parser("arena", help="run a bot tournament through a server")
     arena_cli.add_arguments(arena)
+    matches = commands.add_parser("matches", help="list the matches a server hosts (the lobby)")
+    matches_cli.add_arguments(matches)
     probe = commands.add_parser("health", help="exit 0 when a server's health check says SERVING")
     health_probe.add_arguments(probe)
     args = parser.parse_args(argv)
@@ -49,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return arena_cli.run(args, embedded_server=embedded_server)
     if args.command == "bot":
         return worker.run_seat(args)
+    if args.command == "matches":
+        return matches_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":

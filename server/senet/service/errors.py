@@ -49,6 +49,11 @@ class MalformedRequest(ServiceError):
     reason = "MALFORMED_REQUEST"
 
 
+class InvalidPageToken(ServiceError):
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "INVALID_PAGE_TOKEN"
+
+
 class MatchNotFoundError(ServiceError):
     code = grpc.StatusCode.NOT_FOUND
     reason = "MATCH_NOT_FOUND"

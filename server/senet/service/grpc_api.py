@@ -28,6 +28,7 @@ from senet.codec.options import game_info_to_proto, options_from_proto, options_
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
 from senet.service import errors, metrics
+from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, WatchItem
 from senet.service.records import (
     Heartbeat,
@@ -36,6 +37,7 @@ from senet.service.records import (
     MatchSummary,
     MatchUpdate,
     SeatPlan,
+    Status,
     SubmitOutcome,
 )
 from senet.service.settings import Settings
@@ -373,6 +375,21 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         return await self._unary("ExportMatch", context, body)
 
+    # --------------------------------------------------------------- lobby
+    async def ListMatches(
+        self, request: match_service_pb2.ListMatchesRequest, context: Any
+    ) -> match_service_pb2.ListMatchesResponse:
+        async def body(caller: Caller) -> match_service_pb2.ListMatchesResponse:
+            page = await self.service.list_matches(
+                _lobby_filter(request), request.page_size, request.page_token
+            )
+            out = match_service_pb2.ListMatchesResponse(next_page_token=page.next_page_token)
+            for listing in page.matches:
+                _write_listing(out.matches.add(), listing)
+            return out
+
+        return await self._unary("ListMatches", context, body)
+
     # ------------------------------------------------------------- streams
     @contextlib.contextmanager
     def _stream(self, method: str, match_id: str) -> Any:
@@ -535,6 +552,46 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             prompt.your_turn.seat = legal.seat
             write_legal(prompt.your_turn.actions, legal)
             await outbox.put(prompt)
+
+
+# ------------------------------------------------------------------ lobby
+_STATUS_NAME: dict[int, Status] = {
+    match_pb2.MATCH_STATUS_ACTIVE: "active",
+    match_pb2.MATCH_STATUS_FINISHED: "finished",
+    match_pb2.MATCH_STATUS_ABANDONED: "abandoned",
+}
+
+
+def _lobby_filter(request: match_service_pb2.ListMatchesRequest) -> LobbyFilter:
+    """The filters of a ListMatches request, checked."""
+    status = None
+    if request.status != match_pb2.MATCH_STATUS_UNSPECIFIED:
+        if request.status not in _STATUS_NAME:
+            raise errors.MalformedRequest(f"unknown match status {request.status}")
+        status = _STATUS_NAME[request.status]
+    return LobbyFilter(
+        game_id=request.game_id,
+        status=status,
+        has_open_seat=request.has_open_seat if request.HasField("has_open_seat") else None,
+    )
+
+
+def _write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) -> None:
+    """Fill ``out`` (empty) with ``listing``."""
+    out.match_id = listing.match_id
+    out.game_id = listing.game_id
+    out.status = _STATUS[listing.status]
+    out.created_time_ms = round(listing.created_at * 1000)
+    out.version = listing.version
+    options_to_proto(listing.options, out.options)
+    for seat in listing.seats:
+        out.seats.add(
+            seat=seat.seat,
+            kind=_SEAT_KIND[seat.kind],
+            display_name=seat.display_name,
+            claimed=seat.claimed,
+            bot_strategy=seat.bot_strategy,
+        )
 
 
 def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMatchResponse:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import re
 import secrets
 import time
@@ -35,6 +36,7 @@ from senet.games.errors import (
 from senet.service import errors
 from senet.service.cache import CachedMatch, StateCache
 from senet.service.feeds import FeedHub
+from senet.service.lobby import Lobby, LobbyFilter, MatchPage, lobby_entry
 from senet.service.ratelimit import RateLimiter
 from senet.service.records import (
     Heartbeat,
@@ -60,7 +62,7 @@ from senet.service.records import (
     token_hash,
 )
 from senet.service.settings import Settings
-from senet.store import CommitRequest, MatchStore, NewMatch, StoredMatch
+from senet.store import CommitRequest, MatchStore, NewMatch, StoredMatch, StoreError
 from senet.store import SeatClaim as StoreSeatClaim
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -69,6 +71,7 @@ _MAX_NAME = 40
 _MAX_NOTATION = 200
 _COMMIT_RETRIES = 5
 BOT_STRATEGIES = ("random", "greedy", "mcts")
+log = logging.getLogger("senet.service")
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
 R = TypeVar("R")
@@ -112,6 +115,7 @@ class MatchService:
         self.limiter = RateLimiter(settings.seat_rate_per_s, settings.seat_burst)
         self.cache = StateCache(cache_size)
         self.feeds = FeedHub(store, block_ms=max(1, int(settings.heartbeat_s * 1000)))
+        self.lobby = Lobby(store, settings.idle_ttl_s)
 
     # ------------------------------------------------------------- loading
     async def _load(self, match_id: str) -> StoredMatch:
@@ -231,6 +235,8 @@ class MatchService:
         )
         match_id = secrets.token_hex(8)
         snapshot = Snapshot(state.to_data(), time.time())
+        # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
+        await self._publish_lobby_entry(match_id, meta, {}, "active", required=True)
         await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
         for seat_number, plan in enumerate(seats):
             if plan.kind == "bot":  # bot workers pick it up from the shared queue
@@ -267,6 +273,7 @@ class MatchService:
                 stored.match_id, StoreSeatClaim(candidate, claim.to_json())
             ):
                 fresh = await self._load(match_id)
+                await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
                 entry = self._parsed(fresh)
                 summary = self._summary(fresh, meta, entry.state)
                 # The seat's first action here then needs no load of its own.
@@ -519,6 +526,8 @@ class MatchService:
             self.cache.put(match_id, head)
             if status == "active":
                 asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
+            else:
+                await self._publish_lobby_entry(match_id, entry.meta, entry.seats, status)
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
@@ -654,6 +663,51 @@ class MatchService:
             scores=state.scores(),
             places=state.ranking(),
         )
+
+    # --------------------------------------------------------------- lobby
+    async def list_matches(
+        self, lobby_filter: LobbyFilter, page_size: int, page_token: str
+    ) -> MatchPage:
+        """One page of public match listings, newest first (see senet.service.lobby)."""
+        return await self.lobby.page(lobby_filter, page_size, page_token)
+
+    async def refresh_lobby_entry(self, match_id: str) -> None:
+        """Rewrite a match's lobby entry from its current facts.
+
+        Call it after every write that changes what the lobby shows of a match:
+        a seat claimed or reopened, the status changed. Join and the commit that
+        ends a match call it (through :meth:`_publish_lobby_entry`, with the
+        facts at hand). It never raises: the write it follows is done, and a
+        stale entry is repaired by the next reader that meets it.
+        """
+        try:
+            stored = await self._load(match_id)
+            meta = self._meta(stored)
+        except (StoreError, errors.ServiceError) as exc:
+            log.warning("lobby entry not refreshed", extra={"match_id": match_id, "error": exc})
+            return
+        await self._publish_lobby_entry(stored.match_id, meta, stored.seats, stored.status)
+
+    async def _publish_lobby_entry(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        seats: Mapping[int, str],
+        status: Status,
+        *,
+        required: bool = False,
+    ) -> None:
+        """Write the lobby entry of a match with these facts: at creation (before
+        the match exists, ``required``: a failure fails the creation), after a
+        join and after the commit that ends the match (a failure is logged; see
+        :meth:`refresh_lobby_entry`)."""
+        stored_status = "active" if status == "abandoned" else status
+        try:
+            await self.store.lobby_put(lobby_entry(match_id, meta, seats, stored_status))
+        except StoreError as exc:
+            if required:
+                raise
+            log.warning("lobby entry not refreshed", extra={"match_id": match_id, "error": exc})
 
 
 @dataclass(frozen=True)

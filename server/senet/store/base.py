@@ -26,7 +26,7 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -258,3 +258,125 @@ class MatchStore(ABC):
     @abstractmethod
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite a seat's claim (bot seats only: revokes the previous token)."""
+
+    # -- lobby ----------------------------------------------------------------
+    # The lobby is an index of matches, newest first, that a client pages through
+    # to find one to join or watch. Its entries are hints written beside the
+    # matches, not part of them: on Redis Cluster the index lives in its own hash
+    # slot, so no script can update it together with a match. Readers therefore
+    # check every entry they return against the match itself (``lobby_peek``) and
+    # drop entries whose match is gone; see :mod:`senet.service.lobby`.
+
+    @abstractmethod
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """Add or overwrite the lobby entry of ``entry.match_id`` (its position is fixed
+        by its cursor, so an overwrite never moves it)."""
+
+    @abstractmethod
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """Entries older than ``after`` (None: from the newest) whose hints pass
+        ``query``, newest first: at most ``limit``, looking at no more than
+        ``budget`` entries in all."""
+
+    @abstractmethod
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """The public facts of each match (None: it does not exist, or expired)."""
+
+    @abstractmethod
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """Remove these entries from the lobby (their matches are gone)."""
+
+
+# ------------------------------------------------------------------ lobby values
+#: An entry whose match does not exist (yet) is kept this long after its creation
+#: time: the service writes the entry first and creates the match next, so a
+#: match is never created without being listed; a failed creation leaves an
+#: entry that readers skip and drop once this has passed.
+LOBBY_CREATE_GRACE_S = 60.0
+
+
+@dataclass(frozen=True, order=True)
+class LobbyCursor:
+    """A position in the lobby: an entry's creation time (Unix microseconds) and
+    match id. Entries are ordered newest first, ties by match id."""
+
+    created_us: int
+    match_id: str
+
+
+@dataclass(frozen=True)
+class LobbyHint:
+    """What an entry says of its match, to filter without loading it. It may be
+    stale (a hint is rewritten after the match changes); readers check it.
+
+    Attributes:
+        game_id: The match's game (never changes).
+        status: Stored status, ``"active"`` or ``"finished"``.
+        open_seats: Open seats nobody has claimed.
+    """
+
+    game_id: str
+    status: MatchStatus
+    open_seats: int
+
+
+@dataclass(frozen=True)
+class LobbyEntry:
+    """One lobby entry: where it sits and its hint (None: lost; check the match)."""
+
+    cursor: LobbyCursor
+    hint: LobbyHint | None
+
+    @property
+    def match_id(self) -> str:
+        return self.cursor.match_id
+
+
+@dataclass(frozen=True)
+class LobbyQuery:
+    """Filters on hints; empty or None fields match anything."""
+
+    game_id: str = ""
+    status: MatchStatus | None = None
+    has_open_seat: bool | None = None
+
+    def admits(self, hint: LobbyHint | None) -> bool:
+        """Whether an entry with this hint may match (to be checked on the match)."""
+        return hint is None or (
+            (not self.game_id or hint.game_id == self.game_id)
+            and (self.status is None or hint.status == self.status)
+            and (self.has_open_seat is None or (hint.open_seats > 0) == self.has_open_seat)
+        )
+
+
+@dataclass(frozen=True)
+class LobbyScan:
+    """A run of lobby entries, where the next run starts (None: the end) and how
+    many entries were looked at to find them."""
+
+    entries: list[LobbyEntry]
+    next_after: LobbyCursor | None
+    looked: int
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """A match's facts as the lobby needs them: no snapshot, no log.
+
+    Attributes:
+        meta_json: The meta document (the service shows only its public part).
+        seats: Seat number -> claim JSON.
+        version: Committed actions.
+        status: Stored status.
+        idle_s: Seconds since the last commit (or the creation), as far as the
+            store can tell (Redis works it out from the remaining TTL, so it may
+            be short by up to 1/64 of the idle TTL); None when it cannot tell.
+    """
+
+    meta_json: str
+    seats: dict[int, str]
+    version: int
+    status: MatchStatus
+    idle_s: float | None

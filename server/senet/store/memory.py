@@ -13,19 +13,26 @@ matches nobody asks for again do not pile up.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from senet.store.base import (
+    LOBBY_CREATE_GRACE_S,
     BotLease,
     BotSeatRef,
     CommitOutcome,
     CommitRequest,
     Durability,
     EventBatch,
+    LobbyCursor,
+    LobbyEntry,
+    LobbyQuery,
+    LobbyScan,
     LogEntry,
+    MatchFacts,
     MatchNotFound,
     MatchStatus,
     MatchStore,
@@ -88,6 +95,9 @@ class MemoryStore(MatchStore):
         self._last_sweep = clock()
         # Bot-seat queue: (match, seat) -> [free-at ms, owner worker id, strategy].
         self._bots: dict[tuple[str, int], list[object]] = {}
+        # Lobby: entries by match id, and their positions sorted newest first.
+        self._lobby: dict[str, LobbyEntry] = {}
+        self._lobby_order: list[tuple[int, str]] = []
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -118,6 +128,7 @@ class MemoryStore(MatchStore):
         self._last_sweep = now
         for match_id in [k for k, m in self._matches.items() if self._expired(m, now)]:
             del self._matches[match_id]
+        self._sweep_lobby()
 
     # -- MatchStore -----------------------------------------------------------
 
@@ -282,6 +293,86 @@ class MemoryStore(MatchStore):
         """Overwrite the claim; like claiming, it does not refresh the TTL."""
         async with self._lock:
             self._get(match_id).seats[seat] = claim_json
+
+    # -- lobby ----------------------------------------------------------------
+
+    def _sweep_lobby(self) -> None:
+        """Drop the entries of matches that are gone (past the creation grace)."""
+        young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
+        gone = [
+            e.cursor
+            for match_id, e in self._lobby.items()
+            if match_id not in self._matches and e.cursor.created_us < young
+        ]
+        self._drop_lobby(gone)
+
+    def _drop_lobby(self, cursors: Sequence[LobbyCursor]) -> None:
+        for cursor in cursors:
+            entry = self._lobby.get(cursor.match_id)
+            if entry is None or entry.cursor != cursor:
+                continue
+            del self._lobby[cursor.match_id]
+            position = _lobby_position(cursor)
+            index = bisect.bisect_left(self._lobby_order, position)
+            if index < len(self._lobby_order) and self._lobby_order[index] == position:
+                del self._lobby_order[index]
+
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """Write the entry; a new one takes its place in the order."""
+        async with self._lock:
+            old = self._lobby.get(entry.match_id)
+            if old is not None and old.cursor != entry.cursor:
+                self._drop_lobby([old.cursor])
+                old = None
+            self._lobby[entry.match_id] = entry
+            if old is None:
+                bisect.insort(self._lobby_order, _lobby_position(entry.cursor))
+
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """Walk the sorted positions from ``after``, filtering on hints."""
+        async with self._lock:
+            order = self._lobby_order
+            start = 0 if after is None else bisect.bisect_right(order, _lobby_position(after))
+            found: list[LobbyEntry] = []
+            index = start
+            while index < len(order) and index - start < budget and len(found) < limit:
+                entry = self._lobby[order[index][1]]
+                if query.admits(entry.hint):
+                    found.append(entry)
+                index += 1
+            looked = index - start
+            if index >= len(order):
+                return LobbyScan(found, None, looked)
+            last = self._lobby[order[index - 1][1]].cursor if looked else after
+            return LobbyScan(found, last, looked)
+
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """Each live match's facts; expired matches are dropped on the way."""
+        async with self._lock:
+            now = self._clock()
+            facts: dict[str, MatchFacts | None] = {}
+            for match_id in match_ids:
+                try:
+                    m = self._get(match_id)
+                except MatchNotFound:
+                    facts[match_id] = None
+                    continue
+                facts[match_id] = MatchFacts(
+                    m.meta_json, dict(m.seats), m.version, m.status, now - m.touched_at
+                )
+            return facts
+
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """Forget these entries (an entry rewritten elsewhere meanwhile stays)."""
+        async with self._lock:
+            self._drop_lobby(entries)
+
+
+def _lobby_position(cursor: LobbyCursor) -> tuple[int, str]:
+    """Sort key of an entry: newest first, then by match id."""
+    return (-cursor.created_us, cursor.match_id)
 
 
 def _check_range(version: int, limit: int) -> None:

@@ -32,6 +32,11 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "bot_acquire",
     "bot_renew",
     "bot_release",
+    # -- lobby --
+    "lobby_put",
+    "lobby_scan",
+    "lobby_drop",
+    "lobby_peek",
 )
 
 

@@ -51,7 +51,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Awaitable, Iterator
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
 
@@ -64,13 +66,20 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import AsyncScript
 
 from senet.store.base import (
+    LOBBY_CREATE_GRACE_S,
     BotLease,
     BotSeatRef,
     CommitOutcome,
     CommitRequest,
     Durability,
     EventBatch,
+    LobbyCursor,
+    LobbyEntry,
+    LobbyHint,
+    LobbyQuery,
+    LobbyScan,
     LogEntry,
+    MatchFacts,
     MatchNotFound,
     MatchStatus,
     MatchStore,
@@ -555,6 +564,113 @@ class RedisStore(MatchStore):
         if not done:
             raise MatchNotFound(match_id)
 
+    # -- lobby ----------------------------------------------------------------
+    # Two keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set whose
+    # members (all of score 0, so ordered as strings) are ``<inverted creation
+    # time>:<match id>``, newest first; and ``p:{lobby}:hints``, match id -> hint
+    # JSON. A match's own keys live in another slot, so entries are written and
+    # checked by separate calls (see MatchStore), and the entries of expired
+    # matches are dropped by readers and by a few random checks on every write.
+
+    #: Entries checked for a vanished match on every lobby write.
+    LOBBY_SAMPLE = 2
+
+    @functools.cached_property
+    def _lobby_scripts(self) -> dict[str, AsyncScript]:
+        return {
+            name: self._client.register_script(script_text(f"lobby_{name}"))
+            for name in ("put", "scan", "drop", "peek")
+        }
+
+    def lobby_keys(self) -> list[str]:
+        """The lobby's keys (order, hints), sharing the tag ``{lobby}``."""
+        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints")]
+
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """One script on the lobby's slot, which also draws a few random entries to
+        check (entries of matches gone are dropped)."""
+        member = _lobby_member(entry.cursor)
+        hint = entry.hint
+        if hint is None:
+            raise ValueError("a lobby entry is written with its hint")
+        text = json.dumps(
+            {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
+            separators=(",", ":"),
+        )
+        sample = await self._call(
+            self._lobby_scripts["put"],
+            self.lobby_keys(),
+            [member, entry.match_id, text, self.LOBBY_SAMPLE],
+        )
+        await self._lobby_sweep(cast(list[str], sample))
+
+    async def _lobby_sweep(self, sample: list[str]) -> None:
+        """Drop the sampled entries whose match is gone (past the creation grace)."""
+        cursors = [_lobby_cursor(m) for m in sample]
+        young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
+        old = [c for c in cursors if c.created_us < young]
+        if not old:
+            return
+        facts = await self.lobby_peek([c.match_id for c in old])
+        await self.lobby_drop([c for c in old if facts[c.match_id] is None])
+
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """One script walks the order from ``after`` and filters on the hints."""
+        opened = "" if query.has_open_seat is None else "1" if query.has_open_seat else "0"
+        reply = await self._call(
+            self._lobby_scripts["scan"],
+            self.lobby_keys(),
+            [
+                "" if after is None else _lobby_member(after),
+                limit,
+                budget,
+                query.game_id,
+                query.status or "",
+                opened,
+            ],
+        )
+        flat, last, looked = cast(list[Any], reply)
+        entries = []
+        for i in range(0, len(flat), 2):
+            cursor = _lobby_cursor(flat[i])
+            entries.append(LobbyEntry(cursor, _lobby_hint(flat[i + 1])))
+        return LobbyScan(entries, _lobby_cursor(last) if last else None, int(looked))
+
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """One script per match, on its own slot, all sent at once."""
+        script = self._lobby_scripts["peek"]
+        replies = await asyncio.gather(
+            *(
+                self._call(script, [k.meta, k.seats, k.head], [])
+                for k in (self.keys(m) for m in match_ids)
+            )
+        )
+        return {m: self._facts(r) for m, r in zip(match_ids, replies, strict=True)}
+
+    def _facts(self, reply: Any) -> MatchFacts | None:
+        if reply is None:
+            return None
+        meta, seats_flat, version, status, pttl = cast(list[Any], reply)
+        flat = cast(list[str], seats_flat)
+        idle_s = None
+        if status == "active" and self._idle_ttl_ms and int(pttl) >= 0:
+            idle_s = max(0, self._idle_ttl_ms - int(pttl)) / 1000
+        return MatchFacts(
+            meta_json=meta,
+            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
+            version=int(version),
+            status=_status(status),
+            idle_s=idle_s,
+        )
+
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """One script on the lobby's slot."""
+        if entries:
+            members = [_lobby_member(c) for c in entries]
+            await self._call(self._lobby_scripts["drop"], self.lobby_keys(), members)
+
     async def ping(self) -> None:
         """PING on the ordinary client (the blocking one connects on demand)."""
         async with self._calling():
@@ -659,6 +775,28 @@ def _bot_ref(member: str) -> BotSeatRef:
     """Parse a queue member ``"<match id>:<seat>"`` (match ids have no colon)."""
     match_id, _, seat = member.rpartition(":")
     return BotSeatRef(match_id, int(seat))
+
+
+#: Creation times are inverted against this (Unix microseconds, until the year 2286)
+#: so that members sort newest first as strings.
+_LOBBY_EPOCH_END_US = 10**16
+
+
+def _lobby_member(cursor: LobbyCursor) -> str:
+    """The sorted-set member of a lobby position: ``<inverted time>:<match id>``."""
+    return f"{_LOBBY_EPOCH_END_US - cursor.created_us:016d}:{cursor.match_id}"
+
+
+def _lobby_cursor(member: str) -> LobbyCursor:
+    inverted, _, match_id = member.partition(":")
+    return LobbyCursor(_LOBBY_EPOCH_END_US - int(inverted), match_id)
+
+
+def _lobby_hint(text: str) -> LobbyHint | None:
+    if not text:
+        return None
+    raw = json.loads(text)
+    return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
 
 
 def _to_ms(seconds: float | None) -> int:
