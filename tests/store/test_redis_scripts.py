@@ -17,10 +17,11 @@ import pytest
 from senet.store.redis_scripts import SCRIPT_NAMES, script_text
 
 PINNED_SHAS = {
-    "bot_acquire": "de40406634617eaa2c3d0154078a6b429fcf28fd",
-    "bot_enqueue": "d7a3f73cdef5bb3fbdf1f473d2e970b2e98bcbd1",
-    "bot_release": "5b23e29dbcf0e4e8eec565dbbcdc6178339b3a11",
-    "bot_renew": "c6b1cc7ece2209c48e1a7f386872b95a7fd3fe6f",
+    "bot_acquire": "f9fb5b09666408d265640ced06a92eca8b09f4f4",
+    "bot_defer": "35e124122f77350fb2facb52523ac7cc713239a3",
+    "bot_post": "e68189be1898728dc284b19892f153d64945bf00",
+    "bot_release": "314a75c6eb4839449b467cb91f2fe5fd2394f58b",
+    "bot_renew": "7b5cf0f31e5288e412c46e2efd97a7e3afa33ac0",
     "claim": "df85ace7d4f47cdcf25ff8851ceb4c1c6537ee4f",
     "commit": "72d24f66a8ef7eed2978d1ef4575a0a71eb3e4d9",
     "create": "349c4a34a9e350aca18b931d99802ed7916bda03",

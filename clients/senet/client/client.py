@@ -22,7 +22,14 @@ from typing import TypeVar
 import grpc
 
 from senet.client.errors import SenetRpcError
-from senet.v1 import games_pb2, match_pb2, match_service_pb2, match_service_pb2_grpc
+from senet.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    games_pb2,
+    match_pb2,
+    match_service_pb2,
+    match_service_pb2_grpc,
+)
 
 T = TypeVar("T")
 
@@ -411,4 +418,85 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-__all__ = ["Joined", "SeatClient", "SenetClient", "describe_error"]
+# ------------------------------------------------------------ bot decisions
+class BotClient:
+    """A bot worker's calls of senet.v1.BotService, over a :class:`SenetClient`'s
+    connection (its admin key, TLS and failover).
+
+    Leasing calls are not retried here: a lost answer to AcquireBotDecisions only
+    leaves a lease to expire, and the worker's next round asks again.
+    """
+
+    def __init__(self, client: SenetClient, worker_id: str) -> None:
+        self.client = client
+        self.worker_id = worker_id
+
+    def _stub(self) -> bot_service_pb2_grpc.BotServiceAsyncStub:
+        self.client.stub  # noqa: B018 - connects the channel lazily
+        assert self.client._channel is not None
+        return bot_service_pb2_grpc.BotServiceStub(self.client._channel)
+
+    async def _once(
+        self, invoke: Callable[[bot_service_pb2_grpc.BotServiceAsyncStub], Awaitable[T]]
+    ) -> T:
+        try:
+            return await invoke(self._stub())
+        except grpc.aio.AioRpcError as exc:
+            error = SenetRpcError.from_rpc_error(exc)
+            if error.retryable:
+                await self.client._failover()
+            raise error from None
+
+    async def acquire(
+        self, capacity: int, lease_ms: int, wait_ms: int = 0
+    ) -> list[bot_service_pb2.BotDecision]:
+        """Lease up to ``capacity`` due decisions, waiting up to ``wait_ms`` for one."""
+        request = bot_service_pb2.AcquireBotDecisionsRequest(
+            worker_id=self.worker_id, capacity=capacity, lease_ms=lease_ms, wait_ms=wait_ms
+        )
+        timeout = self.client.timeout_s + wait_ms / 1000
+        md = self.client.metadata()
+        response = await self._once(
+            lambda s: s.AcquireBotDecisions(request, timeout=timeout, metadata=md)
+        )
+        return list(response.decisions)
+
+    async def renew(
+        self, decisions: Sequence[bot_service_pb2.BotDecisionRef], lease_ms: int
+    ) -> list[bot_service_pb2.BotDecisionRef]:
+        """Extend the leases still held; returns those (the others are lost)."""
+        request = bot_service_pb2.RenewBotDecisionsRequest(
+            worker_id=self.worker_id, decisions=decisions, lease_ms=lease_ms
+        )
+        md = self.client.metadata()
+        response = await self._once(
+            lambda s: s.RenewBotDecisions(request, timeout=self.client.timeout_s, metadata=md)
+        )
+        return list(response.decisions)
+
+    async def release(self, decisions: Sequence[bot_service_pb2.BotDecisionRef]) -> None:
+        """Drop decisions the worker is done with."""
+        request = bot_service_pb2.ReleaseBotDecisionsRequest(
+            worker_id=self.worker_id, decisions=decisions
+        )
+        md = self.client.metadata()
+        await self._once(
+            lambda s: s.ReleaseBotDecisions(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+
+def decision_ref(decision: bot_service_pb2.BotDecision) -> bot_service_pb2.BotDecisionRef:
+    """The reference that renews or releases a leased decision."""
+    return bot_service_pb2.BotDecisionRef(
+        match_id=decision.match_id, seat=decision.seat, version=decision.version
+    )
+
+
+__all__ = [
+    "BotClient",
+    "Joined",
+    "SeatClient",
+    "SenetClient",
+    "decision_ref",
+    "describe_error",
+]

@@ -60,7 +60,7 @@ from senet.service.records import (
     token_hash,
 )
 from senet.service.settings import Settings
-from senet.store import CommitRequest, MatchStore, NewMatch, StoredMatch
+from senet.store import BotDecisionRef, CommitRequest, MatchStore, NewMatch, StoredMatch
 from senet.store import SeatClaim as StoreSeatClaim
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -98,6 +98,21 @@ def check_display_name(name: str) -> str:
     return cleaned
 
 
+def is_bot_turn(
+    meta: MatchMeta, seats: Mapping[int, str], state: GameState, seat: int
+) -> bool | None:
+    """Whether bot seat ``seat`` must act now: None while the match waits for
+    players (an open seat unclaimed), else whether it is that bot seat's turn."""
+    if any(plan.kind == "open" and s not in seats for s, plan in enumerate(meta.seats)):
+        return None
+    return (
+        0 <= seat < meta.seat_count
+        and meta.seats[seat].kind == "bot"
+        and not state.is_over()
+        and state.current_seat() == seat
+    )
+
+
 def request_key(seat: int, request_id: str) -> str:
     """How the store files a seat's request id: a retry finds its original version."""
     return f"{seat}:{request_id}"
@@ -112,6 +127,39 @@ class MatchService:
         self.limiter = RateLimiter(settings.seat_rate_per_s, settings.seat_burst)
         self.cache = StateCache(cache_size)
         self.feeds = FeedHub(store, block_ms=max(1, int(settings.heartbeat_s * 1000)))
+        self._bot_bell = asyncio.Event()
+
+    # ------------------------------------------------------- bot decisions
+    def bot_bell(self) -> asyncio.Event:
+        """Set (then replaced) when this replica posts a bot decision: wakes the
+        workers' waiting acquires at once (other replicas' posts are polled)."""
+        return self._bot_bell
+
+    def state_of(self, meta: MatchMeta, stored: StoredMatch) -> GameState:
+        """The game state of a loaded match."""
+        return self._state(get_game(meta.game_id), stored)
+
+    async def _post_bot_turn(
+        self, match_id: str, meta: MatchMeta, version: int, seat: int | None
+    ) -> None:
+        """Post a bot decision for ``seat`` at ``version`` if it is a bot seat.
+
+        Called *before* the write that makes the decision due (a commit, the join
+        that starts the match, a creation): if this replica dies between the two,
+        the decision is already queued; if the write never lands, the queue
+        drops the entry when a worker acquires it (see senet.service.bots_api).
+        """
+        if seat is None or not 0 <= seat < meta.seat_count:
+            return
+        plan = meta.seats[seat]
+        if plan.kind != "bot":
+            return
+        now_ms = int(time.time() * 1000)
+        await self.store.post_bot_decision(
+            BotDecisionRef(match_id, seat, version), plan.bot_strategy, now_ms
+        )
+        self._bot_bell.set()
+        self._bot_bell = asyncio.Event()
 
     # ------------------------------------------------------------- loading
     async def _load(self, match_id: str) -> StoredMatch:
@@ -223,10 +271,10 @@ class MatchService:
         )
         match_id = secrets.token_hex(8)
         snapshot = Snapshot(state.to_data(), time.time())
+        if all(plan.kind == "bot" for plan in seats) and not state.is_over():
+            # Started at creation: its first decision is due with it.
+            await self._post_bot_turn(match_id, meta, 0, state.current_seat())
         await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
-        for seat_number, plan in enumerate(seats):
-            if plan.kind == "bot":  # bot workers pick it up from the shared queue
-                await self.store.enqueue_bot_seat(match_id, seat_number, plan.bot_strategy)
         stored = StoredMatch(match_id, meta.to_json(), {}, 0, snapshot.to_json(), "active")
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
 
@@ -249,12 +297,19 @@ class MatchService:
             ]
             if not candidates:
                 raise errors.NoOpenSeat("every open seat of this match is taken")
+        if any(meta.seats[c].kind == "bot" for c in candidates):
+            raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
         token = new_token()
         claim = SeatClaim(name, token_hash(token), time.time())
+        if stored.status == "active":
+            # This claim may be the one that starts the match: a bot to act then
+            # has its decision queued first (an early entry waits for the claim).
+            state = self._state(get_game(meta.game_id), stored)
+            if not state.is_over():
+                await self._post_bot_turn(
+                    stored.match_id, meta, stored.version, state.current_seat()
+                )
         for candidate in candidates:
-            plan = meta.seats[candidate]
-            if plan.kind == "bot" and self.settings.admin_key and not caller.is_admin:
-                raise errors.AdminKeyRequired("bot seats are claimed by bot workers (admin key)")
             if await self.store.claim_seat(
                 stored.match_id, StoreSeatClaim(candidate, claim.to_json())
             ):
@@ -467,6 +522,8 @@ class MatchService:
         log_entry = dumps(
             {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
         )
+        if status == "active":
+            await self._post_bot_turn(match_id, entry.meta, record.version, record.current_seat)
         pending = self.store.start_commit(
             match_id,
             CommitRequest(

@@ -23,7 +23,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from senet.service.bots_api import BotSeats, BotServicer
+from senet.service.bots_api import BotDecisions, BotServicer
 from senet.service.grpc_api import MatchServicer
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
@@ -152,7 +152,7 @@ async def create_server(
         ]
     )
     match_service_pb2_grpc.add_MatchServiceServicer_to_server(servicer, server)
-    bot_servicer = BotServicer(BotSeats(service), settings)
+    bot_servicer = BotServicer(BotDecisions(service), settings)
     bot_service_pb2_grpc.add_BotServiceServicer_to_server(bot_servicer, server)
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)

@@ -132,21 +132,33 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
-class BotSeatRef:
-    """One bot seat of one match, as the bot-seat queue names it."""
+class BotDecisionRef:
+    """One bot decision: a bot seat of a match, to act at match version ``version``."""
 
     match_id: str
     seat: int
+    version: int
 
 
 @dataclass(frozen=True)
-class BotLease:
-    """A bot seat just leased to a worker, until ``expires_ms`` (Unix ms)."""
+class BotDecisionLease:
+    """A bot decision just leased to a worker, until ``expires_ms`` (Unix ms).
+
+    ``posted_ms`` is when the decision was last posted: the write that makes it
+    due follows the post, so a young entry whose match is not there yet is
+    deferred, an old one dropped.
+    """
 
     match_id: str
     seat: int
+    version: int
     strategy: str
     expires_ms: int
+    posted_ms: int
+
+    @property
+    def ref(self) -> BotDecisionRef:
+        return BotDecisionRef(self.match_id, self.seat, self.version)
 
 
 class MatchStore(ABC):
@@ -203,30 +215,40 @@ class MatchStore(ABC):
     async def close(self) -> None:
         """Release connections."""
 
-    # -- bot-seat queue -------------------------------------------------------
-    # Bot seats wait in one queue shared by all replicas. A seat is leased to one
-    # worker at a time; a lease that is not renewed expires, and the next acquire
-    # (by any worker) takes the seat over. Each operation is atomic.
+    # -- bot-decision queue ---------------------------------------------------
+    # Bot decisions wait in one queue shared by all replicas, one entry per bot
+    # seat (the newest post of a seat replaces its older entry, lease included).
+    # A decision is leased to one worker at a time; a lease that is not renewed
+    # expires, and the next acquire (by any worker) takes the decision over.
+    # Each operation is atomic. The queue lives apart from the matches (on Redis
+    # Cluster, in a slot of its own), so the application posts a decision
+    # *before* the write that makes it due and checks it at acquisition.
 
     @abstractmethod
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Put a bot seat in the queue, free to acquire now."""
+    async def post_bot_decision(self, ref: BotDecisionRef, strategy: str, now_ms: int) -> None:
+        """Queue ``ref``, free to acquire now, replacing any entry of its seat."""
 
     @abstractmethod
-    async def acquire_bot_seats(
+    async def acquire_bot_decisions(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """Lease up to ``capacity`` seats whose lease is free or expired at ``now_ms``."""
+    ) -> list[BotDecisionLease]:
+        """Lease up to ``capacity`` entries whose lease is free or expired at ``now_ms``."""
 
     @abstractmethod
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
+    async def renew_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], lease_ms: int, now_ms: int
+    ) -> list[BotDecisionRef]:
         """Extend the leases ``worker_id`` still holds among ``refs``; return those."""
 
     @abstractmethod
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """Drop from the queue the seats among ``refs`` leased to ``worker_id``."""
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int
+    ) -> None:
+        """Hand back the worker's leases among ``refs``, free again at ``until_ms``."""
+
+    @abstractmethod
+    async def release_bot_decisions(self, worker_id: str, refs: list[BotDecisionRef]) -> None:
+        """Drop the entries among ``refs`` leased to ``worker_id`` at exactly that version."""
 
     @abstractmethod
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:

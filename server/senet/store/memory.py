@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from senet.store.base import (
-    BotLease,
-    BotSeatRef,
+    BotDecisionLease,
+    BotDecisionRef,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -56,6 +56,17 @@ class _Match:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+@dataclass(eq=False)
+class _Decision:
+    """One bot seat's entry in the decision queue (mutable, private to the store)."""
+
+    free_at_ms: int
+    owner: str
+    strategy: str
+    version: int
+    posted_ms: int
+
+
 class MemoryStore(MatchStore):
     """A :class:`MatchStore` held in process memory.
 
@@ -84,8 +95,8 @@ class MemoryStore(MatchStore):
         # atomic even if a future change adds an await inside a critical section.
         self._lock = asyncio.Lock()
         self._last_sweep = clock()
-        # Bot-seat queue: (match, seat) -> [free-at ms, owner worker id, strategy].
-        self._bots: dict[tuple[str, int], list[object]] = {}
+        # Bot-decision queue, one entry per bot seat.
+        self._bots: dict[tuple[str, int], _Decision] = {}
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -225,49 +236,75 @@ class MemoryStore(MatchStore):
     async def close(self) -> None:
         """Nothing to release; the matches stay readable until garbage-collected."""
 
-    # -- bot-seat queue -------------------------------------------------------
+    # -- bot-decision queue ---------------------------------------------------
 
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Queue a bot seat, free at once (re-queueing resets its lease)."""
+    async def post_bot_decision(self, ref: BotDecisionRef, strategy: str, now_ms: int) -> None:
+        """Queue the decision, free at once (replacing the seat's entry and lease)."""
         async with self._lock:
-            self._bots[(match_id, seat)] = [0, "", strategy]
+            self._bots[(ref.match_id, ref.seat)] = _Decision(
+                now_ms, "", strategy, ref.version, now_ms
+            )
 
-    async def acquire_bot_seats(
+    async def acquire_bot_decisions(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """Lease the seats free longest ago first, as the Redis zset does."""
+    ) -> list[BotDecisionLease]:
+        """Lease the entries free longest ago first, as the Redis zset does."""
         async with self._lock:
             due = sorted(
-                (int(str(entry[0])), key)
+                (entry.free_at_ms, key)
                 for key, entry in self._bots.items()
-                if int(str(entry[0])) <= now_ms
+                if entry.free_at_ms <= now_ms
             )[:capacity]
             leases = []
             for _free_at, key in due:
                 entry = self._bots[key]
-                entry[0], entry[1] = now_ms + lease_ms, worker_id
-                leases.append(BotLease(key[0], key[1], str(entry[2]), now_ms + lease_ms))
+                entry.free_at_ms, entry.owner = now_ms + lease_ms, worker_id
+                leases.append(
+                    BotDecisionLease(
+                        key[0],
+                        key[1],
+                        entry.version,
+                        entry.strategy,
+                        now_ms + lease_ms,
+                        entry.posted_ms,
+                    )
+                )
             return leases
 
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
+    def _owned(self, worker_id: str, ref: BotDecisionRef) -> _Decision | None:
+        entry = self._bots.get((ref.match_id, ref.seat))
+        if entry is None or entry.owner != worker_id or entry.version != ref.version:
+            return None
+        return entry
+
+    async def renew_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], lease_ms: int, now_ms: int
+    ) -> list[BotDecisionRef]:
         """Extend the leases still owned by ``worker_id`` (expired but untaken counts)."""
         async with self._lock:
             held = []
             for ref in refs:
-                entry = self._bots.get((ref.match_id, ref.seat))
-                if entry is not None and entry[1] == worker_id:
-                    entry[0] = now_ms + lease_ms
+                entry = self._owned(worker_id, ref)
+                if entry is not None:
+                    entry.free_at_ms = now_ms + lease_ms
                     held.append(ref)
             return held
 
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """Forget the seats owned by ``worker_id``; others' seats are left alone."""
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int
+    ) -> None:
+        """Free the worker's entries again at ``until_ms``, owned by nobody."""
         async with self._lock:
             for ref in refs:
-                entry = self._bots.get((ref.match_id, ref.seat))
-                if entry is not None and entry[1] == worker_id:
+                entry = self._owned(worker_id, ref)
+                if entry is not None:
+                    entry.free_at_ms, entry.owner = until_ms, ""
+
+    async def release_bot_decisions(self, worker_id: str, refs: list[BotDecisionRef]) -> None:
+        """Forget the worker's entries at those versions; newer posts stay."""
+        async with self._lock:
+            for ref in refs:
+                if self._owned(worker_id, ref) is not None:
                     del self._bots[(ref.match_id, ref.seat)]
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:

@@ -28,10 +28,11 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "log",
     "request",
     "replace_claim",
-    "bot_enqueue",
+    "bot_post",
     "bot_acquire",
     "bot_renew",
     "bot_release",
+    "bot_defer",
 )
 
 

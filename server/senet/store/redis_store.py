@@ -34,8 +34,8 @@ hold a connection for up to ``block_ms`` and must not starve commits and loads.
 Redis Cluster: a ``redis+cluster://`` (or ``rediss+cluster://``) URL selects
 redis-py's ``RedisCluster`` client, which sends every script and stream read to
 the master owning the match's slot. Every script touches the keys of one match
-only (one hash tag, so one slot) or the bot queue only (tag ``{bots}``, one slot
-too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
+only (one hash tag, so one slot) or the bot-decision queue only (tag ``{bots}``,
+one slot too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
 masters by their ids; the bot queue lives on one master, a small and cheap set.
 
 Error mapping: unreachable / loading / read-only / timed-out Redis ->
@@ -64,8 +64,8 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import AsyncScript
 
 from senet.store.base import (
-    BotLease,
-    BotSeatRef,
+    BotDecisionLease,
+    BotDecisionRef,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -190,9 +190,10 @@ class RedisStore(MatchStore):
         self._events = client.register_script(script_text("events"))
         self._log = client.register_script(script_text("log"))
         self._request = client.register_script(script_text("request"))
-        self._bot_enqueue = client.register_script(script_text("bot_enqueue"))
+        self._bot_post = client.register_script(script_text("bot_post"))
         self._bot_acquire = client.register_script(script_text("bot_acquire"))
         self._bot_renew = client.register_script(script_text("bot_renew"))
+        self._bot_defer = client.register_script(script_text("bot_defer"))
         self._bot_release = client.register_script(script_text("bot_release"))
         self._replace_claim = client.register_script(script_text("replace_claim"))
 
@@ -503,48 +504,64 @@ class RedisStore(MatchStore):
             raise MatchNotFound(match_id)
         return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
 
-    # -- bot-seat queue -------------------------------------------------------
+    # -- bot-decision queue ---------------------------------------------------
 
     def bot_keys(self) -> list[str]:
-        """The queue's global keys (due, owner, strategy), sharing the tag ``{bots}``."""
-        return [f"{self._prefix}:{{bots}}:{part}" for part in ("due", "owner", "strategy")]
+        """The queue's global keys (due, owner, info), sharing the tag ``{bots}``."""
+        return [f"{self._prefix}:{{bots}}:{part}" for part in ("due", "owner", "info")]
 
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Queue a bot seat, free at once."""
-        await self._call(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
+    async def post_bot_decision(self, ref: BotDecisionRef, strategy: str, now_ms: int) -> None:
+        """One script: queue the decision, free at once, replacing the seat's entry."""
+        await self._call(
+            self._bot_post,
+            self.bot_keys(),
+            [f"{ref.match_id}:{ref.seat}", ref.version, now_ms, strategy],
+        )
 
-    async def acquire_bot_seats(
+    async def acquire_bot_decisions(
         self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """One script: pick due seats, push their free-at past the lease, set owner."""
+    ) -> list[BotDecisionLease]:
+        """One script: pick due entries, push their free-at past the lease, set owner."""
         reply = await self._call(
             self._bot_acquire, self.bot_keys(), [worker_id, capacity, lease_ms, now_ms]
         )
         flat = cast(list[str], reply)
         leases = []
         for i in range(0, len(flat), 3):
-            ref = _bot_ref(flat[i])
-            leases.append(BotLease(ref.match_id, ref.seat, flat[i + 1], int(flat[i + 2])))
+            match_id, seat = _bot_member(flat[i])
+            version, posted, strategy = flat[i + 1].split(" ", 2)
+            leases.append(
+                BotDecisionLease(
+                    match_id, seat, int(version), strategy, int(flat[i + 2]), int(posted)
+                )
+            )
         return leases
 
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
-        """One script: extend the leases the worker still owns."""
+    async def renew_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], lease_ms: int, now_ms: int
+    ) -> list[BotDecisionRef]:
+        """One script: extend the leases the worker still owns at those versions."""
         if not refs:
             return []
-        members = [f"{r.match_id}:{r.seat}" for r in refs]
         reply = await self._call(
-            self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *members]
+            self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *_bot_pairs(refs)]
         )
-        return [_bot_ref(m) for m in cast(list[str], reply)]
+        held = set(cast(list[str], reply))
+        return [r for r in refs if f"{r.match_id}:{r.seat}" in held]
 
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """One script: drop the worker's seats from the queue."""
-        if not refs:
-            return
-        members = [f"{r.match_id}:{r.seat}" for r in refs]
-        await self._call(self._bot_release, self.bot_keys(), [worker_id, *members])
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int
+    ) -> None:
+        """One script: free the worker's entries again at ``until_ms``."""
+        if refs:
+            await self._call(
+                self._bot_defer, self.bot_keys(), [worker_id, until_ms, *_bot_pairs(refs)]
+            )
+
+    async def release_bot_decisions(self, worker_id: str, refs: list[BotDecisionRef]) -> None:
+        """One script: drop the worker's entries at those versions."""
+        if refs:
+            await self._call(self._bot_release, self.bot_keys(), [worker_id, *_bot_pairs(refs)])
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """HSET the seat's claim (in a script that first checks the match exists)."""
@@ -648,10 +665,18 @@ async def _committed(match_id: str, call: Awaitable[Any]) -> CommitOutcome:
     return CommitOutcome(result, int(version))
 
 
-def _bot_ref(member: str) -> BotSeatRef:
+def _bot_member(member: str) -> tuple[str, int]:
     """Parse a queue member ``"<match id>:<seat>"`` (match ids have no colon)."""
     match_id, _, seat = member.rpartition(":")
-    return BotSeatRef(match_id, int(seat))
+    return match_id, int(seat)
+
+
+def _bot_pairs(refs: list[BotDecisionRef]) -> list[str | int]:
+    """Script arguments naming decisions: member, version, member, version..."""
+    out: list[str | int] = []
+    for ref in refs:
+        out += [f"{ref.match_id}:{ref.seat}", ref.version]
+    return out
 
 
 def _to_ms(seconds: float | None) -> int:
