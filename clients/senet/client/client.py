@@ -203,11 +203,17 @@ class SenetClient:
         options: dict[str, bool | int | str] | None = None,
         seed: int | None = None,
         bots: Sequence[str] = (),
+        leave_policy: match_pb2.LeavePolicy.ValueType = match_pb2.LEAVE_POLICY_UNSPECIFIED,
+        leave_bot_strategy: str = "",
+        time_control: match_pb2.TimeControl | None = None,
     ) -> str:
         """Create a match; returns its id.
 
         ``seats`` is a count of open seats or explicit plans; ``bots`` appends bot
-        seats with these strategies (played by bot workers).
+        seats with these strategies (played by bot workers). ``leave_policy``
+        (with ``leave_bot_strategy`` for LEAVE_POLICY_BOT) says what happens to a
+        seat whose player leaves once the match has started. ``time_control``
+        gives the match turn clocks.
         """
         plans = (
             [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN) for _ in range(seats)]
@@ -219,8 +225,14 @@ class SenetClient:
             for strategy in bots
         ]
         request = match_service_pb2.CreateMatchRequest(
-            game_id=game_id, seats=plans, options=_options_to_proto(options or {})
+            game_id=game_id,
+            seats=plans,
+            options=_options_to_proto(options or {}),
+            leave_policy=leave_policy,
+            leave_bot_strategy=leave_bot_strategy,
         )
+        if time_control is not None:
+            request.time_control.CopyFrom(time_control)
         if seed is not None:
             request.seed = seed
         response = await self._once(
@@ -327,6 +339,18 @@ class SeatClient:
         md = self.client.metadata(self.token)
         return await self.client._call(
             lambda s: s.SubmitAction(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+    async def leave(self) -> match_service_pb2.LeaveMatchResponse:
+        """Give up this seat for good (LeaveMatch); the token stops working.
+
+        Not retried: a retry after a lost answer would be refused (BAD_TOKEN),
+        the seat being left already.
+        """
+        request = match_service_pb2.LeaveMatchRequest(match_id=self.match_id)
+        md = self.client.metadata(self.token)
+        return await self.client._once(
+            lambda s: s.LeaveMatch(request, timeout=self.client.timeout_s, metadata=md)
         )
 
     def watch(

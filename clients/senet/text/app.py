@@ -128,6 +128,8 @@ class TextApp:
     _drawn: bool = False
     #: An update arrived while the player had a list of actions in front of them.
     _interrupted: bool = False
+    #: The player typed quit: the next line says whether to leave or to pause.
+    _quitting: bool = False
 
     @property
     def viewer(self) -> int | None:
@@ -306,6 +308,8 @@ class TextApp:
             self.print("", "End of input: leaving the match.")
             self._print_resume()
             return 0
+        if self._quitting:
+            return await self._answer_quit(text)
         if self.legal is None:
             return self._idle_command(text)
         choice = choose.resolve(text, list(self.legal.actions), self.renderer.input_hints)
@@ -331,9 +335,17 @@ class TextApp:
 
     def _command(self, command: choose.Command) -> int | None:
         if command.name == "quit":
-            self.print("Leaving the match.")
-            self._print_resume()
-            return 0
+            if self.session.seat is None or not self._match_active():
+                self.print("Leaving the match.")
+                self._print_resume()
+                return 0
+            self._quitting = True
+            self.console.print(
+                Text("Leave for good (l) or pause, keeping your seat (p)? > ", style="bold"),
+                end="",
+            )
+            self.console.file.flush()
+            return None
         if command.name == "help":
             self.print(self.renderer.help_text)
         elif command.name == "list" and self.legal is not None:
@@ -344,6 +356,31 @@ class TextApp:
         elif command.name == "board":
             self.draw()
             return None
+        if self.legal is not None:
+            self.prompt()
+        return None
+
+    def _match_active(self) -> bool:
+        return self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE
+
+    async def _answer_quit(self, text: str) -> int | None:
+        """The answer to quit's question: leave for good, pause, or carry on."""
+        self._quitting = False
+        answer = text.strip().lower()
+        seat = self.session.seat
+        if answer in ("p", "pause") and seat is not None:
+            self.print("Paused: your seat is kept.")
+            self._print_resume()
+            return 0
+        if answer in ("l", "leave") and seat is not None:
+            try:
+                left = await seat.leave()
+            except SenetRpcError as exc:
+                self.print(Text(f"Could not leave: {exc.reason}: {exc.message}", style="bold red"))
+                return 1
+            self.print(_LEFT.get(left.outcome, "You left the match."))
+            return 0
+        self.print("Carrying on.")
         if self.legal is not None:
             self.prompt()
         return None
@@ -391,6 +428,13 @@ class TextApp:
         ):
             self.print("Resume later with:")
             self.print_command(command)
+
+
+_LEFT = {
+    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
+    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
+    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
+}
 
 
 def describe(exc: BaseException) -> str:

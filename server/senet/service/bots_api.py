@@ -35,7 +35,8 @@ from senet.service.grpc_api import run_unary
 from senet.service.matches import Caller, MatchService, check_id, is_bot_turn
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from senet.service.settings import Settings
-from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound
+from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
+from senet.store.base import BOTS, BotQueue
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
 
 T = TypeVar("T")
@@ -90,9 +91,10 @@ class BotDecisions:
     commit re-checks the acting seat's claim.
     """
 
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, queue: BotQueue = BOTS) -> None:
         self.matches = matches
         self.store = matches.store
+        self.queue = queue
 
     @staticmethod
     def _check(caller: Caller, worker_id: str, lease_ms: int | None = None) -> None:
@@ -132,47 +134,63 @@ class BotDecisions:
         self, worker_id: str, capacity: int, lease_ms: int
     ) -> list[LeasedDecision]:
         now = _now_ms()
-        leases = await self.store.acquire_bot_decisions(worker_id, capacity, lease_ms, now)
-        out: list[LeasedDecision] = []
+        leases = await self.store.acquire_bot_decisions(
+            worker_id, capacity, lease_ms, now, self.queue
+        )
+        verdicts = await asyncio.gather(*(self._verdict(lease, now) for lease in leases))
+        ready: list[tuple[BotDecisionLease, StoredMatch]] = []
         gone: list[BotDecisionRef] = []
-        for lease in leases:
-            verdict, game_id = await self._verdict(lease)
+        for lease, (verdict, stored, until) in zip(leases, verdicts, strict=True):
             if verdict == "gone" or (verdict == "later" and now - lease.posted_ms > POST_GRACE_MS):
                 gone.append(lease.ref)
             elif verdict == "later":
-                until = now + defer_ms(now - lease.posted_ms)
-                await self.store.defer_bot_decisions(worker_id, [lease.ref], until)
-            else:
-                out.append(await self._hand_out(lease, game_id))
+                until = until or now + defer_ms(now - lease.posted_ms)
+                await self.store.defer_bot_decisions(worker_id, [lease.ref], until, self.queue)
+            elif stored is not None:
+                ready.append((lease, stored))
         if gone:
-            await self.store.release_bot_decisions(worker_id, gone)
-        return out
+            await self.store.release_bot_decisions(worker_id, gone, self.queue)
+        return list(await asyncio.gather(*(self._hand_out(lease, s) for lease, s in ready)))
 
-    async def _verdict(self, lease: BotDecisionLease) -> tuple[Verdict, str]:
-        """Whether the stored match is where the entry says (and its game id)."""
+    async def _verdict(
+        self, lease: BotDecisionLease, now_ms: int
+    ) -> tuple[Verdict, StoredMatch | None, int | None]:
+        """Whether the stored match is where the entry says; the match; for a
+        "later" verdict, when to look again (None: back off from the post)."""
         try:
             stored = await self.store.load(lease.match_id)
         except MatchNotFound:
-            return "later", ""  # created right after its first decision was posted
+            return "later", None, None  # created right after its first decision was posted
         meta = MatchMeta.from_json(stored.meta_json)
         if stored.status != "active" or stored.version > lease.version:
-            return "gone", meta.game_id
+            return "gone", stored, None
         state = self.matches.state_of(meta, stored)
         ready = is_bot_turn(meta, stored.seats, state, lease.seat)
         if stored.version < lease.version or (ready is None):
-            return "later", meta.game_id  # its write (a commit, a join) is on its way
-        return ("ready" if ready else "gone"), meta.game_id
+            return "later", stored, None  # its write (a commit, a join) is on its way
+        return ("ready" if ready else "gone"), stored, None
 
-    async def _hand_out(self, lease: BotDecisionLease, game_id: str) -> LeasedDecision:
+    async def _hand_out(self, lease: BotDecisionLease, stored: StoredMatch) -> LeasedDecision:
+        """Mint the seat a new token (revoking the previous holder's) and lease it.
+
+        A seat taken over from a person keeps its name and takeover mark.
+        """
         token = new_token()
-        claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
+        old = stored.seats.get(lease.seat)
+        previous = SeatClaim.from_json(old) if old else None
+        if previous is not None and previous.takeover:
+            claim = SeatClaim(
+                previous.name, token_hash(token), previous.joined_at, previous.takeover
+            )
+        else:
+            claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
         await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())
         self.matches.cache.forget(lease.match_id)
         return LeasedDecision(
             lease.match_id,
             lease.seat,
             lease.version,
-            game_id,
+            MatchMeta.from_json(stored.meta_json).game_id,
             lease.strategy,
             token,
             lease.expires_ms,
@@ -188,7 +206,7 @@ class BotDecisions:
         """Extend the worker's leases; the decisions missing from the answer are lost."""
         self._check(caller, worker_id, lease_ms)
         return await self.store.renew_bot_decisions(
-            worker_id, self._refs(refs), lease_ms, _now_ms()
+            worker_id, self._refs(refs), lease_ms, _now_ms(), self.queue
         )
 
     async def release(
@@ -196,7 +214,7 @@ class BotDecisions:
     ) -> None:
         """Drop decisions the worker is done with (only its own, at those versions)."""
         self._check(caller, worker_id)
-        await self.store.release_bot_decisions(worker_id, self._refs(refs))
+        await self.store.release_bot_decisions(worker_id, self._refs(refs), self.queue)
 
 
 def _ref_to_proto(ref: BotDecisionRef) -> bot_service_pb2.BotDecisionRef:

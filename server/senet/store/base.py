@@ -31,6 +31,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 MatchStatus = Literal["active", "finished", "abandoned"]
+#: The bot-decision queues: bot workers serve BOTS; replicas serve ZOMBIES and
+#: CLOCKS (timeouts: entries become due at their deadline).
+BotQueue = Literal["bots", "zombies", "clocks"]
+BOTS: BotQueue = "bots"
+ZOMBIES: BotQueue = "zombies"
+CLOCKS: BotQueue = "clocks"
 
 
 class StoreError(Exception):
@@ -53,6 +59,9 @@ class NewMatch:
     meta_json: str
     snapshot_json: str
     status: MatchStatus = "active"
+    #: Waiting for players: kept only the store's waiting TTL (not the idle TTL)
+    #: until :meth:`MatchStore.mark_started` or its first commit.
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,12 @@ class CommitRequest:
     #: claim is replaced on every hand-over, so a stale cached claim cannot act).
     seat: int | None = None
     seat_claim_json: str | None = None
+    #: The seat to act next and its claim as the caller saw it (None: unclaimed);
+    #: when set, the commit is a conflict unless that claim is unchanged. A seat
+    #: taken over by a bot or resigned changes its claim, and the commit that
+    #: hands it the turn must know, to queue its decision.
+    next_seat: int | None = None
+    next_seat_claim_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -223,33 +238,63 @@ class MatchStore(ABC):
     # Each operation is atomic. The queue lives apart from the matches (on Redis
     # Cluster, in a slot of its own), so the application posts a decision
     # *before* the write that makes it due and checks it at acquisition.
+    # ``queue`` names one of two queues: BOTS (served by bot workers) and
+    # ZOMBIES (resigned seats, played by the server replicas themselves).
 
     @abstractmethod
-    async def post_bot_decision(self, ref: BotDecisionRef, strategy: str, now_ms: int) -> None:
-        """Queue ``ref``, free to acquire now, replacing any entry of its seat."""
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """Queue ``ref``, free to acquire at ``due_ms`` (None: now), replacing any
+        entry of its seat; ``now_ms`` is recorded as its post time."""
 
     @abstractmethod
     async def acquire_bot_decisions(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
     ) -> list[BotDecisionLease]:
         """Lease up to ``capacity`` entries whose lease is free or expired at ``now_ms``."""
 
     @abstractmethod
     async def renew_bot_decisions(
-        self, worker_id: str, refs: list[BotDecisionRef], lease_ms: int, now_ms: int
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
     ) -> list[BotDecisionRef]:
         """Extend the leases ``worker_id`` still holds among ``refs``; return those."""
 
     @abstractmethod
     async def defer_bot_decisions(
-        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
     ) -> None:
         """Hand back the worker's leases among ``refs``, free again at ``until_ms``."""
 
     @abstractmethod
-    async def release_bot_decisions(self, worker_id: str, refs: list[BotDecisionRef]) -> None:
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
         """Drop the entries among ``refs`` leased to ``worker_id`` at exactly that version."""
 
     @abstractmethod
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite a seat's claim (bot seats only: revokes the previous token)."""
+
+    # -- leaving --------------------------------------------------------------
+
+    @abstractmethod
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """Replace the seat's claim by ``new_json`` (None: remove it, the seat
+        reopens) if it is still ``expected_json``; ``False`` if it is not."""
+
+    @abstractmethod
+    async def mark_started(self, match_id: str) -> None:
+        """A waiting match has started: keep it the idle TTL from now on."""

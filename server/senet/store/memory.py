@@ -18,8 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from senet.store.base import (
+    BOTS,
     BotDecisionLease,
     BotDecisionRef,
+    BotQueue,
     CommitOutcome,
     CommitRequest,
     EventBatch,
@@ -52,6 +54,8 @@ class _Match:
     log: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     requests: dict[str, int] = field(default_factory=dict)
+    # Waiting for players: kept the waiting TTL only (see NewMatch.waiting).
+    waiting: bool = False
     # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -76,6 +80,9 @@ class MemoryStore(MatchStore):
             their last commit. ``None`` keeps them forever.
         idle_ttl_s: Drop active matches that have had no commit (or creation)
             for this many seconds. ``None`` keeps them forever.
+        waiting_ttl_s: Drop matches created waiting for players that nobody
+            started (or committed in) for this many seconds. ``None`` keeps
+            them forever.
         clock: Monotonic time source in seconds; tests inject a fake one to
             exercise expiry without sleeping.
     """
@@ -85,18 +92,20 @@ class MemoryStore(MatchStore):
         *,
         finished_ttl_s: float | None = None,
         idle_ttl_s: float | None = None,
+        waiting_ttl_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._finished_ttl_s = finished_ttl_s
         self._idle_ttl_s = idle_ttl_s
+        self._waiting_ttl_s = waiting_ttl_s
         self._clock = clock
         self._matches: dict[str, _Match] = {}
         # Every method does its reads and writes under this lock, so each one is
         # atomic even if a future change adds an await inside a critical section.
         self._lock = asyncio.Lock()
         self._last_sweep = clock()
-        # Bot-decision queue, one entry per bot seat.
-        self._bots: dict[tuple[str, int], _Decision] = {}
+        # Bot-decision queues, one entry per bot seat in each.
+        self._queues: dict[BotQueue, dict[tuple[str, int], _Decision]] = {}
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -104,11 +113,13 @@ class MemoryStore(MatchStore):
 
     # -- expiry ---------------------------------------------------------------
 
-    def _ttl_for(self, status: MatchStatus) -> float | None:
-        return self._idle_ttl_s if status == "active" else self._finished_ttl_s
+    def _ttl_for(self, match: _Match) -> float | None:
+        if match.status != "active":
+            return self._finished_ttl_s
+        return self._waiting_ttl_s if match.waiting else self._idle_ttl_s
 
     def _expired(self, match: _Match, now: float) -> bool:
-        ttl = self._ttl_for(match.status)
+        ttl = self._ttl_for(match)
         return ttl is not None and now - match.touched_at >= ttl
 
     def _get(self, match_id: str) -> _Match:
@@ -143,6 +154,7 @@ class MemoryStore(MatchStore):
                 snapshot_json=match.snapshot_json,
                 status=match.status,
                 touched_at=now,
+                waiting=match.waiting,
             )
 
     async def load(self, match_id: str) -> StoredMatch:
@@ -177,6 +189,9 @@ class MemoryStore(MatchStore):
             expected_claim = request.seat_claim_json
             if request.seat is not None and m.seats.get(request.seat) != expected_claim:
                 return CommitOutcome("conflict", m.version)
+            next_seat = request.next_seat
+            if next_seat is not None and m.seats.get(next_seat) != request.next_seat_claim_json:
+                return CommitOutcome("conflict", m.version)
             if m.version != request.expected_version:
                 return CommitOutcome("conflict", m.version)
             m.version += 1
@@ -186,6 +201,7 @@ class MemoryStore(MatchStore):
             m.events.append(request.events_json)
             m.requests[request.request_key] = m.version
             m.touched_at = self._clock()
+            m.waiting = False
             m.changed.set()
             m.changed = asyncio.Event()
             return CommitOutcome("committed", m.version)
@@ -238,26 +254,36 @@ class MemoryStore(MatchStore):
 
     # -- bot-decision queue ---------------------------------------------------
 
-    async def post_bot_decision(self, ref: BotDecisionRef, strategy: str, now_ms: int) -> None:
-        """Queue the decision, free at once (replacing the seat's entry and lease)."""
+    def _bots(self, queue: BotQueue) -> dict[tuple[str, int], _Decision]:
+        return self._queues.setdefault(queue, {})
+
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """Queue the decision, free at ``due_ms`` (replacing the seat's entry and lease)."""
+        due = now_ms if due_ms is None else due_ms
         async with self._lock:
-            self._bots[(ref.match_id, ref.seat)] = _Decision(
-                now_ms, "", strategy, ref.version, now_ms
+            self._bots(queue)[(ref.match_id, ref.seat)] = _Decision(
+                due, "", strategy, ref.version, now_ms
             )
 
     async def acquire_bot_decisions(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
     ) -> list[BotDecisionLease]:
         """Lease the entries free longest ago first, as the Redis zset does."""
         async with self._lock:
+            bots = self._bots(queue)
             due = sorted(
-                (entry.free_at_ms, key)
-                for key, entry in self._bots.items()
-                if entry.free_at_ms <= now_ms
+                (entry.free_at_ms, key) for key, entry in bots.items() if entry.free_at_ms <= now_ms
             )[:capacity]
             leases = []
             for _free_at, key in due:
-                entry = self._bots[key]
+                entry = bots[key]
                 entry.free_at_ms, entry.owner = now_ms + lease_ms, worker_id
                 leases.append(
                     BotDecisionLease(
@@ -271,46 +297,77 @@ class MemoryStore(MatchStore):
                 )
             return leases
 
-    def _owned(self, worker_id: str, ref: BotDecisionRef) -> _Decision | None:
-        entry = self._bots.get((ref.match_id, ref.seat))
+    def _owned(self, worker_id: str, ref: BotDecisionRef, queue: BotQueue) -> _Decision | None:
+        entry = self._bots(queue).get((ref.match_id, ref.seat))
         if entry is None or entry.owner != worker_id or entry.version != ref.version:
             return None
         return entry
 
     async def renew_bot_decisions(
-        self, worker_id: str, refs: list[BotDecisionRef], lease_ms: int, now_ms: int
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
     ) -> list[BotDecisionRef]:
         """Extend the leases still owned by ``worker_id`` (expired but untaken counts)."""
         async with self._lock:
             held = []
             for ref in refs:
-                entry = self._owned(worker_id, ref)
+                entry = self._owned(worker_id, ref, queue)
                 if entry is not None:
                     entry.free_at_ms = now_ms + lease_ms
                     held.append(ref)
             return held
 
     async def defer_bot_decisions(
-        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
     ) -> None:
         """Free the worker's entries again at ``until_ms``, owned by nobody."""
         async with self._lock:
             for ref in refs:
-                entry = self._owned(worker_id, ref)
+                entry = self._owned(worker_id, ref, queue)
                 if entry is not None:
                     entry.free_at_ms, entry.owner = until_ms, ""
 
-    async def release_bot_decisions(self, worker_id: str, refs: list[BotDecisionRef]) -> None:
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
         """Forget the worker's entries at those versions; newer posts stay."""
         async with self._lock:
             for ref in refs:
-                if self._owned(worker_id, ref) is not None:
-                    del self._bots[(ref.match_id, ref.seat)]
+                if self._owned(worker_id, ref, queue) is not None:
+                    del self._bots(queue)[(ref.match_id, ref.seat)]
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite the claim; like claiming, it does not refresh the TTL."""
         async with self._lock:
             self._get(match_id).seats[seat] = claim_json
+
+    # -- leaving --------------------------------------------------------------
+
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """Compare-and-swap the claim (None removes it); no TTL refresh."""
+        async with self._lock:
+            m = self._get(match_id)
+            if m.seats.get(seat) != expected_json:
+                return False
+            if new_json is None:
+                del m.seats[seat]
+            else:
+                m.seats[seat] = new_json
+            return True
+
+    async def mark_started(self, match_id: str) -> None:
+        """Keep the match the idle TTL from now on."""
+        async with self._lock:
+            m = self._get(match_id)
+            if m.waiting:
+                m.waiting = False
+                m.touched_at = self._clock()
 
 
 def _check_range(version: int, limit: int) -> None:

@@ -28,6 +28,8 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "log",
     "request",
     "replace_claim",
+    "swap_claim",
+    "started",
     "bot_post",
     "bot_acquire",
     "bot_renew",

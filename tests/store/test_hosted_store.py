@@ -1,18 +1,32 @@
-"""The bot-decision queue's contract, on memory, one Redis and a Redis Cluster.
+"""What hosting needs of every store, on memory, one Redis and a Redis Cluster.
 
-One entry per bot seat; a newer post of a seat replaces its entry and lease; a
-lease is held by one worker until it expires; renew, defer and release act
-only on the worker's own entries at the version it leased.
+The bot-decision queues: one entry per bot seat; a newer post of a seat replaces
+its entry and lease; a lease is held by one worker until it expires; renew,
+defer and release act only on the worker's own entries at the version it
+leased; the two queues (bots, zombies) are apart. Leaving: a claim is swapped
+or removed only if unchanged; the commit that hands the turn to a seat whose
+claim changed is a conflict. Waiting matches expire after the waiting TTL
+unless they start.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
-from senet.store import BotDecisionLease, BotDecisionRef, MatchStore
-from tests.store.test_stores import Backend
+from senet.store import (
+    BotDecisionLease,
+    BotDecisionRef,
+    CommitOutcome,
+    MatchNotFound,
+    MatchStore,
+    SeatClaim,
+)
+from senet.store.base import ZOMBIES
+from senet.store.memory import MemoryStore
+from tests.store.test_stores import Backend, new_match, req
 
 A1 = BotDecisionRef("a", 1, 4)
 B1 = BotDecisionRef("b", 1, 0)
@@ -90,3 +104,62 @@ async def test_capacity_bounds_one_acquire(backend: Backend) -> None:
     assert [lease.match_id for lease in first] == ["m0", "m1", "m2"]
     assert len(second) == 7
     assert not {lease.match_id for lease in first} & {lease.match_id for lease in second}
+
+
+async def test_the_zombie_queue_is_apart_from_the_bot_queue(store: MatchStore) -> None:
+    await store.post_bot_decision(A1, "zombie", now_ms=1000, queue=ZOMBIES)
+    assert await store.acquire_bot_decisions("w", 5, lease_ms=100, now_ms=1000) == []
+    leases = await store.acquire_bot_decisions("r", 5, 100, now_ms=1000, queue=ZOMBIES)
+    assert [lease.ref for lease in leases] == [A1]
+    await store.release_bot_decisions("r", [A1], queue=ZOMBIES)
+    assert await store.acquire_bot_decisions("r", 5, 100, now_ms=5000, queue=ZOMBIES) == []
+
+
+async def test_a_claim_is_swapped_or_removed_only_if_unchanged(store: MatchStore) -> None:
+    await store.create(new_match("m"))
+    assert await store.claim_seat("m", SeatClaim(0, "ann"))
+    assert not await store.swap_seat_claim("m", 0, "someone else", "bot")
+    assert await store.swap_seat_claim("m", 0, "ann", "ann-resigned")
+    assert (await store.load("m")).seats == {0: "ann-resigned"}
+    assert await store.swap_seat_claim("m", 0, "ann-resigned", None)
+    assert (await store.load("m")).seats == {}
+    assert not await store.swap_seat_claim("m", 0, "ann-resigned", None)
+    with pytest.raises(MatchNotFound):
+        await store.swap_seat_claim("nope", 0, "x", None)
+
+
+async def test_a_commit_handing_the_turn_to_a_changed_seat_conflicts(store: MatchStore) -> None:
+    await store.create(new_match("m"))
+    await store.claim_seat("m", SeatClaim(1, "bob"))
+    stale = replace(req(0), next_seat=1, next_seat_claim_json="bob")
+    await store.swap_seat_claim("m", 1, "bob", "bob-left")
+    assert await store.commit("m", stale) == CommitOutcome("conflict", 0)
+    unclaimed = replace(req(0), next_seat=2, next_seat_claim_json=None)
+    assert await store.commit("m", unclaimed) == CommitOutcome("committed", 1)
+
+
+async def test_waiting_matches_expire_early_unless_started() -> None:
+    clock = [0.0]
+    store = MemoryStore(idle_ttl_s=1000, waiting_ttl_s=10, clock=lambda: clock[0])
+    await store.create(replace(new_match("idle"), waiting=True))
+    await store.create(replace(new_match("started"), waiting=True))
+    await store.mark_started("started")
+    clock[0] = 11
+    with pytest.raises(MatchNotFound):
+        await store.load("idle")
+    assert (await store.load("started")).version == 0
+
+
+async def test_waiting_matches_get_the_waiting_ttl_in_redis(redis_url: str) -> None:
+    from senet.store.redis_store import RedisStore
+
+    store = RedisStore.from_url(redis_url, idle_ttl_s=1000, waiting_ttl_s=10)
+    try:
+        await store.create(replace(new_match("w"), waiting=True))
+        head = store.keys("w").head
+        assert 0 < await store._client.pttl(head) <= 10_000
+        await store.mark_started("w")
+        assert await store._client.pttl(head) > 10_000
+        assert await store._client.pttl(store.keys("w").meta) > 10_000
+    finally:
+        await store.close()
