@@ -62,6 +62,9 @@ class ArenaConfig:
     external_workers: bool = False
     #: Decision processes; None: min(parallel, CPUs); 0: decide in threads.
     processes: int | None = None
+    #: Per-move limit in ms, as the matches' turn clocks (TimeControl.decision_ms):
+    #: the server plays the move of a bot that is late. None: no clocks.
+    move_limit_ms: int | None = None
 
 
 @dataclass
@@ -168,6 +171,8 @@ async def run_arena(
         raise ValueError("an arena needs at least two players")
     if config.matches < 1 or config.parallel < 1:
         raise ValueError("matches and parallel must be at least 1")
+    if config.move_limit_ms is not None and config.move_limit_ms < 1:
+        raise ValueError("the move limit must be at least 1 ms")
     seed = config.seed if config.seed is not None else secrets.randbits(63)
     run = ArenaRun(config, seed)
     async with contextlib.AsyncExitStack() as stack:
@@ -227,8 +232,17 @@ async def _play_match(
     lineup = rotation(config.players, index)
     match_seed = derive_seed(seed, "match", index)
     async with registry.creation():
+        clocks = (
+            None
+            if config.move_limit_ms is None
+            else match_pb2.TimeControl(decision_ms=config.move_limit_ms)
+        )
         match_id = await client.create_match(
-            config.game, 0, seed=match_seed, bots=[spec.strategy for spec in lineup]
+            config.game,
+            0,
+            seed=match_seed,
+            bots=[spec.strategy for spec in lineup],
+            time_control=clocks,
         )
         await registry.register(
             match_id,

@@ -95,6 +95,8 @@ class BotDecisions:
         self.matches = matches
         self.store = matches.store
         self.queue = queue
+        #: While waiting, how often the queue is looked at again.
+        self.poll_s = _POLL_S
 
     @staticmethod
     def _check(caller: Caller, worker_id: str, lease_ms: int | None = None) -> None:
@@ -128,7 +130,7 @@ class BotDecisions:
             if out or remaining <= 0:
                 return out
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(bell.wait(), min(remaining, _POLL_S))
+                await asyncio.wait_for(bell.wait(), min(remaining, self.poll_s))
 
     async def _acquire_once(
         self, worker_id: str, capacity: int, lease_ms: int
