@@ -89,16 +89,23 @@ async def measure(
         pending = list(ids)
         while pending and time.monotonic() < deadline:
             await asyncio.sleep(0.5)
-            heads = await asyncio.gather(
-                *(store.hget(f"{KEY_PREFIX}:{{{m}}}:head", "version") for m in pending)
-            )
+            pipe = store.pipeline(transaction=False)
+            for m in pending:
+                pipe.hget(f"{KEY_PREFIX}:{{{m}}}:head", "version")
+            heads = await pipe.execute()
             pending = [m for m, v in zip(pending, heads, strict=True) if int(v or 0) < 2]
         late: list[float] = []
+        pipe = store.pipeline(transaction=False)
         for match_id in ids:
             keys = f"{KEY_PREFIX}:{{{match_id}}}"
-            meta = json.loads(await store.get(f"{keys}:meta") or "{}")
-            seats = await store.hgetall(f"{keys}:seats")
-            log = [json.loads(e) for e in await store.lrange(f"{keys}:log", 0, 1)]
+            pipe.get(f"{keys}:meta")
+            pipe.hgetall(f"{keys}:seats")
+            pipe.lrange(f"{keys}:log", 0, 1)
+        replies = await pipe.execute()
+        for i in range(len(ids)):
+            meta_json, seats, entries = replies[3 * i : 3 * i + 3]
+            meta = json.loads(meta_json or "{}")
+            log = [json.loads(e) for e in entries]
             if len(log) < 2:
                 continue
             joined = [json.loads(c)["joined_at"] for c in seats.values()]

@@ -23,7 +23,7 @@ import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from senet.games import Event, Game, GameState, get_game
 from senet.games.errors import (
@@ -70,6 +70,7 @@ from senet.service.settings import Settings
 from senet.store import (
     BotDecisionRef,
     CommitRequest,
+    MatchNotFound,
     MatchStore,
     NewMatch,
     StoredMatch,
@@ -85,6 +86,8 @@ _COMMIT_RETRIES = 5
 BOT_STRATEGIES = ("random", "greedy", "mcts")
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
+#: What MatchService.time_out did: done, gone, or later (and when to look again).
+TimeoutVerdict = tuple[Literal["done", "gone", "later"], int | None]
 R = TypeVar("R")
 
 
@@ -883,43 +886,49 @@ class MatchService:
         fresh = await self._load(match_id)
         return outcome, self._summary(fresh, meta, self._state(get_game(meta.game_id), fresh))
 
-    async def time_out(self, match_id: str, seat: int, version: int) -> bool:
+    async def time_out(self, match_id: str, seat: int, version: int) -> TimeoutVerdict:
         """Apply the timeout policy if ``seat``'s decision at ``version`` is past
-        its deadline; whether it was (a ClockKeeper calls this for due entries).
+        its deadline (a ClockKeeper calls this for due entries).
 
         "bot_move": the server plays the decision (the minimal policy's seeded
         legal action, committed as the seat's own with a request id fixed by the
         version, so two replicas timing one decision out commit it once), and
         after ``handover_after`` timeouts in a row a person's seat is taken over
         by a bot for good. "resign": the seat resigns, as LeaveMatch would.
+
+        Returns ("done", None) once applied; ("gone", None) when the decision
+        was made meanwhile (or the match ended); ("later", deadline or None)
+        when it is not due yet: its deadline is ahead, or the write that starts
+        it has not landed (None: no deadline known yet).
         """
-        stored = await self._load(match_id)
+        try:
+            stored = await self._load(match_id)
+        except MatchNotFound:
+            return "later", None  # created right after its first timeout was posted
         meta = self._meta(stored)
         control = _control_of(meta)
+        if control is None or stored.status != "active" or stored.version > version:
+            return "gone", None
+        if stored.version < version:
+            return "later", None  # the commit that starts this decision is on its way
         entry = self._parsed(stored)
         clock = entry.clock
         state = entry.state
-        if (
-            control is None
-            or clock is None
-            or stored.status != "active"
-            or stored.version != version
-            or state.is_over()
-            or state.current_seat() != seat
-            or not is_started(meta, stored.seats)
-        ):
-            return False
+        if clock is None or state.is_over() or state.current_seat() != seat:
+            return "gone", None
+        if not is_started(meta, stored.seats):
+            return "later", None  # the join that starts the match is on its way
         deadline = clock.deadline_ms(control, seat, started_ms(meta, stored.seats))
         if now_ms() < deadline:
-            return False
+            return "later", deadline
         person = meta.seats[seat].kind == "open" and not _claim_takeover(stored.seats[seat])
         if control.timeout_policy == "resign" and person:
             await self._take_over(stored, meta, seat, ZOMBIE)
-            return True
-        notation = self.zombie_action(stored, seat)
+            return "done", None
+        notation = _zombie_pick(meta, stored.version, state, seat)
         claim_json = stored.seats.get(seat)
         if notation is None:
-            return False
+            return "gone", None
         if claim_json is None:  # a bot seat no worker was handed yet
             claim_json = SeatClaim("bot", token_hash(new_token()), time.time()).to_json()
             await self.store.replace_seat_claim(match_id, seat, claim_json)
@@ -930,15 +939,15 @@ class MatchService:
                 match_id, entry, request, None, lambda outcome: None, fresh=True, timed_out=True
             )
         except (GameError, errors.ServiceError):
-            return False
+            return "gone", None  # the seat acted meanwhile (or the match moved on)
         if done is None:
-            return False
+            return "gone", None
         handover = control.handover_after
         if person and handover and clock.timeouts[seat] + 1 >= handover:
             fresh = await self._load(match_id)
             if fresh.seats.get(seat) == claim_json and fresh.status == "active":
                 await self._take_over(fresh, meta, seat, control.handover_strategy or "random")
-        return True
+        return "done", None
 
     async def _take_over(
         self, stored: StoredMatch, meta: MatchMeta, seat: int, takeover: str
@@ -978,17 +987,7 @@ class MatchService:
         the seat (reproducible, and revealing nothing of the seed); None when
         it is not the seat's turn."""
         meta = self._meta(stored)
-        state = self._state(get_game(meta.game_id), stored)
-        if state.is_over() or state.current_seat() != seat:
-            return None
-        legal = list(state.legal_actions())
-        if not legal:
-            return None
-        digest = hashlib.sha256(
-            f"{meta.salt}:{meta.seed}:zombie:{stored.version}:{seat}".encode()
-        ).digest()
-        rng = Rng(int.from_bytes(digest[:8], "big"))
-        return str(legal[rng.below(len(legal))].notation())
+        return _zombie_pick(meta, stored.version, self._state(get_game(meta.game_id), stored), seat)
 
     # -------------------------------------------------------------- export
     async def export(self, match_id: str) -> MatchExport:
@@ -1043,6 +1042,18 @@ def _claim_takeover(claim_json: str) -> str:
 def _claim_token_hash(claim_json: str) -> str:
     """A stored claim's token hash, parsed once: claims are immutable strings."""
     return SeatClaim.from_json(claim_json).token_hash
+
+
+def _zombie_pick(meta: MatchMeta, version: int, state: GameState, seat: int) -> str | None:
+    """The minimal policy's action (see MatchService.zombie_action)."""
+    if state.is_over() or state.current_seat() != seat:
+        return None
+    legal = list(state.legal_actions())
+    if not legal:
+        return None
+    digest = hashlib.sha256(f"{meta.salt}:{meta.seed}:zombie:{version}:{seat}".encode()).digest()
+    rng = Rng(int.from_bytes(digest[:8], "big"))
+    return str(legal[rng.below(len(legal))].notation())
 
 
 def _clock_of(stored: StoredMatch) -> Clock | None:

@@ -3,10 +3,12 @@
 Timeout entries wait in the store's CLOCKS queue, each due at its decision's
 deadline (see :mod:`senet.service.clocks`). A keeper leases due entries with the
 same atomic acquire that hands bot decisions to workers, so one replica takes
-each; it checks each against the stored match (the deadline recomputed from the
-head, an entry whose decision was made meanwhile dropped) and lets
-:meth:`MatchService.time_out` apply the policy. An entry leased by a replica
-that dies expires after the short lease and another replica takes it over.
+each, and lets :meth:`MatchService.time_out` check it against the stored match
+(the deadline recomputed from the head; an entry whose decision was made
+meanwhile is dropped) and apply the policy, in one load. An entry not due yet
+(clock skew between replicas, or the write that starts its decision still on
+its way) is deferred; one leased by a replica that dies expires after the short
+lease and another replica takes it over.
 """
 
 from __future__ import annotations
@@ -15,11 +17,10 @@ import asyncio
 import logging
 import secrets
 
-from senet.service.bots_api import BotDecisions, LeasedDecision, Verdict
-from senet.service.clocks import now_ms, started_ms
-from senet.service.matches import Caller, MatchService, _clock_of, _control_of, is_started
-from senet.service.records import MatchMeta
-from senet.store import BotDecisionLease, MatchNotFound, StoredMatch, StoreError
+from senet.service.bots_api import POST_GRACE_MS, BotDecisions, LeasedDecision, defer_ms
+from senet.service.clocks import now_ms
+from senet.service.matches import Caller, MatchService
+from senet.store import BotDecisionRef, StoreError
 from senet.store.base import CLOCKS
 
 log = logging.getLogger("senet.clocks")
@@ -29,62 +30,41 @@ _WAIT_MS = 1000
 
 
 class ClockDecisions(BotDecisions):
-    """The CLOCKS queue: an entry is ready once its decision is past its deadline."""
+    """The CLOCKS queue: every due entry goes to the keeper, which checks it."""
 
     def __init__(self, matches: MatchService) -> None:
         super().__init__(matches, CLOCKS)
         # Deadlines are not rung in by a local post: look often (a cheap ZRANGEBYSCORE).
         self.poll_s = 0.02
+        #: When each handed-out entry was posted (for the keeper's deferrals).
+        self.posted: dict[tuple[str, int, int], int] = {}
 
-    async def _verdict(
-        self, lease: BotDecisionLease, now: int
-    ) -> tuple[Verdict, StoredMatch | None, int | None]:
-        try:
-            stored = await self.store.load(lease.match_id)
-        except MatchNotFound:
-            return "later", None, None
-        meta = MatchMeta.from_json(stored.meta_json)
-        control = _control_of(meta)
-        clock = _clock_of(stored)
-        if (
-            control is None
-            or clock is None
-            or stored.status != "active"
-            or stored.version > lease.version
-        ):
-            return "gone", stored, None
-        if stored.version < lease.version:
-            return "later", stored, None  # the commit that starts the clock is on its way
-        state = self.matches.state_of(meta, stored)
-        if state.is_over() or state.current_seat() != lease.seat:
-            return "gone", stored, None
-        if not is_started(meta, stored.seats):
-            return "later", stored, None  # the join that starts the match is on its way
-        deadline = clock.deadline_ms(control, lease.seat, started_ms(meta, stored.seats))
-        if now < deadline:
-            return "later", stored, deadline
-        return "ready", stored, None
-
-    async def _hand_out(self, lease: BotDecisionLease, stored: StoredMatch) -> LeasedDecision:
-        """No token: the keeper acts through the service, as the seat's timeout."""
-        meta = MatchMeta.from_json(stored.meta_json)
-        return LeasedDecision(
-            lease.match_id, lease.seat, lease.version, meta.game_id, "", "", lease.expires_ms
+    async def _acquire_once(
+        self, worker_id: str, capacity: int, lease_ms: int
+    ) -> list[LeasedDecision]:
+        """Lease due entries, unchecked: MatchService.time_out loads and checks
+        each match once, for the check and the timeout both."""
+        now = now_ms()
+        leases = await self.store.acquire_bot_decisions(
+            worker_id, capacity, lease_ms, now, self.queue
         )
+        for lease in leases:
+            self.posted[(lease.match_id, lease.seat, lease.version)] = lease.posted_ms
+        return [
+            LeasedDecision(lease.match_id, lease.seat, lease.version, "", "", "", lease.expires_ms)
+            for lease in leases
+        ]
 
 
 class ClockKeeper:
-    """Leases due timeouts and applies them, until cancelled.
-
-    ``late_ms`` records, per applied timeout, how long after its deadline the
-    fallback was committed (the bench reads it).
-    """
+    """Leases due timeouts and applies them, until cancelled."""
 
     def __init__(self, matches: MatchService) -> None:
         self.matches = matches
         self.entries = ClockDecisions(matches)
         self.worker_id = "clocks-" + secrets.token_hex(6)
         self._admin = Caller(is_admin=True)
+        #: Timeouts this replica applied.
         self.applied = 0
 
     async def run(self) -> None:
@@ -117,27 +97,25 @@ class ClockKeeper:
                 task.cancel()
 
     async def apply(self, decision: LeasedDecision) -> None:
-        """Time the decision out, then drop its entry (the next one is posted
-        by the commit that starts the next decision)."""
+        """Time the decision out if due; drop its entry, or defer it."""
+        key = (decision.match_id, decision.seat, decision.version)
+        posted = self.entries.posted.pop(key, 0)
+        ref = BotDecisionRef(*key)
+        store = self.matches.store
         try:
-            if await self.matches.time_out(decision.match_id, decision.seat, decision.version):
+            verdict, until = await self.matches.time_out(*key)
+            now = now_ms()
+            if verdict == "later" and (until is not None or now - posted <= POST_GRACE_MS):
+                until = until or now + defer_ms(now - posted)
+                await store.defer_bot_decisions(self.worker_id, [ref], until, CLOCKS)
+                return
+            if verdict == "done":
                 self.applied += 1
-        except MatchNotFound:
-            pass
+            await store.release_bot_decisions(self.worker_id, [ref], CLOCKS)
         except StoreError as exc:
             log.warning("timeout not applied (the lease expires, a keeper retries): %s", exc)
-            return
         except Exception:  # one bad match must not stop every clock of the replica
             log.exception("timeout failed", extra={"match_id": decision.match_id})
-            return  # the lease expires and a keeper tries again
-        await self.store_release(decision)
-
-    async def store_release(self, decision: LeasedDecision) -> None:
-        await self.entries.release(
-            self._admin,
-            self.worker_id,
-            [(decision.match_id, decision.seat, decision.version)],
-        )
 
 
-__all__ = ["ClockDecisions", "ClockKeeper", "now_ms"]
+__all__ = ["ClockDecisions", "ClockKeeper"]
