@@ -500,6 +500,13 @@ class ServerProcess:
             await self.stop()
         pytest.fail(f"senet serve did not start:\n{self.log_path.read_text(errors='replace')}")
 
+    async def kill(self) -> None:
+        """SIGKILL: the replica dies mid-work, releasing nothing."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
     async def stop(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None or proc.returncode is not None:

@@ -117,15 +117,11 @@ async def test_admin_key_guards_create_and_bot_seats(deployment: Deployment) -> 
     for caller in (anonymous, wrong):
         await expect_error(caller.create(2), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED")
     created = await admin.create([OPEN, BOT])
-    # Open seats need no key; the bot seat is for bot workers holding the admin key.
+    # Open seats need no key; the bot seat is played by bot workers only, and
+    # JoinMatch never claims it, even with the admin key.
     assert (await anonymous.join(created.match_id)).seat == 0
-    await expect_error(
-        anonymous.join(created.match_id, 1), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED"
-    )
-    await expect_error(
-        wrong.join(created.match_id, 1), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED"
-    )
-    assert (await admin.join(created.match_id, 1, "bot")).seat == 1
+    for caller in (anonymous, wrong, admin):
+        await expect_error(caller.join(created.match_id, 1), Code.FAILED_PRECONDITION, "BOT_SEAT")
 
 
 # --------------------------------------------------------------- JoinMatch
@@ -146,7 +142,9 @@ async def test_join_skips_bot_seats_and_checks_its_arguments(client: Client) -> 
     match_id = (await client.create([BOT, OPEN])).match_id
     assert (await client.join(match_id)).seat == 1  # the first *open* seat
     await expect_error(client.join(match_id), Code.FAILED_PRECONDITION, "NO_OPEN_SEAT")
-    assert (await client.join(match_id, 0, "bot")).seat == 0  # no admin key configured
+    # Issue 14, repro 2: without an admin key a bot seat used to be claimable.
+    await expect_error(client.join(match_id, 0, "bot"), Code.FAILED_PRECONDITION, "BOT_SEAT")
+    assert not (await client.get(match_id)).match.seats[0].claimed
     fresh = (await client.create(2)).match_id
     await expect_error(client.join(fresh, 2), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     for name in ("", "   ", "x" * 41, "tab\there", "nul\x00"):

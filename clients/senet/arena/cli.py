@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="default search time/move")
     budget.add_argument("--iterations", type=int, default=None, help="default search iterations")
+    parser.add_argument(
+        "--move-limit-ms",
+        type=int,
+        default=None,
+        help="per-move limit, enforced by the server's turn clocks (a late bot's move is "
+        "played by the server)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write results JSON here")
     parser.add_argument("--plot", type=Path, default=None, help="write a win-rate PNG here")
 
@@ -69,6 +76,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             admin_key=args.admin_key,
             external_workers=args.external_workers,
             processes=args.processes,
+            move_limit_ms=args.move_limit_ms,
         )
     except ValueError as exc:
         console.print(f"[red]senet arena: {exc}[/red]")

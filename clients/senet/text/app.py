@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import IO, TextIO
@@ -128,6 +129,10 @@ class TextApp:
     _drawn: bool = False
     #: An update arrived while the player had a list of actions in front of them.
     _interrupted: bool = False
+    #: The player typed quit: the next line says whether to leave or to pause.
+    _quitting: bool = False
+    #: The clocks as of the latest snapshot or update (None: no clocks).
+    clock: match_pb2.ClockState | None = None
 
     @property
     def viewer(self) -> int | None:
@@ -197,6 +202,8 @@ class TextApp:
             self._interrupted |= self.legal is not None
             self.legal = None
             update, view = message.update, self.view
+            if update.HasField("clock"):
+                self.clock = update.clock
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
                 self.log.extend(lines)
@@ -220,6 +227,7 @@ class TextApp:
             response = await session.client.get(session.match_id)
         self.summary = response.match
         self.view = response.view
+        self.clock = response.match.clock if response.match.HasField("clock") else None
         self.legal = None
         self._interrupted = False
         summary = response.match
@@ -253,11 +261,31 @@ class TextApp:
             self.print(*renderer.match_lines(self.view, self.summary, self.viewer, self.charset))
         if self.log:
             self.print(Text("RECENT", style="bold"), *self.log)
+        self._draw_clocks()
         self._draw_waiting()
         if self.legal is not None:
             self.print(Text("YOUR TURN - choose an action:", style="bold reverse"))
             self.print(*self.renderer.action_lines(list(self.legal.actions)))
             self.prompt()
+
+    def _draw_clocks(self) -> None:
+        """One line: each seat's reserve (if any) and the time left to decide."""
+        clock, summary = self.clock, self.summary
+        if clock is None or summary is None or summary.status != match_pb2.MATCH_STATUS_ACTIVE:
+            return
+        parts = []
+        for seat, left in enumerate(clock.remaining_ms):
+            who = (
+                self.renderer.seat_label(seat, self.view, summary, self.viewer)
+                if self.view is not None
+                else f"seat {seat}"
+            )
+            parts.append(f"{who} {_clock_text(left)}")
+        if clock.HasField("deadline_ms"):
+            left_ms = max(0, clock.deadline_ms - int(time.time() * 1000))
+            parts.append(f"to decide: {_clock_text(left_ms)} left")
+        if parts:
+            self.print(Text("CLOCKS  " + "  ".join(parts), style="bold"))
 
     def _draw_waiting(self) -> None:
         summary = self.summary
@@ -306,6 +334,8 @@ class TextApp:
             self.print("", "End of input: leaving the match.")
             self._print_resume()
             return 0
+        if self._quitting:
+            return await self._answer_quit(text)
         if self.legal is None:
             return self._idle_command(text)
         choice = choose.resolve(text, list(self.legal.actions), self.renderer.input_hints)
@@ -331,9 +361,17 @@ class TextApp:
 
     def _command(self, command: choose.Command) -> int | None:
         if command.name == "quit":
-            self.print("Leaving the match.")
-            self._print_resume()
-            return 0
+            if self.session.seat is None or not self._match_active():
+                self.print("Leaving the match.")
+                self._print_resume()
+                return 0
+            self._quitting = True
+            self.console.print(
+                Text("Leave for good (l) or pause, keeping your seat (p)? > ", style="bold"),
+                end="",
+            )
+            self.console.file.flush()
+            return None
         if command.name == "help":
             self.print(self.renderer.help_text)
         elif command.name == "list" and self.legal is not None:
@@ -344,6 +382,31 @@ class TextApp:
         elif command.name == "board":
             self.draw()
             return None
+        if self.legal is not None:
+            self.prompt()
+        return None
+
+    def _match_active(self) -> bool:
+        return self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE
+
+    async def _answer_quit(self, text: str) -> int | None:
+        """The answer to quit's question: leave for good, pause, or carry on."""
+        self._quitting = False
+        answer = text.strip().lower()
+        seat = self.session.seat
+        if answer in ("p", "pause") and seat is not None:
+            self.print("Paused: your seat is kept.")
+            self._print_resume()
+            return 0
+        if answer in ("l", "leave") and seat is not None:
+            try:
+                left = await seat.leave()
+            except SenetRpcError as exc:
+                self.print(Text(f"Could not leave: {exc.reason}: {exc.message}", style="bold red"))
+                return 1
+            self.print(_LEFT.get(left.outcome, "You left the match."))
+            return 0
+        self.print("Carrying on.")
         if self.legal is not None:
             self.prompt()
         return None
@@ -393,6 +456,21 @@ class TextApp:
             self.print_command(command)
 
 
+_LEFT = {
+    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
+    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
+    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
+}
+
+
+def _clock_text(ms: int) -> str:
+    """Milliseconds as m:ss (tenths under ten seconds)."""
+    if ms < 10_000:
+        return f"{ms / 1000:.1f}s"
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def describe(exc: BaseException) -> str:
     """One line for people, from any error."""
     if isinstance(exc, SenetRpcError):
@@ -401,6 +479,20 @@ def describe(exc: BaseException) -> str:
 
 
 # ------------------------------------------------------------------ start-up
+def time_control(args: argparse.Namespace) -> match_pb2.TimeControl | None:
+    """The turn clocks asked for with --decision-s, --reserve-s, --increment-s."""
+    decision = getattr(args, "decision_s", None)
+    reserve = getattr(args, "reserve_s", None)
+    increment = getattr(args, "increment_s", None)
+    if decision is None and reserve is None:
+        return None
+    return match_pb2.TimeControl(
+        decision_ms=round((decision or 0) * 1000),
+        reserve_ms=round((reserve or 0) * 1000),
+        increment_ms=round((increment or 0) * 1000),
+    )
+
+
 async def open_session(args: argparse.Namespace, client: SenetClient, out: Console) -> Session:
     """Create, join, resume or watch, as the arguments say."""
     server = args.server
@@ -412,6 +504,7 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             options=parse_options(args.option),
             seed=args.seed,
             bots=[args.bot_strategy] * plan.bots,
+            time_control=time_control(args),
         )
         seat = await client.join(match_id, args.name)
         session = Session(client, server, match_id, seat)

@@ -45,6 +45,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=int, default=0, help="--new: number of bot seats")
     parser.add_argument("--bot-strategy", default="random", help="--new: strategy of the bots")
     parser.add_argument(
+        "--decision-s",
+        type=float,
+        default=None,
+        help="--new: turn clocks, seconds per decision (the server plays a late move)",
+    )
+    parser.add_argument(
+        "--reserve-s", type=float, default=None, help="--new: turn clocks, reserve per seat"
+    )
+    parser.add_argument(
+        "--increment-s", type=float, default=None, help="--new: Fischer increment per move"
+    )
+    parser.add_argument(
         "--option",
         action="append",
         default=[],

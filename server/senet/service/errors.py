@@ -82,6 +82,12 @@ class NoOpenSeat(ServiceError):
     reason = "NO_OPEN_SEAT"
 
 
+class BotSeat(ServiceError):
+    """JoinMatch named a bot seat: those are played by bot workers only."""
+
+    reason = "BOT_SEAT"
+
+
 class MatchNotFinished(ServiceError):
     reason = "MATCH_NOT_FINISHED"
 

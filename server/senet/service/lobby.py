@@ -42,11 +42,11 @@ from senet.games.interface import JsonDict
 from senet.service import errors
 from senet.service.records import (
     MatchMeta,
-    SeatClaim,
     SeatSummary,
     Status,
     dumps,
     loads,
+    seat_summaries,
 )
 from senet.store.base import (
     LOBBY_CREATE_GRACE_S,
@@ -139,19 +139,7 @@ def listing_of(
     match_id: str, meta: MatchMeta, facts: MatchFacts, idle_ttl_s: float
 ) -> MatchListing:
     """What the lobby shows of a match, from its stored facts (``meta`` parsed)."""
-    seats = []
-    for seat, plan in enumerate(meta.seats):
-        claim_json = facts.seats.get(seat)
-        claim = SeatClaim.from_json(claim_json) if claim_json else None
-        seats.append(
-            SeatSummary(
-                seat=seat,
-                kind=plan.kind,
-                display_name=claim.name if claim else "",
-                claimed=claim is not None,
-                bot_strategy=plan.bot_strategy,
-            )
-        )
+    seats = seat_summaries(meta, facts.seats)
     # Idle as MatchService counts it (since the last change): before the first
     # action that is the creation time, exact whatever TTL the store gave the match.
     idle_s = time.time() - meta.created_at if facts.version == 0 else facts.idle_s

@@ -24,11 +24,13 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from senet.service import durability, malformed, processes
-from senet.service.bots_api import BotSeats, BotServicer
+from senet.service.bots_api import BotDecisions, BotServicer
 from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer, fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
+from senet.service.timeouts import ClockKeeper
+from senet.service.zombies import ZombiePlayer
 from senet.store import MatchStore, StoreError
 from senet.v1 import (
     bot_service_pb2,
@@ -58,11 +60,16 @@ def build_store(settings: Settings) -> MatchStore:
             key_prefix=settings.key_prefix,
             finished_ttl_s=settings.finished_ttl_s,
             idle_ttl_s=settings.idle_ttl_s,
+            waiting_ttl_s=settings.waiting_ttl_s,
             max_connections=settings.redis_max_connections,
         )
     from senet.store.memory import MemoryStore
 
-    return MemoryStore(finished_ttl_s=settings.finished_ttl_s, idle_ttl_s=settings.idle_ttl_s)
+    return MemoryStore(
+        finished_ttl_s=settings.finished_ttl_s,
+        idle_ttl_s=settings.idle_ttl_s,
+        waiting_ttl_s=settings.waiting_ttl_s,
+    )
 
 
 @dataclass
@@ -77,6 +84,8 @@ class RunningServer:
     store: MatchStore
     settings: Settings
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: This replica's enforcer of turn clocks (set once the server runs).
+    clock_keeper: ClockKeeper | None = None
 
     @property
     def address(self) -> str:
@@ -168,7 +177,7 @@ async def create_server(
     malformed.register(
         match_service_pb2_grpc.add_MatchServiceServicer_to_server, servicer, server, fail
     )
-    bot_servicer = BotServicer(BotSeats(service), settings)
+    bot_servicer = BotServicer(BotDecisions(service), settings)
     malformed.register(
         bot_service_pb2_grpc.add_BotServiceServicer_to_server, bot_servicer, server, fail
     )
@@ -199,6 +208,11 @@ async def create_server(
     running._tasks.append(
         asyncio.create_task(durability.watch(persistence, DURABILITY_CHECKS * health_interval_s))
     )
+    # Resigned seats are played by whichever replica is alive: every one runs a player.
+    running._tasks.append(asyncio.create_task(ZombiePlayer(service).run()))
+    # So are turn clocks: every replica sweeps the due timeouts.
+    running.clock_keeper = ClockKeeper(service)
+    running._tasks.append(asyncio.create_task(running.clock_keeper.run()))
     return running
 
 

@@ -25,10 +25,12 @@ class Settings:
         key_prefix: Prefix of every Redis key.
         redis_max_connections: Pool limit; each watched match holds one while idle.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
-        admin_key: When set, CreateMatch and claiming bot seats need it.
+        admin_key: When set, CreateMatch and the BotService calls need it.
         finished_ttl_s: How long a finished match stays exportable.
         idle_ttl_s: How long a match without any action is kept (on Redis up to
             1/64 longer: a commit renews the expiry only once less than this is left).
+        waiting_ttl_s: How long a match waiting for players is kept when nobody
+            joins (it gets the idle TTL once every open seat is claimed).
         heartbeat_s: Idle streams get a heartbeat this often.
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
@@ -55,6 +57,7 @@ class Settings:
     admin_key: str = ""
     finished_ttl_s: int = 24 * 3600
     idle_ttl_s: int = 7 * 24 * 3600
+    waiting_ttl_s: int = 3600
     heartbeat_s: float = 10.0
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0

@@ -31,6 +31,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 MatchStatus = Literal["active", "finished", "abandoned"]
+#: The bot-decision queues: bot workers serve BOTS; replicas serve ZOMBIES and
+#: CLOCKS (timeouts: entries become due at their deadline).
+BotQueue = Literal["bots", "zombies", "clocks"]
+BOTS: BotQueue = "bots"
+ZOMBIES: BotQueue = "zombies"
+CLOCKS: BotQueue = "clocks"
 
 
 class StoreError(Exception):
@@ -53,6 +59,9 @@ class NewMatch:
     meta_json: str
     snapshot_json: str
     status: MatchStatus = "active"
+    #: Waiting for players: kept only the store's waiting TTL (not the idle TTL)
+    #: until :meth:`MatchStore.mark_started` or its first commit.
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,12 @@ class CommitRequest:
     #: claim is replaced on every hand-over, so a stale cached claim cannot act).
     seat: int | None = None
     seat_claim_json: str | None = None
+    #: The seat to act next and its claim as the caller saw it (None: unclaimed);
+    #: when set, the commit is a conflict unless that claim is unchanged. A seat
+    #: taken over by a bot or resigned changes its claim, and the commit that
+    #: hands it the turn must know, to queue its decision.
+    next_seat: int | None = None
+    next_seat_claim_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,21 +147,33 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
-class BotSeatRef:
-    """One bot seat of one match, as the bot-seat queue names it."""
+class BotDecisionRef:
+    """One bot decision: a bot seat of a match, to act at match version ``version``."""
 
     match_id: str
     seat: int
+    version: int
 
 
 @dataclass(frozen=True)
-class BotLease:
-    """A bot seat just leased to a worker, until ``expires_ms`` (Unix ms)."""
+class BotDecisionLease:
+    """A bot decision just leased to a worker, until ``expires_ms`` (Unix ms).
+
+    ``posted_ms`` is when the decision was last posted: the write that makes it
+    due follows the post, so a young entry whose match is not there yet is
+    deferred, an old one dropped.
+    """
 
     match_id: str
     seat: int
+    version: int
     strategy: str
     expires_ms: int
+    posted_ms: int
+
+    @property
+    def ref(self) -> BotDecisionRef:
+        return BotDecisionRef(self.match_id, self.seat, self.version)
 
 
 @dataclass(frozen=True)
@@ -230,34 +257,74 @@ class MatchStore(ABC):
         """Whether matches survive a restart of the store (see :class:`Durability`)."""
         return Durability(None, "unknown", "")
 
-    # -- bot-seat queue -------------------------------------------------------
-    # Bot seats wait in one queue shared by all replicas. A seat is leased to one
-    # worker at a time; a lease that is not renewed expires, and the next acquire
-    # (by any worker) takes the seat over. Each operation is atomic.
+    # -- bot-decision queue ---------------------------------------------------
+    # Bot decisions wait in one queue shared by all replicas, one entry per bot
+    # seat (the newest post of a seat replaces its older entry, lease included).
+    # A decision is leased to one worker at a time; a lease that is not renewed
+    # expires, and the next acquire (by any worker) takes the decision over.
+    # Each operation is atomic. The queue lives apart from the matches (on Redis
+    # Cluster, in a slot of its own), so the application posts a decision
+    # *before* the write that makes it due and checks it at acquisition.
+    # ``queue`` names one of two queues: BOTS (served by bot workers) and
+    # ZOMBIES (resigned seats, played by the server replicas themselves).
 
     @abstractmethod
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Put a bot seat in the queue, free to acquire now."""
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """Queue ``ref``, free to acquire at ``due_ms`` (None: now), replacing any
+        entry of its seat; ``now_ms`` is recorded as its post time."""
 
     @abstractmethod
-    async def acquire_bot_seats(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """Lease up to ``capacity`` seats whose lease is free or expired at ``now_ms``."""
+    async def acquire_bot_decisions(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
+    ) -> list[BotDecisionLease]:
+        """Lease up to ``capacity`` entries whose lease is free or expired at ``now_ms``."""
 
     @abstractmethod
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
+    async def renew_bot_decisions(
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+    ) -> list[BotDecisionRef]:
         """Extend the leases ``worker_id`` still holds among ``refs``; return those."""
 
     @abstractmethod
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """Drop from the queue the seats among ``refs`` leased to ``worker_id``."""
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
+    ) -> None:
+        """Hand back the worker's leases among ``refs``, free again at ``until_ms``."""
+
+    @abstractmethod
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
+        """Drop the entries among ``refs`` leased to ``worker_id`` at exactly that version."""
 
     @abstractmethod
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite a seat's claim (bot seats only: revokes the previous token)."""
+
+    # -- leaving --------------------------------------------------------------
+
+    @abstractmethod
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """Replace the seat's claim by ``new_json`` (None: remove it, the seat
+        reopens) if it is still ``expected_json``; ``False`` if it is not."""
+
+    @abstractmethod
+    async def mark_started(self, match_id: str) -> None:
+        """A waiting match has started: keep it the idle TTL from now on."""
 
     # -- lobby ----------------------------------------------------------------
     # The lobby is an index of matches, newest first, that a client pages through
