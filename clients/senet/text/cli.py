@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import NamedTuple
 
 DEFAULT_SERVER = "127.0.0.1:50051"
@@ -58,6 +59,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="no colours (also when NO_COLOR is set)",
     )
     parser.add_argument("--ascii", action="store_true", help="ASCII borders only")
+    parser.add_argument(
+        "--line",
+        action="store_true",
+        help="line mode: print screens one after another (also when not in a terminal)",
+    )
     parser.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between updates"
     )
@@ -127,8 +133,13 @@ def check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def full_screen(args: argparse.Namespace) -> bool:
+    """Whether to play full screen: both ends a terminal and ``--line`` not given."""
+    return not args.line and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``senet play`` with parsed arguments; returns the exit status."""
+    """Run ``senet play`` in line mode with parsed arguments; returns the exit status."""
     problem = check(args)
     if problem is not None:
         print(f"senet play: {problem}")

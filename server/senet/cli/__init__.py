@@ -37,7 +37,15 @@ def main(argv: list[str] | None = None) -> int:
     health_probe.add_arguments(probe)
     args = parser.parse_args(argv)
     if args.command == "play":
-        return play_cli.run(args)
+        if not play_cli.full_screen(args):
+            return play_cli.run(args)
+        problem = play_cli.check(args)
+        if problem is not None:
+            print(f"senet play: {problem}")
+            return 2
+        from senet.tui.run import main as play_full_screen
+
+        return play_full_screen(args)
     if args.command == "bots":
         return worker.run_worker(args)
     if args.command == "arena":
