@@ -393,7 +393,7 @@ async def _random_player(address: str, match_id: str, seed: int) -> None:
 def _spawn(*argv: str, log: io.StringIO) -> pexpect.spawn[str]:
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "senet.cli", "play", *argv, "--no-color", "--no-clear"],
+        ["-m", "senet.cli", "play", *argv, "--no-color", "--no-clear", "--line"],
         cwd=str(REPO),
         env={
             "PATH": "/usr/bin:/bin",

@@ -75,9 +75,9 @@ def check_screen(app: PlayApp, size: tuple[int, int]) -> None:
     summary = app.summary
     assert summary is not None
     area = app.players.region
-    pane = [rows[y][area.x : area.right].rstrip() for y in range(area.y, area.bottom)]
+    cells = [rows[y][area.x : area.right].rstrip() for y in range(area.y, area.bottom)]
     for row in app.players.rows:
-        line = next((r for r in pane if row.label[:10] in r), None)
+        line = next((r for r in cells if row.label[:10] in r), None)
         assert line is not None, (row, text)
         if row.score is not None:
             assert line.endswith(f" {row.score}"), (line, text)

@@ -45,9 +45,7 @@ async def test_a_whole_mykerinos_match(bot_server: str, size: tuple[int, int]) -
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 async def test_a_whole_archeos_match(bot_server: str, size: tuple[int, int]) -> None:
-    app, driver, text = await _play(
-        bot_server, "archeos", 2, size, {"advanced_site": "ur"}
-    )
+    app, driver, text = await _play(bot_server, "archeos", 2, size, {"advanced_site": "ur"})
     assert app.over and driver.turns > 5
     assert "The match is over" in text, text
     assert app.summary is not None and len(app.summary.places) == 3

@@ -29,14 +29,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
     )
     how = parser.add_mutually_exclusive_group(required=True)
-    how.add_argument("--new", metavar="GAME", help="create a match of GAME (e.g. mykerinos)")
+    how.add_argument(
+        "--new", metavar="GAME", type=str.lower, help="create a match of GAME (e.g. mykerinos)"
+    )
     how.add_argument("--join", metavar="MATCH", help="join an existing match")
     how.add_argument("--resume", metavar="MATCH", help="take your seat again (--seat, --token)")
     how.add_argument("--watch", metavar="MATCH", help="spectate a match")
     parser.add_argument("--players", type=int, help="--new: number of seats in all")
     parser.add_argument("--seats", type=int, help="--new: number of open seats (you take one)")
-    parser.add_argument("--bots", type=int, default=0, help="--new: number of bot seats")
-    parser.add_argument("--bot-strategy", default="random", help="--new: strategy of the bots")
+    parser.add_argument(
+        "--bots", type=int, default=0, help="--new: number of bot seats (random bots by default)"
+    )
+    parser.add_argument(
+        "--bot-strategy",
+        default="random",
+        help="--new: strategy of the bots: random (default), greedy or mcts",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -69,6 +77,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""))
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
+
+
+def program() -> str:
+    """The ``senet`` command as it was typed (``.venv/bin/senet``), for commands to copy."""
+    typed = sys.argv[0] if sys.argv else ""
+    return typed if os.path.basename(typed) == "senet" else "senet"
 
 
 class SeatPlan(NamedTuple):

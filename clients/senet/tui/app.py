@@ -369,7 +369,7 @@ class PlayApp(App[int]):
             where += f" - you: {you}"
         elif self.viewer is None:
             where += " - watching"
-        style = {True: "bold green", False: "bold red"}.get(self.connected, "yellow")
+        style = {True: "bold green", False: "bold red", None: "yellow"}[self.connected]
         if self.over:
             style = "bold"
         self.status.show(where, Text(self.connection_note, style=style))

@@ -31,10 +31,8 @@ def matching(
     for index, action in enumerate(actions):
         notation = action.notation.lower()
         haystack = f"{notation} {action.label.lower()}"
-        tokens = notation.replace("/", " ").split()
-        if all(
-            word in haystack or alias in tokens or alias in notation.split() for word, alias in wanted
-        ):
+        tokens = {*notation.split(), *notation.replace("/", " ").split()}
+        if all(word in haystack or alias in tokens for word, alias in wanted):
             fits.append(index)
     return fits
 
