@@ -7,7 +7,6 @@ by itself when it is back; a resumed seat sees its recent log.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -98,7 +97,8 @@ async def test_filtering_narrows_the_list_and_the_board_stays(
         assert app.actions.chosen == 11
         wanted = app.legal_actions[11].notation
         await pilot.press("enter")
-        await wait_for(pilot, app, lambda: any(wanted in line for line in app.log_pane.lines_written))
+        logged = app.log_pane.lines_written
+        await wait_for(pilot, app, lambda: any(wanted in line for line in logged))
         assert app.board.region == board_region
 
 
@@ -173,9 +173,11 @@ async def test_a_lost_server_shows_at_once_and_the_screen_reconnects() -> None:
             await wait_for(
                 pilot,
                 app,
-                lambda: app.summary is not None
-                and app.summary.version == 1
-                and any(played in line for line in app.log_pane.lines_written),
+                lambda: (
+                    app.summary is not None
+                    and app.summary.version == 1
+                    and any(played in line for line in app.log_pane.lines_written)
+                ),
             )
             assert "connected" in screen_text(app).splitlines()[0]
             check_screen(app, (80, 24))
@@ -202,4 +204,3 @@ async def test_the_help_opens_and_closes(
         await pilot.press("f2")
         await pilot.pause()
         assert app.screen.maximized is None
-        await asyncio.sleep(0)
