@@ -114,10 +114,14 @@ class PlayApp(App[int]):
         width: 1fr; height: 100%; layout: vertical; border-top: none;
         border-left: solid $primary-darken-2;
     }
-    App.-wide #players { width: 100%; height: auto; max-height: 9; }
+    App.-wide #players { width: 100%; }
     App.-wide #log { width: 100%; height: 1fr; border-top: solid $primary-darken-2; }
     App.-tall #prompt { height: 11; }
+    #board.-maximized { width: 100%; height: 1fr; }
+    App.-wide #players { height: 8; }
     """
+    #: Zooming the board keeps the status line and the prompt: the game goes on.
+    ALLOW_IN_MAXIMIZED_VIEW = "#status, #prompt, Footer"
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "zoom", "Zoom board"),
@@ -569,6 +573,7 @@ class PlayApp(App[int]):
             self.screen.maximize(self.board, container=False)
 
     def action_next_region(self) -> None:
+        """Scroll the board to its next region (zoomed, that region fills the screen)."""
         starts = self.board.sections()
         self._region = (self._region + 1) % len(starts)
         self.board.scroll_to(y=starts[self._region], animate=False)

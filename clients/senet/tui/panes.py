@@ -61,13 +61,13 @@ class BoardPane(ScrollableContainer):
         return "\n".join(line.plain for line in self.lines)
 
     def sections(self) -> list[int]:
-        """Lines where a region of the table starts: a line flush left after a blank or
-        indented one, so ``]`` and ``[`` can jump between the board, the panel, the
-        players..."""
+        """Lines where a region of the table starts, so that ``F3`` can jump from one to
+        the next: a line flush left whose first word is a title in capitals (``SITES``,
+        ``PLAYERS``, ``FINAL SCORES``), as every game's drawing heads its regions."""
         starts = [0]
-        for index in range(1, len(self.lines)):
-            line, before = self.lines[index].plain, self.lines[index - 1].plain
-            if line[:1].strip() and line.strip().isupper() and before != line:
+        for index, line in enumerate(self.lines[1:], 1):
+            words = line.plain.split(maxsplit=1)
+            if line.plain[:1].strip() and words and words[0].isupper() and len(words[0]) >= 4:
                 starts.append(index)
         return starts
 
