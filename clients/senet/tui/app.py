@@ -222,6 +222,8 @@ class PlayApp(App[int]):
                     summary = self.summary
                     version = summary.version if summary is not None else 0
                     self.stream_version = max(0, version - self.log_backfill)
+                elif attempt:
+                    await self._fetch(initial=True)  # the match is still there, and drawn
                 request = match_service_pb2.WatchMatchRequest(
                     match_id=session.match_id, from_version=self.stream_version
                 )
@@ -242,7 +244,9 @@ class PlayApp(App[int]):
                 error = exc
             assert isinstance(error, SenetRpcError)
             if not error.retryable:
-                self._say(for_people(error, session.server), style="bold red")
+                problem = for_people(error, session.server)
+                self._say(problem, style="bold red")
+                self._hint(Text(f"{problem} Ctrl+Q leaves.", style="bold red"))
                 self.connection_note = "stopped"
                 self.connected = False
                 self._draw_status()
@@ -261,7 +265,6 @@ class PlayApp(App[int]):
             self.connection_note = "connected"
             if was is False:
                 self._say("Connected again; the log resumes where it stopped.", style="green")
-                self._want_refresh()
         else:
             self.connection_note = f"server lost - reconnecting (try {attempt})"
             if was is not False:
@@ -305,10 +308,8 @@ class PlayApp(App[int]):
                 self._refresh_wanted = False
                 try:
                     await self._fetch()
-                except SenetRpcError as exc:
-                    if not exc.retryable:
-                        self._say(for_people(exc, self.session.server), style="bold red")
-                    return  # the stream notices a lost server and reconnects
+                except SenetRpcError:
+                    return  # the stream notices the same problem, says it and reconnects
         finally:
             self._refreshing = False
 
