@@ -34,9 +34,15 @@ async def _play(
     return app, driver, text
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
-async def test_a_whole_mykerinos_match(bot_server: str, size: tuple[int, int]) -> None:
-    app, driver, text = await _play(bot_server, "mykerinos", 1, size, {"quick": True})
+@pytest.mark.parametrize(
+    ("size", "options"),
+    [((80, 24), {}), ((120, 40), {"quick": True})],
+    ids=["80x24-four-campaigns", "120x40-quick"],
+)
+async def test_a_whole_mykerinos_match(
+    bot_server: str, size: tuple[int, int], options: dict[str, bool | int | str]
+) -> None:
+    app, driver, text = await _play(bot_server, "mykerinos", 1, size, options)
     assert app.over and driver.turns > 10
     assert "FINAL" in text or "Final" in text, text
     assert "The match is over" in text, text
