@@ -129,6 +129,8 @@ class TextApp:
     _drawn: bool = False
     #: An update arrived while the player had a list of actions in front of them.
     _interrupted: bool = False
+    #: The last version the stream delivered: the log is complete up to it.
+    _streamed: int = -1
 
     @property
     def viewer(self) -> int | None:
@@ -199,9 +201,10 @@ class TextApp:
         else:
             response = await session.client.get(session.match_id)
         self.summary, self.view = response.match, response.view
+        self._streamed = max(0, response.match.version - LOG_LINES)
         snapshot = match_pb2.MatchSnapshot(match=response.match, view=response.view)
         await self.inbox.put(StreamMessage(match_service_pb2.WatchMatchResponse(snapshot=snapshot)))
-        return max(0, response.match.version - LOG_LINES)
+        return self._streamed
 
     def _on_stream(self, message: match_service_pb2.WatchMatchResponse) -> bool:
         """Record one stream message; True when the table changed."""
@@ -212,6 +215,7 @@ class TextApp:
             self._interrupted |= self.legal is not None
             self.legal = None
             update, view = message.update, self.view
+            self._streamed = max(self._streamed, update.version)
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
                 self.log.extend(lines)
@@ -233,6 +237,11 @@ class TextApp:
             response = await session.seat.get()
         else:
             response = await session.client.get(session.match_id)
+        if (
+            response.match.version > self._streamed >= 0
+            and response.match.status == match_pb2.MATCH_STATUS_ACTIVE
+        ):
+            return  # the log lags: its updates are on their way and draw the table again
         self.summary = response.match
         self.view = response.view
         self.legal = None

@@ -58,6 +58,8 @@ _RECONNECT_START_S = 0.2
 _RECONNECT_MAX_S = 3.0
 #: Columns and rows from which the wide and tall layouts apply.
 WIDE_COLUMNS = 120
+#: Rows of the players and log panes below the board (more when more seats play).
+NARROW_SIDE_ROWS = 5
 TALL_ROWS = 36
 
 
@@ -157,6 +159,7 @@ class PlayApp(App[int]):
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
+        self._side_rows = 0
         self.board = BoardPane(id="board")
         self.players = PlayersPane(id="players")
         self.log_pane = LogPane(id="log")
@@ -191,8 +194,12 @@ class PlayApp(App[int]):
         self.call_after_refresh(self._draw)
 
     def _fit_layout(self) -> None:
-        self.set_class(self.size.width >= WIDE_COLUMNS, "-wide")
+        wide = self.size.width >= WIDE_COLUMNS
+        self.set_class(wide, "-wide")
         self.set_class(self.size.height >= TALL_ROWS, "-tall")
+        if wide:
+            self._side_rows = 0
+            self.query_one("#side").styles.clear_rule("height")  # the CSS decides
 
     # ------------------------------------------------------------ who and what
     @property
@@ -393,6 +400,11 @@ class PlayApp(App[int]):
             )
             rows.append(PlayerRow(label, score, to_move, self.clock_text(seat)))
         self.players.show(rows, "FINAL SCORES" if self.over else "PLAYERS")
+        # Below the board (narrow screens) the pane grows to hold every seat (up to 6).
+        wanted = 1 + max(NARROW_SIDE_ROWS, len(rows))
+        if not self.has_class("-wide") and self._side_rows != wanted:
+            self._side_rows = wanted
+            self.query_one("#side").styles.height = wanted
 
     def clock_text(self, seat: int) -> str:
         """The seat's clock; matches have no clocks yet, so nothing."""
