@@ -491,7 +491,7 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
 async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
     problem = await reach(args.server, args.tls_ca)
     if problem is not None:
-        console.print(f"senet play: {problem}", highlight=False, markup=False)
+        console.print(f"senet play: {problem}", highlight=False, markup=False, soft_wrap=True)
         return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:

@@ -14,7 +14,7 @@ from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
 
 #: How to start a server, as the README tells it.
-START_SERVER = "make run  (or .venv/bin/senet serve)"
+START_SERVER = "make run (or .venv/bin/senet serve)"
 #: How long ``senet play`` waits for a server before saying none runs.
 REACH_TIMEOUT_S = 3.0
 

@@ -26,7 +26,7 @@ async def amain(args: argparse.Namespace) -> int:
     console = drawing.make_console(no_color=args.no_color)
     problem = await reach(args.server, args.tls_ca)
     if problem is not None:
-        console.print(f"senet play: {problem}", highlight=False, markup=False)
+        console.print(f"senet play: {problem}", highlight=False, markup=False, soft_wrap=True)
         return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
