@@ -164,7 +164,12 @@ class PlayApp(App[int]):
         self.players = PlayersPane(id="players")
         self.log_pane = LogPane(id="log")
         self.actions = ActionList(id="actions")
-        self.entry = Entry(id="entry", placeholder="type to filter, Enter to play, ? explains")
+        placeholder = (
+            "watching: F1 help, Ctrl+Q leaves"
+            if session.seat is None
+            else "type to filter, Enter to play, ? explains"
+        )
+        self.entry = Entry(id="entry", placeholder=placeholder)
         self.hint = Static(id="hint")
         self.hint_text = ""
         self.status = StatusLine(id="status")
@@ -509,6 +514,8 @@ class PlayApp(App[int]):
             if text == "?":
                 self.entry.value = ""
                 self.action_help()
+            elif text and self.session.seat is None:
+                self._hint(Text("You are watching: Ctrl+Q leaves."))
             elif text:
                 self._hint(Text("It is not your turn; the board updates by itself."))
             return
