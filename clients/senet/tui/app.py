@@ -98,6 +98,8 @@ class PlayApp(App[int]):
     """Follow a match and play a seat (or watch); see the module docstring."""
 
     TITLE = "senet"
+    #: Every command has a key or a typed word; the palette would only add noise.
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
     #status { height: 1; background: $primary-background; }
