@@ -2,8 +2,9 @@
 
 Scans the service, the store, the shared codec modules, the command line, the bots,
 the text client, the full-screen client, the arena and the client library (but each
-game's own plug-in package, named by its id) for a string literal that is an installed game's id and for
-imports of one game's modules. Docstrings are documentation and may name games.
+game's own plug-in package, named by its id) for a string literal that is an installed
+game's id and for imports of one game's modules. Docstrings are documentation and may
+name games.
 """
 
 from __future__ import annotations
