@@ -161,10 +161,13 @@ async def run_arena(
     on_done: Callable[[MatchResult], None] | None = None,
     *,
     start_server: ServerFactory | None = None,
+    on_action: Callable[[int], None] | None = None,
 ) -> ArenaRun:
     """Play ``config.matches`` matches, at most ``config.parallel`` at once.
 
-    ``on_done`` is called as each match finishes (progress bars). ``start_server``
+    ``on_done`` is called as each match finishes, ``on_action`` (with the match's
+    index) as each action is committed in any match: progress bars move while
+    matches that all end together are still being played. ``start_server``
     provides the server when ``config.server`` is None.
     """
     if len(config.players) < 2:
@@ -216,7 +219,7 @@ async def run_arena(
 
         async def one(index: int) -> None:
             async with slots:
-                result = await _play_match(client, registry, config, seed, index)
+                result = await _play_match(client, registry, config, seed, index, on_action)
             results[index] = result
             if on_done is not None:
                 on_done(result)
@@ -227,7 +230,12 @@ async def run_arena(
 
 
 async def _play_match(
-    client: SenetClient, registry: Registry, config: ArenaConfig, seed: int, index: int
+    client: SenetClient,
+    registry: Registry,
+    config: ArenaConfig,
+    seed: int,
+    index: int,
+    on_action: Callable[[int], None] | None = None,
 ) -> MatchResult:
     lineup = rotation(config.players, index)
     match_seed = derive_seed(seed, "match", index)
@@ -251,8 +259,9 @@ async def _play_match(
                 for seat, spec in enumerate(lineup)
             ],
         )
-    async for _ in client.watch(match_id):
-        pass  # the stream ends after the finishing update
+    async for message in client.watch(match_id):  # it ends after the finishing update
+        if on_action is not None and message.HasField("update"):
+            on_action(index)
     final = await client.export(match_id)
     return MatchResult(
         index=index,

@@ -34,7 +34,8 @@ from rich.text import Text
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
 from senet.text import choose, drawing, lobby
-from senet.text.cli import parse_options, seat_plan
+from senet.text.cli import parse_options, program, seat_plan
+from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, renderer_for
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -105,12 +106,12 @@ class Session:
         if self.seat is None:
             return None
         return (
-            f"senet play --server {self.server} --resume {self.match_id} "
+            f"{program()} play --server {self.server} --resume {self.match_id} "
             f"--seat {self.seat.seat} --token={self.seat.token}"
         )
 
     def join_command(self) -> str:
-        return f"senet play --server {self.server} --join {self.match_id}"
+        return f"{program()} play --server {self.server} --join {self.match_id}"
 
 
 @dataclass
@@ -133,6 +134,8 @@ class TextApp:
     _quitting: bool = False
     #: The clocks as of the latest snapshot or update (None: no clocks).
     clock: match_pb2.ClockState | None = None
+    #: The last version the stream delivered: the log is complete up to it.
+    _streamed: int = -1
 
     @property
     def viewer(self) -> int | None:
@@ -152,10 +155,11 @@ class TextApp:
     async def _pump_stream(self) -> None:
         session = self.session
         try:
+            from_version = await self._log_start()
             if session.seat is not None:
-                stream = session.seat.watch()
+                stream = session.seat.watch(from_version)
             else:
-                stream = session.client.watch(session.match_id)
+                stream = session.client.watch(session.match_id, from_version=from_version)
             async for message in stream:
                 await self.inbox.put(StreamMessage(message))
         except asyncio.CancelledError:
@@ -193,6 +197,20 @@ class TextApp:
             if stale:
                 await self.refresh()
 
+    async def _log_start(self) -> int | None:
+        """Where the stream starts: a few versions back, so that the recent log is full
+        from the first screen (a resumed seat sees what happened while it was away)."""
+        session = self.session
+        if session.seat is not None:
+            response = await session.seat.get()
+        else:
+            response = await session.client.get(session.match_id)
+        self.summary, self.view = response.match, response.view
+        self._streamed = max(0, response.match.version - LOG_LINES)
+        snapshot = match_pb2.MatchSnapshot(match=response.match, view=response.view)
+        await self.inbox.put(StreamMessage(match_service_pb2.WatchMatchResponse(snapshot=snapshot)))
+        return self._streamed
+
     def _on_stream(self, message: match_service_pb2.WatchMatchResponse) -> bool:
         """Record one stream message; True when the table changed."""
         kind = message.WhichOneof("message")
@@ -204,6 +222,7 @@ class TextApp:
             update, view = message.update, self.view
             if update.HasField("clock"):
                 self.clock = update.clock
+            self._streamed = max(self._streamed, update.version)
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
                 self.log.extend(lines)
@@ -225,6 +244,11 @@ class TextApp:
             response = await session.seat.get()
         else:
             response = await session.client.get(session.match_id)
+        if (
+            response.match.version > self._streamed >= 0
+            and response.match.status == match_pb2.MATCH_STATUS_ACTIVE
+        ):
+            return  # the log lags: its updates are on their way and draw the table again
         self.summary = response.match
         self.view = response.view
         self.clock = response.match.clock if response.match.HasField("clock") else None
@@ -260,7 +284,8 @@ class TextApp:
             renderer = self.renderer
             self.print(*renderer.match_lines(self.view, self.summary, self.viewer, self.charset))
         if self.log:
-            self.print(Text("RECENT", style="bold"), *self.log)
+            lines = [part for line in self.log for part in drawing.wrapped(line)]
+            self.print(Text("RECENT", style="bold"), *lines)
         self._draw_clocks()
         self._draw_waiting()
         if self.legal is not None:
@@ -419,7 +444,8 @@ class TextApp:
         try:
             await seat.submit(choice.notation, expected_version=legal.version)
         except SenetRpcError as exc:
-            self.print(Text(f"Not accepted: {exc.reason}: {exc.message}", style="bold red"))
+            message = f"Not accepted: {for_people(exc, self.session.server)}"
+            self.print(Text(message, style="bold red"))
             if exc.reason in _STALE_REASONS:
                 await self.refresh()
                 return
@@ -472,10 +498,8 @@ def _clock_text(ms: int) -> str:
 
 
 def describe(exc: BaseException) -> str:
-    """One line for people, from any error."""
-    if isinstance(exc, SenetRpcError):
-        return f"{exc.reason}: {exc.message}"
-    return f"{type(exc).__name__}: {exc}"
+    """One line for people, from any error (no reason codes, no gRPC text)."""
+    return for_people(exc)
 
 
 # ------------------------------------------------------------------ start-up
@@ -516,7 +540,8 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
         )
         if plan.bots:
             out.print(
-                f"Bot seats are played by bot workers ({args.bot_strategy}).",
+                f"Bot seats play the {args.bot_strategy} strategy "
+                "(--bot-strategy greedy or mcts for stronger ones).",
                 highlight=False,
                 markup=False,
             )
@@ -580,6 +605,10 @@ async def lobby_session(
 
 
 async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
+    problem = await reach(args.server, args.tls_ca)
+    if problem is not None:
+        console.print(f"senet play: {problem}", highlight=False, markup=False, soft_wrap=True)
+        return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
             if lobby.wanted(args):
@@ -590,7 +619,9 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
             else:
                 session = await open_session(args, client, console)
         except SenetRpcError as exc:
-            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            console.print(
+                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+            )
             return 1
         holder.append(session)
         app = TextApp(
@@ -603,7 +634,9 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
         try:
             return await app.run()
         except SenetRpcError as exc:
-            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            console.print(
+                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+            )
             app._print_resume()
             return 1
 

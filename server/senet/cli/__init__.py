@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
+import socket
+import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
@@ -45,7 +48,15 @@ def main(argv: list[str] | None = None) -> int:
     health_probe.add_arguments(probe)
     args = parser.parse_args(argv)
     if args.command == "play":
-        return play_cli.run(args)
+        if not play_cli.full_screen(args):
+            return play_cli.run(args)
+        problem = play_cli.check(args)
+        if problem is not None:
+            print(f"senet play: {problem}")
+            return 2
+        from senet.tui.run import main as play_full_screen
+
+        return play_full_screen(args)
     if args.command == "bots":
         return worker.run_worker(args)
     if args.command == "arena":
@@ -66,5 +77,46 @@ def main(argv: list[str] | None = None) -> int:
         from senet.service.server import serve as run
 
         workers = settings.embedded_bot_workers
-        asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
+        if not port_free(settings.host, settings.port):
+            print(port_taken(settings.host, settings.port), file=sys.stderr)
+            return 1
+        try:
+            asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
+        except RuntimeError as exc:
+            if "Failed to bind" not in str(exc):
+                raise
+            print(port_taken(settings.host, settings.port), file=sys.stderr)
+            return 1
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            print(
+                f"senet serve: the metrics port {settings.metrics_port} is taken; "
+                "choose another with --metrics-port N (or SENET_METRICS_PORT=N).",
+                file=sys.stderr,
+            )
+            return 1
     return 0
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether ``host:port`` can be bound now; checked before gRPC tries, whose own
+    failure is a traceback and a line of C-core logging."""
+    if port == 0:
+        return True
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host or "0.0.0.0", port))
+        except OSError as exc:
+            return exc.errno != errno.EADDRINUSE
+    return True
+
+
+def port_taken(host: str, port: int) -> str:
+    """One line for a port another process holds (often a server started before)."""
+    return (
+        f"senet serve: {host}:{port} is taken (is a server already running?); "
+        f"choose another port with --port N or SENET_PORT=N."
+    )
