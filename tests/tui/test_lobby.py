@@ -1,42 +1,68 @@
-"""The lobby screen: a table of the matches it is given; Enter joins, w watches, n starts."""
+"""The lobby screen: the matches ``ListMatches`` returns; Enter joins, w watches, n starts.
+
+The first tests feed the screen fixed listings; the others run the whole lobby of
+``senet play`` (:func:`senet.tui.run.lobby_session`) against a real server, driven
+by the pilot, and open the play screen for what was picked.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+import io
+from collections.abc import Awaitable, Callable, Sequence
 
 from textual.app import App
+from textual.pilot import Pilot
 
-from senet.tui.lobby import LobbyChoice, LobbyScreen
-from senet.v1 import match_pb2
+from senet.client.client import SenetClient
+from senet.text import cli as play_cli
+from senet.text import drawing
+from senet.tui.app import PlayApp
+from senet.tui.lobby import LobbyApp, LobbyChoice, LobbyScreen
+from senet.tui.run import lobby_session
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
+from tests.tui.conftest import screen_text, wait_for
 
 
-def _summary(match_id: str, claimed: Sequence[bool]) -> match_pb2.MatchSummary:
-    return match_pb2.MatchSummary(
+def _listing(match_id: str, claimed: Sequence[bool]) -> match_service_pb2.MatchListing:
+    return match_service_pb2.MatchListing(
         match_id=match_id,
         game_id="mykerinos",
         status=match_pb2.MATCH_STATUS_ACTIVE,
         seats=[
-            match_pb2.SeatInfo(seat=i, kind=match_pb2.SEAT_KIND_OPEN, claimed=c)
+            match_pb2.SeatInfo(
+                seat=i, kind=match_pb2.SEAT_KIND_OPEN, claimed=c, display_name="Ada" if c else ""
+            )
             for i, c in enumerate(claimed)
         ],
     )
 
 
-MATCHES = [_summary("full", [True, True]), _summary("open", [True, False])]
+MATCHES = [_listing("full", [True, True]), _listing("open", [True, False])]
 
 
 class Host(App[LobbyChoice | None]):
-    async def load(self) -> list[match_pb2.MatchSummary]:
+    def __init__(self, games: Sequence[games_pb2.GameInfo] | None = None) -> None:
+        super().__init__()
+        self.games = games
+
+    async def load(self) -> list[match_service_pb2.MatchListing]:
         return MATCHES
 
+    async def load_games(self) -> Sequence[games_pb2.GameInfo]:
+        return self.games or ()
+
     def on_mount(self) -> None:
-        self.push_screen(LobbyScreen(self.load), callback=self.exit)
+        games = self.load_games if self.games is not None else None
+        self.push_screen(LobbyScreen(self.load, games=games), callback=self.exit)
 
 
 async def test_enter_joins_the_highlighted_match_with_an_open_seat() -> None:
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        text = "\n".join(s.text for s in app.screen._compositor.render_strips())
+        assert "full" in text and "Ada, open" in text and "waiting" in text, text
         await pilot.press("enter")  # the first match has no open seat: refused
         await pilot.pause()
         assert app.is_running
@@ -55,3 +81,127 @@ async def test_w_watches_and_n_starts_a_new_match() -> None:
         await pilot.pause()
         await pilot.press("n")
     assert app.return_value == LobbyChoice("new")
+
+
+async def test_n_asks_the_game_when_the_server_lists_them() -> None:
+    games = [
+        games_pb2.GameInfo(id="mykerinos", name="Mykerinos", min_seats=2, max_seats=4),
+        games_pb2.GameInfo(id="archeos", name="Archeos", min_seats=2, max_seats=4),
+    ]
+    app = Host(games)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("down", "enter")
+    assert app.return_value == LobbyChoice("new", game_id="archeos")
+
+
+def _args(address: str, *more: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    play_cli.add_arguments(parser)
+    return parser.parse_args(["--server", address, "--name", "Eve", *more])
+
+
+def _pilot_lobby(
+    keys: Callable[[Pilot[LobbyChoice | None], LobbyApp], Awaitable[None]],
+) -> Callable[[LobbyApp], Awaitable[LobbyChoice | None]]:
+    """Run the lobby app under the pilot, pressing ``keys`` once the list is in."""
+
+    async def run(app: LobbyApp) -> LobbyChoice | None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, app, lambda: app.lobby.table.row_count > 0)  # type: ignore[arg-type]
+            await keys(pilot, app)
+        return app.return_value
+
+    return run
+
+
+async def test_the_lobby_lists_the_servers_matches_and_joining_opens_the_play_screen(
+    bot_server: str,
+) -> None:
+    client = SenetClient(bot_server)
+    try:
+        waiting = await client.create_match("mykerinos", 1, bots=["random"], seed=3)
+        full = await client.create_match("mykerinos", 1, bots=["random"], seed=4)
+        await client.join(full, "Bob")
+        seen: list[str] = []
+
+        async def join_the_waiting_one(pilot: Pilot[LobbyChoice | None], app: LobbyApp) -> None:
+            seen.append(screen_text(app))  # type: ignore[arg-type]
+            rows = [listing.match_id for listing in app.lobby.matches]
+            assert rows == [full, waiting]  # newest first
+            await pilot.press("down", "enter")
+
+        console = drawing.make_console(no_color=True, file=io.StringIO())
+        session = await lobby_session(
+            _args(bot_server), client, console, run=_pilot_lobby(join_the_waiting_one)
+        )
+        assert full in seen[0] and waiting in seen[0] and "Bob, bot random" in seen[0]
+        assert session is not None and session.seat is not None
+        assert session.match_id == waiting
+        summary = (await client.get(waiting)).match
+        assert [s.display_name for s in summary.seats if s.claimed] == ["Eve"]
+
+        play = PlayApp(session)
+        async with play.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, play, lambda: play.view is not None)
+            text = screen_text(play)
+            assert f"mykerinos {waiting}" in text and "you:" in text, text
+            await pilot.press("ctrl+q", "p")
+    finally:
+        await client.close()
+
+
+async def test_watching_from_the_lobby_opens_the_play_screen_as_a_spectator(
+    bot_server: str,
+) -> None:
+    client = SenetClient(bot_server)
+    try:
+        match_id = await client.create_match("mykerinos", 1, bots=["random"], seed=5)
+
+        async def watch(pilot: Pilot[LobbyChoice | None], _app: LobbyApp) -> None:
+            await pilot.press("w")
+
+        console = drawing.make_console(no_color=True, file=io.StringIO())
+        session = await lobby_session(_args(bot_server), client, console, run=_pilot_lobby(watch))
+        assert session is not None and session.seat is None and session.match_id == match_id
+        play = PlayApp(session)
+        async with play.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, play, lambda: play.view is not None)
+            assert "watching" in screen_text(play)
+            await pilot.press("ctrl+q")  # a watcher just closes
+        assert play.left is None
+    finally:
+        await client.close()
+
+
+async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
+    bot_server: str,
+) -> None:
+    client = SenetClient(bot_server)
+    try:
+        await client.create_match("mykerinos", 1, bots=["random"], seed=6)
+
+        async def new_mykerinos(pilot: Pilot[LobbyChoice | None], app: LobbyApp) -> None:
+            await pilot.press("n")
+            await wait_for(pilot, app, lambda: app.screen.__class__.__name__ == "GamePicker")  # type: ignore[arg-type]
+            picker = app.screen.query_one("#games")
+            ids = [picker.get_option_at_index(i).id for i in range(picker.option_count)]  # type: ignore[attr-defined]
+            for _ in range(ids.index("mykerinos")):
+                await pilot.press("down")
+            await pilot.press("enter")
+
+        out = io.StringIO()
+        console = drawing.make_console(no_color=True, file=out)
+        session = await lobby_session(
+            _args(bot_server), client, console, run=_pilot_lobby(new_mykerinos)
+        )
+        assert session is not None and session.seat is not None
+        summary = (await client.get(session.match_id)).match
+        assert summary.game_id == "mykerinos"
+        kinds = [s.kind for s in summary.seats]
+        assert kinds.count(match_pb2.SEAT_KIND_BOT) >= 1 and summary.seats[0].claimed
+        assert f"Created mykerinos match {session.match_id}" in out.getvalue()
+    finally:
+        await client.close()

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import sys
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import IO, TextIO
@@ -33,7 +32,7 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.text import choose, drawing, lobby
+from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import parse_options, program, seat_plan
 from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, renderer_for
@@ -295,22 +294,18 @@ class TextApp:
 
     def _draw_clocks(self) -> None:
         """One line: each seat's reserve (if any) and the time left to decide."""
-        clock, summary = self.clock, self.summary
+        clock, summary, view = self.clock, self.summary, self.view
         if clock is None or summary is None or summary.status != match_pb2.MATCH_STATUS_ACTIVE:
             return
-        parts = []
-        for seat, left in enumerate(clock.remaining_ms):
-            who = (
-                self.renderer.seat_label(seat, self.view, summary, self.viewer)
-                if self.view is not None
-                else f"seat {seat}"
-            )
-            parts.append(f"{who} {_clock_text(left)}")
-        if clock.HasField("deadline_ms"):
-            left_ms = max(0, clock.deadline_ms - int(time.time() * 1000))
-            parts.append(f"to decide: {_clock_text(left_ms)} left")
-        if parts:
-            self.print(Text("CLOCKS  " + "  ".join(parts), style="bold"))
+
+        def label(seat: int) -> str:
+            if view is None:
+                return f"seat {seat}"
+            return self.renderer.seat_label(seat, view, summary, self.viewer)
+
+        line = clocks.clocks_line(clock, label)
+        if line:
+            self.print(Text(line, style="bold"))
 
     def _draw_waiting(self) -> None:
         summary = self.summary
@@ -487,14 +482,6 @@ _LEFT = {
     match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
     match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
 }
-
-
-def _clock_text(ms: int) -> str:
-    """Milliseconds as m:ss (tenths under ten seconds)."""
-    if ms < 10_000:
-        return f"{ms / 1000:.1f}s"
-    seconds = ms // 1000
-    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def describe(exc: BaseException) -> str:

@@ -6,7 +6,8 @@ Panes (sizes in :data:`PlayApp.CSS`; at 80x24 and up every pane keeps its place)
 * the board: the game's own text drawing (``senet.text.<game>`` through the
   renderer registry), scrollable both ways; ``F2`` zooms it to the whole screen
   and ``F3`` jumps to its next region;
-* the players, their scores, whose turn it is (and a column for clocks);
+* the players, their scores, whose turn it is, and each seat's clock where the
+  match has clocks (the time left to decide counts down every second);
 * the recent log, filled from the same stream as the board;
 * the prompt: the legal actions in a list of fixed height, filtered as the player
   types (notation or words); arrows and Enter choose, numbers still work, ``?``
@@ -17,6 +18,10 @@ table first, then streams from a few versions back so that a resumed seat sees i
 recent log, and after a broken stream it shows the loss at once and reconnects,
 resuming after the last version it delivered. The board is drawn only at a version
 the log has reached, so the two never disagree.
+
+Ctrl+Q (or ``quit``) asks a player whether to leave for good (``LeaveMatch``: the
+seat reopens before the start, else the match's leave policy applies) or to pause
+(the seat is kept and the resume command printed); a watcher just closes.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from senet.client.errors import SenetRpcError
-from senet.text import choose, drawing
+from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, renderer_for
@@ -56,6 +61,14 @@ LOG_BACKFILL = 30
 _STALE_REASONS = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER"})
 _RECONNECT_START_S = 0.2
 _RECONNECT_MAX_S = 3.0
+#: Seconds between redraws of a running clock.
+CLOCK_TICK_S = 1.0
+#: What LeaveMatch did, in words for the player.
+LEFT_OUTCOME = {
+    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
+    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
+    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
+}
 #: Columns and rows from which the wide and tall layouts apply.
 WIDE_COLUMNS = 120
 #: Rows of the players and log panes below the board (more when more seats play).
@@ -83,13 +96,44 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text(self.text))
 
 
+class QuitScreen(ModalScreen[str | None]):
+    """Leave for good or pause? ``l`` leaves, ``p`` pauses, Escape carries on."""
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > Static {
+        width: 64; max-width: 100%; height: auto; padding: 1 2;
+        border: round $accent; background: $panel;
+    }
+    """
+    BINDINGS = [
+        Binding("l", "dismiss('leave')", "Leave for good"),
+        Binding("p", "dismiss('pause')", "Pause"),
+        Binding("escape,c", "dismiss(None)", "Carry on"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text.assemble(
+                ("Leave the match?\n\n", "bold"),
+                ("l", "bold reverse"),
+                "  leave for good: before the start your seat reopens; after it "
+                "the match's leave policy applies (a bot takes over, or you resign)\n",
+                ("p", "bold reverse"),
+                "  pause: keep your seat; the resume command is printed\n",
+                ("Esc", "bold reverse"),
+                "  carry on playing",
+            )
+        )
+
+
 KEYS_HELP = """Keys
   type          filter the actions (notation or words); a number picks action N
   Up/Down       move in the list          Enter   play the highlighted action
   ?             explain the highlighted action
   PageUp/Down   scroll the board          F2      zoom the board (again: back)
   F3            next region of the board  F1      this help
-  Ctrl+Q        leave (the resume command is printed)
+  Ctrl+Q        leave for good, or pause (the resume command is printed)
 Typed commands: help, list, board, quit.
 """
 
@@ -158,6 +202,12 @@ class PlayApp(App[int]):
         self.connection_note = "connecting..."
         self.over = False
         self.submitting = False
+        #: The clocks as of the latest fetch or update (None: the match has none).
+        self.clock: match_pb2.ClockState | None = None
+        #: The seat whose decision ``clock``'s deadline times.
+        self.clock_seat: int | None = None
+        #: What leaving for good did, for the terminal once the screen closes (None: paused).
+        self.left: str | None = None
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
@@ -195,6 +245,7 @@ class PlayApp(App[int]):
         self.entry.focus()
         self._draw_status()
         self.run_worker(self._follow(), name="follow", exit_on_error=False)
+        self.set_interval(CLOCK_TICK_S, self._tick_clock, name="clock")
 
     def on_resize(self) -> None:
         self._fit_layout()
@@ -299,6 +350,9 @@ class PlayApp(App[int]):
             if update.version <= self.stream_version:
                 return  # replayed after a reconnection: already in the log
             self.stream_version = update.version
+            if update.HasField("clock"):
+                self.clock = update.clock
+                self.clock_seat = update.current_seat if update.HasField("current_seat") else None
             view = self.view
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
@@ -350,6 +404,8 @@ class PlayApp(App[int]):
         self.summary = summary
         self.view = response.view
         self.legal = legal
+        self.clock = summary.clock if summary.HasField("clock") else None
+        self.clock_seat = summary.current_seat if summary.HasField("current_seat") else None
         self.over = summary.status != match_pb2.MATCH_STATUS_ACTIVE
         self._draw()
 
@@ -414,8 +470,18 @@ class PlayApp(App[int]):
             self.query_one("#side").styles.height = wanted
 
     def clock_text(self, seat: int) -> str:
-        """The seat's clock; matches have no clocks yet, so nothing."""
-        return ""
+        """The seat's clock (its reserve; for the seat deciding, the time left), or
+        nothing for a match without clocks or over."""
+        clock = self.clock
+        if clock is None or self.over:
+            return ""
+        return clocks.seat_clock(clock, seat, deciding=seat == self.clock_seat)
+
+    def _tick_clock(self) -> None:
+        """Move the countdown: redraw the players while a deadline runs."""
+        clock = self.clock
+        if clock is not None and not self.over and clock.HasField("deadline_ms"):
+            self._draw_players()
 
     def _draw_prompt(self) -> None:
         legal = self.legal_actions
@@ -611,6 +677,36 @@ class PlayApp(App[int]):
             self.entry.value = ""
 
     def action_leave(self) -> None:
+        """Close; a player still seated in a running match is asked first."""
+        if isinstance(self.screen, QuitScreen):
+            self.screen.dismiss("pause")  # Ctrl+Q twice: the choice that loses nothing
+            return
+        if self.session.seat is None or self.over:
+            self.exit(0)
+            return
+        self.push_screen(QuitScreen(), callback=self._answer_quit)
+
+    async def _answer_quit(self, answer: str | None) -> None:
+        if answer == "pause":
+            self.exit(0)
+        elif answer == "leave":
+            await self.leave_for_good()
+        else:
+            self._hint(Text("Carrying on.", style="italic"))
+
+    async def leave_for_good(self) -> None:
+        """LeaveMatch; the screen closes with the outcome, or stays with the reason."""
+        seat = self.session.seat
+        if seat is None:
+            return
+        try:
+            left = await seat.leave()
+        except SenetRpcError as exc:
+            message = f"Could not leave: {for_people(exc, self.session.server)}"
+            self._hint(Text(message, style="bold red"))
+            self._say(message, style="red")
+            return
+        self.left = LEFT_OUTCOME.get(left.outcome, "You left the match.")
         self.exit(0)
 
 

@@ -1,37 +1,88 @@
 """The lobby: the matches a server hosts, to join, watch or start one.
 
 The screen only shows what it is given and says what the player chose; where the
-list comes from is the caller's business. It is ready for ``ListMatches``: the
-caller passes a ``load`` coroutine that returns the summaries (called on opening
-and on ``r``), and opens the play screen for the :class:`LobbyChoice` it gets back.
+list comes from is the caller's business (``ListMatches`` in :mod:`senet.tui.run`).
+The caller passes a ``load`` coroutine that returns the listings (called on opening
+and on ``r``) and, to start a match from here, a ``games`` coroutine (``ListGames``)
+from which ``n`` asks the game; it then opens the play screen for the
+:class:`LobbyChoice` it gets back. The columns are the line mode's
+(:func:`senet.text.lobby.listing_table`), so both modes describe a match alike.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+import contextlib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets.option_list import Option
 
-from senet.v1 import match_pb2
+from senet.client.errors import SenetRpcError
+from senet.text import lobby as text_lobby
+from senet.text.errors import for_people
+from senet.v1 import games_pb2, match_service_pb2
 
-Load = Callable[[], Awaitable[Sequence[match_pb2.MatchSummary]]]
+Load = Callable[[], Awaitable[Sequence[match_service_pb2.MatchListing]]]
+LoadGames = Callable[[], Awaitable[Sequence[games_pb2.GameInfo]]]
 
 
 @dataclass(frozen=True)
 class LobbyChoice:
-    """What the player picked: join or watch ``match_id``, or start a new match."""
+    """What the player picked: join or watch ``match_id``, or start a new match
+    (of ``game_id`` when the player chose one here)."""
 
     how: Literal["join", "watch", "new"]
     match_id: str = ""
+    game_id: str = ""
 
 
-def open_seats(summary: match_pb2.MatchSummary) -> int:
-    return sum(1 for s in summary.seats if s.kind == match_pb2.SEAT_KIND_OPEN and not s.claimed)
+def open_seats(listing: match_service_pb2.MatchListing) -> int:
+    """Seats a person may still join (bot seats never)."""
+    return text_lobby.open_seats(listing)
+
+
+class GamePicker(ModalScreen[str | None]):
+    """The games the server hosts; Enter picks one, Escape goes back."""
+
+    DEFAULT_CSS = """
+    GamePicker { align: center middle; }
+    GamePicker > Vertical {
+        width: 60; max-width: 100%; height: auto; max-height: 90%;
+        border: round $accent; background: $panel;
+    }
+    GamePicker OptionList { height: auto; max-height: 16; border: none; }
+    """
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Back")]
+
+    def __init__(self, games: Sequence[games_pb2.GameInfo]) -> None:
+        super().__init__()
+        self.games = list(games)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("NEW MATCH: which game? (Enter starts it, Escape goes back)")
+            yield OptionList(
+                *(
+                    Option(f"{g.id:<12} {g.name} ({_seats(g)} players)", id=g.id)
+                    for g in self.games
+                ),
+                id="games",
+            )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+
+def _seats(game: games_pb2.GameInfo) -> str:
+    if game.min_seats == game.max_seats:
+        return str(game.min_seats)
+    return f"{game.min_seats}-{game.max_seats}"
 
 
 class LobbyScreen(Screen[LobbyChoice | None]):
@@ -41,57 +92,125 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         Binding("w", "pick('watch')", "Watch"),
         Binding("n", "new", "New match"),
         Binding("r", "reload", "Refresh"),
-        Binding("escape,q", "leave", "Back"),
+        Binding("escape,q", "leave", "Quit"),
     ]
+    DEFAULT_CSS = """
+    #matches { height: 1fr; }
+    #lobby-note { height: auto; max-height: 3; }
+    """
 
-    def __init__(self, load: Load) -> None:
+    def __init__(
+        self,
+        load: Load,
+        *,
+        games: LoadGames | None = None,
+        note: str = "",
+        where: str = "",
+    ) -> None:
         super().__init__()
         self.load = load
-        self.matches: list[match_pb2.MatchSummary] = []
+        self.load_games = games
+        self.where = where
+        self.matches: list[match_service_pb2.MatchListing] = []
+        self.variants: Mapping[str, Sequence[str]] = {}
         self.table: DataTable[str] = DataTable(cursor_type="row", id="matches")
-        self.note = Static(id="lobby-note")
+        self.note = Static(note, id="lobby-note")
+        self.first_note = note
 
     def compose(self) -> ComposeResult:
-        yield Static("MATCHES  (Enter joins a seat, w watches, n starts a new match)")
+        where = f" on {self.where}" if self.where else ""
+        yield Static(
+            f"MATCHES being played{where}, newest first\n"
+            "Enter joins a seat, w watches, n starts a new match, r refreshes",
+            id="lobby-title",
+        )
         yield self.table
         yield self.note
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.table.add_columns("game", "match", "players", "open seats", "move")
+        self.table.add_columns("match", "game", "status", "seats", "moves", "age")
+        self.table.focus()
+        if self.load_games is not None:
+            # Without the games, the ids alone; the listing below says what failed.
+            with contextlib.suppress(SenetRpcError):
+                self.variants = text_lobby.variant_names(await self.load_games())
         await self.action_reload()
 
     async def action_reload(self) -> None:
-        self.matches = list(await self.load())
+        try:
+            self.matches = list(await self.load())
+        except SenetRpcError as exc:
+            self.note.update(f"Could not list the matches: {for_people(exc)} (r tries again)")
+            return
         self.table.clear()
-        for summary in self.matches:
+        for listing in self.matches:
             self.table.add_row(
-                summary.game_id,
-                summary.match_id,
-                str(len(summary.seats)),
-                str(open_seats(summary)),
-                str(summary.version),
-                key=summary.match_id,
+                listing.match_id,
+                text_lobby.game_words(listing, self.variants),
+                text_lobby.status_word(listing),
+                text_lobby.seat_words(listing),
+                str(listing.version),
+                text_lobby.age(listing.created_time_ms),
+                key=listing.match_id,
             )
-        self.note.update("" if self.matches else "No match yet: n starts one.")
+        if self.first_note:
+            self.first_note = ""  # shown once, over the first listing
+        elif self.matches:
+            self.note.update(f"{len(self.matches)} match(es).")
+        else:
+            self.note.update("No match is being played yet: n starts one.")
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_pick("join")  # Enter on a row
 
     def action_pick(self, how: Literal["join", "watch"]) -> None:
         if not self.matches:
+            self.note.update("No match to pick: n starts one, r refreshes.")
             return
-        summary = self.matches[self.table.cursor_row]
-        if how == "join" and not open_seats(summary):
-            self.note.update("No open seat in that match: w watches it.")
+        listing = self.matches[self.table.cursor_row]
+        if how == "join" and not open_seats(listing):
+            self.note.update(f"Match {listing.match_id} has no open seat: w watches it.")
             return
-        self.dismiss(LobbyChoice(how, summary.match_id))
+        self.dismiss(LobbyChoice(how, listing.match_id))
 
-    def action_new(self) -> None:
-        self.dismiss(LobbyChoice("new"))
+    async def action_new(self) -> None:
+        if self.load_games is None:
+            self.dismiss(LobbyChoice("new"))
+            return
+        try:
+            games = await self.load_games()
+        except SenetRpcError as exc:
+            self.note.update(f"Could not list the games: {for_people(exc)}")
+            return
+        if not games:
+            self.dismiss(LobbyChoice("new"))
+            return
+
+        def chosen(game_id: str | None) -> None:
+            if game_id:
+                self.dismiss(LobbyChoice("new", game_id=game_id))
+
+        self.app.push_screen(GamePicker(games), callback=chosen)
 
     def action_leave(self) -> None:
         self.dismiss(None)
 
 
-__all__ = ["LobbyChoice", "LobbyScreen", "open_seats"]
+class LobbyApp(App[LobbyChoice | None]):
+    """The lobby on its own, full screen; returns the player's choice (None: quit)."""
+
+    TITLE = "senet lobby"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(
+        self, load: Load, *, games: LoadGames | None = None, note: str = "", where: str = ""
+    ) -> None:
+        super().__init__()
+        self.lobby = LobbyScreen(load, games=games, note=note, where=where)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lobby, callback=self.exit)
+
+
+__all__ = ["GamePicker", "LobbyApp", "LobbyChoice", "LobbyScreen", "open_seats"]

@@ -1,44 +1,128 @@
 """Start the full-screen UI from the ``senet play`` arguments.
 
-The match is created, joined or resumed first, in the terminal as it is (so the
-match id, token and resume command stay printed above), then the play screen
-takes the whole terminal; when it closes, the resume command is printed again
-while the match goes on.
+With ``--new``, ``--join``, ``--resume`` or ``--watch`` the match is created, joined
+or resumed first, in the terminal as it is (so the match id, token and resume
+command stay printed above). Without them (or with ``--lobby``) the lobby screen
+comes first (:class:`senet.tui.lobby.LobbyApp`, fed by ``ListMatches``): the pick is
+joined (its first open seat), watched or created, then the play screen takes the
+whole terminal. When it closes, the player has either left for good (the outcome
+is printed) or paused (the resume command is printed while the match goes on).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 
 from rich.console import Console
 
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.text import drawing
-from senet.text.app import Session, open_session
+from senet.text import lobby as text_lobby
+from senet.text.app import Session, announce_seat, open_session
+from senet.text.cli import program
 from senet.text.errors import for_people, reach
 from senet.tui.app import PlayApp
-from senet.v1 import match_pb2
+from senet.tui.lobby import LobbyApp, LobbyChoice
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
+
+#: Matches the lobby lists (newest first); older ones are a ``senet matches`` away.
+LOBBY_LIMIT = 200
+
+
+def _say(console: Console, text: str) -> None:
+    console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+async def _run_lobby(app: LobbyApp) -> LobbyChoice | None:
+    return await app.run_async()
+
+
+async def lobby_session(
+    args: argparse.Namespace,
+    client: SenetClient,
+    console: Console,
+    run: Callable[[LobbyApp], Awaitable[LobbyChoice | None]] = _run_lobby,
+) -> Session | None:
+    """Show the lobby until the player joins, watches or starts a match (None: quit).
+
+    A join that fails (someone took the last seat meanwhile) comes back to the
+    lobby with the reason. ``run`` runs the lobby's app (tests drive it with a pilot).
+    """
+
+    async def load() -> Sequence[match_service_pb2.MatchListing]:
+        listings = client.list_matches(game_id=args.game, status="active", limit=LOBBY_LIMIT)
+        return [listing async for listing in listings]
+
+    async def games() -> Sequence[games_pb2.GameInfo]:
+        return await client.list_games()
+
+    note = ""
+    while True:
+        choice = await run(LobbyApp(load, games=games, note=note, where=args.server))
+        if choice is None:
+            return None
+        if choice.how == "watch":
+            _say(console, f"Watching match {choice.match_id}.")
+            return Session(client, args.server, choice.match_id)
+        if choice.how == "new":
+            if not choice.game_id:
+                _say(console, f"Start a match with: {program()} play --new GAME")
+                _say(console, "(the games: senet play --help and the README)")
+                return None
+            known = {g.id: g for g in await client.list_games()}
+            fewest = known[choice.game_id].min_seats if choice.game_id in known else 2
+            new = _new_match_args(args, choice.game_id, fewest)
+            return await open_session(new, client, console)
+        try:
+            seat = await client.join(choice.match_id, args.name)
+        except SenetRpcError as exc:
+            note = f"Could not join {choice.match_id}: {for_people(exc, args.server)}"
+            continue
+        session = Session(client, args.server, choice.match_id, seat)
+        _say(console, f"Joined match {choice.match_id}.")
+        announce_seat(session, console)
+        return session
+
+
+def _new_match_args(args: argparse.Namespace, game_id: str, fewest: int) -> argparse.Namespace:
+    """``args`` as if ``--new GAME`` had been typed; with no seats asked for, the
+    player and bots up to the game's fewest seats (at least one: a match that
+    starts at once)."""
+    new = argparse.Namespace(**vars(args))
+    new.new = game_id
+    new.lobby = False
+    if not (args.bots or args.seats is not None or args.players is not None):
+        new.bots = max(2, fewest) - 1
+    return new
 
 
 async def amain(args: argparse.Namespace) -> int:
     console = drawing.make_console(no_color=args.no_color)
     problem = await reach(args.server, args.tls_ca)
     if problem is not None:
-        console.print(f"senet play: {problem}", highlight=False, markup=False, soft_wrap=True)
+        _say(console, f"senet play: {problem}")
         return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
-            session = await open_session(args, client, console)
+            if text_lobby.wanted(args):
+                picked = await lobby_session(args, client, console)
+                if picked is None:
+                    return 0
+                session = picked
+            else:
+                session = await open_session(args, client, console)
         except SenetRpcError as exc:
-            console.print(
-                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
-            )
+            _say(console, f"senet play: {for_people(exc, args.server)}")
             return 1
         app = PlayApp(session, charset=drawing.charset_for(console, args.ascii))
         status = await app.run_async()
-        _print_resume(console, session, app.summary)
+        if app.left is not None:
+            _say(console, app.left)
+        else:
+            _print_resume(console, session, app.summary)
         return status if status is not None else 0
 
 
@@ -48,12 +132,7 @@ def _print_resume(
     command = session.resume_command()
     if command is None or (summary is not None and summary.status != match_pb2.MATCH_STATUS_ACTIVE):
         return
-    console.print(
-        f"Left the match. Resume later with:\n  {command}",
-        highlight=False,
-        markup=False,
-        soft_wrap=True,
-    )
+    _say(console, f"Paused: your seat is kept. Resume later with:\n  {command}")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -64,4 +143,4 @@ def main(args: argparse.Namespace) -> int:
         return 130
 
 
-__all__ = ["main"]
+__all__ = ["lobby_session", "main"]

@@ -1,0 +1,68 @@
+"""Turn clocks in words, for both the line mode and the full screen.
+
+A match with clocks carries a :class:`match_pb2.ClockState` in its summary and in
+each update: every seat's reserve as of the start of the current decision, and the
+current decision's deadline (server time). Both clients show the same figures, so
+the figures are made here once: the reserves as they were given, and the time left
+to decide counted down from the deadline against the local clock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from senet.v1 import match_pb2
+
+
+def clock_text(ms: int) -> str:
+    """Milliseconds as m:ss (tenths under ten seconds)."""
+    ms = max(0, ms)
+    if ms < 10_000:
+        return f"{ms / 1000:.1f}s"
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def time_to_decide_ms(clock: match_pb2.ClockState, now: int | None = None) -> int | None:
+    """Milliseconds left before the current decision times out (None: no deadline)."""
+    if not clock.HasField("deadline_ms"):
+        return None
+    return max(0, clock.deadline_ms - (now_ms() if now is None else now))
+
+
+def seat_clock(
+    clock: match_pb2.ClockState, seat: int, deciding: bool, now: int | None = None
+) -> str:
+    """One seat's clock: its reserve, and for the seat deciding the time left.
+
+    ``1:00`` (a reserve), ``8.2s left`` (a decision limit only), ``1:00 8.2s left``.
+    """
+    parts = []
+    if seat < len(clock.remaining_ms):
+        parts.append(clock_text(clock.remaining_ms[seat]))
+    left = time_to_decide_ms(clock, now) if deciding else None
+    if left is not None:
+        parts.append(f"{clock_text(left)} left")
+    return " ".join(parts)
+
+
+def clocks_line(
+    clock: match_pb2.ClockState, label: Callable[[int], str], now: int | None = None
+) -> str:
+    """Every seat's reserve and the time left to decide, on one line ('' if neither).
+
+    ``label`` names a seat as the rest of the screen does.
+    """
+    parts = [f"{label(seat)} {clock_text(left)}" for seat, left in enumerate(clock.remaining_ms)]
+    left_ms = time_to_decide_ms(clock, now)
+    if left_ms is not None:
+        parts.append(f"to decide: {clock_text(left_ms)} left")
+    return "CLOCKS  " + "  ".join(parts) if parts else ""
+
+
+__all__ = ["clock_text", "clocks_line", "now_ms", "seat_clock", "time_to_decide_ms"]

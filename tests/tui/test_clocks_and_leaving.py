@@ -1,0 +1,143 @@
+"""Clocks and leaving on the play screen, against an in-process server.
+
+A clocked match shows each seat's clock and a countdown that moves by itself;
+Ctrl+Q asks a player to leave for good (``LeaveMatch``: the seat reopens before
+the start, a bot takes it over after) or to pause (the seat is kept).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from senet.client.client import SenetClient
+from senet.service.server import create_server
+from senet.service.settings import Settings
+from senet.text import clocks
+from senet.text.app import Session
+from senet.tui.app import PlayApp, QuitScreen
+from senet.v1 import match_pb2
+from tests.tui.conftest import screen_text, wait_for
+
+
+def test_clock_words_are_the_same_for_both_modes() -> None:
+    clock = match_pb2.ClockState(remaining_ms=[65_000, 9_250], deadline_ms=1_000_000 + 8_240)
+    assert clocks.clock_text(65_000) == "1:05"
+    assert clocks.clock_text(9_250) == "9.2s"
+    assert clocks.clock_text(-5) == "0.0s"
+    assert clocks.seat_clock(clock, 0, deciding=True, now=1_000_000) == "1:05 8.2s left"
+    assert clocks.seat_clock(clock, 1, deciding=False, now=1_000_000) == "9.2s"
+    line = clocks.clocks_line(clock, lambda s: "AB"[s], now=1_000_000)
+    assert line == "CLOCKS  A 1:05  B 9.2s  to decide: 8.2s left"
+    assert clocks.clocks_line(match_pb2.ClockState(), str) == ""
+    limit_only = match_pb2.ClockState(deadline_ms=2_000_000)
+    assert clocks.seat_clock(limit_only, 0, deciding=True, now=2_000_000 - 75_000) == "1:15 left"
+    assert clocks.seat_clock(limit_only, 1, deciding=False, now=0) == ""
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[tuple[str, SenetClient]]:
+    """A server without bot workers (nobody moves but the test) and a client."""
+    served = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    address = f"127.0.0.1:{served.port}"
+    client = SenetClient(address)
+    try:
+        yield address, client
+    finally:
+        await client.close()
+        await served.stop()
+
+
+async def test_a_clocked_match_counts_down_on_screen(server: tuple[str, SenetClient]) -> None:
+    address, client = server
+    control = match_pb2.TimeControl(decision_ms=600_000, reserve_ms=900_000, increment_ms=0)
+    match_id = await client.create_match("mykerinos", 2, seed=4, time_control=control)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    app = PlayApp(Session(client, address, match_id, seats[0]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.clock_seat is not None and app.view is not None)
+        mover = app.clock_seat
+        assert mover is not None
+        first = app.clock_text(mover)
+        assert first.endswith(" left") and first.startswith("15:00"), first
+        other = 1 - mover
+        assert app.clock_text(other) == "15:00"  # the reserve, not running
+        shown = screen_text(app)
+        assert first in shown, shown
+        # The countdown moves by itself (the interval redraws the players).
+        await wait_for(pilot, app, lambda: app.players.rows[mover].clock != first)
+        assert app.players.rows[mover].clock in screen_text(app)
+
+
+async def test_a_match_without_clocks_shows_none(server: tuple[str, SenetClient]) -> None:
+    address, client = server
+    match_id = await client.create_match("mykerinos", 2, seed=4)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    app = PlayApp(Session(client, address, match_id, seats[0]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        assert app.clock is None and [r.clock for r in app.players.rows] == ["", ""]
+
+
+async def test_quit_then_leave_before_the_start_reopens_the_seat(
+    server: tuple[str, SenetClient],
+) -> None:
+    address, client = server
+    match_id = await client.create_match("mykerinos", 2, seed=4)
+    seat = await client.join(match_id, "Ada")
+    app = PlayApp(Session(client, address, match_id, seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, QuitScreen))
+        assert "leave for good" in screen_text(app)
+        await pilot.press("escape")  # carry on
+        await wait_for(pilot, app, lambda: not isinstance(app.screen, QuitScreen))
+        assert app.is_running
+        app.entry.value = "quit"  # the typed command asks the same
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, QuitScreen))
+        await pilot.press("l")
+        await wait_for(pilot, app, lambda: app.left is not None)
+    assert app.left == "You left; your seat is open for someone else."
+    summary = (await client.get(match_id)).match
+    assert not summary.seats[seat.seat].claimed
+
+
+async def test_quit_then_leave_after_the_start_hands_the_seat_to_a_bot(
+    server: tuple[str, SenetClient],
+) -> None:
+    address, client = server
+    match_id = await client.create_match(
+        "mykerinos",
+        2,
+        seed=4,
+        leave_policy=match_pb2.LEAVE_POLICY_BOT,
+        leave_bot_strategy="random",
+    )
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    app = PlayApp(Session(client, address, match_id, seats[0]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        await pilot.press("ctrl+q", "l")
+        await wait_for(pilot, app, lambda: app.left is not None)
+    assert app.left == "You left; a bot plays your seat from now on."
+    summary = (await client.get(match_id)).match
+    assert summary.seats[0].takeover_strategy == "random"
+
+
+async def test_quit_then_pause_keeps_the_seat(server: tuple[str, SenetClient]) -> None:
+    address, client = server
+    match_id = await client.create_match("mykerinos", 2, seed=4)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    session = Session(client, address, match_id, seats[0])
+    app = PlayApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        await pilot.press("ctrl+q", "p")
+    assert app.left is None and app.return_value == 0
+    again = await client.seat(match_id, 0, seats[0].token).get()  # the token still holds it
+    assert again.viewer_seat == 0 and again.match.seats[0].claimed
+    assert not again.match.seats[0].takeover_strategy and not again.match.seats[0].resigned
+    assert session.resume_command() is not None
