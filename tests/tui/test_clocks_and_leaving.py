@@ -26,7 +26,7 @@ def test_clock_words_are_the_same_for_both_modes() -> None:
     assert clocks.clock_text(65_000) == "1:05"
     assert clocks.clock_text(9_250) == "9.2s"
     assert clocks.clock_text(-5) == "0.0s"
-    assert clocks.seat_clock(clock, 0, deciding=True, now=1_000_000) == "1:05 8.2s left"
+    assert clocks.seat_clock(clock, 0, deciding=True, now=1_000_000) == "8.2s left"
     assert clocks.seat_clock(clock, 1, deciding=False, now=1_000_000) == "9.2s"
     line = clocks.clocks_line(clock, lambda s: "AB"[s], now=1_000_000)
     assert line == "CLOCKS  A 1:05  B 9.2s  to decide: 8.2s left"
@@ -60,7 +60,7 @@ async def test_a_clocked_match_counts_down_on_screen(server: tuple[str, SenetCli
         mover = app.clock_seat
         assert mover is not None
         first = app.clock_text(mover)
-        assert first.endswith(" left") and first.startswith("15:00"), first
+        assert first.endswith(" left") and first.startswith(("10:00", "9:5")), first
         other = 1 - mover
         assert app.clock_text(other) == "15:00"  # the reserve, not running
         shown = screen_text(app)

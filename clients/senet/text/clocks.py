@@ -38,17 +38,18 @@ def time_to_decide_ms(clock: match_pb2.ClockState, now: int | None = None) -> in
 def seat_clock(
     clock: match_pb2.ClockState, seat: int, deciding: bool, now: int | None = None
 ) -> str:
-    """One seat's clock: its reserve, and for the seat deciding the time left.
+    """One seat's clock, short enough for a players pane.
 
-    ``1:00`` (a reserve), ``8.2s left`` (a decision limit only), ``1:00 8.2s left``.
+    The seat deciding: the time left before its decision times out (``1:26 left``;
+    its reserve is burning and the deadline already counts it). Any other seat: its
+    reserve (``5:00``), or nothing for a match with a decision limit only.
     """
-    parts = []
-    if seat < len(clock.remaining_ms):
-        parts.append(clock_text(clock.remaining_ms[seat]))
     left = time_to_decide_ms(clock, now) if deciding else None
     if left is not None:
-        parts.append(f"{clock_text(left)} left")
-    return " ".join(parts)
+        return f"{clock_text(left)} left"
+    if seat < len(clock.remaining_ms):
+        return clock_text(clock.remaining_ms[seat])
+    return ""
 
 
 def clocks_line(

@@ -56,7 +56,9 @@ class GamePicker(ModalScreen[str | None]):
         width: 60; max-width: 100%; height: auto; max-height: 90%;
         border: round $accent; background: $panel;
     }
-    GamePicker OptionList { height: auto; max-height: 16; border: none; }
+    GamePicker OptionList, GamePicker OptionList:focus {
+        height: auto; max-height: 16; border: none;
+    }
     """
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Back")]
 

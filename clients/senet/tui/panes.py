@@ -79,27 +79,30 @@ class PlayerRow:
     label: str
     score: int | None
     to_move: bool
-    #: The seat's clock, once matches have clocks (empty until then).
+    #: The seat's clock (empty for a match without clocks).
     clock: str = ""
 
 
 class PlayersPane(Static):
-    """Who plays, their scores, whose turn it is, and a place for each seat's clock."""
+    """Who plays, their scores, whose turn it is, and each seat's clock."""
 
     rows: Sequence[PlayerRow] = ()
 
     def show(self, rows: Sequence[PlayerRow], title: str = "PLAYERS") -> None:
-        """One line a seat; the title too when the pane has a row to spare."""
+        """One line a seat (name, clock, score); the title too when the pane has a
+        row to spare. Clocks line up in a column of their own, before the scores."""
         self.rows = rows
         width = max(12, self.size.width or 30)
+        clock_width = max((len(row.clock) for row in rows), default=0)
         out = Text()
         if self.size.height > len(rows):
-            out.append(f"{title}{'score':>{width - len(title) - 1}}\n", style="bold")
+            heads = (f"{'clock':<{clock_width}} " if clock_width else "") + "score"
+            out.append(f"{title}{heads:>{width - len(title) - 1}}\n", style="bold")
         for row in rows:
             marker = ">" if row.to_move else " "
             score = "" if row.score is None else str(row.score)
-            tail = f" {row.clock}" if row.clock else ""
-            right = f"{score:>4}{tail}"
+            clock = f"{row.clock:<{clock_width}} " if clock_width else ""
+            right = f"{clock}{score:>4}"
             name = row.label
             room = width - 2 - len(right) - 1
             if len(name) > room:
