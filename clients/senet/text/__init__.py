@@ -8,6 +8,9 @@
   renderer shares: 80 columns, Unicode or ASCII borders, the numbered action list.
 * :mod:`senet.text.choose` turns what a person types (a number, notation, a command)
   into a choice among the legal actions.
+* :mod:`senet.text.lobby` lists a server's matches (``ListMatches``) and
+  :mod:`senet.text.clocks` words the turn clocks; the full screen (``senet.tui``)
+  shows both the same way.
 * :mod:`senet.text.app` runs the session: create, join, resume or watch a match, follow
   the match stream live and prompt when it is the player's turn.
 """
