@@ -102,7 +102,8 @@ def test_senet_matches_prints_the_lobby(hosted: Hosted) -> None:
 def _play(hosted: Hosted, *flags: str, log: io.StringIO) -> pexpect.spawn[str]:
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "senet.cli", "play", "--server", hosted.address, "--no-clear", *flags],
+        # The line mode's picker (in a terminal, without --line, the full screen's lobby).
+        ["-m", "senet.cli", "play", "--server", hosted.address, "--no-clear", "--line", *flags],
         cwd=str(REPO),
         env=ENV,
         encoding="utf-8",
@@ -133,6 +134,8 @@ def test_senet_play_picks_a_match_from_the_lobby_to_join_or_watch(hosted: Hosted
     child.expect("You are seat 1; your token: ")
     child.expect("MYKERINOS")
     child.sendline("quit")
+    child.expect(r"or pause, keeping your seat \(p\)\? > ")
+    child.sendline("p")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, log.getvalue()[-2000:]

@@ -57,7 +57,7 @@ def test_quit_pauses_or_leaves_for_good(server_address: str) -> None:
         "--server", server_address, "--resume", match_id, "--seat", "0", f"--token={token}",
         log=log,
     )  # fmt: skip
-    gone.expect("BAD_TOKEN")
+    gone.expect("This token holds no seat in this match")
     gone.expect(pexpect.EOF)
     gone.close()
     assert gone.exitstatus != 0

@@ -205,3 +205,30 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
         assert f"Created mykerinos match {session.match_id}" in out.getvalue()
     finally:
         await client.close()
+
+
+async def test_a_seat_taken_meanwhile_brings_the_lobby_back_with_the_reason(
+    bot_server: str,
+) -> None:
+    client = SenetClient(bot_server)
+    try:
+        match_id = await client.create_match("mykerinos", 1, bots=["random"], seed=7)
+        notes: list[str] = []
+
+        async def join_too_late(pilot: Pilot[LobbyChoice | None], app: LobbyApp) -> None:
+            notes.append(screen_text(app))  # type: ignore[arg-type]
+            if len(notes) == 1:
+                await client.join(match_id, "Bob")  # someone else is quicker
+                await pilot.press("enter")
+            else:
+                await pilot.press("escape")
+
+        console = drawing.make_console(no_color=True, file=io.StringIO())
+        session = await lobby_session(
+            _args(bot_server), client, console, run=_pilot_lobby(join_too_late)
+        )
+        assert session is None
+        assert f"Could not join {match_id}:" not in notes[0]
+        assert f"Could not join {match_id}:" in notes[1], notes[1]
+    finally:
+        await client.close()

@@ -3,11 +3,13 @@
 tmux runs the command in a pseudo-terminal of the given size and ``capture-pane``
 returns the screen as a person sees it. A whole quick Mykerinos match is played by
 pressing Enter on the first listed action; at every turn the board's header, every
-seat's score line and the prompt must be on the screen.
+seat's score line and the prompt must be on the screen. The lobby is used as a
+person would: join from the list, then leave for good.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 import subprocess
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from senet.client.client import SenetClient
 from tests.text.conftest import REPO, _serve
 
 pytestmark = [
@@ -108,3 +111,48 @@ def test_a_whole_match_in_a_real_terminal(server_with_bots: str, size: tuple[int
             time.sleep(0.1)
     finally:
         tmux.close()
+
+
+def _wait_screen(tmux: Tmux, *words: str) -> str:
+    """The screen once every one of ``words`` is on it."""
+    for _ in range(MAX_READS):
+        screen = tmux.screen()
+        if all(word in screen for word in words):
+            return screen
+        time.sleep(0.1)
+    pytest.fail(f"never saw {words}:\n{tmux.screen()}")
+
+
+def test_the_lobby_then_leaving_for_good_in_a_real_terminal(server_with_bots: str) -> None:
+    """``senet play`` with no match named: the lobby lists the server's matches at
+    80x24, Enter joins one, and Ctrl+Q then ``l`` leaves it (the seat reopens)."""
+
+    async def create() -> str:
+        async with SenetClient(server_with_bots) as client:
+            return await client.create_match("mykerinos", 2, seed=9)
+
+    match_id = asyncio.run(create())
+    command = [
+        "env", "TERM=xterm-256color", sys.executable, "-m", "senet.cli", "play",
+        "--server", server_with_bots, "--name", "Ada", ";", "sleep", "30",
+    ]  # fmt: skip
+    tmux = Tmux(80, 24, [f"cd {REPO} &&", *command])
+    try:
+        screen = _wait_screen(tmux, "MATCHES", match_id)
+        assert re.search(rf"{match_id} +mykerinos +waiting +open, open", screen), screen
+        tmux.keys("Enter")
+        screen = _wait_screen(tmux, f"mykerinos {match_id} - you:", "(Ada, you)")
+        assert len(screen.splitlines()) <= 24, screen
+        tmux.keys("C-q")
+        _wait_screen(tmux, "Leave the match?", "leave for good")
+        tmux.keys("l")
+        screen = _wait_screen(tmux, "You left; your seat is open for someone else.")
+        assert f"Joined match {match_id}." in screen, screen
+    finally:
+        tmux.close()
+
+    async def seats() -> list[bool]:
+        async with SenetClient(server_with_bots) as client:
+            return [s.claimed for s in (await client.get(match_id)).match.seats]
+
+    assert asyncio.run(seats()) == [False, False]
