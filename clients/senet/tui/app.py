@@ -151,6 +151,7 @@ class PlayApp(App[int]):
     #board { height: 1fr; overflow: auto auto; scrollbar-size: 1 1; }
     #side { height: 6; layout: horizontal; border-top: solid $primary-darken-2; }
     #players { width: 32; height: 100%; padding: 0 1 0 0; }
+    App.-clocked #players { width: 43; }
     #log { width: 1fr; height: 100%; scrollbar-size-vertical: 1; }
     #prompt { height: 6; border-top: solid $primary-darken-2; }
     #hint { height: 1; }
@@ -462,6 +463,8 @@ class PlayApp(App[int]):
                 not self.over and summary.HasField("current_seat") and summary.current_seat == seat
             )
             rows.append(PlayerRow(label, score, to_move, self.clock_text(seat)))
+        # Below the board, a clock column widens the pane rather than cut the names.
+        self.set_class(any(row.clock for row in rows), "-clocked")
         self.players.show(rows, "FINAL SCORES" if self.over else "PLAYERS")
         # Below the board (narrow screens) the pane grows to hold every seat (up to 6).
         wanted = 1 + max(NARROW_SIDE_ROWS, len(rows))
