@@ -126,3 +126,17 @@ def test_professor_season_end_advance_may_cash_in_on_uluru_ruling_a10() -> None:
     events = play(state, 0, "cash")
     assert event(events, "uluru_cashed").data["points"] == ADVANCED[Special.ULURU].points[1]
     assert state.positions[0][red] == 0 and state.season == 2
+
+
+def test_bots_skip_an_advance_that_only_costs_their_own_points() -> None:
+    from senet.bots.greedy import one_ply_scores
+    from senet.bots.heuristics import evaluator_for
+
+    state = _state("botanist", advanced=Special.TANTALLON_CASTLE, seats=3)
+    state.positions[0][PURPLE] = 2
+    state.positions[1][PURPLE] = state.positions[2][PURPLE] = 3  # already sharing
+    set_hand(state, 0, "p-bot", "p-stu", "p-stu")
+    play(state, 0, "lead p-bot col", "add p-stu", "add p-stu", "go")
+    legal = state.legal_actions()
+    scores = one_ply_scores(state, 0, legal, evaluator_for("archeos"))
+    assert legal[scores.index(max(scores))].notation() == "skip"

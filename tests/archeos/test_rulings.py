@@ -8,7 +8,6 @@ from senet.games.archeos.sites import ADVANCED, LINGUIST_END, Special
 from tests.archeos.builders import (
     end_season,
     event,
-    kinds,
     new_state,
     play,
     set_deck,

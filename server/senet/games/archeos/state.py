@@ -442,9 +442,9 @@ class ArcheosState(GameState):
         site = self._site_of(target)
         before = self.positions[seat][target]
         self._move(seat, target, 1, reason)
-        if self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA:
-            if reason != "professor":
-                self.chichen_draws += self.track(site).draws[before]
+        chichen = self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA
+        if chichen and reason != "professor":
+            self.chichen_draws += self.track(site).draws[before]
         if (
             self.is_advanced(Special.ULURU)
             and site == Special.ULURU
@@ -806,9 +806,7 @@ class ArcheosState(GameState):
         if step == ULURU:
             return [A(act.CASH), A(act.STAY)]
         if step == LINGUIST:
-            return self._advance_choices(
-                self._advance_options(seat, list(range(COLOURS)), None)
-            )
+            return self._advance_choices(self._advance_options(seat, list(range(COLOURS)), None))
         if step in (PATRON, CHICHEN):
             return [A(act.DRAW), A(act.SKIP)]
         if step == PROFESSOR:
