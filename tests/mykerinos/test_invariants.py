@@ -264,7 +264,8 @@ class Watcher:
             assert self.team and state.rank_index == 2 and len(state.plots_left) == 1
             assert state.mate(seat) in state.ranks[3:]
         if state.rank_index >= 2 or state.on_river:
-            assert kinds - {act.LEAVE} == {act.TAKE}, "third and fourth place never choose the museum"
+            never_museum = "third and fourth place never choose the museum"
+            assert kinds - {act.LEAVE} == {act.TAKE}, never_museum
         if state.on_river:
             assert state.rank_index < 2 and all(a.arg >= act.NILE_SIDE for a in legal)
 
