@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from senet.codec import codec_for
 from senet.games import MalformedActionError, Rng, get_game
+from senet.games.archeos import ArcheosState
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 
@@ -68,6 +69,7 @@ def test_the_decline_and_its_steps_round_trip() -> None:
     assert CODEC.action_from_proto(CODEC.action_to_proto(skip)) == "skip"
     assert pb.ArcheosStep.Name(pb.ARCHEOS_STEP_PATRON) == "ARCHEOS_STEP_PATRON"
     state = GAME.new_match(2, {"advanced_site": "chichen"}, seed=4)
+    assert isinstance(state, ArcheosState)
     state.step = "chichen"  # any running view decodes back with the new step
     view = state.view(0)
     assert CODEC.view_from_proto(CODEC.view_to_proto(view), viewer=0, options=state.options) == (
