@@ -96,11 +96,12 @@ KIND_WORDS = {
     "BLOCK": "block",
     "USE_TIE": "usetie",
     "KEEP_TIE": "keeptie",
+    "LEAVE_PLOT": "leave",
 }
 NEUTRAL_KINDS = {"na", "nb", "nskip", "discard"}
 #: Action kinds that only a variant offers.
 VARIANT_KINDS = {
-    "team": {"ta", "tb"},
+    "team": {"ta", "tb", "leave"},
     "quick": {"draft"},
     "nile": {"gov", "block", "usetie", "keeptie"},
 }
@@ -118,6 +119,7 @@ EVENT_KINDS = {
     "game_over",
 }
 VARIANT_EVENTS = {
+    "team": {"plot_left"},
     "quick": {"draft_started", "drafted", "draft_discarded"},
     "nile": {
         "blocked",
@@ -482,6 +484,8 @@ def _variant_event(event: pb.MykerinosEvent, kind: str) -> dict[str, Any]:
     if kind == "tie_card_used":
         u = event.tie_card_used
         return {"seat": u.seat, "order": [_colour(c) for c in u.order]}
+    if kind == "plot_left":
+        return {"seat": event.plot_left.seat, "area": event.plot_left.area}
     assert kind == "tie_card_kept"
     return {"seat": event.tie_card_kept.seat}
 
@@ -753,6 +757,7 @@ def _room_msg(value: int, patron: int, second: int = 0) -> pb.MykerinosRoom:
         ),
         (_action(kind=K.MYKERINOS_ACTION_KIND_USE_TIE), "usetie"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_KEEP_TIE), "keeptie"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_LEAVE_PLOT), "leave"),
     ],
 )
 def test_typed_actions_decode_to_canonical_notation(action: match_pb2.Action, notation: str):

@@ -58,6 +58,7 @@ _KINDS: dict[str, pb.ArcheosActionKind.ValueType] = {
     act.KEEP: pb.ARCHEOS_ACTION_KIND_KEEP,
     act.DONE: pb.ARCHEOS_ACTION_KIND_DONE,
     act.PASS: pb.ARCHEOS_ACTION_KIND_PASS,
+    act.SKIP: pb.ARCHEOS_ACTION_KIND_SKIP,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 

@@ -98,6 +98,7 @@ _KINDS: dict[str, KindValue] = {
     act.BLOCK: pb.MYKERINOS_ACTION_KIND_BLOCK,
     act.USE_TIE: pb.MYKERINOS_ACTION_KIND_USE_TIE,
     act.KEEP_TIE: pb.MYKERINOS_ACTION_KIND_KEEP_TIE,
+    act.LEAVE: pb.MYKERINOS_ACTION_KIND_LEAVE_PLOT,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -1007,6 +1008,11 @@ def _tie_card_kept(out: E.TieCardKept, d: Mapping[str, Any]) -> None:
     out.seat = d["seat"]
 
 
+def _plot_left(out: E.PlotLeft, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.area = d["area"]
+
+
 #: Event kind -> converter, which fills that kind's message in place. Each kind is
 #: also the name of its field in the ``event`` oneof of ``MykerinosEvent``.
 EVENT_CONVERTERS: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
@@ -1034,6 +1040,7 @@ EVENT_CONVERTERS: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
     "river_done": _river_done,
     "tie_card_used": _tie_card_used,
     "tie_card_kept": _tie_card_kept,
+    "plot_left": _plot_left,
 }
 
 
