@@ -41,7 +41,7 @@ def describe(state: ArcheosState, action: Any) -> str:
     if kind == act.DRAW:
         if state.step == PATRON:
             count = min(len(state.exp_cards), HAND_LIMIT - len(state.hands[state.turn]))
-            return f"Patron: draw {count} card{'s' if count != 1 else ''} (a monkey may come)"
+            return f"Patron: draw {_cards(count)} (a monkey may come)"
         if state.step == CHICHEN:
             return f"Chichén Itzá: draw a card ({state.chichen_draws} left; a monkey may come)"
         return "Draw 2 cards from the deck" if not state.display else "Draw a card from the deck"
@@ -60,7 +60,7 @@ def describe(state: ArcheosState, action: Any) -> str:
         return f"Add the {card_label(a.card)} to the expedition"
     if kind == act.GO:
         return (
-            f"Play the expedition ({len(state.exp_cards)} cards)"
+            f"Play the expedition ({_cards(len(state.exp_cards))})"
             if state.exp_cards
             else "Play the expedition"
         )
@@ -141,3 +141,8 @@ def explain_illegal(state: ArcheosState, action: Any) -> str:
     if a.kind in (act.ADVANCE, act.BACK):
         return f"your vehicle at {target_name(a.arg)} cannot move that way now"
     return f"now you must {expected}"
+
+
+def _cards(count: int) -> str:
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{count} card{'' if count == 1 else 's'}"
