@@ -63,29 +63,21 @@ def _your_turn(page: Any) -> bool:
     return bool(page.evaluate("document.body.dataset.status") != "finished")
 
 
-def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
-    web_url: str, chromium: Any, screenshots: Path
-) -> None:
-    page = _new_page(chromium, DESKTOP)
-    match_id = _create(
-        page, web_url, "mykerinos", ["you", "bot:random", "bot:random", "bot:random"]
-    )
-    assert page.url.endswith(f"/matches/{match_id}/play")
-    cookies = {c["name"]: c for c in page.context.cookies()}
-    seat_cookie = cookies[f"senet_seat_{match_id}"]
-    assert seat_cookie["httpOnly"] and seat_cookie["sameSite"] == "Strict"
-    assert seat_cookie["value"].split(".", 1)[1] not in page.url
-    assert page.evaluate("document.cookie").find(seat_cookie["value"]) == -1
-
+def _play_by_clicking(
+    page: Any, screenshots: Path, prefix: str, shots: dict[int, str], watcher: Any = None
+) -> tuple[int, int]:
+    """Play the page's seat to the end: click the board where it offers the action,
+    else the list; returns how many turns went each way. ``watcher`` (another page) is
+    photographed at the same moments."""
     by_board = by_list = 0
-    shots = {1: "start", 12: "early", 40: "middle"}
     turn = 0
     while _your_turn(page):
         turn += 1
         if turn in shots:
-            page.screenshot(
-                path=str(screenshots / f"mykerinos-play-{shots[turn]}.png"), full_page=True
-            )
+            page.screenshot(path=str(screenshots / f"{prefix}-{shots[turn]}.png"), full_page=True)
+            if watcher is not None:
+                path = screenshots / f"{prefix}-watcher-{shots[turn]}.png"
+                watcher.screenshot(path=str(path), full_page=True)
         version = page.evaluate("document.body.dataset.version")
         live = page.locator("#board [data-target].live")
         if live.count():
@@ -107,6 +99,26 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
         page.wait_for_function(
             f"() => document.body.dataset.version !== '{version}'", timeout=MATCH_WAIT_MS
         )
+    return by_board, by_list
+
+
+def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
+    web_url: str, chromium: Any, screenshots: Path
+) -> None:
+    page = _new_page(chromium, DESKTOP)
+    match_id = _create(
+        page, web_url, "mykerinos", ["you", "bot:random", "bot:random", "bot:random"]
+    )
+    assert page.url.endswith(f"/matches/{match_id}/play")
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    seat_cookie = cookies[f"senet_seat_{match_id}"]
+    assert seat_cookie["httpOnly"] and seat_cookie["sameSite"] == "Strict"
+    assert seat_cookie["value"].split(".", 1)[1] not in page.url
+    assert page.evaluate("document.cookie").find(seat_cookie["value"]) == -1
+
+    by_board, _ = _play_by_clicking(
+        page, screenshots, "mykerinos-play", {1: "start", 12: "early", 40: "middle"}
+    )
     page.wait_for_selector("#final:not([hidden])", timeout=MATCH_WAIT_MS)
     page.screenshot(path=str(screenshots / "mykerinos-play-final.png"), full_page=True)
     assert by_board > 0
@@ -118,30 +130,37 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
 def test_an_archeos_match_is_watched_live_to_the_end(
     web_url: str, chromium: Any, screenshots: Path
 ) -> None:
-    page = _new_page(chromium, DESKTOP)
-    match_id = _create(page, web_url, "archeos", ["bot:random"] * 4)
-    assert page.url.endswith(f"/matches/{match_id}/watch")
-    page.wait_for_function(
-        "() => Number(document.body.dataset.version || 0) >= 1", timeout=MATCH_WAIT_MS
+    """A spectator watches while a person plays one seat (by clicking) against two bots."""
+    player = _new_page(chromium, DESKTOP)
+    match_id = _create(player, web_url, "archeos", ["open", "bot:random", "bot:random"])
+    watcher = _new_page(chromium, DESKTOP)
+    watcher.goto(f"{web_url}/matches/{match_id}/watch")
+    watcher.wait_for_function("() => document.body.dataset.version === '0'", timeout=MATCH_WAIT_MS)
+    assert "Waiting" in watcher.locator("#headline").inner_text()
+    player.goto(web_url + "/")
+    player.fill("#join-id", match_id)
+    player.fill("#join-name", "Ada")
+    player.locator("form[action='/join'] button[type=submit]").click()
+    player.wait_for_url(f"**/matches/{match_id}/play")
+    by_board, _ = _play_by_clicking(
+        player, screenshots, "archeos-play", {1: "start", 8: "early", 20: "middle"}, watcher
     )
-    page.screenshot(path=str(screenshots / "archeos-watch-early.png"), full_page=True)
-    page.wait_for_function(
-        "() => Number(document.body.dataset.version || 0) >= 60", timeout=MATCH_WAIT_MS
-    )
-    page.screenshot(path=str(screenshots / "archeos-watch-middle.png"), full_page=True)
-    page.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
-    assert page.evaluate("document.body.dataset.status") == "finished"
-    assert page.locator("#final").inner_text().strip()
-    assert page.locator("#actions-panel").is_hidden()
-    assert page.locator("#log li").count() > 10
-    page.screenshot(path=str(screenshots / "archeos-watch-final.png"), full_page=True)
+    assert by_board > 0
+    watcher.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
+    assert watcher.evaluate("document.body.dataset.status") == "finished"
+    assert watcher.locator("#final").inner_text().strip()
+    assert watcher.locator("#actions-panel").is_hidden()
+    assert "Your hand" not in watcher.locator("#board").inner_text()
+    assert watcher.locator("#log li").count() > 10
+    watcher.screenshot(path=str(screenshots / "archeos-watch-final.png"), full_page=True)
     phone = _new_page(chromium, PHONE)
     phone.goto(f"{web_url}/matches/{match_id}/watch")
     phone.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
+    assert phone.locator("#log li").count() == watcher.locator("#log li").count()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     phone.screenshot(path=str(screenshots / "archeos-watch-phone.png"), full_page=True)
-    assert page.errors == [] and phone.errors == []
+    assert player.errors == [] and watcher.errors == [] and phone.errors == []
 
 
 def test_a_finished_match_is_replayed_step_by_step(

@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from senet.text.drawing import STATUS_NAME, UNICODE
+from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import renderer_for
 from senet.text.seat_names import SeatNames
 from senet.v1 import match_pb2
@@ -24,7 +25,10 @@ def seat_label(
     summary: match_pb2.MatchSummary, view: match_pb2.View, seat: int, viewer: int | None
 ) -> str:
     """How the page names a seat: the game's words (``Blue (Ada)``), or ``seat 1 (Ada)``."""
-    return renderer_for(summary.game_id).seat_label(seat, view, summary, viewer)
+    label = renderer_for(summary.game_id).seat_label(seat, view, summary, viewer)
+    if label == f"seat {seat}":  # the game names seats by number alone: add who sits there
+        label = generic_seat_label(seat, SeatNames(summary, viewer))
+    return label
 
 
 def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from senet.client import SenetClient
@@ -32,25 +32,51 @@ def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
 
-async def frames(client: SenetClient, match_id: str, seat: SeatCookie | None) -> AsyncIterator[str]:
+async def frames(
+    client: SenetClient, match_id: str, seat: SeatCookie | None
+) -> AsyncGenerator[str, None]:
     """Server-sent events for one page: ``frame`` after every batch of updates, ``end``
     once the match is over, ``problem`` when the server refuses."""
     token = seat.token if seat is not None else None
     viewer = seat.seat if seat is not None else None
     inbox: asyncio.Queue[object] = asyncio.Queue()
+    view = match_pb2.View()
+    summary = match_pb2.MatchSummary()
+
+    async def draw(log: list[str]) -> str:
+        """Fetch what the viewer may see now, and the frame to send."""
+        nonlocal summary, view
+        response = await client.get(match_id, token)
+        summary, view = response.match, response.view
+        legal: list[match_pb2.LegalAction] = []
+        if (
+            seat is not None
+            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
+            and summary.HasField("current_seat")
+            and summary.current_seat == seat.seat
+        ):
+            legal = list(
+                (await client.seat(match_id, seat.seat, seat.token).legal_actions()).actions
+            )
+        return sse("frame", frame(summary, view, viewer, legal, log))
 
     async def pump() -> None:
+        # From version 0: the page's log starts with the match's whole history.
         try:
-            async for message in client.watch(match_id, token):
+            async for message in client.watch(match_id, token, from_version=0):
                 await inbox.put(message)
         except SenetRpcError as error:
             await inbox.put(error)
         finally:
             await inbox.put(_END)
 
+    try:
+        yield await draw([])
+    except SenetRpcError as error:
+        yield sse("problem", {"message": describe_error(error)})
+        yield sse("end", {})
+        return
     reader = asyncio.create_task(pump())
-    view = match_pb2.View()
-    summary = match_pb2.MatchSummary()
     try:
         while True:
             try:
@@ -77,18 +103,7 @@ async def frames(client: SenetClient, match_id: str, seat: SeatCookie | None) ->
                     changed = changed or kind in ("snapshot", "update")
             if changed:
                 try:
-                    response = await client.get(match_id, token)
-                    summary, view = response.match, response.view
-                    legal: list[match_pb2.LegalAction] = []
-                    if (
-                        seat is not None
-                        and summary.status == match_pb2.MATCH_STATUS_ACTIVE
-                        and summary.HasField("current_seat")
-                        and summary.current_seat == seat.seat
-                    ):
-                        listed = await client.seat(match_id, seat.seat, seat.token).legal_actions()
-                        legal = list(listed.actions)
-                    yield sse("frame", frame(summary, view, viewer, legal, log))
+                    yield await draw(log)
                 except SenetRpcError as error:
                     yield sse("problem", {"message": describe_error(error)})
             if finished:

@@ -138,7 +138,7 @@ def lobby(games: Sequence[games_pb2.GameInfo], csrf: str, problem: str = "") -> 
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
 <form method="post" action="/join" class="inline">{_csrf_input(csrf)}
   <label for="join-id">match id</label>
-  <input id="join-id" name="match" required pattern="[0-9A-Za-z_-]+">
+  <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
   <label for="join-name">your name</label>
   <input id="join-name" name="name" value="Player" maxlength="40">
   <label for="join-seat">seat (empty: the first open)</label>
@@ -146,7 +146,7 @@ def lobby(games: Sequence[games_pb2.GameInfo], csrf: str, problem: str = "") -> 
   <button type="submit">Join</button></form>
 <form method="get" action="/watch" class="inline">
   <label for="watch-id">match id</label>
-  <input id="watch-id" name="match" required pattern="[0-9A-Za-z_-]+">
+  <input id="watch-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
   <button type="submit">Watch live</button>
   <button type="submit" formaction="/replay">Replay</button></form>
 </section>

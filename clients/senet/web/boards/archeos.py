@@ -19,6 +19,7 @@ from senet.games.archeos.sites import (
     SITE_NAMES,
     Track,
 )
+from senet.text.archeos.names import SEAT_LETTERS, Seats
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 from senet.web.boards import svg
@@ -34,8 +35,8 @@ COLOURS: tuple[tuple[str, str, str], ...] = (
     ("purple", "#7d3c98", "#ffffff"),
 )
 LETTERS = "roygbp"
-SEAT_FILLS = ("#ffffff", "#2c2c2c", "#f5b041", "#76d7c4", "#f1948a", "#bb8fce")
-SEAT_INKS = ("#111111", "#ffffff", "#111111", "#111111", "#111111", "#111111")
+#: Vehicle colours by seat: light fills, so the seat's letter (dark) reads on each.
+SEAT_FILLS = ("#ffffff", "#aed6f1", "#f5b041", "#76d7c4", "#f1948a", "#d2b4de")
 INK = "#1b1b1b"
 LABEL_W = 150
 SPACE_W = 54
@@ -99,11 +100,11 @@ def _track(view: pb.ArcheosView, index: int) -> Track:
 
 
 def _vehicle(x: float, y: float, seat: int, viewer: int | None) -> str:
-    fill, ink = SEAT_FILLS[seat % 6], SEAT_INKS[seat % 6]
     width = 3.5 if seat == viewer else 1.5
-    return svg.circle(x, y, 9, fill=fill, stroke=INK, stroke_width=width) + svg.text(
-        x, y + 4, str(seat), class_="vehicle", fill=ink
-    )
+    letter = SEAT_LETTERS[seat] if seat < len(SEAT_LETTERS) else "?"
+    return svg.circle(
+        x, y, 9, fill=SEAT_FILLS[seat % len(SEAT_FILLS)], stroke=INK, stroke_width=width
+    ) + svg.text(x, y + 4, letter, class_="vehicle")
 
 
 def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
@@ -132,7 +133,7 @@ def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
                 svg.text(
                     12,
                     y + 24,
-                    SITE_NAMES[index] + (" 2" if suffix else ""),
+                    SITE_NAMES[index] if not suffix else "… 2nd vehicle",
                     class_="site-label",
                     fill=ink,
                 ),
@@ -202,7 +203,7 @@ def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
                 viewer,
             )
         )
-    return svg.svg(width, height, parts, "The site tracks and the linguist track")
+    return svg.svg(width, height, parts, "The site tracks and the linguist track", wide=True)
 
 
 def _supply(view: pb.ArcheosView) -> str:
@@ -226,20 +227,17 @@ def _supply(view: pb.ArcheosView) -> str:
     if tokens:
         label = "Professor tokens not taken"
         parts.append(svg.svg(8 + 40 * len(tokens), 46, tokens, label))
-    monkeys = " ".join("🐒" for _ in range(view.monkeys_drawn)) or "none"
     return (
         f"<div class='supply'>{''.join(parts)}<p>Season {view.season} of {view.seasons}"
-        f" · monkeys drawn: {escape(monkeys)}</p></div>"
+        f" · monkeys drawn: {view.monkeys_drawn} of 3</p></div>"
     )
 
 
 def _players(view: pb.ArcheosView, summary: match_pb2.MatchSummary, viewer: int | None) -> str:
-    names = {seat.seat: seat.display_name for seat in summary.seats}
+    seats = Seats(view, summary, viewer)
     rows = []
     for player in view.players:
-        who = names.get(player.seat) or f"seat {player.seat}"
-        if player.seat == viewer:
-            who += " (you)"
+        who = seats.label(player.seat)
         swatch = svg.svg(22, 22, [_vehicle(11, 11, player.seat, viewer)], f"seat {player.seat}")
         expeditions = ", ".join(str(len(e.cards)) for e in player.expeditions) or "-"
         relics = ", ".join(COLOURS[colour_index(c)][0] for c in player.relics) or "-"

@@ -63,13 +63,15 @@ def target(key: str, title: str, children: Iterable[str]) -> str:
     return titled(title, children, class_="target", data_target=key)
 
 
-def svg(width: float, height: float, children: Iterable[str], label: str) -> str:
+def svg(
+    width: float, height: float, children: Iterable[str], label: str, *, wide: bool = False
+) -> str:
     """The outer ``<svg>``: its natural size, scaled down to fit its container (CSS),
     with an accessible name."""
     box = f"0 0 {width:g} {height:g}"
     size = attrs(viewBox=box, width=f"{width:g}", height=f"{height:g}")
     return (
         f"<svg{size}{attrs(role='group', aria_label=label)}"
-        f' xmlns="http://www.w3.org/2000/svg" class="board-svg">'
+        f' xmlns="http://www.w3.org/2000/svg" class="board-svg{" wide" if wide else ""}">'
         f"{''.join(children)}</svg>"
     )

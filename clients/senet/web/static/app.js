@@ -155,6 +155,8 @@
 
   function live() {
     const stream = new EventSource(`/matches/${matchId}/${page}/events`);
+    // Every connection starts with the match's whole log: a reconnect must not repeat it.
+    stream.addEventListener("open", () => $("log").replaceChildren());
     stream.addEventListener("frame", (event) => drawFrame(JSON.parse(event.data)));
     stream.addEventListener("problem", (event) => showProblem(JSON.parse(event.data).message));
     stream.addEventListener("end", () => {
