@@ -245,3 +245,15 @@ async def test_an_unfinished_match_cannot_be_replayed(web: httpx.AsyncClient) ->
 
 def test_the_commitment_is_the_one_the_server_publishes() -> None:
     assert seed_commitment("salt", 7) == service_commitment("salt", 7)
+
+
+def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:
+    import argparse
+
+    from senet.web import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    settings = cli.settings_from(parser.parse_args([]))
+    assert settings.host == "127.0.0.1" and settings.port == 8080
+    assert cli.settings_from(parser.parse_args(["--host", "0.0.0.0"])).host == "0.0.0.0"

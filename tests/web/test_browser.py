@@ -64,11 +64,17 @@ def _your_turn(page: Any) -> bool:
 
 
 def _play_by_clicking(
-    page: Any, screenshots: Path, prefix: str, shots: dict[int, str], watcher: Any = None
+    page: Any,
+    screenshots: Path,
+    prefix: str,
+    shots: dict[int, str],
+    watcher: Any = None,
+    keyboard_turns: frozenset[int] = frozenset(),
 ) -> tuple[int, int]:
     """Play the page's seat to the end: click the board where it offers the action,
     else the list; returns how many turns went each way. ``watcher`` (another page) is
-    photographed at the same moments."""
+    photographed at the same moments. On ``keyboard_turns`` the action is typed:
+    ``/`` focuses the notation box, then its notation and Enter."""
     by_board = by_list = 0
     turn = 0
     while _your_turn(page):
@@ -80,7 +86,12 @@ def _play_by_clicking(
                 watcher.screenshot(path=str(path), full_page=True)
         version = page.evaluate("document.body.dataset.version")
         live = page.locator("#board [data-target].live")
-        if live.count():
+        if turn in keyboard_turns:
+            notation = page.locator("#actions button.action").first.get_attribute("data-notation")
+            page.locator("body").press("/")
+            page.keyboard.type(notation)
+            page.keyboard.press("Enter")
+        elif live.count():
             live.first.click()
             # An expansion names two spaces: click on while the board narrows the choice.
             outcome = _after_click(page, version)
@@ -117,7 +128,11 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
     assert page.evaluate("document.cookie").find(seat_cookie["value"]) == -1
 
     by_board, _ = _play_by_clicking(
-        page, screenshots, "mykerinos-play", {1: "start", 12: "early", 40: "middle"}
+        page,
+        screenshots,
+        "mykerinos-play",
+        {1: "start", 12: "early", 40: "middle"},
+        keyboard_turns=frozenset({2, 3}),
     )
     page.wait_for_selector("#final:not([hidden])", timeout=MATCH_WAIT_MS)
     page.screenshot(path=str(screenshots / "mykerinos-play-final.png"), full_page=True)
