@@ -7,6 +7,7 @@ Each test saves screenshots of the board at a few moments (see conftest.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,21 @@ DESKTOP = {"width": 1280, "height": 900}
 MATCH_WAIT_MS = 240_000
 YOUR_TURN_OR_OVER = """() => document.body.dataset.status === 'finished'
     || document.querySelectorAll('#actions button.action:not([disabled])').length > 0"""
+
+
+@pytest.fixture
+def new_page(chromium: Any) -> Iterator[Callable[[dict[str, int]], Any]]:
+    """Pages in fresh browser contexts (no shared cookies), closed after the test."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int]) -> Any:
+        page = _new_page(chromium, viewport)
+        contexts.append(page.context)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 def _new_page(chromium: Any, viewport: dict[str, int]) -> Any:
@@ -114,9 +130,9 @@ def _play_by_clicking(
 
 
 def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
-    web_url: str, chromium: Any, screenshots: Path
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
-    page = _new_page(chromium, DESKTOP)
+    page = new_page(DESKTOP)
     match_id = _create(
         page, web_url, "mykerinos", ["you", "bot:random", "bot:random", "bot:random"]
     )
@@ -143,15 +159,16 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
 
 
 def test_an_archeos_match_is_watched_live_to_the_end(
-    web_url: str, chromium: Any, screenshots: Path
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     """A spectator watches while a person plays one seat (by clicking) against two bots."""
-    player = _new_page(chromium, DESKTOP)
+    player = new_page(DESKTOP)
     match_id = _create(player, web_url, "archeos", ["open", "bot:random", "bot:random"])
-    watcher = _new_page(chromium, DESKTOP)
+    watcher = new_page(DESKTOP)
     watcher.goto(f"{web_url}/matches/{match_id}/watch")
-    watcher.wait_for_function("() => document.body.dataset.version === '0'", timeout=MATCH_WAIT_MS)
-    assert "Waiting" in watcher.locator("#headline").inner_text()
+    # The first frame: the match waits for its open seat (bots may have moved before it).
+    watcher.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    assert "Waiting for seat 0" in watcher.locator("#headline").inner_text()
     player.goto(web_url + "/")
     player.fill("#join-id", match_id)
     player.fill("#join-name", "Ada")
@@ -168,7 +185,7 @@ def test_an_archeos_match_is_watched_live_to_the_end(
     assert "Your hand" not in watcher.locator("#board").inner_text()
     assert watcher.locator("#log li").count() > 10
     watcher.screenshot(path=str(screenshots / "archeos-watch-final.png"), full_page=True)
-    phone = _new_page(chromium, PHONE)
+    phone = new_page(PHONE)
     phone.goto(f"{web_url}/matches/{match_id}/watch")
     phone.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
     assert phone.locator("#log li").count() == watcher.locator("#log li").count()
@@ -179,9 +196,9 @@ def test_an_archeos_match_is_watched_live_to_the_end(
 
 
 def test_a_finished_match_is_replayed_step_by_step(
-    web_url: str, chromium: Any, screenshots: Path
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
-    page = _new_page(chromium, DESKTOP)
+    page = new_page(DESKTOP)
     match_id = _create(page, web_url, "mykerinos", ["bot:random"] * 3)
     page.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
     page.goto(f"{web_url}/matches/{match_id}/replay")

@@ -145,6 +145,8 @@
     while (log.children.length > 200) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
     if (page === "play") {
+      // A new position: what was typed or clicked for the old one no longer applies.
+      if (Number(frame.version) !== version) $("filter").value = "";
       actions = frame.actions || [];
       version = Number(frame.version);
       picked = [];
