@@ -147,7 +147,7 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
         page,
         screenshots,
         "mykerinos-play",
-        {1: "start", 12: "early", 40: "middle"},
+        {1: "start", 12: "early", 24: "middle"},
         keyboard_turns=frozenset({2, 3}),
     )
     page.wait_for_selector("#final:not([hidden])", timeout=MATCH_WAIT_MS)

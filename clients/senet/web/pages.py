@@ -49,10 +49,10 @@ def match_page(title: str, csrf: str, kind: str, match_id: str) -> str:
             "<div id='verify' class='verify'>Checking the seed commitment…</div>"
             "<label for='step'>Step <output id='step-out'>0</output></label>"
             "<input id='step' type='range' min='0' max='0' value='0'>"
-            "<div class='replay-buttons'><button id='first' type='button'>⏮ first</button>"
+            "<div class='replay-buttons'><button id='first' type='button'>« first</button>"
             "<button id='prev' type='button'>◀ back</button>"
             "<button id='next' type='button'>next ▶</button>"
-            "<button id='last' type='button'>last ⏭</button></div></section>"
+            "<button id='last' type='button'>last »</button></div></section>"
         )
     main = _template("match.html").substitute(replay_controls=controls)
     return page(title, main, csrf, kind, match_id)

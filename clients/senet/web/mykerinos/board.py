@@ -97,7 +97,7 @@ def _plot(plot: pb.MykerinosPlot, names: dict[int, str], scoring: bool) -> str:
     area_row, slot_in_row = divmod(plot.slot, 4)
     x = MARGIN + slot_in_row * 2 * CELL
     y = row_top(3 * area_row) - BAND
-    patron = names.get(plot.patron, "?")
+    patron = names.get(plot.patron, "no patron")
     side = SIDE_NAME.get(plot.side, "")
     title = f"Plot of area {plot.area + 1} ({side}): {plot.points} points, {patron}"
     fill = "#f6c453" if scoring else "#e3c98a"
@@ -112,7 +112,12 @@ def _plot(plot: pb.MykerinosPlot, names: dict[int, str], scoring: bool) -> str:
             stroke_dasharray="5 3",
             rx=4,
         ),
-        svg.text(x + 8, y + 14, f"{plot.points} {patron}", class_="plot-label"),
+        svg.text(
+            x + 8,
+            y + 14,
+            f"{plot.points} {patron}" if plot.patron else f"{plot.points} pts",
+            class_="plot-label",
+        ),
     ]
     return svg.target(f"p:{plot.slot}", title, children)
 
