@@ -13,7 +13,7 @@ GENERATED := proto/senet/v1/__init__.py
 # The tests `make quick` runs: all but those marked slow, spread over the cores.
 QUICK_TESTS ?= -m "not slow" -n auto
 
-.PHONY: install proto test quick lint typecheck unit bench run clean deploy-lock playthroughs
+.PHONY: install proto proto-lint test quick lint typecheck unit bench run clean deploy-lock playthroughs
 
 # Code generation needs grpcio-tools and mypy-protobuf before the project installs;
 # neither is a dependency of the project (nothing imports them at run time).
@@ -47,11 +47,22 @@ $(STAMP): $(RUNTIME)
 
 install: $(STAMP)
 
-## make lint: ruff, then the layers (import-linter contracts in pyproject.toml).
-lint: $(STAMP)
+## make lint: ruff, the layers (import-linter contracts in pyproject.toml), then the protocol.
+lint: $(STAMP) proto-lint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+
+# The buf CLI, pinned in proto/package.json, from the npm registry.
+BUF := proto/node_modules/.bin/buf
+$(BUF): proto/package.json proto/package-lock.json
+	cd proto && npm ci --no-audit --no-fund --loglevel=error
+	touch $(BUF)
+
+## make proto-lint: buf lint on proto/, and buf breaking against the last release's image when there is one.
+proto-lint: $(BUF)
+	cd proto && node_modules/.bin/buf lint
+	if [ -f proto/released.binpb ]; then cd proto && node_modules/.bin/buf breaking --against released.binpb; fi
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -1,4 +1,4 @@
-"""Smoke test of the service benchmark: it runs end to end and prints its three figures.
+"""Smoke test of the service benchmark: it runs end to end and prints its four figures.
 
 A few actions of every workload only; timings are never asserted (the machine is
 shared and noisy). Skipped without ``redis-server``.
@@ -16,6 +16,7 @@ FIGURES = (
     "service.submit_p50_vs_limit",
     "service.throughput_vs_echo",
     "service.watch_p99_ms",
+    "service.clock_late_p99_ms",
 )
 
 

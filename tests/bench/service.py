@@ -34,6 +34,10 @@ Figures (machine-readable lines, in this order):
     the moment its last watcher has received the update; the 99th percentile, in
     ms. An update some watcher never receives (its stream failed, or nothing came
     within ``WATCH_GRACE_S`` of the last commit) counts as ``WATCH_GRACE_S``.
+``service.clock_late_p99_ms``
+    Lateness of enforced turn-clock timeouts, deadline to the fallback action's
+    commit, over ``clock_matches`` (1,000) clocked matches timing out across
+    both replicas (see :mod:`tests.bench.clocks`).
 
 Everything the benchmark starts runs in its own process group and is stopped
 on the way out, errors included.
@@ -69,7 +73,7 @@ from redis.asyncio.connection import Connection
 from senet.games import Rng, get_game
 from senet.store.redis_mux import MuxConnection
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
-from tests.bench import echo_server
+from tests.bench import clocks, echo_server
 
 if TYPE_CHECKING:  # a typing-only class of the generated stubs
     from senet.v1.match_service_pb2_grpc import MatchServiceAsyncStub as Stub
@@ -100,6 +104,8 @@ class Budget:
         watch_s: How long commits are submitted in the fan-out test.
         watch_rate: Commits per second in the fan-out test (all matches together).
         warmup_calls: Unmeasured calls per latency workload before the first round.
+        clock_matches: Clocked matches timing out in the turn-clock test.
+        clock_decision_ms: Their limit per decision.
     """
 
     rounds: int
@@ -110,6 +116,8 @@ class Budget:
     watch_s: float = 15.0
     watch_rate: float = 100.0
     warmup_calls: int = 50
+    clock_matches: int = 1000
+    clock_decision_ms: int = 3000
 
     def __post_init__(self) -> None:
         if (
@@ -128,11 +136,14 @@ class Budget:
 # About 5 x (1.5 s latency + 2 x 2.5 s throughput) + 5 s set-up + 15 s watching = 55 s.
 DEFAULT_BUDGET = Budget(rounds=5, latency_calls=400, throughput_s=2.5)
 # About 10 s.
-QUICK_BUDGET = Budget(rounds=2, latency_calls=120, throughput_s=0.6, watch_s=2.5, warmup_calls=20)
+QUICK_BUDGET = Budget(
+    rounds=2, latency_calls=120, throughput_s=0.6, watch_s=2.5, warmup_calls=20,
+    clock_matches=200, clock_decision_ms=1500,
+)  # fmt: skip
 # A few actions of everything: for the smoke test.
 SMOKE_BUDGET = Budget(
     rounds=1, latency_calls=5, throughput_s=0.2, concurrency=4, watch_matches=3,
-    watch_s=0.3, watch_rate=30.0, warmup_calls=2,
+    watch_s=0.3, watch_rate=30.0, warmup_calls=2, clock_matches=4, clock_decision_ms=300,
 )  # fmt: skip
 
 
@@ -791,14 +802,11 @@ async def _measure(
         + f": p99 {_ms(watch_p99)} (target <= 50 ms); baseline: echo p99 + EVALSHA p99 = "
         f"{_ms(percentile(pooled_echo, 99) + percentile(pooled_redis, 99))}"
     )
-    figures = {
+    return {
         "service.submit_p50_vs_limit": round(submit_ratio, 3),
         "service.throughput_vs_echo": round(throughput_ratio, 3),
         "service.watch_p99_ms": round(watch_p99 * 1000, 3),
     }
-    for name, value in figures.items():
-        out(f"{name}: {value:.3f}")
-    return figures
 
 
 def run(
@@ -819,4 +827,18 @@ def run(
         out("service benchmark skipped: redis-server is not installed")
         return {}
     with cluster(executable) as running:
-        return asyncio.run(_measure(running, budget, out))
+        figures = asyncio.run(_measure(running, budget, out))
+        figures.update(
+            asyncio.run(
+                clocks.measure(
+                    (running.replica_a, running.replica_b),
+                    running.redis_url,
+                    budget.clock_matches,
+                    budget.clock_decision_ms,
+                    out,
+                )
+            )
+        )
+    for name, value in figures.items():
+        out(f"{name}: {value:.3f}")
+    return figures

@@ -1,9 +1,10 @@
-"""Bot workers end to end: an in-process server, two workers, one in-test player.
+"""Bot workers end to end: an in-process server, workers, one in-test player.
 
-Checks that bot seats created through CreateMatch get played, that two workers
-never hold one seat at once, and that when a worker dies (its task cancelled,
-nothing released) the other takes its seats over once the leases expire, the
-match still finishes, and the dead worker's tokens are refused.
+Checks that the decisions of bot seats get played; that a capacity-1 worker
+serves an active match while a thousand matches with bot seats wait for players
+(they cost it nothing); and that when a worker dies mid-decision (its task
+cancelled, nothing released) another takes the decision over once the lease
+expires, the match still finishes, and the dead worker's token is refused.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import asyncio
 import random
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import grpc
 import pytest
 
-from senet.bots.worker import BotWorker, SeatKey
+from senet.bots.worker import BotWorker
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.service.server import RunningServer, create_server
@@ -24,7 +25,7 @@ from senet.service.settings import Settings
 from senet.store import MatchStore
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from senet.v1 import match_pb2, match_service_pb2
+from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
 
 ADMIN = "test-admin-key"
 LEASE_MS = 300
@@ -57,8 +58,69 @@ async def _wait_for(condition: object, timeout_s: float, what: str) -> None:
         await asyncio.sleep(0.02)
 
 
+def _random_player(
+    rng: random.Random, pause_s: float = 0.0
+) -> Callable[[match_service_pb2.YourTurn], Awaitable[str]]:
+    async def decide(turn: match_service_pb2.YourTurn) -> str:
+        if pause_s:
+            await asyncio.sleep(pause_s)
+        return rng.choice(list(turn.actions)).notation
+
+    return decide
+
+
 @pytest.mark.slow
-async def test_workers_share_seats_and_take_over_from_a_dead_one(server: RunningServer) -> None:
+async def test_a_capacity_1_worker_serves_the_active_match_beside_1000_waiting_ones(
+    server: RunningServer,
+) -> None:
+    """Issue 14, repro 1: waiting matches with bot seats used to hold every lease."""
+    target = f"127.0.0.1:{server.port}"
+    bot, open_seat = (
+        match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy="random"),
+        match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN),
+    )
+    async with (
+        SenetClient(target, admin_key=ADMIN) as admin,
+        SenetClient(target) as player,
+    ):
+        for start in range(0, 1000, 50):
+            await asyncio.gather(
+                *(
+                    admin.create_match("mykerinos", [bot, open_seat], seed=i)
+                    for i in range(start, start + 50)
+                )
+            )
+        greedy = match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy="greedy")
+        match_id = await admin.create_match("mykerinos", [greedy, open_seat], seed=3)
+        me = await player.join(match_id, "tester", seat=1)
+        worker = BotWorker(target, admin_key=ADMIN, capacity=1, lease_ms=2000, worker_id="solo")
+        stop = asyncio.Event()
+        bots = asyncio.create_task(worker.run(stop))
+        try:
+            last = await asyncio.wait_for(me.play(_random_player(random.Random(2))), 120)
+        finally:
+            stop.set()
+            await asyncio.wait_for(bots, 10)
+        assert last is not None and last.update.status == match_pb2.MATCH_STATUS_FINISHED
+        assert worker.moves > 0
+        # Only the active match's seat was ever handed to the worker.
+        assert set(worker.acquired) == {(match_id, 0)}
+
+
+class StuckWorker(BotWorker):
+    """A worker that leases one decision and never decides (it will be killed)."""
+
+    async def decide(
+        self, client: SenetClient, decision: bot_service_pb2.BotDecision
+    ) -> str | match_pb2.Action | None:
+        await asyncio.Event().wait()
+        return None
+
+
+@pytest.mark.slow
+async def test_a_dead_workers_decision_is_taken_over_and_its_token_refused(
+    server: RunningServer,
+) -> None:
     target = f"127.0.0.1:{server.port}"
     async with (
         SenetClient(target, admin_key=ADMIN) as admin,
@@ -67,16 +129,18 @@ async def test_workers_share_seats_and_take_over_from_a_dead_one(server: Running
         match_id = await admin.create_match("mykerinos", 1, seed=7, bots=["random"] * 3)
         me = await player.join(match_id, "tester")
         assert me.seat == 0
-        rng = random.Random(1)
+        a = StuckWorker(target, admin_key=ADMIN, capacity=1, lease_ms=LEASE_MS, worker_id="a")
+        task_a = asyncio.create_task(a.run())
+        human = asyncio.create_task(me.play(_random_player(random.Random(1), 0.01)))
+        await _wait_for(lambda: len(a.acquired) == 1, 20, "worker a to lease a decision")
+        stuck = a.acquired[0]
+        old_token = a.tokens[stuck]
+        # a dies holding the lease: nothing released, the lease just expires.
+        task_a.cancel()
+        await asyncio.gather(task_a, return_exceptions=True)
 
-        async def decide(turn: match_service_pb2.YourTurn) -> str:
-            await asyncio.sleep(0.03)  # slow enough that the kill lands mid-match
-            return rng.choice(list(turn.actions)).notation
-
-        human = asyncio.create_task(me.play(decide))
-        a = BotWorker(target, admin_key=ADMIN, capacity=2, lease_ms=LEASE_MS, worker_id="a")
         b = BotWorker(target, admin_key=ADMIN, capacity=3, lease_ms=LEASE_MS, worker_id="b")
-        overlaps: list[set[SeatKey]] = []
+        overlaps: list[object] = []
 
         async def watch_overlap() -> None:
             while True:
@@ -86,38 +150,52 @@ async def test_workers_share_seats_and_take_over_from_a_dead_one(server: Running
                 await asyncio.sleep(0.005)
 
         watcher = asyncio.create_task(watch_overlap())
-        task_a = asyncio.create_task(a.run())
-        await _wait_for(lambda: len(a.playing) == 2, 10, "worker a to lease two seats")
-        task_b = asyncio.create_task(b.run())
-        await _wait_for(lambda: len(b.playing) == 1, 10, "worker b to lease the third seat")
+        stop = asyncio.Event()
+        task_b = asyncio.create_task(b.run(stop))
+        await _wait_for(lambda: stuck in b.acquired, 20, "worker b to take the decision over")
 
-        # Let the match get going, then kill a: no release, its leases just expire.
-        await _wait_for(
-            lambda: (b.tokens and len(a.acquired) == 2) and not human.done(), 10, "play"
-        )
-        await asyncio.sleep(0.5)
-        assert not human.done(), "the match ended before the kill; slow the player down"
-        a_seats = set(a.playing)
-        old_tokens = {key: a.tokens[key] for key in a_seats}
-        task_a.cancel()
-        await asyncio.gather(task_a, return_exceptions=True)
-        await _wait_for(lambda: a_seats <= set(b.playing), 10, "worker b to take over")
+        mid, seat = stuck
+        with pytest.raises(SenetRpcError) as caught:
+            await player.seat(mid, seat, old_token).submit("x", request_id="old")
+        assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
+        assert caught.value.reason == "BAD_TOKEN"
+        with pytest.raises(SenetRpcError) as caught:
+            await player.get(mid, old_token)
+        assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
 
-        for (mid, seat), token in old_tokens.items():
-            with pytest.raises(SenetRpcError) as caught:
-                await player.seat(mid, seat, token).submit("x", request_id="old")
-            assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
-            with pytest.raises(SenetRpcError) as caught:
-                await player.get(mid, token)
-            assert caught.value.code == grpc.StatusCode.UNAUTHENTICATED
-
-        await asyncio.wait_for(human, 40)
+        await asyncio.wait_for(human, 60)
         final = await admin.get(match_id)
         assert final.match.status == match_pb2.MATCH_STATUS_FINISHED
-        # b releases the finished match's seats; nothing is left to acquire.
-        await _wait_for(lambda: not b.playing, 5, "b to finish its seats")
-        task_b.cancel()
+        await _wait_for(lambda: not b.playing, 10, "b to finish its decisions")
+        stop.set()
+        await asyncio.wait_for(task_b, 10)
         watcher.cancel()
-        await asyncio.gather(task_b, watcher, return_exceptions=True)
+        await asyncio.gather(watcher, return_exceptions=True)
         assert overlaps == []
-        assert sorted(set(a.acquired) | set(b.acquired)) == [(match_id, s) for s in (1, 2, 3)]
+        assert {key for key in b.acquired} == {(match_id, s) for s in (1, 2, 3)}
+
+
+@pytest.mark.slow
+async def test_workers_share_the_decisions_of_many_bot_matches(server: RunningServer) -> None:
+    target = f"127.0.0.1:{server.port}"
+    async with SenetClient(target, admin_key=ADMIN) as admin:
+        ids = [
+            await admin.create_match("mykerinos", 0, seed=s, bots=["random"] * 2) for s in range(4)
+        ]
+        workers = [
+            BotWorker(target, admin_key=ADMIN, capacity=2, lease_ms=2000, worker_id=w)
+            for w in ("p", "q")
+        ]
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(w.run(stop)) for w in workers]
+        try:
+            for match_id in ids:
+                async with asyncio.timeout(120):
+                    async for _ in admin.watch(match_id):
+                        pass
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks)
+        for match_id in ids:
+            assert (await admin.get(match_id)).match.status == match_pb2.MATCH_STATUS_FINISHED
+        assert all(w.moves > 0 for w in workers)

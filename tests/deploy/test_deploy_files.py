@@ -190,7 +190,8 @@ def test_server_probes_health_and_drains_within_its_grace_period() -> None:
     config = find(BASE, "ConfigMap", "senet-config")["data"]
     pause = int(main["lifecycle"]["preStop"]["exec"]["command"][1])
     grace = server["spec"]["template"]["spec"]["terminationGracePeriodSeconds"]
-    assert pause + float(config["SENET_DRAIN_GRACE_S"]) < grace
+    notice = float(config.get("SENET_DRAIN_NOTICE_S", Settings.drain_notice_s))
+    assert pause + notice + float(config["SENET_DRAIN_GRACE_S"]) < grace
     assert {"requests", "limits"} <= set(main["resources"])
     pdb = find(BASE, "PodDisruptionBudget", "senet-server")
     hpa = find(BASE, "HorizontalPodAutoscaler", "senet-server")

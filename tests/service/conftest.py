@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,20 +70,32 @@ class Failure:
     code: grpc.StatusCode
     reason: str | None
     message: str
+    #: The ErrorInfo metadata.
+    facts: dict[str, str] = field(default_factory=dict)
+    #: The RetryInfo delay, when the server sent one.
+    retry_after_s: float | None = None
 
 
 def failure_of(error: grpc.RpcError) -> Failure:
-    """Read code, message and the ``google.rpc.ErrorInfo`` of a failed call."""
+    """Read code, message, ``google.rpc.ErrorInfo`` and ``RetryInfo`` of a failed call."""
     call = cast(grpc.Call, error)  # every failed call raises an RpcError that is a Call
     status = rpc_status.from_call(call)
     reason = None
+    facts: dict[str, str] = {}
+    retry_after_s = None
     if status is not None:
         for detail in status.details:
             info = error_details_pb2.ErrorInfo()
+            retry = error_details_pb2.RetryInfo()
             if detail.Unpack(info):
                 assert info.domain == ERROR_DOMAIN, info
                 reason = info.reason
-    return Failure(call.code(), reason, call.details() or "")
+                facts = dict(info.metadata)
+            elif detail.Unpack(retry):
+                retry_after_s = retry.retry_delay.ToNanoseconds() / 1e9
+            else:
+                raise AssertionError(f"unexpected error detail {detail.type_url}")
+    return Failure(call.code(), reason, call.details() or "", facts, retry_after_s)
 
 
 async def expect_error(call: Awaitable[Any], code: grpc.StatusCode, reason: str | None) -> Failure:
@@ -177,7 +190,7 @@ class Client:
         *,
         typed: match_pb2.Action | None = None,
         expected_version: int | None = None,
-        request_id: str = "",
+        request_id: str | None = None,
     ) -> ms.SubmitActionResponse:
         request = submit_request(match_id, notation, typed, expected_version, request_id)
         return await self._call(self.stub.SubmitAction, request)
@@ -215,9 +228,10 @@ def submit_request(
     notation: str | None = None,
     typed: match_pb2.Action | None = None,
     expected_version: int | None = None,
-    request_id: str = "",
+    request_id: str | None = None,
 ) -> ms.SubmitActionRequest:
-    request = ms.SubmitActionRequest(match_id=match_id, request_id=request_id)
+    """A SubmitAction request; a fresh request id unless one is given."""
+    request = ms.SubmitActionRequest(match_id=match_id, request_id=request_id or uuid.uuid4().hex)
     if notation is not None:
         request.notation = notation
     if typed is not None:
@@ -485,6 +499,13 @@ class ServerProcess:
                 return
             await self.stop()
         pytest.fail(f"senet serve did not start:\n{self.log_path.read_text(errors='replace')}")
+
+    async def kill(self) -> None:
+        """SIGKILL: the replica dies mid-work, releasing nothing."""
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()
 
     async def stop(self) -> None:
         proc, self._proc = self._proc, None

@@ -21,7 +21,7 @@ from senet.client.client import SenetClient
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
 from senet.store.redis_store import RedisStore
-from senet.v1 import match_pb2
+from senet.v1 import match_pb2, match_service_pb2
 from tests.cluster import LocalCluster
 from tests.service.conftest import Client, Seated, check_export, on, play_random, seated_match
 
@@ -95,3 +95,48 @@ async def test_matches_on_every_master_play_to_the_end(
     finally:
         for channel in channels:
             await channel.close(None)
+
+
+@pytest.mark.slow
+async def test_hosting_on_the_cluster_clocks_leaving_and_a_capacity_1_worker(
+    replicas: list[RunningServer],
+) -> None:
+    """Issue 14 on Redis Cluster: bot decisions, clocks and zombie moves live in
+    their own slots, apart from the matches; each replica enforces them."""
+    a, b = (f"127.0.0.1:{r.port}" for r in replicas)
+    async with SenetClient(a, admin_key=ADMIN) as via_a, SenetClient(b, admin_key=ADMIN) as via_b:
+        clocked = await via_a.create_match(
+            "mykerinos", 2, seed=1, time_control=match_pb2.TimeControl(decision_ms=30)
+        )
+        await via_a.join(clocked, "Ann")
+        await via_b.join(clocked, "Bob")
+        resigning = await via_b.create_match("mykerinos", 2, seed=2)
+        ann = await via_b.join(resigning, "Ann")
+        bob = await via_a.join(resigning, "Bob")
+        assert (await ann.leave()).outcome > 0
+        bot_match = await via_a.create_match(
+            "mykerinos",
+            [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy="greedy")],
+            bots=["random"],
+        )
+        worker = BotWorker(b, admin_key=ADMIN, capacity=1, lease_ms=2000)
+        stop = asyncio.Event()
+        task = asyncio.create_task(worker.run(stop))
+        rng = random.Random(3)
+
+        async def bob_plays(turn: match_service_pb2.YourTurn) -> str:
+            return rng.choice(list(turn.actions)).notation
+
+        try:
+            async with asyncio.timeout(120):
+                await bob.play(bob_plays)
+                for match_id in (clocked, bot_match):
+                    async for _ in via_b.watch(match_id):
+                        pass
+        finally:
+            stop.set()
+            await asyncio.wait_for(task, 10)
+        for match_id in (clocked, resigning, bot_match):
+            final = (await via_a.get(match_id)).match
+            assert final.status == match_pb2.MATCH_STATUS_FINISHED
+        assert list((await via_a.get(resigning)).match.places) == [2, 1]

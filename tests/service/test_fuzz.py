@@ -138,7 +138,9 @@ def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
             md = fuzzed.seat_md(seat)
             legal = stub.ListLegalActions(ms.ListLegalActionsRequest(match_id=mid), metadata=md)
             stub.SubmitAction(
-                ms.SubmitActionRequest(match_id=mid, notation=legal.actions[version].notation),
+                ms.SubmitActionRequest(
+                    match_id=mid, notation=legal.actions[version].notation, request_id=f"v{version}"
+                ),
                 metadata=md,
             )
         yield fuzzed

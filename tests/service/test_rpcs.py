@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from typing import Any
 
 import grpc
 import pytest
@@ -116,15 +117,11 @@ async def test_admin_key_guards_create_and_bot_seats(deployment: Deployment) -> 
     for caller in (anonymous, wrong):
         await expect_error(caller.create(2), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED")
     created = await admin.create([OPEN, BOT])
-    # Open seats need no key; the bot seat is for bot workers holding the admin key.
+    # Open seats need no key; the bot seat is played by bot workers only, and
+    # JoinMatch never claims it, even with the admin key.
     assert (await anonymous.join(created.match_id)).seat == 0
-    await expect_error(
-        anonymous.join(created.match_id, 1), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED"
-    )
-    await expect_error(
-        wrong.join(created.match_id, 1), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED"
-    )
-    assert (await admin.join(created.match_id, 1, "bot")).seat == 1
+    for caller in (anonymous, wrong, admin):
+        await expect_error(caller.join(created.match_id, 1), Code.FAILED_PRECONDITION, "BOT_SEAT")
 
 
 # --------------------------------------------------------------- JoinMatch
@@ -145,7 +142,9 @@ async def test_join_skips_bot_seats_and_checks_its_arguments(client: Client) -> 
     match_id = (await client.create([BOT, OPEN])).match_id
     assert (await client.join(match_id)).seat == 1  # the first *open* seat
     await expect_error(client.join(match_id), Code.FAILED_PRECONDITION, "NO_OPEN_SEAT")
-    assert (await client.join(match_id, 0, "bot")).seat == 0  # no admin key configured
+    # Issue 14, repro 2: without an admin key a bot seat used to be claimable.
+    await expect_error(client.join(match_id, 0, "bot"), Code.FAILED_PRECONDITION, "BOT_SEAT")
+    assert not (await client.get(match_id)).match.seats[0].claimed
     fresh = (await client.create(2)).match_id
     await expect_error(client.join(fresh, 2), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     for name in ("", "   ", "x" * 41, "tab\there", "nul\x00"):
@@ -252,10 +251,17 @@ async def test_submit_rejections_change_nothing(client: Client) -> None:
     )
     reason = mirror.explain_illegal(get_game("mykerinos").parse_action("take l"))
     assert reason in illegal.message
-    await expect_error(waiting.submit(mid, "pass"), Code.FAILED_PRECONDITION, "NOT_YOUR_TURN")
+    not_yours = await expect_error(
+        waiting.submit(mid, "pass"), Code.FAILED_PRECONDITION, "NOT_YOUR_TURN"
+    )
+    assert not_yours.facts == {"seatToAct": str(seat)}
     for bad in ("zzz", "a z9", "", "a " * 120):
         code_reason = "MALFORMED_REQUEST" if len(bad) > 200 else "MALFORMED_ACTION"
         await expect_error(mover.submit(mid, bad), Code.INVALID_ARGUMENT, code_reason)
+    too_long = await expect_error(
+        mover.submit(mid, "a " * 120), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+    assert too_long.facts == {"field": "notation", "limit": "200", "size": "240"}
     no_game = match_pb2.Action()
     await expect_error(mover.submit(mid, typed=no_game), Code.INVALID_ARGUMENT, "MALFORMED_ACTION")
     unspecified = match_pb2.Action()
@@ -266,9 +272,10 @@ async def test_submit_rejections_change_nothing(client: Client) -> None:
     neither = mover.stub.SubmitAction(ms.SubmitActionRequest(match_id=mid), metadata=mover.metadata)
     await expect_error(neither, Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     for stale in (0, 1, 3, 99):
-        await expect_error(
+        failure = await expect_error(
             mover.submit(mid, "pass", expected_version=stale), Code.ABORTED, "STALE_VERSION"
         )
+        assert failure.facts == {"currentVersion": "2"}
     for request_id in ("x" * 65, "has space", "\u00e9"):
         await expect_error(
             mover.submit(mid, "pass", request_id=request_id),
@@ -311,6 +318,25 @@ async def test_submit_retry_with_same_request_id_is_idempotent(client: Client) -
         mid, other_legal.actions[0].notation, request_id="retry-1"
     )
     assert (other.version, other.duplicate) == (2, False)
+
+
+async def test_a_request_id_reused_for_another_action_is_refused(client: Client) -> None:
+    """Answering "duplicate" would silently drop the new action."""
+    match = await seated_match(client, 3, seed=44)
+    mid = match.match_id
+    seat = current_seat((await match.spectator.get(mid)).match)
+    assert seat is not None
+    legal = await match.seats[seat].legal(mid)
+    assert len(legal.actions) > 1
+    await match.seats[seat].submit(mid, legal.actions[0].notation, request_id="once")
+    after = await match.spectator.get(mid)
+    failure = await expect_error(
+        match.seats[seat].submit(mid, legal.actions[1].notation, request_id="once"),
+        Code.ALREADY_EXISTS,
+        "REQUEST_ID_REUSED",
+    )
+    assert legal.actions[0].notation in failure.message
+    assert await match.spectator.get(mid) == after
 
 
 async def test_full_match_game_over_and_export(client: Client) -> None:
@@ -449,6 +475,8 @@ async def test_play_match_prompts_accepts_submissions_and_reports_errors(client:
             code,
             request_id,
         )
+        if reason == "STALE_VERSION":
+            assert dict(error.error.metadata) == {"currentVersion": "0"}
     await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
     again = await _next_besides_prompts(player, call, prompt.your_turn)
     assert again.error.reason == "MALFORMED_REQUEST"
@@ -562,9 +590,11 @@ async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     match = await seated_match(client, 2)
     for _ in range(2):
         await match.seats[0].legal(match.match_id)
-    await expect_error(
+    limited = await expect_error(
         match.seats[0].legal(match.match_id), Code.RESOURCE_EXHAUSTED, "RATE_LIMITED"
     )
+    assert limited.facts == {"ratePerSecond": "1", "burst": "2"}
+    assert limited.retry_after_s is not None and 0 < limited.retry_after_s <= 1.0
     await expect_error(
         match.seats[0].submit(match.match_id, "pass"), Code.RESOURCE_EXHAUSTED, "RATE_LIMITED"
     )
@@ -574,8 +604,10 @@ async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     await match.seats[0].legal(match.match_id)  # refilled
 
 
-async def test_drain_reports_not_serving(deployment: Deployment) -> None:
-    server = await deployment.start(drain_grace_s=0.5)
+async def test_drain_reports_not_serving_then_ends_streams_with_draining(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(drain_grace_s=0.5, drain_notice_s=0.5)
     client = deployment.client(server)
     await wait_for_health(client.channel, SERVING)
     stub = health_pb2_grpc.HealthStub(client.channel)
@@ -584,11 +616,24 @@ async def test_drain_reports_not_serving(deployment: Deployment) -> None:
     match = await seated_match(client, 2)
     watcher = match.spectator.watch(match.match_id)
     assert await match.spectator.read(watcher) is not None
+    player = match.seats[0].play()
+    await player.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=match.match_id)))
+    assert await match.seats[0].read(player) is not None
     draining = asyncio.create_task(server.drain())
     reply = await asyncio.wait_for(watch.read(), 5)
     assert reply.status == NOT_SERVING
+    # The notice: health says NOT_SERVING while calls are still served.
+    assert (await client.get(match.match_id)).match.match_id == match.match_id
+    # Then every open stream ends with DRAINING, so its client resumes elsewhere.
+    for seat_client, stream in ((match.spectator, watcher), (match.seats[0], player)):
+        await expect_error(_until_end(seat_client, stream), Code.UNAVAILABLE, "DRAINING")
     # New calls are turned away (by the servicer, or by gRPC once it stopped listening).
     with pytest.raises(grpc.aio.AioRpcError) as refused:
         await client.get(match.match_id)
     assert refused.value.code() == Code.UNAVAILABLE
     await asyncio.wait_for(draining, 10)
+
+
+async def _until_end(client: Client, stream: Stream[Any]) -> None:
+    while await client.read(stream) is not None:
+        pass

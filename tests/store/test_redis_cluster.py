@@ -2,7 +2,7 @@
 
 The store contract suite in ``test_stores.py`` already runs on the cluster; this
 module checks what only a cluster shows: cluster URLs, matches spread over every
-master, the bot queue's global keys on one slot, and an unreachable cluster
+master, the bot-decision queue's global keys on one slot, and an unreachable cluster
 reported as unavailable rather than as a bad request.
 """
 
@@ -16,7 +16,7 @@ import redis.exceptions as rex
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import key_slot
 
-from senet.store import BotLease, BotSeatRef, CommitOutcome, StoreUnavailable
+from senet.store import BotDecisionLease, BotDecisionRef, CommitOutcome, StoreUnavailable
 from senet.store.redis_store import RedisStore, _cluster_nodes, is_cluster_url, redacted_url
 from tests.cluster import LocalCluster
 from tests.store.test_stores import new_match, req
@@ -79,19 +79,21 @@ async def test_matches_spread_over_every_master(
 
 async def test_bot_queue_lives_in_one_slot_and_works(cluster_store: RedisStore) -> None:
     assert len({key_slot(k.encode()) for k in cluster_store.bot_keys()}) == 1
-    for match_id in ("a", "b", "c"):
-        await cluster_store.create(new_match(match_id))
-        await cluster_store.enqueue_bot_seat(match_id, 1, "random")
-    leases = await cluster_store.acquire_bot_seats("w1", 2, lease_ms=10_000, now_ms=1_000)
-    assert leases == [BotLease("a", 1, "random", 11_000), BotLease("b", 1, "random", 11_000)]
-    assert await cluster_store.acquire_bot_seats("w2", 5, lease_ms=10_000, now_ms=1_000) == [
-        BotLease("c", 1, "random", 11_000)
+    for match_id in ("a", "b", "c"):  # three matches, in slots all over the cluster
+        await cluster_store.post_bot_decision(BotDecisionRef(match_id, 1, 2), "random", 500)
+    leases = await cluster_store.acquire_bot_decisions("w1", 2, lease_ms=10_000, now_ms=1_000)
+    assert leases == [
+        BotDecisionLease("a", 1, 2, "random", 11_000, 500),
+        BotDecisionLease("b", 1, 2, "random", 11_000, 500),
     ]
-    refs = [BotSeatRef("a", 1), BotSeatRef("b", 1)]
-    assert await cluster_store.renew_bot_seats("w1", refs, 10_000, 2_000) == refs
-    assert await cluster_store.renew_bot_seats("w2", refs, 10_000, 2_000) == []
-    await cluster_store.release_bot_seats("w1", refs)
-    assert await cluster_store.renew_bot_seats("w1", refs, 10_000, 3_000) == []
+    assert await cluster_store.acquire_bot_decisions("w2", 5, 10_000, now_ms=1_000) == [
+        BotDecisionLease("c", 1, 2, "random", 11_000, 500)
+    ]
+    refs = [lease.ref for lease in leases]
+    assert await cluster_store.renew_bot_decisions("w1", refs, 10_000, 2_000) == refs
+    assert await cluster_store.renew_bot_decisions("w2", refs, 10_000, 2_000) == []
+    await cluster_store.release_bot_decisions("w1", refs)
+    assert await cluster_store.renew_bot_decisions("w1", refs, 10_000, 3_000) == []
 
 
 async def test_an_unreachable_cluster_is_unavailable() -> None:

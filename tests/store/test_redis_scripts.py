@@ -17,18 +17,26 @@ import pytest
 from senet.store.redis_scripts import SCRIPT_NAMES, script_text
 
 PINNED_SHAS = {
-    "bot_acquire": "de40406634617eaa2c3d0154078a6b429fcf28fd",
-    "bot_enqueue": "d7a3f73cdef5bb3fbdf1f473d2e970b2e98bcbd1",
-    "bot_release": "5b23e29dbcf0e4e8eec565dbbcdc6178339b3a11",
-    "bot_renew": "c6b1cc7ece2209c48e1a7f386872b95a7fd3fe6f",
+    "bot_acquire": "f9fb5b09666408d265640ced06a92eca8b09f4f4",
+    "bot_defer": "35e124122f77350fb2facb52523ac7cc713239a3",
+    "bot_post": "36967a7822ab70ec395222738bf39d0e761b8adb",
+    "bot_release": "314a75c6eb4839449b467cb91f2fe5fd2394f58b",
+    "bot_renew": "7b5cf0f31e5288e412c46e2efd97a7e3afa33ac0",
     "claim": "df85ace7d4f47cdcf25ff8851ceb4c1c6537ee4f",
-    "commit": "72d24f66a8ef7eed2978d1ef4575a0a71eb3e4d9",
+    "commit": "2c93afe1424c09d61666c310905368f3162dba40",
     "create": "349c4a34a9e350aca18b931d99802ed7916bda03",
     "events": "b8757fbbe410c1beb14fb6b68249bc343c3a1ed5",
     "load": "cc36c7a7069beec6c16f0e0e6ff22cce81422b19",
     "log": "e837e8af0fff3d5ed85993662e9436cd1a4bc341",
     "replace_claim": "55af3e927b6273e2a55b15f03555ae06edf623dc",
     "request": "6ff128a6521421b07b2f6a603d5e71333edd095a",
+    "started": "5fddb0f9064e3b5f1f56cbdad11b99afa44da833",
+    "swap_claim": "315056ae80138b3f14bfa608151e7545ea67c2ee",
+    # -- lobby --
+    "lobby_drop": "d27b8578031cb9a893a78e274f58bdaef35de991",
+    "lobby_peek": "e61af9427862b440788c4d2810b459d4f9a2f626",
+    "lobby_put": "81e016eee33ba6f7ae6a12714aed3821353031bd",
+    "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
 }
 
 

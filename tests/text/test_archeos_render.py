@@ -36,7 +36,7 @@ def test_every_line_fits_80_columns_for_every_seat_count() -> None:
 def test_tracks_show_vehicles_and_the_lines_to_cross() -> None:
     view = _view(3, 0, None, advanced_site="uluru")
     plain = [line.plain for line in match_lines(view, None, None, ASCII)]
-    red = plain.index("Uluru (advanced)")
+    red = plain.index("Uluru (red, advanced)")  # the log names sites by colour
     assert plain[red + 1].startswith(" [ABC ]>1[")
     blue = plain.index("blue site")
     assert ">" + str(COMPASS.thresholds[1]) in plain[blue + 1]

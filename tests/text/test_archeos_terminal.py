@@ -31,7 +31,7 @@ def test_a_person_plays_archeos_against_a_bot(server_with_bots: str) -> None:
         seen_hand |= "your hand:" in screen and "by colour:" in screen
         screens += 1
         if screens == 1:
-            assert "Ur (advanced)" in screen and "SITES" in screen
+            assert "Ur (" in screen and "advanced)" in screen and "SITES" in screen
             child.sendline("?")
             child.expect("Cards are colour-role")
             continue

@@ -131,7 +131,7 @@ def test_the_table_shows_seats_turn_scores_and_the_view_fields() -> None:
     assert plain[0] == "MYKERINOS  match 0123456789abcdef  active"
     assert plain[1] == "To move: seat 0 (Ada, you) - your turn"
     assert plain[3].startswith("\u25b6 seat 0 (Ada, you)") and "score    3" in plain[3]
-    assert plain[4].startswith("  seat 1 (bot random)") and "score    5" in plain[4]
+    assert plain[4].startswith("  seat 1 (random bot)") and "score    5" in plain[4]
     assert "STATE" in plain
     # Enum values lose their type's prefix; fields at their default are left out.
     assert "phase: excavation" in plain and "campaign: 2" in plain and "deck_size: 7" in plain
@@ -158,7 +158,7 @@ def test_a_struct_view_of_a_game_without_messages_draws_nested_fields() -> None:
     )
     plain = [line.plain for line in lines]
     assert plain[0].startswith("TINY  match")
-    assert "To move: seat 1 (bot random)" in plain
+    assert "To move: seat 1 (random bot)" in plain
     assert "board: [[x, , o], [, x, ], [o, , ]]" in plain
     assert "phase: play" in plain
     # A Struct's keys are sorted (a map keeps no order) and its numbers are integers.
@@ -202,7 +202,7 @@ def test_event_lines_give_the_kind_then_the_fields() -> None:
     )
     lines = GENERIC_RENDERER.update_lines(update, view, names, 0)
     assert lines == [
-        "seat 1 (bot random): pass",
+        "seat 1 (random bot): pass",
         "  passed: seat=1, tiebreak_space=2",
         "  season_started: season=2",
     ]
@@ -227,9 +227,9 @@ def test_final_scores_rank_the_seats_and_name_the_winner() -> None:
         )
     ]
     assert plain[0] == "FINAL SCORES"
-    assert plain[1].split() == ["1st", "seat", "1", "(bot", "random)", "5", "pts"]
+    assert plain[1].split() == ["1st", "seat", "1", "(random", "bot)", "5", "pts"]
     assert plain[2].split()[:5] == ["2nd", "seat", "0", "(Ada,", "you)"]
-    assert plain[-1] == "seat 1 (bot random) wins!"
+    assert plain[-1] == "seat 1 (random bot) wins!"
     header = GENERIC_RENDERER.match_lines(match_pb2.View(), summary, 0, drawing.UNICODE)
     assert header[1].plain == "Match finished."
 
@@ -252,7 +252,7 @@ def test_the_client_draws_each_game_with_its_renderer_and_others_generically() -
     app.draw()
     text = out.getvalue()
     assert text.startswith("TINY  match") and "phase: play" in text
-    assert "Waiting for seat 1 (bot random)... (a bot worker plays this seat)" in text
+    assert "Waiting for seat 1 (random bot)... (a bot worker plays this seat)" in text
     update = match_pb2.MatchUpdate(seat=1, notation="b2")
     assert app._on_stream(match_service_pb2.WatchMatchResponse(update=update))
-    assert list(app.log) == ["seat 1 (bot random): b2"]
+    assert list(app.log) == ["seat 1 (random bot): b2"]

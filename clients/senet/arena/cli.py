@@ -7,10 +7,10 @@ import asyncio
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from senet.arena.players import PlayerSpec
-from senet.arena.report import PlotUnavailable, print_table, write_json, write_plot
+from senet.arena.report import PlotUnavailable, plot_title, print_table, write_json, write_plot
 from senet.arena.runner import ArenaConfig, ServerFactory, run_arena
 from senet.arena.stats import summarize
 
@@ -42,8 +42,35 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="default search time/move")
     budget.add_argument("--iterations", type=int, default=None, help="default search iterations")
-    parser.add_argument("--out", type=Path, default=None, help="write results JSON here")
+    parser.add_argument(
+        "--move-limit-ms",
+        type=int,
+        default=None,
+        help="per-move limit, enforced by the server's turn clocks (a late bot's move is "
+        "played by the server)",
+    )
+    parser.add_argument(
+        "--results-dir",
+        type=Path,
+        default=Path("results"),
+        help="folder for --out and --plot given as bare file names (default: results)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="results JSON (default: arena-GAME-SEED.json in --results-dir)",
+    )
     parser.add_argument("--plot", type=Path, default=None, help="write a win-rate PNG here")
+
+
+def placed(path: Path, folder: Path) -> Path:
+    """``path`` as given when it names a folder, else inside ``folder`` (created)."""
+    if path.parent != Path("."):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return path
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / path
 
 
 def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) -> int:
@@ -69,46 +96,62 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             admin_key=args.admin_key,
             external_workers=args.external_workers,
             processes=args.processes,
+            move_limit_ms=args.move_limit_ms,
         )
     except ValueError as exc:
-        console.print(f"[red]senet arena: {exc}[/red]")
+        console.print(f"senet arena: {exc}", style="red", markup=False)
         return 2
     if args.plot is not None:  # fail before the tournament, not after it
         try:
             import matplotlib  # noqa: F401
         except ImportError:
             console.print(
-                "[red]senet arena: --plot needs matplotlib, which is not installed: "
-                "pip install 'senet[plot]' (or pip install matplotlib)[/red]"
+                "senet arena: --plot needs matplotlib, which is not installed: "
+                "pip install 'senet[plot]' (or pip install matplotlib)",
+                style="red",
+                markup=False,
             )
             return 2
     progress = Progress(
-        TextColumn("arena"),
+        TextColumn("{task.description:<8}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        TextColumn("{task.fields[count]}"),
         TimeElapsedColumn(),
         console=console,
     )
     with progress:
-        bar = progress.add_task("matches", total=config.matches)
+        bar = progress.add_task("matches", total=config.matches, count=f"0/{config.matches}")
+        moves = progress.add_task("actions", total=None, count="0")
+        done = [0, 0]
+
+        def finished(_: object) -> None:
+            done[0] += 1
+            progress.update(bar, advance=1, count=f"{done[0]}/{config.matches}")
+
+        def acted(_: int) -> None:
+            done[1] += 1
+            progress.update(moves, advance=1, count=str(done[1]))
+
         try:
             arena = asyncio.run(
-                run_arena(config, lambda _: progress.advance(bar), start_server=embedded_server)
+                run_arena(config, finished, start_server=embedded_server, on_action=acted)
             )
         except ValueError as exc:
-            console.print(f"[red]senet arena: {exc}[/red]")
+            console.print(f"senet arena: {exc}", style="red", markup=False)
             return 2
+        progress.update(moves, total=done[1], completed=done[1])
     summaries = summarize(arena.results, [spec.label for spec in players])
     print_table(arena, summaries, console)
     console.print(f"seed {arena.seed}")
-    if args.out is not None:
-        write_json(args.out, arena, summaries)
-        console.print(f"results written to {args.out}")
+    out = placed(args.out or Path(f"arena-{config.game}-{arena.seed}.json"), args.results_dir)
+    write_json(out, arena, summaries)
+    console.print(f"results written to {out}", markup=False, highlight=False)
     if args.plot is not None:
+        chart = placed(args.plot, args.results_dir)
         try:
-            write_plot(args.plot, summaries, len(players))
+            write_plot(chart, summaries, len(players), plot_title(arena))
         except PlotUnavailable as exc:
-            console.print(f"[red]{exc}[/red]")
+            console.print(str(exc), style="red", markup=False)
             return 2
-        console.print(f"chart written to {args.plot}")
+        console.print(f"chart written to {chart}", markup=False, highlight=False)
     return 0

@@ -18,10 +18,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 
 from senet.bots.base import STRATEGY_NAMES, make_strategy, state_from_proto_view
-from senet.bots.worker import position_at
 from senet.client.client import SeatClient, SenetClient
+from senet.codec import options_from_proto
 from senet.games.interface import OptionValue
-from senet.v1 import match_pb2, match_service_pb2
+from senet.v1 import bot_service_pb2, match_pb2
 
 _SPEC = re.compile(r"^(?P<name>[a-z_]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>[si]))?$")
 
@@ -102,38 +102,30 @@ def choose_notation(
     return strategy.choose(state, seat).notation()
 
 
-async def play_arena_seat(
+async def decide_arena(
     client: SenetClient,
-    match_id: str,
-    seat: int,
-    token: str,
+    decision: bot_service_pb2.BotDecision,
     spec: PlayerSpec,
     seed: int,
     executor: Executor | None,
-) -> None:
-    """Play one leased seat to the end of its match with ``spec`` (cf. ``worker.play_seat``).
+) -> str | None:
+    """One leased decision with ``spec``; None when the match moved on (cf. ``BotWorker.decide``).
 
     Like the stock worker it rebuilds the forward model from the seat's own view,
     so an arena bot sees no more than a hosted one.
     """
-    seat_client: SeatClient = client.seat(match_id, seat, token)
-    loop = asyncio.get_running_loop()
-
-    async def decide(turn: match_service_pb2.YourTurn) -> str | None:
-        position = await position_at(seat_client, turn)
-        if position is None:
-            return None
-        got, options = position
-        notation = await loop.run_in_executor(
-            executor,
-            choose_notation,
-            got.match.game_id,
-            got.view.SerializeToString(),
-            seat,
-            derive_seed(seed, turn.version),
-            options,
-            spec,
-        )
-        return notation or None
-
-    await seat_client.play(decide)
+    seat_client: SeatClient = client.seat(decision.match_id, decision.seat, decision.token)
+    got = await seat_client.get()
+    if got.match.version != decision.version:
+        return None
+    notation = await asyncio.get_running_loop().run_in_executor(
+        executor,
+        choose_notation,
+        got.match.game_id,
+        got.view.SerializeToString(),
+        decision.seat,
+        derive_seed(seed, decision.version),
+        options_from_proto(got.match.options),
+        spec,
+    )
+    return notation or None

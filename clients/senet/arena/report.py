@@ -82,8 +82,20 @@ class PlotUnavailable(RuntimeError):
     """matplotlib is missing (it is the optional extra ``plot``)."""
 
 
-def write_plot(path: Path, summaries: Sequence[EntrantSummary], seats: int) -> None:
-    """A PNG bar chart of win rates with 95% Wilson error bars.
+def plot_title(run: ArenaRun) -> str:
+    """``mykerinos: 200 matches, seed 42``: what the chart shows, to tell charts apart."""
+    return f"{run.config.game}: {len(run.results)} matches, seed {run.seed}"
+
+
+#: Height drawn for a win rate of zero, so a player who never won still has a bar.
+ZERO_BAR = 0.006
+
+
+def write_plot(
+    path: Path, summaries: Sequence[EntrantSummary], seats: int, title: str = ""
+) -> None:
+    """A PNG bar chart of win rates with 95% Wilson error bars, each bar labelled with
+    its rate (a zero rate is drawn as a thin bar, never as nothing).
 
     matplotlib is imported here, not at module level: it is an optional extra and
     slow to import, and most runs never plot.
@@ -105,10 +117,16 @@ def write_plot(path: Path, summaries: Sequence[EntrantSummary], seats: int) -> N
     lows = [max(0.0, s.win_rate - s.interval[0]) for s in summaries]
     highs = [max(0.0, s.interval[1] - s.win_rate) for s in summaries]
     figure, axes = plt.subplots(figsize=(max(4.0, 1.2 * len(names) + 2), 4))
-    axes.bar(names, rates, yerr=[lows, highs], capsize=6, color="tab:blue")
+    heights = [max(rate, ZERO_BAR) for rate in rates]
+    bars = axes.bar(
+        names, heights, yerr=[lows, highs], capsize=6, color="tab:blue", edgecolor="navy"
+    )
+    axes.bar_label(bars, labels=[f"{rate:.2f}" for rate in rates], padding=3)
     axes.axhline(1 / seats, color="grey", linestyle="--", label="equal player")
     axes.set_ylabel("win rate (95% Wilson CI)")
-    axes.set_ylim(0, 1)
+    axes.set_ylim(0, 1.05)
+    if title:
+        axes.set_title(title)
     axes.legend()
     figure.tight_layout()
     figure.savefig(path)

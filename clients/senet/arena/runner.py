@@ -32,16 +32,15 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from senet.arena.players import PlayerSpec, derive_seed, play_arena_seat
+from senet.arena.players import PlayerSpec, decide_arena, derive_seed
 from senet.arena.stats import MatchResult
-from senet.bots.worker import BotWorker, SeatKey
-from senet.client.client import SenetClient, describe_error
-from senet.v1 import bot_service_pb2
+from senet.bots.worker import BotWorker
+from senet.client.client import SenetClient
+from senet.v1 import bot_service_pb2, match_pb2
 
-#: Short leases so the worker's acquire loop (every third of a lease) picks up new
-#: matches quickly; the loop stays responsive because decisions run off it.
+#: Short leases: a decision whose worker died is taken over quickly.
 ARENA_LEASE_MS = 1200
-#: Seats a single arena worker plays at once.
+#: Decisions a single arena worker works on at once.
 SEATS_PER_WORKER = 16
 
 #: Starts a server for one tournament: entering yields its address (``host:port``),
@@ -63,6 +62,9 @@ class ArenaConfig:
     external_workers: bool = False
     #: Decision processes; None: min(parallel, CPUs); 0: decide in threads.
     processes: int | None = None
+    #: Per-move limit in ms, as the matches' turn clocks (TimeControl.decision_ms):
+    #: the server plays the move of a bot that is late. None: no clocks.
+    move_limit_ms: int | None = None
 
 
 @dataclass
@@ -85,8 +87,8 @@ class SeatPlan:
 class Registry:
     """Which spec and seed play each seat of the arena's matches.
 
-    A worker may lease a seat before ``CreateMatch`` has even returned its id to
-    the arena (seats are queued when the match is stored), so lookups wait while
+    A worker may lease a decision before ``CreateMatch`` has even returned its id
+    to the arena (an all-bot match's first decision is queued with it), so lookups wait while
     any creation is in flight; a match unknown once none is in flight belongs to
     someone else on a shared server.
     """
@@ -129,28 +131,13 @@ class ArenaWorker(BotWorker):
         self.registry = registry
         self.executor = executor
 
-    async def _play(
-        self, client: SenetClient, seat: bot_service_pb2.BotSeat, finished: list[SeatKey]
-    ) -> None:
-        plan = await self.registry.lookup(seat.match_id, seat.seat)
+    async def decide(
+        self, client: SenetClient, decision: bot_service_pb2.BotDecision
+    ) -> str | match_pb2.Action | None:
+        plan = await self.registry.lookup(decision.match_id, decision.seat)
         if plan is None:  # not ours: play it as any worker would
-            await super()._play(client, seat, finished)
-            return
-        key = (seat.match_id, seat.seat)
-        try:
-            await play_arena_seat(
-                client, seat.match_id, seat.seat, seat.token, plan.spec, plan.seed, self.executor
-            )
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # refused token (lease lost): the new holder plays on
-            print(f"arena: stopped {seat.match_id} seat {seat.seat}: {describe_error(exc)}")
-            if self.playing.get(key) is asyncio.current_task():
-                del self.playing[key]
-            return
-        if self.playing.get(key) is asyncio.current_task():
-            del self.playing[key]
-            finished.append(key)
+            return await super().decide(client, decision)
+        return await decide_arena(client, decision, plan.spec, plan.seed, self.executor)
 
 
 def rotation(players: Sequence[PlayerSpec], index: int) -> list[PlayerSpec]:
@@ -174,16 +161,21 @@ async def run_arena(
     on_done: Callable[[MatchResult], None] | None = None,
     *,
     start_server: ServerFactory | None = None,
+    on_action: Callable[[int], None] | None = None,
 ) -> ArenaRun:
     """Play ``config.matches`` matches, at most ``config.parallel`` at once.
 
-    ``on_done`` is called as each match finishes (progress bars). ``start_server``
+    ``on_done`` is called as each match finishes, ``on_action`` (with the match's
+    index) as each action is committed in any match: progress bars move while
+    matches that all end together are still being played. ``start_server``
     provides the server when ``config.server`` is None.
     """
     if len(config.players) < 2:
         raise ValueError("an arena needs at least two players")
     if config.matches < 1 or config.parallel < 1:
         raise ValueError("matches and parallel must be at least 1")
+    if config.move_limit_ms is not None and config.move_limit_ms < 1:
+        raise ValueError("the move limit must be at least 1 ms")
     seed = config.seed if config.seed is not None else secrets.randbits(63)
     run = ArenaRun(config, seed)
     async with contextlib.AsyncExitStack() as stack:
@@ -227,7 +219,7 @@ async def run_arena(
 
         async def one(index: int) -> None:
             async with slots:
-                result = await _play_match(client, registry, config, seed, index)
+                result = await _play_match(client, registry, config, seed, index, on_action)
             results[index] = result
             if on_done is not None:
                 on_done(result)
@@ -238,13 +230,27 @@ async def run_arena(
 
 
 async def _play_match(
-    client: SenetClient, registry: Registry, config: ArenaConfig, seed: int, index: int
+    client: SenetClient,
+    registry: Registry,
+    config: ArenaConfig,
+    seed: int,
+    index: int,
+    on_action: Callable[[int], None] | None = None,
 ) -> MatchResult:
     lineup = rotation(config.players, index)
     match_seed = derive_seed(seed, "match", index)
     async with registry.creation():
+        clocks = (
+            None
+            if config.move_limit_ms is None
+            else match_pb2.TimeControl(decision_ms=config.move_limit_ms)
+        )
         match_id = await client.create_match(
-            config.game, 0, seed=match_seed, bots=[spec.strategy for spec in lineup]
+            config.game,
+            0,
+            seed=match_seed,
+            bots=[spec.strategy for spec in lineup],
+            time_control=clocks,
         )
         await registry.register(
             match_id,
@@ -253,8 +259,9 @@ async def _play_match(
                 for seat, spec in enumerate(lineup)
             ],
         )
-    async for _ in client.watch(match_id):
-        pass  # the stream ends after the finishing update
+    async for message in client.watch(match_id):  # it ends after the finishing update
+        if on_action is not None and message.HasField("update"):
+            on_action(index)
     final = await client.export(match_id)
     return MatchResult(
         index=index,

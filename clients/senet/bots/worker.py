@@ -1,16 +1,17 @@
-"""Bot workers: play the bot seats of matches (``senet bots``), or one seat (``senet bot``).
+"""Bot workers: play the bot decisions of a server (``senet bots``), or one seat (``senet bot``).
 
-A worker leases bot seats from the server's BotService, plays each over PlayMatch
-and renews its leases every third of the lease, so a live worker never loses a
-seat. Workers share the load (each acquires up to its capacity) and never play the
-same seat at once: the queue leases a seat to one worker, and each acquisition
-mints a new token, which revokes the previous holder's. A worker that dies stops
-renewing; once its leases expire another worker acquires the seats and the match
-goes on. A seat whose lease is lost (renewal did not return it) stops at once.
+A worker leases *decisions* from the server's BotService: a decision is one bot
+seat that must act now. It plays one action per decision and releases it, so
+its capacity bounds the decisions in flight, not the matches it follows; a match
+waiting for a human costs it nothing. While deciding it renews its leases every
+third of the lease, so a live worker never loses one. Workers share the load and
+never act for one seat at once: the queue leases a decision to one worker, and
+each hand-out mints a new token, which revokes the previous holder's. A worker
+that dies stops renewing; once its leases expire another worker acquires the
+decisions and the match goes on. A decision whose lease is lost stops at once.
 
 Decisions rebuild the forward model from the seat's own view (``GetMatch``), so a
-bot sees only what its seat may see; each seat's strategy is seeded from
-(match, seat), so a seat taken over by another worker plays the same way.
+bot sees only what its seat may see.
 """
 
 from __future__ import annotations
@@ -23,16 +24,21 @@ import logging
 import os
 import signal
 import uuid
-from collections.abc import Mapping
-from pathlib import Path
-
-import grpc
+from collections.abc import Coroutine, Mapping
+from typing import Any
 
 from senet.bots.base import make_strategy, state_from_proto_view
-from senet.client.client import CHANNEL_OPTIONS, SeatClient, SenetClient, describe_error
+from senet.client.client import (
+    BotClient,
+    SeatClient,
+    SenetClient,
+    decision_ref,
+    describe_error,
+)
+from senet.client.errors import SenetRpcError
 from senet.codec import options_from_proto
 from senet.games.interface import OptionValue
-from senet.v1 import bot_service_pb2, bot_service_pb2_grpc, match_pb2, match_service_pb2
+from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
 
 log = logging.getLogger("senet.bots")
 SeatKey = tuple[str, int]
@@ -94,13 +100,14 @@ async def play_seat(
 
 
 class BotWorker:
-    """Leases bot seats and plays them until stopped.
+    """Leases bot decisions and plays them until stopped.
 
     Args:
         target: ``host:port`` of a server (or load balancer).
         admin_key: Sent as ``x-senet-admin-key`` (required when the server has one).
-        capacity: Most seats played at once.
-        lease_ms: Lease length; renewed every third of it.
+        capacity: Most decisions worked on at once.
+        lease_ms: Lease length; renewed every third of it while deciding.
+        wait_ms: How long one acquire waits on the server for a decision.
         worker_id: Stable id; random by default.
         tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
     """
@@ -112,6 +119,7 @@ class BotWorker:
         admin_key: str = "",
         capacity: int = 8,
         lease_ms: int = 5000,
+        wait_ms: int = 1000,
         seconds: float | None = None,
         iterations: int | None = None,
         worker_id: str | None = None,
@@ -122,119 +130,163 @@ class BotWorker:
         self.admin_key = admin_key
         self.capacity = capacity
         self.lease_ms = lease_ms
+        self.wait_ms = wait_ms
         self.seconds = seconds
         self.iterations = iterations
         self.worker_id = worker_id or "w-" + uuid.uuid4().hex[:12]
+        #: The decisions being worked on, by seat.
         self.playing: dict[SeatKey, asyncio.Task[None]] = {}
-        #: Every seat this worker ever acquired (tests check for overlaps).
+        self._leased: dict[SeatKey, bot_service_pb2.BotDecision] = {}
+        #: Every seat this worker ever leased a decision of (tests check for overlaps).
         self.acquired: list[SeatKey] = []
-        #: The latest token minted for each seat acquired (tests check revocation).
+        #: The latest token minted for each seat leased (tests check revocation).
         self.tokens: dict[SeatKey, str] = {}
-
-    def _metadata(self) -> tuple[tuple[str, str], ...]:
-        return (("x-senet-admin-key", self.admin_key),) if self.admin_key else ()
+        #: Actions this worker committed.
+        self.moves = 0
+        self._slot_freed = asyncio.Event()
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
-        """Acquire, play and renew until ``stop`` is set (then release nothing: the
-        leases simply expire). Cancelling this task stops every seat at once, as a
+        """Acquire and play decisions until ``stop`` is set (leases in flight are
+        left to expire). Cancelling this task stops every decision at once, as a
         crash would."""
         stop = stop or asyncio.Event()
-        if self.tls_ca:
-            credentials = grpc.ssl_channel_credentials(Path(self.tls_ca).read_bytes())
-            channel = grpc.aio.secure_channel(self.target, credentials, options=CHANNEL_OPTIONS)
-        else:
-            channel = grpc.aio.insecure_channel(self.target, options=CHANNEL_OPTIONS)
-        stub = bot_service_pb2_grpc.BotServiceStub(channel)
         client = SenetClient(self.target, admin_key=self.admin_key, tls_ca=self.tls_ca)
-        finished: list[SeatKey] = []
+        bots = BotClient(client, self.worker_id)
+        renewer = asyncio.create_task(self._renew_forever(bots, stop))
         try:
             while not stop.is_set():
+                free = self.capacity - len(self.playing)
+                if free <= 0:
+                    self._slot_freed.clear()
+                    await _first(self._slot_freed.wait(), stop.wait())
+                    continue
                 try:
-                    await self._tick(stub, client, finished)
-                except grpc.aio.AioRpcError as exc:
-                    log.warning("bot service call failed: %s", exc.code().name)
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(stop.wait(), self.lease_ms / 3000)
+                    got = await bots.acquire(free, self.lease_ms, self.wait_ms)
+                except SenetRpcError as exc:
+                    log.warning("bot service call failed: %s", describe_error(exc))
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), self.lease_ms / 3000)
+                    continue
+                for decision in got:
+                    self._start(client, bots, decision)
         finally:
+            renewer.cancel()
             for task in self.playing.values():
                 task.cancel()
-            await asyncio.gather(*self.playing.values(), return_exceptions=True)
+            await asyncio.gather(renewer, *self.playing.values(), return_exceptions=True)
             self.playing.clear()
             await client.close()
-            await channel.close(None)
 
-    async def _tick(
-        self,
-        stub: bot_service_pb2_grpc.BotServiceAsyncStub,
-        client: SenetClient,
-        finished: list[SeatKey],
+    def _start(
+        self, client: SenetClient, bots: BotClient, decision: bot_service_pb2.BotDecision
     ) -> None:
-        """One round: release finished seats, renew the rest, fill up to capacity."""
-        md = self._metadata()
-        if finished:
-            refs = [bot_service_pb2.BotSeatRef(match_id=m, seat=s) for m, s in finished]
-            await stub.ReleaseBotSeats(
-                bot_service_pb2.ReleaseBotSeatsRequest(worker_id=self.worker_id, seats=refs),
-                metadata=md,
-                timeout=self.lease_ms / 1000,
-            )
-            finished.clear()
-        if self.playing:
-            refs = [bot_service_pb2.BotSeatRef(match_id=m, seat=s) for m, s in self.playing]
-            renewed = await stub.RenewBotSeats(
-                bot_service_pb2.RenewBotSeatsRequest(
-                    worker_id=self.worker_id, seats=refs, lease_ms=self.lease_ms
-                ),
-                metadata=md,
-                timeout=self.lease_ms / 1000,
-            )
-            held = {(r.match_id, r.seat) for r in renewed.seats}
-            for key in [k for k in self.playing if k not in held]:
-                log.info("lost the lease of %s seat %d", *key)
-                self.playing.pop(key).cancel()
-        free = self.capacity - len(self.playing)
-        if free <= 0:
-            return
-        got = await stub.AcquireBotSeats(
-            bot_service_pb2.AcquireBotSeatsRequest(
-                worker_id=self.worker_id, capacity=free, lease_ms=self.lease_ms
-            ),
-            metadata=md,
-            timeout=self.lease_ms / 1000,
-        )
-        for seat in got.seats:
-            key = (seat.match_id, seat.seat)
-            self.acquired.append(key)
-            self.tokens[key] = seat.token
-            old = self.playing.pop(key, None)
-            if old is not None:
-                old.cancel()  # re-acquired our own expired seat: the old token is dead
-            self.playing[key] = asyncio.create_task(self._play(client, seat, finished))
+        key = (decision.match_id, decision.seat)
+        self.acquired.append(key)
+        self.tokens[key] = decision.token
+        old = self.playing.pop(key, None)
+        if old is not None:
+            old.cancel()  # our own expired lease, re-acquired: the old token is dead
+        self._leased[key] = decision
+        self.playing[key] = asyncio.create_task(self._play(client, bots, decision))
+
+    async def _renew_forever(self, bots: BotClient, stop: asyncio.Event) -> None:
+        """Every third of a lease, renew the leases in flight; stop the lost ones."""
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), self.lease_ms / 3000)
+            leased = {k: d for k, d in self._leased.items() if k in self.playing}
+            if not leased:
+                continue
+            try:
+                held = await bots.renew([decision_ref(d) for d in leased.values()], self.lease_ms)
+            except SenetRpcError as exc:
+                log.warning("bot service call failed: %s", describe_error(exc))
+                continue
+            kept = {(r.match_id, r.seat, r.version) for r in held}
+            for key, d in leased.items():
+                lost = (d.match_id, d.seat, d.version) not in kept
+                if lost and key in self.playing and self._leased.get(key) is d:
+                    log.info("lost the lease of %s seat %d", *key)
+                    self.playing.pop(key).cancel()
+                    self._slot_freed.set()
 
     async def _play(
-        self, client: SenetClient, seat: bot_service_pb2.BotSeat, finished: list[SeatKey]
+        self, client: SenetClient, bots: BotClient, decision: bot_service_pb2.BotDecision
     ) -> None:
-        key = (seat.match_id, seat.seat)
+        """Decide and submit one action; release the decision once it is done with."""
+        key = (decision.match_id, decision.seat)
+        done = True
         try:
-            await play_seat(
-                client,
-                seat.match_id,
-                seat.seat,
-                seat.token,
-                seat.strategy,
-                seconds=self.seconds,
-                iterations=self.iterations,
-            )
+            notation = await self.decide(client, decision)
+            if notation is not None:
+                seat_client = client.seat(decision.match_id, decision.seat, decision.token)
+                await seat_client.submit(
+                    notation,
+                    expected_version=decision.version,
+                    # Fixed by (seat, version): a taken-over decision that did commit
+                    # is answered with the original outcome, never applied twice.
+                    request_id=f"bot-{decision.seat}-{decision.version}",
+                )
+                self.moves += 1
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # refused token, vanished match: give the seat up
-            log.info("stopped %s seat %d: %s", seat.match_id, seat.seat, describe_error(exc))
-            if self.playing.get(key) is asyncio.current_task():
-                del self.playing[key]
-            return
+        except Exception as exc:  # a refused token, a vanished match
+            log.info(
+                "gave up %s seat %d: %s", decision.match_id, decision.seat, describe_error(exc)
+            )
+            # The match moved on: nothing left to decide. Anything else (the lease
+            # was lost, the server is away): the lease expires and it is retried.
+            done = isinstance(exc, SenetRpcError) and exc.reason in _MOVED_ON
         if self.playing.get(key) is asyncio.current_task():
             del self.playing[key]
-            finished.append(key)  # released on the next tick
+            self._slot_freed.set()
+        if done:
+            with contextlib.suppress(SenetRpcError):
+                await bots.release([decision_ref(decision)])
+
+    async def decide(
+        self, client: SenetClient, decision: bot_service_pb2.BotDecision
+    ) -> str | match_pb2.Action | None:
+        """The action for ``decision``; None when the match is no longer there.
+
+        The forward model is rebuilt from the seat's own view, so the bot sees only
+        what its seat may see; the strategy is seeded from (match, seat, version),
+        so a decision taken over by another worker is decided the same way.
+        """
+        seat_client = client.seat(decision.match_id, decision.seat, decision.token)
+        got = await seat_client.get()
+        if got.match.version != decision.version:
+            return None
+        seed = seat_seed(decision.match_id, decision.seat) ^ decision.version
+        state = state_from_proto_view(
+            got.match.game_id,
+            got.view,
+            seat=decision.seat,
+            seed=seed,
+            options=options_from_proto(got.match.options),
+        )
+        if state.current_seat() != decision.seat:
+            return None
+        strategy = make_strategy(
+            decision.strategy, seed=seed, iterations=self.iterations, seconds=self.seconds
+        )
+        # Searching strategies are CPU-bound: off the loop, so lease renewals keep going.
+        action = await asyncio.to_thread(strategy.choose, state, decision.seat)
+        return action.notation()
+
+
+#: Reasons that mean a decision's moment has passed: release it.
+_MOVED_ON = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "MATCH_NOT_FOUND"})
+
+
+async def _first(*waits: Coroutine[Any, Any, Any]) -> None:
+    """Wait until the first of ``waits`` finishes; cancel the others."""
+    tasks = [asyncio.ensure_future(w) for w in waits]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in tasks:
+            task.cancel()
 
 
 # ------------------------------------------------------------------ command line
@@ -255,8 +307,8 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
         default=env.get("SENET_TLS_CA") or None,
         help="PEM file of the server's CA (enables TLS)",
     )
-    parser.add_argument("--capacity", type=int, default=8, help="most seats at once")
-    parser.add_argument("--lease-ms", type=int, default=5000, help="seat lease length")
+    parser.add_argument("--capacity", type=int, default=8, help="most decisions at once")
+    parser.add_argument("--lease-ms", type=int, default=5000, help="decision lease length")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="search time per move")
     budget.add_argument("--iterations", type=int, default=None, help="search iterations")
@@ -277,8 +329,8 @@ def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
 def run_worker(args: argparse.Namespace) -> int:
     """``senet bots``: run a worker until SIGTERM or SIGINT.
 
-    Either signal stops the worker between ticks: seats in play are cancelled and
-    their leases left to expire, so other workers take them over (an orchestrator
+    Either signal stops the worker: decisions in flight are cancelled and their
+    leases left to expire, so other workers take them over (an orchestrator
     stops containers with SIGTERM, and would otherwise kill the worker mid-write).
     """
     worker = BotWorker(

@@ -17,12 +17,19 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import grpc
 
 from senet.client.errors import SenetRpcError
-from senet.v1 import games_pb2, match_pb2, match_service_pb2, match_service_pb2_grpc
+from senet.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    games_pb2,
+    match_pb2,
+    match_service_pb2,
+    match_service_pb2_grpc,
+)
 
 T = TypeVar("T")
 
@@ -196,11 +203,17 @@ class SenetClient:
         options: dict[str, bool | int | str] | None = None,
         seed: int | None = None,
         bots: Sequence[str] = (),
+        leave_policy: match_pb2.LeavePolicy.ValueType = match_pb2.LEAVE_POLICY_UNSPECIFIED,
+        leave_bot_strategy: str = "",
+        time_control: match_pb2.TimeControl | None = None,
     ) -> str:
         """Create a match; returns its id.
 
         ``seats`` is a count of open seats or explicit plans; ``bots`` appends bot
-        seats with these strategies (played by bot workers).
+        seats with these strategies (played by bot workers). ``leave_policy``
+        (with ``leave_bot_strategy`` for LEAVE_POLICY_BOT) says what happens to a
+        seat whose player leaves once the match has started. ``time_control``
+        gives the match turn clocks.
         """
         plans = (
             [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN) for _ in range(seats)]
@@ -212,8 +225,14 @@ class SenetClient:
             for strategy in bots
         ]
         request = match_service_pb2.CreateMatchRequest(
-            game_id=game_id, seats=plans, options=_options_to_proto(options or {})
+            game_id=game_id,
+            seats=plans,
+            options=_options_to_proto(options or {}),
+            leave_policy=leave_policy,
+            leave_bot_strategy=leave_bot_strategy,
         )
+        if time_control is not None:
+            request.time_control.CopyFrom(time_control)
         if seed is not None:
             request.seed = seed
         response = await self._once(
@@ -246,6 +265,65 @@ class SenetClient:
     async def export(self, match_id: str) -> match_service_pb2.ExportMatchResponse:
         request = match_service_pb2.ExportMatchRequest(match_id=match_id)
         return await self._call(lambda s: s.ExportMatch(request, timeout=self.timeout_s))
+
+    # ----------------------------------------------------------------- lobby
+    async def list_matches_page(
+        self,
+        *,
+        game_id: str = "",
+        status: MatchStatusName | None = None,
+        has_open_seat: bool | None = None,
+        page_size: int = 0,
+        page_token: str = "",
+    ) -> match_service_pb2.ListMatchesResponse:
+        """One page of the lobby: public listings, newest first.
+
+        Args:
+            game_id: Only this game's matches ('' for every game).
+            status: Only matches with this status.
+            has_open_seat: True: only matches with a seat to join; False: only
+                matches without one; None: both.
+            page_size: At most this many (0: the server's default, 50; at most 200).
+            page_token: The previous page's ``next_page_token`` ('' for the first),
+                with the same filters.
+        """
+        request = _list_request(game_id, status, has_open_seat, page_size, page_token)
+        return await self._call(lambda s: s.ListMatches(request, timeout=self.timeout_s))
+
+    async def list_matches(
+        self,
+        *,
+        game_id: str = "",
+        status: MatchStatusName | None = None,
+        has_open_seat: bool | None = None,
+        page_size: int = 0,
+        limit: int | None = None,
+    ) -> AsyncIterator[match_service_pb2.MatchListing]:
+        """Every match of the lobby passing the filters, newest first, page after page.
+
+        The arguments are those of :meth:`list_matches_page`; ``limit`` stops after
+        that many matches. Matches created while iterating are not included (they
+        are newer than the pages already read); no older match is skipped or
+        repeated.
+        """
+        token = ""
+        count = 0
+        while limit is None or count < limit:
+            page = await self.list_matches_page(
+                game_id=game_id,
+                status=status,
+                has_open_seat=has_open_seat,
+                page_size=page_size,
+                page_token=token,
+            )
+            for listing in page.matches:
+                if limit is not None and count >= limit:
+                    return
+                count += 1
+                yield listing
+            token = page.next_page_token
+            if not token:
+                return
 
     async def watch(
         self, match_id: str, token: str | None = None, from_version: int | None = None
@@ -320,6 +398,18 @@ class SeatClient:
         md = self.client.metadata(self.token)
         return await self.client._call(
             lambda s: s.SubmitAction(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+    async def leave(self) -> match_service_pb2.LeaveMatchResponse:
+        """Give up this seat for good (LeaveMatch); the token stops working.
+
+        Not retried: a retry after a lost answer would be refused (BAD_TOKEN),
+        the seat being left already.
+        """
+        request = match_service_pb2.LeaveMatchRequest(match_id=self.match_id)
+        md = self.client.metadata(self.token)
+        return await self.client._once(
+            lambda s: s.LeaveMatch(request, timeout=self.client.timeout_s, metadata=md)
         )
 
     def watch(
@@ -404,6 +494,32 @@ def _submission(
     return match_service_pb2.PlayMatchRequest(submit=submit)
 
 
+MatchStatusName = Literal["active", "finished", "abandoned"]
+#: Status names as the client library takes them, and their protocol values.
+MATCH_STATUSES: dict[MatchStatusName, match_pb2.MatchStatus.ValueType] = {
+    "active": match_pb2.MATCH_STATUS_ACTIVE,
+    "finished": match_pb2.MATCH_STATUS_FINISHED,
+    "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
+}
+
+
+def _list_request(
+    game_id: str,
+    status: MatchStatusName | None,
+    has_open_seat: bool | None,
+    page_size: int,
+    page_token: str,
+) -> match_service_pb2.ListMatchesRequest:
+    request = match_service_pb2.ListMatchesRequest(
+        game_id=game_id, page_size=page_size, page_token=page_token
+    )
+    if status is not None:
+        request.status = MATCH_STATUSES[status]
+    if has_open_seat is not None:
+        request.has_open_seat = has_open_seat
+    return request
+
+
 def describe_error(exc: BaseException) -> str:
     """One line for people, from any client error."""
     if isinstance(exc, SenetRpcError):
@@ -411,4 +527,87 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-__all__ = ["Joined", "SeatClient", "SenetClient", "describe_error"]
+# ------------------------------------------------------------ bot decisions
+class BotClient:
+    """A bot worker's calls of senet.v1.BotService, over a :class:`SenetClient`'s
+    connection (its admin key, TLS and failover).
+
+    Leasing calls are not retried here: a lost answer to AcquireBotDecisions only
+    leaves a lease to expire, and the worker's next round asks again.
+    """
+
+    def __init__(self, client: SenetClient, worker_id: str) -> None:
+        self.client = client
+        self.worker_id = worker_id
+
+    def _stub(self) -> bot_service_pb2_grpc.BotServiceAsyncStub:
+        self.client.stub  # noqa: B018 - connects the channel lazily
+        assert self.client._channel is not None
+        return bot_service_pb2_grpc.BotServiceStub(self.client._channel)
+
+    async def _once(
+        self, invoke: Callable[[bot_service_pb2_grpc.BotServiceAsyncStub], Awaitable[T]]
+    ) -> T:
+        try:
+            return await invoke(self._stub())
+        except grpc.aio.AioRpcError as exc:
+            error = SenetRpcError.from_rpc_error(exc)
+            if error.retryable:
+                await self.client._failover()
+            raise error from None
+
+    async def acquire(
+        self, capacity: int, lease_ms: int, wait_ms: int = 0
+    ) -> list[bot_service_pb2.BotDecision]:
+        """Lease up to ``capacity`` due decisions, waiting up to ``wait_ms`` for one."""
+        request = bot_service_pb2.AcquireBotDecisionsRequest(
+            worker_id=self.worker_id, capacity=capacity, lease_ms=lease_ms, wait_ms=wait_ms
+        )
+        timeout = self.client.timeout_s + wait_ms / 1000
+        md = self.client.metadata()
+        response = await self._once(
+            lambda s: s.AcquireBotDecisions(request, timeout=timeout, metadata=md)
+        )
+        return list(response.decisions)
+
+    async def renew(
+        self, decisions: Sequence[bot_service_pb2.BotDecisionRef], lease_ms: int
+    ) -> list[bot_service_pb2.BotDecisionRef]:
+        """Extend the leases still held; returns those (the others are lost)."""
+        request = bot_service_pb2.RenewBotDecisionsRequest(
+            worker_id=self.worker_id, decisions=decisions, lease_ms=lease_ms
+        )
+        md = self.client.metadata()
+        response = await self._once(
+            lambda s: s.RenewBotDecisions(request, timeout=self.client.timeout_s, metadata=md)
+        )
+        return list(response.decisions)
+
+    async def release(self, decisions: Sequence[bot_service_pb2.BotDecisionRef]) -> None:
+        """Drop decisions the worker is done with."""
+        request = bot_service_pb2.ReleaseBotDecisionsRequest(
+            worker_id=self.worker_id, decisions=decisions
+        )
+        md = self.client.metadata()
+        await self._once(
+            lambda s: s.ReleaseBotDecisions(request, timeout=self.client.timeout_s, metadata=md)
+        )
+
+
+def decision_ref(decision: bot_service_pb2.BotDecision) -> bot_service_pb2.BotDecisionRef:
+    """The reference that renews or releases a leased decision."""
+    return bot_service_pb2.BotDecisionRef(
+        match_id=decision.match_id, seat=decision.seat, version=decision.version
+    )
+
+
+__all__ = [
+    "MATCH_STATUSES",
+    "BotClient",
+    "Joined",
+    "MatchStatusName",
+    "SeatClient",
+    "SenetClient",
+    "decision_ref",
+    "describe_error",
+]

@@ -18,13 +18,25 @@ class SenetRpcError(Exception):
         reason: The stable ``google.rpc.ErrorInfo`` reason (e.g. ``ILLEGAL_ACTION``),
             or the code's name when the server sent none.
         message: The server's explanation, for people.
+        facts: The ErrorInfo metadata: facts to act on, e.g. ``currentVersion``
+            of STALE_VERSION or ``seatToAct`` of NOT_YOUR_TURN.
+        retry_after_s: The server's ``google.rpc.RetryInfo`` delay, if it sent one.
     """
 
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        reason: str,
+        message: str,
+        facts: dict[str, str] | None = None,
+        retry_after_s: float | None = None,
+    ) -> None:
         super().__init__(f"{reason}: {message}")
         self.code = code
         self.reason = reason
         self.message = message
+        self.facts = facts or {}
+        self.retry_after_s = retry_after_s
 
     @property
     def retryable(self) -> bool:
@@ -33,6 +45,8 @@ class SenetRpcError(Exception):
     @classmethod
     def from_rpc_error(cls, exc: grpc.aio.AioRpcError) -> SenetRpcError:
         reason = exc.code().name
+        facts: dict[str, str] = {}
+        retry_after_s = None
         try:
             status = rpc_status.from_call(exc)  # type: ignore[arg-type]
         except ValueError:
@@ -40,6 +54,10 @@ class SenetRpcError(Exception):
         if status is not None:
             for detail in status.details:
                 info = error_details_pb2.ErrorInfo()
+                retry = error_details_pb2.RetryInfo()
                 if detail.Unpack(info):
                     reason = info.reason
-        return cls(exc.code(), reason, exc.details() or "")
+                    facts = dict(info.metadata)
+                elif detail.Unpack(retry):
+                    retry_after_s = retry.retry_delay.ToNanoseconds() / 1e9
+        return cls(exc.code(), reason, exc.details() or "", facts, retry_after_s)

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from typing import IO, TextIO
@@ -32,8 +33,9 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.text import choose, drawing
-from senet.text.cli import parse_options, seat_plan
+from senet.text import choose, drawing, lobby
+from senet.text.cli import parse_options, program, seat_plan
+from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, renderer_for
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -104,12 +106,12 @@ class Session:
         if self.seat is None:
             return None
         return (
-            f"senet play --server {self.server} --resume {self.match_id} "
+            f"{program()} play --server {self.server} --resume {self.match_id} "
             f"--seat {self.seat.seat} --token={self.seat.token}"
         )
 
     def join_command(self) -> str:
-        return f"senet play --server {self.server} --join {self.match_id}"
+        return f"{program()} play --server {self.server} --join {self.match_id}"
 
 
 @dataclass
@@ -128,6 +130,12 @@ class TextApp:
     _drawn: bool = False
     #: An update arrived while the player had a list of actions in front of them.
     _interrupted: bool = False
+    #: The player typed quit: the next line says whether to leave or to pause.
+    _quitting: bool = False
+    #: The clocks as of the latest snapshot or update (None: no clocks).
+    clock: match_pb2.ClockState | None = None
+    #: The last version the stream delivered: the log is complete up to it.
+    _streamed: int = -1
 
     @property
     def viewer(self) -> int | None:
@@ -147,10 +155,11 @@ class TextApp:
     async def _pump_stream(self) -> None:
         session = self.session
         try:
+            from_version = await self._log_start()
             if session.seat is not None:
-                stream = session.seat.watch()
+                stream = session.seat.watch(from_version)
             else:
-                stream = session.client.watch(session.match_id)
+                stream = session.client.watch(session.match_id, from_version=from_version)
             async for message in stream:
                 await self.inbox.put(StreamMessage(message))
         except asyncio.CancelledError:
@@ -188,6 +197,20 @@ class TextApp:
             if stale:
                 await self.refresh()
 
+    async def _log_start(self) -> int | None:
+        """Where the stream starts: a few versions back, so that the recent log is full
+        from the first screen (a resumed seat sees what happened while it was away)."""
+        session = self.session
+        if session.seat is not None:
+            response = await session.seat.get()
+        else:
+            response = await session.client.get(session.match_id)
+        self.summary, self.view = response.match, response.view
+        self._streamed = max(0, response.match.version - LOG_LINES)
+        snapshot = match_pb2.MatchSnapshot(match=response.match, view=response.view)
+        await self.inbox.put(StreamMessage(match_service_pb2.WatchMatchResponse(snapshot=snapshot)))
+        return self._streamed
+
     def _on_stream(self, message: match_service_pb2.WatchMatchResponse) -> bool:
         """Record one stream message; True when the table changed."""
         kind = message.WhichOneof("message")
@@ -197,6 +220,9 @@ class TextApp:
             self._interrupted |= self.legal is not None
             self.legal = None
             update, view = message.update, self.view
+            if update.HasField("clock"):
+                self.clock = update.clock
+            self._streamed = max(self._streamed, update.version)
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
                 self.log.extend(lines)
@@ -218,8 +244,14 @@ class TextApp:
             response = await session.seat.get()
         else:
             response = await session.client.get(session.match_id)
+        if (
+            response.match.version > self._streamed >= 0
+            and response.match.status == match_pb2.MATCH_STATUS_ACTIVE
+        ):
+            return  # the log lags: its updates are on their way and draw the table again
         self.summary = response.match
         self.view = response.view
+        self.clock = response.match.clock if response.match.HasField("clock") else None
         self.legal = None
         self._interrupted = False
         summary = response.match
@@ -252,12 +284,33 @@ class TextApp:
             renderer = self.renderer
             self.print(*renderer.match_lines(self.view, self.summary, self.viewer, self.charset))
         if self.log:
-            self.print(Text("RECENT", style="bold"), *self.log)
+            lines = [part for line in self.log for part in drawing.wrapped(line)]
+            self.print(Text("RECENT", style="bold"), *lines)
+        self._draw_clocks()
         self._draw_waiting()
         if self.legal is not None:
             self.print(Text("YOUR TURN - choose an action:", style="bold reverse"))
             self.print(*self.renderer.action_lines(list(self.legal.actions)))
             self.prompt()
+
+    def _draw_clocks(self) -> None:
+        """One line: each seat's reserve (if any) and the time left to decide."""
+        clock, summary = self.clock, self.summary
+        if clock is None or summary is None or summary.status != match_pb2.MATCH_STATUS_ACTIVE:
+            return
+        parts = []
+        for seat, left in enumerate(clock.remaining_ms):
+            who = (
+                self.renderer.seat_label(seat, self.view, summary, self.viewer)
+                if self.view is not None
+                else f"seat {seat}"
+            )
+            parts.append(f"{who} {_clock_text(left)}")
+        if clock.HasField("deadline_ms"):
+            left_ms = max(0, clock.deadline_ms - int(time.time() * 1000))
+            parts.append(f"to decide: {_clock_text(left_ms)} left")
+        if parts:
+            self.print(Text("CLOCKS  " + "  ".join(parts), style="bold"))
 
     def _draw_waiting(self) -> None:
         summary = self.summary
@@ -306,6 +359,8 @@ class TextApp:
             self.print("", "End of input: leaving the match.")
             self._print_resume()
             return 0
+        if self._quitting:
+            return await self._answer_quit(text)
         if self.legal is None:
             return self._idle_command(text)
         choice = choose.resolve(text, list(self.legal.actions), self.renderer.input_hints)
@@ -331,9 +386,17 @@ class TextApp:
 
     def _command(self, command: choose.Command) -> int | None:
         if command.name == "quit":
-            self.print("Leaving the match.")
-            self._print_resume()
-            return 0
+            if self.session.seat is None or not self._match_active():
+                self.print("Leaving the match.")
+                self._print_resume()
+                return 0
+            self._quitting = True
+            self.console.print(
+                Text("Leave for good (l) or pause, keeping your seat (p)? > ", style="bold"),
+                end="",
+            )
+            self.console.file.flush()
+            return None
         if command.name == "help":
             self.print(self.renderer.help_text)
         elif command.name == "list" and self.legal is not None:
@@ -348,6 +411,31 @@ class TextApp:
             self.prompt()
         return None
 
+    def _match_active(self) -> bool:
+        return self.summary is None or self.summary.status == match_pb2.MATCH_STATUS_ACTIVE
+
+    async def _answer_quit(self, text: str) -> int | None:
+        """The answer to quit's question: leave for good, pause, or carry on."""
+        self._quitting = False
+        answer = text.strip().lower()
+        seat = self.session.seat
+        if answer in ("p", "pause") and seat is not None:
+            self.print("Paused: your seat is kept.")
+            self._print_resume()
+            return 0
+        if answer in ("l", "leave") and seat is not None:
+            try:
+                left = await seat.leave()
+            except SenetRpcError as exc:
+                self.print(Text(f"Could not leave: {exc.reason}: {exc.message}", style="bold red"))
+                return 1
+            self.print(_LEFT.get(left.outcome, "You left the match."))
+            return 0
+        self.print("Carrying on.")
+        if self.legal is not None:
+            self.prompt()
+        return None
+
     async def _submit(self, choice: choose.Submit) -> None:
         seat = self.session.seat
         legal = self.legal
@@ -356,7 +444,8 @@ class TextApp:
         try:
             await seat.submit(choice.notation, expected_version=legal.version)
         except SenetRpcError as exc:
-            self.print(Text(f"Not accepted: {exc.reason}: {exc.message}", style="bold red"))
+            message = f"Not accepted: {for_people(exc, self.session.server)}"
+            self.print(Text(message, style="bold red"))
             if exc.reason in _STALE_REASONS:
                 await self.refresh()
                 return
@@ -393,14 +482,41 @@ class TextApp:
             self.print_command(command)
 
 
+_LEFT = {
+    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
+    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
+    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
+}
+
+
+def _clock_text(ms: int) -> str:
+    """Milliseconds as m:ss (tenths under ten seconds)."""
+    if ms < 10_000:
+        return f"{ms / 1000:.1f}s"
+    seconds = ms // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def describe(exc: BaseException) -> str:
-    """One line for people, from any error."""
-    if isinstance(exc, SenetRpcError):
-        return f"{exc.reason}: {exc.message}"
-    return f"{type(exc).__name__}: {exc}"
+    """One line for people, from any error (no reason codes, no gRPC text)."""
+    return for_people(exc)
 
 
 # ------------------------------------------------------------------ start-up
+def time_control(args: argparse.Namespace) -> match_pb2.TimeControl | None:
+    """The turn clocks asked for with --decision-s, --reserve-s, --increment-s."""
+    decision = getattr(args, "decision_s", None)
+    reserve = getattr(args, "reserve_s", None)
+    increment = getattr(args, "increment_s", None)
+    if decision is None and reserve is None:
+        return None
+    return match_pb2.TimeControl(
+        decision_ms=round((decision or 0) * 1000),
+        reserve_ms=round((reserve or 0) * 1000),
+        increment_ms=round((increment or 0) * 1000),
+    )
+
+
 async def open_session(args: argparse.Namespace, client: SenetClient, out: Console) -> Session:
     """Create, join, resume or watch, as the arguments say."""
     server = args.server
@@ -412,6 +528,7 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             options=parse_options(args.option),
             seed=args.seed,
             bots=[args.bot_strategy] * plan.bots,
+            time_control=time_control(args),
         )
         seat = await client.join(match_id, args.name)
         session = Session(client, server, match_id, seat)
@@ -423,7 +540,8 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
         )
         if plan.bots:
             out.print(
-                f"Bot seats are played by bot workers ({args.bot_strategy}).",
+                f"Bot seats play the {args.bot_strategy} strategy "
+                "(--bot-strategy greedy or mcts for stronger ones).",
                 highlight=False,
                 markup=False,
             )
@@ -453,6 +571,13 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
         await client.get(args.watch)
         return Session(client, server, args.watch)
     if session.seat is not None and not args.resume:
+        announce_seat(session, out)
+    return session
+
+
+def announce_seat(session: Session, out: Console) -> None:
+    """Print the seat's number, its token and how to resume: shown once, at joining."""
+    if session.seat is not None:
         out.print(
             f"You are seat {session.seat.seat}; your token: {session.seat.token}\n"
             f"Resume after a restart with:\n  {session.resume_command()}",
@@ -460,15 +585,43 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             markup=False,
             soft_wrap=True,
         )
+
+
+async def lobby_session(
+    args: argparse.Namespace, client: SenetClient, out: Console
+) -> Session | None:
+    """Pick a match from the lobby and join or watch it; None when the player quits."""
+    picked = await lobby.pick(client, out, name=args.name, game_id=args.game, ascii_only=args.ascii)
+    if picked is None:
+        return None
+    if picked.seat is None or picked.token is None:
+        out.print(f"Watching match {picked.match_id}.", highlight=False, markup=False)
+        return Session(client, args.server, picked.match_id)
+    seat = client.seat(picked.match_id, picked.seat, picked.token)
+    session = Session(client, args.server, picked.match_id, seat)
+    out.print(f"Joined match {picked.match_id}.", highlight=False, markup=False)
+    announce_seat(session, out)
     return session
 
 
 async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
+    problem = await reach(args.server, args.tls_ca)
+    if problem is not None:
+        console.print(f"senet play: {problem}", highlight=False, markup=False, soft_wrap=True)
+        return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
-            session = await open_session(args, client, console)
+            if lobby.wanted(args):
+                picked = await lobby_session(args, client, console)
+                if picked is None:
+                    return 0
+                session = picked
+            else:
+                session = await open_session(args, client, console)
         except SenetRpcError as exc:
-            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            console.print(
+                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+            )
             return 1
         holder.append(session)
         app = TextApp(
@@ -481,7 +634,9 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
         try:
             return await app.run()
         except SenetRpcError as exc:
-            console.print(f"senet play: {describe(exc)}", highlight=False, markup=False)
+            console.print(
+                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+            )
             app._print_resume()
             return 1
 

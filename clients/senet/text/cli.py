@@ -1,6 +1,6 @@
 """Arguments of ``senet play`` (kept free of heavy imports: ``senet serve`` loads this too).
 
-One of four ways to start:
+One of five ways to start:
 
 * ``--new GAME``: create a match and take its first seat. ``--bots K`` adds K bot seats
   (played by bot workers, with ``--bot-strategy``); ``--seats N`` sets the open seats
@@ -9,12 +9,15 @@ One of four ways to start:
 * ``--join MATCH [--seat S]``: claim an open seat (the first one by default).
 * ``--resume MATCH --seat S --token T``: take your seat again after a restart.
 * ``--watch MATCH``: spectate.
+* ``--lobby``, or none of the above: pick a match to join or watch from the server's
+  lobby (``--game`` shows only that game's matches).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from typing import NamedTuple
 
 DEFAULT_SERVER = "127.0.0.1:50051"
@@ -27,15 +30,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
         help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
     )
-    how = parser.add_mutually_exclusive_group(required=True)
-    how.add_argument("--new", metavar="GAME", help="create a match of GAME (e.g. mykerinos)")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--new", metavar="GAME", type=str.lower, help="create a match of GAME (e.g. mykerinos)"
+    )
     how.add_argument("--join", metavar="MATCH", help="join an existing match")
     how.add_argument("--resume", metavar="MATCH", help="take your seat again (--seat, --token)")
     how.add_argument("--watch", metavar="MATCH", help="spectate a match")
+    how.add_argument(
+        "--lobby",
+        action="store_true",
+        help="pick a match to join or watch from the server's list (the default)",
+    )
+    parser.add_argument("--game", default="", help="--lobby: only matches of this game")
     parser.add_argument("--players", type=int, help="--new: number of seats in all")
     parser.add_argument("--seats", type=int, help="--new: number of open seats (you take one)")
-    parser.add_argument("--bots", type=int, default=0, help="--new: number of bot seats")
-    parser.add_argument("--bot-strategy", default="random", help="--new: strategy of the bots")
+    parser.add_argument(
+        "--bots", type=int, default=0, help="--new: number of bot seats (random bots by default)"
+    )
+    parser.add_argument(
+        "--bot-strategy",
+        default="random",
+        help="--new: strategy of the bots: random (default), greedy or mcts",
+    )
+    parser.add_argument(
+        "--decision-s",
+        type=float,
+        default=None,
+        help="--new: turn clocks, seconds per decision (the server plays a late move)",
+    )
+    parser.add_argument(
+        "--reserve-s", type=float, default=None, help="--new: turn clocks, reserve per seat"
+    )
+    parser.add_argument(
+        "--increment-s", type=float, default=None, help="--new: Fischer increment per move"
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -59,10 +88,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--ascii", action="store_true", help="ASCII borders only")
     parser.add_argument(
+        "--line",
+        action="store_true",
+        help="line mode: print screens one after another (also when not in a terminal)",
+    )
+    parser.add_argument(
         "--no-clear", action="store_true", help="do not clear the screen between updates"
     )
     parser.add_argument("--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""))
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
+
+
+def program() -> str:
+    """The ``senet`` command as it was typed (``.venv/bin/senet``), for commands to copy."""
+    typed = sys.argv[0] if sys.argv else ""
+    return typed if os.path.basename(typed) == "senet" else "senet"
 
 
 class SeatPlan(NamedTuple):
@@ -127,8 +167,13 @@ def check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def full_screen(args: argparse.Namespace) -> bool:
+    """Whether to play full screen: both ends a terminal and ``--line`` not given."""
+    return not args.line and sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run ``senet play`` with parsed arguments; returns the exit status."""
+    """Run ``senet play`` in line mode with parsed arguments; returns the exit status."""
     problem = check(args)
     if problem is not None:
         print(f"senet play: {problem}")

@@ -127,6 +127,13 @@ def hanging(head: Text, words: str, width: int) -> list[Text]:
     return lines
 
 
+def wrapped(line: str, width: int = WIDTH) -> list[Text]:
+    """A log line wrapped at ``width``, its continuation lines indented under its text
+    (never back at column 0)."""
+    indent = len(line) - len(line.lstrip())
+    return hanging(Text(" " * indent), line.strip(), width)
+
+
 # ------------------------------------------------------------------ output
 def make_console(
     *,

@@ -17,12 +17,15 @@ class SeatNames:
         )
 
     def name(self, seat: int) -> str:
-        """The seat's display name, or what fills it (``bot random``, ``open seat``)."""
+        """The seat's display name, or what fills it (``random bot``, ``open seat``).
+
+        A bot worker that claims a seat names it ``<strategy> bot``: an unclaimed
+        bot seat reads the same, so a seat keeps its name all match long."""
         info = self.infos.get(seat)
         if info is None:
             return f"seat {seat}"
         if info.display_name:
             return info.display_name
         if info.kind == match_pb2.SEAT_KIND_BOT:
-            return f"bot {info.bot_strategy}".strip()
+            return f"{info.bot_strategy} bot".strip()
         return "open seat"

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
+import socket
+import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli import matches as matches_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
 from senet.service import probe as health_probe
@@ -24,7 +28,12 @@ from senet.web import cli as web_cli
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run a match server (SENET_* env or flags)")
+    serve = commands.add_parser(
+        "serve",
+        help="run a match server (SENET_* env or flags)",
+        description="Run a match server. Every flag has a SENET_* environment variable; "
+        "a flag given wins over the variable, which wins over the default.",
+    )
     Settings.add_arguments(serve)
     play = commands.add_parser("play", help="play or watch a match in the terminal")
     play_cli.add_arguments(play)
@@ -34,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_seat_arguments(bot)
     arena = commands.add_parser("arena", help="run a bot tournament through a server")
     arena_cli.add_arguments(arena)
+    matches = commands.add_parser("matches", help="list the matches a server hosts (the lobby)")
+    matches_cli.add_arguments(matches)
     probe = commands.add_parser("health", help="exit 0 when a server's health check says SERVING")
     health_probe.add_arguments(probe)
     web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
@@ -42,20 +53,75 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "web":
         return web_cli.run(args)
     if args.command == "play":
-        return play_cli.run(args)
+        if not play_cli.full_screen(args):
+            return play_cli.run(args)
+        problem = play_cli.check(args)
+        if problem is not None:
+            print(f"senet play: {problem}")
+            return 2
+        from senet.tui.run import main as play_full_screen
+
+        return play_full_screen(args)
     if args.command == "bots":
         return worker.run_worker(args)
     if args.command == "arena":
         return arena_cli.run(args, embedded_server=embedded_server)
     if args.command == "bot":
         return worker.run_seat(args)
+    if args.command == "matches":
+        return matches_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":
         settings = Settings.from_env().with_args(args)
         logs.configure(settings.log_level, settings.log_json)
+        from senet.service import processes
+
+        if settings.processes > 1 and not processes.is_child():
+            return processes.supervise(settings)
         from senet.service.server import serve as run
 
         workers = settings.embedded_bot_workers
-        asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
+        if not port_free(settings.host, settings.port):
+            print(port_taken(settings.host, settings.port), file=sys.stderr)
+            return 1
+        try:
+            asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
+        except RuntimeError as exc:
+            if "Failed to bind" not in str(exc):
+                raise
+            print(port_taken(settings.host, settings.port), file=sys.stderr)
+            return 1
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            print(
+                f"senet serve: the metrics port {settings.metrics_port} is taken; "
+                "choose another with --metrics-port N (or SENET_METRICS_PORT=N).",
+                file=sys.stderr,
+            )
+            return 1
     return 0
+
+
+def port_free(host: str, port: int) -> bool:
+    """Whether ``host:port`` can be bound now; checked before gRPC tries, whose own
+    failure is a traceback and a line of C-core logging."""
+    if port == 0:
+        return True
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host or "0.0.0.0", port))
+        except OSError as exc:
+            return exc.errno != errno.EADDRINUSE
+    return True
+
+
+def port_taken(host: str, port: int) -> str:
+    """One line for a port another process holds (often a server started before)."""
+    return (
+        f"senet serve: {host}:{port} is taken (is a server already running?); "
+        f"choose another port with --port N or SENET_PORT=N."
+    )

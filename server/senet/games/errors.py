@@ -8,11 +8,23 @@ as ``google.rpc.ErrorInfo.reason`` so integrators can branch on it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class GameError(ValueError):
-    """Base class: the request was understood but cannot be honoured."""
+    """Base class: the request was understood but cannot be honoured.
+
+    Attributes:
+        facts: What a client can act on without parsing the message (e.g. the
+            seat that must decide now), as text; the server forwards them as
+            ``google.rpc.ErrorInfo`` metadata, so keys are lowerCamelCase.
+    """
 
     reason = "GAME_ERROR"
+
+    def __init__(self, message: str = "", facts: Mapping[str, object] | None = None) -> None:
+        super().__init__(message)
+        self.facts = {key: str(value) for key, value in (facts or {}).items()}
 
 
 class UnknownGameError(GameError):

@@ -394,7 +394,9 @@ class GameState(ABC):
         if current is None:
             raise GameOverError("the match is over")
         if seat != current:
-            raise NotYourTurnError(f"seat {seat} cannot act: seat {current} must decide now")
+            raise NotYourTurnError(
+                f"seat {seat} cannot act: seat {current} must decide now", {"seatToAct": current}
+            )
         parsed = self.coerce_action(action)
         # A list scan: equal actions compare equal field by field, and building a
         # set would hash every legal action (several times slower on this hot path).

@@ -1,27 +1,42 @@
-"""Bot seats for bot workers: the BotService RPCs and the logic behind them.
+"""Bot decisions for bot workers: the BotService RPCs and the logic behind them.
 
-Bot seats wait in the store's bot-seat queue (shared by every replica, filled by
-``CreateMatch``). A worker leases seats and keeps them by renewing; a worker that
-dies stops renewing, its leases expire and the next acquire by any worker takes
-the seats over. Each acquisition mints a fresh token and *replaces* the seat's
+A *decision* is a bot seat that must act now: its match has started (every open
+seat is claimed) and the seat is the one to act. The match service posts one to
+the store's decision queue (shared by every replica) before it stores the write
+that makes the decision due, so no decision is lost when a replica dies between
+the two; on Redis Cluster the queue and the match live in different slots, and
+this order is what makes the pair safe without a cross-slot transaction.
+
+A worker leases a decision, plays one action and releases it; a worker that dies
+stops renewing, its lease expires and the next acquire by any worker takes the
+decision over. Each hand-out mints a fresh token and *replaces* the seat's
 claim, so the dead (or merely slow) worker's token is refused from then on: two
 workers can never both act for one seat, even if the first one comes back.
+
+Because the post comes first, an acquired entry may describe a write that has
+not landed yet (or never will): :meth:`BotDecisions.acquire` checks each entry
+against the stored match, hands out the ready ones, defers the young ones that
+are not due yet, and drops the rest. Idle and waiting matches have no entry, so
+they cost workers nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from senet.service import errors
 from senet.service.grpc_api import run_unary
-from senet.service.matches import Caller, MatchService, check_id
+from senet.service.matches import Caller, MatchService, check_id, is_bot_turn
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from senet.service.settings import Settings
-from senet.store import BotSeatRef, MatchNotFound
+from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
+from senet.store.base import BOTS, BotQueue
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
 
 T = TypeVar("T")
@@ -29,14 +44,24 @@ _WORKER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _MAX_CAPACITY = 100
 _MIN_LEASE_MS = 100
 _MAX_LEASE_MS = 600_000
+_MAX_WAIT_MS = 30_000
+#: How long after its post an entry may wait for the write that makes it due: any
+#: write still in flight lands (or fails) well within it.
+POST_GRACE_MS = 30_000
+#: While waiting, how often the queue is looked at again for decisions posted
+#: through other replicas (this replica's own posts wake the wait at once).
+_POLL_S = 0.05
+
+Verdict = Literal["ready", "later", "gone"]
 
 
 @dataclass(frozen=True)
-class LeasedSeat:
-    """A bot seat handed to a worker, with the seat's new token."""
+class LeasedDecision:
+    """A decision handed to a worker, with the seat's new token."""
 
     match_id: str
     seat: int
+    version: int
     game_id: str
     strategy: str
     token: str
@@ -48,17 +73,30 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-class BotSeats:
-    """Application logic of the bot-seat queue, over a :class:`MatchService`.
+def defer_ms(age_ms: int) -> int:
+    """How long a not-yet-due entry waits before it is looked at again.
+
+    Short at first (the write is usually a round trip behind its post), then
+    longer, so an entry whose write failed costs a few dozen loads in all.
+    """
+    return min(1000, max(20, age_ms // 4))
+
+
+class BotDecisions:
+    """Application logic of the bot-decision queue, over a :class:`MatchService`.
 
     It needs the match service (not only the store) to drop a replaced claim from
-    this replica's state cache at once; other replicas' caches cannot let the old
-    token act either, since every commit re-checks the acting seat's claim.
+    this replica's state cache at once, and to be woken by this replica's posts;
+    other replicas' caches cannot let the old token act either, since every
+    commit re-checks the acting seat's claim.
     """
 
-    def __init__(self, matches: MatchService) -> None:
+    def __init__(self, matches: MatchService, queue: BotQueue = BOTS) -> None:
         self.matches = matches
         self.store = matches.store
+        self.queue = queue
+        #: While waiting, how often the queue is looked at again.
+        self.poll_s = _POLL_S
 
     @staticmethod
     def _check(caller: Caller, worker_id: str, lease_ms: int | None = None) -> None:
@@ -71,73 +109,133 @@ class BotSeats:
             raise errors.MalformedRequest(f"lease_ms must be {_MIN_LEASE_MS}-{_MAX_LEASE_MS}")
 
     @staticmethod
-    def _refs(refs: Iterable[tuple[str, int]]) -> list[BotSeatRef]:
-        return [BotSeatRef(check_id(match_id), seat) for match_id, seat in refs]
+    def _refs(refs: Iterable[tuple[str, int, int]]) -> list[BotDecisionRef]:
+        return [BotDecisionRef(check_id(m), seat, version) for m, seat, version in refs]
 
     async def acquire(
-        self, caller: Caller, worker_id: str, capacity: int, lease_ms: int
-    ) -> list[LeasedSeat]:
-        """Lease up to ``capacity`` free or expired seats and mint each a new token.
-
-        Seats of matches that are gone or finished are dropped from the queue
-        instead of being handed out.
-        """
+        self, caller: Caller, worker_id: str, capacity: int, lease_ms: int, wait_ms: int = 0
+    ) -> list[LeasedDecision]:
+        """Lease up to ``capacity`` due decisions, waiting up to ``wait_ms`` for one."""
         self._check(caller, worker_id, lease_ms)
         if not 1 <= capacity <= _MAX_CAPACITY:
             raise errors.MalformedRequest(f"capacity must be 1-{_MAX_CAPACITY}")
-        leases = await self.store.acquire_bot_seats(worker_id, capacity, lease_ms, _now_ms())
-        out: list[LeasedSeat] = []
-        dead: list[BotSeatRef] = []
-        for lease in leases:
-            ref = BotSeatRef(lease.match_id, lease.seat)
-            try:
-                stored = await self.store.load(lease.match_id)
-                if stored.status == "finished":
-                    dead.append(ref)
-                    continue
-                token = new_token()
-                claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
-                await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())
-            except MatchNotFound:
-                dead.append(ref)
-                continue
-            self.matches.cache.forget(lease.match_id)
-            game_id = MatchMeta.from_json(stored.meta_json).game_id
-            out.append(
-                LeasedSeat(
-                    lease.match_id, lease.seat, game_id, lease.strategy, token, lease.expires_ms
-                )
+        if not 0 <= wait_ms <= _MAX_WAIT_MS:
+            raise errors.MalformedRequest(f"wait_ms must be 0-{_MAX_WAIT_MS}")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait_ms / 1000
+        while True:
+            bell = self.matches.bot_bell()
+            out = await self._acquire_once(worker_id, capacity, lease_ms)
+            remaining = deadline - loop.time()
+            if out or remaining <= 0:
+                return out
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(bell.wait(), min(remaining, self.poll_s))
+
+    async def _acquire_once(
+        self, worker_id: str, capacity: int, lease_ms: int
+    ) -> list[LeasedDecision]:
+        now = _now_ms()
+        leases = await self.store.acquire_bot_decisions(
+            worker_id, capacity, lease_ms, now, self.queue
+        )
+        verdicts = await asyncio.gather(*(self._verdict(lease, now) for lease in leases))
+        ready: list[tuple[BotDecisionLease, StoredMatch]] = []
+        gone: list[BotDecisionRef] = []
+        for lease, (verdict, stored, until) in zip(leases, verdicts, strict=True):
+            if verdict == "gone" or (verdict == "later" and now - lease.posted_ms > POST_GRACE_MS):
+                gone.append(lease.ref)
+            elif verdict == "later":
+                until = until or now + defer_ms(now - lease.posted_ms)
+                await self.store.defer_bot_decisions(worker_id, [lease.ref], until, self.queue)
+            elif stored is not None:
+                ready.append((lease, stored))
+        if gone:
+            await self.store.release_bot_decisions(worker_id, gone, self.queue)
+        return list(await asyncio.gather(*(self._hand_out(lease, s) for lease, s in ready)))
+
+    async def _verdict(
+        self, lease: BotDecisionLease, now_ms: int
+    ) -> tuple[Verdict, StoredMatch | None, int | None]:
+        """Whether the stored match is where the entry says; the match; for a
+        "later" verdict, when to look again (None: back off from the post)."""
+        try:
+            stored = await self.store.load(lease.match_id)
+        except MatchNotFound:
+            return "later", None, None  # created right after its first decision was posted
+        meta = MatchMeta.from_json(stored.meta_json)
+        if stored.status != "active" or stored.version > lease.version:
+            return "gone", stored, None
+        state = self.matches.state_of(meta, stored)
+        ready = is_bot_turn(meta, stored.seats, state, lease.seat)
+        if stored.version < lease.version or (ready is None):
+            return "later", stored, None  # its write (a commit, a join) is on its way
+        return ("ready" if ready else "gone"), stored, None
+
+    async def _hand_out(self, lease: BotDecisionLease, stored: StoredMatch) -> LeasedDecision:
+        """Mint the seat a new token (revoking the previous holder's) and lease it.
+
+        A seat taken over from a person keeps its name and takeover mark.
+        """
+        token = new_token()
+        old = stored.seats.get(lease.seat)
+        previous = SeatClaim.from_json(old) if old else None
+        if previous is not None and previous.takeover:
+            claim = SeatClaim(
+                previous.name, token_hash(token), previous.joined_at, previous.takeover
             )
-        if dead:
-            await self.store.release_bot_seats(worker_id, dead)
-        return out
+        else:
+            claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
+        await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())
+        self.matches.cache.forget(lease.match_id)
+        return LeasedDecision(
+            lease.match_id,
+            lease.seat,
+            lease.version,
+            MatchMeta.from_json(stored.meta_json).game_id,
+            lease.strategy,
+            token,
+            lease.expires_ms,
+        )
 
     async def renew(
-        self, caller: Caller, worker_id: str, refs: Iterable[tuple[str, int]], lease_ms: int
-    ) -> list[BotSeatRef]:
-        """Extend the worker's leases; the seats missing from the answer are lost."""
+        self,
+        caller: Caller,
+        worker_id: str,
+        refs: Iterable[tuple[str, int, int]],
+        lease_ms: int,
+    ) -> list[BotDecisionRef]:
+        """Extend the worker's leases; the decisions missing from the answer are lost."""
         self._check(caller, worker_id, lease_ms)
-        return await self.store.renew_bot_seats(worker_id, self._refs(refs), lease_ms, _now_ms())
+        return await self.store.renew_bot_decisions(
+            worker_id, self._refs(refs), lease_ms, _now_ms(), self.queue
+        )
 
     async def release(
-        self, caller: Caller, worker_id: str, refs: Iterable[tuple[str, int]]
+        self, caller: Caller, worker_id: str, refs: Iterable[tuple[str, int, int]]
     ) -> None:
-        """Drop seats whose match is over from the queue (only the worker's own)."""
+        """Drop decisions the worker is done with (only its own, at those versions)."""
         self._check(caller, worker_id)
-        await self.store.release_bot_seats(worker_id, self._refs(refs))
+        await self.store.release_bot_decisions(worker_id, self._refs(refs), self.queue)
 
 
-def _ref_to_proto(ref: BotSeatRef) -> bot_service_pb2.BotSeatRef:
-    return bot_service_pb2.BotSeatRef(match_id=ref.match_id, seat=ref.seat)
+def _ref_to_proto(ref: BotDecisionRef) -> bot_service_pb2.BotDecisionRef:
+    return bot_service_pb2.BotDecisionRef(match_id=ref.match_id, seat=ref.seat, version=ref.version)
+
+
+def _refs_of(
+    refs: Iterable[bot_service_pb2.BotDecisionRef],
+) -> list[tuple[str, int, int]]:
+    return [(r.match_id, r.seat, r.version) for r in refs]
 
 
 class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
-    """Implements senet.v1.BotService over :class:`BotSeats` (errors as in MatchService)."""
+    """Implements senet.v1.BotService over :class:`BotDecisions` (errors as in MatchService)."""
 
-    def __init__(self, bots: BotSeats, settings: Settings) -> None:
+    def __init__(self, bots: BotDecisions, settings: Settings) -> None:
         self.bots = bots
         self.settings = settings
-        #: Set when the server drains: workers then lease seats from other replicas.
+        #: Set when the server drains: workers then lease decisions from other replicas.
         self.draining = False
 
     async def _unary(
@@ -148,45 +246,48 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
     ) -> T:
         return await run_unary(method, context, self.settings, body, self.draining)
 
-    async def AcquireBotSeats(
-        self, request: bot_service_pb2.AcquireBotSeatsRequest, context: Any
-    ) -> bot_service_pb2.AcquireBotSeatsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.AcquireBotSeatsResponse:
-            seats = await self.bots.acquire(
-                caller, request.worker_id, request.capacity, request.lease_ms
+    async def AcquireBotDecisions(
+        self, request: bot_service_pb2.AcquireBotDecisionsRequest, context: Any
+    ) -> bot_service_pb2.AcquireBotDecisionsResponse:
+        async def body(caller: Caller) -> bot_service_pb2.AcquireBotDecisionsResponse:
+            decisions = await self.bots.acquire(
+                caller, request.worker_id, request.capacity, request.lease_ms, request.wait_ms
             )
-            return bot_service_pb2.AcquireBotSeatsResponse(
-                seats=[
-                    bot_service_pb2.BotSeat(
-                        match_id=s.match_id,
-                        seat=s.seat,
-                        game_id=s.game_id,
-                        strategy=s.strategy,
-                        token=s.token,
-                        lease_expires_ms=s.lease_expires_ms,
+            return bot_service_pb2.AcquireBotDecisionsResponse(
+                decisions=[
+                    bot_service_pb2.BotDecision(
+                        match_id=d.match_id,
+                        seat=d.seat,
+                        version=d.version,
+                        game_id=d.game_id,
+                        strategy=d.strategy,
+                        token=d.token,
+                        lease_expires_ms=d.lease_expires_ms,
                     )
-                    for s in seats
+                    for d in decisions
                 ]
             )
 
-        return await self._unary("AcquireBotSeats", context, body)
+        return await self._unary("AcquireBotDecisions", context, body)
 
-    async def RenewBotSeats(
-        self, request: bot_service_pb2.RenewBotSeatsRequest, context: Any
-    ) -> bot_service_pb2.RenewBotSeatsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.RenewBotSeatsResponse:
-            refs = [(r.match_id, r.seat) for r in request.seats]
-            held = await self.bots.renew(caller, request.worker_id, refs, request.lease_ms)
-            return bot_service_pb2.RenewBotSeatsResponse(seats=[_ref_to_proto(r) for r in held])
+    async def RenewBotDecisions(
+        self, request: bot_service_pb2.RenewBotDecisionsRequest, context: Any
+    ) -> bot_service_pb2.RenewBotDecisionsResponse:
+        async def body(caller: Caller) -> bot_service_pb2.RenewBotDecisionsResponse:
+            held = await self.bots.renew(
+                caller, request.worker_id, _refs_of(request.decisions), request.lease_ms
+            )
+            return bot_service_pb2.RenewBotDecisionsResponse(
+                decisions=[_ref_to_proto(r) for r in held]
+            )
 
-        return await self._unary("RenewBotSeats", context, body)
+        return await self._unary("RenewBotDecisions", context, body)
 
-    async def ReleaseBotSeats(
-        self, request: bot_service_pb2.ReleaseBotSeatsRequest, context: Any
-    ) -> bot_service_pb2.ReleaseBotSeatsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.ReleaseBotSeatsResponse:
-            refs = [(r.match_id, r.seat) for r in request.seats]
-            await self.bots.release(caller, request.worker_id, refs)
-            return bot_service_pb2.ReleaseBotSeatsResponse()
+    async def ReleaseBotDecisions(
+        self, request: bot_service_pb2.ReleaseBotDecisionsRequest, context: Any
+    ) -> bot_service_pb2.ReleaseBotDecisionsResponse:
+        async def body(caller: Caller) -> bot_service_pb2.ReleaseBotDecisionsResponse:
+            await self.bots.release(caller, request.worker_id, _refs_of(request.decisions))
+            return bot_service_pb2.ReleaseBotDecisionsResponse()
 
-        return await self._unary("ReleaseBotSeats", context, body)
+        return await self._unary("ReleaseBotDecisions", context, body)

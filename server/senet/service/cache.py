@@ -16,6 +16,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from senet.games.interface import Action, GameState
+from senet.service.clocks import Clock
 from senet.service.records import MatchMeta
 
 
@@ -35,6 +36,8 @@ class CachedMatch:
     seats: dict[int, str]
     state: GameState
     legal: tuple[Action, ...] | None = None
+    #: The clocks at ``version`` (None: the match has no clocks).
+    clock: Clock | None = None
 
 
 class StateCache:

@@ -9,6 +9,8 @@ server bug and becomes INTERNAL.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import grpc
 
 from senet.games import errors as game_errors
@@ -18,15 +20,38 @@ ERROR_DOMAIN = "senet.dev"
 
 
 class ServiceError(Exception):
-    """An error the service reports to the client, with its code and reason."""
+    """An error the service reports to the client, with its code and reason.
+
+    Attributes:
+        facts: What a client can act on without parsing the message (the
+            current version, a limit), forwarded as ``google.rpc.ErrorInfo``
+            metadata with lowerCamelCase keys.
+        retry_after_s: When set, how long to wait before retrying (sent as
+            ``google.rpc.RetryInfo``).
+    """
 
     code = grpc.StatusCode.FAILED_PRECONDITION
     reason = "FAILED_PRECONDITION"
+
+    def __init__(
+        self,
+        message: str = "",
+        facts: Mapping[str, object] | None = None,
+        retry_after_s: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.facts = {key: str(value) for key, value in (facts or {}).items()}
+        self.retry_after_s = retry_after_s
 
 
 class MalformedRequest(ServiceError):
     code = grpc.StatusCode.INVALID_ARGUMENT
     reason = "MALFORMED_REQUEST"
+
+
+class InvalidPageToken(ServiceError):
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "INVALID_PAGE_TOKEN"
 
 
 class MatchNotFoundError(ServiceError):
@@ -57,6 +82,12 @@ class NoOpenSeat(ServiceError):
     reason = "NO_OPEN_SEAT"
 
 
+class BotSeat(ServiceError):
+    """JoinMatch named a bot seat: those are played by bot workers only."""
+
+    reason = "BOT_SEAT"
+
+
 class MatchNotFinished(ServiceError):
     reason = "MATCH_NOT_FINISHED"
 
@@ -64,6 +95,11 @@ class MatchNotFinished(ServiceError):
 class StaleVersion(ServiceError):
     code = grpc.StatusCode.ABORTED
     reason = "STALE_VERSION"
+
+
+class RequestIdReused(ServiceError):
+    code = grpc.StatusCode.ALREADY_EXISTS
+    reason = "REQUEST_ID_REUSED"
 
 
 class RateLimited(ServiceError):
@@ -84,6 +120,15 @@ _GAME_CODES: dict[type[game_errors.GameError], grpc.StatusCode] = {
     game_errors.NotYourTurnError: grpc.StatusCode.FAILED_PRECONDITION,
     game_errors.GameOverError: grpc.StatusCode.FAILED_PRECONDITION,
 }
+
+
+def facts_of(exc: BaseException) -> dict[str, str]:
+    """The ErrorInfo metadata of an error a client caused (none for server faults)."""
+    if isinstance(exc, ServiceError | game_errors.GameError) and not isinstance(
+        exc, game_errors.CorruptStateError
+    ):
+        return exc.facts
+    return {}
 
 
 def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:

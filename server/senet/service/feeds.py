@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from senet.store import EventBatch, MatchNotFound, MatchStore, StoreError
@@ -59,6 +59,13 @@ class FeedHub:
         self.store = store
         self.block_ms = block_ms
         self._feeds: dict[str, _Feed] = {}
+        self._interrupt: Callable[[], BaseException] | None = None
+
+    def interrupt(self, error: Callable[[], BaseException]) -> None:
+        """End every watcher, now and later, with ``error()`` (the server drains)."""
+        self._interrupt = error
+        for feed in self._feeds.values():
+            feed.signal()
 
     @property
     def watched_matches(self) -> int:
@@ -79,6 +86,8 @@ class FeedHub:
         cursor = after
         try:
             while True:
+                if self._interrupt is not None:
+                    raise self._interrupt()
                 batch = feed.batches.get(cursor + 1)
                 if batch is not None:
                     cursor = batch.version

@@ -14,7 +14,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 import grpc
@@ -28,14 +28,19 @@ from senet.codec.options import game_info_to_proto, options_from_proto, options_
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
 from senet.service import errors, metrics
+from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
+from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, WatchItem
 from senet.service.records import (
     Heartbeat,
+    LeavePolicy,
     LegalActions,
     MatchSnapshot,
     MatchSummary,
     MatchUpdate,
     SeatPlan,
+    SeatSummary,
+    Status,
     SubmitOutcome,
 )
 from senet.service.settings import Settings
@@ -50,15 +55,37 @@ _STATUS = {
     "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
 }
 _SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
+_LEAVE_POLICY: dict[int, LeavePolicy] = {
+    match_pb2.LEAVE_POLICY_UNSPECIFIED: "resign",
+    match_pb2.LEAVE_POLICY_RESIGN: "resign",
+    match_pb2.LEAVE_POLICY_BOT: "bot",
+}
+_LEAVE_POLICY_PROTO = {
+    "resign": match_pb2.LEAVE_POLICY_RESIGN,
+    "bot": match_pb2.LEAVE_POLICY_BOT,
+}
+_LEAVE_OUTCOME = {
+    "reopened": match_service_pb2.LEAVE_OUTCOME_REOPENED,
+    "taken_over": match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER,
+    "resigned": match_service_pb2.LEAVE_OUTCOME_RESIGNED,
+}
 
 
 # ------------------------------------------------------------------ errors
 def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]:
     code, reason, message = errors.status_for(exc)
-    info = error_details_pb2.ErrorInfo(reason=reason, domain=errors.ERROR_DOMAIN)
-    detail = any_pb2.Any()
-    detail.Pack(info)
-    status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    info = error_details_pb2.ErrorInfo(
+        reason=reason, domain=errors.ERROR_DOMAIN, metadata=errors.facts_of(exc)
+    )
+    details = [any_pb2.Any()]
+    details[0].Pack(info)
+    retry_after_s = getattr(exc, "retry_after_s", None)
+    if retry_after_s is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(max(1, int(retry_after_s * 1e9)))
+        details.append(any_pb2.Any())
+        details[1].Pack(retry)
+    status = status_pb2.Status(code=code.value[0], message=message, details=details)
     return rpc_status.to_status(status), code, reason
 
 
@@ -130,19 +157,43 @@ def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
         seed_commitment=summary.commitment,
         scores=summary.scores,
         places=summary.places,
+        leave_policy=_LEAVE_POLICY_PROTO[summary.leave_policy],
+        leave_bot_strategy=summary.leave_bot_strategy,
     )
     options_to_proto(summary.options, out.options)
+    control = TimeControl.from_data(summary.time_control)
+    if control is not None:
+        out.time_control.CopyFrom(
+            match_pb2.TimeControl(
+                decision_ms=control.decision_ms,
+                reserve_ms=control.reserve_ms,
+                increment_ms=control.increment_ms,
+                timeout_policy=_TIMEOUT_POLICY_PROTO[control.timeout_policy],
+                handover_after=control.handover_after,
+                handover_strategy=control.handover_strategy,
+            )
+        )
+    if summary.clock is not None:
+        _write_clock(out.clock, summary.clock)
     if summary.current_seat is not None:
         out.current_seat = summary.current_seat
-    for seat in summary.seats:
-        out.seats.add(
+    _write_seats(out.seats, summary.seats)
+    return out
+
+
+def _write_seats(
+    out: RepeatedCompositeFieldContainer[match_pb2.SeatInfo], seats: list[SeatSummary]
+) -> None:
+    for seat in seats:
+        out.add(
             seat=seat.seat,
             kind=_SEAT_KIND[seat.kind],
             display_name=seat.display_name,
             claimed=seat.claimed,
             bot_strategy=seat.bot_strategy,
+            resigned=seat.resigned,
+            takeover_strategy=seat.takeover_strategy,
         )
-    return out
 
 
 def snapshot_to_proto(snapshot: MatchSnapshot) -> match_pb2.MatchSnapshot:
@@ -162,6 +213,8 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
     out.status = _STATUS[update.status]
     if update.current_seat is not None:
         out.current_seat = update.current_seat
+    if update.clock is not None:
+        _write_clock(out.clock, update.clock)
 
 
 def write_legal(
@@ -196,6 +249,50 @@ def outcome_to_proto(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionRe
     if outcome.current_seat is not None:
         out.current_seat = outcome.current_seat
     return out
+
+
+_TIMEOUT_POLICY: dict[int, TimeoutPolicy] = {
+    match_pb2.TIMEOUT_POLICY_UNSPECIFIED: "bot_move",
+    match_pb2.TIMEOUT_POLICY_BOT_MOVE: "bot_move",
+    match_pb2.TIMEOUT_POLICY_RESIGN: "resign",
+}
+_TIMEOUT_POLICY_PROTO = {
+    "bot_move": match_pb2.TIMEOUT_POLICY_BOT_MOVE,
+    "resign": match_pb2.TIMEOUT_POLICY_RESIGN,
+}
+
+
+def _time_control(request: match_service_pb2.CreateMatchRequest) -> TimeControl | None:
+    if not request.HasField("time_control"):
+        return None
+    tc = request.time_control
+    policy = _TIMEOUT_POLICY.get(tc.timeout_policy)
+    if policy is None:
+        raise errors.MalformedRequest(f"unknown timeout_policy {tc.timeout_policy}")
+    return TimeControl(
+        decision_ms=tc.decision_ms,
+        reserve_ms=tc.reserve_ms,
+        increment_ms=tc.increment_ms,
+        timeout_policy=policy,
+        handover_after=tc.handover_after,
+        handover_strategy=tc.handover_strategy or "random",
+    )
+
+
+def _write_clock(out: match_pb2.ClockState, data: Mapping[str, Any]) -> None:
+    view = ClockView.from_data(data)
+    assert view is not None
+    out.remaining_ms.extend(view.remaining_ms)
+    out.timeouts_in_row.extend(view.timeouts)
+    if view.deadline_ms is not None:
+        out.deadline_ms = view.deadline_ms
+
+
+def _leave_policy(value: int) -> LeavePolicy:
+    policy = _LEAVE_POLICY.get(value)
+    if policy is None:
+        raise errors.MalformedRequest(f"unknown leave_policy {value}")
+    return policy
 
 
 def _seat_plans(request: match_service_pb2.CreateMatchRequest) -> list[SeatPlan]:
@@ -233,8 +330,15 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self.service = service
         self.settings = settings
         self.draining = False
-        self._streams: set[asyncio.Task[Any]] = set()
         self._watched: dict[str, int] = {}
+
+    def start_draining(self) -> None:
+        """Refuse new calls and end every open stream with DRAINING, so clients
+        resume on another replica instead of seeing their streams cancelled."""
+        self.draining = True
+        self.service.feeds.interrupt(
+            lambda: errors.Draining("server is shutting down; resume elsewhere")
+        )
 
     async def _unary(
         self,
@@ -264,6 +368,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 options_from_proto(request.options),
                 _seat_plans(request),
                 request.seed if request.HasField("seed") else None,
+                _leave_policy(request.leave_policy),
+                request.leave_bot_strategy,
+                _time_control(request),
             )
             metrics.MATCHES_CREATED.labels(snapshot.summary.game_id).inc()
             return match_service_pb2.CreateMatchResponse(
@@ -287,6 +394,17 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             )
 
         return await self._unary("JoinMatch", context, body)
+
+    async def LeaveMatch(
+        self, request: match_service_pb2.LeaveMatchRequest, context: Any
+    ) -> match_service_pb2.LeaveMatchResponse:
+        async def body(caller: Caller) -> match_service_pb2.LeaveMatchResponse:
+            outcome, summary = await self.service.leave(caller, request.match_id)
+            return match_service_pb2.LeaveMatchResponse(
+                outcome=_LEAVE_OUTCOME[outcome], match=summary_to_proto(summary)
+            )
+
+        return await self._unary("LeaveMatch", context, body)
 
     async def GetMatch(
         self, request: match_service_pb2.GetMatchRequest, context: Any
@@ -357,6 +475,21 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             return out
 
         return await self._unary("ExportMatch", context, body)
+
+    # --------------------------------------------------------------- lobby
+    async def ListMatches(
+        self, request: match_service_pb2.ListMatchesRequest, context: Any
+    ) -> match_service_pb2.ListMatchesResponse:
+        async def body(caller: Caller) -> match_service_pb2.ListMatchesResponse:
+            page = await self.service.list_matches(
+                _lobby_filter(request), request.page_size, request.page_token
+            )
+            out = match_service_pb2.ListMatchesResponse(next_page_token=page.next_page_token)
+            for listing in page.matches:
+                _write_listing(out.matches.add(), listing)
+            return out
+
+        return await self._unary("ListMatches", context, body)
 
     # ------------------------------------------------------------- streams
     @contextlib.contextmanager
@@ -522,11 +655,48 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             await outbox.put(prompt)
 
 
+# ------------------------------------------------------------------ lobby
+_STATUS_NAME: dict[int, Status] = {
+    match_pb2.MATCH_STATUS_ACTIVE: "active",
+    match_pb2.MATCH_STATUS_FINISHED: "finished",
+    match_pb2.MATCH_STATUS_ABANDONED: "abandoned",
+}
+
+
+def _lobby_filter(request: match_service_pb2.ListMatchesRequest) -> LobbyFilter:
+    """The filters of a ListMatches request, checked."""
+    status = None
+    if request.status != match_pb2.MATCH_STATUS_UNSPECIFIED:
+        if request.status not in _STATUS_NAME:
+            raise errors.MalformedRequest(f"unknown match status {request.status}")
+        status = _STATUS_NAME[request.status]
+    return LobbyFilter(
+        game_id=request.game_id,
+        status=status,
+        has_open_seat=request.has_open_seat if request.HasField("has_open_seat") else None,
+    )
+
+
+def _write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) -> None:
+    """Fill ``out`` (empty) with ``listing``."""
+    out.match_id = listing.match_id
+    out.game_id = listing.game_id
+    out.status = _STATUS[listing.status]
+    out.created_time_ms = round(listing.created_at * 1000)
+    out.version = listing.version
+    options_to_proto(listing.options, out.options)
+    _write_seats(out.seats, listing.seats)
+
+
 def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMatchResponse:
     code, reason, message = errors.status_for(exc)
     metrics.ERRORS.labels("PlayMatch", reason).inc()
     return match_service_pb2.PlayMatchResponse(
         error=match_service_pb2.PlayError(
-            code=code.value[0], reason=reason, message=message, request_id=request_id
+            code=code.value[0],
+            reason=reason,
+            message=message,
+            request_id=request_id,
+            metadata=errors.facts_of(exc),
         )
     )

@@ -16,13 +16,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
+import logging
 import re
 import secrets
 import time
 import unicodedata
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TypeVar
+from dataclasses import dataclass, replace
+from typing import Literal, TypeVar
 
 from senet.games import Event, Game, GameState, get_game
 from senet.games.errors import (
@@ -32,12 +34,19 @@ from senet.games.errors import (
     MalformedActionError,
     NotYourTurnError,
 )
+from senet.games.interface import JsonDict
+from senet.games.rng import Rng
 from senet.service import errors
 from senet.service.cache import CachedMatch, StateCache
+from senet.service.clocks import Clock, ClockView, TimeControl, now_ms, started_ms
 from senet.service.feeds import FeedHub
+from senet.service.lobby import Lobby, LobbyFilter, MatchPage, lobby_entry
 from senet.service.ratelimit import RateLimiter
 from senet.service.records import (
+    ZOMBIE,
     Heartbeat,
+    LeaveOutcome,
+    LeavePolicy,
     LegalAction,
     LegalActions,
     LoggedAction,
@@ -48,7 +57,6 @@ from senet.service.records import (
     MatchUpdate,
     SeatClaim,
     SeatPlan,
-    SeatSummary,
     Snapshot,
     Status,
     SubmitOutcome,
@@ -56,12 +64,22 @@ from senet.service.records import (
     dumps,
     loads,
     new_token,
+    seat_summaries,
     seed_commitment,
     token_hash,
 )
 from senet.service.settings import Settings
-from senet.store import CommitRequest, MatchStore, NewMatch, StoredMatch
+from senet.store import (
+    BotDecisionRef,
+    CommitRequest,
+    MatchNotFound,
+    MatchStore,
+    NewMatch,
+    StoredMatch,
+    StoreError,
+)
 from senet.store import SeatClaim as StoreSeatClaim
+from senet.store.base import BOTS, CLOCKS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
@@ -69,8 +87,11 @@ _MAX_NAME = 40
 _MAX_NOTATION = 200
 _COMMIT_RETRIES = 5
 BOT_STRATEGIES = ("random", "greedy", "mcts")
+log = logging.getLogger("senet.service")
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
+#: What MatchService.time_out did: done, gone, or later (and when to look again).
+TimeoutVerdict = tuple[Literal["done", "gone", "later"], int | None]
 R = TypeVar("R")
 
 
@@ -98,6 +119,64 @@ def check_display_name(name: str) -> str:
     return cleaned
 
 
+def is_started(meta: MatchMeta, seats: Mapping[int, str]) -> bool:
+    """Whether every open seat is claimed (bots act only in started matches)."""
+    return all(plan.kind != "open" or s in seats for s, plan in enumerate(meta.seats))
+
+
+def bot_of(meta: MatchMeta, seats: Mapping[int, str], seat: int) -> tuple[BotQueue, str] | None:
+    """Who plays ``seat`` if not a person: (queue, strategy), or None.
+
+    A bot seat is played by bot workers; a seat whose player left a started
+    match by the bot that took it over, or by the replicas' minimal policy once
+    its player resigned (the ZOMBIES queue).
+    """
+    if not 0 <= seat < meta.seat_count:
+        return None
+    plan = meta.seats[seat]
+    if plan.kind == "bot":
+        return BOTS, plan.bot_strategy
+    claim_json = seats.get(seat)
+    takeover = _claim_takeover(claim_json) if claim_json else ""
+    if takeover == ZOMBIE:
+        return ZOMBIES, ZOMBIE
+    return (BOTS, takeover) if takeover else None
+
+
+def is_bot_turn(
+    meta: MatchMeta, seats: Mapping[int, str], state: GameState, seat: int
+) -> bool | None:
+    """Whether bot-played ``seat`` must act now: None while the match waits for
+    players (an open seat unclaimed), else whether it is that seat's turn."""
+    if not is_started(meta, seats):
+        return None
+    return (
+        bot_of(meta, seats, seat) is not None
+        and not state.is_over()
+        and state.current_seat() == seat
+    )
+
+
+def places_with_resigned(ranking: Sequence[int], resigned: set[int]) -> list[int]:
+    """The core's places, with resigned seats moved after every other seat.
+
+    Seats keep their order (and ties) within each group: a seat's place is one
+    more than the seats of its group placed strictly better, plus, for a
+    resigned seat, the number of seats that did not resign.
+    """
+    if not resigned:
+        return list(ranking)
+    stayed = [p for s, p in enumerate(ranking) if s not in resigned]
+    left = [p for s, p in enumerate(ranking) if s in resigned]
+    out = []
+    for seat, place in enumerate(ranking):
+        if seat in resigned:
+            out.append(len(stayed) + 1 + sum(1 for p in left if p < place))
+        else:
+            out.append(1 + sum(1 for p in stayed if p < place))
+    return out
+
+
 def request_key(seat: int, request_id: str) -> str:
     """How the store files a seat's request id: a retry finds its original version."""
     return f"{seat}:{request_id}"
@@ -112,6 +191,45 @@ class MatchService:
         self.limiter = RateLimiter(settings.seat_rate_per_s, settings.seat_burst)
         self.cache = StateCache(cache_size)
         self.feeds = FeedHub(store, block_ms=max(1, int(settings.heartbeat_s * 1000)))
+        self.lobby = Lobby(store, settings.idle_ttl_s)
+        self._bot_bell = asyncio.Event()
+
+    # ------------------------------------------------------- bot decisions
+    def bot_bell(self) -> asyncio.Event:
+        """Set (then replaced) when this replica posts a bot decision: wakes the
+        workers' waiting acquires at once (other replicas' posts are polled)."""
+        return self._bot_bell
+
+    def state_of(self, meta: MatchMeta, stored: StoredMatch) -> GameState:
+        """The game state of a loaded match."""
+        return self._state(get_game(meta.game_id), stored)
+
+    async def _post_bot_turn(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        seats: Mapping[int, str],
+        version: int,
+        seat: int | None,
+    ) -> None:
+        """Post a decision for ``seat`` at ``version`` if a bot (or the replicas'
+        minimal policy) plays it.
+
+        Called *before* the write that makes the decision due (a commit, the join
+        that starts the match, a creation): if this replica dies between the two,
+        the decision is already queued; if the write never lands, the queue
+        drops the entry when a worker acquires it (see senet.service.bots_api).
+        """
+        player = None if seat is None else bot_of(meta, seats, seat)
+        if seat is None or player is None:
+            return
+        queue, strategy = player
+        now_ms = int(time.time() * 1000)
+        await self.store.post_bot_decision(
+            BotDecisionRef(match_id, seat, version), strategy, now_ms, queue
+        )
+        self._bot_bell.set()
+        self._bot_bell = asyncio.Event()
 
     # ------------------------------------------------------------- loading
     async def _load(self, match_id: str) -> StoredMatch:
@@ -151,26 +269,22 @@ class MatchService:
         seat = self._seat_of(stored, caller)
         assert seat is not None
         # Same bucket key as submit() (which limits before it loads): one token per seat.
-        if not self.limiter.allow(f"{stored.match_id}:{token_hash(caller.token)}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        self._take_token(f"{stored.match_id}:{token_hash(caller.token)}")
         return seat
+
+    def _take_token(self, key: str) -> None:
+        """Count one request of a seat against its rate limit."""
+        if not self.limiter.allow(key):
+            raise errors.RateLimited(
+                "too many requests for this seat; slow down",
+                {"ratePerSecond": f"{self.limiter.rate:g}", "burst": self.limiter.burst},
+                retry_after_s=self.limiter.retry_after_s(key),
+            )
 
     def _summary(
         self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
     ) -> MatchSummary:
-        seats = []
-        for seat, plan in enumerate(meta.seats):
-            claim_json = stored.seats.get(seat)
-            claim = SeatClaim.from_json(claim_json) if claim_json else None
-            seats.append(
-                SeatSummary(
-                    seat=seat,
-                    kind=plan.kind,
-                    display_name=claim.name if claim else "",
-                    claimed=claim is not None,
-                    bot_strategy=plan.bot_strategy,
-                )
-            )
+        seats = seat_summaries(meta, stored.seats)
         over = state.is_over()
         return MatchSummary(
             match_id=stored.match_id,
@@ -182,8 +296,63 @@ class MatchService:
             current_seat=state.current_seat(),
             commitment=meta.commitment,
             scores=state.scores(),
-            places=state.ranking() if over else [],
+            places=self._places(stored.seats, state) if over else [],
+            leave_policy=meta.leave_policy,
+            leave_bot_strategy=meta.leave_bot_strategy,
+            time_control=meta.time_control,
+            clock=self._clock_data(stored, meta, state),
         )
+
+    def _clock_data(
+        self, stored: StoredMatch, meta: MatchMeta, state: GameState
+    ) -> JsonDict | None:
+        clock = _clock_of(stored)
+        if clock is None:
+            return None
+        current = None if state.is_over() else state.current_seat()
+        view = self._clock_view(meta, stored.seats, clock, current)
+        return None if view is None else view.to_data()
+
+    @staticmethod
+    def _clock_view(
+        meta: MatchMeta, seats: Mapping[int, str], clock: Clock, current: int | None
+    ) -> ClockView | None:
+        """What clients see of the clocks: the reserves, and the deadline of the
+        current decision once the match has started."""
+        control = _control_of(meta)
+        if control is None:
+            return None
+        deadline = None
+        if current is not None and is_started(meta, seats):
+            deadline = clock.deadline_ms(control, current, started_ms(meta, seats))
+        return ClockView(clock.remaining_ms, deadline, clock.timeouts)
+
+    async def _post_deadline(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        seats: Mapping[int, str],
+        version: int,
+        seat: int | None,
+        clock: Clock | None,
+    ) -> None:
+        """Post the timeout entry of ``seat``'s decision at ``version``, due at its
+        deadline, before the write that starts that decision (as bot decisions
+        are posted; see senet.service.clocks)."""
+        control = _control_of(meta)
+        if seat is None or clock is None or control is None or not is_started(meta, seats):
+            return
+        start = started_ms(meta, seats) if not clock.turn_started_ms else 0
+        due = clock.deadline_ms(control, seat, start)
+        await self.store.post_bot_decision(
+            BotDecisionRef(match_id, seat, version), "timeout", now_ms(), CLOCKS, due
+        )
+
+    @staticmethod
+    def _places(seats: Mapping[int, str], state: GameState) -> list[int]:
+        """The final places, resigned seats last."""
+        resigned = {s for s, claim in seats.items() if _claim_takeover(claim) == ZOMBIE}
+        return places_with_resigned(state.ranking(), resigned)
 
     # ------------------------------------------------------------ queries
     def list_games(self) -> list[Game]:
@@ -198,6 +367,9 @@ class MatchService:
         options: Mapping[str, object],
         seats: Sequence[SeatPlan],
         seed: int | None,
+        leave_policy: LeavePolicy = "resign",
+        leave_bot_strategy: str = "",
+        time_control: TimeControl | None = None,
     ) -> MatchSnapshot:
         """Create a match at version 0 and return its public snapshot."""
         if self.settings.admin_key and not caller.is_admin:
@@ -208,6 +380,14 @@ class MatchService:
                 raise errors.MalformedRequest(
                     f"bot_strategy must be one of {', '.join(BOT_STRATEGIES)}"
                 )
+        if leave_policy == "bot" and leave_bot_strategy not in BOT_STRATEGIES:
+            raise errors.MalformedRequest(
+                f"leave_bot_strategy must be one of {', '.join(BOT_STRATEGIES)}"
+            )
+        if leave_policy != "bot" and leave_bot_strategy:
+            raise errors.MalformedRequest("leave_bot_strategy goes with LEAVE_POLICY_BOT only")
+        if time_control is not None:
+            _check_time_control(time_control)
         real_seed = secrets.randbits(64) if seed is None else seed
         state = game.new_match(len(seats), options, real_seed)
         salt = secrets.token_hex(16)
@@ -220,13 +400,25 @@ class MatchService:
             salt=salt,
             commitment=seed_commitment(salt, real_seed),
             created_at=time.time(),
+            leave_policy=leave_policy,
+            leave_bot_strategy=leave_bot_strategy,
+            time_control=None if time_control is None else time_control.to_data(),
         )
         match_id = secrets.token_hex(8)
-        snapshot = Snapshot(state.to_data(), time.time())
-        await self.store.create(NewMatch(match_id, meta.to_json(), snapshot.to_json()))
-        for seat_number, plan in enumerate(seats):
-            if plan.kind == "bot":  # bot workers pick it up from the shared queue
-                await self.store.enqueue_bot_seat(match_id, seat_number, plan.bot_strategy)
+        clock = None if time_control is None else Clock.initial(time_control, len(seats))
+        snapshot = Snapshot(
+            state.to_data(), time.time(), None if clock is None else clock.to_data()
+        )
+        # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
+        await self._publish_lobby_entry(match_id, meta, {}, "active", required=True)
+        if all(plan.kind == "bot" for plan in seats) and not state.is_over():
+            # Started at creation: its first decision (and its clock) is due with it.
+            await self._post_bot_turn(match_id, meta, {}, 0, state.current_seat())
+            await self._post_deadline(match_id, meta, {}, 0, state.current_seat(), clock)
+        waiting = any(plan.kind == "open" for plan in seats)
+        await self.store.create(
+            NewMatch(match_id, meta.to_json(), snapshot.to_json(), waiting=waiting)
+        )
         stored = StoredMatch(match_id, meta.to_json(), {}, 0, snapshot.to_json(), "active")
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
 
@@ -249,23 +441,44 @@ class MatchService:
             ]
             if not candidates:
                 raise errors.NoOpenSeat("every open seat of this match is taken")
+        if any(meta.seats[c].kind == "bot" for c in candidates):
+            raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
         token = new_token()
         claim = SeatClaim(name, token_hash(token), time.time())
+        if stored.status == "active":
+            # This claim may be the one that starts the match: a bot to act then
+            # has its decision queued first (an early entry waits for the claim).
+            state = self._state(get_game(meta.game_id), stored)
+            if not state.is_over():
+                await self._post_bot_turn(
+                    stored.match_id, meta, stored.seats, stored.version, state.current_seat()
+                )
+                # The clock of the first decision starts with the match.
+                after = {**stored.seats, **dict.fromkeys(candidates, claim.to_json())}
+                await self._post_deadline(
+                    stored.match_id,
+                    meta,
+                    after,
+                    stored.version,
+                    state.current_seat(),
+                    _clock_of(stored),
+                )
         for candidate in candidates:
-            plan = meta.seats[candidate]
-            if plan.kind == "bot" and self.settings.admin_key and not caller.is_admin:
-                raise errors.AdminKeyRequired("bot seats are claimed by bot workers (admin key)")
             if await self.store.claim_seat(
                 stored.match_id, StoreSeatClaim(candidate, claim.to_json())
             ):
                 fresh = await self._load(match_id)
+                if is_started(meta, fresh.seats):
+                    # Waiting matches expire early; this one now gets the idle TTL.
+                    await self.store.mark_started(fresh.match_id)
+                await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
                 entry = self._parsed(fresh)
                 summary = self._summary(fresh, meta, entry.state)
                 # The seat's first action here then needs no load of its own.
                 self.cache.put(fresh.match_id, entry)
                 return candidate, token, summary
         if seat is not None:
-            raise errors.SeatTaken(f"seat {seat} is already taken")
+            raise errors.SeatTaken(f"seat {seat} is already taken", {"seat": seat})
         raise errors.NoOpenSeat("every open seat of this match is taken")
 
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
@@ -320,16 +533,21 @@ class MatchService:
         path reloads from the store and decides on fresh data.
         """
         check_id(match_id)
-        if request_id and not _REQUEST_ID_RE.match(request_id):
-            raise errors.MalformedRequest("request_id must be 1-64 printable ASCII characters")
+        if not _REQUEST_ID_RE.match(request_id):
+            raise errors.MalformedRequest(
+                "request_id must be 1-64 printable ASCII characters",
+                {"field": "request_id", "limit": 64, "size": len(request_id)},
+            )
         if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
-            raise errors.MalformedRequest(f"action notation is limited to {_MAX_NOTATION} chars")
+            raise errors.MalformedRequest(
+                f"action notation is limited to {_MAX_NOTATION} chars",
+                {"field": "notation", "limit": _MAX_NOTATION, "size": len(str(notation))},
+            )
         if caller.token is None:
             raise errors.TokenRequired("send the seat token as 'authorization: Bearer <token>'")
         digest = token_hash(caller.token)
-        request = _Submission(digest, notation, request_id or "srv-" + secrets.token_hex(12))
-        if not self.limiter.allow(f"{match_id}:{digest}"):
-            raise errors.RateLimited("too many requests for this seat; slow down")
+        request = _Submission(digest, notation, request_id)
+        self._take_token(f"{match_id}:{digest}")
         cached = self.cache.get(match_id)
         if cached is not None and expected_version in (None, cached.version):
             self.cache.forget(match_id)  # this submission owns the cached state now
@@ -346,11 +564,12 @@ class MatchService:
                 self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
                 raise errors.StaleVersion(
-                    f"the match is at version {stored.version}, not {expected_version}"
+                    f"the match is at version {stored.version}, not {expected_version}",
+                    {"currentVersion": stored.version},
                 )
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
@@ -364,7 +583,11 @@ class MatchService:
         """A loaded match, parsed into what the cache keeps."""
         meta = self._meta(stored)
         return CachedMatch(
-            stored.version, meta, dict(stored.seats), self._state(get_game(meta.game_id), stored)
+            stored.version,
+            meta,
+            dict(stored.seats),
+            self._state(get_game(meta.game_id), stored),
+            clock=_clock_of(stored),
         )
 
     async def _submit_on(
@@ -375,6 +598,7 @@ class MatchService:
         action_game: str | None,
         render: Callable[[SubmitOutcome], R],
         fresh: bool = False,
+        timed_out: bool = False,
     ) -> tuple[SubmitOutcome, R] | None:
         """Apply on ``entry`` and commit at its version; None when the head moved on.
 
@@ -401,14 +625,16 @@ class MatchService:
             if fresh:
                 # A retry of a request that went through meanwhile: its outcome.
                 stored = await self._load(match_id)
-                replayed = await self._replayed(stored, seat, request.request_id)
+                replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
             raise
         except MalformedActionError:
             self.cache.put(match_id, entry)
             raise
-        return await self._commit(match_id, entry, request.request_id, record, events, render)
+        return await self._commit(
+            match_id, entry, request.request_id, record, events, render, timed_out
+        )
 
     @staticmethod
     def _apply(
@@ -449,9 +675,13 @@ class MatchService:
         record: UpdateRecord,
         events: list[Event],
         render: Callable[[SubmitOutcome], R],
+        timed_out: bool = False,
     ) -> tuple[SubmitOutcome, R] | None:
         """Commit ``entry``'s applied state as ``record`` at ``entry.version``; the
         outcome and its rendered reply, or None when the head moved on.
+
+        ``timed_out``: the action is the fallback of a timeout (the clocks count
+        it as one, and give no increment).
 
         The commit is sent first; while the store confirms it, this replica
         renders the reply: work the round trip would otherwise sit idle for.
@@ -467,6 +697,22 @@ class MatchService:
         log_entry = dumps(
             {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
         )
+        next_seat = record.current_seat if status == "active" else None
+        clock = entry.clock
+        control = _control_of(entry.meta)
+        if clock is not None and control is not None:
+            start = 0 if clock.turn_started_ms else started_ms(entry.meta, entry.seats)
+            clock = clock.after(control, seat, int(now * 1000), start, timed_out)
+            view = self._clock_view(entry.meta, entry.seats, clock, next_seat)
+            record = replace(record, clock=None if view is None else view.to_data())
+        if next_seat is not None:
+            await self._post_bot_turn(match_id, entry.meta, entry.seats, record.version, next_seat)
+            await self._post_deadline(
+                match_id, entry.meta, entry.seats, record.version, next_seat, clock
+            )
+        # A person's seat may be taken over (its player left): the commit checks
+        # that the claim it decided on is still there (bot seats stay bot seats).
+        check_next = next_seat is not None and entry.meta.seats[next_seat].kind == "open"
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
@@ -474,10 +720,16 @@ class MatchService:
                 request_key=key,
                 log_entry_json=log_entry,
                 events_json=record.to_json(),
-                snapshot_json=Snapshot(state.snapshot_data(), now).to_json(),
+                snapshot_json=Snapshot(
+                    state.snapshot_data(), now, None if clock is None else clock.to_data()
+                ).to_json(),
                 status=status,
                 seat=seat,
                 seat_claim_json=entry.seats[seat],
+                next_seat=next_seat if check_next else None,
+                next_seat_claim_json=(
+                    entry.seats.get(next_seat) if next_seat is not None and check_next else None
+                ),
             ),
         )
         committed = SubmitOutcome(
@@ -501,14 +753,16 @@ class MatchService:
                 raise RuntimeError(  # the store broke its contract: INTERNAL
                     f"store committed version {outcome.version}, expected {record.version}"
                 )
-            head = CachedMatch(outcome.version, entry.meta, entry.seats, state)
+            head = CachedMatch(outcome.version, entry.meta, entry.seats, state, clock=clock)
             self.cache.put(match_id, head)
             if status == "active":
                 asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
+            else:
+                await self._publish_lobby_entry(match_id, entry.meta, entry.seats, status)
             return committed, rendered
         if outcome.result == "duplicate":
             stored = await self._load(match_id)
-            replayed = await self._replayed(stored, seat, request_id)
+            replayed = await self._replayed(stored, seat, request_id, record.notation)
             return None if replayed is None else (replayed, render(replayed))
         self.cache.forget(match_id)
         return None
@@ -522,20 +776,34 @@ class MatchService:
         if self.cache.peek(match_id) is head:
             legal = tuple(head.state.legal_actions())
             self.cache.put(
-                match_id, CachedMatch(head.version, head.meta, head.seats, head.state, legal)
+                match_id,
+                CachedMatch(head.version, head.meta, head.seats, head.state, legal, head.clock),
             )
 
     async def _replayed(
-        self, stored: StoredMatch, seat: int, request_id: str
+        self, stored: StoredMatch, seat: int, request_id: str, notation: str
     ) -> SubmitOutcome | None:
-        """The original outcome of ``seat``'s already committed request, or None."""
+        """The original outcome of ``seat``'s already committed request, or None.
+
+        Raises:
+            RequestIdReused: that request committed another action than
+                ``notation``: a new action needs a new request id, and silently
+                answering with the old outcome would drop it.
+        """
         version = await self.store.request_version(stored.match_id, request_key(seat, request_id))
         if version is None:
             return None
         batches = await self.store.events_after(stored.match_id, version - 1, limit=1)
         record = UpdateRecord.from_json(batches[0].events_json)
+        game_id = self._meta(stored).game_id
+        if not _same_action(game_id, record.notation, notation):
+            raise errors.RequestIdReused(
+                f"request id {request_id!r} already committed {record.notation!r} at "
+                f"version {version}; send a new action with a new request id",
+                {"committedVersion": version},
+            )
         return SubmitOutcome(
-            self._meta(stored).game_id,
+            game_id,
             version,
             record.events_for(seat),
             record.status,
@@ -586,6 +854,7 @@ class MatchService:
                 record.events_for(seat),
                 record.status,
                 record.current_seat,
+                record.clock,
             )
             if record.status == "finished":
                 return
@@ -600,6 +869,147 @@ class MatchService:
         if seat is None or state.current_seat() != seat:
             return None
         return LegalActions(self._meta(stored).game_id, stored.version, seat, _legal(state, seat))
+
+    # ------------------------------------------------------------- leaving
+    async def leave(self, caller: Caller, match_id: str) -> tuple[LeaveOutcome, MatchSummary]:
+        """Give up the caller's seat for good (see LeaveMatch in the proto).
+
+        Before the match starts the claim is removed and the seat reopens. After,
+        the claim is replaced by one nobody holds the token of, marked with the
+        takeover (the leave policy's bot strategy, or ZOMBIE when the player
+        resigns), so the old token stops working at once, on every replica: each
+        commit re-checks the acting seat's claim, and the claim of the seat it
+        hands the turn to. When it is the seat's turn, its decision is posted
+        before the claim changes, and again if the match moved meanwhile.
+        """
+        stored = await self._load(match_id)
+        seat = self._acting_seat(stored, caller)
+        meta = self._meta(stored)
+        claim_json = stored.seats[seat]
+        claim = SeatClaim.from_json(claim_json)
+        if meta.seats[seat].kind == "bot" or claim.takeover:
+            raise errors.BotSeat("a seat played by a bot cannot leave")
+        state = self._state(get_game(meta.game_id), stored)
+        if stored.status != "active" or state.is_over():
+            raise GameOverError("the match is over")
+        outcome: LeaveOutcome
+        if stored.version == 0 and not is_started(meta, stored.seats):
+            outcome = "reopened"
+            if not await self.store.swap_seat_claim(stored.match_id, seat, claim_json, None):
+                raise errors.BadToken("this token no longer holds the seat")
+            self.cache.forget(stored.match_id)
+            await self.public_summary_changed(stored.match_id)
+        else:
+            resign = meta.leave_policy == "resign"
+            outcome = "resigned" if resign else "taken_over"
+            takeover = ZOMBIE if resign else meta.leave_bot_strategy
+            if not await self._take_over(stored, meta, seat, takeover):
+                raise errors.BadToken("this token no longer holds the seat")
+        fresh = await self._load(match_id)
+        return outcome, self._summary(fresh, meta, self._state(get_game(meta.game_id), fresh))
+
+    async def time_out(self, match_id: str, seat: int, version: int) -> TimeoutVerdict:
+        """Apply the timeout policy if ``seat``'s decision at ``version`` is past
+        its deadline (a ClockKeeper calls this for due entries).
+
+        "bot_move": the server plays the decision (the minimal policy's seeded
+        legal action, committed as the seat's own with a request id fixed by the
+        version, so two replicas timing one decision out commit it once), and
+        after ``handover_after`` timeouts in a row a person's seat is taken over
+        by a bot for good. "resign": the seat resigns, as LeaveMatch would.
+
+        Returns ("done", None) once applied; ("gone", None) when the decision
+        was made meanwhile (or the match ended); ("later", deadline or None)
+        when it is not due yet: its deadline is ahead, or the write that starts
+        it has not landed (None: no deadline known yet).
+        """
+        try:
+            stored = await self._load(match_id)
+        except MatchNotFound:
+            return "later", None  # created right after its first timeout was posted
+        meta = self._meta(stored)
+        control = _control_of(meta)
+        if control is None or stored.status != "active" or stored.version > version:
+            return "gone", None
+        if stored.version < version:
+            return "later", None  # the commit that starts this decision is on its way
+        entry = self._parsed(stored)
+        clock = entry.clock
+        state = entry.state
+        if clock is None or state.is_over() or state.current_seat() != seat:
+            return "gone", None
+        if not is_started(meta, stored.seats):
+            return "later", None  # the join that starts the match is on its way
+        deadline = clock.deadline_ms(control, seat, started_ms(meta, stored.seats))
+        if now_ms() < deadline:
+            return "later", deadline
+        person = meta.seats[seat].kind == "open" and not _claim_takeover(stored.seats[seat])
+        if control.timeout_policy == "resign" and person:
+            await self._take_over(stored, meta, seat, ZOMBIE)
+            return "done", None
+        notation = _zombie_pick(meta, stored.version, state, seat)
+        claim_json = stored.seats.get(seat)
+        if notation is None:
+            return "gone", None
+        if claim_json is None:  # a bot seat no worker was handed yet
+            claim_json = SeatClaim("bot", token_hash(new_token()), time.time()).to_json()
+            await self.store.replace_seat_claim(match_id, seat, claim_json)
+            entry = replace(entry, seats={**entry.seats, seat: claim_json})
+        request = _Submission(_claim_token_hash(claim_json), notation, f"timeout-{seat}-{version}")
+        try:
+            done = await self._submit_on(
+                match_id, entry, request, None, lambda outcome: None, fresh=True, timed_out=True
+            )
+        except (GameError, errors.ServiceError):
+            return "gone", None  # the seat acted meanwhile (or the match moved on)
+        if done is None:
+            return "gone", None
+        handover = control.handover_after
+        if person and handover and clock.timeouts[seat] + 1 >= handover:
+            fresh = await self._load(match_id)
+            if fresh.seats.get(seat) == claim_json and fresh.status == "active":
+                await self._take_over(fresh, meta, seat, control.handover_strategy or "random")
+        return "done", None
+
+    async def _take_over(
+        self, stored: StoredMatch, meta: MatchMeta, seat: int, takeover: str
+    ) -> bool:
+        """Hand a person's seat to a bot (or to the minimal policy: ZOMBIE) for
+        good, as a leave after the start does; whether the claim was swapped."""
+        claim_json = stored.seats[seat]
+        claim = SeatClaim.from_json(claim_json)
+        nobody = token_hash(new_token())  # a token nobody is given
+        new_json = SeatClaim(claim.name, nobody, claim.joined_at, takeover).to_json()
+        after = {**stored.seats, seat: new_json}
+        state = self._state(get_game(meta.game_id), stored)
+        await self._post_bot_turn(
+            stored.match_id, meta, after, stored.version, state.current_seat()
+        )
+        if not await self.store.swap_seat_claim(stored.match_id, seat, claim_json, new_json):
+            return False
+        self.cache.forget(stored.match_id)
+        fresh = await self._load(stored.match_id)
+        if fresh.version != stored.version and fresh.status == "active":
+            # A commit landed between the load and the swap without knowing.
+            fresh_state = self._state(get_game(meta.game_id), fresh)
+            await self._post_bot_turn(
+                fresh.match_id, meta, fresh.seats, fresh.version, fresh_state.current_seat()
+            )
+        await self.public_summary_changed(stored.match_id)
+        return True
+
+    async def public_summary_changed(self, match_id: str) -> None:
+        """Called wherever a match's public summary changes outside a commit (a
+        seat reopens, is taken over or resigns): the lobby's entry follows."""
+        await self.refresh_lobby_entry(match_id)
+
+    def zombie_action(self, stored: StoredMatch, seat: int) -> str | None:
+        """The minimal policy of a resigned seat: a legal action drawn with a
+        generator seeded by a hash of the secret seed and salt, the version and
+        the seat (reproducible, and revealing nothing of the seed); None when
+        it is not the seat's turn."""
+        meta = self._meta(stored)
+        return _zombie_pick(meta, stored.version, self._state(get_game(meta.game_id), stored), seat)
 
     # -------------------------------------------------------------- export
     async def export(self, match_id: str) -> MatchExport:
@@ -625,8 +1035,53 @@ class MatchService:
             commitment=meta.commitment,
             actions=actions,
             scores=state.scores(),
-            places=state.ranking(),
+            places=self._places(stored.seats, state),
         )
+
+    # --------------------------------------------------------------- lobby
+    async def list_matches(
+        self, lobby_filter: LobbyFilter, page_size: int, page_token: str
+    ) -> MatchPage:
+        """One page of public match listings, newest first (see senet.service.lobby)."""
+        return await self.lobby.page(lobby_filter, page_size, page_token)
+
+    async def refresh_lobby_entry(self, match_id: str) -> None:
+        """Rewrite a match's lobby entry from its current facts.
+
+        Call it after every write that changes what the lobby shows of a match:
+        a seat claimed or reopened, the status changed. Join and the commit that
+        ends a match call it (through :meth:`_publish_lobby_entry`, with the
+        facts at hand). It never raises: the write it follows is done, and a
+        stale entry is repaired by the next reader that meets it.
+        """
+        try:
+            stored = await self._load(match_id)
+            meta = self._meta(stored)
+        except (StoreError, errors.ServiceError) as exc:
+            log.warning("lobby entry not refreshed", extra={"match_id": match_id, "error": exc})
+            return
+        await self._publish_lobby_entry(stored.match_id, meta, stored.seats, stored.status)
+
+    async def _publish_lobby_entry(
+        self,
+        match_id: str,
+        meta: MatchMeta,
+        seats: Mapping[int, str],
+        status: Status,
+        *,
+        required: bool = False,
+    ) -> None:
+        """Write the lobby entry of a match with these facts: at creation (before
+        the match exists, ``required``: a failure fails the creation), after a
+        join and after the commit that ends the match (a failure is logged; see
+        :meth:`refresh_lobby_entry`)."""
+        stored_status = "active" if status == "abandoned" else status
+        try:
+            await self.store.lobby_put(lobby_entry(match_id, meta, seats, stored_status))
+        except StoreError as exc:
+            if required:
+                raise
+            log.warning("lobby entry not refreshed", extra={"match_id": match_id, "error": exc})
 
 
 @dataclass(frozen=True)
@@ -634,6 +1089,16 @@ class _Submission:
     token_hash: str
     notation: str
     request_id: str
+
+
+def _same_action(game_id: str, committed: str, sent: str) -> bool:
+    """Whether ``sent`` (as a client wrote it) is the action committed as ``committed``."""
+    if sent == committed:
+        return True
+    try:
+        return get_game(game_id).parse_action(sent).notation() == committed
+    except GameError:
+        return False
 
 
 def _seat_in(seats: Mapping[int, str], digest: str) -> int | None:
@@ -645,9 +1110,56 @@ def _seat_in(seats: Mapping[int, str], digest: str) -> int | None:
 
 
 @functools.lru_cache(maxsize=8192)
+def _claim_takeover(claim_json: str) -> str:
+    """A stored claim's takeover ("" while its player holds it), parsed once."""
+    return SeatClaim.from_json(claim_json).takeover
+
+
+@functools.lru_cache(maxsize=8192)
 def _claim_token_hash(claim_json: str) -> str:
     """A stored claim's token hash, parsed once: claims are immutable strings."""
     return SeatClaim.from_json(claim_json).token_hash
+
+
+def _zombie_pick(meta: MatchMeta, version: int, state: GameState, seat: int) -> str | None:
+    """The minimal policy's action (see MatchService.zombie_action)."""
+    if state.is_over() or state.current_seat() != seat:
+        return None
+    legal = list(state.legal_actions())
+    if not legal:
+        return None
+    digest = hashlib.sha256(f"{meta.salt}:{meta.seed}:zombie:{version}:{seat}".encode()).digest()
+    rng = Rng(int.from_bytes(digest[:8], "big"))
+    return str(legal[rng.below(len(legal))].notation())
+
+
+def _clock_of(stored: StoredMatch) -> Clock | None:
+    """The clocks in a loaded match's head (None: no clocks)."""
+    return Clock.from_data(Snapshot.from_json(stored.snapshot_json).clock)
+
+
+def _control_of(meta: MatchMeta) -> TimeControl | None:
+    return TimeControl.from_data(meta.time_control)
+
+
+_MAX_CLOCK_MS = 7 * 24 * 3600 * 1000
+
+
+def _check_time_control(control: TimeControl) -> None:
+    """A time control is usable: some limit, nothing absurd, a known bot."""
+    if not (control.decision_ms or control.reserve_ms):
+        raise errors.MalformedRequest("a time control needs decision_ms or reserve_ms")
+    for name in ("decision_ms", "reserve_ms", "increment_ms"):
+        if not 0 <= getattr(control, name) <= _MAX_CLOCK_MS:
+            raise errors.MalformedRequest(f"{name} must be 0-{_MAX_CLOCK_MS}")
+    if control.increment_ms and not control.reserve_ms:
+        raise errors.MalformedRequest("increment_ms needs a reserve_ms")
+    if control.handover_strategy not in ("", *BOT_STRATEGIES):
+        raise errors.MalformedRequest(
+            f"handover_strategy must be one of {', '.join(BOT_STRATEGIES)}"
+        )
+    if control.handover_after and control.timeout_policy != "bot_move":
+        raise errors.MalformedRequest("handover_after goes with TIMEOUT_POLICY_BOT_MOVE only")
 
 
 def _legal(state: GameState, seat: int) -> list[LegalAction]:

@@ -18,11 +18,21 @@ LATENCY = Histogram(
     ["method"],
     buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
-OPEN_STREAMS = Gauge("senet_open_streams", "Open WatchMatch/PlayMatch streams", ["method"])
+# Gauges say how to add up over the processes of `senet serve --processes N`
+# (ignored when one process serves its own metrics).
+OPEN_STREAMS = Gauge(
+    "senet_open_streams",
+    "Open WatchMatch/PlayMatch streams",
+    ["method"],
+    multiprocess_mode="livesum",
+)
 ACTIVE_MATCHES = Gauge(
-    "senet_active_matches", "Distinct matches with an open stream on this replica"
+    "senet_active_matches",
+    "Distinct matches with an open stream on this replica",
+    multiprocess_mode="livesum",
 )
 STORE_PERSISTENT = Gauge(
     "senet_store_persistent",
     "Whether the match store keeps matches on disk: 1 yes, 0 no, -1 unknown",
+    multiprocess_mode="livemin",
 )

@@ -33,3 +33,12 @@ class RateLimiter:
         if len(self._buckets) > self.max_keys:
             self._buckets.popitem(last=False)  # forget the least recently seen seat
         return allowed
+
+    def retry_after_s(self, key: str, now: float | None = None) -> float:
+        """Seconds until ``key``'s bucket holds a whole token again (0 if it does)."""
+        if self.rate <= 0 or key not in self._buckets:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        tokens, last = self._buckets[key]
+        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        return max(0.0, (1.0 - tokens) / self.rate)

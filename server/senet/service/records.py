@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -18,6 +19,10 @@ from senet.games.interface import Event, JsonDict
 
 SeatKind = Literal["open", "bot"]
 Status = Literal["active", "finished", "abandoned"]
+LeavePolicy = Literal["resign", "bot"]
+LeaveOutcome = Literal["reopened", "taken_over", "resigned"]
+#: The takeover of a resigned seat: played out by the replicas' minimal policy.
+ZOMBIE = "zombie"
 
 
 def dumps(value: Any) -> str:
@@ -79,6 +84,12 @@ class MatchMeta:
     salt: str
     commitment: str
     created_at: float
+    #: What happens to a seat whose player leaves the started match.
+    leave_policy: LeavePolicy = "resign"
+    #: The strategy that takes a left seat over under the "bot" policy.
+    leave_bot_strategy: str = ""
+    #: Turn clocks (senet.service.clocks.TimeControl as data); None: no clocks.
+    time_control: JsonDict | None = None
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -92,11 +103,16 @@ class MatchMeta:
 
 @dataclass(frozen=True)
 class SeatClaim:
-    """Who holds a seat: display name and the hash of the seat's token."""
+    """Who holds a seat: display name and the hash of the seat's token.
+
+    ``takeover`` is set once the seat's player left a started match: the bot
+    strategy now playing it, or :data:`ZOMBIE` when the player resigned.
+    """
 
     name: str
     token_hash: str
     joined_at: float
+    takeover: str = ""
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -116,19 +132,22 @@ class UpdateRecord:
     events: list[JsonDict]
     status: Status
     current_seat: int | None
+    #: The clocks after this version (ClockView data); None without clocks.
+    clock: JsonDict | None = None
 
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
-        return dumps(
-            {
-                "version": self.version,
-                "seat": self.seat,
-                "notation": self.notation,
-                "events": self.events,
-                "status": self.status,
-                "current_seat": self.current_seat,
-            }
-        )
+        doc = {
+            "version": self.version,
+            "seat": self.seat,
+            "notation": self.notation,
+            "events": self.events,
+            "status": self.status,
+            "current_seat": self.current_seat,
+        }
+        if self.clock is not None:
+            doc["clock"] = self.clock
+        return dumps(doc)
 
     @classmethod
     def from_json(cls, text: str) -> UpdateRecord:
@@ -153,14 +172,19 @@ class Snapshot:
 
     state: JsonDict
     updated_at: float
+    #: The clocks (senet.service.clocks.Clock as data); None without clocks.
+    clock: JsonDict | None = None
 
     def to_json(self) -> str:
-        return dumps({"state": self.state, "updated_at": self.updated_at})
+        doc: JsonDict = {"state": self.state, "updated_at": self.updated_at}
+        if self.clock is not None:
+            doc["clock"] = self.clock
+        return dumps(doc)
 
     @classmethod
     def from_json(cls, text: str) -> Snapshot:
         raw = loads(text)
-        return cls(raw["state"], raw["updated_at"])
+        return cls(raw["state"], raw["updated_at"], raw.get("clock"))
 
 
 # ----------------------------------------------------------------- API values
@@ -171,6 +195,30 @@ class SeatSummary:
     display_name: str
     claimed: bool
     bot_strategy: str
+    resigned: bool = False
+    takeover_strategy: str = ""
+
+
+def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSummary]:
+    """What anyone may know of each seat, from the seat plan and the stored claims
+    (a seat taken over by a bot or resigned says so)."""
+    seats = []
+    for seat, plan in enumerate(meta.seats):
+        claim_json = claims.get(seat)
+        claim = SeatClaim.from_json(claim_json) if claim_json else None
+        takeover = claim.takeover if claim else ""
+        seats.append(
+            SeatSummary(
+                seat=seat,
+                kind=plan.kind,
+                display_name=claim.name if claim else "",
+                claimed=claim is not None,
+                bot_strategy=plan.bot_strategy,
+                resigned=takeover == ZOMBIE,
+                takeover_strategy="" if takeover == ZOMBIE else takeover,
+            )
+        )
+    return seats
 
 
 @dataclass(frozen=True)
@@ -185,6 +233,11 @@ class MatchSummary:
     commitment: str
     scores: list[int]
     places: list[int]
+    leave_policy: LeavePolicy = "resign"
+    leave_bot_strategy: str = ""
+    time_control: JsonDict | None = None
+    #: ClockView data at this version; None without clocks.
+    clock: JsonDict | None = None
 
 
 @dataclass(frozen=True)
@@ -204,6 +257,7 @@ class MatchUpdate:
     events: list[Event]
     status: Status
     current_seat: int | None
+    clock: JsonDict | None = None
 
 
 @dataclass(frozen=True)

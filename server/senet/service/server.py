@@ -23,12 +23,14 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
-from senet.service import durability, malformed
-from senet.service.bots_api import BotSeats, BotServicer
+from senet.service import durability, malformed, processes
+from senet.service.bots_api import BotDecisions, BotServicer
 from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer, fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
+from senet.service.timeouts import ClockKeeper
+from senet.service.zombies import ZombiePlayer
 from senet.store import MatchStore, StoreError
 from senet.v1 import (
     bot_service_pb2,
@@ -58,11 +60,16 @@ def build_store(settings: Settings) -> MatchStore:
             key_prefix=settings.key_prefix,
             finished_ttl_s=settings.finished_ttl_s,
             idle_ttl_s=settings.idle_ttl_s,
+            waiting_ttl_s=settings.waiting_ttl_s,
             max_connections=settings.redis_max_connections,
         )
     from senet.store.memory import MemoryStore
 
-    return MemoryStore(finished_ttl_s=settings.finished_ttl_s, idle_ttl_s=settings.idle_ttl_s)
+    return MemoryStore(
+        finished_ttl_s=settings.finished_ttl_s,
+        idle_ttl_s=settings.idle_ttl_s,
+        waiting_ttl_s=settings.waiting_ttl_s,
+    )
 
 
 @dataclass
@@ -77,16 +84,26 @@ class RunningServer:
     store: MatchStore
     settings: Settings
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    #: This replica's enforcer of turn clocks (set once the server runs).
+    clock_keeper: ClockKeeper | None = None
 
     @property
     def address(self) -> str:
         return f"{self.settings.host}:{self.port}"
 
     async def drain(self) -> None:
-        """Stop taking new work, tell the load balancer, let calls finish, then stop."""
-        self.servicer.draining = True
-        self.bot_servicer.draining = True
+        """Tell load balancers, then stop taking new work, let calls finish, and stop.
+
+        Health turns NOT_SERVING first while every call is still served for
+        ``drain_notice_s``, so a balancer that checks health sees it and sends
+        new calls elsewhere; then new calls get DRAINING, open streams end with
+        DRAINING (clients resume elsewhere), and in-flight calls have
+        ``drain_grace_s`` to finish.
+        """
         await self.health.enter_graceful_shutdown()
+        await asyncio.sleep(self.settings.drain_notice_s)
+        self.servicer.start_draining()
+        self.bot_servicer.draining = True
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 
@@ -152,13 +169,15 @@ async def create_server(
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", settings.max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            # Only several processes of one server share a port; a lone server
+            # must fail to bind a port another server holds.
+            ("grpc.so_reuseport", 1 if settings.processes > 1 else 0),
         ]
     )
     malformed.register(
         match_service_pb2_grpc.add_MatchServiceServicer_to_server, servicer, server, fail
     )
-    bot_servicer = BotServicer(BotSeats(service), settings)
+    bot_servicer = BotServicer(BotDecisions(service), settings)
     malformed.register(
         bot_service_pb2_grpc.add_BotServiceServicer_to_server, bot_servicer, server, fail
     )
@@ -189,6 +208,11 @@ async def create_server(
     running._tasks.append(
         asyncio.create_task(durability.watch(persistence, DURABILITY_CHECKS * health_interval_s))
     )
+    # Resigned seats are played by whichever replica is alive: every one runs a player.
+    running._tasks.append(asyncio.create_task(ZombiePlayer(service).run()))
+    # So are turn clocks: every replica sweeps the due timeouts.
+    running.clock_keeper = ClockKeeper(service)
+    running._tasks.append(asyncio.create_task(running.clock_keeper.run()))
     return running
 
 
@@ -200,7 +224,7 @@ Companion = Callable[["RunningServer", asyncio.Event], Coroutine[Any, Any, None]
 
 async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> None:
     """Run until SIGTERM or SIGINT, then drain gracefully."""
-    if settings.metrics_port:
+    if settings.metrics_port and not processes.is_child():  # else the supervisor serves them
         from prometheus_client import start_http_server
 
         start_http_server(settings.metrics_port, addr=settings.host)
@@ -226,6 +250,8 @@ async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> Non
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     beside = [asyncio.create_task(companion(running, stop)) for companion in companions]
+    if processes.is_child():
+        beside.append(asyncio.create_task(processes.stop_when_orphaned(stop)))
     await stop.wait()
     log.info("draining", extra={"grace_s": settings.drain_grace_s})
     for task in beside:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -24,19 +25,25 @@ class Settings:
         key_prefix: Prefix of every Redis key.
         redis_max_connections: Pool limit; each watched match holds one while idle.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
-        admin_key: When set, CreateMatch and claiming bot seats need it.
+        admin_key: When set, CreateMatch and the BotService calls need it.
         finished_ttl_s: How long a finished match stays exportable.
         idle_ttl_s: How long a match without any action is kept (on Redis up to
             1/64 longer: a commit renews the expiry only once less than this is left).
+        waiting_ttl_s: How long a match waiting for players is kept when nobody
+            joins (it gets the idle TTL once every open seat is claimed).
         heartbeat_s: Idle streams get a heartbeat this often.
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
         seat_burst: Requests one seat may make in a burst.
+        drain_notice_s: On SIGTERM, how long health says NOT_SERVING while
+            calls are still served, before new calls are refused.
         drain_grace_s: On SIGTERM, how long in-flight calls may finish.
         log_level: Python logging level name.
         log_json: Structured JSON logs (one object per line).
         tls_cert: PEM certificate chain file; with tls_key, serve TLS.
         tls_key: PEM private key file.
+        processes: Server processes sharing the port (SO_REUSEPORT), to use
+            several cores; more than one needs Redis (redis_url).
         embedded_bot_workers: Bot workers to run inside this process (``make run``
             uses one so that bot seats are played with no other process).
     """
@@ -50,15 +57,18 @@ class Settings:
     admin_key: str = ""
     finished_ttl_s: int = 24 * 3600
     idle_ttl_s: int = 7 * 24 * 3600
+    waiting_ttl_s: int = 3600
     heartbeat_s: float = 10.0
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0
     seat_burst: int = 400
+    drain_notice_s: float = 1.0
     drain_grace_s: float = 10.0
     log_level: str = "INFO"
     log_json: bool = True
     tls_cert: str = ""
     tls_key: str = ""
+    processes: int = 1
     embedded_bot_workers: int = 0
 
     @classmethod
@@ -83,15 +93,52 @@ class Settings:
 
     @staticmethod
     def add_arguments(parser: argparse.ArgumentParser) -> None:
-        """Add one ``--flag`` per setting (default: from the environment)."""
+        """Add one ``--flag`` per setting (default: from the environment), each
+        explained by the class docstring's entry, with its default and variable."""
+        explained = setting_help()
         for f in fields(Settings):
             flag = "--" + f.name.replace("_", "-")
             kind = str(f.type)
+            default = _shown(f.default)
+            what = explained[f.name].rstrip(".").replace("``", "'")
+            text = f"{what} (default: {default}; env SENET_{f.name.upper()})"
+            text = text.replace("%", "%%")  # argparse formats help text with %
             if kind == "bool":
-                parser.add_argument(flag, dest=f.name, action=argparse.BooleanOptionalAction)
+                parser.add_argument(
+                    flag, dest=f.name, action=argparse.BooleanOptionalAction, help=text
+                )
             else:
                 converter = {"int": int, "float": float}.get(kind, str)
-                parser.add_argument(flag, dest=f.name, type=converter, default=None)
+                metavar = {"int": "N", "float": "X"}.get(kind, "TEXT")
+                parser.add_argument(
+                    flag, dest=f.name, type=converter, default=None, metavar=metavar, help=text
+                )
+
+
+def setting_help() -> dict[str, str]:
+    """Each setting's entry in the ``Attributes:`` section of :class:`Settings`'s
+    docstring, on one line: the docstring is the one place settings are explained."""
+    entries: dict[str, str] = {}
+    doc = Settings.__doc__ or ""
+    section = doc.split("Attributes:", 1)[1]
+    name = ""
+    for line in section.splitlines():
+        match = _ENTRY.match(line)
+        if match:
+            name = match["name"]
+            entries[name] = match["text"].strip()
+        elif name and line.strip():
+            entries[name] += " " + line.strip()
+    return entries
+
+
+def _shown(default: object) -> str:
+    if isinstance(default, bool):
+        return "on" if default else "off"
+    return "none" if default == "" else str(default)
+
+
+_ENTRY = re.compile(r"^ {8}(?P<name>[a-z_]+): (?P<text>.*)$")
 
 
 def _convert(name: str, raw: str, kind: Any) -> Any:

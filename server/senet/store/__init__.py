@@ -2,8 +2,8 @@
 implementation."""
 
 from senet.store.base import (
-    BotLease,
-    BotSeatRef,
+    BotDecisionLease,
+    BotDecisionRef,
     CommitOutcome,
     CommitRequest,
     Durability,
@@ -19,8 +19,8 @@ from senet.store.base import (
 )
 
 __all__ = [
-    "BotLease",
-    "BotSeatRef",
+    "BotDecisionLease",
+    "BotDecisionRef",
     "CommitOutcome",
     "CommitRequest",
     "Durability",

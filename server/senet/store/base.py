@@ -26,11 +26,17 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 MatchStatus = Literal["active", "finished", "abandoned"]
+#: The bot-decision queues: bot workers serve BOTS; replicas serve ZOMBIES and
+#: CLOCKS (timeouts: entries become due at their deadline).
+BotQueue = Literal["bots", "zombies", "clocks"]
+BOTS: BotQueue = "bots"
+ZOMBIES: BotQueue = "zombies"
+CLOCKS: BotQueue = "clocks"
 
 
 class StoreError(Exception):
@@ -53,6 +59,9 @@ class NewMatch:
     meta_json: str
     snapshot_json: str
     status: MatchStatus = "active"
+    #: Waiting for players: kept only the store's waiting TTL (not the idle TTL)
+    #: until :meth:`MatchStore.mark_started` or its first commit.
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,12 @@ class CommitRequest:
     #: claim is replaced on every hand-over, so a stale cached claim cannot act).
     seat: int | None = None
     seat_claim_json: str | None = None
+    #: The seat to act next and its claim as the caller saw it (None: unclaimed);
+    #: when set, the commit is a conflict unless that claim is unchanged. A seat
+    #: taken over by a bot or resigned changes its claim, and the commit that
+    #: hands it the turn must know, to queue its decision.
+    next_seat: int | None = None
+    next_seat_claim_json: str | None = None
 
 
 @dataclass(frozen=True)
@@ -132,21 +147,33 @@ class LogEntry:
 
 
 @dataclass(frozen=True)
-class BotSeatRef:
-    """One bot seat of one match, as the bot-seat queue names it."""
+class BotDecisionRef:
+    """One bot decision: a bot seat of a match, to act at match version ``version``."""
 
     match_id: str
     seat: int
+    version: int
 
 
 @dataclass(frozen=True)
-class BotLease:
-    """A bot seat just leased to a worker, until ``expires_ms`` (Unix ms)."""
+class BotDecisionLease:
+    """A bot decision just leased to a worker, until ``expires_ms`` (Unix ms).
+
+    ``posted_ms`` is when the decision was last posted: the write that makes it
+    due follows the post, so a young entry whose match is not there yet is
+    deferred, an old one dropped.
+    """
 
     match_id: str
     seat: int
+    version: int
     strategy: str
     expires_ms: int
+    posted_ms: int
+
+    @property
+    def ref(self) -> BotDecisionRef:
+        return BotDecisionRef(self.match_id, self.seat, self.version)
 
 
 @dataclass(frozen=True)
@@ -230,31 +257,193 @@ class MatchStore(ABC):
         """Whether matches survive a restart of the store (see :class:`Durability`)."""
         return Durability(None, "unknown", "")
 
-    # -- bot-seat queue -------------------------------------------------------
-    # Bot seats wait in one queue shared by all replicas. A seat is leased to one
-    # worker at a time; a lease that is not renewed expires, and the next acquire
-    # (by any worker) takes the seat over. Each operation is atomic.
+    # -- bot-decision queue ---------------------------------------------------
+    # Bot decisions wait in one queue shared by all replicas, one entry per bot
+    # seat (the newest post of a seat replaces its older entry, lease included).
+    # A decision is leased to one worker at a time; a lease that is not renewed
+    # expires, and the next acquire (by any worker) takes the decision over.
+    # Each operation is atomic. The queue lives apart from the matches (on Redis
+    # Cluster, in a slot of its own), so the application posts a decision
+    # *before* the write that makes it due and checks it at acquisition.
+    # ``queue`` names one of two queues: BOTS (served by bot workers) and
+    # ZOMBIES (resigned seats, played by the server replicas themselves).
 
     @abstractmethod
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Put a bot seat in the queue, free to acquire now."""
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """Queue ``ref``, free to acquire at ``due_ms`` (None: now), replacing any
+        entry of its seat; ``now_ms`` is recorded as its post time."""
 
     @abstractmethod
-    async def acquire_bot_seats(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """Lease up to ``capacity`` seats whose lease is free or expired at ``now_ms``."""
+    async def acquire_bot_decisions(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
+    ) -> list[BotDecisionLease]:
+        """Lease up to ``capacity`` entries whose lease is free or expired at ``now_ms``."""
 
     @abstractmethod
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
+    async def renew_bot_decisions(
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+    ) -> list[BotDecisionRef]:
         """Extend the leases ``worker_id`` still holds among ``refs``; return those."""
 
     @abstractmethod
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """Drop from the queue the seats among ``refs`` leased to ``worker_id``."""
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
+    ) -> None:
+        """Hand back the worker's leases among ``refs``, free again at ``until_ms``."""
+
+    @abstractmethod
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
+        """Drop the entries among ``refs`` leased to ``worker_id`` at exactly that version."""
 
     @abstractmethod
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite a seat's claim (bot seats only: revokes the previous token)."""
+
+    # -- leaving --------------------------------------------------------------
+
+    @abstractmethod
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """Replace the seat's claim by ``new_json`` (None: remove it, the seat
+        reopens) if it is still ``expected_json``; ``False`` if it is not."""
+
+    @abstractmethod
+    async def mark_started(self, match_id: str) -> None:
+        """A waiting match has started: keep it the idle TTL from now on."""
+
+    # -- lobby ----------------------------------------------------------------
+    # The lobby is an index of matches, newest first, that a client pages through
+    # to find one to join or watch. Its entries are hints written beside the
+    # matches, not part of them: on Redis Cluster the index lives in its own hash
+    # slot, so no script can update it together with a match. Readers therefore
+    # check every entry they return against the match itself (``lobby_peek``) and
+    # drop entries whose match is gone; see :mod:`senet.service.lobby`.
+
+    @abstractmethod
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """Add or overwrite the lobby entry of ``entry.match_id`` (its position is fixed
+        by its cursor, so an overwrite never moves it)."""
+
+    @abstractmethod
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """Entries older than ``after`` (None: from the newest) whose hints pass
+        ``query``, newest first: at most ``limit``, looking at no more than
+        ``budget`` entries in all."""
+
+    @abstractmethod
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """The public facts of each match (None: it does not exist, or expired)."""
+
+    @abstractmethod
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """Remove these entries from the lobby (their matches are gone)."""
+
+
+# ------------------------------------------------------------------ lobby values
+#: An entry whose match does not exist (yet) is kept this long after its creation
+#: time: the service writes the entry first and creates the match next, so a
+#: match is never created without being listed; a failed creation leaves an
+#: entry that readers skip and drop once this has passed.
+LOBBY_CREATE_GRACE_S = 60.0
+
+
+@dataclass(frozen=True, order=True)
+class LobbyCursor:
+    """A position in the lobby: an entry's creation time (Unix microseconds) and
+    match id. Entries are ordered newest first, ties by match id."""
+
+    created_us: int
+    match_id: str
+
+
+@dataclass(frozen=True)
+class LobbyHint:
+    """What an entry says of its match, to filter without loading it. It may be
+    stale (a hint is rewritten after the match changes); readers check it.
+
+    Attributes:
+        game_id: The match's game (never changes).
+        status: Stored status, ``"active"`` or ``"finished"``.
+        open_seats: Open seats nobody has claimed.
+    """
+
+    game_id: str
+    status: MatchStatus
+    open_seats: int
+
+
+@dataclass(frozen=True)
+class LobbyEntry:
+    """One lobby entry: where it sits and its hint (None: lost; check the match)."""
+
+    cursor: LobbyCursor
+    hint: LobbyHint | None
+
+    @property
+    def match_id(self) -> str:
+        return self.cursor.match_id
+
+
+@dataclass(frozen=True)
+class LobbyQuery:
+    """Filters on hints; empty or None fields match anything."""
+
+    game_id: str = ""
+    status: MatchStatus | None = None
+    has_open_seat: bool | None = None
+
+    def admits(self, hint: LobbyHint | None) -> bool:
+        """Whether an entry with this hint may match (to be checked on the match)."""
+        return hint is None or (
+            (not self.game_id or hint.game_id == self.game_id)
+            and (self.status is None or hint.status == self.status)
+            and (self.has_open_seat is None or (hint.open_seats > 0) == self.has_open_seat)
+        )
+
+
+@dataclass(frozen=True)
+class LobbyScan:
+    """A run of lobby entries, where the next run starts (None: the end) and how
+    many entries were looked at to find them."""
+
+    entries: list[LobbyEntry]
+    next_after: LobbyCursor | None
+    looked: int
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """A match's facts as the lobby needs them: no snapshot, no log.
+
+    Attributes:
+        meta_json: The meta document (the service shows only its public part).
+        seats: Seat number -> claim JSON.
+        version: Committed actions.
+        status: Stored status.
+        idle_s: Seconds since the last commit (or the creation), as far as the
+            store can tell (Redis works it out from the remaining TTL, so it may
+            be short by up to 1/64 of the idle TTL); None when it cannot tell.
+    """
+
+    meta_json: str
+    seats: dict[int, str]
+    version: int
+    status: MatchStatus
+    idle_s: float | None

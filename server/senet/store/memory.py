@@ -13,19 +13,28 @@ matches nobody asks for again do not pile up.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from senet.store.base import (
-    BotLease,
-    BotSeatRef,
+    BOTS,
+    LOBBY_CREATE_GRACE_S,
+    BotDecisionLease,
+    BotDecisionRef,
+    BotQueue,
     CommitOutcome,
     CommitRequest,
     Durability,
     EventBatch,
+    LobbyCursor,
+    LobbyEntry,
+    LobbyQuery,
+    LobbyScan,
     LogEntry,
+    MatchFacts,
     MatchNotFound,
     MatchStatus,
     MatchStore,
@@ -54,8 +63,21 @@ class _Match:
     log: list[str] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
     requests: dict[str, int] = field(default_factory=dict)
+    # Waiting for players: kept the waiting TTL only (see NewMatch.waiting).
+    waiting: bool = False
     # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class _Decision:
+    """One bot seat's entry in the decision queue (mutable, private to the store)."""
+
+    free_at_ms: int
+    owner: str
+    strategy: str
+    version: int
+    posted_ms: int
 
 
 class MemoryStore(MatchStore):
@@ -67,6 +89,9 @@ class MemoryStore(MatchStore):
             their last commit. ``None`` keeps them forever.
         idle_ttl_s: Drop active matches that have had no commit (or creation)
             for this many seconds. ``None`` keeps them forever.
+        waiting_ttl_s: Drop matches created waiting for players that nobody
+            started (or committed in) for this many seconds. ``None`` keeps
+            them forever.
         clock: Monotonic time source in seconds; tests inject a fake one to
             exercise expiry without sleeping.
     """
@@ -76,18 +101,23 @@ class MemoryStore(MatchStore):
         *,
         finished_ttl_s: float | None = None,
         idle_ttl_s: float | None = None,
+        waiting_ttl_s: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._finished_ttl_s = finished_ttl_s
         self._idle_ttl_s = idle_ttl_s
+        self._waiting_ttl_s = waiting_ttl_s
         self._clock = clock
         self._matches: dict[str, _Match] = {}
         # Every method does its reads and writes under this lock, so each one is
         # atomic even if a future change adds an await inside a critical section.
         self._lock = asyncio.Lock()
         self._last_sweep = clock()
-        # Bot-seat queue: (match, seat) -> [free-at ms, owner worker id, strategy].
-        self._bots: dict[tuple[str, int], list[object]] = {}
+        # Bot-decision queues, one entry per bot seat in each.
+        self._queues: dict[BotQueue, dict[tuple[str, int], _Decision]] = {}
+        # Lobby: entries by match id, and their positions sorted newest first.
+        self._lobby: dict[str, LobbyEntry] = {}
+        self._lobby_order: list[tuple[int, str]] = []
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -95,11 +125,13 @@ class MemoryStore(MatchStore):
 
     # -- expiry ---------------------------------------------------------------
 
-    def _ttl_for(self, status: MatchStatus) -> float | None:
-        return self._idle_ttl_s if status == "active" else self._finished_ttl_s
+    def _ttl_for(self, match: _Match) -> float | None:
+        if match.status != "active":
+            return self._finished_ttl_s
+        return self._waiting_ttl_s if match.waiting else self._idle_ttl_s
 
     def _expired(self, match: _Match, now: float) -> bool:
-        ttl = self._ttl_for(match.status)
+        ttl = self._ttl_for(match)
         return ttl is not None and now - match.touched_at >= ttl
 
     def _get(self, match_id: str) -> _Match:
@@ -118,6 +150,7 @@ class MemoryStore(MatchStore):
         self._last_sweep = now
         for match_id in [k for k, m in self._matches.items() if self._expired(m, now)]:
             del self._matches[match_id]
+        self._sweep_lobby()
 
     # -- MatchStore -----------------------------------------------------------
 
@@ -134,6 +167,7 @@ class MemoryStore(MatchStore):
                 snapshot_json=match.snapshot_json,
                 status=match.status,
                 touched_at=now,
+                waiting=match.waiting,
             )
 
     async def load(self, match_id: str) -> StoredMatch:
@@ -168,6 +202,9 @@ class MemoryStore(MatchStore):
             expected_claim = request.seat_claim_json
             if request.seat is not None and m.seats.get(request.seat) != expected_claim:
                 return CommitOutcome("conflict", m.version)
+            next_seat = request.next_seat
+            if next_seat is not None and m.seats.get(next_seat) != request.next_seat_claim_json:
+                return CommitOutcome("conflict", m.version)
             if m.version != request.expected_version:
                 return CommitOutcome("conflict", m.version)
             m.version += 1
@@ -177,6 +214,7 @@ class MemoryStore(MatchStore):
             m.events.append(request.events_json)
             m.requests[request.request_key] = m.version
             m.touched_at = self._clock()
+            m.waiting = False
             m.changed.set()
             m.changed = asyncio.Event()
             return CommitOutcome("committed", m.version)
@@ -233,55 +271,202 @@ class MemoryStore(MatchStore):
             False, "in-memory", f"process {os.getpid()} store {id(self):x}", by_design=True
         )
 
-    # -- bot-seat queue -------------------------------------------------------
+    # -- bot-decision queue ---------------------------------------------------
 
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Queue a bot seat, free at once (re-queueing resets its lease)."""
-        async with self._lock:
-            self._bots[(match_id, seat)] = [0, "", strategy]
+    def _bots(self, queue: BotQueue) -> dict[tuple[str, int], _Decision]:
+        return self._queues.setdefault(queue, {})
 
-    async def acquire_bot_seats(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """Lease the seats free longest ago first, as the Redis zset does."""
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """Queue the decision, free at ``due_ms`` (replacing the seat's entry and lease)."""
+        due = now_ms if due_ms is None else due_ms
         async with self._lock:
+            self._bots(queue)[(ref.match_id, ref.seat)] = _Decision(
+                due, "", strategy, ref.version, now_ms
+            )
+
+    async def acquire_bot_decisions(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
+    ) -> list[BotDecisionLease]:
+        """Lease the entries free longest ago first, as the Redis zset does."""
+        async with self._lock:
+            bots = self._bots(queue)
             due = sorted(
-                (int(str(entry[0])), key)
-                for key, entry in self._bots.items()
-                if int(str(entry[0])) <= now_ms
+                (entry.free_at_ms, key) for key, entry in bots.items() if entry.free_at_ms <= now_ms
             )[:capacity]
             leases = []
             for _free_at, key in due:
-                entry = self._bots[key]
-                entry[0], entry[1] = now_ms + lease_ms, worker_id
-                leases.append(BotLease(key[0], key[1], str(entry[2]), now_ms + lease_ms))
+                entry = bots[key]
+                entry.free_at_ms, entry.owner = now_ms + lease_ms, worker_id
+                leases.append(
+                    BotDecisionLease(
+                        key[0],
+                        key[1],
+                        entry.version,
+                        entry.strategy,
+                        now_ms + lease_ms,
+                        entry.posted_ms,
+                    )
+                )
             return leases
 
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
+    def _owned(self, worker_id: str, ref: BotDecisionRef, queue: BotQueue) -> _Decision | None:
+        entry = self._bots(queue).get((ref.match_id, ref.seat))
+        if entry is None or entry.owner != worker_id or entry.version != ref.version:
+            return None
+        return entry
+
+    async def renew_bot_decisions(
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+    ) -> list[BotDecisionRef]:
         """Extend the leases still owned by ``worker_id`` (expired but untaken counts)."""
         async with self._lock:
             held = []
             for ref in refs:
-                entry = self._bots.get((ref.match_id, ref.seat))
-                if entry is not None and entry[1] == worker_id:
-                    entry[0] = now_ms + lease_ms
+                entry = self._owned(worker_id, ref, queue)
+                if entry is not None:
+                    entry.free_at_ms = now_ms + lease_ms
                     held.append(ref)
             return held
 
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """Forget the seats owned by ``worker_id``; others' seats are left alone."""
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
+    ) -> None:
+        """Free the worker's entries again at ``until_ms``, owned by nobody."""
         async with self._lock:
             for ref in refs:
-                entry = self._bots.get((ref.match_id, ref.seat))
-                if entry is not None and entry[1] == worker_id:
-                    del self._bots[(ref.match_id, ref.seat)]
+                entry = self._owned(worker_id, ref, queue)
+                if entry is not None:
+                    entry.free_at_ms, entry.owner = until_ms, ""
+
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
+        """Forget the worker's entries at those versions; newer posts stay."""
+        async with self._lock:
+            for ref in refs:
+                if self._owned(worker_id, ref, queue) is not None:
+                    del self._bots(queue)[(ref.match_id, ref.seat)]
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """Overwrite the claim; like claiming, it does not refresh the TTL."""
         async with self._lock:
             self._get(match_id).seats[seat] = claim_json
+
+    # -- leaving --------------------------------------------------------------
+
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """Compare-and-swap the claim (None removes it); no TTL refresh."""
+        async with self._lock:
+            m = self._get(match_id)
+            if m.seats.get(seat) != expected_json:
+                return False
+            if new_json is None:
+                del m.seats[seat]
+            else:
+                m.seats[seat] = new_json
+            return True
+
+    async def mark_started(self, match_id: str) -> None:
+        """Keep the match the idle TTL from now on."""
+        async with self._lock:
+            m = self._get(match_id)
+            if m.waiting:
+                m.waiting = False
+                m.touched_at = self._clock()
+
+    # -- lobby ----------------------------------------------------------------
+
+    def _sweep_lobby(self) -> None:
+        """Drop the entries of matches that are gone (past the creation grace)."""
+        young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
+        gone = [
+            e.cursor
+            for match_id, e in self._lobby.items()
+            if match_id not in self._matches and e.cursor.created_us < young
+        ]
+        self._drop_lobby(gone)
+
+    def _drop_lobby(self, cursors: Sequence[LobbyCursor]) -> None:
+        for cursor in cursors:
+            entry = self._lobby.get(cursor.match_id)
+            if entry is None or entry.cursor != cursor:
+                continue
+            del self._lobby[cursor.match_id]
+            position = _lobby_position(cursor)
+            index = bisect.bisect_left(self._lobby_order, position)
+            if index < len(self._lobby_order) and self._lobby_order[index] == position:
+                del self._lobby_order[index]
+
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """Write the entry; a new one takes its place in the order."""
+        async with self._lock:
+            old = self._lobby.get(entry.match_id)
+            if old is not None and old.cursor != entry.cursor:
+                self._drop_lobby([old.cursor])
+                old = None
+            self._lobby[entry.match_id] = entry
+            if old is None:
+                bisect.insort(self._lobby_order, _lobby_position(entry.cursor))
+
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """Walk the sorted positions from ``after``, filtering on hints."""
+        async with self._lock:
+            order = self._lobby_order
+            start = 0 if after is None else bisect.bisect_right(order, _lobby_position(after))
+            found: list[LobbyEntry] = []
+            index = start
+            while index < len(order) and index - start < budget and len(found) < limit:
+                entry = self._lobby[order[index][1]]
+                if query.admits(entry.hint):
+                    found.append(entry)
+                index += 1
+            looked = index - start
+            if index >= len(order):
+                return LobbyScan(found, None, looked)
+            last = self._lobby[order[index - 1][1]].cursor if looked else after
+            return LobbyScan(found, last, looked)
+
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """Each live match's facts; expired matches are dropped on the way."""
+        async with self._lock:
+            now = self._clock()
+            facts: dict[str, MatchFacts | None] = {}
+            for match_id in match_ids:
+                try:
+                    m = self._get(match_id)
+                except MatchNotFound:
+                    facts[match_id] = None
+                    continue
+                facts[match_id] = MatchFacts(
+                    m.meta_json, dict(m.seats), m.version, m.status, now - m.touched_at
+                )
+            return facts
+
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """Forget these entries (an entry rewritten elsewhere meanwhile stays)."""
+        async with self._lock:
+            self._drop_lobby(entries)
+
+
+def _lobby_position(cursor: LobbyCursor) -> tuple[int, str]:
+    """Sort key of an entry: newest first, then by match id."""
+    return (-cursor.created_us, cursor.match_id)
 
 
 def _check_range(version: int, limit: int) -> None:

@@ -28,10 +28,18 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "log",
     "request",
     "replace_claim",
-    "bot_enqueue",
+    "swap_claim",
+    "started",
+    "bot_post",
     "bot_acquire",
     "bot_renew",
     "bot_release",
+    "bot_defer",
+    # -- lobby --
+    "lobby_put",
+    "lobby_scan",
+    "lobby_drop",
+    "lobby_peek",
 )
 
 

@@ -34,8 +34,8 @@ hold a connection for up to ``block_ms`` and must not starve commits and loads.
 Redis Cluster: a ``redis+cluster://`` (or ``rediss+cluster://``) URL selects
 redis-py's ``RedisCluster`` client, which sends every script and stream read to
 the master owning the match's slot. Every script touches the keys of one match
-only (one hash tag, so one slot) or the bot queue only (tag ``{bots}``, one slot
-too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
+only (one hash tag, so one slot) or the bot-decision queue only (tag ``{bots}``,
+one slot too); Redis would refuse anything else with CROSSSLOT. Matches spread over all
 masters by their ids; the bot queue lives on one master, a small and cheap set.
 
 Error mapping: unreachable / loading / read-only / timed-out Redis ->
@@ -51,7 +51,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator, Awaitable, Iterator
+import json
+import time
+from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
 
@@ -64,13 +66,22 @@ from redis.backoff import ExponentialWithJitterBackoff
 from redis.commands.core import AsyncScript
 
 from senet.store.base import (
-    BotLease,
-    BotSeatRef,
+    BOTS,
+    LOBBY_CREATE_GRACE_S,
+    BotDecisionLease,
+    BotDecisionRef,
+    BotQueue,
     CommitOutcome,
     CommitRequest,
     Durability,
     EventBatch,
+    LobbyCursor,
+    LobbyEntry,
+    LobbyHint,
+    LobbyQuery,
+    LobbyScan,
     LogEntry,
+    MatchFacts,
     MatchNotFound,
     MatchStatus,
     MatchStore,
@@ -147,6 +158,8 @@ class RedisStore(MatchStore):
             no expiry.
         idle_ttl_s: Lifetime of an active match without commits. ``None`` or 0:
             no expiry.
+        waiting_ttl_s: Lifetime of a match created waiting for players until
+            it starts (or sees its first commit). ``None`` or 0: no expiry.
         op_timeout_s: Slack added to ``block_ms`` before a blocking read is
             declared lost (Redis unreachable mid-read); also how long a script
             call may wait for its reply.
@@ -165,6 +178,7 @@ class RedisStore(MatchStore):
         key_prefix: str = "senet",
         finished_ttl_s: float | None = 86400,
         idle_ttl_s: float | None = 7 * 86400,
+        waiting_ttl_s: float | None = 3600,
         op_timeout_s: float = 5.0,
         retries: int = 2,
         multiplex: bool = True,
@@ -176,6 +190,7 @@ class RedisStore(MatchStore):
         self._prefix = key_prefix
         self._finished_ttl_ms = _to_ms(finished_ttl_s)
         self._idle_ttl_ms = _to_ms(idle_ttl_s)
+        self._waiting_ttl_ms = _to_ms(waiting_ttl_s)
         self._op_timeout_s = op_timeout_s
         self._retries = retries
         self._backoff = ExponentialWithJitterBackoff(base=0.02, cap=0.25)
@@ -192,11 +207,14 @@ class RedisStore(MatchStore):
         self._events = client.register_script(script_text("events"))
         self._log = client.register_script(script_text("log"))
         self._request = client.register_script(script_text("request"))
-        self._bot_enqueue = client.register_script(script_text("bot_enqueue"))
+        self._bot_post = client.register_script(script_text("bot_post"))
         self._bot_acquire = client.register_script(script_text("bot_acquire"))
         self._bot_renew = client.register_script(script_text("bot_renew"))
+        self._bot_defer = client.register_script(script_text("bot_defer"))
         self._bot_release = client.register_script(script_text("bot_release"))
         self._replace_claim = client.register_script(script_text("replace_claim"))
+        self._swap_claim = client.register_script(script_text("swap_claim"))
+        self._started = client.register_script(script_text("started"))
 
     @classmethod
     def from_url(
@@ -206,6 +224,7 @@ class RedisStore(MatchStore):
         key_prefix: str = "senet",
         finished_ttl_s: float | None = 86400,
         idle_ttl_s: float | None = 7 * 86400,
+        waiting_ttl_s: float | None = 3600,
         socket_timeout_s: float = 5.0,
         connect_timeout_s: float = 2.0,
         retries: int = 2,
@@ -222,6 +241,7 @@ class RedisStore(MatchStore):
             key_prefix: See the class docstring.
             finished_ttl_s: See the class docstring.
             idle_ttl_s: See the class docstring.
+            waiting_ttl_s: See the class docstring.
             socket_timeout_s: Per-command timeout of ordinary commands, and the
                 slack allowed to blocking reads beyond their ``block_ms``.
             connect_timeout_s: TCP connect timeout.
@@ -255,6 +275,7 @@ class RedisStore(MatchStore):
             key_prefix=key_prefix,
             finished_ttl_s=finished_ttl_s,
             idle_ttl_s=idle_ttl_s,
+            waiting_ttl_s=waiting_ttl_s,
             op_timeout_s=socket_timeout_s,
             retries=retries,
         )
@@ -396,6 +417,8 @@ class RedisStore(MatchStore):
     async def create(self, match: NewMatch) -> None:
         """Write a new match at version 0 in one script; an existing id raises."""
         ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
+        if match.waiting and match.status == "active":
+            ttl = self._waiting_ttl_ms
         created = await self._call(
             self._create,
             list(self.keys(match.match_id)),
@@ -452,6 +475,8 @@ class RedisStore(MatchStore):
             self._finished_ttl_ms,
             "" if request.seat is None else request.seat,
             request.seat_claim_json or "",
+            "" if request.next_seat is None else request.next_seat,
+            request.next_seat_claim_json or "",
         ]
 
     async def events_after(
@@ -505,48 +530,81 @@ class RedisStore(MatchStore):
             raise MatchNotFound(match_id)
         return [LogEntry(v, entry) for v, entry in enumerate(cast(list[str], reply), start=1)]
 
-    # -- bot-seat queue -------------------------------------------------------
+    # -- bot-decision queue ---------------------------------------------------
 
-    def bot_keys(self) -> list[str]:
-        """The queue's global keys (due, owner, strategy), sharing the tag ``{bots}``."""
-        return [f"{self._prefix}:{{bots}}:{part}" for part in ("due", "owner", "strategy")]
+    def bot_keys(self, queue: BotQueue = BOTS) -> list[str]:
+        """A queue's global keys (due, owner, info), sharing the tag ``{<queue>}``."""
+        return [f"{self._prefix}:{{{queue}}}:{part}" for part in ("due", "owner", "info")]
 
-    async def enqueue_bot_seat(self, match_id: str, seat: int, strategy: str) -> None:
-        """Queue a bot seat, free at once."""
-        await self._call(self._bot_enqueue, self.bot_keys(), [f"{match_id}:{seat}", strategy])
+    async def post_bot_decision(
+        self,
+        ref: BotDecisionRef,
+        strategy: str,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+        due_ms: int | None = None,
+    ) -> None:
+        """One script: queue the decision, free at ``due_ms``, replacing the seat's entry."""
+        due = now_ms if due_ms is None else due_ms
+        await self._call(
+            self._bot_post,
+            self.bot_keys(queue),
+            [f"{ref.match_id}:{ref.seat}", ref.version, now_ms, strategy, due],
+        )
 
-    async def acquire_bot_seats(
-        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int
-    ) -> list[BotLease]:
-        """One script: pick due seats, push their free-at past the lease, set owner."""
+    async def acquire_bot_decisions(
+        self, worker_id: str, capacity: int, lease_ms: int, now_ms: int, queue: BotQueue = BOTS
+    ) -> list[BotDecisionLease]:
+        """One script: pick due entries, push their free-at past the lease, set owner."""
         reply = await self._call(
-            self._bot_acquire, self.bot_keys(), [worker_id, capacity, lease_ms, now_ms]
+            self._bot_acquire, self.bot_keys(queue), [worker_id, capacity, lease_ms, now_ms]
         )
         flat = cast(list[str], reply)
         leases = []
         for i in range(0, len(flat), 3):
-            ref = _bot_ref(flat[i])
-            leases.append(BotLease(ref.match_id, ref.seat, flat[i + 1], int(flat[i + 2])))
+            match_id, seat = _bot_member(flat[i])
+            version, posted, strategy = flat[i + 1].split(" ", 2)
+            leases.append(
+                BotDecisionLease(
+                    match_id, seat, int(version), strategy, int(flat[i + 2]), int(posted)
+                )
+            )
         return leases
 
-    async def renew_bot_seats(
-        self, worker_id: str, refs: list[BotSeatRef], lease_ms: int, now_ms: int
-    ) -> list[BotSeatRef]:
-        """One script: extend the leases the worker still owns."""
+    async def renew_bot_decisions(
+        self,
+        worker_id: str,
+        refs: list[BotDecisionRef],
+        lease_ms: int,
+        now_ms: int,
+        queue: BotQueue = BOTS,
+    ) -> list[BotDecisionRef]:
+        """One script: extend the leases the worker still owns at those versions."""
         if not refs:
             return []
-        members = [f"{r.match_id}:{r.seat}" for r in refs]
         reply = await self._call(
-            self._bot_renew, self.bot_keys(), [worker_id, lease_ms, now_ms, *members]
+            self._bot_renew, self.bot_keys(queue), [worker_id, lease_ms, now_ms, *_bot_pairs(refs)]
         )
-        return [_bot_ref(m) for m in cast(list[str], reply)]
+        held = set(cast(list[str], reply))
+        return [r for r in refs if f"{r.match_id}:{r.seat}" in held]
 
-    async def release_bot_seats(self, worker_id: str, refs: list[BotSeatRef]) -> None:
-        """One script: drop the worker's seats from the queue."""
-        if not refs:
-            return
-        members = [f"{r.match_id}:{r.seat}" for r in refs]
-        await self._call(self._bot_release, self.bot_keys(), [worker_id, *members])
+    async def defer_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], until_ms: int, queue: BotQueue = BOTS
+    ) -> None:
+        """One script: free the worker's entries again at ``until_ms``."""
+        if refs:
+            await self._call(
+                self._bot_defer, self.bot_keys(queue), [worker_id, until_ms, *_bot_pairs(refs)]
+            )
+
+    async def release_bot_decisions(
+        self, worker_id: str, refs: list[BotDecisionRef], queue: BotQueue = BOTS
+    ) -> None:
+        """One script: drop the worker's entries at those versions."""
+        if refs:
+            await self._call(
+                self._bot_release, self.bot_keys(queue), [worker_id, *_bot_pairs(refs)]
+            )
 
     async def replace_seat_claim(self, match_id: str, seat: int, claim_json: str) -> None:
         """HSET the seat's claim (in a script that first checks the match exists)."""
@@ -554,6 +612,133 @@ class RedisStore(MatchStore):
         done = await self._call(self._replace_claim, [k.head, k.seats], [seat, claim_json])
         if not done:
             raise MatchNotFound(match_id)
+
+    # -- leaving --------------------------------------------------------------
+
+    async def swap_seat_claim(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> bool:
+        """One script: compare the seat's claim, then replace or remove it."""
+        k = self.keys(match_id)
+        done = await self._call(
+            self._swap_claim, [k.head, k.seats], [seat, expected_json, new_json or ""]
+        )
+        if done == -1:
+            raise MatchNotFound(match_id)
+        return bool(done == 1)
+
+    async def mark_started(self, match_id: str) -> None:
+        """One script: the match's keys get the idle TTL."""
+        k = self.keys(match_id)
+        if not await self._call(self._started, [k.meta, k.seats, k.head], [self._idle_ttl_ms]):
+            raise MatchNotFound(match_id)
+
+    # -- lobby ----------------------------------------------------------------
+    # Two keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set whose
+    # members (all of score 0, so ordered as strings) are ``<inverted creation
+    # time>:<match id>``, newest first; and ``p:{lobby}:hints``, match id -> hint
+    # JSON. A match's own keys live in another slot, so entries are written and
+    # checked by separate calls (see MatchStore), and the entries of expired
+    # matches are dropped by readers and by a few random checks on every write.
+
+    #: Entries checked for a vanished match on every lobby write.
+    LOBBY_SAMPLE = 2
+
+    @functools.cached_property
+    def _lobby_scripts(self) -> dict[str, AsyncScript]:
+        return {
+            name: self._client.register_script(script_text(f"lobby_{name}"))
+            for name in ("put", "scan", "drop", "peek")
+        }
+
+    def lobby_keys(self) -> list[str]:
+        """The lobby's keys (order, hints), sharing the tag ``{lobby}``."""
+        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints")]
+
+    async def lobby_put(self, entry: LobbyEntry) -> None:
+        """One script on the lobby's slot, which also draws a few random entries to
+        check (entries of matches gone are dropped)."""
+        member = _lobby_member(entry.cursor)
+        hint = entry.hint
+        if hint is None:
+            raise ValueError("a lobby entry is written with its hint")
+        text = json.dumps(
+            {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
+            separators=(",", ":"),
+        )
+        sample = await self._call(
+            self._lobby_scripts["put"],
+            self.lobby_keys(),
+            [member, entry.match_id, text, self.LOBBY_SAMPLE],
+        )
+        await self._lobby_sweep(cast(list[str], sample))
+
+    async def _lobby_sweep(self, sample: list[str]) -> None:
+        """Drop the sampled entries whose match is gone (past the creation grace)."""
+        cursors = [_lobby_cursor(m) for m in sample]
+        young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
+        old = [c for c in cursors if c.created_us < young]
+        if not old:
+            return
+        facts = await self.lobby_peek([c.match_id for c in old])
+        await self.lobby_drop([c for c in old if facts[c.match_id] is None])
+
+    async def lobby_scan(
+        self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
+    ) -> LobbyScan:
+        """One script walks the order from ``after`` and filters on the hints."""
+        opened = "" if query.has_open_seat is None else "1" if query.has_open_seat else "0"
+        reply = await self._call(
+            self._lobby_scripts["scan"],
+            self.lobby_keys(),
+            [
+                "" if after is None else _lobby_member(after),
+                limit,
+                budget,
+                query.game_id,
+                query.status or "",
+                opened,
+            ],
+        )
+        flat, last, looked = cast(list[Any], reply)
+        entries = []
+        for i in range(0, len(flat), 2):
+            cursor = _lobby_cursor(flat[i])
+            entries.append(LobbyEntry(cursor, _lobby_hint(flat[i + 1])))
+        return LobbyScan(entries, _lobby_cursor(last) if last else None, int(looked))
+
+    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+        """One script per match, on its own slot, all sent at once."""
+        script = self._lobby_scripts["peek"]
+        replies = await asyncio.gather(
+            *(
+                self._call(script, [k.meta, k.seats, k.head], [])
+                for k in (self.keys(m) for m in match_ids)
+            )
+        )
+        return {m: self._facts(r) for m, r in zip(match_ids, replies, strict=True)}
+
+    def _facts(self, reply: Any) -> MatchFacts | None:
+        if reply is None:
+            return None
+        meta, seats_flat, version, status, pttl = cast(list[Any], reply)
+        flat = cast(list[str], seats_flat)
+        idle_s = None
+        if status == "active" and self._idle_ttl_ms and int(pttl) >= 0:
+            idle_s = max(0, self._idle_ttl_ms - int(pttl)) / 1000
+        return MatchFacts(
+            meta_json=meta,
+            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
+            version=int(version),
+            status=_status(status),
+            idle_s=idle_s,
+        )
+
+    async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
+        """One script on the lobby's slot."""
+        if entries:
+            members = [_lobby_member(c) for c in entries]
+            await self._call(self._lobby_scripts["drop"], self.lobby_keys(), members)
 
     async def ping(self) -> None:
         """PING on the ordinary client (the blocking one connects on demand)."""
@@ -655,10 +840,40 @@ async def _committed(match_id: str, call: Awaitable[Any]) -> CommitOutcome:
     return CommitOutcome(result, int(version))
 
 
-def _bot_ref(member: str) -> BotSeatRef:
+def _bot_member(member: str) -> tuple[str, int]:
     """Parse a queue member ``"<match id>:<seat>"`` (match ids have no colon)."""
     match_id, _, seat = member.rpartition(":")
-    return BotSeatRef(match_id, int(seat))
+    return match_id, int(seat)
+
+
+def _bot_pairs(refs: list[BotDecisionRef]) -> list[str | int]:
+    """Script arguments naming decisions: member, version, member, version..."""
+    out: list[str | int] = []
+    for ref in refs:
+        out += [f"{ref.match_id}:{ref.seat}", ref.version]
+    return out
+
+
+#: Creation times are inverted against this (Unix microseconds, until the year 2286)
+#: so that members sort newest first as strings.
+_LOBBY_EPOCH_END_US = 10**16
+
+
+def _lobby_member(cursor: LobbyCursor) -> str:
+    """The sorted-set member of a lobby position: ``<inverted time>:<match id>``."""
+    return f"{_LOBBY_EPOCH_END_US - cursor.created_us:016d}:{cursor.match_id}"
+
+
+def _lobby_cursor(member: str) -> LobbyCursor:
+    inverted, _, match_id = member.partition(":")
+    return LobbyCursor(_LOBBY_EPOCH_END_US - int(inverted), match_id)
+
+
+def _lobby_hint(text: str) -> LobbyHint | None:
+    if not text:
+        return None
+    raw = json.loads(text)
+    return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
 
 
 def _to_ms(seconds: float | None) -> int:

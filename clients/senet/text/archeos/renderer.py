@@ -54,8 +54,8 @@ class ArcheosRenderer:
         summary: match_pb2.MatchSummary | None,
         viewer: int | None,
     ) -> str:
-        # By number: the header above already names who moves and what they are doing.
-        return f"seat {seat}"
+        # By letter and name, as on the board and in the log.
+        return Seats(view.archeos, summary, viewer).label(seat)
 
     def action_lines(
         self, legal: Sequence[match_pb2.LegalAction], width: int = WIDTH

@@ -51,7 +51,9 @@ def _site_lines(view: pb.ArcheosView, cs: Charset) -> list[Text]:
         track = track_of(view, colour)
         advanced = view.advanced_site - 1 == colour
         name = SITE_NAMES[colour] if advanced else f"{COLOUR_NAMES[colour]} site"
-        title = Text(f"{name}{' (advanced)' if advanced else ''}", style=COLOUR_STYLES[colour])
+        # An advanced site keeps its colour in view: the log names sites by colour.
+        kind = f" ({COLOUR_NAMES[colour]}, advanced)" if advanced else ""
+        title = Text(f"{name}{kind}", style=COLOUR_STYLES[colour])
         lines.append(title)
         occupants: list[str] = [""] * len(track.points)
         for player in view.players:
@@ -184,9 +186,12 @@ def player_lines(view: pb.ArcheosView, seats: Seats) -> list[Text]:
             lines.append(Text("   known in hand: ").append_text(cards_text(player.known_hand)))
         lines += _expedition_lines(player.expeditions)
         if player.seat == seats.viewer:
-            lines.append(Text("   your hand: ").append_text(cards_text(player.hand)))
-            lines.append(Text("     by colour: ").append_text(_grouped(player.hand, True)))
-            lines.append(Text("     by role:   ").append_text(_grouped(player.hand, False)))
+            if player.hand:
+                lines.append(Text("   your hand: ").append_text(cards_text(player.hand)))
+                lines.append(Text("     by colour: ").append_text(_grouped(player.hand, True)))
+                lines.append(Text("     by role:   ").append_text(_grouped(player.hand, False)))
+            else:
+                lines.append(Text("   your hand: empty"))
             if player.kept:
                 lines.append(Text("   keeping: ").append_text(cards_text(player.kept)))
     return lines

@@ -68,6 +68,8 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
         return f"The {SIDE_NAME.get(e6.side, '?')} plot of area {e6.area + 1} leaves the game."
     if kind == "campaign_ended":
         e7 = event.campaign_ended
+        if seats.campaigns and e7.campaign >= seats.campaigns:
+            return f"Campaign {e7.campaign}, the last, ends."
         return f"Campaign {e7.campaign} ends; {seats.label(e7.next_start_seat)} starts the next."
     if kind == "game_over":
         return "The game is over."

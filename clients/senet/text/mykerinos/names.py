@@ -31,6 +31,8 @@ class Seats(SeatNames):
         self.neutral = view.neutral_colour
         #: Patron display names of this match (for the log).
         self.patrons: dict[int, str] = patron_names(view)
+        #: Campaigns of this match (0 when the view does not say).
+        self.campaigns = view.campaigns
 
     def label(self, seat: int) -> str:
         """``Blue (Ada)``, or ``Blue (Ada, you)`` for the viewer."""

@@ -1,7 +1,7 @@
--- Bot-seat queue. KEYS: due, owner, strategy (see bot_enqueue.lua).
--- ARGV: worker, capacity, lease ms, now ms. Takes up to capacity due seats, pushes
--- their free-at past the lease and sets their owner -> flat {member, strategy,
--- expires ms}...
+-- Bot-decision queue. KEYS: due, owner, info (see bot_post.lua).
+-- ARGV: worker, capacity, lease ms, now ms. Takes up to capacity due entries,
+-- pushes their free-at past the lease and sets their owner -> flat {member,
+-- info, expires ms}...
 
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[4], 'LIMIT', 0, ARGV[2])
 local until_ms = tonumber(ARGV[4]) + tonumber(ARGV[3])
@@ -9,9 +9,8 @@ local out = {}
 for _, member in ipairs(due) do
   redis.call('ZADD', KEYS[1], until_ms, member)
   redis.call('HSET', KEYS[2], member, ARGV[1])
-  local strategy = redis.call('HGET', KEYS[3], member) or ''
   table.insert(out, member)
-  table.insert(out, strategy)
+  table.insert(out, redis.call('HGET', KEYS[3], member) or '0 0 ')
   table.insert(out, tostring(until_ms))
 end
 return out

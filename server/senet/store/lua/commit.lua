@@ -1,7 +1,8 @@
 -- KEYS: meta, seats, head, log, req, events.
 -- ARGV: expected version, request key, log entry, events, snapshot, status,
 --       idle ttl ms, finished ttl ms (0 = no expiry), acting seat and its expected
---       claim (seat '' = no claim check; a different claim -> conflict).
+--       claim (seat '' = no claim check; a different claim -> conflict), the
+--       next seat and its expected claim ('' = unclaimed; seat '' = no check).
 -- Missing head -> nil; else {outcome, version} as in CommitOutcome.
 --
 -- Expiry: an active match's keys are kept at least the idle ttl after its last
@@ -20,6 +21,10 @@ if done then
   return {'duplicate', tonumber(done)}
 end
 if ARGV[9] ~= '' and redis.call('HGET', KEYS[2], ARGV[9]) ~= ARGV[10] then
+  return {'conflict', current}
+end
+if ARGV[11] and ARGV[11] ~= ''
+    and (redis.call('HGET', KEYS[2], ARGV[11]) or '') ~= ARGV[12] then
   return {'conflict', current}
 end
 if current ~= tonumber(ARGV[1]) then

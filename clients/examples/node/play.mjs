@@ -1,0 +1,180 @@
+// A Senet client in Node.js, written from proto/ alone (see docs/protocol.md).
+//
+// It creates a two-player Mykerinos match against a bot, joins the open seat,
+// watches the match as a spectator while playing it to the end over PlayMatch
+// (a random legal action each turn), decodes the details of an error the
+// server returns on purpose, and verifies the seed commitment from the export.
+//
+//   npm ci && node play.mjs [host:port]      (default 127.0.0.1:50051)
+//
+// It prints one JSON line with what it saw and exits 0 when every check held.
+
+import { createHash, randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+import { getProtoPath } from "google-proto-files";
+import protobuf from "protobufjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PROTO_DIR = join(here, "..", "..", "..", "proto");
+const target = process.argv[2] ?? "127.0.0.1:50051";
+
+// uint64 fields (versions, seeds) exceed 2^53: decode them as decimal strings,
+// or the seed loses digits and the commitment check fails.
+const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
+
+const senet = grpc.loadPackageDefinition(
+  protoLoader.loadSync(["senet/v1/match_service.proto"], { ...LOAD_OPTIONS, includeDirs: [PROTO_DIR] }),
+).senet.v1;
+// The error details: google/rpc/status.proto and error_details.proto from
+// googleapis, here through the npm package google-proto-files, read with protobufjs.
+const rpc = new protobuf.Root();
+rpc.resolvePath = (_origin, file) => join(getProtoPath(".."), file);
+rpc.loadSync(["google/rpc/status.proto", "google/rpc/error_details.proto"]);
+const Status = rpc.lookupType("google.rpc.Status");
+
+const client = new senet.MatchService(target, grpc.credentials.createInsecure());
+
+function call(method, request, token) {
+  const metadata = new grpc.Metadata();
+  if (token) metadata.set("authorization", `Bearer ${token}`);
+  return new Promise((resolve, reject) => {
+    client[method](request, metadata, { deadline: Date.now() + 10_000 }, (error, reply) =>
+      error ? reject(error) : resolve(reply),
+    );
+  });
+}
+
+// The ErrorInfo (and RetryInfo) a failed call carries in grpc-status-details-bin.
+function errorDetails(error) {
+  const [raw] = error.metadata?.get("grpc-status-details-bin") ?? [];
+  if (!raw) return null;
+  const status = Status.decode(raw);
+  const found = { code: status.code, message: status.message };
+  for (const any of status.details) {
+    const type = any.type_url.split("/").pop(); // "google.rpc.ErrorInfo"
+    found[type] = rpc.lookupType(type).toObject(rpc.lookupType(type).decode(any.value));
+  }
+  return found;
+}
+
+function watchToTheEnd(matchId) {
+  return new Promise((resolve, reject) => {
+    let updates = 0;
+    let status = "";
+    const stream = client.WatchMatch({ match_id: matchId });
+    stream.on("data", (message) => {
+      if (message.update) {
+        updates += 1;
+        status = message.update.status;
+      }
+    });
+    stream.on("end", () => resolve({ updates, status }));
+    stream.on("error", reject);
+  });
+}
+
+function playToTheEnd(matchId, token) {
+  return new Promise((resolve, reject) => {
+    const metadata = new grpc.Metadata();
+    metadata.set("authorization", `Bearer ${token}`);
+    const stream = client.PlayMatch(metadata);
+    let moves = 0;
+    let errors = 0;
+    let status = "";
+    stream.on("data", (message) => {
+      switch (message.message) {
+        case "your_turn": {
+          const { actions, version } = message.your_turn;
+          const choice = actions[Math.floor(Math.random() * actions.length)];
+          stream.write({
+            submit: {
+              match_id: matchId,
+              notation: choice.notation,
+              expected_version: version,
+              request_id: randomUUID(),
+            },
+          });
+          break;
+        }
+        case "submitted":
+          moves += 1;
+          status = message.submitted.status;
+          break;
+        case "update":
+          status = message.update.status;
+          break;
+        case "error":
+          errors += 1; // e.g. STALE_VERSION after a race; a new prompt follows
+          break;
+        default:
+          break;
+      }
+    });
+    // The server ends the stream once the match is over.
+    stream.on("end", () => {
+      stream.end();
+      resolve({ moves, errors, status });
+    });
+    stream.on("error", reject);
+    stream.write({ hello: { match_id: matchId } });
+  });
+}
+
+async function main() {
+  const checks = {};
+  const games = await call("ListGames", {});
+  checks.hostsMykerinos = games.games.some((game) => game.id === "mykerinos");
+
+  const created = await call("CreateMatch", {
+    game_id: "mykerinos",
+    seats: [{ kind: "SEAT_KIND_OPEN" }, { kind: "SEAT_KIND_BOT", bot_strategy: "random" }],
+  });
+  const matchId = created.match_id;
+  const commitment = created.match.seed_commitment;
+  const joined = await call("JoinMatch", { match_id: matchId, display_name: "node" });
+
+  // An error on purpose: acting on a version that does not exist.
+  try {
+    await call(
+      "SubmitAction",
+      { match_id: matchId, notation: "pass", expected_version: "999", request_id: randomUUID() },
+      joined.token,
+    );
+    checks.staleRefused = false;
+  } catch (error) {
+    const details = errorDetails(error);
+    const info = details?.["google.rpc.ErrorInfo"];
+    checks.staleRefused = error.code === grpc.status.ABORTED && info?.reason === "STALE_VERSION";
+    checks.errorFacts = info?.metadata ?? {};
+  }
+
+  const [watched, played] = await Promise.all([
+    watchToTheEnd(matchId),
+    playToTheEnd(matchId, joined.token),
+  ]);
+  checks.finished = played.status === "MATCH_STATUS_FINISHED" && watched.status === played.status;
+
+  const exported = await call("ExportMatch", { match_id: matchId });
+  const opened = createHash("sha256")
+    .update(`${exported.seed_salt}:${exported.seed}`, "utf8")
+    .digest("hex");
+  checks.commitmentVerified = opened === commitment && exported.seed_commitment === commitment;
+  checks.everyUpdateWatched = watched.updates === exported.actions.length;
+
+  const ok = Object.entries(checks).every(([key, value]) => key === "errorFacts" || value === true);
+  console.log(
+    JSON.stringify({ ok, matchId, seat: joined.seat, ...played, watched: watched.updates, checks }),
+  );
+  client.close();
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((error) => {
+  console.error(`failed: ${error.message ?? error}`);
+  client.close();
+  process.exitCode = 2;
+});

@@ -1,0 +1,56 @@
+"""Errors as a person should read them: one line, no gRPC text, no reason codes.
+
+The server's message already says what was wrong (``no such match (or it
+expired)``, ``c9 is not on the board``); the stable reason (``MATCH_NOT_FOUND``)
+is for programs, so a person sees the message alone. A server that cannot be
+reached gets a line of its own that says how to start one.
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
+
+#: How to start a server, as the README tells it.
+START_SERVER = "make run (or .venv/bin/senet serve)"
+#: How long ``senet play`` waits for a server before saying none runs.
+REACH_TIMEOUT_S = 3.0
+
+_NO_SERVER_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+
+
+def no_server(server: str) -> str:
+    """The line shown when nothing answers at ``server``."""
+    return f"No Senet server answers at {server}. Start one with: {START_SERVER}"
+
+
+def for_people(exc: BaseException, server: str = "") -> str:
+    """One line for a person, from any error of a call."""
+    if isinstance(exc, SenetRpcError):
+        if exc.code in _NO_SERVER_CODES and exc.reason in (exc.code.name, "DRAINING"):
+            return no_server(server) if server else "The server cannot be reached."
+        message = exc.message.strip()
+        if not message or message.upper() == exc.reason:
+            return exc.reason.replace("_", " ").capitalize() + "."
+        return message[0].upper() + message[1:]
+    text = str(exc).strip()
+    return text or type(exc).__name__
+
+
+async def reach(server: str, tls_ca: str | None = None) -> str | None:
+    """None when a Senet server answers at ``server`` within a few seconds, else why not."""
+    async with SenetClient(
+        server, tls_ca=tls_ca, timeout_s=REACH_TIMEOUT_S, max_attempts=1
+    ) as client:
+        try:
+            await client.list_games()
+        except SenetRpcError as exc:
+            if exc.code in _NO_SERVER_CODES:
+                return no_server(server)
+            return for_people(exc, server)
+    return None
+
+
+__all__ = ["START_SERVER", "for_people", "no_server", "reach"]

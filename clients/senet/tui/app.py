@@ -1,0 +1,617 @@
+"""The full-screen play screen of ``senet play``, on Textual.
+
+Panes (sizes in :data:`PlayApp.CSS`; at 80x24 and up every pane keeps its place):
+
+* a status line: game, match, seat, and the connection state;
+* the board: the game's own text drawing (``senet.text.<game>`` through the
+  renderer registry), scrollable both ways; ``F2`` zooms it to the whole screen
+  and ``F3`` jumps to its next region;
+* the players, their scores, whose turn it is (and a column for clocks);
+* the recent log, filled from the same stream as the board;
+* the prompt: the legal actions in a list of fixed height, filtered as the player
+  types (notation or words); arrows and Enter choose, numbers still work, ``?``
+  explains the highlighted action with the label the core gives it.
+
+One task follows the match (``WatchMatch`` with the seat's token). It fetches the
+table first, then streams from a few versions back so that a resumed seat sees its
+recent log, and after a broken stream it shows the loss at once and reconnects,
+resuming after the last version it delivered. The board is drawn only at a version
+the log has reached, so the two never disagree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+
+import grpc
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Container, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from senet.client.errors import SenetRpcError
+from senet.text import choose, drawing
+from senet.text.app import Session
+from senet.text.errors import for_people
+from senet.text.renderer import TextRenderer, renderer_for
+from senet.tui import picker
+from senet.tui.panes import (
+    ActionList,
+    BoardPane,
+    Entry,
+    LogPane,
+    PlayerRow,
+    PlayersPane,
+    StatusLine,
+)
+from senet.v1 import match_pb2, match_service_pb2
+
+#: Updates replayed into the log when the screen opens (a resumed seat sees its past).
+LOG_BACKFILL = 30
+#: Refusals after which the listed actions are stale and the table is fetched again.
+_STALE_REASONS = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER"})
+_RECONNECT_START_S = 0.2
+_RECONNECT_MAX_S = 3.0
+#: Columns and rows from which the wide and tall layouts apply.
+WIDE_COLUMNS = 120
+#: Rows of the players and log panes below the board (more when more seats play).
+NARROW_SIDE_ROWS = 5
+TALL_ROWS = 36
+
+
+class HelpScreen(ModalScreen[None]):
+    """The game's help text and the keys; any key closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 84; max-width: 100%; height: 90%; border: round $accent; background: $panel;
+    }
+    """
+    BINDINGS = [Binding("escape,enter,f1,q", "dismiss", "Close")]
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(Text(self.text))
+
+
+KEYS_HELP = """Keys
+  type          filter the actions (notation or words); a number picks action N
+  Up/Down       move in the list          Enter   play the highlighted action
+  ?             explain the highlighted action
+  PageUp/Down   scroll the board          F2      zoom the board (again: back)
+  F3            next region of the board  F1      this help
+  Ctrl+Q        leave (the resume command is printed)
+Typed commands: help, list, board, quit.
+"""
+
+
+class PlayApp(App[int]):
+    """Follow a match and play a seat (or watch); see the module docstring."""
+
+    TITLE = "senet"
+    #: Every command has a key or a typed word; the palette would only add noise.
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 1; background: $primary-background; }
+    #main { height: 1fr; layout: vertical; }
+    #board { height: 1fr; overflow: auto auto; scrollbar-size: 1 1; }
+    #side { height: 6; layout: horizontal; border-top: solid $primary-darken-2; }
+    #players { width: 32; height: 100%; padding: 0 1 0 0; }
+    #log { width: 1fr; height: 100%; scrollbar-size-vertical: 1; }
+    #prompt { height: 6; border-top: solid $primary-darken-2; }
+    #hint { height: 1; }
+    #actions { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
+    #entry { height: 1; border: none; padding: 0 1; }
+    App.-wide #main { layout: horizontal; }
+    App.-wide #board { width: 84; height: 100%; }
+    App.-wide #side {
+        width: 1fr; height: 100%; layout: vertical; border-top: none;
+        border-left: solid $primary-darken-2;
+    }
+    App.-wide #players { width: 100%; }
+    App.-wide #log { width: 100%; height: 1fr; border-top: solid $primary-darken-2; }
+    App.-tall #prompt { height: 11; }
+    #board.-maximized { width: 100%; height: 1fr; }
+    App.-wide #players { height: 8; }
+    """
+    #: Zooming the board keeps the status line and the prompt: the game goes on.
+    ALLOW_IN_MAXIMIZED_VIEW = "#status, #prompt, Footer"
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("f2", "zoom", "Zoom board"),
+        Binding("f3", "next_region", "Region"),
+        Binding("pageup", "board_page(-1)", "Board up", show=False),
+        Binding("pagedown", "board_page(1)", "Board down", show=False),
+        Binding("escape", "escape", "Clear", show=False),
+        Binding("ctrl+q", "leave", "Leave", priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        charset: drawing.Charset = drawing.UNICODE,
+        log_backfill: int = LOG_BACKFILL,
+    ) -> None:
+        super().__init__()
+        self.session = session
+        self.charset = charset
+        self.log_backfill = log_backfill
+        self.summary: match_pb2.MatchSummary | None = None
+        self.view: match_pb2.View | None = None
+        self.legal: match_service_pb2.ListLegalActionsResponse | None = None
+        #: Indexes of the listed actions that fit the typed text.
+        self.shown: list[int] = []
+        #: The last version the stream delivered (the log is complete up to it).
+        self.stream_version = -1
+        self.connected: bool | None = None
+        self.connection_note = "connecting..."
+        self.over = False
+        self.submitting = False
+        self._refresh_wanted = False
+        self._refreshing = False
+        self._region = 0
+        self._side_rows = 0
+        self.board = BoardPane(id="board")
+        self.players = PlayersPane(id="players")
+        self.log_pane = LogPane(id="log")
+        self.actions = ActionList(id="actions")
+        placeholder = (
+            "watching: F1 help, Ctrl+Q leaves"
+            if session.seat is None
+            else "type to filter, Enter to play, ? explains"
+        )
+        self.entry = Entry(id="entry", placeholder=placeholder)
+        self.hint = Static(id="hint")
+        self.hint_text = ""
+        self.status = StatusLine(id="status")
+
+    # ------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield self.status
+        with Container(id="main"):
+            yield self.board
+            with Container(id="side"):
+                yield self.players
+                yield self.log_pane
+        with Vertical(id="prompt"):
+            yield self.hint
+            yield self.actions
+            yield self.entry
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fit_layout()
+        self.entry.focus()
+        self._draw_status()
+        self.run_worker(self._follow(), name="follow", exit_on_error=False)
+
+    def on_resize(self) -> None:
+        self._fit_layout()
+        self.call_after_refresh(self._draw)
+
+    def _fit_layout(self) -> None:
+        wide = self.size.width >= WIDE_COLUMNS
+        self.set_class(wide, "-wide")
+        self.set_class(self.size.height >= TALL_ROWS, "-tall")
+        if wide:
+            self._side_rows = 0
+            self.query_one("#side").styles.clear_rule("height")  # the CSS decides
+
+    # ------------------------------------------------------------ who and what
+    @property
+    def viewer(self) -> int | None:
+        return None if self.session.seat is None else self.session.seat.seat
+
+    @property
+    def renderer(self) -> TextRenderer:
+        return renderer_for(self.summary.game_id if self.summary is not None else "")
+
+    @property
+    def legal_actions(self) -> Sequence[match_pb2.LegalAction]:
+        return self.legal.actions if self.legal is not None else ()
+
+    # ------------------------------------------------------------ following the match
+    async def _follow(self) -> None:
+        """Fetch, then stream; after a broken stream, show it and start again."""
+        session = self.session
+        client = session.client
+        token = session.seat.token if session.seat is not None else None
+        delay = _RECONNECT_START_S
+        attempt = 0
+        while True:
+            try:
+                if self.view is None:
+                    await self._fetch(initial=True)
+                    summary = self.summary
+                    version = summary.version if summary is not None else 0
+                    self.stream_version = max(0, version - self.log_backfill)
+                elif attempt:
+                    await self._fetch(initial=True)  # the match is still there, and drawn
+                request = match_service_pb2.WatchMatchRequest(
+                    match_id=session.match_id, from_version=self.stream_version
+                )
+                call = client.stub.WatchMatch(request, metadata=client.metadata(token))
+                try:
+                    self._set_connected(True)
+                    attempt = 0
+                    async for message in call:
+                        delay = _RECONNECT_START_S
+                        self._on_stream_message(message)
+                finally:
+                    call.cancel()
+                await self._finish()
+                return
+            except grpc.aio.AioRpcError as exc:
+                error: BaseException = SenetRpcError.from_rpc_error(exc)
+            except SenetRpcError as exc:
+                error = exc
+            assert isinstance(error, SenetRpcError)
+            if not error.retryable:
+                problem = for_people(error, session.server)
+                self._say(problem, style="bold red")
+                self._hint(Text(f"{problem} Ctrl+Q leaves.", style="bold red"))
+                self.connection_note = "stopped"
+                self.connected = False
+                self._draw_status()
+                return
+            attempt += 1
+            self._set_connected(False, attempt)
+            with contextlib.suppress(Exception):
+                await client.close()  # the next call dials afresh
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, _RECONNECT_MAX_S)
+
+    def _set_connected(self, connected: bool, attempt: int = 0) -> None:
+        was = self.connected
+        self.connected = connected
+        if connected:
+            self.connection_note = "connected"
+            if was is False:
+                self._say("Connected again; the log resumes where it stopped.", style="green")
+        else:
+            self.connection_note = f"server lost - reconnecting (try {attempt})"
+            if was is not False:
+                self._say(
+                    f"Lost the server at {self.session.server}; reconnecting by itself...",
+                    style="bold red",
+                )
+                self._hint(Text("Server lost: reconnecting...", style="bold red"))
+        self._draw_status()
+
+    def _on_stream_message(self, message: match_service_pb2.WatchMatchResponse) -> None:
+        kind = message.WhichOneof("message")
+        if kind == "snapshot":
+            self.stream_version = max(self.stream_version, message.snapshot.match.version)
+            self._want_refresh()
+        elif kind == "update":
+            update = message.update
+            if update.version <= self.stream_version:
+                return  # replayed after a reconnection: already in the log
+            self.stream_version = update.version
+            view = self.view
+            if view is not None:
+                lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
+            else:
+                lines = [f"seat {update.seat}: {update.notation}"]
+            self.log_pane.add(lines)
+            if self.legal is not None:
+                self.legal = None
+                self._draw_prompt()
+            self._want_refresh()
+
+    def _want_refresh(self) -> None:
+        self._refresh_wanted = True
+        if not self._refreshing:
+            self._refreshing = True
+            self.run_worker(self._refresh_loop(), name="refresh", exit_on_error=False)
+
+    async def _refresh_loop(self) -> None:
+        try:
+            while self._refresh_wanted:
+                self._refresh_wanted = False
+                try:
+                    await self._fetch()
+                except SenetRpcError:
+                    return  # the stream notices the same problem, says it and reconnects
+        finally:
+            self._refreshing = False
+
+    async def _fetch(self, initial: bool = False) -> None:
+        """Fetch the table (and our actions on our turn); draw it once the log has caught up."""
+        session = self.session
+        if session.seat is not None:
+            response = await session.seat.get()
+        else:
+            response = await session.client.get(session.match_id)
+        summary = response.match
+        if not initial and summary.version > self.stream_version and self.connected:
+            return  # the stream is about to deliver those updates, and fetch again
+        legal = None
+        if (
+            session.seat is not None
+            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
+            and summary.HasField("current_seat")
+            and summary.current_seat == session.seat.seat
+        ):
+            listed = await session.seat.legal_actions()
+            if listed.actions and listed.version == summary.version:
+                legal = listed
+        self.summary = summary
+        self.view = response.view
+        self.legal = legal
+        self.over = summary.status != match_pb2.MATCH_STATUS_ACTIVE
+        self._draw()
+
+    async def _finish(self) -> None:
+        """The stream ended: the match is over; draw the final table and scores."""
+        with contextlib.suppress(SenetRpcError):
+            await self._fetch(initial=True)
+        self.over = True
+        self.connection_note = "match over"
+        self._draw()
+
+    # ------------------------------------------------------------ drawing
+    def _draw(self) -> None:
+        self._draw_status()
+        view, summary = self.view, self.summary
+        if view is None:
+            return
+        renderer = self.renderer
+        lines = renderer.match_lines(view, summary, self.viewer, self.charset)
+        if self.over:
+            lines = [
+                *renderer.final_score_lines(view, summary, self.viewer, self.charset),
+                Text(""),
+                *lines,
+            ]
+        self.board.show(lines)
+        self._draw_players()
+        self._draw_prompt()
+
+    def _draw_status(self) -> None:
+        summary = self.summary
+        game = summary.game_id if summary is not None else "?"
+        where = f"{game} {self.session.match_id}"
+        if self.viewer is not None and self.view is not None:
+            you = self.renderer.seat_label(self.viewer, self.view, summary, None)
+            where += f" - you: {you}"
+        elif self.viewer is None:
+            where += " - watching"
+        style = {True: "bold green", False: "bold red", None: "yellow"}[self.connected]
+        if self.over:
+            style = "bold"
+        self.status.show(where, Text(self.connection_note, style=style))
+
+    def _draw_players(self) -> None:
+        summary, view = self.summary, self.view
+        if summary is None or view is None:
+            return
+        rows = []
+        for info in summary.seats:
+            seat = info.seat
+            label = self.renderer.seat_label(seat, view, summary, self.viewer)
+            score = summary.scores[seat] if seat < len(summary.scores) else None
+            to_move = (
+                not self.over and summary.HasField("current_seat") and summary.current_seat == seat
+            )
+            rows.append(PlayerRow(label, score, to_move, self.clock_text(seat)))
+        self.players.show(rows, "FINAL SCORES" if self.over else "PLAYERS")
+        # Below the board (narrow screens) the pane grows to hold every seat (up to 6).
+        wanted = 1 + max(NARROW_SIDE_ROWS, len(rows))
+        if not self.has_class("-wide") and self._side_rows != wanted:
+            self._side_rows = wanted
+            self.query_one("#side").styles.height = wanted
+
+    def clock_text(self, seat: int) -> str:
+        """The seat's clock; matches have no clocks yet, so nothing."""
+        return ""
+
+    def _draw_prompt(self) -> None:
+        legal = self.legal_actions
+        if self.legal is not None and legal:
+            self._filter()
+            count = len(legal)
+            self._hint(
+                Text(
+                    f"YOUR TURN - {len(self.shown)} of {count} actions: "
+                    "type to filter, Up/Down, Enter; ? explains",
+                    style="bold reverse",
+                )
+            )
+            return
+        self.shown = []
+        self.actions.show([], [])
+        self._hint(self._waiting_text())
+
+    def _waiting_text(self) -> Text:
+        summary, view = self.summary, self.view
+        if self.over:
+            return Text("The match is over. Ctrl+Q leaves.", style="bold")
+        if summary is None or view is None:
+            return Text("Fetching the match...", style="italic")
+        if not summary.HasField("current_seat"):
+            return Text("")
+        seat = summary.current_seat
+        if seat == self.viewer:
+            return Text("Your turn: fetching your actions...", style="italic")
+        who = self.renderer.seat_label(seat, view, summary, self.viewer)
+        info = next((s for s in summary.seats if s.seat == seat), None)
+        note = ""
+        if info is not None and info.kind != match_pb2.SEAT_KIND_BOT and not info.claimed:
+            note = f" (nobody has joined yet: {self.session.join_command()})"
+        return Text(f"Waiting for {who}...{note}", style="italic")
+
+    def _filter(self) -> None:
+        legal = self.legal_actions
+        text = self.entry.value
+        self.shown = picker.matching(text, legal, self.renderer.input_hints)
+        self.actions.show(legal, self.shown)
+        if picker.is_number(text):
+            number = int(text.strip())
+            if 1 <= number <= len(legal):
+                self.actions.highlight_index(number - 1)
+
+    def _hint(self, text: Text) -> None:
+        """The line above the actions: whose turn, an explanation, or a refusal."""
+        self.hint_text = text.plain
+        self.hint.update(text)
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.log_pane.add([Text(text, style=style)])
+
+    # ------------------------------------------------------------ input
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if self.legal is not None:
+            self._filter()
+            count = len(self.legal_actions)
+            self._hint(
+                Text(
+                    f"YOUR TURN - {len(self.shown)} of {count} actions fit"
+                    + (f" {event.value.strip()!r}" if event.value.strip() else ""),
+                    style="bold reverse",
+                )
+            )
+
+    def on_entry_move(self, event: Entry.Move) -> None:
+        count = self.actions.option_count
+        if not count:
+            return
+        current = self.actions.highlighted or 0
+        self.actions.highlighted = max(0, min(count - 1, current + event.step))
+
+    def on_entry_explain(self, _event: Entry.Explain) -> None:
+        self.explain()
+
+    def explain(self) -> None:
+        """Show what the highlighted action does (its label from the core)."""
+        index = self.actions.chosen
+        if index is None:
+            self._hint(Text("No action to explain now; F1 shows the help.", style="italic"))
+            return
+        action = self.legal_actions[index]
+        line = f"{index + 1}: {action.notation} - {action.label}"
+        self._hint(Text(line, style="bold"))
+        self._say(line)
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        lowered = text.lower()
+        command = choose.COMMANDS.get(lowered)
+        if command is not None and lowered != "?":
+            self.entry.value = ""
+            self._command(command)
+            return
+        if self.legal is None or self.submitting:
+            if text == "?":
+                self.entry.value = ""
+                self.action_help()
+            elif text and self.session.seat is None:
+                self._hint(Text("You are watching: Ctrl+Q leaves."))
+            elif text:
+                self._hint(Text("It is not your turn; the board updates by itself."))
+            return
+        legal = list(self.legal_actions)
+        chosen: str | None = None
+        if not text:
+            index = self.actions.chosen
+            chosen = None if index is None else legal[index].notation
+        else:
+            choice = choose.resolve(text, legal, self.renderer.input_hints)
+            if isinstance(choice, choose.Command):
+                self.entry.value = ""
+                if choice.name == "explain":
+                    self._hint(Text(choice.message, style="bold"))
+                    self._say(choice.message)
+                else:
+                    self._command(choice.name)
+                return
+            if isinstance(choice, choose.Submit) and choice.known:
+                chosen = choice.notation
+            elif self.shown and self.actions.chosen is not None:
+                chosen = legal[self.actions.chosen].notation
+            elif isinstance(choice, choose.Problem):
+                self._hint(Text(choice.message, style="bold red"))
+                return
+            else:
+                chosen = text  # not listed: the server explains a refusal
+        if chosen is None:
+            return
+        await self._submit(chosen)
+
+    async def _submit(self, notation: str) -> None:
+        seat, legal = self.session.seat, self.legal
+        if seat is None or legal is None:
+            return
+        self.submitting = True
+        try:
+            await seat.submit(notation, expected_version=legal.version)
+        except SenetRpcError as exc:
+            message = f"Not accepted: {for_people(exc, self.session.server)}"
+            self._hint(Text(message, style="bold red"))
+            self._say(message, style="red")
+            if exc.reason in _STALE_REASONS:
+                self.legal = None
+                self._want_refresh()
+            return
+        finally:
+            self.submitting = False
+        self.entry.value = ""
+        if self.legal is legal:  # not yet replaced by the next turn's actions
+            self.legal = None
+            self._draw_prompt()
+        self._hint(Text(f"Played {notation}.", style="italic"))
+
+    def _command(self, name: str) -> None:
+        if name == "quit":
+            self.action_leave()
+        elif name == "help":
+            self.action_help()
+        elif name == "board":
+            self._draw()
+        elif name == "list":
+            self.entry.value = ""
+            for index, action in enumerate(self.legal_actions):
+                self._say(f"{index + 1:>3}  {action.notation:<14} {action.label}")
+
+    # ------------------------------------------------------------ key actions
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen(KEYS_HELP + "\n" + self.renderer.help_text))
+
+    def action_zoom(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        else:
+            self.screen.maximize(self.board, container=False)
+
+    def action_next_region(self) -> None:
+        """Scroll the board to its next region (zoomed, that region fills the screen)."""
+        starts = self.board.sections()
+        self._region = (self._region + 1) % len(starts)
+        self.board.scroll_to(y=starts[self._region], animate=False)
+
+    def action_board_page(self, direction: int) -> None:
+        step = max(1, self.board.size.height - 1)
+        self.board.scroll_relative(y=direction * step, animate=False)
+
+    def action_escape(self) -> None:
+        if self.screen.maximized is not None:
+            self.screen.minimize()
+        elif self.entry.value:
+            self.entry.value = ""
+
+    def action_leave(self) -> None:
+        self.exit(0)
+
+
+__all__ = ["KEYS_HELP", "PlayApp"]

@@ -1,0 +1,207 @@
+"""The panes of the play screen: status line, board, players, log, and the action prompt.
+
+Each pane only shows what it is given; :class:`senet.tui.app.PlayApp` decides what
+to show and when. Their sizes are fixed by the app's CSS so that none pushes
+another off the screen: the board takes what is left and scrolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import ScrollableContainer
+from textual.message import Message
+from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from senet.v1 import match_pb2
+
+
+class StatusLine(Static):
+    """One line: the game and match on the left, the connection state on the right."""
+
+    def show(self, where: str, state: Text) -> None:
+        width = max(1, self.size.width)
+        line = Text(where, style="bold")
+        room = width - line.cell_len - state.cell_len
+        line.append(" " * max(1, room))
+        line.append_text(state)
+        line.truncate(width, overflow="ellipsis")
+        self.update(line)
+
+
+class BoardPane(ScrollableContainer):
+    """The game's own drawing of the table, scrollable both ways; ``F2`` zooms it."""
+
+    DEFAULT_CSS = """
+    BoardPane > Static { width: auto; height: auto; }
+    """
+    can_focus = False
+    ALLOW_MAXIMIZE = True
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[Text] = []
+        self.body = Static(id="board-text")
+
+    def compose(self) -> ComposeResult:
+        yield self.body
+
+    def show(self, lines: Sequence[Text]) -> None:
+        self.lines = list(lines)
+        self.body.update(Text("\n").join(self.lines))
+
+    @property
+    def plain(self) -> str:
+        """The drawing without styles (what tests and screen readers read)."""
+        return "\n".join(line.plain for line in self.lines)
+
+    def sections(self) -> list[int]:
+        """Lines where a region of the table starts, so that ``F3`` can jump from one to
+        the next: a line flush left whose first word is a title in capitals (``SITES``,
+        ``PLAYERS``, ``FINAL SCORES``), as every game's drawing heads its regions."""
+        starts = [0]
+        for index, line in enumerate(self.lines[1:], 1):
+            words = line.plain.split(maxsplit=1)
+            if line.plain[:1].strip() and words and words[0].isupper() and len(words[0]) >= 4:
+                starts.append(index)
+        return starts
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    """One seat in the players pane."""
+
+    label: str
+    score: int | None
+    to_move: bool
+    #: The seat's clock, once matches have clocks (empty until then).
+    clock: str = ""
+
+
+class PlayersPane(Static):
+    """Who plays, their scores, whose turn it is, and a place for each seat's clock."""
+
+    rows: Sequence[PlayerRow] = ()
+
+    def show(self, rows: Sequence[PlayerRow], title: str = "PLAYERS") -> None:
+        """One line a seat; the title too when the pane has a row to spare."""
+        self.rows = rows
+        width = max(12, self.size.width or 30)
+        out = Text()
+        if self.size.height > len(rows):
+            out.append(f"{title}{'score':>{width - len(title) - 1}}\n", style="bold")
+        for row in rows:
+            marker = ">" if row.to_move else " "
+            score = "" if row.score is None else str(row.score)
+            tail = f" {row.clock}" if row.clock else ""
+            right = f"{score:>4}{tail}"
+            name = row.label
+            room = width - 2 - len(right) - 1
+            if len(name) > room:
+                name = name[: max(1, room - 1)] + "\u2026"
+            line = Text(f"{marker} ", style="bold reverse" if row.to_move else "")
+            line.append(f"{name:<{room}} ", style="bold" if row.to_move else "")
+            line.append(right, style="bold")
+            out.append_text(line)
+            out.append("\n")
+        out.rstrip()
+        self.update(out)
+
+
+class LogPane(RichLog):
+    """The recent log: the lines of every committed action, newest at the bottom."""
+
+    can_focus = False
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=500)
+        self.lines_written: list[str] = []
+
+    def add(self, lines: Sequence[str | Text]) -> None:
+        for line in lines:
+            text = line if isinstance(line, Text) else Text(line)
+            self.lines_written.append(text.plain)
+            self.write(text)
+
+
+class ActionList(OptionList):
+    """The legal actions, numbered as the server lists them; filtered as the player types."""
+
+    can_focus = False
+
+    def show(self, actions: Sequence[match_pb2.LegalAction], indexes: Sequence[int]) -> None:
+        width = max(len(str(len(actions))), 1)
+        notation_width = min(16, max((len(a.notation) for a in actions), default=0))
+        options = []
+        for index in indexes:
+            action = actions[index]
+            prompt = Text(f"{index + 1:>{width}} ", style="bold")
+            prompt.append(f"{action.notation:<{notation_width}} ", style="cyan")
+            prompt.append(action.label)
+            prompt.no_wrap = True
+            prompt.overflow = "ellipsis"
+            options.append(Option(prompt, id=str(index)))
+        self.clear_options()
+        self.add_options(options)
+        if options:
+            self.highlighted = 0
+
+    @property
+    def chosen(self) -> int | None:
+        """Index (in the full list) of the highlighted action."""
+        if self.highlighted is None or self.option_count == 0:
+            return None
+        option_id = self.get_option_at_index(self.highlighted).id
+        return None if option_id is None else int(option_id)
+
+    def highlight_index(self, index: int) -> None:
+        for position in range(self.option_count):
+            if self.get_option_at_index(position).id == str(index):
+                self.highlighted = position
+                return
+
+
+class Entry(Input):
+    """The prompt's input line: typing filters, arrows move in the list, ``?`` explains."""
+
+    class Explain(Message):
+        """``?`` typed on an empty line: explain the highlighted action."""
+
+    class Move(Message):
+        """An arrow key: move the highlight by ``step``."""
+
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
+
+    _STEPS = {"up": -1, "down": 1}
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.character == "?" and not self.value:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Explain())
+            return
+        step = self._STEPS.get(event.key)
+        if step is not None:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Move(step))
+            return
+        await super()._on_key(event)
+
+
+__all__ = [
+    "ActionList",
+    "BoardPane",
+    "Entry",
+    "LogPane",
+    "PlayerRow",
+    "PlayersPane",
+    "StatusLine",
+]

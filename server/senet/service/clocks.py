@@ -1,0 +1,141 @@
+"""Turn clocks: time controls fixed at creation, clocks kept in the match head.
+
+A match's :class:`TimeControl` (in its meta) says how long each decision may
+take; its :class:`Clock` (in the head snapshot, so every commit moves it
+atomically) holds each seat's reserve left and timeouts in a row, and when the
+current decision began. The deadline of the current decision follows from the
+two, so any replica can work it out from a load.
+
+Enforcement needs no replica to own a match: every commit that hands a clocked
+decision to a seat posts a *timeout entry* to the store's CLOCKS queue (the
+bot-decision queue machinery, with the deadline as the time the entry becomes
+due), before the commit, as bot decisions are posted. Every replica runs a
+:class:`ClockKeeper` that leases due entries (atomically, so one replica takes
+each), checks them against the stored match, and applies the timeout policy.
+A replica that dies holding a lease leaves it to expire; another replica
+then takes the timeout over, so killing the replica that served the last
+action loses no timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import Any, Literal
+
+from senet.service.records import MatchMeta, SeatClaim
+
+TimeoutPolicy = Literal["bot_move", "resign"]
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """How long decisions may take (see TimeControl in match.proto)."""
+
+    decision_ms: int = 0
+    reserve_ms: int = 0
+    increment_ms: int = 0
+    timeout_policy: TimeoutPolicy = "bot_move"
+    handover_after: int = 0
+    handover_strategy: str = "random"
+
+    @classmethod
+    def from_data(cls, raw: Mapping[str, Any] | None) -> TimeControl | None:
+        return None if raw is None else cls(**raw)
+
+    def to_data(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The clocks as of one version: reserve left per seat (empty without a
+    reserve), timeouts in a row per seat, and when the current decision began
+    (0 at version 0: the decision began when the match started)."""
+
+    remaining_ms: tuple[int, ...]
+    timeouts: tuple[int, ...]
+    turn_started_ms: int = 0
+
+    @classmethod
+    def initial(cls, control: TimeControl, seat_count: int) -> Clock:
+        reserve = (control.reserve_ms,) * seat_count if control.reserve_ms else ()
+        return cls(reserve, (0,) * seat_count)
+
+    @classmethod
+    def from_data(cls, raw: Mapping[str, Any] | None) -> Clock | None:
+        if raw is None:
+            return None
+        return cls(tuple(raw["remaining_ms"]), tuple(raw["timeouts"]), raw["turn_started_ms"])
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "remaining_ms": list(self.remaining_ms),
+            "timeouts": list(self.timeouts),
+            "turn_started_ms": self.turn_started_ms,
+        }
+
+    def deadline_ms(self, control: TimeControl, seat: int, started_ms: int) -> int:
+        """When ``seat``'s current decision times out; ``started_ms`` is when the
+        match started (the start of the decision at version 0)."""
+        start = self.turn_started_ms or started_ms
+        limits = [control.decision_ms] if control.decision_ms else []
+        if self.remaining_ms:
+            limits.append(self.remaining_ms[seat])
+        return start + min(limits)
+
+    def after(
+        self, control: TimeControl, seat: int, now_ms: int, started_ms: int, timed_out: bool
+    ) -> Clock:
+        """The clocks after ``seat`` acted at ``now_ms`` (or timed out)."""
+        remaining = list(self.remaining_ms)
+        if remaining:
+            used = now_ms - (self.turn_started_ms or started_ms)
+            left = max(0, remaining[seat] - used)
+            remaining[seat] = left if timed_out else left + control.increment_ms
+        timeouts = list(self.timeouts)
+        timeouts[seat] = timeouts[seat] + 1 if timed_out else 0
+        return replace(
+            self, remaining_ms=tuple(remaining), timeouts=tuple(timeouts), turn_started_ms=now_ms
+        )
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """The clocks as clients see them (ClockState)."""
+
+    remaining_ms: Sequence[int]
+    deadline_ms: int | None
+    timeouts: Sequence[int]
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "remaining_ms": list(self.remaining_ms),
+            "deadline_ms": self.deadline_ms,
+            "timeouts": list(self.timeouts),
+        }
+
+    @classmethod
+    def from_data(cls, raw: Mapping[str, Any] | None) -> ClockView | None:
+        if raw is None:
+            return None
+        return cls(raw["remaining_ms"], raw["deadline_ms"], raw["timeouts"])
+
+
+def started_ms(meta: MatchMeta, seats: Mapping[int, str]) -> int:
+    """When the match started: the last open seat's claim, or the creation."""
+    joined = [
+        SeatClaim.from_json(seats[s]).joined_at
+        for s, plan in enumerate(meta.seats)
+        if plan.kind == "open" and s in seats
+    ]
+    return int(max([meta.created_at, *joined]) * 1000)
+
+
+def now_ms() -> int:
+    """Wall clock in ms: deadlines are compared across replicas."""
+    return int(time.time() * 1000)
+
+
+__all__ = ["Clock", "ClockView", "TimeControl", "TimeoutPolicy", "now_ms", "started_ms"]

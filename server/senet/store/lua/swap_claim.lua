@@ -1,0 +1,20 @@
+-- KEYS: head, seats. ARGV: seat, expected claim, new claim ('' removes it).
+-- Missing head -> -1; the seat's claim is not the expected one -> 0; else the
+-- claim is replaced or removed (the seats hash keeps the head's expiry) -> 1.
+
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return -1
+end
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('HDEL', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+  local pttl = redis.call('PTTL', KEYS[1])
+  if pttl > 0 then
+    redis.call('PEXPIRE', KEYS[2], pttl)
+  end
+end
+return 1

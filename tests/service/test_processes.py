@@ -1,0 +1,132 @@
+"""`senet serve --processes N`: N server processes share one port over one Redis,
+under a supervisor that restarts a dead one, serves their metrics as one, and
+stops them all on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+
+from senet.v1 import match_service_pb2 as ms
+from senet.v1 import match_service_pb2_grpc
+from tests.service.conftest import REPO, free_port
+
+pytestmark = pytest.mark.slow
+
+
+def _children(pid: int) -> set[int]:
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return {int(line) for line in found.stdout.split()}
+
+
+async def _list_games_on_fresh_channels(address: str, count: int) -> None:
+    """One call per new connection: the kernel spreads connections over the processes."""
+    for _ in range(count):
+        async with grpc.aio.insecure_channel(address) as channel:
+            stub = match_service_pb2_grpc.MatchServiceStub(channel)
+            reply = await stub.ListGames(ms.ListGamesRequest(), timeout=10)
+            assert reply.games
+
+
+def _metric(port: int, name: str) -> float:
+    text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    return sum(
+        float(line.rsplit(" ", 1)[1])
+        for line in text.splitlines()
+        if line.startswith(name + "{") and 'method="ListGames"' in line
+    )
+
+
+async def test_processes_share_a_port_restart_and_stop(
+    redis_url: str, redis_key_prefix: str, tmp_path: Path
+) -> None:
+    port, metrics_port = free_port(), free_port()
+    log = (tmp_path / "serve.log").open("wb")
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "senet.cli", "serve", "--processes", "2",
+         "--port", str(port), "--metrics-port", str(metrics_port),
+         "--redis-url", redis_url, "--key-prefix", redis_key_prefix,
+         "--no-log-json", "--drain-notice-s", "0", "--drain-grace-s", "0.5"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=log,
+        env={**os.environ, "SENET_LOG_LEVEL": "WARNING"},
+    )  # fmt: skip
+    try:
+        assert supervisor.stdout is not None
+        banner = supervisor.stdout.readline().decode()
+        assert banner.startswith(f"Senet is serving on 127.0.0.1:{port} (2 processes"), banner
+        first = _children(supervisor.pid)
+        assert len(first) == 2
+        address = f"127.0.0.1:{port}"
+        await _list_games_on_fresh_channels(address, 20)
+        assert _metric(metrics_port, "senet_rpcs_total") == 20  # both processes, summed
+
+        os.kill(min(first), signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            now = _children(supervisor.pid)
+            if len(now) == 2 and now != first:
+                break
+            await asyncio.sleep(0.2)
+        assert len(now) == 2 and min(first) not in now  # replaced
+        await _list_games_on_fresh_channels(address, 10)  # the port is served throughout
+
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(30) == 0
+        assert not _children(supervisor.pid)
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()
+            supervisor.wait()
+        log.close()
+    assert "restarting" in (tmp_path / "serve.log").read_text()
+
+
+async def test_server_processes_stop_when_the_supervisor_is_killed(
+    redis_url: str, redis_key_prefix: str
+) -> None:
+    supervisor = subprocess.Popen(
+        [sys.executable, "-m", "senet.cli", "serve", "--processes", "2", "--port", "0",
+         "--redis-url", redis_url, "--key-prefix", redis_key_prefix, "--no-log-json",
+         "--log-level", "ERROR", "--drain-notice-s", "0", "--drain-grace-s", "0.5"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert supervisor.stdout is not None
+        assert supervisor.stdout.readline().startswith(b"Senet is serving")
+        orphans = _children(supervisor.pid)
+        assert len(orphans) == 2
+    finally:
+        supervisor.kill()
+        supervisor.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_alive(pid) for pid in orphans):
+        await asyncio.sleep(0.2)
+    assert not any(_alive(pid) for pid in orphans)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().split()[2] != "Z"  # a zombie has exited
+
+
+def test_several_processes_need_redis() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "serve", "--processes", "2", "--port", "0"],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "SENET_REDIS_URL"},
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "need a shared store: give --redis-url" in done.stderr

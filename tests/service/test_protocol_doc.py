@@ -1,0 +1,80 @@
+"""docs/protocol.md agrees with the server: every error reason a client can get is
+in its table with the code the server maps it to, and nothing else is."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import grpc
+
+from senet.games import errors as game_errors
+from senet.service import errors
+from senet.store import MatchNotFound, StoreUnavailable
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+_ROW = re.compile(
+    r"^\| `(?P<reason>[A-Z_]+)` \| (?P<code>[A-Z_]+) \|(?P<when>[^|]+)\|(?P<facts>[^|]*)\|$"
+)
+
+
+def _documented() -> dict[str, tuple[str, str]]:
+    rows = {}
+    for line in GUIDE.read_text().splitlines():
+        match = _ROW.match(line)
+        if match:
+            rows[match["reason"]] = (match["code"], match["facts"])
+    return rows
+
+
+def _subclasses(base: type[Exception]) -> list[type[Exception]]:
+    found: list[type[Exception]] = []
+    subclass: type[Exception]
+    for subclass in base.__subclasses__():
+        found += [subclass, *_subclasses(subclass)]
+    return found
+
+
+def _served() -> dict[str, str]:
+    """Every reason the one mapping (errors.status_for) can produce, with its code."""
+    served: dict[str, str] = {}
+    classes = _subclasses(errors.ServiceError) + _subclasses(game_errors.GameError)
+    examples: list[BaseException] = [cls("x") for cls in classes]
+    examples += [MatchNotFound("x"), StoreUnavailable("x"), RuntimeError("a bug")]
+    for exc in examples:
+        code, reason, _ = errors.status_for(exc)
+        served[reason] = code.name
+    return served
+
+
+def test_every_reason_is_documented_with_its_code() -> None:
+    documented = {reason: code for reason, (code, _) in _documented().items()}
+    assert documented == _served()
+
+
+def test_the_documented_facts_are_those_the_tests_check() -> None:
+    """The metadata keys of the table; each is asserted on a real call in
+    test_rpcs / test_client_errors."""
+    facts = {
+        reason: set(re.findall(r"`([a-z][A-Za-z]+)`", cell))
+        for reason, (_, cell) in _documented().items()
+    }
+    assert facts["STALE_VERSION"] == {"currentVersion"}
+    assert facts["NOT_YOUR_TURN"] == {"seatToAct"}
+    assert facts["RATE_LIMITED"] == {"ratePerSecond", "burst"}
+    assert facts["MALFORMED_REQUEST"] == {"field", "limit", "size"}
+    assert facts["SEAT_TAKEN"] == {"seat"}
+    assert facts["REQUEST_ID_REUSED"] == {"committedVersion"}
+    assert {r for r, keys in facts.items() if keys} == {
+        "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
+        "REQUEST_ID_REUSED",
+    }  # fmt: skip
+
+
+def test_the_proto_lists_the_same_reasons() -> None:
+    service = (GUIDE.parents[1] / "proto" / "senet" / "v1" / "match_service.proto").read_text()
+    header = service[: service.index("service MatchService")]
+    named = set(re.findall(r"\b[A-Z][A-Z_]{3,}\b", header)) - {
+        code.name for code in grpc.StatusCode
+    }
+    assert named - {"ErrorInfo"} >= set(_served()) - {"INTERNAL", "CORRUPT_STATE"}

@@ -1,0 +1,67 @@
+"""Errors as people read them: one line, no gRPC text, no reason codes, and what to do."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+
+import grpc
+
+from senet.client.errors import SenetRpcError
+from senet.text.errors import START_SERVER, for_people
+from tests.conftest import _free_port
+from tests.text.conftest import REPO
+
+
+def test_a_refusal_reads_as_the_server_s_message_alone() -> None:
+    error = SenetRpcError(
+        grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_ACTION", "'z9' is not a space"
+    )
+    assert for_people(error) == "'z9' is not a space"
+    error = SenetRpcError(grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", "no such match")
+    assert for_people(error) == "No such match"
+
+
+def test_an_unreachable_server_reads_with_the_command_that_starts_one() -> None:
+    error = SenetRpcError(
+        grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "failed to connect to all addresses; ..."
+    )
+    line = for_people(error, "127.0.0.1:1")
+    assert "127.0.0.1:1" in line and START_SERVER in line
+    assert "UNAVAILABLE" not in line and "failed to connect" not in line
+
+
+def _senet(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "senet.cli", *argv],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+
+
+def test_play_without_a_server_says_so_in_one_line() -> None:
+    port = _free_port()
+    done = _senet("play", "--server", f"127.0.0.1:{port}", "--new", "mykerinos", "--line")
+    assert done.returncode == 1
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert lines == [
+        f"senet play: No Senet server answers at 127.0.0.1:{port}. Start one with: {START_SERVER}"
+    ]
+
+
+def test_serve_on_a_taken_port_says_so_in_one_line() -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = _senet("serve", "--host", "127.0.0.1", "--port", str(port))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert f"127.0.0.1:{port} is taken" in lines[0]
+    assert "--port" in lines[0] and "SENET_PORT" in lines[0]

@@ -1,0 +1,206 @@
+"""The play screen's behaviour, one thing at a time, on an in-process server.
+
+The action list filters as the player types and keeps the board in place, ``?``
+explains, numbers pick; a stopped server is shown at once and the screen reconnects
+by itself when it is back; a resumed seat sees its recent log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from senet.client.client import SenetClient
+from senet.service.server import create_server
+from senet.service.settings import Settings
+from senet.store.memory import MemoryStore
+from senet.text.app import Session
+from senet.tui import picker
+from senet.tui.app import PlayApp
+from senet.v1 import match_pb2
+from tests.tui.conftest import check_screen, screen_text, wait_for
+
+
+def _legal(*pairs: tuple[str, str]) -> list[match_pb2.LegalAction]:
+    return [match_pb2.LegalAction(notation=n, label=label) for n, label in pairs]
+
+
+ACTIONS = _legal(
+    ("a c3", "Start an excavation at c3"),
+    ("b c3 d3", "Expand an excavation onto c3, d3"),
+    ("take l", "Take the left plot"),
+    ("pass", "Pass"),
+)
+
+
+def test_typed_words_keep_the_actions_whose_notation_or_label_hold_them() -> None:
+    assert picker.matching("", ACTIONS) == [0, 1, 2, 3]
+    assert picker.matching("c3", ACTIONS) == [0, 1]
+    assert picker.matching("expand d3", ACTIONS) == [1]
+    assert picker.matching("LEFT", ACTIONS) == [2]
+    assert picker.matching("nothing", ACTIONS) == []
+
+
+def test_a_number_or_a_question_leaves_the_list_whole() -> None:
+    assert picker.matching("3", ACTIONS) == [0, 1, 2, 3]
+    assert picker.matching("? 2", ACTIONS) == [0, 1, 2, 3]
+
+
+@pytest.fixture
+async def two_seats() -> AsyncIterator[tuple[str, SenetClient, str, list[Session]]]:
+    """A server and a two-seat Mykerinos match with both seats joined."""
+    server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    address = f"127.0.0.1:{server.port}"
+    client = SenetClient(address)
+    match_id = await client.create_match("mykerinos", 2, seed=4)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    try:
+        yield address, client, match_id, [Session(client, address, match_id, s) for s in seats]
+    finally:
+        await client.close()
+        await server.stop()
+
+
+async def _first_mover(sessions: list[Session]) -> tuple[Session, Session]:
+    assert sessions[0].seat is not None
+    summary = (await sessions[0].seat.get()).match
+    me = next(s for s in sessions if s.seat is not None and s.seat.seat == summary.current_seat)
+    other = next(s for s in sessions if s is not me)
+    return me, other
+
+
+async def test_filtering_narrows_the_list_and_the_board_stays(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        board_region = app.board.region
+        total = len(app.legal_actions)
+        assert total > 20  # more than the list's rows: it scrolls, the board stays
+        await pilot.press("c", "3")
+        assert 0 < len(app.shown) < total
+        assert all("c3" in app.legal_actions[i].notation for i in app.shown)
+        assert app.board.region == board_region
+        check_screen(app, (80, 24))
+        await pilot.press("question_mark")  # typed text: '?' is a character
+        assert app.entry.value == "c3?"
+        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.press("down", "down", "question_mark")
+        explained = app.legal_actions[app.actions.chosen or 0]
+        assert explained.label in screen_text(app) or explained.label[:40] in app.hint_text
+        assert app.entry.value == ""
+        await pilot.press("1", "2")
+        assert app.actions.chosen == 11
+        wanted = app.legal_actions[11].notation
+        await pilot.press("enter")
+        logged = app.log_pane.lines_written
+        await wait_for(pilot, app, lambda: any(wanted in line for line in logged))
+        assert app.board.region == board_region
+
+
+async def test_a_refused_action_is_explained_without_codes(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        app.entry.value = "zz q9"
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: app.hint_text.startswith("Not accepted"))
+        text = screen_text(app)
+        assert "Not accepted" in text
+        assert "MALFORMED" not in text and "ILLEGAL" not in text and "INVALID_ARGUMENT" not in text
+
+
+async def test_a_resumed_seat_sees_its_recent_log(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    _, _, _, sessions = two_seats
+    played = []
+    for _ in range(3):
+        session, _ = await _first_mover(sessions)
+        assert session.seat is not None
+        legal = await session.seat.legal_actions()
+        await session.seat.submit(legal.actions[0].notation, expected_version=legal.version)
+        played.append(legal.actions[0].notation)
+    app = PlayApp(sessions[1])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: len(app.log_pane.lines_written) >= 3)
+        logged = "\n".join(app.log_pane.lines_written)
+        for notation in played:
+            assert notation in logged
+        check_screen(app, (80, 24))
+
+
+async def test_a_lost_server_shows_at_once_and_the_screen_reconnects() -> None:
+    store = MemoryStore()
+    server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"), store)
+    port = server.port
+    address = f"127.0.0.1:{port}"
+    client = SenetClient(address)
+    try:
+        match_id = await client.create_match("mykerinos", 2, seed=4)
+        seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+        summary = (await seats[0].get()).match
+        mover = seats[summary.current_seat]
+        waiter = seats[1 - summary.current_seat]
+        app = PlayApp(Session(client, address, match_id, waiter))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, app, lambda: app.connected is True and app.view is not None)
+            await server.stop()
+            await wait_for(pilot, app, lambda: app.connected is False)
+            assert "server lost" in screen_text(app)
+            assert any("Lost the server" in line for line in app.log_pane.lines_written)
+            server = await create_server(
+                Settings(port=port, log_json=False, host="127.0.0.1"), store
+            )
+            await wait_for(pilot, app, lambda: app.connected is True)
+            other = SenetClient(address)
+            try:
+                mover = other.seat(match_id, mover.seat, mover.token)
+                legal = await mover.legal_actions()
+                await mover.submit(legal.actions[0].notation, expected_version=legal.version)
+            finally:
+                await other.close()
+            played = legal.actions[0].notation
+            await wait_for(
+                pilot,
+                app,
+                lambda: (
+                    app.summary is not None
+                    and app.summary.version == 1
+                    and any(played in line for line in app.log_pane.lines_written)
+                ),
+            )
+            assert "connected" in screen_text(app).splitlines()[0]
+            check_screen(app, (80, 24))
+    finally:
+        await client.close()
+        await server.stop()
+
+
+async def test_the_help_opens_and_closes(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    _, _, _, sessions = two_seats
+    app = PlayApp(sessions[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "Keys" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f2")  # the board alone, then back
+        await pilot.pause()
+        assert app.screen.maximized is app.board
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.screen.maximized is None

@@ -1,0 +1,110 @@
+"""The full-screen UI in a real terminal: ``senet play`` inside tmux at 80x24 and 120x40.
+
+tmux runs the command in a pseudo-terminal of the given size and ``capture-pane``
+returns the screen as a person sees it. A whole quick Mykerinos match is played by
+pressing Enter on the first listed action; at every turn the board's header, every
+seat's score line and the prompt must be on the screen.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.text.conftest import REPO, _serve
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+#: Screens read before giving up (a guard against a hang, not a timing).
+MAX_READS = 3000
+
+
+@pytest.fixture
+def server_with_bots(tmp_path: Path) -> Iterator[str]:
+    yield from _serve(tmp_path, "--embedded-bot-workers", "1")
+
+
+class Tmux:
+    """One tmux server of our own (its own socket), holding one window."""
+
+    def __init__(self, width: int, height: int, command: list[str]) -> None:
+        self.socket = f"senet-test-{uuid.uuid4().hex[:8]}"
+        line = " ".join(command)
+        self._run("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height), line)
+
+    def _run(self, *args: str) -> str:
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout
+
+    def screen(self) -> str:
+        return self._run("capture-pane", "-p", "-t", "play")
+
+    def keys(self, *keys: str) -> None:
+        self._run("send-keys", "-t", "play", *keys)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def _check(screen: str, width: int, height: int) -> None:
+    rows = screen.splitlines()
+    assert len(rows) <= height, screen
+    assert all(len(row) <= width for row in rows), screen
+    # The board: its header, or at the end the score breakdown drawn above it.
+    assert "MYKERINOS" in screen or "FINAL SCORES" in screen, screen
+    assert "(Ada, you)" in screen, screen  # our seat in the players pane
+    assert "(random bot)" in screen, screen
+    assert re.search(r"\(Ada, you\) +-?\d+", screen), screen  # our seat and its score
+    prompt = ("YOUR TURN", "Waiting for", "The match is over", "Played ")
+    assert any(word in screen for word in prompt), screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_a_whole_match_in_a_real_terminal(server_with_bots: str, size: tuple[int, int]) -> None:
+    width, height = size
+    command = [
+        "env", "TERM=xterm-256color", sys.executable, "-m", "senet.cli", "play",
+        "--server", server_with_bots, "--new", "mykerinos", "--bots", "1",
+        "--option", "quick=true", "--seed", "9", "--name", "Ada", ";", "sleep", "30",
+    ]  # fmt: skip
+    tmux = Tmux(width, height, [f"cd {REPO} &&", *command])
+    try:
+        turns = 0
+        last = ""
+        for _ in range(MAX_READS):
+            screen = tmux.screen()
+            if "The match is over" in screen and "FINAL" in screen:
+                _check(screen, width, height)
+                break  # (a screen read between two frames may show one without the other)
+            if "YOUR TURN" in screen and screen != last:
+                _check(screen, width, height)
+                tmux.keys("Enter")
+                turns += 1
+                last = screen
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"the match did not end:\n{tmux.screen()}")
+        assert turns > 10
+        tmux.keys("C-q")
+        for _ in range(100):
+            if "Left the match" in tmux.screen() or "$" in tmux.screen():
+                break
+            time.sleep(0.1)
+    finally:
+        tmux.close()
