@@ -57,7 +57,7 @@ async def test_the_lobby_lists_games_options_and_the_place_of_open_matches(
     page = response.text
     assert "Mykerinos" in page and "Archeos" in page
     assert "name='opt:nile'" in page and "name='seat0'" in page
-    assert 'id="open-matches"' in page and "ListMatches" in page
+    assert 'id="open-matches"' in page
     assert "default-src 'self'" in response.headers["content-security-policy"]
     cookie = response.headers["set-cookie"]
     assert cookie.startswith(f"{CSRF_COOKIE}=") and "SameSite=Strict" in cookie
@@ -130,6 +130,14 @@ async def test_a_seat_acts_with_its_cookie_and_the_csrf_header(
     )
     assert other.status_code == 403
     await stranger.aclose()
+
+
+async def test_the_lobby_lists_matches_to_join_watch_or_replay(web: httpx.AsyncClient) -> None:
+    created = await _create(web, seat0="open", seat1="open")
+    match_id = created.headers["location"].split("/")[2]
+    page = (await web.get("/")).text
+    assert f"<code>{match_id}</code>" in page
+    assert f"name='match' value='{match_id}'" in page and f"/matches/{match_id}/watch" in page
 
 
 async def test_joining_an_open_seat_by_id(web: httpx.AsyncClient) -> None:

@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from senet.client import SenetClient
 from senet.client.client import describe_error
 from senet.client.errors import SenetRpcError
-from senet.v1 import games_pb2, match_pb2
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages
 from senet.web.replay import ReplayCache
 from senet.web.security import (
@@ -49,6 +49,8 @@ from senet.web.settings import WebSettings
 
 MAX_NAME = 40
 MAX_FORM_BYTES = 64 * 1024
+#: Matches the lobby lists (newest first).
+LOBBY_MATCHES = 30
 
 
 class WebClient:
@@ -143,11 +145,13 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     secure = web.settings.secure_cookies
 
     async def lobby(request: Request, problem: str = "", status: int = 200) -> Response:
+        listings: list[match_service_pb2.MatchListing] = []
         try:
             games = await web.games()
+            listings = [m async for m in web.senet.list_matches(limit=LOBBY_MATCHES)]
         except SenetRpcError as error:
             games, problem = [], f"The match server is not answering: {describe_error(error)}"
-        return HTMLResponse(pages.lobby(games, csrf_token(request), problem), status)
+        return HTMLResponse(pages.lobby(games, csrf_token(request), problem, listings), status)
 
     async def home(request: Request) -> Response:
         return await lobby(request)

@@ -12,7 +12,7 @@ from html import escape
 from importlib.resources import files
 from string import Template
 
-from senet.v1 import games_pb2
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web.security import CSRF_FIELD
 
 #: What may fill a seat in the lobby's create form: value and label.
@@ -109,7 +109,65 @@ def _seat_select(game: games_pb2.GameInfo, seat: int) -> str:
     )
 
 
-def lobby(games: Sequence[games_pb2.GameInfo], csrf: str, problem: str = "") -> str:
+def _seats_text(listing: match_service_pb2.MatchListing) -> str:
+    parts = []
+    for seat in listing.seats:
+        if seat.kind == match_pb2.SEAT_KIND_BOT:
+            parts.append(f"bot {seat.bot_strategy}")
+        elif seat.claimed:
+            parts.append(seat.display_name or "person")
+        else:
+            parts.append("open")
+    return ", ".join(parts)
+
+
+def listings_html(
+    listings: Sequence[match_service_pb2.MatchListing],
+    games: Sequence[games_pb2.GameInfo],
+    csrf: str,
+) -> str:
+    """The lobby's matches (``ListMatches``): join an open seat, watch, or replay."""
+    if not listings:
+        return "<p class='muted'>No matches yet: create one below.</p>"
+    names = {game.id: game.name for game in games}
+    rows = []
+    for listing in listings:
+        ident = escape(listing.match_id, quote=True)
+        open_seats = sum(
+            1 for s in listing.seats if s.kind == match_pb2.SEAT_KIND_OPEN and not s.claimed
+        )
+        if listing.status == match_pb2.MATCH_STATUS_FINISHED:
+            act = f"<a href='/matches/{ident}/replay'>replay</a>"
+        elif open_seats:
+            act = (
+                f"<form method='post' action='/join' class='inline'>{_csrf_input(csrf)}"
+                f"<input type='hidden' name='match' value='{ident}'>"
+                f"<input type='hidden' name='name' value='Player'>"
+                f"<button type='submit'>join</button></form>"
+                f" <a href='/matches/{ident}/watch'>watch</a>"
+            )
+        else:
+            act = f"<a href='/matches/{ident}/watch'>watch</a>"
+        status = match_pb2.MatchStatus.Name(listing.status).removeprefix("MATCH_STATUS_").lower()
+        rows.append(
+            f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}</td>"
+            f"<td><code>{escape(listing.match_id)}</code></td><td>{escape(status)}</td>"
+            f"<td>{escape(_seats_text(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
+        )
+    return (
+        "<table class='listings'><caption>Newest first: join an open seat, watch, replay"
+        "</caption><thead><tr><th scope='col'>game</th><th scope='col'>match</th>"
+        "<th scope='col'>status</th><th scope='col'>seats</th><th scope='col'>moves</th>"
+        f"<th scope='col'></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def lobby(
+    games: Sequence[games_pb2.GameInfo],
+    csrf: str,
+    problem: str = "",
+    listings: Sequence[match_service_pb2.MatchListing] = (),
+) -> str:
     forms = []
     for game in games:
         options = "".join(_option_input(game.id, o) for o in game.options)
@@ -130,10 +188,8 @@ def lobby(games: Sequence[games_pb2.GameInfo], csrf: str, problem: str = "") -> 
     main = f"""{alert}
 <div class="lobby">
 <section class="open-matches" id="open-matches" aria-labelledby="open-title">
-  <h2 id="open-title">Open matches</h2>
-  <!-- ListMatches goes here: the lobby RPC will list the matches with open seats. -->
-  <p class="muted">The list of open matches comes with the lobby RPC (ListMatches).
-  Until then, join or watch a match by its id.</p>
+  <h2 id="open-title">Matches</h2>
+  {listings_html(listings, games, csrf)}
 </section>
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
 <form method="post" action="/join" class="inline">{_csrf_input(csrf)}
