@@ -168,11 +168,9 @@ def test_an_archeos_match_is_watched_live_to_the_end(
     watcher.goto(f"{web_url}/matches/{match_id}/watch")
     # The first frame: the match waits for its open seat (bots may have moved before it).
     watcher.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
-    assert "Waiting for seat 0" in watcher.locator("#headline").inner_text()
-    player.goto(web_url + "/")
-    player.fill("#join-id", match_id)
-    player.fill("#join-name", "Ada")
-    player.locator("form[action='/join'] button[type=submit]").click()
+    assert "Waiting for" in watcher.locator("#headline").inner_text()
+    player.goto(web_url + "/")  # the lobby lists the match: join its open seat there
+    player.locator(f"#open-matches tr:has(code:text-is('{match_id}')) button").click()
     player.wait_for_url(f"**/matches/{match_id}/play")
     by_board, _ = _play_by_clicking(
         player, screenshots, "archeos-play", {1: "start", 8: "early", 20: "middle"}, watcher

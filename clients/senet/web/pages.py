@@ -192,7 +192,7 @@ def lobby(
   {listings_html(listings, games, csrf)}
 </section>
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
-<form method="post" action="/join" class="inline">{_csrf_input(csrf)}
+<form method="post" action="/join" class="inline" id="join-form">{_csrf_input(csrf)}
   <label for="join-id">match id</label>
   <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
   <label for="join-name">your name</label>
