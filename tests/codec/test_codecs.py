@@ -356,7 +356,7 @@ def _view(view: pb.MykerinosView) -> dict[str, Any]:
             }
             for f in view.final_scores
         ]
-        out["ranking"] = list(view.ranking)
+        out["ranking"] = list(view.places)
     return out
 
 
@@ -426,7 +426,7 @@ def _event(event: pb.MykerinosEvent) -> tuple[str, dict[str, Any]]:
         return kind, {"campaign": c.campaign, "next_start_seat": c.next_start_seat}
     if kind == "game_over":
         g = event.game_over
-        return kind, {"scores": list(g.scores), "ranking": list(g.ranking)}
+        return kind, {"scores": list(g.scores), "ranking": list(g.places)}
     return kind, _variant_event(event, kind)
 
 
@@ -548,9 +548,9 @@ def _check_view(state: GameState, seat: int | None) -> None:
         # Final totals are each seat's own; in the team game scores() are the teams'.
         own = view.get("individual_scores", view["scores"])
         assert [f.total for f in m.final_scores] == own
-        assert list(m.ranking) == state.ranking()
+        assert list(m.places) == state.ranking()
     else:
-        assert not m.final_scores and not m.ranking
+        assert not m.final_scores and not m.places
     # ...then every field, against the core's dict.
     assert _view(m) == {k: v for k, v in view.items() if k not in VIEW_KEYS_NOT_CARRIED}
 

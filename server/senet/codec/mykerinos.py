@@ -545,7 +545,7 @@ def fill_view(out: pb.MykerinosView, view: Mapping[str, Any]) -> None:
     add_final = out.final_scores.add
     for seat, entry in enumerate(view.get("final") or ()):
         _fill_final_score(add_final(), seat, entry)
-    out.ranking.extend(view.get("ranking") or ())
+    out.places.extend(view.get("ranking") or ())
     out.MergeFromString(
         b"".join([_PATRON_NAMES[code, name] for code, name in view["patron_names"].items()])
     )
@@ -835,7 +835,7 @@ def view_from_proto(
         out["nile"] = _nile_from_proto(view.nile)
     if final:
         out["final"] = final
-        out["ranking"] = list(view.ranking)
+        out["ranking"] = list(view.places)
     return out
 
 
@@ -924,7 +924,7 @@ def _campaign_ended(out: E.CampaignEnded, d: Mapping[str, Any]) -> None:
 
 def _game_over(out: E.GameOver, d: Mapping[str, Any]) -> None:
     out.scores.extend(d["scores"])
-    out.ranking.extend(d["ranking"])
+    out.places.extend(d["ranking"])
 
 
 def _draft_started(out: E.DraftStarted, d: Mapping[str, Any]) -> None:
