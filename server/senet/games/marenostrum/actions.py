@@ -218,9 +218,7 @@ def parse_action(text: str) -> MareAction:
         return MareAction(kind)
     arity = _ARITY.get(kind)
     if arity is None:
-        raise MalformedActionError(
-            f"unknown action {kind!r}; actions are: {', '.join(ALL_KINDS)}"
-        )
+        raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(ALL_KINDS)}")
     if len(args) not in arity:
         raise MalformedActionError(f"{kind!r} takes {' or '.join(map(str, arity))} argument(s)")
     A = MareAction

@@ -114,20 +114,19 @@ SEA_DATA: tuple[tuple[str, str], ...] = (
 
 # Designed land borders (each pair once), after notes 5.1.
 LAND_BORDERS = """
-gcis-etru gcis-illy gcis-narb etru-lati etru-magn lati-camp camp-magn
-illy-daci illy-mace illy-epir daci-thra daci-mace thra-mace mace-epir mace-atti atti-pelo
-troa-bith troa-asia bith-asia bith-capp asia-capp asia-cili capp-cili capp-arme capp-syri
-cili-syri arme-syri arme-assy syri-assy syri-baby syri-juda juda-baby juda-aegy assy-baby
-aegy-theb aegy-cyre cyre-trip trip-afri afri-numi numi-mcae
-posi-abor posi-aaus abor-aaus lusi-baet lusi-tarr baet-tarr tarr-aqui tarr-narb aqui-narb
-mtin-mcae
-""".split()
+gcis-etru gcis-illy gcis-narb etru-lati etru-magn lati-camp camp-magn illy-daci illy-mace
+illy-epir daci-thra daci-mace thra-mace mace-epir mace-atti atti-pelo troa-bith troa-asia
+bith-asia bith-capp asia-capp asia-cili capp-cili capp-arme capp-syri cili-syri arme-syri
+arme-assy syri-assy syri-baby syri-juda juda-baby juda-aegy assy-baby aegy-theb aegy-cyre
+cyre-trip trip-afri afri-numi numi-mcae posi-abor posi-aaus abor-aaus lusi-baet lusi-tarr
+baet-tarr tarr-aqui tarr-narb aqui-narb mtin-mcae
+"""
 
 # Designed sea-to-sea links (each pair once), after notes 5.1.
 SEA_LINKS = """
 tyr-ion tyr-sic adr-ion ion-sic ion-lib ion-crt sic-lib lib-egy aeg-crt aeg-pon crt-egy
 crt-syr egy-syr atl-her her-bal bal-sar sar-tyr sar-sic
-""".split()
+"""
 
 PROVINCES = len(PROVINCE_DATA)
 SEAS = len(SEA_DATA)
@@ -149,9 +148,9 @@ def is_sea(space: int) -> bool:
     return space >= PROVINCES
 
 
-def _pairs(text: list[str]) -> list[tuple[int, int]]:
+def _pairs(text: str) -> list[tuple[int, int]]:
     out = []
-    for pair in text:
+    for pair in text.split():
         a, b = pair.split("-")
         out.append((_INDEX[a], _INDEX[b]))
     return out

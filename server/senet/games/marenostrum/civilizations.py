@@ -127,9 +127,7 @@ CAPITALS: tuple[int, ...] = tuple(s.provinces[0] for s in START)
 # Free set-up (text): Greece may found its capital in any province on the Aegean;
 # Atlantis also on the westernmost provinces of Europe and Africa (ruling: Lusitania
 # and Mauretania Tingitana, the provinces on the Ocean outside Atlantis itself).
-_AEGEAN_SHORE = tuple(
-    i for i, p in enumerate(PROVINCE_DATA) if "aeg" in p.seas
-)
+_AEGEAN_SHORE = tuple(i for i, p in enumerate(PROVINCE_DATA) if "aeg" in p.seas)
 FREE_CAPITALS: tuple[tuple[int, ...], ...] = (
     (CAPITALS[ROME],),
     _AEGEAN_SHORE,

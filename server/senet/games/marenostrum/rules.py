@@ -380,7 +380,7 @@ def sack(state: MareState, province: int, building: int, commodity: int) -> None
 def naval_options(state: MareState, civ: int) -> list[MareAction]:
     """Launches, sea moves (each trireme once) and optional naval battles (text)."""
     row = state.triremes[civ]
-    out = []
+    out: list[MareAction] = []
     for space, count in enumerate(row):
         if not count:
             continue
@@ -390,7 +390,11 @@ def naval_options(state: MareState, civ: int) -> list[MareAction]:
         if count > state.moved_triremes[space]:
             out.extend(A(act.SAIL, space, sea) for sea in SEA_NEIGHBOURS[space])
         for enemy in range(CIVS):
-            if enemy != civ and state.triremes[enemy][space] and space * CIVS + enemy not in state.fought:
+            if (
+                enemy != civ
+                and state.triremes[enemy][space]
+                and space * CIVS + enemy not in state.fought
+            ):
                 out.append(A(act.FIGHT, space, enemy))
     return out
 
@@ -405,7 +409,7 @@ def sail(state: MareState, civ: int, start: int, end: int) -> None:
 
 def ground_options(state: MareState, civ: int) -> list[MareAction]:
     """Each legion and creature that has not moved may cross a border or a chain."""
-    out = []
+    out: list[MareAction] = []
     for p in range(PROVINCES):
         legions = state.legions[civ][p] - state.moved_legions[p]
         creatures = state.creatures[civ][p] - state.moved_creatures[p]

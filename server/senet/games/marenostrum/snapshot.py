@@ -171,7 +171,9 @@ def _deal(
         hands[seat] = [hand.count(c) for c in range(CARD_TYPES)]
 
 
-def _unseen(data: Mapping[str, Any], viewer: int | None, hand: list[int], offer: list[int]) -> list[int]:
+def _unseen(
+    data: Mapping[str, Any], viewer: int | None, hand: list[int], offer: list[int]
+) -> list[int]:
     counts = bank_start()
     for c in range(CARD_TYPES):
         counts[c] -= data["bank"][c]
@@ -205,7 +207,9 @@ def determinized(state: MareState, seat: int | None, seed: int) -> MareState:
     return twin
 
 
-def state_from_view(cls: type[MareState], game: Game, view: Mapping[str, Any], seed: int) -> MareState:
+def state_from_view(
+    cls: type[MareState], game: Game, view: Mapping[str, Any], seed: int
+) -> MareState:
     """A state whose view equals ``view``; what it hides is sampled from ``seed``.
 
     Raises:
@@ -229,7 +233,16 @@ def state_from_view(cls: type[MareState], game: Game, view: Mapping[str, Any], s
             offer = v.int_list(view["offer"], "offer", 0, 1000, CARD_TYPES)
             hands[viewer], offers[viewer] = list(hand), list(offer)
         sampler = Rng(seed)
-        _deal(seats, viewer, _unseen(data, viewer, hand, offer), hand_sizes, offer_sizes, hands, offers, sampler)
+        _deal(
+            seats,
+            viewer,
+            _unseen(data, viewer, hand, offer),
+            hand_sizes,
+            offer_sizes,
+            hands,
+            offers,
+            sampler,
+        )
         owned = {c for row in data["owned"] for c in row}
         data["hands"] = hands
         data["offers"] = offers
@@ -280,7 +293,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.winner = seat(f("winner"), "winner")
     s.civ_of = v.int_list(f("civ_of"), "civ_of", 0, CIVS - 1, seats, unique=True)
     s.seat_of = v.int_list(f("seat_of"), "seat_of", -1, seats - 1, CIVS)
-    if any(s.seat_of[c] != i for i, c in enumerate(s.civ_of)) or s.seat_of.count(-1) != CIVS - seats:
+    if (
+        any(s.seat_of[c] != i for i, c in enumerate(s.civ_of))
+        or s.seat_of.count(-1) != CIVS - seats
+    ):
         raise CorruptStateError("seat_of must invert civ_of")
     s.capital = v.int_list(f("capital"), "capital", 0, PROVINCES - 1, CIVS)
     s.roles = v.int_list(f("roles"), "roles", -1, seats - 1, len(ROLE_IDS))
@@ -314,7 +330,9 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         setattr(s, name, _table(f(name), name, seats, CARD_TYPES, 0, big))
     s.owned = _rows(f("owned"), "owned", seats, 0, len(OWNABLE) - 1)
     s.free_left = _table(f("free_left"), "free_left", seats, len(ITEMS), 0, 9)
-    s.losses = _rows(f("losses"), "losses", len(f("losses")) if isinstance(f("losses"), list) else -1, 0, SPACES)
+    s.losses = _rows(
+        f("losses"), "losses", len(f("losses")) if isinstance(f("losses"), list) else -1, 0, SPACES
+    )
     _check_consistency(s)
     return s
 

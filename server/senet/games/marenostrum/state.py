@@ -31,9 +31,7 @@ from senet.games.marenostrum.actions import MareAction, is_well_formed
 from senet.games.marenostrum.board import (
     CITY_SITES,
     ICONS,
-    LAND_NEIGHBOURS,
     PROVINCES,
-    SEA_NEIGHBOURS,
     SHORES,
     SPACE_IDS,
     SPACES,
@@ -45,7 +43,6 @@ from senet.games.marenostrum.cards import (
     FREE_BUILD,
     GOD_COST,
     GODS,
-    INCOME,
     KEEP_TAX_EFFECT,
     OWNABLE,
     OWNABLE_IDS,
@@ -470,7 +467,11 @@ class MareState(GameState):
             if self.face_up[s][c]
         ]
         trades = self.last_trades
-        if len(trades) == 4 and {trades[0], trades[1]} == {trades[2], trades[3]} and taker in trades:
+        if (
+            len(trades) == 4
+            and {trades[0], trades[1]} == {trades[2], trades[3]}
+            and taker in trades
+        ):
             blocked = trades[0] if trades[1] == taker else trades[1]
             allowed = [o for o in options if o[0] != blocked]
             # Ruling R8: the limit is lifted when it is the only thing in the way.
@@ -592,7 +593,9 @@ class MareState(GameState):
     def _discard(self) -> None:
         """Text: unused commodities go back; a player keeps two tax cards (Solomon 5)."""
         for seat in range(self.seat_count):
-            keep = max([KEEP_TAX, *(e.amount for e in effects_of(self.owned[seat], KEEP_TAX_EFFECT))])
+            keep = max(
+                [KEEP_TAX, *(e.amount for e in effects_of(self.owned[seat], KEEP_TAX_EFFECT))]
+            )
             hand = self.hands[seat]
             for card in range(CARD_TYPES):
                 back = hand[card] - keep if card == TAX else hand[card]
@@ -700,7 +703,7 @@ class MareState(GameState):
             seat=self.seat_of[civ],
             item=ITEMS[item],
             province=SPACE_IDS[province],
-            **({"commodity": CARD_NAMES[commodity]} if commodity >= 0 else {}),
+            commodity=CARD_NAMES[commodity] if commodity >= 0 else None,
         )
 
     def _check_victory(self, seat: int, card: int) -> None:
@@ -739,8 +742,10 @@ class MareState(GameState):
 
         def affordable(item: int, card: int = -1) -> bool:
             if setup:
-                return ITEM_COST[item] <= self.points_left if item < BUY_ITEM else (
-                    HERO_COST <= self.points_left
+                return (
+                    ITEM_COST[item] <= self.points_left
+                    if item < BUY_ITEM
+                    else (self.points_left >= HERO_COST)
                 )
             return self.can_pay(seat, self.cost(seat, item, card))
 
@@ -760,7 +765,11 @@ class MareState(GameState):
                 continue
             if allowed is not None and province not in allowed:
                 continue
-            if self.cities[province] < CITY_SITES[province] and self.stock[CITY] and affordable(CITY_ITEM):
+            if (
+                self.cities[province] < CITY_SITES[province]
+                and self.stock[CITY]
+                and affordable(CITY_ITEM)
+            ):
                 out.append(A(act.BUILD, CITY_ITEM, province))
             if self.stock[CARAVAN] and affordable(CARAVAN_ITEM):
                 for i, commodity in enumerate(ICONS[province]):
@@ -790,7 +799,7 @@ class MareState(GameState):
                 out.append(A(act.BUILD, CREATURE, province))
         if setup:
             hero = civ
-            if hero not in self.owned[seat] and HERO_COST <= self.points_left:
+            if hero not in self.owned[seat] and self.points_left >= HERO_COST:
                 out.append(A(act.BUY, hero))
             return out
         if rules.markers_on_board(self, civ) < MAX_INFLUENCE and self.can_pay(
@@ -811,8 +820,10 @@ class MareState(GameState):
         self.actor = seat
         self.points_left = FREE_SETUP_POINTS
         self.new_influence = [0] * PROVINCES
-        if self.influence[self.capital[civ]] != civ and len(FREE_CAPITALS[civ]) > 1 and (
-            self.setup_turns < self.seat_count
+        if (
+            self.influence[self.capital[civ]] != civ
+            and len(FREE_CAPITALS[civ]) > 1
+            and (self.setup_turns < self.seat_count)
         ):
             choices = rules.free_capitals(self, civ)
             if len(choices) > 1:
@@ -1180,4 +1191,4 @@ class MareState(GameState):
     __hash__ = None  # type: ignore[assignment]
 
 
-__all__ = ["MareState", "CIV_HEROES"]
+__all__ = ["CIV_HEROES", "MareState"]
