@@ -87,6 +87,9 @@ class Variant(Game):
     def parse_action(self, text: str) -> Any:
         return self.base.parse_action(text)
 
+    def public_notation(self, notation: str) -> str:
+        return self.base.public_notation(notation)
+
     def state_from_view(self, view: Mapping[str, Any], seed: int) -> GameState:
         return self.base.state_from_view(view, seed)
 
@@ -602,7 +605,8 @@ def test_simultaneous_choices_stay_hidden_and_commute(
     game: Game, seats: int, seed: int, chooser: int
 ):
     """Where several seats decide at once: no seat's pending choice shows in another
-    seat's view or events, and any order of the seats' submissions ends the same."""
+    seat's view, events or the action's public notation, and any order of the seats'
+    submissions ends the same."""
 
     def check(state: GameState, step: int, rng: Rng) -> None:
         deciding = state.deciding_seats()
@@ -613,7 +617,8 @@ def test_simultaneous_choices_stay_hidden_and_commute(
             for action in state.legal_actions_for(seat)[:6]:
                 trial = state.clone()
                 events = trial.apply(seat, action)
-                seen.add(json.dumps(_seen_by_others(trial, seat, events), sort_keys=True))
+                public = game.public_notation(action.notation())
+                seen.add(json.dumps([public, _seen_by_others(trial, seat, events)], sort_keys=True))
             assert len(seen) == 1, f"seat {seat}'s pending choice shows to other seats"
         # Each seat's submission is drawn as if it went first (it ends when the seat
         # stops deciding, before any reveal), then replayed in several orders.

@@ -272,3 +272,25 @@ def test_pieces_buildings_and_cards_stay_within_their_counts(
             for c in range(CARD_TYPES)
         ]
         assert cards == bank_start()
+
+
+def test_public_notation_hides_the_offered_card() -> None:
+    assert MARENOSTRUM.public_notation("offer grain") == "offer"
+    assert MARENOSTRUM.public_notation("give tax") == "give"
+    assert MARENOSTRUM.public_notation("take 2 grain") == "take 2 grain"
+
+
+def test_determinized_payer_can_still_finish_its_set() -> None:
+    """A hidden hand paying a set is dealt cards that complete it."""
+    rng = Rng(4)
+    state = _match(5, seed=4)
+    checked = 0
+    while not state.is_over() and checked < 30:
+        if state.step == "pay":
+            payer = state.actor
+            viewer = (payer + 1) % state.seat_count
+            for seed in range(5):
+                assert state.determinize(viewer, seed).legal_actions()
+            checked += 1
+        state.apply_unchecked(rng.choice(state.legal_actions()))
+    assert checked

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec
-from senet.games.marenostrum.actions import MareAction, parse_action
+from senet.games.marenostrum.actions import GIVE, OFFER, MareAction, parse_action
 from senet.games.marenostrum.constants import DEFAULT_TURN_LIMIT
 from senet.games.marenostrum.state import MareState
 
@@ -47,6 +47,13 @@ class MareNostrum(Game):
         ),
     )
     state_class = MareState
+
+    def public_notation(self, notation: str) -> str:
+        """``offer <card>`` and ``give <card>`` name a secret card: others see the verb."""
+        words = notation.split()
+        if words and words[0] in (OFFER, GIVE):
+            return words[0]
+        return notation
 
     def _new_state(self, seats: int, options: JsonDict, seed: int) -> MareState:
         state = MareState(self, seats, options)

@@ -20,8 +20,8 @@ from senet.games.interface import Game, JsonDict
 from senet.games.marenostrum.board import PROVINCES, SPACES
 from senet.games.marenostrum.cards import GODS, OWNABLE, POOL_INDEXES
 from senet.games.marenostrum.civilizations import CIV_IDS, CIVS
-from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
-from senet.games.marenostrum.constants import OFFER, OVER, PHASE_NAMES, ROLE_IDS, STEPS
+from senet.games.marenostrum.commodities import CARD_TYPES, TAX, bank_start
+from senet.games.marenostrum.constants import OFFER, OVER, PAY, PHASE_NAMES, ROLE_IDS, STEPS
 from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
 
@@ -156,19 +156,47 @@ def _deal(
     hands: list[list[int]],
     offers: list[list[int]],
     rng: Rng,
+    paying: tuple[int, int, int] | None = None,
 ) -> None:
     """Deal ``unseen`` cards (a list of card types) to every seat but ``viewer``:
-    the lowest of each seat's cards make its offer, so its offer stays canonical."""
+    the lowest of each seat's cards make its offer, so its offer stays canonical.
+
+    ``paying`` is ``(seat, pay_mask, cards left)`` while a hidden hand is paying a
+    set: that hand first gets cards that complete the set (it held some)."""
     rng.shuffle(unseen)
+    reserved: list[int] = []
+    if paying is not None and paying[0] != viewer:
+        reserved = _completing(unseen, paying[1], paying[2], rng)
     for seat in range(seats):
         if seat == viewer:
             continue
-        take = hand_sizes[seat] + offer_sizes[seat]
-        cards = sorted(unseen[:take])
+        mine = reserved if paying is not None and seat == paying[0] else []
+        take = hand_sizes[seat] + offer_sizes[seat] - len(mine)
+        cards = sorted(unseen[:take] + mine)
         del unseen[:take]
         offer, hand = cards[: offer_sizes[seat]], cards[offer_sizes[seat] :]
         offers[seat] = [offer.count(c) for c in range(CARD_TYPES)]
         hands[seat] = [hand.count(c) for c in range(CARD_TYPES)]
+
+
+def _completing(unseen: list[int], mask: int, left: int, rng: Rng) -> list[int]:
+    """Take from ``unseen`` cards that finish a set paid so far as ``mask``."""
+    taxes = unseen.count(TAX)
+    last = mask.bit_length() - 1 if mask > 1 else 0
+    kinds = sorted({c for c in unseen if c > last and c != TAX})
+    use_tax = mask == 1 or (mask == 0 and taxes >= left and (len(kinds) < left or rng.chance()))
+    chosen = [TAX] * left
+    if not use_tax:
+        rng.shuffle(kinds)
+        chosen = kinds[:left]
+    for card in chosen:
+        unseen.remove(card)
+    return chosen
+
+
+def paying_of(step: str, actor: int, mask: int, left: int) -> tuple[int, int, int] | None:
+    """The hidden hand paying a set, if any (see :func:`_deal`)."""
+    return (actor, mask, left) if step == PAY and left > 0 else None
 
 
 def _unseen(
@@ -202,6 +230,7 @@ def determinized(state: MareState, seat: int | None, seed: int) -> MareState:
         twin.hands,
         twin.offers,
         sampler,
+        paying_of(twin.step, twin.actor, twin.pay_mask, twin.pay_left),
     )
     twin.rng = Rng(sampler.next_u64())
     return twin
@@ -242,6 +271,7 @@ def state_from_view(
             hands,
             offers,
             sampler,
+            paying_of(data["step"], data["actor"], data["pay_mask"], data["pay_left"]),
         )
         owned = {c for row in data["owned"] for c in row}
         data["hands"] = hands
