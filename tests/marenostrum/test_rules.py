@@ -294,3 +294,62 @@ def test_determinized_payer_can_still_finish_its_set() -> None:
             checked += 1
         state.apply_unchecked(rng.choice(state.legal_actions()))
     assert checked
+
+
+# ------------------------------------------------------------------ gods
+def _hold(state: MareState, god: str, seat: int) -> int:
+    from senet.games.marenostrum.cards import GOD_IDS
+
+    index = GOD_IDS.index(god)
+    state.god_holder[index] = seat
+    state.god_used[index] = 0
+    return index
+
+
+def test_mars_adds_six_once() -> None:
+    from senet.games.marenostrum import gods
+
+    state = _match(6)
+    mars = _hold(state, "mars", _seat_of(state, ROME))
+    assert gods.mars_bonus(state, ROME) == 6
+    assert state.god_used[mars] == 1
+    assert gods.mars_bonus(state, ROME) == 0
+
+
+def test_vulcan_destroys_a_city_but_never_a_capitals_last() -> None:
+    from senet.games.marenostrum import gods
+
+    state = _match(6)
+    seat = _seat_of(state, ROME)
+    _hold(state, "vulcan", seat)
+    targets = {a.notation() for a in gods.invoke_options(state, seat, naval=False)}
+    assert "invoke vulcan pelo" in targets  # Sparta, not Greece's capital
+    assert "invoke vulcan atti" not in targets  # Athens: the capital's last city
+    assert "invoke vulcan aegy" in targets  # Egypt's capital has two cities
+    before = state.stock[2]
+    gods.invoke(state, MARENOSTRUM.parse_action("invoke vulcan pelo"))  # type: ignore[arg-type]
+    assert state.cities[P("pelo")] == 0 and state.stock[2] == before + 1
+
+
+def test_athena_guards_her_holder_from_other_gods() -> None:
+    from senet.games.marenostrum import gods
+
+    state = _match(6)
+    seat = _seat_of(state, ROME)
+    _hold(state, "vulcan", seat)
+    _hold(state, "athena", _seat_of(state, EGYPT))
+    targets = {a.notation() for a in gods.invoke_options(state, seat, naval=False)}
+    assert not any(t.endswith(("aegy", "theb", "cyre")) for t in targets)
+
+
+def test_hermes_gives_three_cards_after_revenue() -> None:
+    from senet.games.marenostrum import gods
+
+    state = _match(6)
+    seat = _seat_of(state, ROME)
+    _hold(state, "hermes", seat)
+    before = sum(state.hands[seat])
+    produced = [[0] * CARD_TYPES for _ in range(6)]
+    produced[seat][card_type("wine")] = 1
+    gods.after_revenue(state, produced)
+    assert sum(state.hands[seat]) == before + 3

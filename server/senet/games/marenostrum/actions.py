@@ -11,6 +11,8 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``grant 3``                  role holder: hand the tied role to seat 3
 ``next 2``                   role holder: seat 2 plays next in this phase
 ``god mars`` / ``pass``      make an offering to a god, or none
+``invoke vulcan etru``       use a held god's power (``invoke baal etru wine``,
+                             ``invoke poseidon tyr rome``)
 ``build legion lati``        build an item in a province (``caravan`` names the icon:
                              ``build caravan lati wine``)
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
@@ -61,6 +63,7 @@ SACK = "sack"
 OCCUPY = "occupy"
 LEAVE = "leave"
 DONE = "done"
+INVOKE = "invoke"
 
 CARD_KINDS = (OFFER, GIVE, PAY)
 SEAT_KINDS = (GRANT, NEXT)
@@ -71,6 +74,7 @@ ALL_KINDS = (
     TAKE,
     *SEAT_KINDS,
     GOD,
+    INVOKE,
     BUILD,
     BUY,
     CONVERT,
@@ -114,6 +118,11 @@ class MareAction(NamedTuple):
             return f"{TAKE} {a} {CARD_NAMES[b]}"
         if kind == GOD:
             return f"{GOD} {GOD_IDS[a]}"
+        if kind == INVOKE:
+            text = f"{INVOKE} {GOD_IDS[a]} {SPACE_IDS[b]}"
+            if c < 0:
+                return text
+            return f"{text} {CIV_IDS[c] if GOD_IDS[a] == 'poseidon' else CARD_NAMES[c]}"
         if kind == BUILD:
             text = f"{BUILD} {ITEMS[a]} {SPACE_IDS[b]}"
             return f"{text} {CARD_NAMES[c]}" if c >= 0 else text
@@ -188,6 +197,7 @@ _ARITY = {
     NEXT: (1,),
     TAKE: (2,),
     GOD: (1,),
+    INVOKE: (2, 3),
     BUILD: (2, 3),
     BUY: (1,),
     CONVERT: (0, 1),
@@ -232,6 +242,23 @@ def parse_action(text: str) -> MareAction:
         return A(TAKE, _seat(args[0]), _card(args[1]))
     if kind == GOD:
         return A(GOD, _index(GOD_IDS, args[0], "a god"))
+    if kind == INVOKE:
+        god = _index(GOD_IDS, args[0], "a god")
+        space = _space(args[1])
+        target = {"poseidon": "civ", "baal": "commodity"}.get(GOD_IDS[god], "")
+        if bool(target) != (len(args) == 3):
+            raise MalformedActionError(
+                "invoke names a god and a space; Poseidon adds the civilization, Baal the "
+                "commodity: invoke poseidon tyr rome, invoke baal etru wine"
+            )
+        if target == "civ":
+            return A(INVOKE, god, space, _index(CIV_IDS, args[2], "a civilization"))
+        if target == "commodity":
+            commodity = _card(args[2])
+            if commodity == 0:
+                raise MalformedActionError("Baal destroys a caravan of a commodity, not tax")
+            return A(INVOKE, god, space, commodity)
+        return A(INVOKE, god, space)
     if kind == BUILD:
         item = _index(ITEMS, args[0], "an item to build")
         caravan = item == ITEMS.index("caravan")

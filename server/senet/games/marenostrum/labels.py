@@ -39,6 +39,11 @@ def describe(state: MareState, action: Any) -> str:
         return f"Seat {a} plays next in this phase"
     if kind == act.GOD:
         return f"Make an offering to {GODS[a].name}"
+    if kind == act.INVOKE:
+        target = ""
+        if c >= 0:
+            target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
+        return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
     if kind == act.PASS:
         return "Make no offering"
     if kind == act.BUILD:

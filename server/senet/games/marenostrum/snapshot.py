@@ -39,6 +39,7 @@ FIELDS: StateFields[MareState] = StateFields(
             "step",
             "actor",
             "role_index",
+            "ishtar_role",
             "trade_size",
             "taker",
             "pay_left",
@@ -313,6 +314,7 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.step = v.choice(f("step"), "step", STEPS)
     s.actor = seat(f("actor"), "actor")
     s.role_index = v.integer(f("role_index"), "role_index", 0, len(ROLE_IDS))
+    s.ishtar_role = v.integer(f("ishtar_role"), "ishtar_role", -1, len(ROLE_IDS) - 1)
     s.trade_size = v.integer(f("trade_size"), "trade_size", 0, big)
     s.taker = seat(f("taker"), "taker")
     s.pay_left = v.integer(f("pay_left"), "pay_left", 0, 13)

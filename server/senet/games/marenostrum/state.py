@@ -26,7 +26,7 @@ from typing import Any
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, GameState, JsonDict
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import labels, rules, snapshot
+from senet.games.marenostrum import gods, labels, rules, snapshot
 from senet.games.marenostrum.actions import MareAction, is_well_formed
 from senet.games.marenostrum.board import (
     CITY_SITES,
@@ -189,6 +189,8 @@ class MareState(GameState):
         self.god_used = [0] * len(GODS)
         self.roles = [NOBODY] * len(ROLE_IDS)
         self.role_index = 0
+        # The role Ishtar's +2 went to at this turn's role step (-1: none).
+        self.ishtar_role = NOBODY
         self.turn = 0
         self.phase = SETUP
         self.step = SETUP_BUILD
@@ -361,6 +363,8 @@ class MareState(GameState):
         self._emit("turn_started", turn=self.turn)
         if self.turn > 1:
             self.role_index = 0
+            counts = [rules.role_counts(self, s) for s in range(self.seat_count)]
+            self.ishtar_role = gods.ishtar_role(self, counts)
             if self._reassign_roles():
                 return
         self._start_commerce()
@@ -372,7 +376,7 @@ class MareState(GameState):
         while self.role_index < len(ROLE_IDS):
             role = self.role_index
             holder = self.roles[role]
-            counts = [rules.role_counts(self, s)[role] for s in range(self.seat_count)]
+            counts = [self._role_count(s, role) for s in range(self.seat_count)]
             best = max(counts)
             if counts[holder] < best:
                 tied = [s for s in range(self.seat_count) if counts[s] == best]
@@ -387,8 +391,17 @@ class MareState(GameState):
     def role_tie_candidates(self) -> list[int]:
         """Seats tied for the role the holder is handing on."""
         role = self.role_index
-        counts = [rules.role_counts(self, s)[role] for s in range(self.seat_count)]
+        counts = [self._role_count(s, role) for s in range(self.seat_count)]
         return [s for s in range(self.seat_count) if counts[s] == max(counts)]
+
+    def _role_count(self, seat: int, role: int) -> int:
+        """The role criterion of ``seat``, with Ishtar's +2 where she was used."""
+        bonus = (
+            gods.ISHTAR_BONUS
+            if role == self.ishtar_role and (self.god_holder[gods.ISHTAR] == seat)
+            else 0
+        )
+        return rules.role_counts(self, seat)[role] + bonus
 
     def _give_role(self, role: int, seat: int) -> None:
         if self.roles[role] != seat:
@@ -399,8 +412,12 @@ class MareState(GameState):
     def _start_commerce(self) -> None:
         self.phase = COMMERCE
         director = self.roles[COMMERCE_ROLE]
+        produced = [[0] * CARD_TYPES for _ in range(self.seat_count)]
         for i in range(self.seat_count):
-            self._collect(rules.revenue(self, (director + i) % self.seat_count))
+            seat, cards = rules.revenue(self, (director + i) % self.seat_count)
+            produced[seat] = cards
+            self._collect((seat, cards))
+        gods.after_revenue(self, produced)
         self.step = TRADE_SIZE
         self.actor = director
 
@@ -895,6 +912,8 @@ class MareState(GameState):
     def _ground_battle(self, mover: int, enemy: int, province: int) -> None:
         attack = rules.battle_total(self, mover, province, attacking=True)
         defence = rules.battle_total(self, enemy, province, attacking=False)
+        attack += gods.mars_bonus(self, mover)
+        defence += gods.mars_bonus(self, enemy)
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
         lost_enemy = min(attack // 5, rules.ground_units(self, enemy, province))
         self._emit(
@@ -1037,14 +1056,17 @@ class MareState(GameState):
             if self.can_pay(seat, self.cost(seat, GOD_ITEM)):
                 out = [A(act.GOD, g) for g in range(len(GODS)) if self.god_holder[g] == NOBODY]
             return [*out, A(act.PASS)]
-        if step in (BUILD, SETUP_BUILD):
+        if step == BUILD:
+            return [*self.build_options(seat), *gods.invoke_options(self, seat, False), A(act.DONE)]
+        if step == SETUP_BUILD:
             return [*self.build_options(seat), A(act.DONE)]
         if step == PAY:
             return [A(act.PAY, c) for c in self.pay_options()]
         if step == SETUP_CAPITAL:
             return [A(act.CAPITAL, p) for p in rules.free_capitals(self, self.civ_of[seat])]
         if step == NAVAL:
-            return [*rules.naval_options(self, self.civ_of[seat]), A(act.DONE)]
+            naval = rules.naval_options(self, self.civ_of[seat])
+            return [*naval, *gods.invoke_options(self, seat, True), A(act.DONE)]
         if step == GROUND:
             return [*rules.ground_options(self, self.civ_of[seat]), A(act.DONE)]
         if step == LOSSES:
@@ -1102,6 +1124,8 @@ class MareState(GameState):
                 self._next_player()
             else:
                 self._start_purchase(seat, GOD_ITEM, action.a, -1, -1)
+        elif kind == act.INVOKE:
+            gods.invoke(self, action)
         elif step == BUILD:
             if kind == act.DONE:
                 self._next_player()
