@@ -353,3 +353,60 @@ def test_hermes_gives_three_cards_after_revenue() -> None:
     produced[seat][card_type("wine")] = 1
     gods.after_revenue(state, produced)
     assert sum(state.hands[seat]) == before + 3
+
+
+# ------------------------------------------------------------------ Greek blockade
+def _rome_crossing(greek_ships: int, roman_ships: int) -> tuple[MareState, int, int]:
+    """Rome, in its ground moves, about to cross the Ionian Sea into Peloponnesus."""
+    from senet.games.marenostrum.civilizations import GREECE
+    from senet.games.marenostrum.constants import GROUND, MILITARY
+
+    state = _match(6)
+    rome, greece = _seat_of(state, ROME), _seat_of(state, GREECE)
+    ion, aeg = P("ion"), P("aeg")
+    state.triremes[GREECE][aeg] = 0
+    state.triremes[GREECE][ion] = greek_ships
+    state.triremes[ROME][P("tyr")] = 0
+    state.triremes[ROME][ion] = roman_ships
+    state.legions[ROME][P("magn")] = 1
+    state.phase, state.step = MILITARY, GROUND
+    state.queue, state.actor = [rome], rome
+    return state, rome, greece
+
+
+def test_blockade_is_declared_and_may_be_let_through() -> None:
+    state, rome, greece = _rome_crossing(1, 1)
+    events = state.apply(rome, "move l magn pelo")
+    assert state.step == "blockade" and state.current_seat() == greece
+    assert any(e.kind == "blockade_declared" for e in events)
+    state.apply(greece, "done")
+    assert state.step == "ground" and state.legions[ROME][P("pelo")] == 1
+
+
+def test_blockade_that_sinks_the_carrier_sends_the_unit_back() -> None:
+    """Text: the invading unit is not lost; it returns and may move again."""
+    state, rome, greece = _rome_crossing(5, 1)
+    state.apply(rome, "move l magn pelo")
+    state.apply(greece, "blockade ion")
+    assert state.triremes[ROME][P("ion")] == 0
+    assert state.legions[ROME][P("magn")] == 1 and state.legions[ROME][P("pelo")] == 0
+    assert state.step == "ground" and state.current_seat() == rome
+    assert "move l magn etru" in {a.notation() for a in state.legal_actions()}
+
+
+def test_blockade_that_fails_lets_the_move_go_on() -> None:
+    """Notes 6: if the Greek player fails, the units land and fight as usual."""
+    state, rome, greece = _rome_crossing(1, 5)
+    state.apply(rome, "move l magn pelo")
+    state.apply(greece, "blockade ion")
+    assert state.triremes[ROME][P("ion")] >= 4
+    assert state.legions[ROME][P("pelo")] == 1 and state.step == "ground"
+
+
+def test_no_blockade_by_land_or_against_a_neutral_greece() -> None:
+    state = _match(3, seed=2)
+    from senet.games.marenostrum.civilizations import GREECE
+
+    if state.seat_of[GREECE] == -1:
+        action = MARENOSTRUM.parse_action("move l magn pelo")
+        assert not state._blockade_starts(0, action)  # type: ignore[arg-type]

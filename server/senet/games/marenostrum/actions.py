@@ -21,6 +21,7 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
+``blockade aeg``             Greece: attack the invader's carrying triremes there
 ``move l lati etru``         move a legion (``c``: a creature)
 ``lose legion``              a battle destroys one of your legions
 ``sack city``                after battle: destroy a building (``sack caravan wine``)
@@ -64,6 +65,7 @@ OCCUPY = "occupy"
 LEAVE = "leave"
 DONE = "done"
 INVOKE = "invoke"
+BLOCKADE = "blockade"
 
 CARD_KINDS = (OFFER, GIVE, PAY)
 SEAT_KINDS = (GRANT, NEXT)
@@ -81,6 +83,7 @@ ALL_KINDS = (
     CAPITAL,
     SAIL,
     FIGHT,
+    BLOCKADE,
     MOVE,
     LOSE,
     SACK,
@@ -130,8 +133,8 @@ class MareAction(NamedTuple):
             return f"{BUY} {OWNABLE_IDS[a]}"
         if kind == CONVERT:
             return CONVERT if a < 0 else f"{CONVERT} {SPACE_IDS[a]}"
-        if kind == CAPITAL:
-            return f"{CAPITAL} {SPACE_IDS[a]}"
+        if kind in (CAPITAL, BLOCKADE):
+            return f"{kind} {SPACE_IDS[a]}"
         if kind == SAIL:
             return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
         if kind == FIGHT:
@@ -202,6 +205,7 @@ _ARITY = {
     BUY: (1,),
     CONVERT: (0, 1),
     CAPITAL: (1,),
+    BLOCKADE: (1,),
     SAIL: (2,),
     FIGHT: (2,),
     MOVE: (3,),
@@ -276,6 +280,11 @@ def parse_action(text: str) -> MareAction:
         return A(CAPITAL, _province(args[0]))
     if kind == SAIL:
         return A(SAIL, _space(args[0]), _space(args[1]))
+    if kind == BLOCKADE:
+        sea = _space(args[0])
+        if sea < PROVINCES:
+            raise MalformedActionError("a blockade is fought at sea")
+        return A(BLOCKADE, sea)
     if kind == FIGHT:
         sea = _space(args[0])
         if sea < PROVINCES:

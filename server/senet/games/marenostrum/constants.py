@@ -18,6 +18,7 @@ NAVAL = "naval"  # a player's naval moves and battles
 GROUND = "ground"  # a player's ground moves
 LOSSES = "losses"  # a player picks which units a battle destroys
 AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy, convert or leave
+BLOCKADE = "blockade"  # the Greek player may attack the triremes carrying an invader
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -35,6 +36,7 @@ STEPS = (
     GROUND,
     LOSSES,
     AFTER_BATTLE,
+    BLOCKADE,
     OVER,
 )
 

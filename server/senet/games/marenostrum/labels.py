@@ -44,6 +44,8 @@ def describe(state: MareState, action: Any) -> str:
         if c >= 0:
             target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
         return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
+    if kind == act.BLOCKADE:
+        return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
     if kind == act.PASS:
         return "Make no offering"
     if kind == act.BUILD:

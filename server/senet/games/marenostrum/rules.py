@@ -184,6 +184,26 @@ def chain_shores(state: MareState, civ: int, province: int) -> set[int]:
     return out
 
 
+def chain_path(state: MareState, civ: int, start: int, end: int) -> list[int]:
+    """The seas of the shortest chain of ``civ``'s triremes from ``start`` to ``end``
+    (the chain an invader declares for the Greek blockade)."""
+    row = state.triremes[civ]
+    previous: dict[int, int] = {s: -1 for s in SHORES[start] if row[s]}
+    frontier = list(previous)
+    while frontier:
+        sea = frontier.pop(0)
+        if end in SHORES[sea]:
+            path = [sea]
+            while previous[path[-1]] != -1:
+                path.append(previous[path[-1]])
+            return path[::-1]
+        for n in SEA_NEIGHBOURS[sea]:
+            if row[n] and n not in previous:
+                previous[n] = sea
+                frontier.append(n)
+    return []
+
+
 def neighbours(state: MareState, civ: int, province: int) -> set[int]:
     """Provinces adjacent to ``province`` for ``civ``: borders and trireme chains."""
     return set(LAND_NEIGHBOURS[province]) | chain_shores(state, civ, province)

@@ -21,7 +21,15 @@ from senet.games.marenostrum.board import PROVINCES, SPACES
 from senet.games.marenostrum.cards import GODS, OWNABLE, POOL_INDEXES
 from senet.games.marenostrum.civilizations import CIV_IDS, CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX, bank_start
-from senet.games.marenostrum.constants import OFFER, OVER, PAY, PHASE_NAMES, ROLE_IDS, STEPS
+from senet.games.marenostrum.constants import (
+    BLOCKADE,
+    OFFER,
+    OVER,
+    PAY,
+    PHASE_NAMES,
+    ROLE_IDS,
+    STEPS,
+)
 from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
 
@@ -79,6 +87,8 @@ FIELDS: StateFields[MareState] = StateFields(
             "moved_triremes",
             "fought",
             "pending",
+            "blockade",
+            "blockaded",
         ),
         *TABLE(
             "legions",
@@ -355,6 +365,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.moved_triremes = v.int_list(f("moved_triremes"), "moved_triremes", 0, 100, SPACES)
     s.fought = v.int_list(f("fought"), "fought", 0, SPACES * CIVS)
     s.pending = v.int_list(f("pending"), "pending", 0, PROVINCES - 1)
+    s.blockade = v.int_list(f("blockade"), "blockade", 0, SPACES - 1)
+    s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
+    if s.step == BLOCKADE and len(s.blockade) < 4:
+        raise CorruptStateError("a blockade needs the move and its chain")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)
     s.creatures = _table(f("creatures"), "creatures", CIVS, PROVINCES, 0, 100)
     s.triremes = _table(f("triremes"), "triremes", CIVS, SPACES, 0, 100)

@@ -31,6 +31,7 @@ from senet.games.marenostrum.actions import MareAction, is_well_formed
 from senet.games.marenostrum.board import (
     CITY_SITES,
     ICONS,
+    LAND_NEIGHBOURS,
     PROVINCES,
     SHORES,
     SPACE_IDS,
@@ -56,6 +57,7 @@ from senet.games.marenostrum.civilizations import (
     CIV_IDS,
     CIVS,
     FREE_CAPITALS,
+    GREECE,
     START,
     START_TAX_CARDS,
 )
@@ -68,6 +70,7 @@ from senet.games.marenostrum.commodities import (
 )
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
+    BLOCKADE,
     BUILD,
     COMMERCE,
     COMMERCE_ROLE,
@@ -218,6 +221,10 @@ class MareState(GameState):
         # Losses still to choose: rows [civ, space, count].
         self.losses: list[list[int]] = []
         self.after_space = NOBODY
+        # A move waiting on the Greek blockade: [unit, start, end, *chain seas], and
+        # the seas where Greece has already attacked it.
+        self.blockade: list[int] = []
+        self.blockaded: list[int] = []
         self.winner = NOBODY
         self._events: list[Event] | None = None
 
@@ -1000,6 +1007,93 @@ class MareState(GameState):
             self._emit("converting", seat=self.actor, province=SPACE_IDS[province])
         self._resolve_pending()
 
+    def _march(self, seat: int, unit: int, start: int, end: int) -> None:
+        rules.march(self, self.civ_of[seat], unit, start, end)
+        self._emit(
+            "moved",
+            seat=seat,
+            unit=("legion", "creature")[unit],
+            start=SPACE_IDS[start],
+            end=SPACE_IDS[end],
+        )
+
+    # ------------------------------------------------------------ Greek blockade
+    def _blockade_starts(self, seat: int, action: MareAction) -> bool:
+        """Text: an attack on a Greek province across the sea must declare its chain;
+        the Greek player may then attack its triremes where he has one too."""
+        civ = self.civ_of[seat]
+        greek = self.seat_of[GREECE]
+        unit, start, end = action.a, action.b, action.c
+        if greek == NOBODY or civ == GREECE or self.influence[end] != GREECE:
+            return False
+        if end in LAND_NEIGHBOURS[start]:
+            return False
+        chain = rules.chain_path(self, civ, start, end)
+        if not any(self.triremes[GREECE][sea] for sea in chain):
+            return False
+        self.blockade = [unit, start, end, *chain]
+        self.blockaded = []
+        self.step = BLOCKADE
+        self.actor = greek
+        self._emit(
+            "blockade_declared",
+            seat=seat,
+            start=SPACE_IDS[start],
+            end=SPACE_IDS[end],
+            chain=[SPACE_IDS[s] for s in chain],
+        )
+        return True
+
+    def blockade_options(self) -> list[int]:
+        """Chain seas where Greece has a trireme and has not attacked yet."""
+        mover = self.civ_of[self.queue[0]]
+        return [
+            sea
+            for sea in self.blockade[3:]
+            if sea not in self.blockaded
+            and self.triremes[GREECE][sea]
+            and self.triremes[mover][sea]
+        ]
+
+    def _blockade(self, action: MareAction) -> None:
+        """Notes 6: a broken chain sends the unit back to its start, free to move again;
+        otherwise the move goes on and the ground battle follows as usual."""
+        mover_seat = self.queue[0]
+        mover = self.civ_of[mover_seat]
+        unit, start, end = self.blockade[:3]
+        if action.kind == act.BLOCKADE:
+            sea = action.a
+            self.blockaded.append(sea)
+            greek = rules.naval_total(self, GREECE, sea)
+            invader = rules.naval_total(self, mover, sea)
+            lost_invader = min(greek // 5, self.triremes[mover][sea])
+            lost_greek = min(invader // 5, self.triremes[GREECE][sea])
+            self.triremes[mover][sea] -= lost_invader
+            self.triremes[GREECE][sea] -= lost_greek
+            self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+            self._emit(
+                "blockade_battle",
+                sea=SPACE_IDS[sea],
+                greek=greek,
+                invader=invader,
+                greek_losses=lost_greek,
+                invader_losses=lost_invader,
+            )
+            if not self.triremes[mover][sea]:
+                self._emit("blockade_held", province=SPACE_IDS[end])
+                self._close_blockade(mover_seat)
+                return
+            if self.blockade_options():
+                return
+        self._close_blockade(mover_seat)
+        self._march(mover_seat, unit, start, end)
+
+    def _close_blockade(self, mover_seat: int) -> None:
+        self.blockade = []
+        self.blockaded = []
+        self.step = GROUND
+        self.actor = mover_seat
+
     # ---------------------------------------------------------------- queries
     def current_seat(self) -> int | None:
         if self.step == OVER:
@@ -1071,6 +1165,8 @@ class MareState(GameState):
             return [*rules.ground_options(self, self.civ_of[seat]), A(act.DONE)]
         if step == LOSSES:
             return [A(act.LOSE, k) for k in self.loss_options()]
+        if step == BLOCKADE:
+            return [*(A(act.BLOCKADE, sea) for sea in self.blockade_options()), A(act.DONE)]
         if step == AFTER_BATTLE:
             return [*rules.after_battle_options(self, self.after_space), A(act.LEAVE)]
         return []
@@ -1159,15 +1255,10 @@ class MareState(GameState):
         elif step == GROUND:
             if kind == act.DONE:
                 self._end_ground()
-            else:
-                rules.march(self, self.civ_of[seat], action.a, action.b, action.c)
-                self._emit(
-                    "moved",
-                    seat=seat,
-                    unit=("legion", "creature")[action.a],
-                    start=SPACE_IDS[action.b],
-                    end=SPACE_IDS[action.c],
-                )
+            elif not self._blockade_starts(seat, action):
+                self._march(seat, action.a, action.b, action.c)
+        elif step == BLOCKADE:
+            self._blockade(action)
         elif step == LOSSES:
             self._lose(action.a)
             if not self._next_loss():
