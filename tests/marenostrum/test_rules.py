@@ -327,7 +327,7 @@ def test_vulcan_destroys_a_city_but_never_a_capitals_last() -> None:
     assert "invoke vulcan atti" not in targets  # Athens: the capital's last city
     assert "invoke vulcan aegy" in targets  # Egypt's capital has two cities
     before = state.stock[2]
-    gods.invoke(state, MARENOSTRUM.parse_action("invoke vulcan pelo"))  # type: ignore[arg-type]
+    gods.invoke(state, MARENOSTRUM.parse_action("invoke vulcan pelo"))
     assert state.cities[P("pelo")] == 0 and state.stock[2] == before + 1
 
 
@@ -409,4 +409,4 @@ def test_no_blockade_by_land_or_against_a_neutral_greece() -> None:
 
     if state.seat_of[GREECE] == -1:
         action = MARENOSTRUM.parse_action("move l magn pelo")
-        assert not state._blockade_starts(0, action)  # type: ignore[arg-type]
+        assert not state._blockade_starts(0, action)
