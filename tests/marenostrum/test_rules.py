@@ -410,3 +410,37 @@ def test_no_blockade_by_land_or_against_a_neutral_greece() -> None:
     if state.seat_of[GREECE] == -1:
         action = MARENOSTRUM.parse_action("move l magn pelo")
         assert not state._blockade_starts(0, action)
+
+
+# ------------------------------------------------------------------ card powers
+def _building(state: MareState, civ: int) -> int:
+    from senet.games.marenostrum.constants import BUILD, CONSTRUCTION
+
+    seat = _seat_of(state, civ)
+    state.phase, state.step, state.queue, state.actor = CONSTRUCTION, BUILD, [seat], seat
+    return seat
+
+
+def test_cleopatra_swaps_one_card_with_the_bank_once_per_phase() -> None:
+    state = _match(6)
+    seat = _building(state, EGYPT)
+    state.hands[seat][card_type("grain")] += 1
+    state.bank[card_type("grain")] -= 1
+    legal = {a.notation() for a in state.legal_actions()}
+    assert "swap grain tax" in legal and "swap tax wine" in legal
+    state.apply(seat, "swap grain tax")
+    assert not any(a.notation().startswith("swap") for a in state.legal_actions())
+
+
+def test_midas_turns_a_commodity_into_two_tax_cards() -> None:
+    from senet.games.marenostrum.cards import OWNABLE_IDS
+
+    state = _match(6)
+    seat = _building(state, ROME)
+    state.owned[seat].append(OWNABLE_IDS.index("midas"))
+    wine = card_type("wine")
+    state.hands[seat][wine] += 1
+    state.bank[wine] -= 1
+    tax, wines = state.hands[seat][0], state.hands[seat][wine]
+    state.apply(seat, "gild wine")
+    assert state.hands[seat][0] == tax + 2 and state.hands[seat][wine] == wines - 1

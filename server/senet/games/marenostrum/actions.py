@@ -18,6 +18,9 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
 ``convert etru``             complete a conversion: your influence replaces theirs
 ``pay grain``                pay one card of the set being paid
+``swap grain tax``           Cleopatra: swap a card with the bank (commodity for tax,
+                             or tax for a commodity)
+``gild grain``               Midas: a commodity becomes two tax cards
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
@@ -65,9 +68,11 @@ OCCUPY = "occupy"
 LEAVE = "leave"
 DONE = "done"
 INVOKE = "invoke"
+SWAP = "swap"
+GILD = "gild"
 BLOCKADE = "blockade"
 
-CARD_KINDS = (OFFER, GIVE, PAY)
+CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
 BARE_KINDS = (PASS, OCCUPY, LEAVE, DONE)
 ALL_KINDS = (
@@ -77,6 +82,7 @@ ALL_KINDS = (
     *SEAT_KINDS,
     GOD,
     INVOKE,
+    SWAP,
     BUILD,
     BUY,
     CONVERT,
@@ -119,6 +125,8 @@ class MareAction(NamedTuple):
             return f"{kind} {a}"
         if kind == TAKE:
             return f"{TAKE} {a} {CARD_NAMES[b]}"
+        if kind == SWAP:
+            return f"{SWAP} {CARD_NAMES[a]} {CARD_NAMES[b]}"
         if kind == GOD:
             return f"{GOD} {GOD_IDS[a]}"
         if kind == INVOKE:
@@ -196,6 +204,8 @@ _ARITY = {
     OFFER: (1,),
     GIVE: (1,),
     PAY: (1,),
+    GILD: (1,),
+    SWAP: (2,),
     GRANT: (1,),
     NEXT: (1,),
     TAKE: (2,),
@@ -244,6 +254,11 @@ def parse_action(text: str) -> MareAction:
         return A(kind, _seat(args[0]))
     if kind == TAKE:
         return A(TAKE, _seat(args[0]), _card(args[1]))
+    if kind == SWAP:
+        give, get = _card(args[0]), _card(args[1])
+        if (give == 0) == (get == 0):
+            raise MalformedActionError("swap trades a commodity for tax or tax for a commodity")
+        return A(SWAP, give, get)
     if kind == GOD:
         return A(GOD, _index(GOD_IDS, args[0], "a god"))
     if kind == INVOKE:

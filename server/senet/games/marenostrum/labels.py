@@ -46,6 +46,10 @@ def describe(state: MareState, action: Any) -> str:
         return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
     if kind == act.BLOCKADE:
         return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
+    if kind == act.SWAP:
+        return f"Cleopatra: give {_card(a)} to the bank for {_card(b)}"
+    if kind == act.GILD:
+        return f"Midas: turn {_card(a)} into two tax cards"
     if kind == act.PASS:
         return "Make no offering"
     if kind == act.BUILD:

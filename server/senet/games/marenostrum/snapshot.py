@@ -89,6 +89,7 @@ FIELDS: StateFields[MareState] = StateFields(
             "pending",
             "blockade",
             "blockaded",
+            "powers_used",
         ),
         *TABLE(
             "legions",
@@ -366,6 +367,7 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.fought = v.int_list(f("fought"), "fought", 0, SPACES * CIVS)
     s.pending = v.int_list(f("pending"), "pending", 0, PROVINCES - 1)
     s.blockade = v.int_list(f("blockade"), "blockade", 0, SPACES - 1)
+    s.powers_used = v.int_list(f("powers_used"), "powers_used", 0, 3, seats)
     s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
     if s.step == BLOCKADE and len(s.blockade) < 4:
         raise CorruptStateError("a blockade needs the move and its chain")

@@ -141,6 +141,9 @@ A = MareAction
 BUY_ITEM = len(ITEMS)
 GOD_ITEM = BUY_ITEM + 1
 CONVERT_ITEM = BUY_ITEM + 2
+CLEOPATRA = OWNABLE_IDS.index("cleopatra")
+MIDAS = OWNABLE_IDS.index("midas")
+CLEOPATRA_POWER, MIDAS_POWER = 1, 2
 #: Set-up order of the roles (ruling R9): military, political, commerce, priest.
 SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
 
@@ -208,6 +211,8 @@ class MareState(GameState):
         self.pay_left = 0
         self.pay_mask = 0
         self.free_left = [[0] * len(ITEMS) for _ in range(n)]
+        # Per seat, once-per-construction-phase powers used (bits: CLEOPATRA, MIDAS).
+        self.powers_used = [0] * n
         self.setup_turns = 0
         self.points_left = 0
         # Military: per space, how many of the mover's units arrived this turn.
@@ -579,6 +584,7 @@ class MareState(GameState):
             self.step = OFFERING
         elif self.phase == CONSTRUCTION:
             self.step = BUILD
+            self.powers_used[seat] = 0
             for card in self.owned[seat]:
                 for effect in OWNABLE[card].effects:
                     if effect.kind == FREE_BUILD:
@@ -1017,6 +1023,27 @@ class MareState(GameState):
             end=SPACE_IDS[end],
         )
 
+    # ------------------------------------------------------------ card powers
+    def power_options(self, seat: int) -> list[MareAction]:
+        """Cleopatra's swap and Midas's gilding, once each per construction phase."""
+        out: list[MareAction] = []
+        hand, bank, used = self.hands[seat], self.bank, self.powers_used[seat]
+        if CLEOPATRA in self.owned[seat] and not used & CLEOPATRA_POWER:
+            if bank[TAX]:
+                out.extend(A(act.SWAP, c, TAX) for c in COMMODITY_TYPES if hand[c])
+            if hand[TAX]:
+                out.extend(A(act.SWAP, TAX, c) for c in COMMODITY_TYPES if bank[c])
+        if MIDAS in self.owned[seat] and not used & MIDAS_POWER and bank[TAX] >= 2:
+            out.extend(A(act.GILD, c) for c in COMMODITY_TYPES if hand[c])
+        return out
+
+    def _exchange(self, seat: int, change: dict[int, int], power: int, name: str) -> None:
+        for card, delta in change.items():
+            self.hands[seat][card] += delta
+            self.bank[card] -= delta
+        self.powers_used[seat] |= power
+        self._emit("card_power", seat=seat, card=name)
+
     # ------------------------------------------------------------ Greek blockade
     def _blockade_starts(self, seat: int, action: MareAction) -> bool:
         """Text: an attack on a Greek province across the sea must declare its chain;
@@ -1151,7 +1178,8 @@ class MareState(GameState):
                 out = [A(act.GOD, g) for g in range(len(GODS)) if self.god_holder[g] == NOBODY]
             return [*out, A(act.PASS)]
         if step == BUILD:
-            return [*self.build_options(seat), *gods.invoke_options(self, seat, False), A(act.DONE)]
+            invoke = gods.invoke_options(self, seat, False)
+            return [*self.build_options(seat), *self.power_options(seat), *invoke, A(act.DONE)]
         if step == SETUP_BUILD:
             return [*self.build_options(seat), A(act.DONE)]
         if step == PAY:
@@ -1222,6 +1250,10 @@ class MareState(GameState):
                 self._start_purchase(seat, GOD_ITEM, action.a, -1, -1)
         elif kind == act.INVOKE:
             gods.invoke(self, action)
+        elif kind == act.SWAP:
+            self._exchange(seat, {action.a: -1, action.b: 1}, CLEOPATRA_POWER, "cleopatra")
+        elif kind == act.GILD:
+            self._exchange(seat, {action.a: -1, TAX: 2}, MIDAS_POWER, "midas")
         elif step == BUILD:
             if kind == act.DONE:
                 self._next_player()
