@@ -444,3 +444,17 @@ def test_midas_turns_a_commodity_into_two_tax_cards() -> None:
     tax, wines = state.hands[seat][0], state.hands[seat][wine]
     state.apply(seat, "gild wine")
     assert state.hands[seat][0] == tax + 2 and state.hands[seat][wine] == wines - 1
+
+
+def test_jason_and_ariadne_move_two_spaces() -> None:
+    from senet.games.marenostrum.cards import OWNABLE_IDS
+
+    state = _match(6)
+    seat = _seat_of(state, ROME)
+    sails = {a.notation() for a in r.naval_options(state, ROME)}
+    assert "sail tyr ion" in sails and "sail tyr crt" not in sails
+    state.owned[seat] += [OWNABLE_IDS.index("jason"), OWNABLE_IDS.index("ariadne")]
+    sails = {a.notation() for a in r.naval_options(state, ROME)}
+    assert "sail tyr crt" in sails  # Tyrrhenum - Ionium - Creticum
+    moves = {a.notation() for a in r.ground_options(state, ROME)}
+    assert "move l lati magn" in moves and "move l etru illy" in moves

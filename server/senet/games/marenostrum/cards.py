@@ -21,6 +21,7 @@ kind               arg                                         amount
 ``role_bonus``     role name                                   added to its count
 ``fortress_limit`` ``""``                                      fortresses per province
 ``free_build``     item name                                   free items per phase
+``move_range``     ``trireme``/``legion``                      spaces per move
 ``special``        what it does (not yet played by the state)  0
 =================  ==========================================  =====================
 """
@@ -39,6 +40,7 @@ KEEP_TAX_EFFECT = "keep_tax"
 ROLE_BONUS = "role_bonus"
 FORTRESS_LIMIT = "fortress_limit"
 FREE_BUILD = "free_build"
+MOVE_RANGE = "move_range"
 SPECIAL = "special"
 
 
@@ -93,7 +95,7 @@ CIV_HEROES: tuple[Card, ...] = (
     # [C2] one free influence marker per turn.
     _c("hammurabi", "Hammurabi", CIV_HERO, E(FREE_BUILD, "influence", 1)),
     # [C1] a bonus to trireme movement: designed as two seas per move.
-    _c("atlas", "Atlas", CIV_HERO, E(SPECIAL, "triremes move two seas")),
+    _c("atlas", "Atlas", CIV_HERO, E(MOVE_RANGE, "trireme", 2)),
 )
 
 #: General heroes (2003 and 2005) and wonders, the pool 8 cards are set aside from.
@@ -124,12 +126,13 @@ POOL: tuple[Card, ...] = (
     _c("achilles", "Achilles", HERO, E(AUTO_SIX, "legion", 1)),
     _c("ajax", "Ajax", HERO, E(DIE_BONUS, "legion:defend", 1)),
     _c("antigone", "Antigone", HERO, E(SPECIAL, "temples cannot be sacked")),
-    _c("ariadne", "Ariadne", HERO, E(SPECIAL, "legions move two provinces")),
+    # Designed: two provinces by land borders (a trireme chain still counts as one).
+    _c("ariadne", "Ariadne", HERO, E(MOVE_RANGE, "legion", 2)),
     _c("gilgamesh", "Gilgamesh", HERO, E(COST, "creature", 4)),
     _c("hamilcar", "Hamilcar", HERO, E(COST, "legion", 2)),
     _c("hercules", "Hercules", HERO, E(BATTLE_BONUS, "ground", 3)),
     _c("imhotep", "Imhotep", HERO, E(COST, "pyramids", 10)),
-    _c("jason", "Jason", HERO, E(SPECIAL, "triremes move two seas")),
+    _c("jason", "Jason", HERO, E(MOVE_RANGE, "trireme", 2)),
     _c("dioscuri", "Castor & Pollux", HERO, E(DIE_BONUS, "trireme", 1)),
     _c("circe", "Circe", HERO, E(SPECIAL, "one enemy legion per battle does not roll")),
     _c("sheba", "Queen of Sheba", HERO, E(INCOME, "any", 1)),

@@ -26,6 +26,7 @@ from senet.games.marenostrum.cards import (
     DIE_BONUS,
     FORTRESS_BONUS,
     INCOME,
+    MOVE_RANGE,
     PYRAMIDS_INDEX,
     ROLE_BONUS,
     effects_of,
@@ -397,6 +398,29 @@ def sack(state: MareState, province: int, building: int, commodity: int) -> None
 
 
 # ------------------------------------------------------------------ moves
+def move_range(state: MareState, civ: int, unit: str) -> int:
+    """Spaces a ``unit`` of ``civ`` may move (1; Atlas, Jason, Ariadne: 2)."""
+    return max(
+        [1, *(e.amount for e in effects_of(_seat_cards(state, civ), MOVE_RANGE) if e.arg == unit)]
+    )
+
+
+def _within(links: tuple[tuple[int, ...], ...], start: int, steps: int) -> list[int]:
+    """Spaces at most ``steps`` links from ``start`` (``start`` excluded), sorted."""
+    seen = {start}
+    frontier = [start]
+    for _ in range(steps):
+        frontier = [n for s in frontier for n in links[s] if n not in seen]
+        seen.update(frontier)
+    seen.discard(start)
+    return sorted(seen)
+
+
+def land_reach(state: MareState, civ: int, province: int) -> list[int]:
+    """Provinces a legion of ``civ`` reaches from ``province`` by land borders."""
+    return _within(LAND_NEIGHBOURS, province, move_range(state, civ, "legion"))
+
+
 def naval_options(state: MareState, civ: int) -> list[MareAction]:
     """Launches, sea moves (each trireme once) and optional naval battles (text)."""
     row = state.triremes[civ]
@@ -408,7 +432,8 @@ def naval_options(state: MareState, civ: int) -> list[MareAction]:
             out.extend(A(act.SAIL, space, sea) for sea in SHORES[space])
             continue
         if count > state.moved_triremes[space]:
-            out.extend(A(act.SAIL, space, sea) for sea in SEA_NEIGHBOURS[space])
+            reach = _within(SEA_NEIGHBOURS, space, move_range(state, civ, "trireme"))
+            out.extend(A(act.SAIL, space, sea) for sea in reach)
         for enemy in range(CIVS):
             if (
                 enemy != civ
@@ -437,7 +462,8 @@ def ground_options(state: MareState, civ: int) -> list[MareAction]:
             continue
         targets = sorted(neighbours(state, civ, p))
         if legions > 0:
-            out.extend(A(act.MOVE, 0, p, q) for q in targets)
+            far = set(land_reach(state, civ, p))
+            out.extend(A(act.MOVE, 0, p, q) for q in sorted(far.union(targets)))
         if creatures > 0:
             out.extend(A(act.MOVE, 1, p, q) for q in targets)
     return out

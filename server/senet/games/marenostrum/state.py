@@ -1053,7 +1053,9 @@ class MareState(GameState):
         unit, start, end = action.a, action.b, action.c
         if greek == NOBODY or civ == GREECE or self.influence[end] != GREECE:
             return False
-        if end in LAND_NEIGHBOURS[start]:
+        if end in LAND_NEIGHBOURS[start] or (
+            unit == 0 and end in rules.land_reach(self, civ, start)
+        ):
             return False
         chain = rules.chain_path(self, civ, start, end)
         if not any(self.triremes[GREECE][sea] for sea in chain):
