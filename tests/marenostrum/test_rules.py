@@ -458,3 +458,58 @@ def test_jason_and_ariadne_move_two_spaces() -> None:
     assert "sail tyr crt" in sails  # Tyrrhenum - Ionium - Creticum
     moves = {a.notation() for a in r.ground_options(state, ROME)}
     assert "move l lati magn" in moves and "move l etru illy" in moves
+
+
+# ------------------------------------------------------------------ after battle
+def test_occupier_claims_cities_then_caravans_then_doublings() -> None:
+    """Ruling R10, text: a unit per city or caravan claims its income."""
+    state = _match(6)
+    camp = P("camp")  # Rome: a grain caravan; a city built at Neapolis
+    state.cities[camp] = 1
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.occupier[camp] = EGYPT
+    assert r.claims(state, camp) == (1, 0, 0, 0)
+    egypt = _seat_of(state, EGYPT)
+    rome = _seat_of(state, ROME)
+    assert r.revenue(state, rome)[1][card_type("grain")] == 1  # the caravan stays Rome's
+    before = r.revenue(state, egypt)[1][0]
+    state.occupier[camp] = -1
+    assert r.revenue(state, egypt)[1][0] == before - 1
+    state.occupier[camp] = EGYPT
+    state.legions[EGYPT][camp] = 2
+    assert r.claims(state, camp) == (1, 1, 0, 0)
+    assert r.revenue(state, rome)[1][card_type("grain")] == 0
+
+
+def test_occupation_ends_when_the_invader_leaves() -> None:
+    state = _match(6)
+    camp = P("camp")
+    state.legions[EGYPT][camp] = 1
+    state.occupier[camp] = EGYPT
+    state.legions[EGYPT][camp] = 0
+    r.refresh_control(state)
+    assert state.occupier[camp] == -1
+
+
+def test_sack_returns_the_building_to_the_stock() -> None:
+    state = _match(6)
+    lati = P("lati")
+    cities = state.stock[2]
+    r.sack(state, lati, 2, -1)
+    assert state.cities[lati] == 0 and state.stock[2] == cities + 1
+    caravans = state.stock[0]
+    r.sack(state, lati, 0, card_type("wine"))
+    assert state.caravans[lati] == 0 and state.stock[0] == caravans + 1
+
+
+def test_conversion_is_completed_in_construction_next_to_the_empire() -> None:
+    """Text: a unit on the marker; next construction the invader may replace it."""
+    state = _match(6)
+    camp = P("camp")
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.converter[camp] = EGYPT
+    assert camp not in r.convertible(state, EGYPT), "Campania is not next to Egypt"
+    state.influence[P("magn")] = EGYPT
+    assert camp in r.convertible(state, EGYPT)
