@@ -22,7 +22,9 @@ def final_score_lines(
         return [Text("No final scores yet.")]
     lines = [Text("FINAL SCORES", style="bold reverse")]
     ranking = list(view.places)
-    for entry in sorted(view.final_scores, key=lambda e: ranking[e.seat] if e.seat < len(ranking) else 9):
+    for entry in sorted(
+        view.final_scores, key=lambda e: ranking[e.seat] if e.seat < len(ranking) else 9
+    ):
         place = ordinal(ranking[entry.seat]) if entry.seat < len(ranking) else "?"
         sizes = " ".join(map(str, entry.expedition_sizes)) or "-"
         lines.append(
