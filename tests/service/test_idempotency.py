@@ -103,8 +103,9 @@ async def test_a_creation_retried_with_its_key_returns_the_same_match(client: Cl
 
 async def test_a_key_reused_for_another_creation_is_refused(client: Client) -> None:
     key = str(uuid.uuid4())
-    await _create(client, key, seats=3)
-    await expect_error(_create(client, key, seats=2), *REUSED)
+    created = await _create(client, key, seats=3)
+    refused = await expect_error(_create(client, key, seats=2), *REUSED)
+    assert refused.facts == {"matchId": created.match_id}
 
 
 async def test_a_malformed_creation_key_is_invalid_argument(client: Client) -> None:
@@ -153,7 +154,8 @@ async def test_a_join_key_asking_for_another_seat_is_refused(client: Client) -> 
     match_id = (await _create(client, str(uuid.uuid4()))).match_id
     key = str(uuid.uuid4())
     joined = await _join(client, match_id, key, seat=1)
-    await expect_error(_join(client, match_id, key, seat=2), *REUSED)
+    refused = await expect_error(_join(client, match_id, key, seat=2), *REUSED)
+    assert refused.facts == {"seat": "1"}
     assert (await _join(client, match_id, key, seat=1)).token == joined.token
 
 

@@ -478,7 +478,7 @@ class MatchService:
         if meta.creation != fingerprint:
             raise errors.RequestIdReused(
                 "this request_id already created a different match",
-                {"field": "request_id", "match_id": match_id},
+                {"matchId": match_id},
             )
         state = self._state(get_game(meta.game_id), stored)
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
@@ -587,7 +587,7 @@ class MatchService:
             if seat is not None and seat != held:
                 raise errors.RequestIdReused(
                     f"this request_id already joined seat {held}",
-                    {"field": "request_id", "seat": held},
+                    {"seat": held},
                 )
             state = self._state(get_game(meta.game_id), stored)
             return held, token, self._summary(stored, meta, state)
