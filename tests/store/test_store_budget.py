@@ -64,7 +64,7 @@ async def test_a_load_during_a_stall_is_unavailable_before_redis_wakes(
         await _new_match(store, "m1")
         await store.load("m1")  # connections open before the stall
         sleeper = await stalls(STALL_S)
-        with pytest.raises(StoreUnavailable, match="time budget"):
+        with pytest.raises(StoreUnavailable):
             await store.load("m1")
         assert not sleeper.done(), "the call waited the stall out"
         await sleeper

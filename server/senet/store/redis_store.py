@@ -351,16 +351,25 @@ class RedisStore(MatchStore):
 
         Errors are translated as :meth:`_calling` translates them (without its
         context-manager overhead: this is the per-action path).
+
+        The whole call, retries included, ends by its deadline (``op_timeout_s``
+        from now). The common case, one attempt over a connected multiplexed
+        connection, needs no timer of its own: the connection's watchdog fails
+        any command unanswered for ``op_timeout_s``. Everything else (connecting,
+        retries, redis-py's path) runs under an explicit deadline.
         """
+        deadline = asyncio.get_running_loop().time() + self._op_timeout_s
         try:
-            async with self._budget():
+            if mux is None:
+                cluster = self._cluster
+                if cluster is not None and getattr(cluster, "_initialize", True):
+                    async with asyncio.timeout_at(deadline):
+                        await cluster.initialize()
+                mux = self._mux_for(keys[0])
                 if mux is None:
-                    if self._cluster is not None:
-                        await self._cluster.initialize()  # at once once initialized
-                    mux = self._mux_for(keys[0])
-                    if mux is None:
+                    async with asyncio.timeout_at(deadline):
                         return await script(keys=keys, args=args)
-                return await self._run_muxed(mux, script, keys, args, sent)
+            return await self._run_muxed(mux, script, keys, args, sent, deadline)
         except _TRANSLATED as e:
             raise _store_error(e) from e
 
@@ -371,6 +380,7 @@ class RedisStore(MatchStore):
         keys: list[str],
         args: list[Any],
         sent: asyncio.Future[Any] | None,
+        deadline: float,
     ) -> Any:
         command = _evalsha(script, keys, args)
         failures = 0
@@ -379,25 +389,33 @@ class RedisStore(MatchStore):
                 try:
                     if sent is not None:
                         reply, sent = sent, None
-                        return await reply
-                    return await mux.execute(*command)
+                        return await reply  # bounded by the connection's watchdog
+                    if failures == 0 and mux.connected:
+                        return await mux.send(*command)  # bounded likewise
+                    async with asyncio.timeout_at(deadline):
+                        return await mux.execute(*command)
                 except rex.NoScriptError:
-                    await mux.execute("SCRIPT", "LOAD", script.script)
-                    return await mux.execute(*command)
+                    async with asyncio.timeout_at(deadline):
+                        await mux.execute("SCRIPT", "LOAD", script.script)
+                        return await mux.execute(*command)
             except (rex.MovedError, rex.AskError, MuxUnsupported) as e:
                 if isinstance(e, MuxUnsupported):
                     self._multiplex = False  # no socket streams: redis-py from now on
-                return await script(keys=keys, args=args)
+                async with asyncio.timeout_at(deadline):
+                    return await script(keys=keys, args=args)
             except (rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError):
                 if self._cluster is not None:
                     # A node lost or failing over: redis-py's cluster client retries,
                     # learns the new slot map from the failure, and the next calls'
                     # multiplexed connections follow it.
-                    return await script(keys=keys, args=args)
+                    async with asyncio.timeout_at(deadline):
+                        return await script(keys=keys, args=args)
                 failures += 1
-                if failures > self._retries:
+                pause = self._backoff.compute(failures)
+                left = deadline - asyncio.get_running_loop().time()
+                if failures > self._retries or pause >= left:
                     raise
-                await asyncio.sleep(self._backoff.compute(failures))
+                await asyncio.sleep(pause)
 
     def _mux_for(self, key: str) -> MuxConnection | None:
         """The multiplexed connection to the node owning ``key``; None: use redis-py."""
