@@ -230,3 +230,37 @@ async def test_calls_during_a_redis_stall_fail_unavailable_before_it_ends(
     assert (await _join(client, match_id, join_key)).seat == joined.seat
     seats = (await client.get(match_id)).match.seats
     assert sum(s.claimed for s in seats) == 1
+
+
+async def test_keyed_creation_and_joining_hold_across_replicas_on_redis_cluster(
+    redis_cluster_url: str,
+) -> None:
+    """Replica A writes and loses its replies; the retries go to replica B, over a
+    three-master Redis Cluster: one match, one seat, the same token."""
+    prefix = f"idem{uuid.uuid4().hex[:8]}"
+    lossy = cast(_LossyRedis, _LossyRedis.from_url(redis_cluster_url, key_prefix=prefix))
+    lossy.lose = {"create"}
+    plain = RedisStore.from_url(redis_cluster_url, key_prefix=prefix)
+    config = Settings(port=0, log_json=False, key_prefix=prefix)
+    servers = [await create_server(config, store) for store in (lossy, plain)]
+    channels = [grpc.aio.insecure_channel(f"127.0.0.1:{s.port}") for s in servers]
+    a, b = (Client(c) for c in channels)
+    try:
+        key = str(uuid.uuid4())
+        await expect_error(_create(a, key, seats=2), *DOWN)
+        match_id = (await _create(b, key, seats=2)).match_id
+        assert match_id == match_id_for(key)
+        lossy.lose.add("claim")
+        join_key = str(uuid.uuid4())
+        await expect_error(_join(a, match_id, join_key), *DOWN)
+        joined = await _join(b, match_id, join_key)
+        again = await _join(a, match_id, join_key)
+        assert (again.seat, again.token) == (joined.seat, joined.token)
+        assert (await b.as_seat(joined.token).legal(match_id)).seat == joined.seat
+        seats = (await a.get(match_id)).match.seats
+        assert sum(s.claimed for s in seats) == 1
+    finally:
+        for channel in channels:
+            await channel.close(None)
+        for server in servers:
+            await server.stop()
