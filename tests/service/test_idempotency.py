@@ -264,3 +264,14 @@ async def test_keyed_creation_and_joining_hold_across_replicas_on_redis_cluster(
             await channel.close(None)
         for server in servers:
             await server.stop()
+
+
+async def test_concurrent_attempts_of_one_join_hold_one_seat(client: Client) -> None:
+    """Attempts of one join racing for "any open seat" (a retry sent while the
+    first is still on its way) end with one seat, the same for all of them."""
+    match_id = (await _create(client, str(uuid.uuid4()), seats=3)).match_id
+    key = str(uuid.uuid4())
+    replies = await asyncio.gather(*(_join(client, match_id, key) for _ in range(3)))
+    assert len({(r.seat, r.token) for r in replies}) == 1
+    seats = (await client.get(match_id)).match.seats
+    assert [s.seat for s in seats if s.claimed] == [replies[0].seat]

@@ -548,27 +548,43 @@ class MatchService:
                     _clock_of(stored),
                 )
         for candidate in candidates:
-            if await self.store.claim_seat(
+            if not await self.store.claim_seat(
                 stored.match_id, StoreSeatClaim(candidate, claims[candidate].to_json())
             ):
-                fresh = await self._load(match_id)
-                if is_started(meta, fresh.seats):
-                    # Waiting matches expire early; this one now gets the idle TTL.
-                    await self.store.mark_started(fresh.match_id)
-                await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
-                entry = self._parsed(fresh)
-                summary = self._summary(fresh, meta, entry.state)
-                # The seat's first action here then needs no load of its own.
-                self.cache.put(fresh.match_id, entry)
-                return candidate, tokens[candidate], summary
-        if keyed:
-            # An earlier attempt with this key may have claimed meanwhile.
-            earlier = self._joined_before(await self._load(match_id), meta, seat, request_id)
-            if earlier is not None:
-                return earlier
+                if keyed:
+                    # Taken: by another attempt of this join (a retry sent while
+                    # the first was on its way)? Then that seat is the answer.
+                    # Attempts walk the open seats in the same order, so they
+                    # meet at the first seat either of them gets.
+                    taken = await self._load(match_id)
+                    if candidate in self._seats_of_key(taken, meta, request_id):
+                        return self._joined(taken, meta, candidate, request_id)
+                continue
+            fresh = await self._load(match_id)
+            if is_started(meta, fresh.seats):
+                # Waiting matches expire early; this one now gets the idle TTL.
+                await self.store.mark_started(fresh.match_id)
+            await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
+            entry = self._parsed(fresh)
+            summary = self._summary(fresh, meta, entry.state)
+            # The seat's first action here then needs no load of its own.
+            self.cache.put(fresh.match_id, entry)
+            return candidate, tokens[candidate], summary
         if seat is not None:
             raise errors.SeatTaken(f"seat {seat} is already taken", {"seat": seat})
         raise errors.NoOpenSeat("every open seat of this match is taken")
+
+    @staticmethod
+    def _seats_of_key(stored: StoredMatch, meta: MatchMeta, request_id: str) -> list[int]:
+        """The seats whose claims hold the token a join with this key gets (one,
+        unless attempts asking for different explicit seats raced), lowest first."""
+        held = []
+        for seat in sorted(stored.seats):
+            token = seat_token(meta.join_secret, stored.match_id, seat, request_id)
+            digest = hashlib.sha256(token.encode()).hexdigest()
+            if secrets.compare_digest(_claim_token_hash(stored.seats[seat]), digest):
+                held.append(seat)
+        return held
 
     def _joined_before(
         self, stored: StoredMatch, meta: MatchMeta, seat: int | None, request_id: str
@@ -579,19 +595,22 @@ class MatchService:
         Raises:
             RequestIdReused: the key holds another seat than the one asked for.
         """
-        for held, claim_json in stored.seats.items():
-            token = seat_token(meta.join_secret, stored.match_id, held, request_id)
-            digest = hashlib.sha256(token.encode()).hexdigest()
-            if not secrets.compare_digest(_claim_token_hash(claim_json), digest):
-                continue
-            if seat is not None and seat != held:
-                raise errors.RequestIdReused(
-                    f"this request_id already joined seat {held}",
-                    {"seat": held},
-                )
-            state = self._state(get_game(meta.game_id), stored)
-            return held, token, self._summary(stored, meta, state)
-        return None
+        mine = self._seats_of_key(stored, meta, request_id)
+        if not mine:
+            return None
+        if seat is not None and seat not in mine:
+            raise errors.RequestIdReused(
+                f"this request_id already joined seat {mine[0]}", {"seat": mine[0]}
+            )
+        return self._joined(stored, meta, mine[0] if seat is None else seat, request_id)
+
+    def _joined(
+        self, stored: StoredMatch, meta: MatchMeta, seat: int, request_id: str
+    ) -> tuple[int, str, MatchSummary]:
+        """What a keyed join of ``seat`` answers: the seat, its token, the summary."""
+        token = seat_token(meta.join_secret, stored.match_id, seat, request_id)
+        state = self._state(get_game(meta.game_id), stored)
+        return seat, token, self._summary(stored, meta, state)
 
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
         stored = await self._load(match_id)
