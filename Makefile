@@ -85,8 +85,10 @@ playthroughs: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m tests.bench
 
-## make run: the match server on the embedded in-memory store (port 50051) with one bot worker.
+## make run: the match server on the embedded in-memory store (port 50051) with one bot worker,
+## and the web client beside it on http://127.0.0.1:8080 (stopped with the server).
 run: $(RUNTIME)
+	$(BIN)/senet web --server 127.0.0.1:50051 --port 8080 & web=$$!; trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1
 
 ## make deploy-lock: re-pin the image's dependencies (with hashes): the runtime ones from

@@ -73,6 +73,8 @@ class RedisServer:
                 "--dir", str(self.workdir),
                 "--logfile", str(self._log),
                 "--daemonize", "no",
+                # DEBUG SLEEP stalls this Redis in the outage tests and the soak.
+                "--enable-debug-command", "local",
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -1,10 +1,10 @@
 """The layers that serve every game name none: games are found through plug-ins only.
 
 Scans the service, the store, the shared codec modules, the command line, the bots,
-the text client, the full-screen client, the arena and the client library (but each
-game's own plug-in package, named by its id) for a string literal that is an installed
-game's id and for imports of one game's modules. Docstrings are documentation and may
-name games.
+the text client, the full-screen client, the web client, the arena and the client
+library (but each game's own plug-in package, named by its id) for a string literal
+that is an installed game's id and for imports of one game's modules. Docstrings are
+documentation and may name games.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ AGNOSTIC = [
     "clients/senet/client",
     "clients/senet/text",
     "clients/senet/tui",
+    "clients/senet/web",
 ]
 #: Defaults a person sees, not branches: ``senet arena`` plays the flagship game unless
 #: told otherwise.

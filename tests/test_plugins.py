@@ -35,7 +35,7 @@ def registry(group: str) -> PluginRegistry[SimpleNamespace]:
 
 
 def test_senet_games_are_found_by_entry_point() -> None:
-    assert [game.info.id for game in all_games()][:2] == ["archeos", "mykerinos"]
+    assert {"archeos", "mykerinos"} <= {game.info.id for game in all_games()}
     assert get_game("mykerinos").info.id == "mykerinos"
 
 

@@ -150,7 +150,7 @@ def test_patron_draws_as_many_cards_as_the_expedition_after_the_display() -> Non
     state = _state("patron")
     set_hand(state, 0, "r-pat", "r-stu", "y-stu")
     set_deck(state, "g-stu", "p-stu", "o-stu", monkeys=3)
-    play(state, 0, "lead r-pat col", "add r-stu", "go")
+    play(state, 0, "lead r-pat col", "add r-stu", "go", "draw")
     # y-stu went to the display first; then two cards from the deck.
     assert state.hands[0] == sorted(
         [card(Role.STUDENT, Colour.GREEN), card(Role.STUDENT, Colour.PURPLE)]

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from senet.games.archeos import ArcheosState
 from senet.games.archeos.cards import Colour, parse_card
-from senet.games.archeos.sites import LINGUIST_END, Special
+from senet.games.archeos.sites import ADVANCED, LINGUIST_END, Special
 from tests.archeos.builders import (
     end_season,
     event,
-    kinds,
     new_state,
     play,
     set_deck,
@@ -35,14 +34,16 @@ def test_linguist_track_stops_at_its_end_ruling_a5() -> None:
     assert state.step == "linguist"  # the artifact on the last space still counts
 
 
-def test_linguist_free_advance_triggers_no_site_effect_ruling_a10() -> None:
+def test_linguist_free_advance_may_cash_in_on_uluru_ruling_a10() -> None:
     state = _state("linguist", advanced=Special.ULURU)
     set_hand(state, 0, "b-lin", "b-stu")
     play(state, 0, "lead b-lin col", "add b-stu", "go")
     assert state.step == "linguist"
-    events = play(state, 0, "adv r")
-    assert state.positions[0][int(Colour.RED)] == 1
-    assert state.step == "turn" and "uluru_cashed" not in kinds(events)
+    play(state, 0, "adv r")
+    assert state.positions[0][int(Colour.RED)] == 1 and state.step == "uluru"
+    events = play(state, 0, "cash")
+    assert event(events, "uluru_cashed").data["points"] == ADVANCED[Special.ULURU].points[1]
+    assert state.positions[0][int(Colour.RED)] == 0 and state.step == "turn"
 
 
 def test_cartographer_chain_ruling_a11() -> None:
@@ -53,7 +54,7 @@ def test_cartographer_chain_ruling_a11() -> None:
     assert state.step == "extra"
     play(state, 0, "lead b-car col", "go")
     assert state.step == "extra"  # the second Cartographer advanced too
-    play(state, 0, "lead g-pat col", "go")
+    play(state, 0, "lead g-pat col", "go", "draw")
     # The Patron led the last expedition: y-stu to the display, then one card drawn.
     assert len(state.hands[0]) == 1 and state.turn == 1
     assert len(state.expeditions[0]) == 3
@@ -64,7 +65,7 @@ def test_third_monkey_during_patron_draws_ends_the_turn_ruling_a20() -> None:
     state.monkeys = 2
     set_hand(state, 0, "r-pat", "r-stu")
     set_deck(state, "p-stu", "monkey", "g-stu", "g-stu", "g-stu", "g-stu", "g-stu", "g-stu")
-    events = play(state, 0, "lead r-pat col", "add r-stu", "go")
+    events = play(state, 0, "lead r-pat col", "add r-stu", "go", "draw")
     assert event(events, "season_ending").data == {"season": 1, "seat": 0}
     assert state.season == 2 and state.first_seat == 0
 

@@ -60,6 +60,7 @@ def test_chichen_itza_draws_the_cards_shown_at_the_line_crossed_at_end_of_turn()
     track = ADVANCED[Special.CHICHEN_ITZA]
     set_hand(state, 0, "g-bot", "g-stu", "g-stu", "y-stu")
     set_deck(state, "r-stu", "p-stu", "o-stu", "b-stu", monkeys=3)
+    state.monkey_free_top = 4  # no monkey can come: the cards are drawn at once
     events = play(state, 0, "lead g-bot col", "add g-stu", "add g-stu", "go")
     assert state.positions[0][green] == 3
     drawn = [e.data for e in events if e.kind == "cards_drawn"]
@@ -75,6 +76,8 @@ def test_chichen_itza_draws_come_after_the_physician_keeps_cards() -> None:
     state.roles = sorted({*state.roles, int(Role.PHYSICIAN)})
     play(state, 0, "lead g-phy col", "add g-stu", "add g-stu", "add g-stu", "add g-stu", "go")
     play(state, 0, "keep r-stu", "keep r-stu", "keep r-stu", "keep r-stu", "keep y-stu")
+    while state.step == "chichen":
+        play(state, 0, "draw")
     # Five kept, then three drawn for crossing the line out of space 4.
     assert ADVANCED[Special.CHICHEN_ITZA].draws[4] == 3
     assert len(state.hands[0]) == 8 and state.turn == 1

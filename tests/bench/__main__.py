@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, rules, scale, service
+from tests.bench import bots, reliability, rules, scale, service
 
 
 class Benchmark(Protocol):
@@ -26,6 +26,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "service": service.run,
     "bots": bots.run,
     "scale": scale.run,
+    "reliability": reliability.run,
 }
 
 

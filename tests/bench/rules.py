@@ -15,7 +15,8 @@ reference figure, one machine-readable line per game::
     rules.<game_id>.decisions_vs_chess: <median decisions/s at the reference seat
                                          count / median chess moves/s>
 
-with the reference seat count ``min(4, max_seats)`` (4 players for Mykerinos).
+with the reference seat count ``min(4, max_seats)`` (4 players for Mykerinos; 6 for
+Mare Nostrum, see ``REFERENCE_SEATS``).
 """
 
 from __future__ import annotations
@@ -157,10 +158,16 @@ def senet_workload(game: Game, seats: int) -> Workload:
     )
 
 
+#: Games measured at another seat count than ``min(4, max_seats)``: Mare Nostrum's
+#: target is set for its full table of six.
+REFERENCE_SEATS = {"marenostrum": 6}
+
+
 def reference_seats(game: Game) -> int:
-    """The seat count whose figure is compared with chess: ``min(4, max_seats)``."""
+    """The seat count whose figure is compared with chess: ``min(4, max_seats)``
+    unless :data:`REFERENCE_SEATS` names another."""
     info = game.info
-    return max(info.min_seats, min(4, info.max_seats))
+    return REFERENCE_SEATS.get(info.id, max(info.min_seats, min(4, info.max_seats)))
 
 
 def _spread(values: Sequence[float]) -> str:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from senet.codec import codec_for
 from senet.games import MalformedActionError, Rng, get_game
+from senet.games.archeos import ArcheosState
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 
@@ -56,9 +57,24 @@ def test_typed_actions_decode_to_canonical_notation() -> None:
         ),
         "prof 4": pb.ArcheosAction(kind=pb.ARCHEOS_ACTION_KIND_PROFESSOR, token=4),
         "draw": pb.ArcheosAction(kind=pb.ARCHEOS_ACTION_KIND_DRAW),
+        "skip": pb.ArcheosAction(kind=pb.ARCHEOS_ACTION_KIND_SKIP),
     }
     for notation, typed in cases.items():
         assert CODEC.action_from_proto(match_pb2.Action(archeos=typed)) == notation
+
+
+def test_the_decline_and_its_steps_round_trip() -> None:
+    """``skip`` and the Patron / Chichén Itzá steps (ruling A-9) have wire forms."""
+    skip = GAME.parse_action("skip")
+    assert CODEC.action_from_proto(CODEC.action_to_proto(skip)) == "skip"
+    assert pb.ArcheosStep.Name(pb.ARCHEOS_STEP_PATRON) == "ARCHEOS_STEP_PATRON"
+    state = GAME.new_match(2, {"advanced_site": "chichen"}, seed=4)
+    assert isinstance(state, ArcheosState)
+    state.step = "chichen"  # any running view decodes back with the new step
+    view = state.view(0)
+    assert CODEC.view_from_proto(CODEC.view_to_proto(view), viewer=0, options=state.options) == (
+        view
+    )
 
 
 @pytest.mark.parametrize(

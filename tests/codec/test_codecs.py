@@ -96,11 +96,12 @@ KIND_WORDS = {
     "BLOCK": "block",
     "USE_TIE": "usetie",
     "KEEP_TIE": "keeptie",
+    "LEAVE_PLOT": "leave",
 }
 NEUTRAL_KINDS = {"na", "nb", "nskip", "discard"}
 #: Action kinds that only a variant offers.
 VARIANT_KINDS = {
-    "team": {"ta", "tb"},
+    "team": {"ta", "tb", "leave"},
     "quick": {"draft"},
     "nile": {"gov", "block", "usetie", "keeptie"},
 }
@@ -118,6 +119,7 @@ EVENT_KINDS = {
     "game_over",
 }
 VARIANT_EVENTS = {
+    "team": {"plot_left"},
     "quick": {"draft_started", "drafted", "draft_discarded"},
     "nile": {
         "blocked",
@@ -354,7 +356,7 @@ def _view(view: pb.MykerinosView) -> dict[str, Any]:
             }
             for f in view.final_scores
         ]
-        out["ranking"] = list(view.ranking)
+        out["ranking"] = list(view.places)
     return out
 
 
@@ -424,7 +426,7 @@ def _event(event: pb.MykerinosEvent) -> tuple[str, dict[str, Any]]:
         return kind, {"campaign": c.campaign, "next_start_seat": c.next_start_seat}
     if kind == "game_over":
         g = event.game_over
-        return kind, {"scores": list(g.scores), "ranking": list(g.ranking)}
+        return kind, {"scores": list(g.scores), "ranking": list(g.places)}
     return kind, _variant_event(event, kind)
 
 
@@ -482,6 +484,8 @@ def _variant_event(event: pb.MykerinosEvent, kind: str) -> dict[str, Any]:
     if kind == "tie_card_used":
         u = event.tie_card_used
         return {"seat": u.seat, "order": [_colour(c) for c in u.order]}
+    if kind == "plot_left":
+        return {"seat": event.plot_left.seat, "area": event.plot_left.area}
     assert kind == "tie_card_kept"
     return {"seat": event.tie_card_kept.seat}
 
@@ -544,9 +548,9 @@ def _check_view(state: GameState, seat: int | None) -> None:
         # Final totals are each seat's own; in the team game scores() are the teams'.
         own = view.get("individual_scores", view["scores"])
         assert [f.total for f in m.final_scores] == own
-        assert list(m.ranking) == state.ranking()
+        assert list(m.places) == state.ranking()
     else:
-        assert not m.final_scores and not m.ranking
+        assert not m.final_scores and not m.places
     # ...then every field, against the core's dict.
     assert _view(m) == {k: v for k, v in view.items() if k not in VIEW_KEYS_NOT_CARRIED}
 
@@ -753,6 +757,7 @@ def _room_msg(value: int, patron: int, second: int = 0) -> pb.MykerinosRoom:
         ),
         (_action(kind=K.MYKERINOS_ACTION_KIND_USE_TIE), "usetie"),
         (_action(kind=K.MYKERINOS_ACTION_KIND_KEEP_TIE), "keeptie"),
+        (_action(kind=K.MYKERINOS_ACTION_KIND_LEAVE_PLOT), "leave"),
     ],
 )
 def test_typed_actions_decode_to_canonical_notation(action: match_pb2.Action, notation: str):

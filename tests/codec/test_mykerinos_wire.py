@@ -178,6 +178,7 @@ EVENT_BYTES: list[tuple[str, dict[str, Any], str]] = [
     ("river_done", {}, "0a03b20100"),
     ("tie_card_used", {"seat": 0, "order": ["blue", "red"]}, "0a07ba010412020102"),
     ("tie_card_kept", {"seat": 3}, "0a05c201020803"),
+    ("plot_left", {"seat": 2, "area": 3}, "0a07ca010408021003"),
 ]
 
 #: (kind, spaces, arg, serialized Action as hex) from the keyword-built codec.
@@ -194,6 +195,7 @@ ACTION_BYTES: list[tuple[str, tuple[int, ...], int, str]] = [
     ("block", (), 37, "0a080813120408051004"),
     ("block", (), 112, "0a0a08131a06080110041802"),
     ("usetie", (), -1, "0a020814"),
+    ("leave", (), -1, "0a020816"),
 ]
 
 

@@ -259,9 +259,13 @@ class Watcher:
         scored = state._scored_spaces()
         assert any(state.board[i] == seat for i in scored)
         kinds = {a.kind for a in legal}
-        assert kinds <= {act.TAKE, act.MUSEUM} and len(legal) >= 2
+        assert kinds <= {act.TAKE, act.MUSEUM, act.LEAVE} and len(legal) >= 2
+        if act.LEAVE in kinds:  # third place, one plot left, a teammate behind (M-10)
+            assert self.team and state.rank_index == 2 and len(state.plots_left) == 1
+            assert state.mate(seat) in state.ranks[3:]
         if state.rank_index >= 2 or state.on_river:
-            assert kinds == {act.TAKE}, "third and fourth place never choose the museum"
+            never_museum = "third and fourth place never choose the museum"
+            assert kinds - {act.LEAVE} == {act.TAKE}, never_museum
         if state.on_river:
             assert state.rank_index < 2 and all(a.arg >= act.NILE_SIDE for a in legal)
 
@@ -386,14 +390,13 @@ class Watcher:
         if self.team:
             team = [min(own[s], own[(s + 2) % 4]) for s in range(4)]
             assert state.scores() == team, "a team scores its lower member's total"
-            reserve = [
-                state.personal[s][s] + state.personal[(s + 2) % 4][(s + 2) % 4] for s in range(4)
-            ]
+            reserve = [sum(state.personal[s]) + sum(state.personal[(s + 2) % 4]) for s in range(4)]
             keys = [(team[s], reserve[s]) for s in range(4)]
             assert state.ranking() == [1 + sum(keys[t] > key for t in (0, 1)) for key in keys]
             return
         assert state.scores() == own
-        keys = [(own[s], state.personal[s][s]) for s in range(self.seats)]
+        # Every archaeologist in the personal reserve counts, neutral ones too (M-12).
+        keys = [(own[s], sum(state.personal[s])) for s in range(self.seats)]
         assert state.ranking() == [1 + sum(k > key for k in keys) for key in keys]
 
 

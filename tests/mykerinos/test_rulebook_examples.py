@@ -150,6 +150,8 @@ def test_two_player_neutral_marker_on_two_first_passer_wins_ties() -> None:
     first = state.current_seat()
     assert first is not None
     state.apply(first, "pass")
+    if state.phase == "neutral":  # a neutral action may follow a pass (M-7)
+        state.apply(first, "nskip")
     assert state.tiebreak[first] == 1
     second = 1 - first
     # The last active player gets one action, then passes on space 3.

@@ -280,12 +280,43 @@ def test_short_general_reserve_gives_as_many_as_possible() -> None:
     assert state.personal[BLUE][BLUE] == 25 and state.general[BLUE] == 0
 
 
-def test_two_player_no_neutral_action_after_a_pass_ruling_m7() -> None:
+def test_two_player_neutral_action_may_follow_a_pass_ruling_m7() -> None:
     state = new_state(2, seed=1)
     seat = state.current_seat()
     assert seat is not None
     state.apply(seat, "pass")
+    assert not state.active[seat] and state.tiebreak[seat] == 1
+    assert state.phase == "neutral" and state.current_seat() == seat
+    assert "nskip" in notations(state) and any(n.startswith("na ") for n in notations(state))
+    neutral_before = state.personal[seat][GREEN]
+    state.apply(seat, next(n for n in sorted(notations(state)) if n.startswith("na ")))
+    assert state.personal[seat][GREEN] == neutral_before - 1
     assert state.phase == "excavation" and state.current_seat() == 1 - seat
+
+
+def test_no_neutral_action_after_the_forced_pass_ruling_m7() -> None:
+    state = new_state(2, seed=1)
+    first = state.current_seat()
+    assert first is not None
+    state.apply(first, "pass")
+    state.apply(first, "nskip")
+    second = 1 - first
+    own = next(n for n in sorted(notations(state)) if n.startswith("a "))
+    state.apply(second, own)  # the last active player's one more action
+    state.apply(second, "nskip")
+    # The forced pass that follows offers no second neutral action.
+    assert state.tiebreak[second] == 3 and state.phase == "delimitation"
+
+
+def test_neutral_archaeologists_running_short_go_to_the_start_player_first() -> None:
+    state = new_state(2, seed=1)
+    start = state.start_seat
+    set_reserve(state, start, GREEN, 0)
+    set_reserve(state, 1 - start, GREEN, 0)
+    state.general[GREEN] = 5  # (the rest stands on the board in a real game)
+    state.campaign = 0
+    state._start_campaign()
+    assert state.personal[start][GREEN] == 4 and state.personal[1 - start][GREEN] == 1
 
 
 # --------------------------------------------------------------------- delimitation
@@ -411,8 +442,23 @@ def test_final_tie_broken_by_personal_reserve_then_shared_ruling_m12() -> None:
     state.phase = "over"
     for seat, reserve in enumerate([4, 6, 4]):
         set_reserve(state, seat, seat, reserve)
-    state.personal[BLUE][GREEN] = 9  # only your own colour counts
     assert state.ranking() == [2, 1, 2]
+    assert [e["total"] for e in state.final] == [10, 10, 10]
+
+
+def test_neutral_archaeologists_in_the_reserve_count_for_the_tie_ruling_m12() -> None:
+    state = new_state(2)
+    state.final = [{"total": 10}, {"total": 10}]
+    state.phase = "over"
+    set_reserve(state, BLUE, BLUE, 3)
+    set_reserve(state, RED, RED, 4)
+    set_reserve(state, BLUE, GREEN, 2)  # neutral archaeologists Blue still holds
+    set_reserve(state, RED, GREEN, 0)
+    assert state.ranking() == [1, 2]
+    # The view shows the same reserve the tie is decided on.
+    players = state.view(None)["players"]
+    assert sum(players[BLUE]["reserve"].values()) == 5
+    assert sum(players[RED]["reserve"].values()) == 4
 
 
 def test_space_names() -> None:

@@ -6,19 +6,23 @@ import pytest
 
 from senet.games import get_game
 from senet.games.errors import IllegalActionError, InvalidOptionsError
+from senet.games.mykerinos.patrons import Patron
 from senet.games.mykerinos.region import parse_space
 from tests.mykerinos.builders import (
     BLUE,
     GREEN,
     RED,
     WHITE,
+    card_id,
     fill,
     give_cards,
     lay_region,
     new_state,
     notations,
     put,
+    set_museum,
     set_turn,
+    start_delimitation,
 )
 
 
@@ -90,3 +94,36 @@ def test_team_tie_broken_by_both_members_reserves_ruling_t4() -> None:
     state.personal[BLUE][BLUE], state.personal[GREEN][GREEN] = 1, 1
     state.personal[RED][RED], state.personal[WHITE][WHITE] = 3, 0
     assert state.ranking() == [2, 1, 2, 1]
+
+
+def test_third_place_may_leave_the_last_plot_to_a_teammate_behind_ruling_m10() -> None:
+    state = new_state(4, team=True)
+    lay_region(state, fill([card_id("cur", 3), card_id("col", 0)], 8), pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, RED, "a1", "b1", "c1")
+    put(state, WHITE, "a2", "b2")
+    put(state, BLUE, "a3")  # third place; Green, Blue's teammate, is fourth
+    put(state, GREEN, "b3")
+    start_delimitation(state, {RED: 1, WHITE: 2, BLUE: 3, GREEN: 4})
+    state.apply(RED, "take r")
+    state.apply(WHITE, "mus col3")
+    assert state.current_seat() == BLUE and notations(state) == {"take l", "leave"}
+    events = state.apply(BLUE, "leave")
+    assert [e.data for e in events if e.kind == "plot_left"] == [{"seat": BLUE, "area": 0}]
+    # Green's claim has one choice, so it is handed out.
+    assert state.cards[GREEN][Patron.CURATOR] == 1 and state.prestige[GREEN] == 3
+    assert state.cards[BLUE][Patron.CURATOR] == 0
+
+
+def test_no_leaving_a_plot_without_a_teammate_behind_ruling_m10() -> None:
+    state = new_state(4, team=True)
+    lay_region(state, fill([card_id("cur", 3), card_id("col", 0)], 8), pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, RED, "a1", "b1", "c1")
+    put(state, GREEN, "a2", "b2")
+    put(state, BLUE, "a3")  # third place; Green, Blue's teammate, is ahead
+    put(state, WHITE, "b3")
+    start_delimitation(state, {RED: 1, GREEN: 2, BLUE: 3, WHITE: 4})
+    state.apply(RED, "take r")
+    state.apply(GREEN, "mus col3")
+    assert state.cards[BLUE][Patron.CURATOR] == 1  # one choice: handed out

@@ -53,11 +53,17 @@ def make_store(
     ttl_s: float | None = None,
     clock: FakeClock | None = None,
 ) -> MatchStore:
-    """A store of ``kind`` whose matches expire after ``ttl_s`` (idle or finished)."""
+    """A store of ``kind`` whose matches expire after ``ttl_s`` (idle, waiting for
+    players, or finished)."""
     if kind == "memory":
-        return MemoryStore(idle_ttl_s=ttl_s, finished_ttl_s=ttl_s, clock=clock or time.monotonic)
+        return MemoryStore(
+            idle_ttl_s=ttl_s,
+            finished_ttl_s=ttl_s,
+            waiting_ttl_s=ttl_s,
+            clock=clock or time.monotonic,
+        )
     url = request.getfixturevalue("redis_url" if kind == "redis" else "redis_cluster_url")
-    return RedisStore.from_url(url, idle_ttl_s=ttl_s, finished_ttl_s=ttl_s)
+    return RedisStore.from_url(url, idle_ttl_s=ttl_s, finished_ttl_s=ttl_s, waiting_ttl_s=ttl_s)
 
 
 @pytest.fixture(params=["memory", "redis", "redis-cluster"])

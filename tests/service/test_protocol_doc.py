@@ -64,7 +64,7 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["RATE_LIMITED"] == {"ratePerSecond", "burst"}
     assert facts["MALFORMED_REQUEST"] == {"field", "limit", "size"}
     assert facts["SEAT_TAKEN"] == {"seat"}
-    assert facts["REQUEST_ID_REUSED"] == {"committedVersion"}
+    assert facts["REQUEST_ID_REUSED"] == {"committedVersion", "matchId", "seat"}
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
         "REQUEST_ID_REUSED",

@@ -1,10 +1,16 @@
 """A small typed asyncio client over the generated senet.v1 stubs.
 
 Every unary call has a deadline; failures raise :class:`~senet.client.errors.SenetRpcError`
-with the server's ErrorInfo reason. Submissions carry a request id, so the client
-retries them safely after UNAVAILABLE (another replica may answer). Streams
-reconnect by themselves and resume from the last version they delivered, so a
-caller never misses an update and never sees one twice.
+with the server's ErrorInfo reason. Every call that is safe to repeat is retried
+after UNAVAILABLE, DEADLINE_EXCEEDED and CANCELLED, moving to the next target
+(another replica may answer): reads, and the writes that carry an idempotency
+key (SubmitAction, CreateMatch, JoinMatch; the client draws a random key when the
+caller gives none). gRPC answers CANCELLED under bursts of new streams before a
+call reaches the server, with nothing logged anywhere; retrying it is what makes
+those bursts invisible to callers. Streams reconnect by themselves and resume
+from the last version they delivered, so a caller never misses an update and
+never sees one twice; a stream is retried after CANCELLED only while it has
+delivered nothing (afterwards CANCELLED may be a deliberate end).
 """
 
 from __future__ import annotations
@@ -161,10 +167,13 @@ class SenetClient:
     async def _call(
         self, invoke: Callable[[match_service_pb2_grpc.MatchServiceAsyncStub], Awaitable[T]]
     ) -> T:
-        """Run a unary call; retry UNAVAILABLE with backoff and failover.
+        """Run a unary call; retry UNAVAILABLE, DEADLINE_EXCEEDED and CANCELLED
+        with backoff and failover.
 
         Only calls that are safe to repeat go through the retry loop: reads, and
-        submissions, which carry a request id.
+        writes with an idempotency key (submissions, creations, joins). A
+        CANCELLED unary call may or may not have reached the server; for these
+        calls that does not matter, a repeat returns the first result.
         """
         delay = _BACKOFF_START_S
         for attempt in range(self.max_attempts):
@@ -172,7 +181,8 @@ class SenetClient:
                 return await invoke(self.stub)
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
-                if not error.retryable or attempt == self.max_attempts - 1:
+                again = error.retryable or error.code == grpc.StatusCode.CANCELLED
+                if not again or attempt == self.max_attempts - 1:
                     raise error from None
             await self._failover()
             await asyncio.sleep(delay)
@@ -206,6 +216,7 @@ class SenetClient:
         leave_policy: match_pb2.LeavePolicy.ValueType = match_pb2.LEAVE_POLICY_UNSPECIFIED,
         leave_bot_strategy: str = "",
         time_control: match_pb2.TimeControl | None = None,
+        request_id: str | None = None,
     ) -> str:
         """Create a match; returns its id.
 
@@ -213,7 +224,9 @@ class SenetClient:
         seats with these strategies (played by bot workers). ``leave_policy``
         (with ``leave_bot_strategy`` for LEAVE_POLICY_BOT) says what happens to a
         seat whose player leaves once the match has started. ``time_control``
-        gives the match turn clocks.
+        gives the match turn clocks. ``request_id`` is the creation's idempotency
+        key (random when None): retries, here or by the caller with the same key,
+        return the same match and never create a second.
         """
         plans = (
             [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN) for _ in range(seats)]
@@ -230,22 +243,36 @@ class SenetClient:
             options=_options_to_proto(options or {}),
             leave_policy=leave_policy,
             leave_bot_strategy=leave_bot_strategy,
+            request_id=request_id or uuid.uuid4().hex,
         )
         if time_control is not None:
             request.time_control.CopyFrom(time_control)
         if seed is not None:
             request.seed = seed
-        response = await self._once(
+        response = await self._call(
             lambda s: s.CreateMatch(request, timeout=self.timeout_s, metadata=self.metadata())
         )
         return response.match_id
 
-    async def join(self, match_id: str, display_name: str, seat: int | None = None) -> SeatClient:
-        """Claim a seat (the first open one when ``seat`` is None)."""
-        request = match_service_pb2.JoinMatchRequest(match_id=match_id, display_name=display_name)
+    async def join(
+        self,
+        match_id: str,
+        display_name: str,
+        seat: int | None = None,
+        *,
+        request_id: str | None = None,
+    ) -> SeatClient:
+        """Claim a seat (the first open one when ``seat`` is None).
+
+        ``request_id`` is the join's idempotency key (random when None): retries
+        with it get the seat the first attempt claimed, with the same token.
+        """
+        request = match_service_pb2.JoinMatchRequest(
+            match_id=match_id, display_name=display_name, request_id=request_id or uuid.uuid4().hex
+        )
         if seat is not None:
             request.seat = seat
-        response = await self._once(
+        response = await self._call(
             lambda s: s.JoinMatch(request, timeout=self.timeout_s, metadata=self.metadata())
         )
         return SeatClient(self, Joined(match_id, response.seat, response.token))
@@ -339,8 +366,10 @@ class SenetClient:
             if last is not None:
                 request.from_version = last
             call = self.stub.WatchMatch(request, metadata=self.metadata(token))
+            delivered = False
             try:
                 async for message in call:
+                    delivered = True
                     delay = _BACKOFF_START_S
                     if message.HasField("snapshot"):
                         last = message.snapshot.match.version
@@ -350,7 +379,7 @@ class SenetClient:
                 return
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
-                if not error.retryable:
+                if not _stream_retryable(error, delivered):
                     raise error from None
             finally:
                 call.cancel()
@@ -449,8 +478,10 @@ class SeatClient:
             call = self.client.stub.PlayMatch(
                 requests(outbox), metadata=self.client.metadata(self.token)
             )
+            delivered = False
             try:
                 async for message in call:
+                    delivered = True
                     delay = _BACKOFF_START_S
                     if on_message is not None:
                         await on_message(message)
@@ -470,7 +501,7 @@ class SeatClient:
                 return last_update
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
-                if not error.retryable:
+                if not _stream_retryable(error, delivered):
                     raise error from None
             finally:
                 call.cancel()
@@ -479,6 +510,15 @@ class SeatClient:
             await self.client._failover()
             await asyncio.sleep(delay)
             delay = min(delay * 2, _BACKOFF_MAX_S)
+
+
+def _stream_retryable(error: SenetRpcError, delivered: bool) -> bool:
+    """Whether a failed stream should be reopened: after UNAVAILABLE or
+    DEADLINE_EXCEEDED, and after CANCELLED while it had delivered nothing (gRPC
+    cancels new streams under bursts before they reach the server)."""
+    if error.retryable:
+        return True
+    return error.code == grpc.StatusCode.CANCELLED and not delivered
 
 
 def _submission(

@@ -22,6 +22,7 @@ from senet.service import logs
 from senet.service import probe as health_probe
 from senet.service.settings import Settings
 from senet.text import cli as play_cli
+from senet.web import cli as web_cli
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     matches_cli.add_arguments(matches)
     probe = commands.add_parser("health", help="exit 0 when a server's health check says SERVING")
     health_probe.add_arguments(probe)
+    web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
+    web_cli.add_arguments(web)
     args = parser.parse_args(argv)
+    if args.command == "web":
+        return web_cli.run(args)
     if args.command == "play":
         if not play_cli.full_screen(args):
             return play_cli.run(args)

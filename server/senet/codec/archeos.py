@@ -58,6 +58,7 @@ _KINDS: dict[str, pb.ArcheosActionKind.ValueType] = {
     act.KEEP: pb.ARCHEOS_ACTION_KIND_KEEP,
     act.DONE: pb.ARCHEOS_ACTION_KIND_DONE,
     act.PASS: pb.ARCHEOS_ACTION_KIND_PASS,
+    act.SKIP: pb.ARCHEOS_ACTION_KIND_SKIP,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -289,7 +290,7 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.ArcheosView:
         ),
         players=[_player_to_proto(p) for p in view["players"]],
         scores=view["scores"],
-        ranking=view.get("ranking", []),
+        places=view.get("ranking", []),
     )
     if view["current_seat"] is not None:
         out.current_seat = view["current_seat"]
@@ -303,7 +304,7 @@ def view_to_proto(view: Mapping[str, Any]) -> pb.ArcheosView:
             )
         )
     for entry in view.get("final") or []:
-        out.final.append(
+        out.final_scores.append(
             pb.ArcheosFinalScore(
                 seat=entry["seat"],
                 relics=entry["relics"],
@@ -384,7 +385,7 @@ def view_from_proto(
         "players": [_player_from_proto(p, p.seat == viewer) for p in view.players],
         "scores": list(view.scores),
     }
-    if view.final:
+    if view.final_scores:
         out["final"] = [
             {
                 "seat": f.seat,
@@ -393,9 +394,9 @@ def view_from_proto(
                 "total": f.total,
                 "expedition_sizes": list(f.expedition_sizes),
             }
-            for f in view.final
+            for f in view.final_scores
         ]
-        out["ranking"] = list(view.ranking)
+        out["ranking"] = list(view.places)
     return out
 
 
@@ -431,7 +432,7 @@ _FIELD_CONVERTERS: dict[str, Callable[[Any], dict[str, Any]]] = {
     "rapa_nui": lambda v: {"seats": v},
     "expeditions": lambda v: {"expedition_points": v},
     "scores": lambda v: {"scores": v},
-    "ranking": lambda v: {"ranking": v},
+    "ranking": lambda v: {"places": v},
 }
 
 

@@ -98,6 +98,7 @@ _KINDS: dict[str, KindValue] = {
     act.BLOCK: pb.MYKERINOS_ACTION_KIND_BLOCK,
     act.USE_TIE: pb.MYKERINOS_ACTION_KIND_USE_TIE,
     act.KEEP_TIE: pb.MYKERINOS_ACTION_KIND_KEEP_TIE,
+    act.LEAVE: pb.MYKERINOS_ACTION_KIND_LEAVE_PLOT,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -544,7 +545,7 @@ def fill_view(out: pb.MykerinosView, view: Mapping[str, Any]) -> None:
     add_final = out.final_scores.add
     for seat, entry in enumerate(view.get("final") or ()):
         _fill_final_score(add_final(), seat, entry)
-    out.ranking.extend(view.get("ranking") or ())
+    out.places.extend(view.get("ranking") or ())
     out.MergeFromString(
         b"".join([_PATRON_NAMES[code, name] for code, name in view["patron_names"].items()])
     )
@@ -834,7 +835,7 @@ def view_from_proto(
         out["nile"] = _nile_from_proto(view.nile)
     if final:
         out["final"] = final
-        out["ranking"] = list(view.ranking)
+        out["ranking"] = list(view.places)
     return out
 
 
@@ -923,7 +924,7 @@ def _campaign_ended(out: E.CampaignEnded, d: Mapping[str, Any]) -> None:
 
 def _game_over(out: E.GameOver, d: Mapping[str, Any]) -> None:
     out.scores.extend(d["scores"])
-    out.ranking.extend(d["ranking"])
+    out.places.extend(d["ranking"])
 
 
 def _draft_started(out: E.DraftStarted, d: Mapping[str, Any]) -> None:
@@ -1007,6 +1008,11 @@ def _tie_card_kept(out: E.TieCardKept, d: Mapping[str, Any]) -> None:
     out.seat = d["seat"]
 
 
+def _plot_left(out: E.PlotLeft, d: Mapping[str, Any]) -> None:
+    out.seat = d["seat"]
+    out.area = d["area"]
+
+
 #: Event kind -> converter, which fills that kind's message in place. Each kind is
 #: also the name of its field in the ``event`` oneof of ``MykerinosEvent``.
 EVENT_CONVERTERS: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
@@ -1034,6 +1040,7 @@ EVENT_CONVERTERS: dict[str, Callable[[Any, Mapping[str, Any]], None]] = {
     "river_done": _river_done,
     "tie_card_used": _tie_card_used,
     "tie_card_kept": _tie_card_kept,
+    "plot_left": _plot_left,
 }
 
 

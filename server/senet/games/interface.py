@@ -285,6 +285,20 @@ class GameState(ABC):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat that must decide now (empty when over)."""
 
+    def deciding_seats(self) -> tuple[int, ...]:
+        """The seats that decide now, in seat order (empty when the game is over).
+
+        Most positions wait for one seat: the default is :meth:`current_seat` alone.
+        A game whose seats choose at the same time (hidden offers, revealed
+        together) names them all here and overrides :meth:`legal_actions_for` and
+        :meth:`_apply_for`. :meth:`current_seat` is then one of them (the lowest
+        that has not finished), so a caller that asks one seat at a time still makes
+        progress, and the seats' submissions commute: any order of them ends in the
+        same state.
+        """
+        seat = self.current_seat()
+        return () if seat is None else (seat,)
+
     def legal_actions_for(self, seat: int) -> list[Action]:
         """Legal actions of ``seat``: empty unless that seat must decide now."""
         return self.legal_actions() if self.current_seat() == seat else []
@@ -394,9 +408,15 @@ class GameState(ABC):
         if current is None:
             raise GameOverError("the match is over")
         if seat != current:
-            raise NotYourTurnError(
-                f"seat {seat} cannot act: seat {current} must decide now", {"seatToAct": current}
-            )
+            # Only states where several seats decide at once accept another seat.
+            deciding = self.deciding_seats()
+            if seat not in deciding:
+                waiting = ", ".join(str(s) for s in deciding)
+                raise NotYourTurnError(
+                    f"seat {seat} cannot act: seat {waiting} must decide now",
+                    {"seatToAct": current},
+                )
+            legal = self.legal_actions_for(seat)
         parsed = self.coerce_action(action)
         # A list scan: equal actions compare equal field by field, and building a
         # set would hash every legal action (several times slower on this hot path).
@@ -405,15 +425,27 @@ class GameState(ABC):
                 f"{parsed.notation()!r} is not legal: {self.explain_illegal(parsed)}"
             )
         events: list[Event] = []
-        self._apply(parsed, events)
+        if seat == current:
+            self._apply(parsed, events)
+        else:
+            self._apply_for(seat, parsed, events)
         return events
 
-    def apply_unchecked(self, action: Action) -> None:
-        """Apply ``action`` for the seat to move without any check (search, replay).
+    def _apply_for(self, seat: int, action: Action, events: list[Event] | None) -> None:
+        """Apply a legal action of ``seat``, one of several :meth:`deciding_seats`
+        that is not :meth:`current_seat` (only such games override it)."""
+        raise NotYourTurnError(f"seat {seat} cannot act: only one seat decides at a time")
+
+    def apply_unchecked(self, action: Action, seat: int | None = None) -> None:
+        """Apply ``action`` without any check (search, replay), for the seat to move
+        or for ``seat`` when several seats decide at once.
 
         The caller guarantees legality; an illegal action corrupts the state.
         """
-        self._apply(action, None)
+        if seat is None or seat == self.current_seat():
+            self._apply(action, None)
+        else:
+            self._apply_for(seat, action, None)
 
     def clone(self) -> Self:
         """An independent copy, cheap enough for search (built from :attr:`state_fields`

@@ -371,6 +371,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 _leave_policy(request.leave_policy),
                 request.leave_bot_strategy,
                 _time_control(request),
+                request_id=request.request_id,
             )
             metrics.MATCHES_CREATED.labels(snapshot.summary.game_id).inc()
             return match_service_pb2.CreateMatchResponse(
@@ -388,6 +389,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request.match_id,
                 request.seat if request.HasField("seat") else None,
                 request.display_name,
+                request_id=request.request_id,
             )
             return match_service_pb2.JoinMatchResponse(
                 seat=seat, token=token, match=summary_to_proto(summary)

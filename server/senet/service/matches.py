@@ -40,6 +40,13 @@ from senet.service import errors
 from senet.service.cache import CachedMatch, StateCache
 from senet.service.clocks import Clock, ClockView, TimeControl, now_ms, started_ms
 from senet.service.feeds import FeedHub
+from senet.service.idempotency import (
+    check_request_id,
+    creation_fingerprint,
+    match_id_for,
+    new_join_secret,
+    seat_token,
+)
 from senet.service.lobby import Lobby, LobbyFilter, MatchPage, lobby_entry
 from senet.service.ratelimit import RateLimiter
 from senet.service.records import (
@@ -72,6 +79,7 @@ from senet.service.settings import Settings
 from senet.store import (
     BotDecisionRef,
     CommitRequest,
+    MatchExists,
     MatchNotFound,
     MatchStore,
     NewMatch,
@@ -370,10 +378,17 @@ class MatchService:
         leave_policy: LeavePolicy = "resign",
         leave_bot_strategy: str = "",
         time_control: TimeControl | None = None,
+        request_id: str = "",
     ) -> MatchSnapshot:
-        """Create a match at version 0 and return its public snapshot."""
+        """Create a match at version 0 and return its public snapshot.
+
+        With a ``request_id``, a retry returns the match the first call created
+        (its current public snapshot) and never creates a second one; see
+        :mod:`senet.service.idempotency`.
+        """
         if self.settings.admin_key and not caller.is_admin:
             raise errors.AdminKeyRequired("this server requires the admin key to create matches")
+        request_id = check_request_id(request_id, required=False)
         game = get_game(game_id)
         for plan in seats:
             if plan.kind == "bot" and plan.bot_strategy not in BOT_STRATEGIES:
@@ -403,8 +418,25 @@ class MatchService:
             leave_policy=leave_policy,
             leave_bot_strategy=leave_bot_strategy,
             time_control=None if time_control is None else time_control.to_data(),
+            join_secret=new_join_secret(),
         )
         match_id = secrets.token_hex(8)
+        if request_id:
+            match_id = match_id_for(request_id)
+            fingerprint = creation_fingerprint(
+                {
+                    "game": game.info.id,
+                    "options": dict(options),
+                    "seats": [[p.kind, p.bot_strategy] for p in seats],
+                    "seed": seed,
+                    "leave": [leave_policy, leave_bot_strategy],
+                    "clock": meta.time_control,
+                }
+            )
+            meta = replace(meta, creation=fingerprint)
+            existing = await self._created_before(match_id, fingerprint)
+            if existing is not None:
+                return existing
         clock = None if time_control is None else Clock.initial(time_control, len(seats))
         snapshot = Snapshot(
             state.to_data(), time.time(), None if clock is None else clock.to_data()
@@ -416,19 +448,64 @@ class MatchService:
             await self._post_bot_turn(match_id, meta, {}, 0, state.current_seat())
             await self._post_deadline(match_id, meta, {}, 0, state.current_seat(), clock)
         waiting = any(plan.kind == "open" for plan in seats)
-        await self.store.create(
-            NewMatch(match_id, meta.to_json(), snapshot.to_json(), waiting=waiting)
-        )
+        try:
+            await self.store.create(
+                NewMatch(match_id, meta.to_json(), snapshot.to_json(), waiting=waiting)
+            )
+        except MatchExists:
+            # Only keyed ids repeat: an earlier attempt of this creation got there
+            # first (its reply lost, or still on its way). Its match is the answer.
+            existing = await self._created_before(match_id, meta.creation) if request_id else None
+            if existing is None:
+                raise
+            await self.refresh_lobby_entry(match_id)  # this attempt rewrote the entry
+            return existing
         stored = StoredMatch(match_id, meta.to_json(), {}, 0, snapshot.to_json(), "active")
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
 
+    async def _created_before(self, match_id: str, fingerprint: str) -> MatchSnapshot | None:
+        """The public snapshot of the match an earlier attempt with the same key
+        created; None when there is none.
+
+        Raises:
+            RequestIdReused: the key created a match from a different request.
+        """
+        try:
+            stored = await self._load(match_id)
+        except MatchNotFound:
+            return None
+        meta = self._meta(stored)
+        if meta.creation != fingerprint:
+            raise errors.RequestIdReused(
+                "this request_id already created a different match",
+                {"matchId": match_id},
+            )
+        state = self._state(get_game(meta.game_id), stored)
+        return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
+
     async def join(
-        self, caller: Caller, match_id: str, seat: int | None, display_name: str
+        self,
+        caller: Caller,
+        match_id: str,
+        seat: int | None,
+        display_name: str,
+        request_id: str = "",
     ) -> tuple[int, str, MatchSummary]:
-        """Claim a seat; returns (seat, token, summary). The token is shown only here."""
+        """Claim a seat; returns (seat, token, summary). The token is shown only here.
+
+        With a ``request_id``, the token is minted from the key (see
+        :mod:`senet.service.idempotency`): a retry returns the seat the first
+        attempt claimed, with the same token, and never claims a second seat.
+        """
         name = check_display_name(display_name)
+        request_id = check_request_id(request_id, required=False)
         stored = await self._load(match_id)
         meta = self._meta(stored)
+        keyed = bool(request_id and meta.join_secret)
+        if keyed:
+            earlier = self._joined_before(stored, meta, seat, request_id)
+            if earlier is not None:
+                return earlier
         if seat is not None:
             if not 0 <= seat < meta.seat_count:
                 raise errors.MalformedRequest(f"seat must be 0-{meta.seat_count - 1}")
@@ -443,8 +520,15 @@ class MatchService:
                 raise errors.NoOpenSeat("every open seat of this match is taken")
         if any(meta.seats[c].kind == "bot" for c in candidates):
             raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
-        token = new_token()
-        claim = SeatClaim(name, token_hash(token), time.time())
+        random_token = new_token()
+        tokens = {
+            c: seat_token(meta.join_secret, stored.match_id, c, request_id)
+            if keyed
+            else random_token
+            for c in candidates
+        }
+        joined_at = time.time()
+        claims = {c: SeatClaim(name, token_hash(tokens[c]), joined_at) for c in candidates}
         if stored.status == "active":
             # This claim may be the one that starts the match: a bot to act then
             # has its decision queued first (an early entry waits for the claim).
@@ -454,7 +538,7 @@ class MatchService:
                     stored.match_id, meta, stored.seats, stored.version, state.current_seat()
                 )
                 # The clock of the first decision starts with the match.
-                after = {**stored.seats, **dict.fromkeys(candidates, claim.to_json())}
+                after = {**stored.seats, **{c: claims[c].to_json() for c in candidates}}
                 await self._post_deadline(
                     stored.match_id,
                     meta,
@@ -464,22 +548,69 @@ class MatchService:
                     _clock_of(stored),
                 )
         for candidate in candidates:
-            if await self.store.claim_seat(
-                stored.match_id, StoreSeatClaim(candidate, claim.to_json())
+            if not await self.store.claim_seat(
+                stored.match_id, StoreSeatClaim(candidate, claims[candidate].to_json())
             ):
-                fresh = await self._load(match_id)
-                if is_started(meta, fresh.seats):
-                    # Waiting matches expire early; this one now gets the idle TTL.
-                    await self.store.mark_started(fresh.match_id)
-                await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
-                entry = self._parsed(fresh)
-                summary = self._summary(fresh, meta, entry.state)
-                # The seat's first action here then needs no load of its own.
-                self.cache.put(fresh.match_id, entry)
-                return candidate, token, summary
+                if keyed:
+                    # Taken: by another attempt of this join (a retry sent while
+                    # the first was on its way)? Then that seat is the answer.
+                    # Attempts walk the open seats in the same order, so they
+                    # meet at the first seat either of them gets.
+                    taken = await self._load(match_id)
+                    if candidate in self._seats_of_key(taken, meta, request_id):
+                        return self._joined(taken, meta, candidate, request_id)
+                continue
+            fresh = await self._load(match_id)
+            if is_started(meta, fresh.seats):
+                # Waiting matches expire early; this one now gets the idle TTL.
+                await self.store.mark_started(fresh.match_id)
+            await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
+            entry = self._parsed(fresh)
+            summary = self._summary(fresh, meta, entry.state)
+            # The seat's first action here then needs no load of its own.
+            self.cache.put(fresh.match_id, entry)
+            return candidate, tokens[candidate], summary
         if seat is not None:
             raise errors.SeatTaken(f"seat {seat} is already taken", {"seat": seat})
         raise errors.NoOpenSeat("every open seat of this match is taken")
+
+    @staticmethod
+    def _seats_of_key(stored: StoredMatch, meta: MatchMeta, request_id: str) -> list[int]:
+        """The seats whose claims hold the token a join with this key gets (one,
+        unless attempts asking for different explicit seats raced), lowest first."""
+        held = []
+        for seat in sorted(stored.seats):
+            token = seat_token(meta.join_secret, stored.match_id, seat, request_id)
+            digest = hashlib.sha256(token.encode()).hexdigest()
+            if secrets.compare_digest(_claim_token_hash(stored.seats[seat]), digest):
+                held.append(seat)
+        return held
+
+    def _joined_before(
+        self, stored: StoredMatch, meta: MatchMeta, seat: int | None, request_id: str
+    ) -> tuple[int, str, MatchSummary] | None:
+        """The seat, token and summary of the join with this key, if it claimed a
+        seat that it still holds; None otherwise.
+
+        Raises:
+            RequestIdReused: the key holds another seat than the one asked for.
+        """
+        mine = self._seats_of_key(stored, meta, request_id)
+        if not mine:
+            return None
+        if seat is not None and seat not in mine:
+            raise errors.RequestIdReused(
+                f"this request_id already joined seat {mine[0]}", {"seat": mine[0]}
+            )
+        return self._joined(stored, meta, mine[0] if seat is None else seat, request_id)
+
+    def _joined(
+        self, stored: StoredMatch, meta: MatchMeta, seat: int, request_id: str
+    ) -> tuple[int, str, MatchSummary]:
+        """What a keyed join of ``seat`` answers: the seat, its token, the summary."""
+        token = seat_token(meta.join_secret, stored.match_id, seat, request_id)
+        state = self._state(get_game(meta.game_id), stored)
+        return seat, token, self._summary(stored, meta, state)
 
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:
         stored = await self._load(match_id)

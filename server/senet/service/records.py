@@ -90,6 +90,12 @@ class MatchMeta:
     leave_bot_strategy: str = ""
     #: Turn clocks (senet.service.clocks.TimeControl as data); None: no clocks.
     time_control: JsonDict | None = None
+    #: Digest of the CreateMatch request, when it had a request_id: a retry must
+    #: match it (see senet.service.idempotency).
+    creation: str = ""
+    #: Secret (hex) seat tokens of keyed joins are minted under; never exported.
+    #: Empty on matches created before keyed joins: those draw random tokens.
+    join_secret: str = ""
 
     def to_json(self) -> str:
         return dumps(asdict(self))

@@ -62,6 +62,7 @@ def build_store(settings: Settings) -> MatchStore:
             idle_ttl_s=settings.idle_ttl_s,
             waiting_ttl_s=settings.waiting_ttl_s,
             max_connections=settings.redis_max_connections,
+            socket_timeout_s=settings.store_timeout_s,
         )
     from senet.store.memory import MemoryStore
 

@@ -24,6 +24,9 @@ class Settings:
         redis_url: Redis URL; empty runs on the embedded in-memory store.
         key_prefix: Prefix of every Redis key.
         redis_max_connections: Pool limit; each watched match holds one while idle.
+        store_timeout_s: Time budget of one Redis operation, retries included;
+            a hung or unreachable Redis fails the call with UNAVAILABLE
+            (STORE_UNAVAILABLE) after this long instead of waiting it out.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and the BotService calls need it.
         finished_ttl_s: How long a finished match stays exportable.
@@ -53,6 +56,7 @@ class Settings:
     redis_url: str = ""
     key_prefix: str = "senet"
     redis_max_connections: int = 10_000
+    store_timeout_s: float = 2.0
     metrics_port: int = 0
     admin_key: str = ""
     finished_ttl_s: int = 24 * 3600

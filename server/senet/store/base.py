@@ -51,6 +51,12 @@ class MatchNotFound(StoreError):
     """No match with that id exists (or it expired)."""
 
 
+class MatchExists(StoreError):
+    """A match with that id already exists: :meth:`MatchStore.create` refused to
+    overwrite it. With ids derived from a creation key, that is the same creation
+    done before (a retry), which the service answers with the existing match."""
+
+
 @dataclass(frozen=True)
 class NewMatch:
     """Everything written when a match is created (version 0)."""
@@ -204,7 +210,7 @@ class MatchStore(ABC):
 
     @abstractmethod
     async def create(self, match: NewMatch) -> None:
-        """Write a new match at version 0 (fails with StoreError if the id exists)."""
+        """Write a new match at version 0 (fails with MatchExists if the id exists)."""
 
     @abstractmethod
     async def load(self, match_id: str) -> StoredMatch:

@@ -34,6 +34,7 @@ from senet.store.base import (
     LobbyQuery,
     LobbyScan,
     LogEntry,
+    MatchExists,
     MatchFacts,
     MatchNotFound,
     MatchStatus,
@@ -41,7 +42,6 @@ from senet.store.base import (
     NewMatch,
     SeatClaim,
     StoredMatch,
-    StoreError,
 )
 
 __all__ = ["MemoryStore"]
@@ -155,13 +155,13 @@ class MemoryStore(MatchStore):
     # -- MatchStore -----------------------------------------------------------
 
     async def create(self, match: NewMatch) -> None:
-        """Write a new match at version 0; an existing live id raises StoreError."""
+        """Write a new match at version 0; an existing live id raises MatchExists."""
         async with self._lock:
             now = self._clock()
             self._sweep(now)
             existing = self._matches.get(match.match_id)
             if existing is not None and not self._expired(existing, now):
-                raise StoreError(f"match {match.match_id!r} already exists")
+                raise MatchExists(f"match {match.match_id!r} already exists")
             self._matches[match.match_id] = _Match(
                 meta_json=match.meta_json,
                 snapshot_json=match.snapshot_json,

@@ -26,6 +26,11 @@ redis-py's own exception classes (``NoScriptError``, ``BusyLoadingError``,
 ``MovedError``, ...), parsed by redis-py's table, so callers handle both paths
 alike. Whether a command in flight on a lost connection ran is unknown, exactly
 as with redis-py.
+
+A caller that stops waiting (cancelled, or past its store's time budget) leaves
+its future in the queue of commands in flight, cancelled: the reply Redis sends
+for it later takes that place and is dropped there, so replies are never
+shifted onto the commands sent after it.
 """
 
 from __future__ import annotations

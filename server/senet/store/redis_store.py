@@ -42,6 +42,17 @@ Error mapping: unreachable / loading / read-only / timed-out Redis ->
 :class:`StoreUnavailable`; any other Redis error -> :class:`StoreError`. The
 clients retry a failed command a couple of times on a fresh connection, so after
 Redis restarts the dead pooled connections are replaced instead of failing.
+
+Time budget: every operation, its retries and reconnections included, finishes
+within ``op_timeout_s`` (the ``store_timeout_s`` setting) or fails with
+:class:`StoreUnavailable`. A Redis that hangs (a long ``DEBUG SLEEP``, a stuck
+fork, a paused VM) keeps TCP connections open and never answers, so socket
+timeouts alone would let each retry wait again; one deadline around the whole
+operation is what turns a hang into a prompt UNAVAILABLE that clients can retry
+elsewhere or later. An operation abandoned at its deadline may still run once
+Redis wakes: its reply is then dropped in its own place (see
+:mod:`senet.store.redis_mux`), and every write is idempotent, so the retry the
+client makes finds it done.
 A commit retried that way may answer ``"duplicate"`` for a request that the lost
 first attempt did apply; that is the same outcome a client retry gets, and the
 application must treat it the same way.
@@ -81,6 +92,7 @@ from senet.store.base import (
     LobbyQuery,
     LobbyScan,
     LogEntry,
+    MatchExists,
     MatchFacts,
     MatchNotFound,
     MatchStatus,
@@ -160,11 +172,12 @@ class RedisStore(MatchStore):
             no expiry.
         waiting_ttl_s: Lifetime of a match created waiting for players until
             it starts (or sees its first commit). ``None`` or 0: no expiry.
-        op_timeout_s: Slack added to ``block_ms`` before a blocking read is
-            declared lost (Redis unreachable mid-read); also how long a script
-            call may wait for its reply.
+        op_timeout_s: Time budget of one operation, retries included: past it
+            the operation fails with :class:`StoreUnavailable`. Blocking reads
+            get it on top of their ``block_ms``.
         retries: Retries of a script call that failed with a connection error
-            or timeout, after a short jittered backoff.
+            or timeout, after a short jittered backoff, as long as the budget
+            lasts.
         multiplex: Send script calls over one pipelined connection per node
             (:mod:`senet.store.redis_mux`); False sends each through
             redis-py's pool.
@@ -179,7 +192,7 @@ class RedisStore(MatchStore):
         finished_ttl_s: float | None = 86400,
         idle_ttl_s: float | None = 7 * 86400,
         waiting_ttl_s: float | None = 3600,
-        op_timeout_s: float = 5.0,
+        op_timeout_s: float = 2.0,
         retries: int = 2,
         multiplex: bool = True,
     ) -> None:
@@ -225,7 +238,7 @@ class RedisStore(MatchStore):
         finished_ttl_s: float | None = 86400,
         idle_ttl_s: float | None = 7 * 86400,
         waiting_ttl_s: float | None = 3600,
-        socket_timeout_s: float = 5.0,
+        socket_timeout_s: float = 2.0,
         connect_timeout_s: float = 2.0,
         retries: int = 2,
         max_connections: int = 10_000,
@@ -242,9 +255,11 @@ class RedisStore(MatchStore):
             finished_ttl_s: See the class docstring.
             idle_ttl_s: See the class docstring.
             waiting_ttl_s: See the class docstring.
-            socket_timeout_s: Per-command timeout of ordinary commands, and the
-                slack allowed to blocking reads beyond their ``block_ms``.
-            connect_timeout_s: TCP connect timeout.
+            socket_timeout_s: Time budget of one operation, retries included
+                (see the class's ``op_timeout_s``), also the per-command socket
+                timeout, and the slack allowed to blocking reads beyond their
+                ``block_ms``.
+            connect_timeout_s: TCP connect timeout (at most the budget).
             retries: Retries of a command failing with a connection error or
                 timeout, each on a fresh connection after a short jittered
                 backoff; small, so that a Redis outage surfaces quickly as
@@ -260,7 +275,7 @@ class RedisStore(MatchStore):
             options: dict[str, Any] = {
                 "decode_responses": True,
                 "socket_timeout": socket_timeout,
-                "socket_connect_timeout": connect_timeout_s,
+                "socket_connect_timeout": min(connect_timeout_s, socket_timeout_s),
                 "retry": Retry(ExponentialWithJitterBackoff(base=0.02, cap=0.25), retries),
                 "max_connections": max_connections,
             }
@@ -292,8 +307,13 @@ class RedisStore(MatchStore):
         client = self._blocking if blocking else self._client
         with _translate_errors():
             if isinstance(client, RedisCluster):
-                await client.initialize()
+                async with self._budget():
+                    await client.initialize()
             yield
+
+    def _budget(self) -> asyncio.Timeout:
+        """The deadline of one operation: past it, TimeoutError (-> StoreUnavailable)."""
+        return asyncio.timeout(self._op_timeout_s)
 
     def _call(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Awaitable[Any]:
         """Start ``script`` on the node owning ``keys`` (all of one slot); its reply.
@@ -331,15 +351,25 @@ class RedisStore(MatchStore):
 
         Errors are translated as :meth:`_calling` translates them (without its
         context-manager overhead: this is the per-action path).
+
+        The whole call, retries included, ends by its deadline (``op_timeout_s``
+        from now). The common case, one attempt over a connected multiplexed
+        connection, needs no timer of its own: the connection's watchdog fails
+        any command unanswered for ``op_timeout_s``. Everything else (connecting,
+        retries, redis-py's path) runs under an explicit deadline.
         """
+        deadline = asyncio.get_running_loop().time() + self._op_timeout_s
         try:
             if mux is None:
-                if self._cluster is not None:
-                    await self._cluster.initialize()  # returns at once once initialized
+                cluster = self._cluster
+                if cluster is not None and getattr(cluster, "_initialize", True):
+                    async with asyncio.timeout_at(deadline):
+                        await cluster.initialize()
                 mux = self._mux_for(keys[0])
                 if mux is None:
-                    return await script(keys=keys, args=args)
-            return await self._run_muxed(mux, script, keys, args, sent)
+                    async with asyncio.timeout_at(deadline):
+                        return await script(keys=keys, args=args)
+            return await self._run_muxed(mux, script, keys, args, sent, deadline)
         except _TRANSLATED as e:
             raise _store_error(e) from e
 
@@ -350,6 +380,7 @@ class RedisStore(MatchStore):
         keys: list[str],
         args: list[Any],
         sent: asyncio.Future[Any] | None,
+        deadline: float,
     ) -> Any:
         command = _evalsha(script, keys, args)
         failures = 0
@@ -358,25 +389,33 @@ class RedisStore(MatchStore):
                 try:
                     if sent is not None:
                         reply, sent = sent, None
-                        return await reply
-                    return await mux.execute(*command)
+                        return await reply  # bounded by the connection's watchdog
+                    if failures == 0 and mux.connected:
+                        return await mux.send(*command)  # bounded likewise
+                    async with asyncio.timeout_at(deadline):
+                        return await mux.execute(*command)
                 except rex.NoScriptError:
-                    await mux.execute("SCRIPT", "LOAD", script.script)
-                    return await mux.execute(*command)
+                    async with asyncio.timeout_at(deadline):
+                        await mux.execute("SCRIPT", "LOAD", script.script)
+                        return await mux.execute(*command)
             except (rex.MovedError, rex.AskError, MuxUnsupported) as e:
                 if isinstance(e, MuxUnsupported):
                     self._multiplex = False  # no socket streams: redis-py from now on
-                return await script(keys=keys, args=args)
+                async with asyncio.timeout_at(deadline):
+                    return await script(keys=keys, args=args)
             except (rex.ConnectionError, rex.TimeoutError, rex.ClusterDownError, rex.TryAgainError):
                 if self._cluster is not None:
                     # A node lost or failing over: redis-py's cluster client retries,
                     # learns the new slot map from the failure, and the next calls'
                     # multiplexed connections follow it.
-                    return await script(keys=keys, args=args)
+                    async with asyncio.timeout_at(deadline):
+                        return await script(keys=keys, args=args)
                 failures += 1
-                if failures > self._retries:
+                pause = self._backoff.compute(failures)
+                left = deadline - asyncio.get_running_loop().time()
+                if failures > self._retries or pause >= left:
                     raise
-                await asyncio.sleep(self._backoff.compute(failures))
+                await asyncio.sleep(pause)
 
     def _mux_for(self, key: str) -> MuxConnection | None:
         """The multiplexed connection to the node owning ``key``; None: use redis-py."""
@@ -415,7 +454,7 @@ class RedisStore(MatchStore):
     # -- MatchStore -----------------------------------------------------------
 
     async def create(self, match: NewMatch) -> None:
-        """Write a new match at version 0 in one script; an existing id raises."""
+        """Write a new match at version 0 in one script; an existing id raises MatchExists."""
         ttl = self._idle_ttl_ms if match.status == "active" else self._finished_ttl_ms
         if match.waiting and match.status == "active":
             ttl = self._waiting_ttl_ms
@@ -425,7 +464,7 @@ class RedisStore(MatchStore):
             [match.meta_json, match.snapshot_json, match.status, ttl],
         )
         if not created:
-            raise StoreError(f"match {match.match_id!r} already exists")
+            raise MatchExists(f"match {match.match_id!r} already exists")
 
     async def load(self, match_id: str) -> StoredMatch:
         """Meta, seats and head read by one script, hence at one version."""
@@ -742,12 +781,12 @@ class RedisStore(MatchStore):
 
     async def ping(self) -> None:
         """PING on the ordinary client (the blocking one connects on demand)."""
-        async with self._calling():
+        async with self._calling(), self._budget():
             await self._client.ping()
 
     async def durability(self) -> Durability:
         """Append-only file or snapshots on every node that holds matches."""
-        async with self._calling():
+        async with self._calling(), self._budget():
             return await read_durability(self._client)
 
     async def close(self) -> None:
@@ -812,6 +851,8 @@ def _translate_errors() -> Iterator[None]:
 
 def _store_error(e: BaseException) -> StoreError:
     """The store's exception for a redis-py or socket failure."""
+    if type(e) is TimeoutError:  # the operation's budget ran out (asyncio.timeout)
+        return StoreUnavailable("redis did not answer within the store's time budget")
     if isinstance(e, _UNAVAILABLE):
         return StoreUnavailable(f"redis unavailable: {e}")
     if isinstance(e, rex.RedisClusterException):

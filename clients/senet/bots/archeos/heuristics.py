@@ -13,6 +13,7 @@ from senet.games.archeos.cards import Role, role_of
 from senet.games.archeos.scoring import expedition_size_for_points
 from senet.games.archeos.sites import (
     BOTANIST_POINTS,
+    RAPA_NUI_BONUS,
     Special,
     expedition_points,
     relic_points,
@@ -55,19 +56,8 @@ def archeos_values(state: GameState) -> list[float]:
     values = []
     for seat in range(state.seat_count):
         value = float(state.score[seat])
-        pos = state.positions[seat]
         for site in range(ARCHEOS_COLOURS):
-            track = state.track(site)
-            space = pos[site]
-            if state.is_advanced(Special.TA_SEKHET_MAAT) and site == Special.TA_SEKHET_MAAT:
-                space = min(space, pos[ARCHEOS_COLOURS])
-            if state.is_advanced(Special.ULURU) and site == Special.ULURU:
-                value += track.points[space]
-                continue
-            value += track.points[space] * scorings
-            if space < track.last:
-                gain = track.points[space + 1] - track.points[space]
-                value += ARCHEOS_NEXT_SPACE_SHARE * gain * scorings
+            value += _site_worth(state, seat, site, scorings)
         value += sum(
             expedition_points(
                 expedition_size_for_points([c for c in e if role_of(c) != Role.MERCENARY])
@@ -87,6 +77,35 @@ def archeos_values(state: GameState) -> list[float]:
             value += _archeos_hand_worth(state.hands[seat])
         values.append(value)
     return values
+
+
+def _site_worth(state: ArcheosState, seat: int, site: int, scorings: int) -> float:
+    """What ``seat``'s vehicle on ``site`` will score at the season ends to come.
+
+    Tantallon Castle pays the small star to a vehicle sharing its space; Rapa Nui's
+    farthest vehicle takes the bonus once and restarts, so its space counts once.
+    These are what make declining an advance worth it (ruling A-9).
+    """
+    track = state.track(site)
+    pos = state.positions[seat]
+    space = pos[site]
+    if state.is_advanced(Special.TA_SEKHET_MAAT) and site == Special.TA_SEKHET_MAAT:
+        space = min(space, pos[ARCHEOS_COLOURS])
+    if state.is_advanced(Special.ULURU) and site == Special.ULURU:
+        return float(track.points[space])
+    points = track.points[space]
+    if state.is_advanced(Special.TANTALLON_CASTLE) and site == Special.TANTALLON_CASTLE:
+        others = [state.positions[o][site] for o in range(state.seat_count) if o != seat]
+        if space in others:
+            points = track.shared_points[space]
+    rapa_nui = state.is_advanced(Special.RAPA_NUI) and site == Special.RAPA_NUI
+    if rapa_nui and 0 < space >= max(p[site] for p in state.positions):
+        return float(points + RAPA_NUI_BONUS)
+    worth = float(points * scorings)
+    if space < track.last:
+        gain = track.points[space + 1] - track.points[space]
+        worth += ARCHEOS_NEXT_SPACE_SHARE * gain * scorings
+    return worth
 
 
 def _archeos_building_worth(state: ArcheosState, scorings: int) -> float:

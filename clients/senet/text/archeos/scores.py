@@ -18,11 +18,13 @@ def final_score_lines(
 ) -> list[Text]:
     """Totals, relic points, final-season expedition sizes (the tie-break) and places."""
     seats = Seats(view, summary, viewer)
-    if not view.final:
+    if not view.final_scores:
         return [Text("No final scores yet.")]
     lines = [Text("FINAL SCORES", style="bold reverse")]
-    ranking = list(view.ranking)
-    for entry in sorted(view.final, key=lambda e: ranking[e.seat] if e.seat < len(ranking) else 9):
+    ranking = list(view.places)
+    for entry in sorted(
+        view.final_scores, key=lambda e: ranking[e.seat] if e.seat < len(ranking) else 9
+    ):
         place = ordinal(ranking[entry.seat]) if entry.seat < len(ranking) else "?"
         sizes = " ".join(map(str, entry.expedition_sizes)) or "-"
         lines.append(
@@ -34,7 +36,7 @@ def final_score_lines(
                 WIDTH,
             )
         )
-    winners = [e.seat for e in view.final if e.seat < len(ranking) and ranking[e.seat] == 1]
+    winners = [e.seat for e in view.final_scores if e.seat < len(ranking) and ranking[e.seat] == 1]
     verb = "share the victory" if len(winners) > 1 else "wins"
     lines.append(Text(f"{' and '.join(seats.label(s) for s in winners)} {verb}!", style="bold"))
     return lines

@@ -75,7 +75,7 @@ def final_score_lines(
             row("Team (lower member)", [str(team_score.get(s.seat, "?")) for s in scores], "bold")
         )
     lines.append(row("Reserve (tiebreak)", [str(s.reserve) for s in scores]))
-    ranking = list(view.ranking) or (list(summary.places) if summary is not None else [])
+    ranking = list(view.places) or (list(summary.places) if summary is not None else [])
     if ranking:
         lines.append(
             row(

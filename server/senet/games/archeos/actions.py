@@ -11,7 +11,8 @@ Sites read as their colour letter; ``y2`` is the second vehicle on Ta-Sekhet-Ma'
 
 =====================  =====================================================
 ``take r-bot``         take that card from the display
-``draw``               draw from the deck (2 cards when the display is empty)
+``draw``               draw from the deck (2 cards when the display is empty);
+                       Patron: draw the expedition's size; Chichén Itzá: one card
 ``lead r-bot col``     start an expedition led by that card, all of its colour
 ``lead r-bot role``    start an expedition led by that card, all of its role
 ``add b-stu``          add a card to the expedition being built
@@ -24,6 +25,8 @@ Sites read as their colour letter; ``y2`` is the second vehicle on Ta-Sekhet-Ma'
 ``keep r-bot``         Physician: keep that card in hand
 ``done``               no more cards to keep / no extra expedition (Cartographer)
 ``pass``               Ur: play no expedition at season end
+``skip``               decline: no advance (expedition or linguist artifact), no
+                       Patron draw, no more Chichén Itzá cards (A-9)
 =====================  =====================================================
 """
 
@@ -48,10 +51,11 @@ PROFESSOR = "prof"
 KEEP = "keep"
 DONE = "done"
 PASS = "pass"
+SKIP = "skip"
 
 CARD_KINDS = (TAKE, ADD, KEEP)
 TARGET_KINDS = (ADVANCE, BACK)
-BARE_KINDS = (DRAW, GO, CASH, STAY, DONE, PASS)
+BARE_KINDS = (DRAW, GO, CASH, STAY, DONE, PASS, SKIP)
 ALL_KINDS = (*CARD_KINDS, LEAD, *TARGET_KINDS, PROFESSOR, *BARE_KINDS)
 
 BY_COLOUR = 0

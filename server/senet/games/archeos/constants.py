@@ -14,6 +14,9 @@ KEEP = "keep"
 UR = "ur"
 PROFESSOR_MOVE = "professor_move"
 OVER = "over"
+PATRON = "patron"
+CHICHEN = "chichen"
+#: Wire and snapshot order: new steps go at the end.
 STEPS = (
     TURN,
     BUILD,
@@ -26,6 +29,8 @@ STEPS = (
     UR,
     PROFESSOR_MOVE,
     OVER,
+    PATRON,
+    CHICHEN,
 )
 NO_SEAT = -1
 

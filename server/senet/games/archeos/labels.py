@@ -13,11 +13,13 @@ from senet.games.archeos.actions import BASIS_NAMES, BY_COLOUR, SECOND_VEHICLE, 
 from senet.games.archeos.cards import COLOUR_NAMES, HAND_LIMIT, Role, card_label, role_of
 from senet.games.archeos.constants import (
     BUILD,
+    CHICHEN,
     CHOOSE_ADVANCE,
     EXTRA,
     KEEP,
     LINGUIST,
     OVER,
+    PATRON,
     PROFESSOR,
     PROFESSOR_MOVE,
     TURN,
@@ -37,7 +39,20 @@ def describe(state: ArcheosState, action: Any) -> str:
     if kind == act.TAKE:
         return f"Take the {card_label(a.card)} from the display"
     if kind == act.DRAW:
+        if state.step == PATRON:
+            count = min(len(state.exp_cards), HAND_LIMIT - len(state.hands[state.turn]))
+            return f"Patron: draw {_cards(count)} (a monkey may come)"
+        if state.step == CHICHEN:
+            return f"Chichén Itzá: draw a card ({state.chichen_draws} left; a monkey may come)"
         return "Draw 2 cards from the deck" if not state.display else "Draw a card from the deck"
+    if kind == act.SKIP:
+        if state.step == PATRON:
+            return "Patron: draw nothing"
+        if state.step == CHICHEN:
+            return "Chichén Itzá: draw no more cards"
+        if state.step == LINGUIST:
+            return "Linguist artifact: advance no vehicle"
+        return "Do not advance a vehicle with this expedition"
     if kind == act.LEAD:
         basis = "colour" if a.arg == BY_COLOUR else "role"
         return f"Lead an expedition with the {card_label(a.card)} (same {basis})"
@@ -45,7 +60,7 @@ def describe(state: ArcheosState, action: Any) -> str:
         return f"Add the {card_label(a.card)} to the expedition"
     if kind == act.GO:
         return (
-            f"Play the expedition ({len(state.exp_cards)} cards)"
+            f"Play the expedition ({_cards(len(state.exp_cards))})"
             if state.exp_cards
             else "Play the expedition"
         )
@@ -81,14 +96,16 @@ def explain_illegal(state: ArcheosState, action: Any) -> str:
     expected = {
         TURN: "take a display card, draw, or lead an expedition",
         BUILD: "add a card to the expedition or play it (go)",
-        CHOOSE_ADVANCE: "choose which vehicle the expedition advances (adv)",
+        CHOOSE_ADVANCE: "choose which vehicle the expedition advances (adv), or skip",
         ULURU: "cash or stay on Uluru",
-        LINGUIST: "choose a vehicle for the linguist artifact (adv)",
+        LINGUIST: "choose a vehicle for the linguist artifact (adv), or skip",
         PROFESSOR: "take a professor token (prof)",
         EXTRA: "lead an extra expedition or say done",
         KEEP: "keep a card or say done",
         UR: "lead a season-end expedition or pass",
         PROFESSOR_MOVE: "move a vehicle for the professors",
+        PATRON: "draw the Patron's cards or skip",
+        CHICHEN: "draw a Chichén Itzá card or skip the rest",
     }[step]
     kinds = {x.kind for x in state.legal_actions()}
     hand = state.hands[seat]
@@ -124,3 +141,8 @@ def explain_illegal(state: ArcheosState, action: Any) -> str:
     if a.kind in (act.ADVANCE, act.BACK):
         return f"your vehicle at {target_name(a.arg)} cannot move that way now"
     return f"now you must {expected}"
+
+
+def _cards(count: int) -> str:
+    """``"1 card"``, ``"3 cards"``."""
+    return f"{count} card{'' if count == 1 else 's'}"

@@ -50,6 +50,8 @@ class Track:
         shared_points: Tantallon Castle: the small star, scored when sharing a space.
         draws: Chichén Itzá: cards drawn after crossing the line out of space ``i``.
         ur_limits: Ur: largest season-end expedition allowed from each space.
+        advancing_can_hurt: Whether moving on can cost points (the bonus or the space
+            depends on other vehicles), so declining an advance is offered (A-9).
     """
 
     thresholds: tuple[int, ...]
@@ -57,6 +59,7 @@ class Track:
     shared_points: tuple[int, ...] = ()
     draws: tuple[int, ...] = ()
     ur_limits: tuple[int, ...] = ()
+    advancing_can_hurt: bool = False
 
     @property
     def last(self) -> int:
@@ -90,12 +93,19 @@ ADVANCED: tuple[Track, ...] = (
         draws=(1, 1, 2, 2, 3, 3),
     ),
     # Rapa Nui: steeper, because the leader also takes the 3-point bonus.
-    Track(thresholds=(1, 2, 2, 3, 4, 5, 6), points=(0, 1, 2, 4, 5, 7, 9, 12)),
-    # Tantallon Castle: large star when alone, small star when sharing.
+    # Advancing may make a vehicle the farthest, which sends it back to the start.
+    Track(
+        thresholds=(1, 2, 2, 3, 4, 5, 6),
+        points=(0, 1, 2, 4, 5, 7, 9, 12),
+        advancing_can_hurt=True,
+    ),
+    # Tantallon Castle: large star when alone, small star when sharing; advancing
+    # onto an occupied space can score less than staying alone.
     Track(
         thresholds=(1, 2, 3, 3, 4, 5, 5),
         points=(0, 2, 3, 5, 7, 9, 11, 14),
         shared_points=(0, 1, 1, 2, 3, 4, 5, 7),
+        advancing_can_hurt=True,
     ),
 )
 

@@ -32,16 +32,17 @@ from senet.games.archeos.cards import (
 )
 from senet.games.archeos.constants import (
     BUILD,
+    CHICHEN,
     CHOOSE_ADVANCE,
     EXTRA,
     KEEP,
     LINGUIST,
     NO_SEAT,
     OVER,
+    PATRON,
     PROFESSOR,
     PROFESSOR_MOVE,
     STEPS,
-    ULURU,
     seasons_for,
 )
 from senet.games.archeos.sites import LINGUIST_END, PROFESSOR_TOKENS, SITE_IDS
@@ -344,7 +345,8 @@ def _from_view(
 
 
 #: Steps that act on the expedition in ``exp_cards``.
-_WITH_EXPEDITION = (BUILD, CHOOSE_ADVANCE, ULURU, LINGUIST, PROFESSOR, EXTRA, KEEP)
+#: (Uluru is not among them: a season-end Professor advance may ask it too.)
+_WITH_EXPEDITION = (BUILD, CHOOSE_ADVANCE, LINGUIST, PROFESSOR, EXTRA, KEEP, PATRON, CHICHEN)
 
 
 def deal_deck(cards: list[int], size: int, monkey_free_top: int, rng: Rng) -> list[int]:

@@ -51,12 +51,14 @@ from senet.games.archeos.cards import (
 )
 from senet.games.archeos.constants import (
     BUILD,
+    CHICHEN,
     CHOOSE_ADVANCE,
     EXTRA,
     KEEP,
     LINGUIST,
     NO_SEAT,
     OVER,
+    PATRON,
     PROFESSOR,
     PROFESSOR_MOVE,
     STEPS,
@@ -91,12 +93,14 @@ from senet.games.rng import Rng
 
 __all__ = [
     "BUILD",
+    "CHICHEN",
     "CHOOSE_ADVANCE",
     "EXTRA",
     "KEEP",
     "LINGUIST",
     "NO_SEAT",
     "OVER",
+    "PATRON",
     "PROFESSOR",
     "PROFESSOR_MOVE",
     "STEPS",
@@ -401,20 +405,45 @@ class ArcheosState(GameState):
         if role != Role.STUDENT:
             sites = list(range(COLOURS)) if role == Role.PILOT else [colour_of(cards[0])]
             options = self._advance_options(seat, sites, size)
-        if len(options) > 1:
+        if self._is_choice(seat, options):
             self.step = CHOOSE_ADVANCE
             return
         if options and self._expedition_advance(seat, options[0]):
             return
         self._after_advance()
 
+    def _can_hurt(self, target: int) -> bool:
+        """Whether advancing ``target`` may cost its player points (A-9)."""
+        return self.track(self._site_of(target)).advancing_can_hurt
+
+    def _is_choice(self, seat: int, options: list[int]) -> bool:
+        """Whether a "may advance" needs the player: several vehicles, or one whose
+        advance may hurt (then ``skip`` is offered too)."""
+        return len(options) > 1 or any(self._can_hurt(t) for t in options)
+
+    def _advance_choices(self, options: list[int]) -> list[ArcheosAction]:
+        out = [ArcheosAction(act.ADVANCE, -1, t) for t in options]
+        if any(self._can_hurt(t) for t in options):
+            out.append(ArcheosAction(act.SKIP))
+        return out
+
     def _expedition_advance(self, seat: int, target: int) -> bool:
         """Move the expedition's vehicle; True when Uluru now asks a question."""
+        self.exp_advanced = True
+        return self._advance(seat, target, "expedition")
+
+    def _advance(self, seat: int, target: int, reason: str) -> bool:
+        """Move a vehicle on one space and apply its site's "vehicle advances" effect,
+        whatever moved it (A-10); True when Uluru now asks whether to cash in.
+
+        Chichén Itzá's cards come at the end of the turn, so a season-end (Professor)
+        advance there draws nothing: the season's cards are already back in the deck.
+        """
         site = self._site_of(target)
         before = self.positions[seat][target]
-        self._move(seat, target, 1, "expedition")
-        self.exp_advanced = True
-        if self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA:
+        self._move(seat, target, 1, reason)
+        chichen = self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA
+        if chichen and reason != "professor":
             self.chichen_draws += self.track(site).draws[before]
         if (
             self.is_advanced(Special.ULURU)
@@ -465,18 +494,29 @@ class ArcheosState(GameState):
         self._after_role()
 
     def _linguist_next(self) -> bool:
-        """Make the linguist's free advances; True when a choice is needed."""
+        """Make the linguist's free advances; True when a choice is needed.
+
+        ``linguist_left`` still counts an advance while Uluru asks about it, which is
+        how the Uluru step knows to come back here.
+        """
         seat = self.turn
         while self.linguist_left > 0:
             options = self._advance_options(seat, list(range(COLOURS)), None)
             if not options:
                 self.linguist_left = 0
                 break
-            if len(options) > 1:
+            if self._is_choice(seat, options):
                 self.step = LINGUIST
                 return True
-            self.linguist_left -= 1
-            self._move(seat, options[0], 1, "linguist")
+            if self._linguist_advance(seat, options[0]):
+                return True
+        return False
+
+    def _linguist_advance(self, seat: int, target: int) -> bool:
+        """One artifact's advance; True when Uluru asks (the count drops after)."""
+        if self._advance(seat, target, "linguist"):
+            return True
+        self.linguist_left -= 1
         return False
 
     def _take_token(self, seat: int, token: int) -> None:
@@ -529,11 +569,39 @@ class ArcheosState(GameState):
         self._end_of_turn(seat)
 
     def _end_of_turn(self, seat: int) -> None:
-        """Stages 5 and 6: Patron draws, Chichén Itzá draws, then the next player."""
-        if self._leader_role() == Role.PATRON:
+        """Stage 5: the Patron's draw, asked only when it may reach a monkey (A-9)."""
+        if self._leader_role() == Role.PATRON and self._drawable(seat, len(self.exp_cards)):
+            if self._risky(len(self.exp_cards)):
+                self.step = PATRON
+                return
             self._draw(seat, len(self.exp_cards), "patron")
-        if self.chichen_draws:
-            self._draw(seat, self.chichen_draws, "chichen_itza")
+        self._chichen_next(seat)
+
+    def _drawable(self, seat: int, wanted: int) -> int:
+        """How many of ``wanted`` cards a draw would bring (hand limit, deck size)."""
+        return max(0, min(wanted, HAND_LIMIT - len(self.hands[seat]), len(self.deck)))
+
+    def _risky(self, wanted: int) -> bool:
+        """Whether drawing ``wanted`` cards may draw a monkey (public knowledge only)."""
+        return self.monkeys < MONKEYS and wanted > self.monkey_free_top
+
+    def _chichen_next(self, seat: int) -> None:
+        """Stage 6: Chichén Itzá's "up to" draws, then the next player.
+
+        Cards from the monkey-free top are drawn at once; before each card that may be
+        a monkey the player chooses to draw it or stop (A-9).
+        """
+        while self.chichen_draws:
+            wanted = self._drawable(seat, self.chichen_draws)
+            if not wanted:
+                break
+            safe = min(wanted, self.monkey_free_top)
+            if not safe:
+                self.step = CHICHEN
+                return
+            self.chichen_draws -= safe
+            self._draw(seat, safe, "chichen_itza")
+        self.chichen_draws = 0
         self._next_turn()
 
     # ------------------------------------------------------------ season end
@@ -618,9 +686,17 @@ class ArcheosState(GameState):
                 self.step = PROFESSOR_MOVE
                 return
             self.prof_queue.pop(0)
-            if options:
-                self._move(seat, options[0], delta, "professor")
+            if options and self._prof_move(seat, options[0], delta):
+                return
         self._score_season()
+
+    def _prof_move(self, seat: int, target: int, delta: int) -> bool:
+        """One season-end Professor move; True when Uluru asks about it (A-10)."""
+        if delta > 0:
+            self.turn = seat
+            return self._advance(seat, target, "professor")
+        self._move(seat, target, delta, "professor")
+        return False
 
     def _score_season(self) -> None:
         """Season end steps 3 to 6: sites, expeditions, next season or game end."""
@@ -726,14 +802,13 @@ class ArcheosState(GameState):
         if step == BUILD:
             return [A(act.ADD, c) for c in self._addable(seat)] + [A(act.GO)]
         if step == CHOOSE_ADVANCE:
-            return [A(act.ADVANCE, -1, t) for t in self._choose_advance_options()]
+            return self._advance_choices(self._choose_advance_options())
         if step == ULURU:
             return [A(act.CASH), A(act.STAY)]
         if step == LINGUIST:
-            return [
-                A(act.ADVANCE, -1, t)
-                for t in self._advance_options(seat, list(range(COLOURS)), None)
-            ]
+            return self._advance_choices(self._advance_options(seat, list(range(COLOURS)), None))
+        if step in (PATRON, CHICHEN):
+            return [A(act.DRAW), A(act.SKIP)]
         if step == PROFESSOR:
             size = len(self.exp_cards)
             return [A(act.PROFESSOR, -1, t) for t in self.supply if t <= size]
@@ -814,7 +889,7 @@ class ArcheosState(GameState):
             else:
                 self._resolve()
         elif step == CHOOSE_ADVANCE:
-            if not self._expedition_advance(seat, action.arg):
+            if kind == act.SKIP or not self._expedition_advance(seat, action.arg):
                 self._after_advance()
         elif step == ULURU:
             if kind == act.CASH:
@@ -823,12 +898,26 @@ class ArcheosState(GameState):
                 self.score[seat] += points
                 self._emit("uluru_cashed", seat=seat, points=points)
                 self._move(seat, target, -self.positions[seat][target], "uluru")
-            self._after_advance()
+            self._after_uluru()
         elif step == LINGUIST:
-            self.linguist_left -= 1
-            self._move(seat, action.arg, 1, "linguist")
+            if kind == act.SKIP:
+                self.linguist_left -= 1
+            elif self._linguist_advance(seat, action.arg):
+                return
             if not self._linguist_next():
                 self._after_role()
+        elif step == PATRON:
+            if kind == act.DRAW:
+                self._draw(seat, len(self.exp_cards), "patron")
+            self._chichen_next(seat)
+        elif step == CHICHEN:
+            if kind == act.DRAW:
+                self.chichen_draws -= 1
+                self._draw(seat, 1, "chichen_itza")
+                self._chichen_next(seat)
+            else:
+                self.chichen_draws = 0
+                self._next_turn()
         elif step == PROFESSOR:
             self._take_token(seat, action.arg)
             self._after_role()
@@ -840,8 +929,20 @@ class ArcheosState(GameState):
             self._finish_return(seat, list(self.kept))
         elif step == PROFESSOR_MOVE:
             _, delta = self.prof_queue.pop(0)
-            self._move(seat, action.arg, delta, "professor")
+            if not self._prof_move(seat, action.arg, delta):
+                self._prof_next()
+
+    def _after_uluru(self) -> None:
+        """Go on from where the Uluru question came: a season-end Professor move (no
+        expedition), a linguist artifact (one still counted), or the expedition."""
+        if not self.exp_cards:
             self._prof_next()
+        elif self.linguist_left:
+            self.linguist_left -= 1
+            if not self._linguist_next():
+                self._after_role()
+        else:
+            self._after_advance()
 
     # ------------------------------------------------------------------ results
     def scores(self) -> list[int]:

@@ -19,6 +19,7 @@ Notation (case-insensitive; spaces like ``c2``, rooms like ``exp5`` or ``col/exp
 ``mus exp5``           delimitation: one of your archaeologists of the area to the museum
 ``discard l``          two-player game: which plot the neutral player discards
 ``ta c2``/``tb c3 d3`` team game: start / expand with your teammate's archaeologists
+``leave``              team game: leave the last plot to your teammate placed behind
 ``draft cur``          quick game: take a revealed plot of that patron
 ``gov c2``             The Nile, Governor: start (or ``gov c3 d3``: expand), then ...
 ``block f5``           ... put a blocking token on a space (or a room: ``block exp5``)
@@ -66,6 +67,7 @@ GOVERNOR = "gov"
 BLOCK = "block"
 USE_TIE = "usetie"
 KEEP_TIE = "keeptie"
+LEAVE = "leave"
 
 #: Kinds that place archaeologists on the region, and how many spaces each takes.
 PLACEMENT_SIZES: dict[str, tuple[int, ...]] = {
@@ -83,7 +85,7 @@ PLACEMENT_SIZES: dict[str, tuple[int, ...]] = {
 }
 ROOM_KINDS = (DIRECTOR, MUSEUM)
 SIDE_KINDS = (TAKE, DISCARD)
-BARE_KINDS = (PASS, NEUTRAL_SKIP, USE_TIE, KEEP_TIE)
+BARE_KINDS = (PASS, NEUTRAL_SKIP, USE_TIE, KEEP_TIE, LEAVE)
 PATRON_KINDS = (CURATOR, COLONEL, EXPLORER, HEIRESS, DIRECTOR, GOVERNOR)
 #: ``take``/``discard`` arguments: the left and right plot, then the Nile cards of
 #: area rows 1-3 (args 2-4).
@@ -191,6 +193,7 @@ PASS_ACTION = MykerinosAction(PASS)
 NEUTRAL_SKIP_ACTION = MykerinosAction(NEUTRAL_SKIP)
 USE_TIE_ACTION = MykerinosAction(USE_TIE)
 KEEP_TIE_ACTION = MykerinosAction(KEEP_TIE)
+LEAVE_ACTION = MykerinosAction(LEAVE)
 
 
 def placement(kind: str, *spaces: int) -> MykerinosAction:

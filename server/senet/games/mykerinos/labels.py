@@ -117,6 +117,8 @@ def _variant_label(state: MykerinosState, a: MykerinosAction, spaces: str) -> st
         return "Discard your tie card to win this tie"
     if kind == act.KEEP_TIE:
         return "Keep your tie card for a later tie"
+    if kind == act.LEAVE:
+        return "Leave the last plot to your teammate placed behind you"
     if kind in (act.TAKE, act.DISCARD) and a.arg >= act.NILE_SIDE:
         row = a.arg - act.NILE_SIDE
         what = f"the Nile card of row {row + 1}"
@@ -162,7 +164,7 @@ def explain_illegal(state: MykerinosState, action: Any) -> str:
         if mate is None:
             return "only the team game places a teammate's archaeologists"
         return _why_not_placement(state, seat, mate, a, state.personal[seat][mate])
-    if kind in (act.TAKE, act.MUSEUM, act.DISCARD):
+    if kind in (act.TAKE, act.MUSEUM, act.DISCARD, act.LEAVE):
         return "rewards are chosen during delimitation, after everybody has passed"
     patron = PATRON_OF_KIND.get(kind)
     if patron is not None:
@@ -204,6 +206,8 @@ def _why_not_reward(state: MykerinosState, seat: int, a: MykerinosAction) -> str
                 "classic rules: third and fourth places claim a plot only when first "
                 "and second both went to the museum"
             )
+    if kind == act.LEAVE:
+        return "only third place may leave the last plot, to a teammate placed behind"
     if kind == act.TAKE:
         if (a.arg >= act.NILE_SIDE) != state.on_river:
             if state.on_river:

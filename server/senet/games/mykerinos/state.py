@@ -302,7 +302,7 @@ class MykerinosState(GameState):
 
         Which row gets which card is drawn at random (ruling N-2). In the quick game
         the final campaign also takes two Governor cards and the special card; the
-        other two cards stay unused (ruling N-9).
+        other two cards stay unused (ruling N-10).
         """
         if self.shape.area_rows == 3:
             cards = [*self.nile_governor_deck[:2], self.nile_neutral_deck[-1]]
@@ -522,6 +522,11 @@ class MykerinosState(GameState):
                 return out  # the 2006 museum reward comes from the general reserve
             rooms = self.museum_rooms_open_to(colour)
             out += map(act.ROOM_ACTIONS[act.MUSEUM].__getitem__, rooms)
+        elif (
+            rank_index >= 2 and len(out) == 1 and self.mate(colour) in self.ranks[rank_index + 1 :]
+        ):
+            # Team game: the last plot may be left to a teammate placed behind (M-10).
+            out.append(act.LEAVE_ACTION)
         return out
 
     # ------------------------------------------------------------ transitions
@@ -583,7 +588,10 @@ class MykerinosState(GameState):
             if kind != act.NEUTRAL_SKIP:
                 assert self.neutral is not None
                 self._place(seat, self.neutral, action.spaces, kind)
-            self._end_turn(seat)
+            if self.active[seat]:
+                self._end_turn(seat)
+            else:  # the neutral action followed a pass
+                self._advance(seat)
             return
         patron = PATRON_OF_KIND.get(kind)
         if patron is not None:
@@ -612,10 +620,14 @@ class MykerinosState(GameState):
 
     def _after_own_action(self, seat: int) -> None:
         """The two-player game offers a neutral action; otherwise the turn ends."""
-        if self.neutral is not None and len(self._neutral_actions(seat)) > 1:
+        if self._offers_neutral_action(seat):
             self.phase = NEUTRAL_TURN
             return
         self._end_turn(seat)
+
+    def _offers_neutral_action(self, seat: int) -> bool:
+        """Two-player game: whether ``seat`` can act for the neutral player now."""
+        return self.neutral is not None and len(self._neutral_actions(seat)) > 1
 
     def _draft(self, seat: int, patron: Patron) -> None:
         card = next(c for c in self.draft_row if self._patron_of_plot(c) == patron)
@@ -681,6 +693,10 @@ class MykerinosState(GameState):
         self.tiebreak[seat] = space
         self.active[seat] = False
         self._emit("passed", seat=seat, tiebreak_space=space, automatic=automatic)
+        if not automatic and self._offers_neutral_action(seat):
+            # Pass is a normal action: a neutral action may follow it (ruling M-7).
+            self.phase = NEUTRAL_TURN
+            return
         self._advance(seat)
 
     def _end_turn(self, seat: int) -> None:
@@ -874,6 +890,8 @@ class MykerinosState(GameState):
             self._discard(action.arg, seat)
         elif action.kind == act.TAKE:
             self._take(seat, action.arg, automatic)
+        elif action.kind == act.LEAVE:
+            self._emit("plot_left", seat=seat, area=self.area)
         else:
             self._museum_from_area(seat, action.arg)
             self.area_museum += 1
@@ -1011,7 +1029,7 @@ class MykerinosState(GameState):
             breakdown = exhibition(self.cards[seat], self.museum, seat)
             breakdown["plot_points"] = self.prestige[seat]
             breakdown["total"] = breakdown["total"] + self.prestige[seat]
-            breakdown["reserve"] = self.personal[seat][seat]
+            breakdown["reserve"] = sum(self.personal[seat])
             self.final.append(breakdown)
         self._emit("game_over", scores=self.scores(), ranking=self.ranking())
 
@@ -1030,12 +1048,14 @@ class MykerinosState(GameState):
     def ranking(self) -> list[int]:
         """Places by score, then by archaeologists left in your personal reserve.
 
-        Teammates share their team's place; a team's reserve is both members'
-        own-colour archaeologists together (ruling T-4).
+        Every archaeologist in the reserve counts, whatever its colour: the neutral
+        ones a player holds in the two-player game (ruling M-12), the teammate's in
+        the team game, where a team's reserve is both members' together (T-4). This
+        is the ``reserve`` the view shows.
         """
         scores = self.scores()
         keys = [
-            (scores[s], sum(self.personal[m][m] for m in self.mates_of(s)))
+            (scores[s], sum(sum(self.personal[m]) for m in self.mates_of(s)))
             for s in range(self.seat_count)
         ]
         leaders = {min(self.mates_of(s)) for s in range(self.seat_count)}  # one per team

@@ -1,0 +1,306 @@
+"""The web client: a small ASGI app (Starlette) in front of a Senet match server.
+
+It is one more client of the public gRPC API (:class:`senet.client.SenetClient`):
+the lobby lists games and creates and joins matches, a seat's page plays over
+``WatchMatch`` + ``SubmitAction`` with the seat's token, a spectator's page watches
+without one, and a replay page rebuilds a finished match from ``ExportMatch``. Live
+pages receive frames as server-sent events; see :mod:`senet.web.security` for what
+protects tokens and actions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from senet.client import SenetClient
+from senet.client.client import describe_error
+from senet.client.errors import SenetRpcError
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
+from senet.web import live, pages
+from senet.web.replay import ReplayCache
+from senet.web.security import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    MATCH_ID,
+    SecurityHeaders,
+    csrf_ok,
+    csrf_token,
+    read_seat_cookie,
+    set_seat_cookie,
+)
+from senet.web.settings import WebSettings
+
+MAX_NAME = 40
+MAX_FORM_BYTES = 64 * 1024
+#: Matches the lobby lists (newest first).
+LOBBY_MATCHES = 30
+
+
+class WebClient:
+    """What the routes share: the settings, the gRPC client and the replays."""
+
+    def __init__(self, settings: WebSettings) -> None:
+        self.settings = settings
+        self.client: SenetClient | None = None
+        self.replays = ReplayCache()
+        self._games: list[games_pb2.GameInfo] | None = None
+
+    @property
+    def senet(self) -> SenetClient:
+        if self.client is None:
+            self.client = SenetClient(
+                self.settings.server, admin_key=self.settings.admin_key, tls_ca=self.settings.tls_ca
+            )
+        return self.client
+
+    async def games(self) -> list[games_pb2.GameInfo]:
+        if self._games is None:
+            self._games = await self.senet.list_games()
+        return self._games
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.close()
+            self.client = None
+
+
+class Form:
+    """An ``application/x-www-form-urlencoded`` body (the only kind the pages send).
+
+    Parsed with the standard library, so the app needs no multipart parser.
+    """
+
+    def __init__(self, fields: dict[str, list[str]]) -> None:
+        self.fields = fields
+
+    @classmethod
+    async def read(cls, request: Request) -> Form:
+        body = await request.body()
+        if len(body) > MAX_FORM_BYTES:
+            return cls({})
+        return cls(parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True))
+
+    def get(self, name: str, default: str = "") -> str:
+        values = self.fields.get(name)
+        return values[-1] if values else default
+
+    def getlist(self, name: str) -> list[str]:
+        return self.fields.get(name, [])
+
+
+def _match_id(request: Request) -> str | None:
+    value = str(request.path_params.get("match_id") or request.query_params.get("match", ""))
+    return value if MATCH_ID.fullmatch(value) else None
+
+
+def _forbidden() -> Response:
+    return JSONResponse({"error": "missing or wrong CSRF token, or another site's request"}, 403)
+
+
+def _option_value(spec: games_pb2.OptionSpec, raw: str) -> bool | int | str:
+    if spec.kind == games_pb2.OPTION_KIND_BOOL:
+        return raw == "true"
+    if spec.kind == games_pb2.OPTION_KIND_INT:
+        return int(raw)
+    return raw
+
+
+def _seat_plans(form: Form, count: int) -> tuple[list[match_pb2.SeatPlan], int | None]:
+    """The seat plans the create form asks for, and the seat the person takes (if any)."""
+    plans: list[match_pb2.SeatPlan] = []
+    mine = None
+    for seat in range(count):
+        choice = str(form.get(f"seat{seat}", ""))
+        if not choice:
+            continue
+        if choice == "you" and mine is None:
+            mine = len(plans)
+        if choice.startswith("bot:"):
+            plans.append(match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy=choice[4:]))
+        else:
+            plans.append(match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN))
+    return plans, mine
+
+
+def create_app(settings: WebSettings | None = None) -> Starlette:
+    """The web client's ASGI app, talking to the match server named in ``settings``."""
+    web = WebClient(settings or WebSettings())
+    secure = web.settings.secure_cookies
+
+    async def lobby(request: Request, problem: str = "", status: int = 200) -> Response:
+        listings: list[match_service_pb2.MatchListing] = []
+        try:
+            games = await web.games()
+            listings = [m async for m in web.senet.list_matches(limit=LOBBY_MATCHES)]
+        except SenetRpcError as error:
+            games, problem = [], f"The match server is not answering: {describe_error(error)}"
+        return HTMLResponse(pages.lobby(games, csrf_token(request), problem, listings), status)
+
+    async def home(request: Request) -> Response:
+        return await lobby(request)
+
+    async def create(request: Request) -> Response:
+        form = await Form.read(request)
+        if not csrf_ok(request, str(form.get(CSRF_FIELD, ""))):
+            return _forbidden()
+        games = {game.id: game for game in await web.games()}
+        game = games.get(str(form.get("game", "")))
+        if game is None:
+            return await lobby(request, "Unknown game.", 400)
+        try:
+            options = {
+                spec.name: _option_value(spec, str(form.getlist(f"opt:{spec.name}")[-1]))
+                for spec in game.options
+                if form.getlist(f"opt:{spec.name}")
+            }
+        except ValueError:
+            return await lobby(request, "An option's value is not a number.", 400)
+        plans, mine = _seat_plans(form, game.max_seats)
+        try:
+            match_id = await web.senet.create_match(game.id, plans, options=options)
+        except SenetRpcError as error:
+            return await lobby(request, describe_error(error), 400)
+        if mine is None:
+            return RedirectResponse(f"/matches/{match_id}/watch", 303)
+        return await _join(request, match_id, str(form.get("name", "")), mine)
+
+    async def _join(request: Request, match_id: str, name: str, seat: int | None) -> Response:
+        name = name.strip()[:MAX_NAME] or "Guest"
+        try:
+            joined = await web.senet.join(match_id, name, seat)
+        except SenetRpcError as error:
+            return await lobby(request, describe_error(error), 400)
+        response = RedirectResponse(f"/matches/{match_id}/play", 303)
+        set_seat_cookie(response, match_id, joined.seat, joined.token, secure=secure)
+        return response
+
+    async def join(request: Request) -> Response:
+        form = await Form.read(request)
+        if not csrf_ok(request, str(form.get(CSRF_FIELD, ""))):
+            return _forbidden()
+        match_id = str(form.get("match", "")).strip()
+        if not MATCH_ID.fullmatch(match_id):
+            return await lobby(request, "That is not a match id.", 400)
+        seat = str(form.get("seat", "")).strip()
+        return await _join(
+            request, match_id, str(form.get("name", "")), int(seat) if seat.isdigit() else None
+        )
+
+    async def goto(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None:
+            return await lobby(request, "That is not a match id.", 400)
+        kind = "replay" if request.url.path.startswith("/replay") else "watch"
+        return RedirectResponse(f"/matches/{match_id}/{kind}", 303)
+
+    async def match_page(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None:
+            return await lobby(request, "That is not a match id.", 404)
+        kind = request.url.path.rsplit("/", 1)[-1]
+        if kind == "play" and read_seat_cookie(request, match_id) is None:
+            return RedirectResponse(f"/matches/{match_id}/watch", 303)
+        titles = {"play": "Play", "watch": "Watch", "replay": "Replay"}
+        title = f"{titles[kind]} match {match_id}"
+        return HTMLResponse(pages.match_page(title, csrf_token(request), kind, match_id))
+
+    async def events(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None:
+            return JSONResponse({"error": "not a match id"}, 404)
+        # A spectator's stream never carries a token, whatever cookies came along.
+        playing = request.url.path.endswith("/play/events")
+        seat = read_seat_cookie(request, match_id) if playing else None
+        stream = live.frames(web.senet, match_id, seat)
+        return StreamingResponse(
+            stream,
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    async def act(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _forbidden()
+        seat = read_seat_cookie(request, match_id)
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        try:
+            body: Any = await request.json()
+            notation = str(body["notation"])[:200]
+            version = int(body["version"])
+            request_id = str(body.get("request_id") or uuid.uuid4().hex)[:64]
+        except (ValueError, KeyError, TypeError):
+            return JSONResponse({"error": "send JSON with notation and version"}, 400)
+        handle = web.senet.seat(match_id, seat.seat, seat.token)
+        try:
+            done = await handle.submit(notation, expected_version=version, request_id=request_id)
+        except SenetRpcError as error:
+            return JSONResponse({"error": describe_error(error), "reason": error.reason}, 409)
+        return JSONResponse({"version": done.version})
+
+    async def replay_info(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None:
+            return JSONResponse({"error": "not a match id"}, 404)
+        try:
+            replay = await web.replays.get(web.senet, match_id)
+        except SenetRpcError as error:
+            return JSONResponse({"error": describe_error(error)}, 409)
+        return JSONResponse(replay.summary_data())
+
+    async def replay_frame(request: Request) -> Response:
+        match_id = _match_id(request)
+        if match_id is None:
+            return JSONResponse({"error": "not a match id"}, 404)
+        try:
+            replay = await web.replays.get(web.senet, match_id)
+        except SenetRpcError as error:
+            return JSONResponse({"error": describe_error(error)}, 409)
+        return JSONResponse(replay.frame(int(request.path_params["step"])))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            await web.close()
+
+    static = StaticFiles(directory=Path(__file__).with_name("static"))
+    routes = [
+        Route("/", home),
+        Route("/matches", create, methods=["POST"]),
+        Route("/join", join, methods=["POST"]),
+        Route("/watch", goto),
+        Route("/replay", goto),
+        Route("/matches/{match_id}/play", match_page),
+        Route("/matches/{match_id}/watch", match_page),
+        Route("/matches/{match_id}/replay", match_page),
+        Route("/matches/{match_id}/play/events", events),
+        Route("/matches/{match_id}/watch/events", events),
+        Route("/matches/{match_id}/act", act, methods=["POST"]),
+        Route("/matches/{match_id}/replay/info", replay_info),
+        Route("/matches/{match_id}/replay/frames/{step:int}", replay_frame),
+        Mount("/static", static, name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.add_middleware(SecurityHeaders, secure_cookies=secure)
+    app.state.web = web
+    return app

@@ -1,0 +1,129 @@
+"""One frame of a page: everything drawn after an update, as JSON for the page's script.
+
+A frame is built from protocol messages the viewer may see (a seat's ``GetMatch``
+with its token, the spectator's without, or a replayed spectator view) and from the
+game's plug-ins: its web board draws the table, and its text renderer (the terminal
+client's, shared so that both clients word events and scores alike) writes the log
+and the final breakdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from senet.text.drawing import STATUS_NAME, UNICODE
+from senet.text.generic import seat_label as generic_seat_label
+from senet.text.renderer import renderer_for
+from senet.text.seat_names import SeatNames
+from senet.v1 import match_pb2
+from senet.web.boards import board_for
+
+
+def seat_label(
+    summary: match_pb2.MatchSummary, view: match_pb2.View, seat: int, viewer: int | None
+) -> str:
+    """How the page names a seat: the game's words (``Blue (Ada)``), or ``seat 1 (Ada)``."""
+    label = renderer_for(summary.game_id).seat_label(seat, view, summary, viewer)
+    if label == f"seat {seat}":  # the game names seats by number alone: add who sits there
+        label = generic_seat_label(seat, SeatNames(summary, viewer))
+    return label
+
+
+def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:
+    """The seats beside the board: who, what fills the seat, score, place, whose turn."""
+    names = SeatNames(summary, viewer)
+    rows = []
+    for info in summary.seats:
+        score = summary.scores[info.seat] if info.seat < len(summary.scores) else 0
+        place = summary.places[info.seat] if info.seat < len(summary.places) else 0
+        kind = (
+            f"bot {info.bot_strategy}"
+            if info.kind == match_pb2.SEAT_KIND_BOT
+            else ("person" if info.claimed else "open")
+        )
+        turn = summary.HasField("current_seat") and summary.current_seat == info.seat
+        marks = ("▶ " if turn else "") + (f"#{place} " if place else "")
+        row_class = " class='current'" if turn else ""
+        label = seat_label(summary, view, info.seat, viewer)
+        rows.append(
+            f"<tr{row_class}><td>{escape(marks)}</td><th scope='row'>{escape(label)}</th>"
+            f"<td>{escape(kind if names.name(info.seat) != kind else '')}</td><td>{score}</td></tr>"
+        )
+    return (
+        "<table class='seats'><caption>Seats and scores</caption><thead><tr><th></th>"
+        "<th scope='col'>seat</th><th scope='col'>plays</th><th scope='col'>score</th></tr>"
+        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:
+    if summary.status != match_pb2.MATCH_STATUS_ACTIVE:
+        return f"The match is {STATUS_NAME.get(summary.status, 'over')}."
+    if not summary.HasField("current_seat"):
+        return "Waiting."
+    if summary.current_seat == viewer:
+        return "Your turn: click the board or pick an action below."
+    return f"Waiting for {seat_label(summary, view, summary.current_seat, viewer)}."
+
+
+def final_breakdown(
+    summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None
+) -> str:
+    """The final score breakdown, once the match is finished (else empty)."""
+    if summary.status != match_pb2.MATCH_STATUS_FINISHED:
+        return ""
+    lines = renderer_for(summary.game_id).final_score_lines(view, summary, viewer, UNICODE)
+    return "\n".join(line.plain.rstrip() for line in lines)
+
+
+def update_log(
+    update: match_pb2.MatchUpdate,
+    view: match_pb2.View,
+    summary: match_pb2.MatchSummary,
+    viewer: int | None,
+) -> list[str]:
+    """The log lines of one committed action (who did what, then what followed)."""
+    try:
+        return renderer_for(summary.game_id).update_lines(update, view, summary, viewer)
+    except (KeyError, IndexError, ValueError):  # a view older than the update: say it plainly
+        return [f"seat {update.seat}: {update.notation}"]
+
+
+def action_list(
+    legal: Sequence[match_pb2.LegalAction], view: match_pb2.View, game_id: str
+) -> list[dict[str, Any]]:
+    """The legal actions for the page: notation, label and the board keys that choose each."""
+    board = board_for(game_id)
+    return [
+        {"n": action.notation, "l": action.label, "t": board.targets(action, view)}
+        for action in legal
+    ]
+
+
+def frame(
+    summary: match_pb2.MatchSummary,
+    view: match_pb2.View,
+    viewer: int | None,
+    legal: Sequence[match_pb2.LegalAction] = (),
+    log: Sequence[str] = (),
+) -> dict[str, Any]:
+    """Everything the page draws after an update."""
+    mine = (
+        viewer is not None
+        and summary.status == match_pb2.MATCH_STATUS_ACTIVE
+        and summary.HasField("current_seat")
+        and summary.current_seat == viewer
+    )
+    return {
+        "version": summary.version,
+        "status": STATUS_NAME.get(summary.status, "unknown"),
+        "viewer": viewer,
+        "headline": headline(summary, view, viewer),
+        "board": board_for(summary.game_id).draw(view, summary, viewer),
+        "seats": seats_html(summary, view, viewer),
+        "actions": action_list(legal, view, summary.game_id) if mine else [],
+        "log": list(log),
+        "final": final_breakdown(summary, view, viewer),
+    }

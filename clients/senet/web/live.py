@@ -1,0 +1,115 @@
+"""Live pages: a match's WatchMatch stream turned into server-sent events of frames.
+
+One gRPC stream per open page. Updates that arrive together are drawn once: each
+batch appends its log lines, then one ``GetMatch`` (and, on the viewer's turn, one
+``ListLegalActions``) fetches what to draw, so a page never falls behind a fast
+match of bots. A seat's page sends its token; a spectator's never does, so it gets
+the spectator view and the spectator's redacted events, never more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from senet.client import SenetClient
+from senet.client.client import describe_error
+from senet.client.errors import SenetRpcError
+from senet.v1 import match_pb2, match_service_pb2
+from senet.web.frames import frame, update_log
+from senet.web.security import SeatCookie
+
+#: Seconds between keep-alive comments on a quiet page (proxies drop idle streams).
+KEEPALIVE_S = 15.0
+_END = object()
+
+
+def sse(event: str, data: Any) -> str:
+    """One server-sent event (JSON data on one line)."""
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+async def frames(
+    client: SenetClient, match_id: str, seat: SeatCookie | None
+) -> AsyncGenerator[str, None]:
+    """Server-sent events for one page: ``frame`` after every batch of updates, ``end``
+    once the match is over, ``problem`` when the server refuses."""
+    token = seat.token if seat is not None else None
+    viewer = seat.seat if seat is not None else None
+    inbox: asyncio.Queue[object] = asyncio.Queue()
+    view = match_pb2.View()
+    summary = match_pb2.MatchSummary()
+
+    async def draw(log: list[str]) -> str:
+        """Fetch what the viewer may see now, and the frame to send."""
+        nonlocal summary, view
+        response = await client.get(match_id, token)
+        summary, view = response.match, response.view
+        legal: list[match_pb2.LegalAction] = []
+        if (
+            seat is not None
+            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
+            and summary.HasField("current_seat")
+            and summary.current_seat == seat.seat
+        ):
+            legal = list(
+                (await client.seat(match_id, seat.seat, seat.token).legal_actions()).actions
+            )
+        return sse("frame", frame(summary, view, viewer, legal, log))
+
+    async def pump() -> None:
+        # From version 0: the page's log starts with the match's whole history.
+        try:
+            async for message in client.watch(match_id, token, from_version=0):
+                await inbox.put(message)
+        except SenetRpcError as error:
+            await inbox.put(error)
+        finally:
+            await inbox.put(_END)
+
+    try:
+        yield await draw([])
+    except SenetRpcError as error:
+        yield sse("problem", {"message": describe_error(error)})
+        yield sse("end", {})
+        return
+    reader = asyncio.create_task(pump())
+    try:
+        while True:
+            try:
+                first = await asyncio.wait_for(inbox.get(), KEEPALIVE_S)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            batch = [first]
+            while not inbox.empty():
+                batch.append(inbox.get_nowait())
+            log: list[str] = []
+            changed = False
+            finished = False
+            for message in batch:
+                if message is _END:
+                    finished = True
+                elif isinstance(message, SenetRpcError):
+                    yield sse("problem", {"message": describe_error(message)})
+                    finished = True
+                elif isinstance(message, match_service_pb2.WatchMatchResponse):
+                    kind = message.WhichOneof("message")
+                    if kind == "update":
+                        log += update_log(message.update, view, summary, viewer)
+                    changed = changed or kind in ("snapshot", "update")
+            if changed:
+                try:
+                    yield await draw(log)
+                except SenetRpcError as error:
+                    yield sse("problem", {"message": describe_error(error)})
+            if finished:
+                yield sse("end", {})
+                return
+    finally:
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await reader

@@ -1,0 +1,211 @@
+"""The pages' HTML: the lobby, built from ListGames, and the shells of the match pages.
+
+Pages are plain HTML from two template files; everything dynamic on a match page
+arrives as frames (:mod:`senet.web.frames`) and is drawn by ``static/app.js``.
+Every value from the server or a person is escaped here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from importlib.resources import files
+from string import Template
+
+from senet.v1 import games_pb2, match_pb2, match_service_pb2
+from senet.web.security import CSRF_FIELD
+
+#: What may fill a seat in the lobby's create form: value and label.
+SEAT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("you", "you"),
+    ("open", "open (someone joins)"),
+    ("bot:random", "bot: random"),
+    ("bot:greedy", "bot: greedy"),
+    ("bot:mcts", "bot: mcts"),
+)
+#: Bot seats the lobby proposes beside yours.
+DEFAULT_SEATS = 4
+
+
+def _template(name: str) -> Template:
+    return Template(files("senet.web").joinpath("templates", name).read_text(encoding="utf-8"))
+
+
+def page(title: str, main: str, csrf: str, page_kind: str = "lobby", match_id: str = "") -> str:
+    return _template("page.html").substitute(
+        title=escape(title),
+        main=main,
+        csrf=escape(csrf, quote=True),
+        page=page_kind,
+        match_id=escape(match_id, quote=True),
+    )
+
+
+def match_page(title: str, csrf: str, kind: str, match_id: str) -> str:
+    controls = ""
+    if kind == "replay":
+        controls = (
+            "<section class='replay' aria-label='Replay'><h2>Replay</h2>"
+            "<div id='verify' class='verify'>Checking the seed commitment…</div>"
+            "<label for='step'>Step <output id='step-out'>0</output></label>"
+            "<input id='step' type='range' min='0' max='0' value='0'>"
+            "<div class='replay-buttons'><button id='first' type='button'>« first</button>"
+            "<button id='prev' type='button'>◀ back</button>"
+            "<button id='next' type='button'>next ▶</button>"
+            "<button id='last' type='button'>last »</button></div></section>"
+        )
+    main = _template("match.html").substitute(replay_controls=controls)
+    return page(title, main, csrf, kind, match_id)
+
+
+def _csrf_input(csrf: str) -> str:
+    return f"<input type='hidden' name='{CSRF_FIELD}' value='{escape(csrf, quote=True)}'>"
+
+
+def _option_input(game_id: str, option: games_pb2.OptionSpec) -> str:
+    field = f"opt:{option.name}"
+    ident = escape(f"{game_id}-{option.name}", quote=True)
+    label = f"<label for='{ident}'>{escape(option.name)}</label>"
+    help_text = f"<small>{escape(option.description)}</small>"
+    name = escape(field, quote=True)
+    if option.kind == games_pb2.OPTION_KIND_BOOL:
+        checked = " checked" if option.default_value.bool_value else ""
+        return (
+            f"<div class='opt check'><input type='hidden' name='{name}' value='false'>"
+            f"<input type='checkbox' id='{ident}' name='{name}' value='true'{checked}>"
+            f"{label}{help_text}</div>"
+        )
+    if option.kind == games_pb2.OPTION_KIND_INT:
+        bounds = ""
+        if option.HasField("minimum"):
+            bounds += f" min='{option.minimum}'"
+        if option.HasField("maximum"):
+            bounds += f" max='{option.maximum}'"
+        return (
+            f"<div class='opt'>{label}<input type='number' id='{ident}' name='{name}'"
+            f" value='{option.default_value.int_value}'{bounds}>{help_text}</div>"
+        )
+    choices = "".join(
+        f"<option{' selected' if c == option.default_value.choice_value else ''}>"
+        f"{escape(c)}</option>"
+        for c in option.choices
+    )
+    select = f"<select id='{ident}' name='{name}'>{choices}</select>"
+    return f"<div class='opt'>{label}{select}{help_text}</div>"
+
+
+def _seat_select(game: games_pb2.GameInfo, seat: int) -> str:
+    ident = escape(f"{game.id}-seat{seat}", quote=True)
+    default = "you" if seat == 0 else ("bot:greedy" if seat < DEFAULT_SEATS else "")
+    choices = [] if seat < game.min_seats else [("", "no seat")]
+    choices += list(SEAT_CHOICES)
+    options = "".join(
+        f"<option value='{value}'{' selected' if value == default else ''}>{escape(label)}</option>"
+        for value, label in choices
+    )
+    return (
+        f"<div class='opt'><label for='{ident}'>seat {seat}</label>"
+        f"<select id='{ident}' name='seat{seat}'>{options}</select></div>"
+    )
+
+
+def _seats_text(listing: match_service_pb2.MatchListing) -> str:
+    parts = []
+    for seat in listing.seats:
+        if seat.kind == match_pb2.SEAT_KIND_BOT:
+            parts.append(f"bot {seat.bot_strategy}")
+        elif seat.claimed:
+            parts.append(seat.display_name or "person")
+        else:
+            parts.append("open")
+    return ", ".join(parts)
+
+
+def listings_html(
+    listings: Sequence[match_service_pb2.MatchListing],
+    games: Sequence[games_pb2.GameInfo],
+    csrf: str,
+) -> str:
+    """The lobby's matches (``ListMatches``): join an open seat, watch, or replay."""
+    if not listings:
+        return "<p class='muted'>No matches yet: create one below.</p>"
+    names = {game.id: game.name for game in games}
+    rows = []
+    for listing in listings:
+        ident = escape(listing.match_id, quote=True)
+        open_seats = sum(
+            1 for s in listing.seats if s.kind == match_pb2.SEAT_KIND_OPEN and not s.claimed
+        )
+        if listing.status == match_pb2.MATCH_STATUS_FINISHED:
+            act = f"<a href='/matches/{ident}/replay'>replay</a>"
+        elif open_seats:
+            act = (
+                f"<form method='post' action='/join' class='inline'>{_csrf_input(csrf)}"
+                f"<input type='hidden' name='match' value='{ident}'>"
+                f"<input type='hidden' name='name' value='Player'>"
+                f"<button type='submit'>join</button></form>"
+                f" <a href='/matches/{ident}/watch'>watch</a>"
+            )
+        else:
+            act = f"<a href='/matches/{ident}/watch'>watch</a>"
+        status = match_pb2.MatchStatus.Name(listing.status).removeprefix("MATCH_STATUS_").lower()
+        rows.append(
+            f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}</td>"
+            f"<td><code>{escape(listing.match_id)}</code></td><td>{escape(status)}</td>"
+            f"<td>{escape(_seats_text(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
+        )
+    return (
+        "<table class='listings'><caption>Newest first: join an open seat, watch, replay"
+        "</caption><thead><tr><th scope='col'>game</th><th scope='col'>match</th>"
+        "<th scope='col'>status</th><th scope='col'>seats</th><th scope='col'>moves</th>"
+        f"<th scope='col'></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def lobby(
+    games: Sequence[games_pb2.GameInfo],
+    csrf: str,
+    problem: str = "",
+    listings: Sequence[match_service_pb2.MatchListing] = (),
+) -> str:
+    forms = []
+    for game in games:
+        options = "".join(_option_input(game.id, o) for o in game.options)
+        seats = "".join(_seat_select(game, seat) for seat in range(game.max_seats))
+        forms.append(
+            f"<section class='game' aria-labelledby='game-{escape(game.id)}'>"
+            f"<h2 id='game-{escape(game.id)}'>{escape(game.name)}</h2>"
+            f"<p>{escape(game.description)} ({game.min_seats} to {game.max_seats} players)</p>"
+            f"<form method='post' action='/matches' class='create'>{_csrf_input(csrf)}"
+            f"<input type='hidden' name='game' value='{escape(game.id, quote=True)}'>"
+            f"<fieldset><legend>Seats</legend>{seats}</fieldset>"
+            f"<fieldset><legend>Options</legend>{options or '<p>none</p>'}</fieldset>"
+            f"<div class='opt'><label for='{escape(game.id)}-name'>your name</label>"
+            f"<input id='{escape(game.id)}-name' name='name' value='Player' maxlength='40'></div>"
+            f"<button type='submit'>Create a {escape(game.name)} match</button></form></section>"
+        )
+    alert = f"<p class='problem' role='alert'>{escape(problem)}</p>" if problem else ""
+    main = f"""{alert}
+<div class="lobby">
+<section class="open-matches" id="open-matches" aria-labelledby="open-title">
+  <h2 id="open-title">Matches</h2>
+  {listings_html(listings, games, csrf)}
+</section>
+<section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
+<form method="post" action="/join" class="inline" id="join-form">{_csrf_input(csrf)}
+  <label for="join-id">match id</label>
+  <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
+  <label for="join-name">your name</label>
+  <input id="join-name" name="name" value="Player" maxlength="40">
+  <label for="join-seat">seat (empty: the first open)</label>
+  <input id="join-seat" name="seat" type="number" min="0" max="15">
+  <button type="submit">Join</button></form>
+<form method="get" action="/watch" class="inline">
+  <label for="watch-id">match id</label>
+  <input id="watch-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
+  <button type="submit">Watch live</button>
+  <button type="submit" formaction="/replay">Replay</button></form>
+</section>
+{"".join(forms)}
+</div>"""
+    return page("Lobby", main, csrf)

@@ -1,0 +1,132 @@
+"""What keeps a seat's token secret and its actions the person's own.
+
+- The seat token lives in an httpOnly, SameSite=Strict cookie scoped to its match's
+  pages (``/matches/<id>``): scripts cannot read it, and it never appears in a URL.
+- Every state-changing request (create, join, act) must carry the double-submit
+  CSRF token (a random cookie the page copies into a form field or the
+  ``X-CSRF-Token`` header, which another site cannot read), and, when the browser
+  says where it comes from, an ``Origin`` equal to this app's own.
+- Every response forbids framing and inline scripts (Content Security Policy).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSRF_COOKIE = "senet_csrf"
+CSRF_HEADER = "x-csrf-token"
+CSRF_FIELD = "csrf"
+#: Match ids the app accepts in paths and cookie names (the server's are hex).
+MATCH_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+#: What a page may load: only this app's own files, no inline script, no framing.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+@dataclass(frozen=True)
+class SeatCookie:
+    """A claimed seat, as kept in the browser."""
+
+    seat: int
+    token: str
+
+
+def seat_cookie_name(match_id: str) -> str:
+    return f"senet_seat_{match_id}"
+
+
+def seat_cookie_path(match_id: str) -> str:
+    return f"/matches/{match_id}"
+
+
+def set_seat_cookie(
+    response: Response, match_id: str, seat: int, token: str, *, secure: bool
+) -> None:
+    """Keep ``token`` for ``match_id``'s pages only, out of reach of scripts."""
+    response.set_cookie(
+        seat_cookie_name(match_id),
+        f"{seat}.{token}",
+        max_age=7 * 24 * 3600,
+        path=seat_cookie_path(match_id),
+        httponly=True,
+        samesite="strict",
+        secure=secure,
+    )
+
+
+def read_seat_cookie(request: Request, match_id: str) -> SeatCookie | None:
+    raw = request.cookies.get(seat_cookie_name(match_id), "")
+    seat, _, token = raw.partition(".")
+    if not seat.isdigit() or not token:
+        return None
+    return SeatCookie(int(seat), token)
+
+
+def csrf_token(request: Request) -> str:
+    """This browser's CSRF token: the cookie's, or a new one (set by :class:`SecurityHeaders`)."""
+    existing = request.cookies.get(CSRF_COOKIE, "")
+    if len(existing) >= 32:
+        return existing
+    token: str = request.scope.setdefault("senet.new_csrf", secrets.token_urlsafe(32))
+    return token
+
+
+def same_origin(request: Request) -> bool:
+    """False when the browser says the request comes from another site."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True
+    own = f"{request.url.scheme}://{request.url.netloc}"
+    return origin == own
+
+
+def csrf_ok(request: Request, submitted: str | None) -> bool:
+    """Whether a state-changing request carries this browser's token and comes from here."""
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    return (
+        bool(cookie)
+        and submitted is not None
+        and secrets.compare_digest(cookie.encode(), submitted.encode())
+        and same_origin(request)
+    )
+
+
+class SecurityHeaders:
+    """ASGI middleware: security headers on every response, and the CSRF cookie when new."""
+
+    def __init__(self, app: ASGIApp, *, secure_cookies: bool) -> None:
+        self.app = app
+        self.secure_cookies = secure_cookies
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["content-security-policy"] = CSP
+                headers["x-content-type-options"] = "nosniff"
+                headers["referrer-policy"] = "same-origin"
+                headers["x-frame-options"] = "DENY"
+                new = scope.get("senet.new_csrf")
+                if new:
+                    secure = "; Secure" if self.secure_cookies else ""
+                    headers.append(
+                        "set-cookie", f"{CSRF_COOKIE}={new}; Path=/; SameSite=Strict{secure}"
+                    )
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

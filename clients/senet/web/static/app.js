@@ -1,0 +1,243 @@
+// Senet web client: draws the frames the app pushes (server-sent events), and sends
+// the person's choices. No library, no build step. Board elements marked
+// data-target choose actions; the labelled list always offers every legal action.
+"use strict";
+
+(function () {
+  const body = document.body;
+  const page = body.dataset.page;
+  const matchId = body.dataset.match;
+  const csrf = document.querySelector('meta[name="senet-csrf"]').content;
+  const $ = (id) => document.getElementById(id);
+
+  let actions = [];      // legal actions of the current frame: {n, l, t}
+  let picked = [];       // board keys clicked so far
+  let version = 0;       // version the actions were listed at
+  let busy = false;
+
+  function candidates() {
+    return actions.filter((a) => picked.every((key) => a.t.includes(key)));
+  }
+
+  function markBoard() {
+    const live = new Set();
+    candidates().forEach((a) => a.t.forEach((key) => live.add(key)));
+    document.querySelectorAll("#board [data-target]").forEach((el) => {
+      const key = el.dataset.target;
+      const isLive = live.has(key) && !busy;
+      el.classList.toggle("live", isLive);
+      el.classList.toggle("picked", picked.includes(key));
+      if (isLive) {
+        el.setAttribute("tabindex", "0");
+        el.setAttribute("role", "button");
+      } else {
+        el.removeAttribute("tabindex");
+        el.removeAttribute("role");
+      }
+    });
+  }
+
+  function renderActions() {
+    const list = $("actions");
+    if (!list) return;
+    const filter = ($("filter").value || "").trim().toLowerCase();
+    const shown = candidates().filter(
+      (a) => !filter || a.n.toLowerCase().startsWith(filter) || a.l.toLowerCase().includes(filter)
+    );
+    list.replaceChildren();
+    shown.forEach((a) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "action";
+      button.dataset.notation = a.n;
+      button.disabled = busy;
+      const code = document.createElement("kbd");
+      code.textContent = a.n;
+      const label = document.createElement("span");
+      label.textContent = a.l;
+      button.append(code, " ", label);
+      button.addEventListener("click", () => submit(a.n));
+      item.append(button);
+      list.append(item);
+    });
+    $("picked").textContent = picked.length
+      ? `Picked ${picked.join(", ").replace(/[a-z]:/g, "")}: ${candidates().length} action(s) left (Esc clears).`
+      : "";
+    $("actions-panel").hidden = actions.length === 0;
+    markBoard();
+  }
+
+  function showProblem(text) {
+    const box = $("problem");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  async function submit(notation) {
+    if (busy) return;
+    busy = true;
+    body.dataset.busy = "1";
+    renderActions();
+    try {
+      const response = await fetch(`/matches/${matchId}/act`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-csrf-token": csrf },
+        body: JSON.stringify({ notation, version, request_id: crypto.randomUUID() }),
+        credentials: "same-origin",
+      });
+      const answer = await response.json();
+      if (!response.ok) {
+        showProblem(answer.error || `refused (${response.status})`);
+        busy = false;
+        body.dataset.busy = "";
+        renderActions();
+        return;
+      }
+      showProblem("");
+      if (version < answer.version) {
+        // The frame of the new position has not arrived yet (it may already have:
+        // bots answer fast, and then its actions must stay).
+        actions = [];
+        picked = [];
+        $("filter").value = "";
+      }
+    } catch (error) {
+      showProblem(String(error));
+    }
+    busy = false;
+    body.dataset.busy = "";
+    renderActions();
+  }
+
+  function pick(key) {
+    if (busy || !actions.length) return;
+    picked = picked.includes(key) ? picked.filter((k) => k !== key) : picked.concat([key]);
+    let left = candidates();
+    if (!left.length) {
+      picked = [key];
+      left = candidates();
+      if (!left.length) picked = [];
+    }
+    if (left.length === 1) {
+      submit(left[0].n);
+      return;
+    }
+    renderActions();
+  }
+
+  function drawFrame(frame) {
+    $("headline").textContent = frame.headline;
+    $("board").innerHTML = frame.board;
+    $("seats").innerHTML = frame.seats;
+    const final = $("final");
+    final.textContent = frame.final || "";
+    final.hidden = !frame.final;
+    body.dataset.status = frame.status;
+    body.dataset.version = frame.version;
+    const log = $("log");
+    if (page === "replay") log.replaceChildren();
+    (frame.log || []).forEach((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      log.append(item);
+    });
+    while (log.children.length > 200) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+    if (page === "play") {
+      // A new position: what was typed or clicked for the old one no longer applies.
+      if (Number(frame.version) !== version) $("filter").value = "";
+      actions = frame.actions || [];
+      version = Number(frame.version);
+      picked = [];
+      busy = false;
+      renderActions();
+    }
+  }
+
+  function live() {
+    const stream = new EventSource(`/matches/${matchId}/${page}/events`);
+    // Every connection starts with the match's whole log: a reconnect must not repeat it.
+    stream.addEventListener("open", () => $("log").replaceChildren());
+    stream.addEventListener("frame", (event) => drawFrame(JSON.parse(event.data)));
+    stream.addEventListener("problem", (event) => showProblem(JSON.parse(event.data).message));
+    stream.addEventListener("end", () => {
+      stream.close();
+      body.dataset.ended = "true";
+    });
+  }
+
+  async function replay() {
+    const slider = $("step");
+    const info = await (await fetch(`/matches/${matchId}/replay/info`)).json();
+    const verify = $("verify");
+    if (info.error) {
+      verify.textContent = info.error;
+      verify.className = "verify bad";
+      return;
+    }
+    verify.replaceChildren();
+    const head = document.createElement("p");
+    head.textContent = info.verified ? "✔ Seed commitment verified" : "✘ Verification failed";
+    verify.append(head);
+    const list = document.createElement("ul");
+    info.checks.forEach((check) => {
+      const item = document.createElement("li");
+      item.textContent = `${check.ok ? "✔" : "✘"} ${check.what}`;
+      list.append(item);
+    });
+    verify.append(list);
+    verify.className = info.verified ? "verify ok" : "verify bad";
+    slider.max = String(info.steps);
+    let wanted = 0;
+    async function show(step) {
+      wanted = step;
+      slider.value = String(step);
+      $("step-out").textContent = `${step} / ${info.steps}`;
+      const frame = await (await fetch(`/matches/${matchId}/replay/frames/${step}`)).json();
+      if (frame.step === wanted) {
+        drawFrame(frame);
+        body.dataset.step = String(frame.step);
+      }
+    }
+    slider.addEventListener("input", () => show(Number(slider.value)));
+    $("first").addEventListener("click", () => show(0));
+    $("prev").addEventListener("click", () => show(Math.max(0, Number(slider.value) - 1)));
+    $("next").addEventListener("click", () => show(Math.min(info.steps, Number(slider.value) + 1)));
+    $("last").addEventListener("click", () => show(info.steps));
+    show(0);
+  }
+
+  document.addEventListener("click", (event) => {
+    const el = event.target.closest && event.target.closest("#board [data-target].live");
+    if (el) pick(el.dataset.target);
+  });
+  document.addEventListener("keydown", (event) => {
+    const el = event.target.closest && event.target.closest("#board [data-target].live");
+    if (el && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      pick(el.dataset.target);
+    } else if (event.key === "Escape" && page === "play") {
+      picked = [];
+      $("filter").value = "";
+      renderActions();
+    } else if (event.key === "/" && page === "play" && event.target !== $("filter")) {
+      event.preventDefault();
+      $("filter").focus();
+    }
+  });
+
+  if (page === "play") {
+    $("filter").addEventListener("input", renderActions);
+    $("filter").addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      const text = $("filter").value.trim();
+      const exact = candidates().find((a) => a.n === text);
+      const shown = $("actions").querySelectorAll("button.action");
+      if (exact) submit(exact.n);
+      else if (shown.length === 1) submit(shown[0].dataset.notation);
+    });
+  }
+  if (page === "play" || page === "watch") live();
+  if (page === "replay") replay();
+})();

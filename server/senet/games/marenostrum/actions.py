@@ -1,0 +1,331 @@
+"""Mare Nostrum actions: one small immutable value per decision, with its notation.
+
+Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
+``tax`` or a commodity name, seats as numbers.
+
+===========================  ====================================================
+``size 3``                   Director: every trader offers three cards
+``offer grain``              add a card of your hand to your hidden offer
+``take 2 wine``              take seat 2's face-up ``wine`` (the take chain)
+``give tax``                 Director: give the player one card short this card
+``grant 3``                  role holder: hand the tied role to seat 3
+``next 2``                   role holder: seat 2 plays next in this phase
+``god mars`` / ``pass``      make an offering to a god, or none
+``invoke vulcan etru``       use a held god's power (``invoke baal etru wine``,
+                             ``invoke poseidon tyr rome``)
+``build legion lati``        build an item in a province (``caravan`` names the icon:
+                             ``build caravan lati wine``)
+``buy hercules``             buy a hero or a wonder (``buy pyramids``)
+``convert etru``             complete a conversion: your influence replaces theirs
+``pay grain``                pay one card of the set being paid
+``swap grain tax``           Cleopatra: swap a card with the bank (commodity for tax,
+                             or tax for a commodity)
+``gild grain``               Midas: a commodity becomes two tax cards
+``capital troa``             free set-up: found the capital there
+``sail lati tyr``            move (or launch) one trireme
+``fight tyr carthage``       naval battle against that civilization there
+``blockade aeg``             Greece: attack the invader's carrying triremes there
+``move l lati etru``         move a legion (``c``: a creature)
+``lose legion``              a battle destroys one of your legions
+``sack city``                after battle: destroy a building (``sack caravan wine``)
+``occupy`` / ``convert``     after battle: occupy, or start converting
+``leave``                    after battle: do nothing more
+``done``                     end this turn's builds, moves or naval part
+===========================  ====================================================
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from senet.games.errors import MalformedActionError
+from senet.games.marenostrum.board import PROVINCES, SPACE_IDS, space_index
+from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
+from senet.games.marenostrum.civilizations import CIV_IDS
+from senet.games.marenostrum.commodities import CARD_NAMES, card_type
+from senet.games.marenostrum.constants import UNIT_KINDS
+from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+
+SIZE = "size"
+OFFER = "offer"
+TAKE = "take"
+GIVE = "give"
+GRANT = "grant"
+NEXT = "next"
+GOD = "god"
+PASS = "pass"
+BUILD = "build"
+BUY = "buy"
+CONVERT = "convert"
+PAY = "pay"
+CAPITAL = "capital"
+SAIL = "sail"
+FIGHT = "fight"
+MOVE = "move"
+LOSE = "lose"
+SACK = "sack"
+OCCUPY = "occupy"
+LEAVE = "leave"
+DONE = "done"
+INVOKE = "invoke"
+SWAP = "swap"
+GILD = "gild"
+BLOCKADE = "blockade"
+
+CARD_KINDS = (OFFER, GIVE, PAY, GILD)
+SEAT_KINDS = (GRANT, NEXT)
+BARE_KINDS = (PASS, OCCUPY, LEAVE, DONE)
+ALL_KINDS = (
+    SIZE,
+    *CARD_KINDS,
+    TAKE,
+    *SEAT_KINDS,
+    GOD,
+    INVOKE,
+    SWAP,
+    BUILD,
+    BUY,
+    CONVERT,
+    CAPITAL,
+    SAIL,
+    FIGHT,
+    BLOCKADE,
+    MOVE,
+    LOSE,
+    SACK,
+    *BARE_KINDS,
+)
+UNIT_LETTERS = ("l", "c")
+#: ``sack`` targets: the building kinds (a caravan also names its commodity).
+SACK_KINDS = BUILDING_NAMES
+MAX_SEATS = 6
+
+
+class MareAction(NamedTuple):
+    """A Mare Nostrum decision.
+
+    Attributes:
+        kind: One of the kind constants of this module.
+        a: First argument (card type, seat, space, item, god, unit kind); -1 if none.
+        b: Second argument (space, card type, civilization); -1 if none.
+        c: Third argument (the caravan's commodity, the destination); -1 if none.
+    """
+
+    kind: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+    def notation(self) -> str:
+        """Canonical text form, e.g. ``"build caravan lati wine"``."""
+        kind, a, b, c = self
+        if kind in CARD_KINDS:
+            return f"{kind} {CARD_NAMES[a]}"
+        if kind in SEAT_KINDS or kind == SIZE:
+            return f"{kind} {a}"
+        if kind == TAKE:
+            return f"{TAKE} {a} {CARD_NAMES[b]}"
+        if kind == SWAP:
+            return f"{SWAP} {CARD_NAMES[a]} {CARD_NAMES[b]}"
+        if kind == GOD:
+            return f"{GOD} {GOD_IDS[a]}"
+        if kind == INVOKE:
+            text = f"{INVOKE} {GOD_IDS[a]} {SPACE_IDS[b]}"
+            if c < 0:
+                return text
+            return f"{text} {CIV_IDS[c] if GOD_IDS[a] == 'poseidon' else CARD_NAMES[c]}"
+        if kind == BUILD:
+            text = f"{BUILD} {ITEMS[a]} {SPACE_IDS[b]}"
+            return f"{text} {CARD_NAMES[c]}" if c >= 0 else text
+        if kind == BUY:
+            return f"{BUY} {OWNABLE_IDS[a]}"
+        if kind == CONVERT:
+            return CONVERT if a < 0 else f"{CONVERT} {SPACE_IDS[a]}"
+        if kind in (CAPITAL, BLOCKADE):
+            return f"{kind} {SPACE_IDS[a]}"
+        if kind == SAIL:
+            return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
+        if kind == FIGHT:
+            return f"{FIGHT} {SPACE_IDS[a]} {CIV_IDS[b]}"
+        if kind == MOVE:
+            return f"{MOVE} {UNIT_LETTERS[a]} {SPACE_IDS[b]} {SPACE_IDS[c]}"
+        if kind == LOSE:
+            return f"{LOSE} {UNIT_KINDS[a]}"
+        if kind == SACK:
+            text = f"{SACK} {SACK_KINDS[a]}"
+            return f"{text} {CARD_NAMES[b]}" if b >= 0 else text
+        return kind
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def _index(table: tuple[str, ...], text: str, what: str) -> int:
+    if text in table:
+        return table.index(text)
+    raise MalformedActionError(f"{text!r} is not {what}")
+
+
+def _space(text: str) -> int:
+    index = space_index(text)
+    if index < 0:
+        raise MalformedActionError(f"{text!r} is not a province or sea id")
+    return index
+
+
+def _province(text: str) -> int:
+    index = _space(text)
+    if index >= PROVINCES:
+        raise MalformedActionError(f"{text!r} is a sea, not a province")
+    return index
+
+
+def _card(text: str) -> int:
+    index = card_type(text)
+    if index < 0:
+        raise MalformedActionError(f"{text!r} is not a card (tax or a commodity)")
+    return index
+
+
+def _seat(text: str) -> int:
+    if not text.isdigit() or int(text) >= MAX_SEATS:
+        raise MalformedActionError(f"{text!r} is not a seat number")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or len(text) > 3:
+        raise MalformedActionError(f"{text!r} is not a number of cards")
+    return int(text)
+
+
+_ARITY = {
+    SIZE: (1,),
+    OFFER: (1,),
+    GIVE: (1,),
+    PAY: (1,),
+    GILD: (1,),
+    SWAP: (2,),
+    GRANT: (1,),
+    NEXT: (1,),
+    TAKE: (2,),
+    GOD: (1,),
+    INVOKE: (2, 3),
+    BUILD: (2, 3),
+    BUY: (1,),
+    CONVERT: (0, 1),
+    CAPITAL: (1,),
+    BLOCKADE: (1,),
+    SAIL: (2,),
+    FIGHT: (2,),
+    MOVE: (3,),
+    LOSE: (1,),
+    SACK: (1, 2),
+}
+
+
+def parse_action(text: str) -> MareAction:
+    """Parse Mare Nostrum notation (syntax only; legality is the state's concern).
+
+    Raises:
+        MalformedActionError: the text is not Mare Nostrum notation.
+    """
+    if not isinstance(text, str):
+        raise MalformedActionError(f"action notation must be text, got {type(text).__name__}")
+    tokens = text.lower().split()
+    if not tokens:
+        raise MalformedActionError("empty action")
+    kind, args = tokens[0], tokens[1:]
+    if kind in BARE_KINDS:
+        if args:
+            raise MalformedActionError(f"{kind!r} takes no arguments")
+        return MareAction(kind)
+    arity = _ARITY.get(kind)
+    if arity is None:
+        raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(ALL_KINDS)}")
+    if len(args) not in arity:
+        raise MalformedActionError(f"{kind!r} takes {' or '.join(map(str, arity))} argument(s)")
+    A = MareAction
+    if kind == SIZE:
+        return A(SIZE, _count(args[0]))
+    if kind in CARD_KINDS:
+        return A(kind, _card(args[0]))
+    if kind in SEAT_KINDS:
+        return A(kind, _seat(args[0]))
+    if kind == TAKE:
+        return A(TAKE, _seat(args[0]), _card(args[1]))
+    if kind == SWAP:
+        give, get = _card(args[0]), _card(args[1])
+        if (give == 0) == (get == 0):
+            raise MalformedActionError("swap trades a commodity for tax or tax for a commodity")
+        return A(SWAP, give, get)
+    if kind == GOD:
+        return A(GOD, _index(GOD_IDS, args[0], "a god"))
+    if kind == INVOKE:
+        god = _index(GOD_IDS, args[0], "a god")
+        space = _space(args[1])
+        target = {"poseidon": "civ", "baal": "commodity"}.get(GOD_IDS[god], "")
+        if bool(target) != (len(args) == 3):
+            raise MalformedActionError(
+                "invoke names a god and a space; Poseidon adds the civilization, Baal the "
+                "commodity: invoke poseidon tyr rome, invoke baal etru wine"
+            )
+        if target == "civ":
+            return A(INVOKE, god, space, _index(CIV_IDS, args[2], "a civilization"))
+        if target == "commodity":
+            commodity = _card(args[2])
+            if commodity == 0:
+                raise MalformedActionError("Baal destroys a caravan of a commodity, not tax")
+            return A(INVOKE, god, space, commodity)
+        return A(INVOKE, god, space)
+    if kind == BUILD:
+        item = _index(ITEMS, args[0], "an item to build")
+        caravan = item == ITEMS.index("caravan")
+        if caravan != (len(args) == 3):
+            raise MalformedActionError("a caravan names its commodity: build caravan lati wine")
+        commodity = _card(args[2]) if caravan else -1
+        if commodity == 0:
+            raise MalformedActionError("a caravan carries a commodity, not tax")
+        return A(BUILD, item, _province(args[1]), commodity)
+    if kind == BUY:
+        return A(BUY, _index(OWNABLE_IDS, args[0], "a hero or a wonder"))
+    if kind == CONVERT:
+        return A(CONVERT, _province(args[0]) if args else -1)
+    if kind == CAPITAL:
+        return A(CAPITAL, _province(args[0]))
+    if kind == SAIL:
+        return A(SAIL, _space(args[0]), _space(args[1]))
+    if kind == BLOCKADE:
+        sea = _space(args[0])
+        if sea < PROVINCES:
+            raise MalformedActionError("a blockade is fought at sea")
+        return A(BLOCKADE, sea)
+    if kind == FIGHT:
+        sea = _space(args[0])
+        if sea < PROVINCES:
+            raise MalformedActionError("naval battles are fought at sea")
+        return A(FIGHT, sea, _index(CIV_IDS, args[1], "a civilization"))
+    if kind == MOVE:
+        unit = _index(UNIT_LETTERS, args[0], "a unit letter (l or c)")
+        return A(MOVE, unit, _province(args[1]), _province(args[2]))
+    if kind == LOSE:
+        return A(LOSE, _index(UNIT_KINDS, args[0], "a unit kind"))
+    # SACK
+    building = _index(SACK_KINDS, args[0], "a building")
+    caravan = building == 0
+    if caravan != (len(args) == 2):
+        raise MalformedActionError("sacking a caravan names its commodity: sack caravan wine")
+    commodity = _card(args[1]) if caravan else -1
+    if commodity == 0:
+        raise MalformedActionError("a caravan carries a commodity, not tax")
+    return A(SACK, building, commodity)
+
+
+def is_well_formed(action: MareAction) -> bool:
+    """Whether an action value is one :func:`parse_action` could return."""
+    if not all(type(x) is int for x in action[1:]) or not isinstance(action.kind, str):
+        return False
+    try:
+        return parse_action(action.notation()) == action
+    except (MalformedActionError, IndexError, TypeError):
+        return False

@@ -1,0 +1,62 @@
+"""Mare Nostrum constants shared by the state, its labels and its snapshots."""
+
+from __future__ import annotations
+
+# Steps: what the seat (or seats) to move is deciding.
+SETUP_CAPITAL = "setup_capital"  # free set-up: Greece or Atlantis picks its capital
+SETUP_BUILD = "setup_build"  # free set-up: spend this round's points
+ROLE_TIE = "role_tie"  # a role holder hands the role to one of the tied others
+ORDER = "order"  # a role holder names the next player of the phase
+TRADE_SIZE = "trade_size"  # the Director of Commerce sets how many cards to offer
+OFFER = "offer"  # every trader picks offered cards, at the same time, hidden
+TAKE = "take"  # the take chain: the taker takes a face-up card of another player
+COMPENSATE = "compensate"  # the Director gives the player one card short a card
+OFFERING = "offering"  # a player may make an offering to a god
+BUILD = "build"  # a player's construction turn
+PAY = "pay"  # paying a set, card by card
+NAVAL = "naval"  # a player's naval moves and battles
+GROUND = "ground"  # a player's ground moves
+LOSSES = "losses"  # a player picks which units a battle destroys
+AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy, convert or leave
+BLOCKADE = "blockade"  # the Greek player may attack the triremes carrying an invader
+OVER = "over"
+STEPS = (
+    SETUP_CAPITAL,
+    SETUP_BUILD,
+    ROLE_TIE,
+    ORDER,
+    TRADE_SIZE,
+    OFFER,
+    TAKE,
+    COMPENSATE,
+    OFFERING,
+    BUILD,
+    PAY,
+    NAVAL,
+    GROUND,
+    LOSSES,
+    AFTER_BATTLE,
+    BLOCKADE,
+    OVER,
+)
+
+# Phases of a turn (text: always in this order), and the set-up before them.
+SETUP, COMMERCE, OFFERINGS, CONSTRUCTION, MILITARY = range(5)
+PHASE_NAMES = ("setup", "commerce", "offerings", "construction", "military")
+
+# Roles, in the order the set-up hands them out.
+COMMERCE_ROLE, PRIEST_ROLE, POLITICAL_ROLE, MILITARY_ROLE = range(4)
+ROLE_IDS = ("commerce", "priest", "political", "military")
+ROLE_NAMES = ("Director of Commerce", "High Priest", "Political Leader", "Military Leader")
+ROLE_BONUS_NAMES = ("commerce", "priest", "political", "military")
+#: Which role orders each phase.
+PHASE_ROLE = {OFFERINGS: PRIEST_ROLE, CONSTRUCTION: POLITICAL_ROLE, MILITARY: MILITARY_ROLE}
+
+NOBODY = -1
+
+# Ground unit kinds in battle losses.
+UNIT_KINDS = ("legion", "creature", "fortress")
+LEGION_UNIT, CREATURE_UNIT, FORTRESS_UNIT = range(3)
+
+#: Default turn limit (0: none). Bots and random games need an end; see the rulings.
+DEFAULT_TURN_LIMIT = 12

@@ -1,0 +1,97 @@
+"""Human labels for Mare Nostrum actions, and why an action is refused."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from senet.games.errors import IllegalActionError
+from senet.games.marenostrum import actions as act
+from senet.games.marenostrum.board import SPACE_NAMES
+from senet.games.marenostrum.cards import GODS, OWNABLE
+from senet.games.marenostrum.civilizations import CIV_NAMES
+from senet.games.marenostrum.commodities import CARD_NAMES
+from senet.games.marenostrum.constants import UNIT_KINDS
+from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+
+if TYPE_CHECKING:
+    from senet.games.marenostrum.state import MareState
+
+
+def _card(index: int) -> str:
+    return "a tax card" if index == 0 else f"a {CARD_NAMES[index]} card"
+
+
+def describe(state: MareState, action: Any) -> str:
+    """A short label for any well-formed action."""
+    action = state.coerce_action(action)
+    kind, a, b, c = action
+    if kind == act.SIZE:
+        return f"Every trader offers {a} card{'s' if a != 1 else ''}"
+    if kind == act.OFFER:
+        return f"Offer {_card(a)}"
+    if kind == act.TAKE:
+        return f"Take {_card(b)} from seat {a}"
+    if kind == act.GIVE:
+        return f"Give {_card(a)} to the player one card short"
+    if kind == act.GRANT:
+        return f"Hand the tied role to seat {a}"
+    if kind == act.NEXT:
+        return f"Seat {a} plays next in this phase"
+    if kind == act.GOD:
+        return f"Make an offering to {GODS[a].name}"
+    if kind == act.INVOKE:
+        target = ""
+        if c >= 0:
+            target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
+        return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
+    if kind == act.BLOCKADE:
+        return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
+    if kind == act.SWAP:
+        return f"Cleopatra: give {_card(a)} to the bank for {_card(b)}"
+    if kind == act.GILD:
+        return f"Midas: turn {_card(a)} into two tax cards"
+    if kind == act.PASS:
+        return "Make no offering"
+    if kind == act.BUILD:
+        what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"
+        return f"Build a {what} in {SPACE_NAMES[b]}"
+    if kind == act.BUY:
+        return f"Buy {OWNABLE[a].name}"
+    if kind == act.CONVERT:
+        if a < 0:
+            return "Convert the province (a unit on the influence marker)"
+        return f"Complete the conversion of {SPACE_NAMES[a]}"
+    if kind == act.PAY:
+        return f"Pay {_card(a)}"
+    if kind == act.CAPITAL:
+        return f"Found the capital in {SPACE_NAMES[a]}"
+    if kind == act.SAIL:
+        return f"Move a trireme from {SPACE_NAMES[a]} to {SPACE_NAMES[b]}"
+    if kind == act.FIGHT:
+        return f"Attack {CIV_NAMES[b]}'s triremes in {SPACE_NAMES[a]}"
+    if kind == act.MOVE:
+        unit = ("legion", "creature")[a]
+        return f"Move a {unit} from {SPACE_NAMES[b]} to {SPACE_NAMES[c]}"
+    if kind == act.LOSE:
+        return f"Lose a {UNIT_KINDS[a]}"
+    if kind == act.SACK:
+        what = BUILDING_NAMES[a] if b < 0 else f"{CARD_NAMES[b]} caravan"
+        return f"Sack the province: destroy its {what}"
+    if kind == act.OCCUPY:
+        return "Occupy the province: claim its income"
+    if kind == act.LEAVE:
+        return "Neither sack, occupy nor convert"
+    return "End this part of the turn"
+
+
+def explain_illegal(state: MareState, action: Any) -> str:
+    """Why ``action`` is not among the legal actions now."""
+    try:
+        action = state.coerce_action(action)
+    except IllegalActionError as exc:
+        return str(exc)
+    legal = state.legal_actions()
+    kinds = sorted({a.kind for a in legal})
+    if action.kind not in kinds:
+        return f"now ({state.step}) the choices are: {', '.join(kinds)}"
+    return f"that {action.kind} is not possible now ({state.step})"

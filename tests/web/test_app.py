@@ -1,0 +1,267 @@
+"""The web app over a real in-process match server (httpx, no browser): the lobby,
+creating and joining, acting with the seat cookie, CSRF and origin checks, what a
+spectator's stream is given, and replays with the seed commitment checked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from senet.cli.beside import embedded_server
+from senet.client import SenetClient
+from senet.service.records import seed_commitment as service_commitment
+from senet.web import live
+from senet.web.app import create_app
+from senet.web.replay import seed_commitment
+from senet.web.security import CSRF_COOKIE, SeatCookie
+from senet.web.settings import WebSettings
+
+BASE = "http://127.0.0.1:8080"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[str]:
+    async with embedded_server() as address:
+        yield address
+
+
+@pytest.fixture
+async def web(server: str) -> AsyncIterator[httpx.AsyncClient]:
+    app = create_app(WebSettings(server=server))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+        yield client
+    await app.state.web.close()
+
+
+async def _csrf(web: httpx.AsyncClient) -> str:
+    response = await web.get("/")
+    assert response.status_code == 200
+    return web.cookies[CSRF_COOKIE]
+
+
+async def _create(web: httpx.AsyncClient, **fields: str) -> httpx.Response:
+    form = {"csrf": await _csrf(web), "game": "mykerinos", "seat0": "you", "seat1": "open"}
+    form.update(fields)
+    return await web.post("/matches", data=form)
+
+
+async def test_the_lobby_lists_games_options_and_the_place_of_open_matches(
+    web: httpx.AsyncClient,
+) -> None:
+    response = await web.get("/")
+    page = response.text
+    assert "Mykerinos" in page and "Archeos" in page
+    assert "name='opt:nile'" in page and "name='seat0'" in page
+    assert 'id="open-matches"' in page
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"{CSRF_COOKIE}=") and "SameSite=Strict" in cookie
+
+
+async def test_creating_a_match_keeps_the_seat_token_in_an_http_only_cookie(
+    web: httpx.AsyncClient,
+) -> None:
+    response = await _create(web, name="Ada")
+    assert response.status_code == 303
+    match_id = response.headers["location"].split("/")[2]
+    assert response.headers["location"] == f"/matches/{match_id}/play"
+    cookie = response.headers["set-cookie"]
+    assert cookie.startswith(f"senet_seat_{match_id}=0.")
+    assert "HttpOnly" in cookie and f"Path=/matches/{match_id}" in cookie
+    assert "samesite=strict" in cookie.lower()
+    token = cookie.split("=", 1)[1].split(";")[0].split(".", 1)[1]
+    assert token not in response.headers["location"]
+    page = await web.get(f"/matches/{match_id}/play")
+    assert page.status_code == 200 and token not in page.text
+
+
+@pytest.mark.parametrize(
+    ("headers", "with_token"),
+    [
+        ({}, False),
+        ({"origin": "https://evil.example"}, True),
+        ({"sec-fetch-site": "cross-site"}, True),
+    ],
+)
+async def test_state_changing_requests_need_the_csrf_token_and_this_origin(
+    web: httpx.AsyncClient, headers: dict[str, str], with_token: bool
+) -> None:
+    csrf = await _csrf(web)
+    form = {"game": "mykerinos", "seat0": "open", "seat1": "open"}
+    if with_token:
+        form["csrf"] = csrf
+    response = await web.post("/matches", data=form, headers=headers)
+    assert response.status_code == 403
+    assert (
+        await web.post("/join", data={**form, "match": "abc"}, headers=headers)
+    ).status_code == 403
+
+
+async def test_a_seat_acts_with_its_cookie_and_the_csrf_header(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    created = await _create(web)
+    match_id = created.headers["location"].split("/")[2]
+    csrf = web.cookies[CSRF_COOKIE]
+    async with SenetClient(server) as senet:
+        await _second_seat_moves_first_if_it_starts(senet, match_id)
+        summary = (await senet.get(match_id)).match
+        mine = _seat_of(created)
+        legal = await senet.seat(match_id, mine.seat, mine.token).legal_actions()
+    assert summary.current_seat == 0
+    url = f"/matches/{match_id}/act"
+    body = {"notation": legal.actions[0].notation, "version": summary.version}
+    assert (await web.post(url, json=body)).status_code == 403
+    wrong = await web.post(url, json=body, headers={"x-csrf-token": "x" * 43})
+    assert wrong.status_code == 403
+    refused = await web.post(url, json={**body, "notation": "a z9"}, headers={"x-csrf-token": csrf})
+    assert refused.status_code == 409 and refused.json()["reason"]
+    done = await web.post(url, json=body, headers={"x-csrf-token": csrf})
+    assert done.status_code == 200 and done.json()["version"] == summary.version + 1
+    stranger = httpx.AsyncClient(transport=web._transport, base_url=BASE)
+    await stranger.get("/")
+    other = await stranger.post(
+        url, json={**body, "version": 1}, headers={"x-csrf-token": stranger.cookies[CSRF_COOKIE]}
+    )
+    assert other.status_code == 403
+    await stranger.aclose()
+
+
+async def test_the_lobby_lists_matches_to_join_watch_or_replay(web: httpx.AsyncClient) -> None:
+    created = await _create(web, seat0="open", seat1="open")
+    match_id = created.headers["location"].split("/")[2]
+    page = (await web.get("/")).text
+    assert f"<code>{match_id}</code>" in page
+    assert f"name='match' value='{match_id}'" in page and f"/matches/{match_id}/watch" in page
+
+
+async def test_joining_an_open_seat_by_id(web: httpx.AsyncClient) -> None:
+    created = await _create(web, seat0="open", seat1="open")
+    match_id = created.headers["location"].split("/")[2]
+    assert created.headers["location"].endswith("/watch")
+    joined = await web.post(
+        "/join",
+        data={"csrf": web.cookies[CSRF_COOKIE], "match": match_id, "name": "Cy", "seat": "1"},
+    )
+    assert joined.status_code == 303 and joined.headers["location"] == f"/matches/{match_id}/play"
+    assert joined.headers["set-cookie"].startswith(f"senet_seat_{match_id}=1.")
+
+
+async def test_without_a_seat_the_play_page_leads_to_the_watch_page(web: httpx.AsyncClient) -> None:
+    response = await web.get("/matches/0123abcd/play")
+    assert response.status_code == 303 and response.headers["location"] == "/matches/0123abcd/watch"
+    assert (await web.get("/matches/no%20id/watch")).status_code == 404
+
+
+async def test_the_spectator_stream_never_carries_the_seat_token(
+    web: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = await _create(web)
+    match_id = created.headers["location"].split("/")[2]
+    seen: list[SeatCookie | None] = []
+
+    async def fake_frames(client: Any, match: str, seat: SeatCookie | None) -> AsyncIterator[str]:
+        seen.append(seat)
+        yield live.sse("end", {})
+
+    monkeypatch.setattr(live, "frames", fake_frames)
+    watch = await web.get(f"/matches/{match_id}/watch/events")
+    play = await web.get(f"/matches/{match_id}/play/events")
+    assert watch.headers["content-type"].startswith("text/event-stream")
+    assert "event: end" in play.text
+    assert seen[0] is None
+    assert seen[1] is not None and seen[1].seat == 0
+
+
+async def test_a_spectators_frames_offer_no_actions(web: httpx.AsyncClient, server: str) -> None:
+    created = await _create(web)
+    match_id = created.headers["location"].split("/")[2]
+    async with SenetClient(server) as senet:
+        await _second_seat_moves_first_if_it_starts(senet, match_id)
+        stream = live.frames(senet, match_id, None)
+        event = await anext(stream)
+        await stream.aclose()
+        seat_stream = live.frames(senet, match_id, _seat_of(created))
+        mine = await anext(seat_stream)
+        await seat_stream.aclose()
+    frame = _data(event)
+    assert event.startswith("event: frame") and frame["viewer"] is None and frame["actions"] == []
+    assert "Waiting for" in frame["headline"]
+    seat_frame = _data(mine)
+    assert seat_frame["viewer"] == 0 and seat_frame["actions"]
+    assert any(action["t"] for action in seat_frame["actions"])
+
+
+async def _second_seat_moves_first_if_it_starts(senet: SenetClient, match_id: str) -> None:
+    """Fill seat 1 of a two-seat match; play its first legal actions until seat 0 is to move."""
+    other = await senet.join(match_id, "Bo")
+    while (await senet.get(match_id)).match.current_seat == other.seat:
+        legal = await other.legal_actions()
+        await other.submit(legal.actions[0].notation, expected_version=legal.version)
+
+
+def _seat_of(response: httpx.Response) -> SeatCookie:
+    value = response.headers["set-cookie"].split("=", 1)[1].split(";")[0]
+    seat, token = value.split(".", 1)
+    return SeatCookie(int(seat), token)
+
+
+def _data(event: str) -> dict[str, Any]:
+    import json
+
+    match = re.search(r"^data: (.*)$", event, re.MULTILINE)
+    assert match is not None
+    data: dict[str, Any] = json.loads(match.group(1))
+    return data
+
+
+async def test_a_finished_match_replays_with_its_seed_commitment_verified(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("archeos", 2, seed=11)
+        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
+        while True:
+            summary = (await senet.get(match_id)).match
+            if not summary.HasField("current_seat"):
+                break
+            seat = seats[summary.current_seat]
+            legal = await seat.legal_actions()
+            await seat.submit(legal.actions[-1].notation, expected_version=legal.version)
+    assert (await web.get(f"/matches/{match_id}/replay")).status_code == 200
+    info = (await web.get(f"/matches/{match_id}/replay/info")).json()
+    assert info["verified"] and all(check["ok"] for check in info["checks"])
+    assert info["steps"] == summary.version
+    first = (await web.get(f"/matches/{match_id}/replay/frames/0")).json()
+    last = (await web.get(f"/matches/{match_id}/replay/frames/{info['steps']}")).json()
+    assert first["step"] == 0 and first["status"] == "active" and first["actions"] == []
+    assert last["status"] == "finished" and last["final"]
+    assert "Your hand" not in last["board"]
+
+
+async def test_an_unfinished_match_cannot_be_replayed(web: httpx.AsyncClient) -> None:
+    created = await _create(web)
+    match_id = created.headers["location"].split("/")[2]
+    response = await web.get(f"/matches/{match_id}/replay/info")
+    assert response.status_code == 409 and response.json()["error"]
+
+
+def test_the_commitment_is_the_one_the_server_publishes() -> None:
+    assert seed_commitment("salt", 7) == service_commitment("salt", 7)
+
+
+def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:
+    import argparse
+
+    from senet.web import cli
+
+    parser = argparse.ArgumentParser()
+    cli.add_arguments(parser)
+    settings = cli.settings_from(parser.parse_args([]))
+    assert settings.host == "127.0.0.1" and settings.port == 8080
+    assert cli.settings_from(parser.parse_args(["--host", "0.0.0.0"])).host == "0.0.0.0"

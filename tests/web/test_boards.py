@@ -1,0 +1,84 @@
+"""The boards: every legal action a board offers to click can be clicked, spectators see
+no hand, names are escaped, and a game without a board gets the generic one."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from senet.codec import codec_for
+from senet.games import get_game
+from senet.v1 import generic_pb2, match_pb2
+from senet.web.boards import WEB_BOARDS, board_for
+from senet.web.boards.generic import GENERIC_BOARD
+
+TARGET = re.compile(r'data-target="([^"]+)"')
+
+
+def _summary(game_id: str, seats: int, name: str = "Ada") -> match_pb2.MatchSummary:
+    summary = match_pb2.MatchSummary(match_id="m1", game_id=game_id)
+    for seat in range(seats):
+        summary.seats.add(seat=seat, kind=match_pb2.SEAT_KIND_OPEN, display_name=f"{name}{seat}")
+    return summary
+
+
+@pytest.mark.parametrize(("game_id", "seats"), [("mykerinos", 4), ("mykerinos", 2), ("archeos", 3)])
+def test_every_target_of_every_legal_action_is_on_the_board(game_id: str, seats: int) -> None:
+    """Along random playouts, each key a legal action names is an element of the drawn board."""
+    board, codec = board_for(game_id), codec_for(game_id)
+    rng = random.Random(7)
+    clicked = 0
+    for seed in range(3):
+        state = get_game(game_id).new_match(seats, seed=seed)
+        summary = _summary(game_id, seats)
+        for _step in range(400):
+            if state.is_over():
+                break
+            seat = state.current_seat()
+            assert seat is not None
+            view = codec.view_to_proto(state.view(seat))
+            drawn = set(TARGET.findall(board.draw(view, summary, seat)))
+            legal = state.legal_actions()
+            for action in legal:
+                keys = board.targets(codec.legal_action_to_proto(state, action), view)
+                assert set(keys) <= drawn, (action.notation(), keys)
+                clicked += bool(keys)
+            state.apply(seat, rng.choice(legal))
+    assert clicked > 100
+
+
+def test_the_spectator_sees_no_hand_and_a_seat_sees_only_its_own() -> None:
+    state = get_game("archeos").new_match(3, seed=3)
+    codec, board = codec_for("archeos"), board_for("archeos")
+    summary = _summary("archeos", 3)
+    spectator = board.draw(codec.view_to_proto(state.view(None)), summary, None)
+    assert "Your hand" not in spectator and 'data-target="h:' not in spectator
+    seat_view = codec.view_to_proto(state.view(1))
+    mine = board.draw(seat_view, summary, 1)
+    hand = seat_view.archeos.players[1].hand
+    assert "Your hand" in mine and len(hand) > 0
+    assert all(not p.hand for p in seat_view.archeos.players if p.seat != 1)
+
+
+def test_display_names_are_escaped() -> None:
+    state = get_game("mykerinos").new_match(2, seed=1)
+    view = codec_for("mykerinos").view_to_proto(state.view(0))
+    drawn = board_for("mykerinos").draw(view, _summary("mykerinos", 2, "<script>x"), 0)
+    assert "<script>" not in drawn and "&lt;script&gt;x0" in drawn
+
+
+def test_a_game_without_a_board_gets_the_generic_one() -> None:
+    assert board_for("no-such-game") is GENERIC_BOARD
+    assert {"archeos", "mykerinos"} <= set(WEB_BOARDS.game_ids())
+    view = match_pb2.View(generic=generic_pb2.GenericView())
+    drawn = GENERIC_BOARD.draw(view, _summary("pebbles", 2), None)
+    assert "<pre>" in drawn and "pebbles" in drawn
+    action = match_pb2.LegalAction(notation="take 1", label="Take one pebble")
+    assert GENERIC_BOARD.targets(action, view) == []
+
+
+def test_each_board_serves_the_game_it_is_registered_for() -> None:
+    for game_id in WEB_BOARDS.game_ids():
+        assert board_for(game_id).game_id == game_id
