@@ -397,6 +397,10 @@ async def wait_for_health(channel: grpc.aio.Channel, wanted: int, within_s: floa
 
 
 # ------------------------------------------------------------- deployments
+#: The bot-worker key of every server a Deployment starts (unless a test sets another).
+WORKER_KEY = "test-worker-key"
+
+
 class Deployment:
     """In-process servers over one store; everything is stopped at teardown."""
 
@@ -415,6 +419,7 @@ class Deployment:
         return RedisStore.from_url(self.redis_url, key_prefix=self.key_prefix)
 
     async def start(self, health_interval_s: float = 0.2, **settings: Any) -> RunningServer:
+        settings.setdefault("worker_key", WORKER_KEY)
         config = Settings(port=0, log_json=False, key_prefix=self.key_prefix, **settings)
         server = await create_server(config, self.store(), health_interval_s=health_interval_s)
         self._servers.append(server)
@@ -491,6 +496,7 @@ class ServerProcess:
                     "--redis-url", self.redis_url, "--key-prefix", self.key_prefix,
                     "--no-log-json", "--log-level", "WARNING",
                     "--heartbeat-s", "1", "--drain-grace-s", "0.5",
+                    "--worker-key", WORKER_KEY,
                     cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                 )  # fmt: skip
             assert self._proc.stdout is not None

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import functools
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -32,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--admin-key", default="", help="the server's admin key")
     parser.add_argument(
+        "--worker-key",
+        default=os.environ.get("SENET_WORKER_KEY", ""),
+        help="the server's bot-worker key (--server HOST:PORT without --admin-key)",
+    )
+    parser.add_argument(
         "--external-workers",
         action="store_true",
         help="do not run bot workers; leave seats to `senet bots` (budgets/seeds are theirs)",
@@ -53,7 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plot", type=Path, default=None, help="write a win-rate PNG here")
 
 
-def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) -> int:
+#: Starts the server of ``--server embedded`` with the given bot-worker key.
+EmbeddedServer = Callable[[str], contextlib.AbstractAsyncContextManager[str]]
+
+
+def run(args: argparse.Namespace, embedded_server: EmbeddedServer | None = None) -> int:
     """Run the tournament with a progress bar, then print and write the results.
 
     ``embedded_server`` starts the server of ``--server embedded``.
@@ -74,6 +89,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             seed=args.seed,
             server=None if args.server == "embedded" else args.server,
             admin_key=args.admin_key,
+            worker_key=args.worker_key,
             external_workers=args.external_workers,
             processes=args.processes,
             move_limit_ms=args.move_limit_ms,
@@ -81,6 +97,11 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
     except ValueError as exc:
         console.print(f"[red]senet arena: {exc}[/red]")
         return 2
+    start_server: ServerFactory | None = None
+    if config.server is None and embedded_server is not None:
+        # The embedded server lets in only this process's workers: a key drawn here.
+        config = replace(config, worker_key=config.worker_key or secrets.token_urlsafe(32))
+        start_server = functools.partial(embedded_server, config.worker_key)
     if args.plot is not None:  # fail before the tournament, not after it
         try:
             import matplotlib  # noqa: F401
@@ -101,7 +122,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
         bar = progress.add_task("matches", total=config.matches)
         try:
             arena = asyncio.run(
-                run_arena(config, lambda _: progress.advance(bar), start_server=embedded_server)
+                run_arena(config, lambda _: progress.advance(bar), start_server=start_server)
             )
         except ValueError as exc:
             console.print(f"[red]senet arena: {exc}[/red]")

@@ -75,6 +75,8 @@ class SenetClient:
         target: ``host:port``, or a list of them: calls go to the first and move to
             the next when one is unavailable (client-side failover).
         admin_key: Sent as ``x-senet-admin-key`` where the server requires it.
+        worker_key: Sent as ``x-senet-worker-key``: a bot worker's credential
+            (BotService calls need it, or the admin key).
         timeout_s: Deadline of every unary call.
         tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
         keepalive_s: Ping the server after this long without traffic, and drop the
@@ -90,6 +92,7 @@ class SenetClient:
         target: str | Sequence[str],
         *,
         admin_key: str = "",
+        worker_key: str = "",
         timeout_s: float = DEFAULT_TIMEOUT_S,
         tls_ca: str | None = None,
         max_attempts: int = 5,
@@ -99,6 +102,7 @@ class SenetClient:
         if not self.targets:
             raise ValueError("at least one target is needed")
         self.admin_key = admin_key
+        self.worker_key = worker_key
         self.timeout_s = timeout_s
         self.max_attempts = max_attempts
         self._credentials = (
@@ -156,6 +160,8 @@ class SenetClient:
             pairs.append(("authorization", f"Bearer {token}"))
         if self.admin_key:
             pairs.append(("x-senet-admin-key", self.admin_key))
+        if self.worker_key:
+            pairs.append(("x-senet-worker-key", self.worker_key))
         return tuple(pairs)
 
     async def _call(

@@ -100,9 +100,11 @@ class BotDecisions:
 
     @staticmethod
     def _check(caller: Caller, worker_id: str, lease_ms: int | None = None) -> None:
-        # Caller.is_admin is True when the server has no admin key.
-        if not caller.is_admin:
-            raise errors.AdminKeyRequired("bot workers must send the admin key")
+        # Never open: a worker is handed seat tokens (see Caller.is_worker).
+        if not caller.is_worker:
+            raise errors.WorkerKeyRequired(
+                "bot workers must send the worker key (x-senet-worker-key) or the admin key"
+            )
         if not _WORKER_RE.match(worker_id):
             raise errors.MalformedRequest("worker_id must be 1-64 characters of [A-Za-z0-9_-]")
         if lease_ms is not None and not _MIN_LEASE_MS <= lease_ms <= _MAX_LEASE_MS:

@@ -74,6 +74,13 @@ class AdminKeyRequired(ServiceError):
     reason = "ADMIN_KEY_REQUIRED"
 
 
+class WorkerKeyRequired(ServiceError):
+    """A BotService call without the worker key (or the admin key)."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+    reason = "WORKER_KEY_REQUIRED"
+
+
 class SeatTaken(ServiceError):
     reason = "SEAT_TAKEN"
 

@@ -102,6 +102,7 @@ async def fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Ex
 def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> Caller:
     token = None
     admin = not settings.admin_key
+    admin_matched = worker = False
     for key, value in context.invocation_metadata() or ():
         if key == "authorization" and isinstance(value, str):
             scheme, _, credential = value.partition(" ")
@@ -109,8 +110,10 @@ def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> 
                 raise errors.BadToken("authorization must be 'Bearer <token>'")
             token = credential.strip()
         elif key == "x-senet-admin-key" and isinstance(value, str) and settings.admin_key:
-            admin = secrets.compare_digest(value, settings.admin_key)
-    return Caller(token=token, is_admin=admin)
+            admin = admin_matched = secrets.compare_digest(value, settings.admin_key)
+        elif key == "x-senet-worker-key" and isinstance(value, str) and settings.worker_key:
+            worker = secrets.compare_digest(value, settings.worker_key)
+    return Caller(token=token, is_admin=admin, is_worker=worker or admin_matched)
 
 
 async def run_unary(

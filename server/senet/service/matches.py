@@ -61,6 +61,7 @@ from senet.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    claim_fingerprint,
     dumps,
     loads,
     new_token,
@@ -97,10 +98,13 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling: the bearer token (if any) and whether the admin key matched."""
+    """Who is calling: the bearer token (if any), whether the admin key matched
+    (always true on a server without one), and whether the caller may act as a
+    bot worker (the worker key or the admin key matched; never implied)."""
 
     token: str | None = None
     is_admin: bool = False
+    is_worker: bool = False
 
 
 def check_id(value: str, what: str = "match_id") -> str:
@@ -713,6 +717,10 @@ class MatchService:
         # A person's seat may be taken over (its player left): the commit checks
         # that the claim it decided on is still there (bot seats stay bot seats).
         check_next = next_seat is not None and entry.meta.seats[next_seat].kind == "open"
+        claims = {str(seat): claim_fingerprint(entry.seats[seat])}
+        if check_next and next_seat is not None and next_seat in entry.seats:
+            claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
+        record = replace(record, claims=claims)
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
@@ -818,11 +826,15 @@ class MatchService:
     ) -> AsyncIterator[WatchItem]:
         """A snapshot (unless resuming), then every update, redacted; heartbeats when idle.
 
-        Ends after the update that finishes the match.
+        Ends after the update that finishes the match. A stream opened with a
+        seat's token ends with BadToken as soon as that token is revoked (the
+        seat was handed to another bot worker, left or taken over), before any
+        later update private to the seat: see :meth:`_still_holds`.
         """
         stored = await self._load(match_id)
         meta = self._meta(stored)
         seat = self._seat_of(stored, caller)
+        claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
         if from_version is None:
             state = self._state(game, stored)
@@ -847,17 +859,49 @@ class MatchService:
             notation = record.notation
             if seat != record.seat:
                 notation = game.public_notation(notation)
+            events = record.events_for(seat)
+            if (
+                seat is not None
+                and claim_json is not None
+                and not await self._still_holds(stored.match_id, seat, claim_json, record, events)
+            ):
+                raise errors.BadToken(
+                    "this token was revoked: its seat now has another holder "
+                    "(a bot worker took the decision over, or the player left)",
+                    {"seat": seat, "version": batch.version},
+                )
             yield MatchUpdate(
                 batch.version,
                 record.seat,
                 notation,
-                record.events_for(seat),
+                events,
                 record.status,
                 record.current_seat,
                 record.clock,
             )
             if record.status == "finished":
                 return
+
+    async def _still_holds(
+        self, match_id: str, seat: int, claim_json: str, record: UpdateRecord, events: list[Event]
+    ) -> bool:
+        """Whether the claim a stream was opened with still holds ``seat`` as of
+        ``record``.
+
+        Claims change only on claim writes, never in a commit, so most updates
+        answer this for free: a commit names the fingerprints of the claims it
+        checked (the acting seat's, the next person's), and a different one for
+        this seat means the token was revoked. An update that carries events
+        private to this seat without naming its claim is checked against the
+        store (one read, only for those updates).
+        """
+        named = record.claims.get(str(seat))
+        if named is not None:
+            return named == claim_fingerprint(claim_json)
+        if all(event.audience is None for event in events):
+            return True  # nothing private to deliver: a later update decides
+        stored = await self._load(match_id)
+        return stored.seats.get(seat) == claim_json
 
     async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
         """The caller's legal actions if it must decide at exactly ``version``."""

@@ -56,6 +56,13 @@ def new_token() -> str:
 
 
 @functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=8192)
+def claim_fingerprint(claim_json: str) -> str:
+    """A short digest of one stored seat claim: it changes whenever the claim is
+    replaced (a new token, a takeover), and tells nothing of the token."""
+    return hashlib.sha256(b"claim:" + claim_json.encode()).hexdigest()[:16]
+
+
 def token_hash(token: str) -> str:
     """Seat tokens are stored only as their SHA-256.
 
@@ -134,6 +141,11 @@ class UpdateRecord:
     current_seat: int | None
     #: The clocks after this version (ClockView data); None without clocks.
     clock: JsonDict | None = None
+    #: Fingerprints (:func:`claim_fingerprint`) of the seat claims this commit
+    #: checked in the store, by seat number as text: the acting seat's always,
+    #: the next seat's when it is a person's. Streams compare them with the claim
+    #: they were opened with, so a revoked token is noticed without a store read.
+    claims: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
@@ -147,6 +159,8 @@ class UpdateRecord:
         }
         if self.clock is not None:
             doc["clock"] = self.clock
+        if self.claims:
+            doc["claims"] = self.claims
         return dumps(doc)
 
     @classmethod

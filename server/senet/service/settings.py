@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -26,6 +27,10 @@ class Settings:
         redis_max_connections: Pool limit; each watched match holds one while idle.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and the BotService calls need it.
+        worker_key: Credential of bot workers (metadata ``x-senet-worker-key``):
+            BotService calls need it or the admin key, so that nobody else can
+            lease bot seats' tokens. Empty: no outside worker is let in; workers
+            of ``embedded_bot_workers`` get a key drawn at start, in-process.
         finished_ttl_s: How long a finished match stays exportable.
         idle_ttl_s: How long a match without any action is kept (on Redis up to
             1/64 longer: a commit renews the expiry only once less than this is left).
@@ -55,6 +60,7 @@ class Settings:
     redis_max_connections: int = 10_000
     metrics_port: int = 0
     admin_key: str = ""
+    worker_key: str = ""
     finished_ttl_s: int = 24 * 3600
     idle_ttl_s: int = 7 * 24 * 3600
     waiting_ttl_s: int = 3600
@@ -81,6 +87,14 @@ class Settings:
             if raw is not None:
                 values[f.name] = _convert(f.name, raw, f.type)
         return cls(**values)
+
+    def with_embedded_worker_key(self) -> Settings:
+        """These settings, with a worker key drawn for the embedded bot workers
+        when they need one and none is set (the key never leaves the process
+        and its child processes)."""
+        if self.embedded_bot_workers <= 0 or self.worker_key:
+            return self
+        return replace(self, worker_key=secrets.token_urlsafe(32))
 
     def with_args(self, args: argparse.Namespace) -> Settings:
         """Override with the flags that were given on the command line."""
