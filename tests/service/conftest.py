@@ -353,10 +353,23 @@ async def play_random(
     return played
 
 
+def dealt_seed(export: ms.ExportMatchResponse) -> int:
+    """The seed an export says the match was dealt with, worked out from its
+    parts: the chosen seed itself, else the server's seed combined with every
+    seat's entropy."""
+    if export.seed_chosen:
+        return export.seed
+    assert len(export.seat_entropy) == export.seat_count
+    text = ":".join([str(export.seed), *export.seat_entropy])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 def replay_export(export: ms.ExportMatchResponse) -> GameState:
-    """Replay an export with the rules core alone."""
+    """Replay an export with the rules core alone, from the seed it was dealt
+    with, checked as a third party would (docs/protocol.md, fairness)."""
     game = get_game(export.game_id)
-    state = game.new_match(export.seat_count, options_from_proto(export.options), export.seed)
+    assert export.dealt_seed == dealt_seed(export)
+    state = game.new_match(export.seat_count, options_from_proto(export.options), export.dealt_seed)
     for logged in export.actions:
         state.apply(logged.seat, logged.notation)
     return state

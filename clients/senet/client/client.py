@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -246,9 +247,19 @@ class SenetClient:
         )
         return response.match_id
 
-    async def join(self, match_id: str, display_name: str, seat: int | None = None) -> SeatClient:
-        """Claim a seat (the first open one when ``seat`` is None)."""
-        request = match_service_pb2.JoinMatchRequest(match_id=match_id, display_name=display_name)
+    async def join(
+        self, match_id: str, display_name: str, seat: int | None = None, entropy: str | None = None
+    ) -> SeatClient:
+        """Claim a seat (the first open one when ``seat`` is None).
+
+        ``entropy`` is the seat's share of a fair match's deal (JoinMatchRequest.
+        entropy); None draws 128 random bits here, so no server alone deals.
+        """
+        request = match_service_pb2.JoinMatchRequest(
+            match_id=match_id,
+            display_name=display_name,
+            entropy=secrets.token_hex(16) if entropy is None else entropy,
+        )
         if seat is not None:
             request.seat = seat
         response = await self._once(

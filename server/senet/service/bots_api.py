@@ -27,7 +27,7 @@ import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from senet.service import errors
@@ -183,9 +183,7 @@ class BotDecisions:
         old = stored.seats.get(lease.seat)
         previous = SeatClaim.from_json(old) if old else None
         if previous is not None and previous.takeover:
-            claim = SeatClaim(
-                previous.name, token_hash(token), previous.joined_at, previous.takeover
-            )
+            claim = replace(previous, token_hash=token_hash(token))
         else:
             claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
         await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())

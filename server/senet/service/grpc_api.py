@@ -162,6 +162,7 @@ def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
         places=summary.places,
         leave_policy=_LEAVE_POLICY_PROTO[summary.leave_policy],
         leave_bot_strategy=summary.leave_bot_strategy,
+        seed_chosen=summary.seed_chosen,
     )
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
@@ -391,6 +392,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request.match_id,
                 request.seat if request.HasField("seat") else None,
                 request.display_name,
+                request.entropy,
             )
             return match_service_pb2.JoinMatchResponse(
                 seat=seat, token=token, match=summary_to_proto(summary)
@@ -471,6 +473,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 seed_commitment=export.commitment,
                 scores=export.scores,
                 places=export.places,
+                seed_chosen=export.seed_chosen,
+                seat_entropy=export.entropy,
+                dealt_seed=export.dealt_seed,
             )
             options_to_proto(export.options, out.options)
             for a in export.actions:

@@ -65,6 +65,7 @@ from senet.service.records import (
     dumps,
     loads,
     new_token,
+    seat_entropy,
     seat_summaries,
     seed_commitment,
     token_hash,
@@ -83,6 +84,7 @@ from senet.store import SeatClaim as StoreSeatClaim
 from senet.store.base import BOTS, CLOCKS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ENTROPY_RE = re.compile(r"^[A-Za-z0-9_-]{0,64}$")
 _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NAME = 40
 _MAX_NOTATION = 200
@@ -245,6 +247,21 @@ class MatchService:
 
     @staticmethod
     def _state(game: Game, stored: StoredMatch) -> GameState:
+        """The rules state of a loaded match.
+
+        A fair match is dealt when it starts (see MatchMeta.fair_deal): until
+        its first commit stores the state of record, the stored version-0 state
+        is only the provisional deal shown while seats were open, and a started
+        match's state is dealt here from the seats' entropy.
+        """
+        if stored.version == 0:
+            meta = MatchMeta.from_json(stored.meta_json)
+            if (
+                meta.fair_deal
+                and any(plan.kind == "open" for plan in meta.seats)
+                and is_started(meta, stored.seats)
+            ):
+                return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
         return game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
 
     def _status(self, stored: StoredMatch) -> Status:
@@ -305,6 +322,7 @@ class MatchService:
             leave_bot_strategy=meta.leave_bot_strategy,
             time_control=meta.time_control,
             clock=self._clock_data(stored, meta, state),
+            seed_chosen=meta.seed_chosen,
         )
 
     def _clock_data(
@@ -393,11 +411,10 @@ class MatchService:
         if time_control is not None:
             _check_time_control(time_control)
         real_seed = secrets.randbits(64) if seed is None else seed
-        state = game.new_match(len(seats), options, real_seed)
         salt = secrets.token_hex(16)
         meta = MatchMeta(
             game_id=game.info.id,
-            options=dict(state.options),
+            options=dict(options),
             seat_count=len(seats),
             seats=list(seats),
             seed=real_seed,
@@ -407,7 +424,13 @@ class MatchService:
             leave_policy=leave_policy,
             leave_bot_strategy=leave_bot_strategy,
             time_control=None if time_control is None else time_control.to_data(),
+            seed_chosen=seed is not None,
+            fair_deal=seed is None,
         )
+        # With open seats this deal is provisional (see _state): the deal of
+        # record waits for every seat's entropy.
+        state = game.new_match(len(seats), options, meta.deal_seed({}))
+        meta = replace(meta, options=dict(state.options))
         match_id = secrets.token_hex(8)
         clock = None if time_control is None else Clock.initial(time_control, len(seats))
         snapshot = Snapshot(
@@ -427,10 +450,24 @@ class MatchService:
         return MatchSnapshot(self._summary(stored, meta, state), state.view(None), None)
 
     async def join(
-        self, caller: Caller, match_id: str, seat: int | None, display_name: str
+        self,
+        caller: Caller,
+        match_id: str,
+        seat: int | None,
+        display_name: str,
+        entropy: str = "",
     ) -> tuple[int, str, MatchSummary]:
-        """Claim a seat; returns (seat, token, summary). The token is shown only here."""
+        """Claim a seat; returns (seat, token, summary). The token is shown only here.
+
+        ``entropy`` is the seat's own contribution to the seed of a fair match
+        (see senet.service.records.effective_seed); ignored by chosen seeds.
+        """
         name = check_display_name(display_name)
+        if not _ENTROPY_RE.match(entropy):
+            raise errors.MalformedRequest(
+                "entropy must be 0-64 characters of [A-Za-z0-9_-]",
+                {"field": "entropy", "limit": 64, "size": len(entropy)},
+            )
         stored = await self._load(match_id)
         meta = self._meta(stored)
         if seat is not None:
@@ -448,7 +485,7 @@ class MatchService:
         if any(meta.seats[c].kind == "bot" for c in candidates):
             raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
         token = new_token()
-        claim = SeatClaim(name, token_hash(token), time.time())
+        claim = SeatClaim(name, token_hash(token), time.time(), entropy=entropy)
         if stored.status == "active":
             # This claim may be the one that starts the match: a bot to act then
             # has its decision queued first (an early entry waits for the claim).
@@ -1023,7 +1060,7 @@ class MatchService:
         claim_json = stored.seats[seat]
         claim = SeatClaim.from_json(claim_json)
         nobody = token_hash(new_token())  # a token nobody is given
-        new_json = SeatClaim(claim.name, nobody, claim.joined_at, takeover).to_json()
+        new_json = replace(claim, token_hash=nobody, takeover=takeover).to_json()
         after = {**stored.seats, seat: new_json}
         state = self._state(get_game(meta.game_id), stored)
         await self._post_bot_turn(
@@ -1080,6 +1117,9 @@ class MatchService:
             actions=actions,
             scores=state.scores(),
             places=self._places(stored.seats, state),
+            seed_chosen=meta.seed_chosen,
+            entropy=seat_entropy(meta.seat_count, stored.seats),
+            dealt_seed=meta.deal_seed(stored.seats),
         )
 
     # --------------------------------------------------------------- lobby

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -36,6 +36,18 @@ def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
+def effective_seed(seed: int, entropy: Sequence[str]) -> int:
+    """The seed a fair match is dealt with: the first 8 bytes (big-endian) of
+    the SHA-256 of ``"<seed>:<entropy of seat 0>:...:<entropy of the last seat>"``.
+
+    The server's seed is committed before any seat joins, and each seat's
+    entropy is its own: the server cannot aim the deal without knowing every
+    seat's entropy, and no seat can without knowing the server's seed.
+    """
+    text = ":".join([str(seed), *entropy])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 def seed_commitment(salt: str, seed: int) -> str:
     """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
 
@@ -55,7 +67,11 @@ def new_token() -> str:
     return "st_" + secrets.token_urlsafe(32)
 
 
-@functools.lru_cache(maxsize=4096)
+def seat_entropy(seat_count: int, seats: Mapping[int, str]) -> list[str]:
+    """Each seat's entropy in seat order ("" for a seat without a claim or entropy)."""
+    return [SeatClaim.from_json(seats[s]).entropy if s in seats else "" for s in range(seat_count)]
+
+
 @functools.lru_cache(maxsize=8192)
 def claim_fingerprint(claim_json: str) -> str:
     """A short digest of one stored seat claim: it changes whenever the claim is
@@ -63,6 +79,7 @@ def claim_fingerprint(claim_json: str) -> str:
     return hashlib.sha256(b"claim:" + claim_json.encode()).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=4096)
 def token_hash(token: str) -> str:
     """Seat tokens are stored only as their SHA-256.
 
@@ -97,9 +114,22 @@ class MatchMeta:
     leave_bot_strategy: str = ""
     #: Turn clocks (senet.service.clocks.TimeControl as data); None: no clocks.
     time_control: JsonDict | None = None
+    #: The creator chose the seed (practice and tests): the deal is the seed's
+    #: alone, and nothing protects the players from whoever chose it.
+    seed_chosen: bool = False
+    #: The deal of record is made when the match starts, from
+    #: :func:`effective_seed` over the server's seed and the seats' entropy
+    #: (False for chosen seeds, and for matches created before fair seeds).
+    fair_deal: bool = False
 
     def to_json(self) -> str:
         return dumps(asdict(self))
+
+    def deal_seed(self, seats: Mapping[int, str]) -> int:
+        """The seed the match is dealt with, given its seat claims at the start."""
+        if not self.fair_deal:
+            return self.seed
+        return effective_seed(self.seed, seat_entropy(self.seat_count, seats))
 
     @classmethod
     def from_json(cls, text: str) -> MatchMeta:
@@ -120,6 +150,9 @@ class SeatClaim:
     token_hash: str
     joined_at: float
     takeover: str = ""
+    #: The entropy the seat's player added at JoinMatch (kept through takeovers:
+    #: the export reveals it).
+    entropy: str = ""
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -252,6 +285,8 @@ class MatchSummary:
     time_control: JsonDict | None = None
     #: ClockView data at this version; None without clocks.
     clock: JsonDict | None = None
+    #: The creator chose the seed (see MatchMeta.seed_chosen).
+    seed_chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -323,3 +358,8 @@ class MatchExport:
     actions: list[LoggedAction] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
+    seed_chosen: bool = False
+    #: Each seat's JoinMatch entropy, in seat order.
+    entropy: list[str] = field(default_factory=list)
+    #: The seed the match was dealt with (see MatchMeta.deal_seed).
+    dealt_seed: int = 0
