@@ -904,8 +904,7 @@ class MatchService:
             ):
                 raise errors.BadToken(
                     "this token was revoked: its seat now has another holder "
-                    "(a bot worker took the decision over, or the player left)",
-                    {"seat": seat, "version": batch.version},
+                    "(a bot worker took the decision over, or the player left)"
                 )
             yield MatchUpdate(
                 batch.version,
