@@ -114,6 +114,13 @@ class RateLimited(ServiceError):
     reason = "RATE_LIMITED"
 
 
+class QuotaExceeded(ServiceError):
+    """A client (or seat) used up one of its quotas (see senet.service.quotas)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason = "QUOTA_EXCEEDED"
+
+
 class Draining(ServiceError):
     code = grpc.StatusCode.UNAVAILABLE
     reason = "DRAINING"

@@ -107,6 +107,8 @@ class Caller:
     token: str | None = None
     is_admin: bool = False
     is_worker: bool = False
+    #: Who counts against the quotas (see senet.service.quotas); "" in-process.
+    client: str = ""
 
 
 def check_id(value: str, what: str = "match_id") -> str:

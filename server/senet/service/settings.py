@@ -40,6 +40,18 @@ class Settings:
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
         seat_burst: Requests one seat may make in a burst.
+        client_creates_per_min: Matches one client may create per minute, per
+            replica (0: no limit). A client is its address without the port, or
+            the client_header value behind a trusted proxy.
+        client_calls_per_s: Sustained unary calls per second one client may
+            make, per replica (0: no limit).
+        client_calls_burst: Unary calls one client may make in a burst.
+        client_streams: WatchMatch and PlayMatch streams one client may hold
+            open at once, per replica (0: no limit).
+        seat_streams: Streams one seat token may hold open at once, per
+            replica (0: no limit).
+        client_header: Request header naming the client when a trusted proxy
+            sets it (e.g. x-forwarded-for); empty: the peer address.
         drain_notice_s: On SIGTERM, how long health says NOT_SERVING while
             calls are still served, before new calls are refused.
         drain_grace_s: On SIGTERM, how long in-flight calls may finish.
@@ -68,6 +80,12 @@ class Settings:
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0
     seat_burst: int = 400
+    client_creates_per_min: int = 600
+    client_calls_per_s: float = 2000.0
+    client_calls_burst: int = 4000
+    client_streams: int = 1000
+    seat_streams: int = 8
+    client_header: str = ""
     drain_notice_s: float = 1.0
     drain_grace_s: float = 10.0
     log_level: str = "INFO"
