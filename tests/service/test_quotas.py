@@ -64,7 +64,7 @@ async def test_streams_per_seat_and_per_client(deployment: Deployment) -> None:
     open_calls[0].cancel()
     for _ in range(200):
         await asyncio.sleep(0.02)
-        if sum(server.servicer.quotas._by_client.values()) < 4:  # noqa: SLF001
+        if sum(server.servicer.quotas._by_client.values()) < 4:
             break
     await _first_message(seat.watch(match_id))
 
