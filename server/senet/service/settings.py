@@ -24,7 +24,8 @@ class Settings:
         port: gRPC port (0 picks a free one; the factory returns the bound port).
         redis_url: Redis URL; empty runs on the embedded in-memory store.
         key_prefix: Prefix of every Redis key.
-        redis_max_connections: Pool limit; each watched match holds one while idle.
+        redis_max_connections: Pool limit; on standalone Redis watchers hold one
+            per 1,000 watched matches, on Redis Cluster one per watched match.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and the BotService calls need it.
         worker_key: Credential of bot workers (metadata ``x-senet-worker-key``):
