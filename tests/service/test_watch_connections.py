@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import grpc
 import pytest
 import redis.asyncio as aioredis
 
@@ -19,6 +20,13 @@ from tests.service.conftest import Deployment
 MATCHES = 2000
 #: "A few dozen" Redis connections per replica, at most.
 MAX_CONNECTIONS = 36
+Watch = grpc.aio.UnaryStreamCall[ms.WatchMatchRequest, ms.WatchMatchResponse]
+
+
+async def _next(call: Watch) -> ms.WatchMatchResponse:
+    message = await call.read()
+    assert isinstance(message, ms.WatchMatchResponse)
+    return message
 
 
 def _connections(store: RedisStore) -> int:
@@ -49,13 +57,13 @@ async def test_2000_watch_streams_use_a_few_dozen_redis_connections(
             )
             match_ids += [c.summary.match_id for c in created]
         client = deployment.client(server)
-        calls = []
+        calls: list[Watch] = []
         for start in range(0, MATCHES, 50):  # in steps: gRPC cancels bursts of new streams
             opened = [
                 client.stub.WatchMatch(ms.WatchMatchRequest(match_id=m))
                 for m in match_ids[start : start + 50]
             ]
-            snapshots = await asyncio.gather(*(c.read() for c in opened))
+            snapshots = await asyncio.gather(*(_next(c) for c in opened))
             assert all(s.HasField("snapshot") for s in snapshots)
             calls += opened
         assert service.feeds.watched_matches == MATCHES
@@ -72,7 +80,7 @@ async def test_2000_watch_streams_use_a_few_dozen_redis_connections(
             legal = await service.legal_actions(me, match_id)
             notation = str(legal.actions[0].notation)
             await service.submit(me, match_id, notation, None, "first", None, lambda o: o)
-            update = await asyncio.wait_for(calls[index].read(), 10)
+            update = await asyncio.wait_for(_next(calls[index]), 10)
             assert update.update.version == 1
         assert _connections(store) <= MAX_CONNECTIONS
         for call in calls:
