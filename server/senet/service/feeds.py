@@ -207,6 +207,10 @@ class FeedHub:
                         feed.signal()
                 await asyncio.sleep(_RETRY_S)
                 continue
+            except Exception:  # never let one bad read stop every match of the group
+                log.exception("watch reader failed; retrying", extra={"matches": len(cursors)})
+                await asyncio.sleep(_RETRY_S)
+                continue
             for match_id in cursors:
                 feed = self._feeds.get(match_id)
                 if feed is None:
