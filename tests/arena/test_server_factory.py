@@ -12,6 +12,7 @@ from senet.arena.runner import ArenaConfig, run_arena
 from senet.cli.beside import embedded_server
 
 RANDOM = PlayerSpec.parse("random")
+WORKER_KEY = "arena-worker-key"
 
 
 async def test_without_an_address_or_a_factory_the_arena_refuses_to_start() -> None:
@@ -25,13 +26,19 @@ async def test_the_arena_enters_the_factory_s_server_and_leaves_it_when_done() -
 
     @contextlib.asynccontextmanager
     async def start_server() -> AsyncIterator[str]:
-        async with embedded_server() as address:
+        async with embedded_server(WORKER_KEY) as address:
             events.append("started")
             yield address
             events.append("stopped")
 
     config = ArenaConfig(
-        game="mykerinos", players=[RANDOM, RANDOM], matches=2, parallel=2, seed=3, processes=0
+        game="mykerinos",
+        players=[RANDOM, RANDOM],
+        matches=2,
+        parallel=2,
+        seed=3,
+        processes=0,
+        worker_key=WORKER_KEY,
     )
     arena = await run_arena(config, start_server=start_server)
     assert events == ["started", "stopped"]

@@ -236,6 +236,10 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
             serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", redis_url, "--key-prefix", "bench"]
             serve += ["--log-level", "WARNING", "--no-log-json"]
+            # Every load comes from this one host: per-client quotas off (they would
+            # measure themselves, not the server).
+            serve += ["--client-creates-per-min", "0", "--client-calls-per-s", "0"]
+            serve += ["--client-streams", "0"]
             replicas = [Child(name, serve, workdir) for name in ("replica-a", "replica-b")]
             children.extend(replicas)
             echo = Child("echo", [sys.executable, "-m", "tests.bench.echo_server"], workdir)

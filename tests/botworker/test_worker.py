@@ -41,7 +41,10 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[RunningServer]
     else:
         url = request.getfixturevalue("redis_url")
         store = RedisStore.from_url(url, key_prefix=prefix)
-    settings = Settings(port=0, log_json=False, key_prefix=prefix, admin_key=ADMIN)
+    # Tests create many matches from one host: no per-client creation quota.
+    settings = Settings(
+        port=0, log_json=False, key_prefix=prefix, admin_key=ADMIN, client_creates_per_min=0
+    )
     running = await create_server(settings, store, health_interval_s=0.2)
     try:
         yield running

@@ -66,6 +66,6 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["ok"] and report["status"] == "MATCH_STATUS_FINISHED"
     checks = report["checks"]
-    assert checks["staleRefused"] and checks["commitmentVerified"]
+    assert checks["staleRefused"] and checks["commitmentVerified"] and checks["dealVerified"]
     assert checks["errorFacts"] == {"currentVersion": "0"}
     assert checks["everyUpdateWatched"] and report["moves"] > 0

@@ -353,10 +353,23 @@ async def play_random(
     return played
 
 
+def dealt_seed(export: ms.ExportMatchResponse) -> int:
+    """The seed an export says the match was dealt with, worked out from its
+    parts: the chosen seed itself, else the server's seed combined with every
+    seat's entropy."""
+    if export.seed_chosen:
+        return export.seed
+    assert len(export.seat_entropy) == export.seat_count
+    text = ":".join([str(export.seed), *export.seat_entropy])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 def replay_export(export: ms.ExportMatchResponse) -> GameState:
-    """Replay an export with the rules core alone."""
+    """Replay an export with the rules core alone, from the seed it was dealt
+    with, checked as a third party would (docs/protocol.md, fairness)."""
     game = get_game(export.game_id)
-    state = game.new_match(export.seat_count, options_from_proto(export.options), export.seed)
+    assert export.dealt_seed == dealt_seed(export)
+    state = game.new_match(export.seat_count, options_from_proto(export.options), export.dealt_seed)
     for logged in export.actions:
         state.apply(logged.seat, logged.notation)
     return state
@@ -397,6 +410,10 @@ async def wait_for_health(channel: grpc.aio.Channel, wanted: int, within_s: floa
 
 
 # ------------------------------------------------------------- deployments
+#: The bot-worker key of every server a Deployment starts (unless a test sets another).
+WORKER_KEY = "test-worker-key"
+
+
 class Deployment:
     """In-process servers over one store; everything is stopped at teardown."""
 
@@ -415,6 +432,7 @@ class Deployment:
         return RedisStore.from_url(self.redis_url, key_prefix=self.key_prefix)
 
     async def start(self, health_interval_s: float = 0.2, **settings: Any) -> RunningServer:
+        settings.setdefault("worker_key", WORKER_KEY)
         config = Settings(port=0, log_json=False, key_prefix=self.key_prefix, **settings)
         server = await create_server(config, self.store(), health_interval_s=health_interval_s)
         self._servers.append(server)
@@ -491,6 +509,7 @@ class ServerProcess:
                     "--redis-url", self.redis_url, "--key-prefix", self.key_prefix,
                     "--no-log-json", "--log-level", "WARNING",
                     "--heartbeat-s", "1", "--drain-grace-s", "0.5",
+                    "--worker-key", WORKER_KEY,
                     cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                 )  # fmt: skip
             assert self._proc.stdout is not None

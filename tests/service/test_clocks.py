@@ -19,7 +19,7 @@ from senet.client.client import SenetClient
 from senet.service.clocks import Clock, TimeControl
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2
-from tests.service.conftest import ServerProcess
+from tests.service.conftest import WORKER_KEY, ServerProcess
 
 FAST = match_pb2.TimeControl(decision_ms=30)
 
@@ -93,7 +93,7 @@ async def test_after_n_timeouts_in_a_row_a_bot_takes_the_seat(server: RunningSer
         match_id = await client.create_match("mykerinos", 2, seed=6, time_control=control)
         await client.join(match_id, "Ann")
         await client.join(match_id, "Bob")
-        worker = BotWorker(target, capacity=2, lease_ms=2000)
+        worker = BotWorker(target, worker_key=WORKER_KEY, capacity=2, lease_ms=2000)
         stop = asyncio.Event()
         task = asyncio.create_task(worker.run(stop))
         try:

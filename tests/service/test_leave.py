@@ -19,6 +19,7 @@ from senet.client.errors import SenetRpcError
 from senet.service.matches import places_with_resigned
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2, match_service_pb2
+from tests.service.conftest import WORKER_KEY
 
 
 def _target(server: RunningServer) -> str:
@@ -101,7 +102,7 @@ async def test_under_the_bot_policy_a_bot_takes_the_seat_over(server: RunningSer
         seat_info = left.match.seats[ann.seat]
         assert seat_info.takeover_strategy == "greedy" and seat_info.display_name == "Ann"
         await _refused(ann.get(), "BAD_TOKEN")
-        worker = BotWorker(target, capacity=1, lease_ms=2000)
+        worker = BotWorker(target, worker_key=WORKER_KEY, capacity=1, lease_ms=2000)
         stop = asyncio.Event()
         task = asyncio.create_task(worker.run(stop))
         try:

@@ -76,7 +76,9 @@ async def lobby_server(
     lobby_kind: str, request: pytest.FixtureRequest
 ) -> AsyncIterator[RunningServer]:
     store = make_store(lobby_kind, request)
-    server = await create_server(Settings(port=0, log_json=False), store, health_interval_s=0.2)
+    # The tests create up to 1,000 matches from this one host: no creation quota.
+    settings = Settings(port=0, log_json=False, client_creates_per_min=0)
+    server = await create_server(settings, store, health_interval_s=0.2)
     try:
         yield server
     finally:

@@ -65,9 +65,10 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["MALFORMED_REQUEST"] == {"field", "limit", "size"}
     assert facts["SEAT_TAKEN"] == {"seat"}
     assert facts["REQUEST_ID_REUSED"] == {"committedVersion", "matchId", "seat"}
+    assert facts["QUOTA_EXCEEDED"] == {"quota", "limit"}  # test_quotas
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
-        "REQUEST_ID_REUSED",
+        "REQUEST_ID_REUSED", "QUOTA_EXCEEDED",
     }  # fmt: skip
 
 

@@ -9,7 +9,7 @@
 //
 // It prints one JSON line with what it saw and exits 0 when every check held.
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -135,7 +135,9 @@ async function main() {
   });
   const matchId = created.match_id;
   const commitment = created.match.seed_commitment;
-  const joined = await call("JoinMatch", { match_id: matchId, display_name: "node" });
+  // This seat's share of the deal: the server alone cannot aim it.
+  const entropy = randomBytes(16).toString("hex");
+  const joined = await call("JoinMatch", { match_id: matchId, display_name: "node", entropy });
 
   // An error on purpose: acting on a version that does not exist.
   try {
@@ -163,6 +165,16 @@ async function main() {
     .update(`${exported.seed_salt}:${exported.seed}`, "utf8")
     .digest("hex");
   checks.commitmentVerified = opened === commitment && exported.seed_commitment === commitment;
+  // The deal: SHA-256 of "<seed>:<entropy of seat 0>:...", first 8 bytes big-endian.
+  const dealt = createHash("sha256")
+    .update([exported.seed, ...exported.seat_entropy].join(":"), "utf8")
+    .digest()
+    .readBigUInt64BE(0)
+    .toString();
+  checks.dealVerified =
+    !exported.seed_chosen &&
+    exported.seat_entropy[joined.seat] === entropy &&
+    exported.dealt_seed === dealt;
   checks.everyUpdateWatched = watched.updates === exported.actions.length;
 
   const ok = Object.entries(checks).every(([key, value]) => key === "errorFacts" || value === true);

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import functools
+import os
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -31,6 +37,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--server", default="embedded", help="host:port, or 'embedded' (in-process, memory store)"
     )
     parser.add_argument("--admin-key", default="", help="the server's admin key")
+    parser.add_argument(
+        "--worker-key",
+        default=os.environ.get("SENET_WORKER_KEY", ""),
+        help="the server's bot-worker key (--server HOST:PORT without --admin-key)",
+    )
     parser.add_argument(
         "--external-workers",
         action="store_true",
@@ -73,7 +84,11 @@ def placed(path: Path, folder: Path) -> Path:
     return folder / path
 
 
-def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) -> int:
+#: Starts the server of ``--server embedded`` with the given bot-worker key.
+EmbeddedServer = Callable[[str], contextlib.AbstractAsyncContextManager[str]]
+
+
+def run(args: argparse.Namespace, embedded_server: EmbeddedServer | None = None) -> int:
     """Run the tournament with a progress bar, then print and write the results.
 
     ``embedded_server`` starts the server of ``--server embedded``.
@@ -94,6 +109,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             seed=args.seed,
             server=None if args.server == "embedded" else args.server,
             admin_key=args.admin_key,
+            worker_key=args.worker_key,
             external_workers=args.external_workers,
             processes=args.processes,
             move_limit_ms=args.move_limit_ms,
@@ -101,6 +117,11 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
     except ValueError as exc:
         console.print(f"senet arena: {exc}", style="red", markup=False)
         return 2
+    start_server: ServerFactory | None = None
+    if config.server is None and embedded_server is not None:
+        # The embedded server lets in only this process's workers: a key drawn here.
+        config = replace(config, worker_key=config.worker_key or secrets.token_urlsafe(32))
+        start_server = functools.partial(embedded_server, config.worker_key)
     if args.plot is not None:  # fail before the tournament, not after it
         try:
             import matplotlib  # noqa: F401
@@ -134,7 +155,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
 
         try:
             arena = asyncio.run(
-                run_arena(config, finished, start_server=embedded_server, on_action=acted)
+                run_arena(config, finished, start_server=start_server, on_action=acted)
             )
         except ValueError as exc:
             console.print(f"senet arena: {exc}", style="red", markup=False)

@@ -59,6 +59,8 @@ class ArenaConfig:
     seed: int | None = None
     server: str | None = None
     admin_key: str = ""
+    #: The server's bot-worker key (x-senet-worker-key), unless admin_key is given.
+    worker_key: str = ""
     external_workers: bool = False
     #: Decision processes; None: min(parallel, CPUs); 0: decide in threads.
     processes: int | None = None
@@ -199,6 +201,7 @@ async def run_arena(
                         registry,
                         executor,
                         admin_key=config.admin_key,
+                        worker_key=config.worker_key,
                         capacity=min(SEATS_PER_WORKER, seats - start),
                         lease_ms=ARENA_LEASE_MS,
                     ).run(stop)

@@ -105,6 +105,8 @@ class BotWorker:
     Args:
         target: ``host:port`` of a server (or load balancer).
         admin_key: Sent as ``x-senet-admin-key`` (required when the server has one).
+        worker_key: Sent as ``x-senet-worker-key``: the server's worker key (needed
+            unless the admin key is given).
         capacity: Most decisions worked on at once.
         lease_ms: Lease length; renewed every third of it while deciding.
         wait_ms: How long one acquire waits on the server for a decision.
@@ -117,6 +119,7 @@ class BotWorker:
         target: str,
         *,
         admin_key: str = "",
+        worker_key: str = "",
         capacity: int = 8,
         lease_ms: int = 5000,
         wait_ms: int = 1000,
@@ -128,6 +131,7 @@ class BotWorker:
         self.target = target
         self.tls_ca = tls_ca
         self.admin_key = admin_key
+        self.worker_key = worker_key
         self.capacity = capacity
         self.lease_ms = lease_ms
         self.wait_ms = wait_ms
@@ -150,7 +154,9 @@ class BotWorker:
         left to expire). Cancelling this task stops every decision at once, as a
         crash would."""
         stop = stop or asyncio.Event()
-        client = SenetClient(self.target, admin_key=self.admin_key, tls_ca=self.tls_ca)
+        client = SenetClient(
+            self.target, admin_key=self.admin_key, worker_key=self.worker_key, tls_ca=self.tls_ca
+        )
         bots = BotClient(client, self.worker_id)
         renewer = asyncio.create_task(self._renew_forever(bots, stop))
         try:
@@ -303,6 +309,11 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
         "--admin-key", default=env.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
     )
     parser.add_argument(
+        "--worker-key",
+        default=env.get("SENET_WORKER_KEY", ""),
+        help="the server's worker key (not needed with the admin key)",
+    )
+    parser.add_argument(
         "--tls-ca",
         default=env.get("SENET_TLS_CA") or None,
         help="PEM file of the server's CA (enables TLS)",
@@ -336,6 +347,7 @@ def run_worker(args: argparse.Namespace) -> int:
     worker = BotWorker(
         args.server,
         admin_key=args.admin_key,
+        worker_key=args.worker_key,
         capacity=args.capacity,
         lease_ms=args.lease_ms,
         seconds=args.seconds,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -81,6 +82,8 @@ class SenetClient:
         target: ``host:port``, or a list of them: calls go to the first and move to
             the next when one is unavailable (client-side failover).
         admin_key: Sent as ``x-senet-admin-key`` where the server requires it.
+        worker_key: Sent as ``x-senet-worker-key``: a bot worker's credential
+            (BotService calls need it, or the admin key).
         timeout_s: Deadline of every unary call.
         tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
         keepalive_s: Ping the server after this long without traffic, and drop the
@@ -96,6 +99,7 @@ class SenetClient:
         target: str | Sequence[str],
         *,
         admin_key: str = "",
+        worker_key: str = "",
         timeout_s: float = DEFAULT_TIMEOUT_S,
         tls_ca: str | None = None,
         max_attempts: int = 5,
@@ -105,6 +109,7 @@ class SenetClient:
         if not self.targets:
             raise ValueError("at least one target is needed")
         self.admin_key = admin_key
+        self.worker_key = worker_key
         self.timeout_s = timeout_s
         self.max_attempts = max_attempts
         self._credentials = (
@@ -162,6 +167,8 @@ class SenetClient:
             pairs.append(("authorization", f"Bearer {token}"))
         if self.admin_key:
             pairs.append(("x-senet-admin-key", self.admin_key))
+        if self.worker_key:
+            pairs.append(("x-senet-worker-key", self.worker_key))
         return tuple(pairs)
 
     async def _call(
@@ -261,14 +268,20 @@ class SenetClient:
         seat: int | None = None,
         *,
         request_id: str | None = None,
+        entropy: str | None = None,
     ) -> SeatClient:
         """Claim a seat (the first open one when ``seat`` is None).
 
         ``request_id`` is the join's idempotency key (random when None): retries
         with it get the seat the first attempt claimed, with the same token.
+        ``entropy`` is the seat's share of a fair match's deal (JoinMatchRequest.
+        entropy); None draws 128 random bits here, so no server alone deals.
         """
         request = match_service_pb2.JoinMatchRequest(
-            match_id=match_id, display_name=display_name, request_id=request_id or uuid.uuid4().hex
+            match_id=match_id,
+            display_name=display_name,
+            request_id=request_id or uuid.uuid4().hex,
+            entropy=secrets.token_hex(16) if entropy is None else entropy,
         )
         if seat is not None:
             request.seat = seat

@@ -73,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":
-        settings = Settings.from_env().with_args(args)
+        # Drawn before any child process starts, so all of them share it.
+        settings = Settings.from_env().with_args(args).with_embedded_worker_key()
         logs.configure(settings.log_level, settings.log_json)
         from senet.service import processes
 

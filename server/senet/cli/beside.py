@@ -31,7 +31,11 @@ def embedded_bot_workers(count: int) -> Companion:
     async def run(server: RunningServer, stop: asyncio.Event) -> None:
         host = "127.0.0.1" if server.settings.host in WILDCARD_HOSTS else server.settings.host
         workers = [
-            BotWorker(f"{host}:{server.port}", admin_key=server.settings.admin_key)
+            BotWorker(
+                f"{host}:{server.port}",
+                admin_key=server.settings.admin_key,
+                worker_key=server.settings.worker_key,
+            )
             for _ in range(count)
         ]
         print(f"  {len(workers)} bot worker(s) play bot seats in this process", flush=True)
@@ -41,15 +45,17 @@ def embedded_bot_workers(count: int) -> Companion:
 
 
 @contextlib.asynccontextmanager
-async def embedded_server() -> AsyncIterator[str]:
+async def embedded_server(worker_key: str = "") -> AsyncIterator[str]:
     """An in-process server on a free loopback port and the memory store; yields its address.
 
     The server of ``senet arena --server embedded``, stopped when the tournament ends.
+    Its BotService lets in only callers with ``worker_key`` (the arena's own workers).
     """
     from senet.service.server import create_server
     from senet.service.settings import Settings
 
-    server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    settings = Settings(port=0, log_json=False, host="127.0.0.1", worker_key=worker_key)
+    server = await create_server(settings)
     try:
         yield f"127.0.0.1:{server.port}"
     finally:

@@ -27,7 +27,7 @@ import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from senet.service import errors
@@ -100,9 +100,11 @@ class BotDecisions:
 
     @staticmethod
     def _check(caller: Caller, worker_id: str, lease_ms: int | None = None) -> None:
-        # Caller.is_admin is True when the server has no admin key.
-        if not caller.is_admin:
-            raise errors.AdminKeyRequired("bot workers must send the admin key")
+        # Never open: a worker is handed seat tokens (see Caller.is_worker).
+        if not caller.is_worker:
+            raise errors.WorkerKeyRequired(
+                "bot workers must send the worker key (x-senet-worker-key) or the admin key"
+            )
         if not _WORKER_RE.match(worker_id):
             raise errors.MalformedRequest("worker_id must be 1-64 characters of [A-Za-z0-9_-]")
         if lease_ms is not None and not _MIN_LEASE_MS <= lease_ms <= _MAX_LEASE_MS:
@@ -181,9 +183,7 @@ class BotDecisions:
         old = stored.seats.get(lease.seat)
         previous = SeatClaim.from_json(old) if old else None
         if previous is not None and previous.takeover:
-            claim = SeatClaim(
-                previous.name, token_hash(token), previous.joined_at, previous.takeover
-            )
+            claim = replace(previous, token_hash=token_hash(token))
         else:
             claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
         await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())

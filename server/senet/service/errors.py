@@ -74,6 +74,13 @@ class AdminKeyRequired(ServiceError):
     reason = "ADMIN_KEY_REQUIRED"
 
 
+class WorkerKeyRequired(ServiceError):
+    """A BotService call without the worker key (or the admin key)."""
+
+    code = grpc.StatusCode.PERMISSION_DENIED
+    reason = "WORKER_KEY_REQUIRED"
+
+
 class SeatTaken(ServiceError):
     reason = "SEAT_TAKEN"
 
@@ -105,6 +112,13 @@ class RequestIdReused(ServiceError):
 class RateLimited(ServiceError):
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
     reason = "RATE_LIMITED"
+
+
+class QuotaExceeded(ServiceError):
+    """A client (or seat) used up one of its quotas (see senet.service.quotas)."""
+
+    code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason = "QUOTA_EXCEEDED"
 
 
 class Draining(ServiceError):

@@ -1,9 +1,19 @@
-"""Live update feeds: one store reader per watched match on this replica.
+"""Live update feeds: shared store readers for the matches watched on this replica.
 
 Every WatchMatch and PlayMatch stream needs the match's new versions as soon as any
 replica commits them. Reading the store once per stream would cost one blocking
-Redis connection and one read per watcher per commit; instead each replica runs one
-reader task per match that has watchers here and fans its batches out to them.
+Redis connection and one read per watcher per commit; instead each replica reads
+each watched match once and fans its batches out to the match's watchers here.
+
+When the store can wait on many matches at once (``multi_read_limit``: standalone
+Redis), one reader task per *group* of up to that many watched matches waits
+for commits to any of them, so a replica watching thousands of matches holds a
+handful of blocking connections, not one per match. A match joins a group's
+next wait: the group waits at most ``_GROUP_WAIT_MS`` at a time, so a newly
+watched match is read within that long. Otherwise (the memory store, Redis
+Cluster, where matches live in different slots) each watched match has a reader
+task of its own.
+
 Watchers that start behind the reader (resuming from an old version) catch up with
 ordinary non-blocking reads first, so nobody misses a version or sees one twice.
 
@@ -26,6 +36,7 @@ log = logging.getLogger("senet.feeds")
 _KEEP = 512  # recent batches kept per match, for watchers slightly behind
 _READ_LIMIT = 256
 _RETRY_S = 0.5
+_GROUP_WAIT_MS = 250
 
 
 @dataclass(eq=False)
@@ -41,6 +52,8 @@ class _Feed:
 
     def publish(self, batches: list[EventBatch]) -> None:
         for batch in batches:
+            if batch.version <= self.version:
+                continue  # read from an older cursor (the feed was made anew meanwhile)
             self.batches[batch.version] = batch
             self.version = batch.version
         while len(self.batches) > _KEEP:
@@ -52,6 +65,14 @@ class _Feed:
         self.changed = asyncio.Event()
 
 
+@dataclass(eq=False)
+class _Group:
+    """Matches one shared reader task waits on."""
+
+    matches: set[str]
+    task: asyncio.Task[None] | None = None
+
+
 class FeedHub:
     """Per-replica fan-out of committed batches to local watchers."""
 
@@ -60,6 +81,9 @@ class FeedHub:
         self.block_ms = block_ms
         self._feeds: dict[str, _Feed] = {}
         self._interrupt: Callable[[], BaseException] | None = None
+        self._group_size = getattr(store, "multi_read_limit", 0)
+        #: Reader groups (shared readers only): the matches each one reads.
+        self._groups: list[_Group] = []
 
     def interrupt(self, error: Callable[[], BaseException]) -> None:
         """End every watcher, now and later, with ``error()`` (the server drains)."""
@@ -81,7 +105,10 @@ class FeedHub:
         feed = self._feeds.get(match_id)
         if feed is None:
             feed = self._feeds[match_id] = _Feed(version=after)
-            feed.task = asyncio.create_task(self._read(match_id, feed))
+            if self._group_size > 0:
+                self._join_group(match_id)
+            else:
+                feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
         cursor = after
         try:
@@ -115,6 +142,7 @@ class FeedHub:
                 del self._feeds[match_id]
                 if feed.task is not None:
                     feed.task.cancel()
+                self._leave_group(match_id)
 
     async def _read(self, match_id: str, feed: _Feed) -> None:
         """Wait for commits from any replica and publish them to this replica's watchers."""
@@ -136,7 +164,70 @@ class FeedHub:
             if batches:
                 feed.publish(batches)
 
+    @property
+    def reader_tasks(self) -> int:
+        """Reader tasks running (each holds at most one blocking store call)."""
+        tasks = [feed.task for feed in self._feeds.values()]
+        tasks += [group.task for group in self._groups]
+        return sum(1 for task in tasks if task is not None and not task.done())
+
+    def _join_group(self, match_id: str) -> None:
+        for group in self._groups:
+            if len(group.matches) < self._group_size:
+                group.matches.add(match_id)
+                return
+        group = _Group({match_id})
+        group.task = asyncio.create_task(self._read_group(group))
+        self._groups.append(group)
+
+    def _leave_group(self, match_id: str) -> None:
+        for group in self._groups:
+            if match_id in group.matches:
+                group.matches.discard(match_id)
+                if not group.matches:
+                    self._groups.remove(group)
+                    if group.task is not None:
+                        group.task.cancel()
+                return
+
+    async def _read_group(self, group: _Group) -> None:
+        """Wait for commits to any match of ``group`` (one store call at a time)
+        and publish them to their watchers here."""
+        while group.matches:
+            cursors = {m: self._feeds[m].version for m in group.matches if m in self._feeds}
+            try:
+                found = await self.store.events_after_many(
+                    cursors, _READ_LIMIT, block_ms=min(self.block_ms, _GROUP_WAIT_MS)
+                )
+            except StoreError as exc:
+                for match_id in cursors:
+                    feed = self._feeds.get(match_id)
+                    if feed is not None:
+                        feed.error = exc
+                        feed.signal()
+                await asyncio.sleep(_RETRY_S)
+                continue
+            except Exception:  # never let one bad read stop every match of the group
+                log.exception("watch reader failed; retrying", extra={"matches": len(cursors)})
+                await asyncio.sleep(_RETRY_S)
+                continue
+            for match_id in cursors:
+                feed = self._feeds.get(match_id)
+                if feed is None:
+                    continue
+                if feed.error is not None:
+                    feed.error = None
+                batches = found.get(match_id)
+                if batches:
+                    feed.publish(batches)
+
     async def close(self) -> None:
+        for group in self._groups:
+            if group.task is not None:
+                group.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await group.task
+        self._groups.clear()
         for feed in list(self._feeds.values()):
             if feed.task is not None:
                 feed.task.cancel()

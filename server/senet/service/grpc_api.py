@@ -31,6 +31,7 @@ from senet.service import errors, metrics
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, WatchItem
+from senet.service.quotas import Quotas
 from senet.service.records import (
     Heartbeat,
     LeavePolicy,
@@ -42,6 +43,7 @@ from senet.service.records import (
     SeatSummary,
     Status,
     SubmitOutcome,
+    token_hash,
 )
 from senet.service.settings import Settings
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
@@ -102,6 +104,7 @@ async def fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Ex
 def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> Caller:
     token = None
     admin = not settings.admin_key
+    admin_matched = worker = False
     for key, value in context.invocation_metadata() or ():
         if key == "authorization" and isinstance(value, str):
             scheme, _, credential = value.partition(" ")
@@ -109,8 +112,30 @@ def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> 
                 raise errors.BadToken("authorization must be 'Bearer <token>'")
             token = credential.strip()
         elif key == "x-senet-admin-key" and isinstance(value, str) and settings.admin_key:
-            admin = secrets.compare_digest(value, settings.admin_key)
-    return Caller(token=token, is_admin=admin)
+            admin = admin_matched = secrets.compare_digest(value, settings.admin_key)
+        elif key == "x-senet-worker-key" and isinstance(value, str) and settings.worker_key:
+            worker = secrets.compare_digest(value, settings.worker_key)
+    return Caller(
+        token=token,
+        is_admin=admin,
+        is_worker=worker or admin_matched,
+        client=client_of(context, settings),
+    )
+
+
+def client_of(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> str:
+    """The client a call counts against (see senet.service.quotas): the trusted
+    proxy's header when configured and present, else the peer's address
+    without its port."""
+    if settings.client_header:
+        for key, value in context.invocation_metadata() or ():
+            if key == settings.client_header and isinstance(value, str) and value:
+                return value.split(",")[0].strip()
+    peer = context.peer() or ""
+    kind, _, address = peer.partition(":")
+    if kind in ("ipv4", "ipv6"):
+        return address.rpartition(":")[0] or address
+    return peer
 
 
 async def run_unary(
@@ -119,13 +144,18 @@ async def run_unary(
     settings: Settings,
     body: Callable[[Caller], Awaitable[T]],
     draining: bool = False,
+    quotas: Quotas | None = None,
 ) -> T:
-    """Run one unary RPC body for every servicer: credentials in, errors mapped, metrics out."""
+    """Run one unary RPC body for every servicer: credentials in, quota taken
+    (when given), errors mapped, metrics out."""
     started = time.perf_counter()
     try:
         if draining:
             raise errors.Draining("server is shutting down; retry on another replica")
-        result = await body(_caller(context, settings))
+        caller = _caller(context, settings)
+        if quotas is not None:
+            quotas.take_call(caller.client)
+        result = await body(caller)
     except Exception as exc:  # every failure goes through the one mapping
         await fail(context, method, exc)
         raise AssertionError("abort returned") from exc
@@ -159,6 +189,7 @@ def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
         places=summary.places,
         leave_policy=_LEAVE_POLICY_PROTO[summary.leave_policy],
         leave_bot_strategy=summary.leave_bot_strategy,
+        seed_chosen=summary.seed_chosen,
     )
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
@@ -331,6 +362,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self.settings = settings
         self.draining = False
         self._watched: dict[str, int] = {}
+        self.quotas = Quotas(settings)
 
     def start_draining(self) -> None:
         """Refuse new calls and end every open stream with DRAINING, so clients
@@ -347,7 +379,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         body: Callable[[Caller], Awaitable[T]],
     ) -> T:
         draining = self.draining and method != "ListGames"
-        return await run_unary(method, context, self.settings, body, draining)
+        return await run_unary(method, context, self.settings, body, draining, self.quotas)
 
     async def ListGames(
         self, request: match_service_pb2.ListGamesRequest, context: Any
@@ -362,6 +394,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self, request: match_service_pb2.CreateMatchRequest, context: Any
     ) -> match_service_pb2.CreateMatchResponse:
         async def body(caller: Caller) -> match_service_pb2.CreateMatchResponse:
+            self.quotas.take_create(caller.client)
             snapshot = await self.service.create_match(
                 caller,
                 request.game_id,
@@ -390,6 +423,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request.seat if request.HasField("seat") else None,
                 request.display_name,
                 request_id=request.request_id,
+                entropy=request.entropy,
             )
             return match_service_pb2.JoinMatchResponse(
                 seat=seat, token=token, match=summary_to_proto(summary)
@@ -470,6 +504,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 seed_commitment=export.commitment,
                 scores=export.scores,
                 places=export.places,
+                seed_chosen=export.seed_chosen,
+                seat_entropy=export.entropy,
+                dealt_seed=export.dealt_seed,
             )
             options_to_proto(export.options, out.options)
             for a in export.actions:
@@ -495,7 +532,13 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
     # ------------------------------------------------------------- streams
     @contextlib.contextmanager
-    def _stream(self, method: str, match_id: str) -> Any:
+    def _stream(self, method: str, match_id: str, caller: Caller) -> Any:
+        seat_key = None if caller.token is None else f"{match_id}:{token_hash(caller.token)}"
+        with self.quotas.stream(caller.client, seat_key), self._counted(method, match_id):
+            yield
+
+    @contextlib.contextmanager
+    def _counted(self, method: str, match_id: str) -> Any:
         metrics.OPEN_STREAMS.labels(method).inc()
         self._watched[match_id] = self._watched.get(match_id, 0) + 1
         metrics.ACTIVE_MATCHES.set(len(self._watched))
@@ -540,7 +583,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             caller = _caller(context, self.settings)
             from_version = request.from_version if request.HasField("from_version") else None
             game_id = await self.service.game_of(request.match_id)
-            with self._stream("WatchMatch", request.match_id):
+            with self._stream("WatchMatch", request.match_id, caller):
                 async for item in self.service.watch(caller, request.match_id, from_version):
                     yield self._watch_message(game_id, item)
                     if self.draining:
@@ -564,7 +607,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 raise errors.TokenRequired("PlayMatch needs the seat token")
             game_id = await self.service.game_of(hello.match_id)
             from_version = hello.from_version if hello.HasField("from_version") else None
-            with self._stream("PlayMatch", hello.match_id):
+            with self._stream("PlayMatch", hello.match_id, caller):
                 async for message in self._play(
                     caller, hello.match_id, game_id, from_version, request_iterator
                 ):

@@ -68,9 +68,11 @@ from senet.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    claim_fingerprint,
     dumps,
     loads,
     new_token,
+    seat_entropy,
     seat_summaries,
     seed_commitment,
     token_hash,
@@ -90,6 +92,7 @@ from senet.store import SeatClaim as StoreSeatClaim
 from senet.store.base import BOTS, CLOCKS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_ENTROPY_RE = re.compile(r"^[A-Za-z0-9_-]{0,64}$")
 _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NAME = 40
 _MAX_NOTATION = 200
@@ -105,10 +108,15 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling: the bearer token (if any) and whether the admin key matched."""
+    """Who is calling: the bearer token (if any), whether the admin key matched
+    (always true on a server without one), and whether the caller may act as a
+    bot worker (the worker key or the admin key matched; never implied)."""
 
     token: str | None = None
     is_admin: bool = False
+    is_worker: bool = False
+    #: Who counts against the quotas (see senet.service.quotas); "" in-process.
+    client: str = ""
 
 
 def check_id(value: str, what: str = "match_id") -> str:
@@ -249,6 +257,21 @@ class MatchService:
 
     @staticmethod
     def _state(game: Game, stored: StoredMatch) -> GameState:
+        """The rules state of a loaded match.
+
+        A fair match is dealt when it starts (see MatchMeta.fair_deal): until
+        its first commit stores the state of record, the stored version-0 state
+        is only the provisional deal shown while seats were open, and a started
+        match's state is dealt here from the seats' entropy.
+        """
+        if stored.version == 0:
+            meta = MatchMeta.from_json(stored.meta_json)
+            if (
+                meta.fair_deal
+                and any(plan.kind == "open" for plan in meta.seats)
+                and is_started(meta, stored.seats)
+            ):
+                return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
         return game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
 
     def _status(self, stored: StoredMatch) -> Status:
@@ -309,6 +332,7 @@ class MatchService:
             leave_bot_strategy=meta.leave_bot_strategy,
             time_control=meta.time_control,
             clock=self._clock_data(stored, meta, state),
+            seed_chosen=meta.seed_chosen,
         )
 
     def _clock_data(
@@ -404,11 +428,10 @@ class MatchService:
         if time_control is not None:
             _check_time_control(time_control)
         real_seed = secrets.randbits(64) if seed is None else seed
-        state = game.new_match(len(seats), options, real_seed)
         salt = secrets.token_hex(16)
         meta = MatchMeta(
             game_id=game.info.id,
-            options=dict(state.options),
+            options=dict(options),
             seat_count=len(seats),
             seats=list(seats),
             seed=real_seed,
@@ -419,7 +442,13 @@ class MatchService:
             leave_bot_strategy=leave_bot_strategy,
             time_control=None if time_control is None else time_control.to_data(),
             join_secret=new_join_secret(),
+            seed_chosen=seed is not None,
+            fair_deal=seed is None,
         )
+        # With open seats this deal is provisional (see _state): the deal of
+        # record waits for every seat's entropy.
+        state = game.new_match(len(seats), options, meta.deal_seed({}))
+        meta = replace(meta, options=dict(state.options))
         match_id = secrets.token_hex(8)
         if request_id:
             match_id = match_id_for(request_id)
@@ -490,15 +519,23 @@ class MatchService:
         seat: int | None,
         display_name: str,
         request_id: str = "",
+        entropy: str = "",
     ) -> tuple[int, str, MatchSummary]:
         """Claim a seat; returns (seat, token, summary). The token is shown only here.
 
         With a ``request_id``, the token is minted from the key (see
         :mod:`senet.service.idempotency`): a retry returns the seat the first
         attempt claimed, with the same token, and never claims a second seat.
+        ``entropy`` is the seat's own contribution to the seed of a fair match
+        (see senet.service.records.effective_seed); ignored by chosen seeds.
         """
         name = check_display_name(display_name)
         request_id = check_request_id(request_id, required=False)
+        if not _ENTROPY_RE.match(entropy):
+            raise errors.MalformedRequest(
+                "entropy must be 0-64 characters of [A-Za-z0-9_-]",
+                {"field": "entropy", "limit": 64, "size": len(entropy)},
+            )
         stored = await self._load(match_id)
         meta = self._meta(stored)
         keyed = bool(request_id and meta.join_secret)
@@ -528,17 +565,24 @@ class MatchService:
             for c in candidates
         }
         joined_at = time.time()
-        claims = {c: SeatClaim(name, token_hash(tokens[c]), joined_at) for c in candidates}
-        if stored.status == "active":
+        claims = {
+            c: SeatClaim(name, token_hash(tokens[c]), joined_at, entropy=entropy)
+            for c in candidates
+        }
+        if stored.status == "active" and len(candidates) == 1:
             # This claim may be the one that starts the match: a bot to act then
             # has its decision queued first (an early entry waits for the claim).
-            state = self._state(get_game(meta.game_id), stored)
+            # The state is the one this claim makes: a fair match is dealt with
+            # every seat's entropy, this one's included, so who acts first may
+            # depend on it. (A join that may take any of several open seats
+            # leaves another seat open: it starts nothing.)
+            after = {**stored.seats, **{c: claims[c].to_json() for c in candidates}}
+            state = self._state(get_game(meta.game_id), replace(stored, seats=after))
             if not state.is_over():
                 await self._post_bot_turn(
                     stored.match_id, meta, stored.seats, stored.version, state.current_seat()
                 )
                 # The clock of the first decision starts with the match.
-                after = {**stored.seats, **{c: claims[c].to_json() for c in candidates}}
                 await self._post_deadline(
                     stored.match_id,
                     meta,
@@ -844,6 +888,10 @@ class MatchService:
         # A person's seat may be taken over (its player left): the commit checks
         # that the claim it decided on is still there (bot seats stay bot seats).
         check_next = next_seat is not None and entry.meta.seats[next_seat].kind == "open"
+        claims = {str(seat): claim_fingerprint(entry.seats[seat])}
+        if check_next and next_seat is not None and next_seat in entry.seats:
+            claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
+        record = replace(record, claims=claims)
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
@@ -949,11 +997,15 @@ class MatchService:
     ) -> AsyncIterator[WatchItem]:
         """A snapshot (unless resuming), then every update, redacted; heartbeats when idle.
 
-        Ends after the update that finishes the match.
+        Ends after the update that finishes the match. A stream opened with a
+        seat's token ends with BadToken as soon as that token is revoked (the
+        seat was handed to another bot worker, left or taken over), before any
+        later update private to the seat: see :meth:`_still_holds`.
         """
         stored = await self._load(match_id)
         meta = self._meta(stored)
         seat = self._seat_of(stored, caller)
+        claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
         if from_version is None:
             state = self._state(game, stored)
@@ -978,17 +1030,48 @@ class MatchService:
             notation = record.notation
             if seat != record.seat:
                 notation = game.public_notation(notation)
+            events = record.events_for(seat)
+            if (
+                seat is not None
+                and claim_json is not None
+                and not await self._still_holds(stored.match_id, seat, claim_json, record, events)
+            ):
+                raise errors.BadToken(
+                    "this token was revoked: its seat now has another holder "
+                    "(a bot worker took the decision over, or the player left)"
+                )
             yield MatchUpdate(
                 batch.version,
                 record.seat,
                 notation,
-                record.events_for(seat),
+                events,
                 record.status,
                 record.current_seat,
                 record.clock,
             )
             if record.status == "finished":
                 return
+
+    async def _still_holds(
+        self, match_id: str, seat: int, claim_json: str, record: UpdateRecord, events: list[Event]
+    ) -> bool:
+        """Whether the claim a stream was opened with still holds ``seat`` as of
+        ``record``.
+
+        Claims change only on claim writes, never in a commit, so most updates
+        answer this for free: a commit names the fingerprints of the claims it
+        checked (the acting seat's, the next person's), and a different one for
+        this seat means the token was revoked. An update that carries events
+        private to this seat without naming its claim is checked against the
+        store (one read, only for those updates).
+        """
+        named = record.claims.get(str(seat))
+        if named is not None:
+            return named == claim_fingerprint(claim_json)
+        if all(event.audience is None for event in events):
+            return True  # nothing private to deliver: a later update decides
+        stored = await self._load(match_id)
+        return stored.seats.get(seat) == claim_json
 
     async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
         """The caller's legal actions if it must decide at exactly ``version``."""
@@ -1110,7 +1193,7 @@ class MatchService:
         claim_json = stored.seats[seat]
         claim = SeatClaim.from_json(claim_json)
         nobody = token_hash(new_token())  # a token nobody is given
-        new_json = SeatClaim(claim.name, nobody, claim.joined_at, takeover).to_json()
+        new_json = replace(claim, token_hash=nobody, takeover=takeover).to_json()
         after = {**stored.seats, seat: new_json}
         state = self._state(get_game(meta.game_id), stored)
         await self._post_bot_turn(
@@ -1167,6 +1250,9 @@ class MatchService:
             actions=actions,
             scores=state.scores(),
             places=self._places(stored.seats, state),
+            seed_chosen=meta.seed_chosen,
+            entropy=seat_entropy(meta.seat_count, stored.seats),
+            dealt_seed=meta.deal_seed(stored.seats),
         )
 
     # --------------------------------------------------------------- lobby

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -36,6 +36,18 @@ def loads(text: str | bytes) -> Any:
     return orjson.loads(text)
 
 
+def effective_seed(seed: int, entropy: Sequence[str]) -> int:
+    """The seed a fair match is dealt with: the first 8 bytes (big-endian) of
+    the SHA-256 of ``"<seed>:<entropy of seat 0>:...:<entropy of the last seat>"``.
+
+    The server's seed is committed before any seat joins, and each seat's
+    entropy is its own: the server cannot aim the deal without knowing every
+    seat's entropy, and no seat can without knowing the server's seed.
+    """
+    text = ":".join([str(seed), *entropy])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
 def seed_commitment(salt: str, seed: int) -> str:
     """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
 
@@ -53,6 +65,18 @@ def new_token() -> str:
     parsers would take for an option.
     """
     return "st_" + secrets.token_urlsafe(32)
+
+
+def seat_entropy(seat_count: int, seats: Mapping[int, str]) -> list[str]:
+    """Each seat's entropy in seat order ("" for a seat without a claim or entropy)."""
+    return [SeatClaim.from_json(seats[s]).entropy if s in seats else "" for s in range(seat_count)]
+
+
+@functools.lru_cache(maxsize=8192)
+def claim_fingerprint(claim_json: str) -> str:
+    """A short digest of one stored seat claim: it changes whenever the claim is
+    replaced (a new token, a takeover), and tells nothing of the token."""
+    return hashlib.sha256(b"claim:" + claim_json.encode()).hexdigest()[:16]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -96,9 +120,22 @@ class MatchMeta:
     #: Secret (hex) seat tokens of keyed joins are minted under; never exported.
     #: Empty on matches created before keyed joins: those draw random tokens.
     join_secret: str = ""
+    #: The creator chose the seed (practice and tests): the deal is the seed's
+    #: alone, and nothing protects the players from whoever chose it.
+    seed_chosen: bool = False
+    #: The deal of record is made when the match starts, from
+    #: :func:`effective_seed` over the server's seed and the seats' entropy
+    #: (False for chosen seeds, and for matches created before fair seeds).
+    fair_deal: bool = False
 
     def to_json(self) -> str:
         return dumps(asdict(self))
+
+    def deal_seed(self, seats: Mapping[int, str]) -> int:
+        """The seed the match is dealt with, given its seat claims at the start."""
+        if not self.fair_deal:
+            return self.seed
+        return effective_seed(self.seed, seat_entropy(self.seat_count, seats))
 
     @classmethod
     def from_json(cls, text: str) -> MatchMeta:
@@ -119,6 +156,9 @@ class SeatClaim:
     token_hash: str
     joined_at: float
     takeover: str = ""
+    #: The entropy the seat's player added at JoinMatch (kept through takeovers:
+    #: the export reveals it).
+    entropy: str = ""
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -140,6 +180,11 @@ class UpdateRecord:
     current_seat: int | None
     #: The clocks after this version (ClockView data); None without clocks.
     clock: JsonDict | None = None
+    #: Fingerprints (:func:`claim_fingerprint`) of the seat claims this commit
+    #: checked in the store, by seat number as text: the acting seat's always,
+    #: the next seat's when it is a person's. Streams compare them with the claim
+    #: they were opened with, so a revoked token is noticed without a store read.
+    claims: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
@@ -153,6 +198,8 @@ class UpdateRecord:
         }
         if self.clock is not None:
             doc["clock"] = self.clock
+        if self.claims:
+            doc["claims"] = self.claims
         return dumps(doc)
 
     @classmethod
@@ -244,6 +291,8 @@ class MatchSummary:
     time_control: JsonDict | None = None
     #: ClockView data at this version; None without clocks.
     clock: JsonDict | None = None
+    #: The creator chose the seed (see MatchMeta.seed_chosen).
+    seed_chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,3 +364,8 @@ class MatchExport:
     actions: list[LoggedAction] = field(default_factory=list)
     scores: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
+    seed_chosen: bool = False
+    #: Each seat's JoinMatch entropy, in seat order.
+    entropy: list[str] = field(default_factory=list)
+    #: The seed the match was dealt with (see MatchMeta.deal_seed).
+    dealt_seed: int = 0

@@ -163,6 +163,7 @@ async def create_server(
     settings: Settings, store: MatchStore | None = None, health_interval_s: float = 1.0
 ) -> RunningServer:
     """Build, bind and start a server (port 0 binds a free port)."""
+    settings = settings.with_embedded_worker_key()
     # Not "store or ...": an empty MemoryStore is falsy (it has __len__).
     store = store if store is not None else build_store(settings)
     service = MatchService(store, settings)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -23,12 +24,17 @@ class Settings:
         port: gRPC port (0 picks a free one; the factory returns the bound port).
         redis_url: Redis URL; empty runs on the embedded in-memory store.
         key_prefix: Prefix of every Redis key.
-        redis_max_connections: Pool limit; each watched match holds one while idle.
+        redis_max_connections: Pool limit; on standalone Redis watchers hold one
+            per 1,000 watched matches, on Redis Cluster one per watched match.
         store_timeout_s: Time budget of one Redis operation, retries included;
             a hung or unreachable Redis fails the call with UNAVAILABLE
             (STORE_UNAVAILABLE) after this long instead of waiting it out.
         metrics_port: Prometheus HTTP port; 0 disables the endpoint.
         admin_key: When set, CreateMatch and the BotService calls need it.
+        worker_key: Credential of bot workers (metadata ``x-senet-worker-key``):
+            BotService calls need it or the admin key, so that nobody else can
+            lease bot seats' tokens. Empty: no outside worker is let in; workers
+            of ``embedded_bot_workers`` get a key drawn at start, in-process.
         finished_ttl_s: How long a finished match stays exportable.
         idle_ttl_s: How long a match without any action is kept (on Redis up to
             1/64 longer: a commit renews the expiry only once less than this is left).
@@ -38,6 +44,18 @@ class Settings:
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
         seat_burst: Requests one seat may make in a burst.
+        client_creates_per_min: Matches one client may create per minute, per
+            replica (0: no limit). A client is its address without the port, or
+            the client_header value behind a trusted proxy.
+        client_calls_per_s: Sustained unary calls per second one client may
+            make, per replica (0: no limit).
+        client_calls_burst: Unary calls one client may make in a burst.
+        client_streams: WatchMatch and PlayMatch streams one client may hold
+            open at once, per replica (0: no limit).
+        seat_streams: Streams one seat token may hold open at once, per
+            replica (0: no limit).
+        client_header: Request header naming the client when a trusted proxy
+            sets it (e.g. x-forwarded-for); empty: the peer address.
         drain_notice_s: On SIGTERM, how long health says NOT_SERVING while
             calls are still served, before new calls are refused.
         drain_grace_s: On SIGTERM, how long in-flight calls may finish.
@@ -59,6 +77,7 @@ class Settings:
     store_timeout_s: float = 2.0
     metrics_port: int = 0
     admin_key: str = ""
+    worker_key: str = ""
     finished_ttl_s: int = 24 * 3600
     idle_ttl_s: int = 7 * 24 * 3600
     waiting_ttl_s: int = 3600
@@ -66,6 +85,12 @@ class Settings:
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0
     seat_burst: int = 400
+    client_creates_per_min: int = 600
+    client_calls_per_s: float = 2000.0
+    client_calls_burst: int = 4000
+    client_streams: int = 1000
+    seat_streams: int = 8
+    client_header: str = ""
     drain_notice_s: float = 1.0
     drain_grace_s: float = 10.0
     log_level: str = "INFO"
@@ -85,6 +110,14 @@ class Settings:
             if raw is not None:
                 values[f.name] = _convert(f.name, raw, f.type)
         return cls(**values)
+
+    def with_embedded_worker_key(self) -> Settings:
+        """These settings, with a worker key drawn for the embedded bot workers
+        when they need one and none is set (the key never leaves the process
+        and its child processes)."""
+        if self.embedded_bot_workers <= 0 or self.worker_key:
+            return self
+        return replace(self, worker_key=secrets.token_urlsafe(32))
 
     def with_args(self, args: argparse.Namespace) -> Settings:
         """Override with the flags that were given on the command line."""

@@ -63,7 +63,7 @@ class ClockKeeper:
         self.matches = matches
         self.entries = ClockDecisions(matches)
         self.worker_id = "clocks-" + secrets.token_hex(6)
-        self._admin = Caller(is_admin=True)
+        self._admin = Caller(is_admin=True, is_worker=True)
         #: Timeouts this replica applied.
         self.applied = 0
 

@@ -35,7 +35,7 @@ class ZombiePlayer:
         self.matches = matches
         self.decisions = BotDecisions(matches, ZOMBIES)
         self.worker_id = "replica-" + secrets.token_hex(6)
-        self._admin = Caller(is_admin=True)
+        self._admin = Caller(is_admin=True, is_worker=True)
 
     async def run(self) -> None:
         """Play decisions as they come; store outages are waited out."""

@@ -26,7 +26,7 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -246,6 +246,22 @@ class MatchStore(ABC):
         With ``block_ms > 0`` and nothing newer yet, wait up to that long for a
         commit (from any replica) before returning (possibly an empty list).
         """
+
+    #: Most matches one :meth:`events_after_many` call may wait on; 0 when the
+    #: store cannot wait on many at once (watchers then read match by match).
+    multi_read_limit: int = 0
+
+    async def events_after_many(
+        self, cursors: Mapping[str, int], limit: int = 1000, block_ms: int = 0
+    ) -> dict[str, list[EventBatch]]:
+        """For each match of ``cursors`` (match id -> version), its event batches
+        after that version, waiting up to ``block_ms`` for a commit to any of
+        them: one wait (one connection) for many watched matches. Matches with
+        nothing new may be left out; a match that does not exist is never an
+        error here (its watchers learn it from :meth:`events_after`).
+        Only for stores with ``multi_read_limit > 0``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} reads match by match")
 
     @abstractmethod
     async def action_log(self, match_id: str) -> list[LogEntry]:

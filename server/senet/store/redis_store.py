@@ -64,7 +64,7 @@ import asyncio
 import functools
 import json
 import time
-from collections.abc import AsyncIterator, Awaitable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any, NamedTuple, cast, get_args
 
@@ -108,6 +108,9 @@ from senet.store.redis_mux import MuxConnection, MuxUnsupported
 from senet.store.redis_scripts import script_text
 
 __all__ = ["MatchKeys", "RedisStore", "is_cluster_url", "redacted_url"]
+
+#: Streams one watchers' XREAD covers (a few dozen KB of command per wait).
+_MULTI_READ_LIMIT = 1000
 
 #: Either client: the store only uses commands both route correctly.
 AnyRedis = Redis | RedisCluster
@@ -552,6 +555,35 @@ class RedisStore(MatchStore):
             raise MatchNotFound(match_id)
         return [_raw_batch(entry) for entry in cast(list[Any], reply)]
 
+    @property
+    def multi_read_limit(self) -> int:  # type: ignore[override]
+        """Standalone Redis: up to 1,000 streams per XREAD. A cluster cannot read
+        streams of several slots (several matches) in one command."""
+        return 0 if self._cluster is not None else _MULTI_READ_LIMIT
+
+    async def events_after_many(
+        self, cursors: Mapping[str, int], limit: int = 1000, block_ms: int = 0
+    ) -> dict[str, list[EventBatch]]:
+        """One XREAD (BLOCK when asked to wait) over the streams of every match
+        in ``cursors``, each from its explicit id ``<version>-0``."""
+        if self._cluster is not None:
+            raise NotImplementedError("a cluster reads match by match")
+        if not cursors:
+            return {}
+        by_key = {self.keys(match_id).events: match_id for match_id in cursors}
+        streams: dict[Any, Any] = {key: f"{cursors[m]}-0" for key, m in by_key.items()}
+        async with (
+            self._calling(blocking=True),
+            asyncio.timeout(block_ms / 1000 + self._op_timeout_s),
+        ):
+            reply = await self._blocking.xread(streams, count=limit, block=block_ms or None)
+        out: dict[str, list[EventBatch]] = {}
+        for key, entries in _stream_groups(reply):
+            match_id = by_key.get(key)
+            if match_id is not None:
+                out[match_id] = [_parsed_batch(entry_id, fields) for entry_id, fields in entries]
+        return out
+
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """HGET on the request hash, with the existence check in one script."""
         k = self.keys(match_id)
@@ -943,6 +975,18 @@ def _raw_batch(entry: Any) -> EventBatch:
 
 def _parsed_batch(entry_id: str, fields: dict[str, str]) -> EventBatch:
     return EventBatch(_version_of(entry_id), fields["e"])
+
+
+def _stream_groups(reply: Any) -> Iterator[tuple[str, list[tuple[str, dict[str, str]]]]]:
+    """(stream key, entries) of each stream of an XREAD reply, RESP2 or RESP3
+    (see :func:`_stream_entries`)."""
+    if isinstance(reply, dict):
+        for key, value in reply.items():
+            yield key, list(_stream_entries(value))
+    elif isinstance(reply, list | tuple):
+        for item in reply:
+            if isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str):
+                yield item[0], list(_stream_entries(item[1]))
 
 
 def _stream_entries(reply: Any) -> Iterator[tuple[str, dict[str, str]]]:
