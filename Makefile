@@ -59,7 +59,8 @@ $(BUF): proto/package.json proto/package-lock.json
 	cd proto && npm ci --no-audit --no-fund --loglevel=error
 	touch $(BUF)
 
-## make proto-lint: buf lint on proto/, and buf breaking against the last release's image when there is one.
+## make proto-lint: buf lint on proto/, and buf breaking against the last release's image
+## (proto/released.binpb: `cd proto && node_modules/.bin/buf build --exclude-source-info -o released.binpb` at each release).
 proto-lint: $(BUF)
 	cd proto && node_modules/.bin/buf lint
 	if [ -f proto/released.binpb ]; then cd proto && node_modules/.bin/buf breaking --against released.binpb; fi

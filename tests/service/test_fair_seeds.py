@@ -86,11 +86,11 @@ async def test_the_deal_of_record_waits_for_the_last_seat_s_entropy() -> None:
     game = get_game("archeos")
     created = await service.create_match(Caller(), "archeos", {}, [SeatPlan()] * 2, None)
     match_id = created.summary.match_id
-    _seat, ann, _summary = await service.join(Caller(), match_id, 0, "Ann", "first")
+    _seat, ann, _summary = await service.join(Caller(), match_id, 0, "Ann", entropy="first")
     stored = await service.store.load(match_id)
     meta = MatchMeta.from_json(stored.meta_json)
     assert meta.fair_deal and not meta.seed_chosen
-    _seat, bob, _summary = await service.join(Caller(), match_id, 1, "Bob", "last")
+    _seat, bob, _summary = await service.join(Caller(), match_id, 1, "Bob", entropy="last")
     dealt = game.new_match(2, meta.options, effective_seed(meta.seed, ["first", "last"]))
     other = game.new_match(2, meta.options, effective_seed(meta.seed, ["first", "other"]))
     view = (await service.get(Caller(bob), match_id)).view

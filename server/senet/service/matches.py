@@ -518,6 +518,7 @@ class MatchService:
         match_id: str,
         seat: int | None,
         display_name: str,
+        *,
         request_id: str = "",
         entropy: str = "",
     ) -> tuple[int, str, MatchSummary]:
