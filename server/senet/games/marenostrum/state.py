@@ -977,15 +977,22 @@ class MareState(GameState):
         if row[2] == 0:
             self.losses.pop(0)
 
+    def _sea_fight(self, sea: int, first: int, second: int) -> tuple[int, int, int, int]:
+        """Both fleets in ``sea`` roll, ``first``'s dice first (the order fixes the
+        draws), and each loses a trireme per 5 points the other rolled: the two
+        totals and the two losses, in that order."""
+        total_first = rules.naval_total(self, first, sea)
+        total_second = rules.naval_total(self, second, sea)
+        lost_first = min(total_second // 5, self.triremes[first][sea])
+        lost_second = min(total_first // 5, self.triremes[second][sea])
+        self.triremes[first][sea] -= lost_first
+        self.triremes[second][sea] -= lost_second
+        return total_first, total_second, lost_first, lost_second
+
     def _naval_battle(self, sea: int, enemy: int) -> None:
         mover = self.civ_of[self.actor]
         self.fought.append(sea * CIVS + enemy)
-        attack = rules.naval_total(self, mover, sea)
-        defence = rules.naval_total(self, enemy, sea)
-        lost_mover = min(defence // 5, self.triremes[mover][sea])
-        lost_enemy = min(attack // 5, self.triremes[enemy][sea])
-        self.triremes[mover][sea] -= lost_mover
-        self.triremes[enemy][sea] -= lost_enemy
+        attack, defence, lost_mover, lost_enemy = self._sea_fight(sea, mover, enemy)
         self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
         self._emit(
             "naval_battle",
@@ -1093,12 +1100,7 @@ class MareState(GameState):
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
-            greek = rules.naval_total(self, GREECE, sea)
-            invader = rules.naval_total(self, mover, sea)
-            lost_invader = min(greek // 5, self.triremes[mover][sea])
-            lost_greek = min(invader // 5, self.triremes[GREECE][sea])
-            self.triremes[mover][sea] -= lost_invader
-            self.triremes[GREECE][sea] -= lost_greek
+            greek, invader, lost_greek, lost_invader = self._sea_fight(sea, GREECE, mover)
             self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
             self._emit(
                 "blockade_battle",
