@@ -23,6 +23,7 @@ import contextlib
 import sys
 import threading
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import IO, TextIO
 
@@ -591,6 +592,20 @@ async def lobby_session(
     return session
 
 
+Pick = Callable[[argparse.Namespace, SenetClient, Console], Awaitable[Session | None]]
+
+
+async def begin(
+    args: argparse.Namespace, client: SenetClient, out: Console, pick: Pick
+) -> Session | None:
+    """The session ``senet play`` asks for: picked from a lobby with ``pick`` when
+    no match is named, else created, joined, resumed or watched (None: the player
+    left the lobby)."""
+    if lobby.wanted(args):
+        return await pick(args, client, out)
+    return await open_session(args, client, out)
+
+
 async def amain(args: argparse.Namespace, console: Console, holder: list[Session]) -> int:
     problem = await reach(args.server, args.tls_ca)
     if problem is not None:
@@ -598,13 +613,10 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
         return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
-            if lobby.wanted(args):
-                picked = await lobby_session(args, client, console)
-                if picked is None:
-                    return 0
-                session = picked
-            else:
-                session = await open_session(args, client, console)
+            picked = await begin(args, client, console, lobby_session)
+            if picked is None:
+                return 0
+            session = picked
         except SenetRpcError as exc:
             console.print(
                 f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False

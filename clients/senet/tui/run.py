@@ -20,8 +20,7 @@ from rich.console import Console
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.text import drawing
-from senet.text import lobby as text_lobby
-from senet.text.app import Session, announce_seat, open_session
+from senet.text.app import Session, announce_seat, begin, open_session
 from senet.text.cli import program
 from senet.text.errors import for_people, reach
 from senet.tui.app import PlayApp
@@ -107,13 +106,10 @@ async def amain(args: argparse.Namespace) -> int:
         return 1
     async with SenetClient(args.server, admin_key=args.admin_key, tls_ca=args.tls_ca) as client:
         try:
-            if text_lobby.wanted(args):
-                picked = await lobby_session(args, client, console)
-                if picked is None:
-                    return 0
-                session = picked
-            else:
-                session = await open_session(args, client, console)
+            picked = await begin(args, client, console, lobby_session)
+            if picked is None:
+                return 0
+            session = picked
         except SenetRpcError as exc:
             _say(console, f"senet play: {for_people(exc, args.server)}")
             return 1
