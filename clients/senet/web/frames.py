@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
+from senet.text.clocks import seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import renderer_for
@@ -31,9 +32,21 @@ def seat_label(
     return label
 
 
+def clock_cell(summary: match_pb2.MatchSummary, seat: int, deciding: bool) -> str:
+    """A seat's clock: its reserve, or for the seat deciding the time left, which the
+    page counts down from the deadline (``data-deadline``, server Unix ms)."""
+    clock = summary.clock
+    text = escape(seat_clock(clock, seat, deciding))
+    if deciding and clock.HasField("deadline_ms"):
+        return f"<td class='clock' data-deadline='{clock.deadline_ms}'>{text}</td>"
+    return f"<td class='clock'>{text}</td>"
+
+
 def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:
-    """The seats beside the board: who, what fills the seat, score, place, whose turn."""
+    """The seats beside the board: who, what fills the seat, score, clock (in a match
+    with clocks), place, whose turn."""
     names = SeatNames(summary, viewer)
+    clocked = summary.HasField("clock")
     rows = []
     for info in summary.seats:
         score = summary.scores[info.seat] if info.seat < len(summary.scores) else 0
@@ -47,14 +60,17 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
         marks = ("▶ " if turn else "") + (f"#{place} " if place else "")
         row_class = " class='current'" if turn else ""
         label = seat_label(summary, view, info.seat, viewer)
+        clock = clock_cell(summary, info.seat, turn) if clocked else ""
         rows.append(
             f"<tr{row_class}><td>{escape(marks)}</td><th scope='row'>{escape(label)}</th>"
-            f"<td>{escape(kind if names.name(info.seat) != kind else '')}</td><td>{score}</td></tr>"
+            f"<td>{escape(kind if names.name(info.seat) != kind else '')}</td><td>{score}</td>"
+            f"{clock}</tr>"
         )
+    clock_head = "<th scope='col'>clock</th>" if clocked else ""
     return (
         "<table class='seats'><caption>Seats and scores</caption><thead><tr><th></th>"
-        "<th scope='col'>seat</th><th scope='col'>plays</th><th scope='col'>score</th></tr>"
-        f"</thead><tbody>{''.join(rows)}</tbody></table>"
+        "<th scope='col'>seat</th><th scope='col'>plays</th><th scope='col'>score</th>"
+        f"{clock_head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )
 
 

@@ -238,6 +238,23 @@
       else if (shown.length === 1) submit(shown[0].dataset.notation);
     });
   }
-  if (page === "play" || page === "watch") live();
+  // Turn clocks: the seat deciding counts down from its deadline (server time, Unix
+  // ms), in the text client's words: m:ss, tenths under ten seconds.
+  function clockText(ms) {
+    ms = Math.max(0, ms);
+    if (ms < 10000) return (ms / 1000).toFixed(1) + "s";
+    const seconds = Math.floor(ms / 1000);
+    return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+  }
+  function tickClocks() {
+    for (const cell of document.querySelectorAll("[data-deadline]")) {
+      cell.textContent = clockText(Number(cell.dataset.deadline) - Date.now()) + " left";
+    }
+  }
+
+  if (page === "play" || page === "watch") {
+    live();
+    setInterval(tickClocks, 250);
+  }
   if (page === "replay") replay();
 })();
