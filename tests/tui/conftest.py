@@ -29,10 +29,13 @@ MAX_PAUSES = 6000
 @pytest.fixture
 async def bot_server() -> AsyncIterator[str]:
     """A server on a free loopback port (memory store) with one bot worker; its address."""
-    server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    settings = Settings(port=0, log_json=False, host="127.0.0.1", worker_key="tui-tests")
+    server = await create_server(settings)
     address = f"127.0.0.1:{server.port}"
     stop = asyncio.Event()
-    worker = asyncio.create_task(BotWorker(address, capacity=16).run(stop))
+    worker = asyncio.create_task(
+        BotWorker(address, capacity=16, worker_key=settings.worker_key).run(stop)
+    )
     try:
         yield address
     finally:
