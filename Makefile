@@ -10,6 +10,9 @@ RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.installed-stamp
 PROTOS := $(wildcard proto/senet/v1/*.proto)
 GENERATED := proto/senet/v1/__init__.py
+# Test workers: twice the cores, as many tests wait on servers, subprocesses and
+# browsers rather than compute (at one per core the cores idle half the time).
+WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 # The tests `make quick` runs: all but those marked slow, spread over the cores.
 QUICK_TESTS ?= -m "not slow" -n auto
 
@@ -69,7 +72,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n auto
+	$(BIN)/pytest -n $(WORKERS)
 
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit
