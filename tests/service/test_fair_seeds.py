@@ -10,9 +10,10 @@ import hashlib
 import random
 
 from senet.codec import codec_for
+from senet.codec.fairness import effective_seed
 from senet.games import get_game
 from senet.service.matches import Caller, MatchService
-from senet.service.records import MatchMeta, SeatPlan, effective_seed
+from senet.service.records import MatchMeta, SeatPlan
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
 from senet.v1 import match_service_pb2 as ms

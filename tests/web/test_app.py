@@ -13,10 +13,8 @@ import pytest
 
 from senet.cli.beside import embedded_server
 from senet.client import SenetClient
-from senet.service.records import seed_commitment as service_commitment
 from senet.web import live
 from senet.web.app import create_app
-from senet.web.replay import seed_commitment
 from senet.web.security import CSRF_COOKIE, SeatCookie
 from senet.web.settings import WebSettings
 
@@ -251,8 +249,26 @@ async def test_an_unfinished_match_cannot_be_replayed(web: httpx.AsyncClient) ->
     assert response.status_code == 409 and response.json()["error"]
 
 
-def test_the_commitment_is_the_one_the_server_publishes() -> None:
-    assert seed_commitment("salt", 7) == service_commitment("salt", 7)
+async def test_a_fair_match_replays_from_the_seed_its_seats_dealt(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    """Without a chosen seed the deal combines the server's seed with each seat's
+    entropy: the replay must deal from that combination, not the bare seed."""
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("mykerinos", 2)
+        seats = [await senet.join(match_id, name) for name in ("A", "B")]
+        while True:
+            summary = (await senet.get(match_id)).match
+            if not summary.HasField("current_seat"):
+                break
+            seat = seats[summary.current_seat]
+            legal = await seat.legal_actions()
+            await seat.submit(legal.actions[0].notation, expected_version=legal.version)
+        export = await senet.export(match_id)
+    assert not export.seed_chosen and export.dealt_seed != export.seed
+    info = (await web.get(f"/matches/{match_id}/replay/info")).json()
+    assert info["verified"], info["checks"]
+    assert any("entropy" in check["what"] for check in info["checks"])
 
 
 def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:

@@ -34,7 +34,7 @@ from senet.client.client import describe_error
 from senet.client.errors import SenetRpcError
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages
-from senet.web.replay import ReplayCache
+from senet.web.replay import ReplayCache, UnreplayableMatch
 from senet.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
@@ -264,6 +264,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             replay = await web.replays.get(web.senet, match_id)
         except SenetRpcError as error:
             return JSONResponse({"error": describe_error(error)}, 409)
+        except UnreplayableMatch as error:
+            return JSONResponse({"error": str(error)}, 409)
         return JSONResponse(replay.summary_data())
 
     async def replay_frame(request: Request) -> Response:
@@ -274,6 +276,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             replay = await web.replays.get(web.senet, match_id)
         except SenetRpcError as error:
             return JSONResponse({"error": describe_error(error)}, 409)
+        except UnreplayableMatch as error:
+            return JSONResponse({"error": str(error)}, 409)
         return JSONResponse(replay.frame(int(request.path_params["step"])))
 
     @contextlib.asynccontextmanager

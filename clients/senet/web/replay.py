@@ -1,22 +1,22 @@
 """Replays: a finished match rebuilt from its export, step by step, in this process.
 
-``ExportMatch`` reveals the seed and its salt. Anyone may then check the seed
-commitment (SHA-256 of ``"<salt>:<seed>"``) against the one published when the
-match was created, and replay every action with the game's rules core, as any
-client may: the replayed final scores must equal the server's. Each step is drawn
+``ExportMatch`` reveals the seed, its salt and every seat's entropy. Anyone may
+then check the seed commitment against the one published when the match was
+created, work out the seed the match was dealt with, and replay every action with
+the game's rules core, as any client may (``senet.codec.fairness``): the replayed
+final scores must equal the server's. Each step is drawn
 from the spectator view, encoded by the game's codec as the server would.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
 from senet.client import SenetClient
-from senet.codec import codec_for, options_from_proto
-from senet.games import get_game
+from senet.codec import codec_for, fairness
+from senet.games.errors import GameError
 from senet.games.interface import GameState
 from senet.v1 import match_pb2
 from senet.web.frames import frame, seat_label
@@ -25,9 +25,8 @@ from senet.web.frames import frame, seat_label
 CACHED_REPLAYS = 8
 
 
-def seed_commitment(salt: str, seed: int) -> str:
-    """Hex SHA-256 of ``"<salt>:<seed>"``, as documented on ``MatchSummary.seed_commitment``."""
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+class UnreplayableMatch(Exception):
+    """An export whose actions the rules core refuses: the server's record is wrong."""
 
 
 @dataclass
@@ -82,26 +81,23 @@ class Replay:
 
 
 async def load(client: SenetClient, match_id: str) -> Replay:
-    """Export ``match_id`` and replay it; raises SenetRpcError when it cannot be exported."""
+    """Export ``match_id`` and replay it.
+
+    Raises:
+        SenetRpcError: the match cannot be exported (unknown, or not over).
+        UnreplayableMatch: the rules refuse an action of its log.
+    """
     export = await client.export(match_id)
     summary = (await client.get(match_id)).match
-    game = get_game(export.game_id)
-    state = game.new_match(export.seat_count, options_from_proto(export.options), export.seed)
-    states = [state.clone()]
-    steps = []
-    for logged in export.actions:
-        action = state.coerce_action(logged.notation)
-        label = state.describe(action)
-        state.apply(logged.seat, action)
-        states.append(state.clone())
-        steps.append((logged.seat, logged.notation, label))
-    opened = seed_commitment(export.seed_salt, export.seed)
-    replayed = list(state.scores()) == list(export.scores)
-    checks = [
-        (f"SHA-256 of salt:seed is {opened[:16]}…", opened == export.seed_commitment),
-        ("it equals the commitment published at creation", opened == summary.seed_commitment),
-        ("the replay reaches the server's final scores", replayed),
+    try:
+        states = fairness.replay(export)
+    except GameError as exc:
+        raise UnreplayableMatch(f"✘ the exported log breaks the rules: {exc}") from exc
+    steps = [
+        (logged.seat, logged.notation, before.describe(before.coerce_action(logged.notation)))
+        for logged, before in zip(export.actions, states, strict=False)
     ]
+    checks = fairness.export_checks(export, summary.seed_commitment, states[-1])
     return Replay(export.game_id, summary, states, steps, checks)
 
 

@@ -78,14 +78,16 @@ def main(argv: list[str] | None = None) -> int:
         logs.configure(settings.log_level, settings.log_json)
         from senet.service import processes
 
+        # A supervisor checks the port once for all its processes: each of them
+        # binds it with SO_REUSEPORT, so a sibling that bound first does not hold it.
+        if not processes.is_child() and not port_free(settings.host, settings.port):
+            print(port_taken(settings.host, settings.port), file=sys.stderr)
+            return 1
         if settings.processes > 1 and not processes.is_child():
             return processes.supervise(settings)
         from senet.service.server import serve as run
 
         workers = settings.embedded_bot_workers
-        if not port_free(settings.host, settings.port):
-            print(port_taken(settings.host, settings.port), file=sys.stderr)
-            return 1
         try:
             asyncio.run(run(settings, [embedded_bot_workers(workers)] if workers > 0 else []))
         except RuntimeError as exc:

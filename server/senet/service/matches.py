@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
 
+from senet.codec.fairness import seed_commitment
 from senet.games import Event, Game, GameState, get_game
 from senet.games.errors import (
     GameError,
@@ -74,7 +75,6 @@ from senet.service.records import (
     new_token,
     seat_entropy,
     seat_summaries,
-    seed_commitment,
     token_hash,
 )
 from senet.service.settings import Settings

@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 import orjson
 
+from senet.codec.fairness import effective_seed
 from senet.games.interface import Event, JsonDict
 
 SeatKind = Literal["open", "bot"]
@@ -34,27 +35,6 @@ def dumps(value: Any) -> str:
 def loads(text: str | bytes) -> Any:
     """Parse a stored JSON document."""
     return orjson.loads(text)
-
-
-def effective_seed(seed: int, entropy: Sequence[str]) -> int:
-    """The seed a fair match is dealt with: the first 8 bytes (big-endian) of
-    the SHA-256 of ``"<seed>:<entropy of seat 0>:...:<entropy of the last seat>"``.
-
-    The server's seed is committed before any seat joins, and each seat's
-    entropy is its own: the server cannot aim the deal without knowing every
-    seat's entropy, and no seat can without knowing the server's seed.
-    """
-    text = ":".join([str(seed), *entropy])
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def seed_commitment(salt: str, seed: int) -> str:
-    """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
-
-    The random salt keeps a small, guessable seed (say 7) from being found by
-    hashing candidates, which would reveal the hidden deck order.
-    """
-    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
 
 
 def new_token() -> str:

@@ -1,0 +1,84 @@
+"""The fairness of a deal, as both sides of the protocol work it out.
+
+The server commits to its seed when a match is created (``MatchSummary.
+seed_commitment``), each seat adds its own entropy when it joins, and a fair match
+is dealt from the combination of both when it starts. ``ExportMatch`` opens the
+commitment once the match is over. The server uses these functions to deal and to
+publish; a client (the web client's replay, a third party's checker) uses the same
+ones to check an export, so both read the documented formulas from one place
+(``JoinMatchRequest.entropy`` and ``ExportMatchResponse`` in the protos).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from senet.codec.options import options_from_proto
+from senet.games import get_game
+from senet.games.interface import GameState
+from senet.v1 import match_service_pb2 as ms
+
+
+def seed_commitment(salt: str, seed: int) -> str:
+    """Hex SHA-256 of ``"<salt>:<seed>"``: published at creation, opened at export.
+
+    The random salt keeps a small, guessable seed (say 7) from being found by
+    hashing candidates, which would reveal the hidden deck order.
+    """
+    return hashlib.sha256(f"{salt}:{seed}".encode()).hexdigest()
+
+
+def effective_seed(seed: int, entropy: Sequence[str]) -> int:
+    """The seed a fair match is dealt with: the first 8 bytes (big-endian) of
+    the SHA-256 of ``"<seed>:<entropy of seat 0>:...:<entropy of the last seat>"``.
+
+    The server's seed is committed before any seat joins, and each seat's
+    entropy is its own: the server cannot aim the deal without knowing every
+    seat's entropy, and no seat can without knowing the server's seed.
+    """
+    text = ":".join([str(seed), *entropy])
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def expected_deal(export: ms.ExportMatchResponse) -> int:
+    """The seed an export's own parts say the match must have been dealt with:
+    the chosen seed itself, else the server's seed combined with every seat's entropy."""
+    if export.seed_chosen:
+        return export.seed
+    return effective_seed(export.seed, list(export.seat_entropy))
+
+
+def replay(export: ms.ExportMatchResponse) -> list[GameState]:
+    """The match's states from the deal to the end (one more than its actions),
+    replayed with the rules core from the seed the export says it was dealt with."""
+    game = get_game(export.game_id)
+    state = game.new_match(export.seat_count, options_from_proto(export.options), export.dealt_seed)
+    states = [state.clone()]
+    for logged in export.actions:
+        state.apply(logged.seat, logged.notation)
+        states.append(state.clone())
+    return states
+
+
+def export_checks(
+    export: ms.ExportMatchResponse, published_commitment: str, final: GameState
+) -> list[tuple[str, bool]]:
+    """What a player checks of a finished match's export, each with its outcome.
+
+    ``published_commitment`` is the commitment the player saw before the deal
+    (its ``MatchSummary``); ``final`` the state :func:`replay` reached.
+    """
+    opened = seed_commitment(export.seed_salt, export.seed)
+    dealt = expected_deal(export)
+    deal_source = (
+        "the seed was chosen by the match's creator (a practice match)"
+        if export.seed_chosen
+        else "the deal combines that seed with every seat's entropy"
+    )
+    return [
+        (f"SHA-256 of salt:seed is {opened[:16]}…", opened == export.seed_commitment),
+        ("it equals the commitment published at creation", opened == published_commitment),
+        (deal_source, dealt == export.dealt_seed),
+        ("the replay reaches the server's final scores", final.scores() == list(export.scores)),
+    ]
