@@ -33,7 +33,6 @@ from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, WatchItem
 from senet.service.quotas import Quotas
 from senet.service.records import (
-    Heartbeat,
     LeavePolicy,
     LegalActions,
     MatchSnapshot,
@@ -630,22 +629,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         async def pump_updates() -> None:
             try:
-                if from_version is not None:
-                    # Resuming after a lost stream: updates start after from_version,
-                    # so if the caller must decide at from_version no update would
-                    # ever prompt it (the other seats wait on it): prompt now.
-                    await self._maybe_prompt(caller, match_id, game_id, from_version, outbox)
-                async for item in self.service.watch(caller, match_id, from_version):
-                    await outbox.put(self._play_message(game_id, item))
-                    version = (
-                        item.summary.version
-                        if isinstance(item, MatchSnapshot)
-                        else item.version
-                        if isinstance(item, MatchUpdate)
-                        else None
-                    )
-                    if version is not None and not isinstance(item, Heartbeat):
-                        await self._maybe_prompt(caller, match_id, game_id, version, outbox)
+                async for item in self.service.play(caller, match_id, from_version):
+                    if isinstance(item, LegalActions):
+                        await outbox.put(_prompt_message(item))
+                    else:
+                        await outbox.put(self._play_message(game_id, item))
                 await outbox.put(None)
             except BaseException as exc:  # surfaced to the stream as its status
                 await outbox.put(exc)
@@ -693,11 +681,16 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     ) -> None:
         legal = await self.service.prompt(caller, match_id, version)
         if legal is not None:
-            prompt = match_service_pb2.PlayMatchResponse()
-            prompt.your_turn.version = legal.version
-            prompt.your_turn.seat = legal.seat
-            write_legal(prompt.your_turn.actions, legal)
-            await outbox.put(prompt)
+            await outbox.put(_prompt_message(legal))
+
+
+def _prompt_message(legal: LegalActions) -> match_service_pb2.PlayMatchResponse:
+    """A PlayMatch prompt: the seat must decide at ``legal.version``."""
+    prompt = match_service_pb2.PlayMatchResponse()
+    prompt.your_turn.version = legal.version
+    prompt.your_turn.seat = legal.seat
+    write_legal(prompt.your_turn.actions, legal)
+    return prompt
 
 
 # ------------------------------------------------------------------ lobby

@@ -1004,8 +1004,15 @@ class MatchService:
         later update private to the seat: see :meth:`_still_holds`.
         """
         stored = await self._load(match_id)
-        meta = self._meta(stored)
         seat = self._seat_of(stored, caller)
+        async for item in self._watch_from(stored, seat, from_version):
+            yield item
+
+    async def _watch_from(
+        self, stored: StoredMatch, seat: int | None, from_version: int | None
+    ) -> AsyncIterator[WatchItem]:
+        """:meth:`watch` of a match loaded at the stream's start, for ``seat``."""
+        meta = self._meta(stored)
         claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
         if from_version is None:
@@ -1073,6 +1080,76 @@ class MatchService:
             return True  # nothing private to deliver: a later update decides
         stored = await self._load(match_id)
         return stored.seats.get(seat) == claim_json
+
+    async def play(
+        self, caller: Caller, match_id: str, from_version: int | None
+    ) -> AsyncIterator[WatchItem | LegalActions]:
+        """:meth:`watch` for a seat, with its prompts: after each item at whose
+        version the caller's seat must decide (and, when resuming, at
+        ``from_version`` itself), the seat's legal actions.
+
+        The turn is checked on what the item says (its next seat) before any work,
+        so the other seats' streams cost nothing per update; the seat's own prompt
+        comes from this replica's cached head when it holds that version (the usual
+        case: it committed the action), else from the store.
+        """
+        stored = await self._load(match_id)
+        seat = self._acting_seat(stored, caller)
+        claim = stored.seats[seat]
+        game_id = self._meta(stored).game_id
+        if from_version is not None:
+            # Updates start after from_version: if the seat must decide at it, no
+            # update would ever prompt it (the other seats wait on it).
+            legal = await self._seat_prompt(caller, game_id, match_id, from_version, seat, claim)
+            if legal is not None:
+                yield legal
+        async for item in self._watch_from(stored, seat, from_version):
+            yield item
+            if isinstance(item, MatchSnapshot):
+                version, deciding = item.summary.version, item.summary.current_seat
+            elif isinstance(item, MatchUpdate):
+                version, deciding = item.version, item.current_seat
+            else:
+                continue
+            if deciding == seat:
+                legal = await self._seat_prompt(caller, game_id, match_id, version, seat, claim)
+                if legal is not None:
+                    yield legal
+
+    def _prompt_cached(
+        self, game_id: str, match_id: str, version: int, seat: int, claim: str
+    ) -> LegalActions | None:
+        """``seat``'s prompt from the cached head, if it is at ``version`` and
+        still knows the seat's claim as the stream opened with it; else None."""
+        head = self.cache.peek(match_id)
+        if head is None or head.version != version or head.seats.get(seat) != claim:
+            return None
+        if not is_started(head.meta, head.seats):
+            return None  # a provisional deal, or claims cached before the last join
+        if head.state.current_seat() != seat:
+            return LegalActions(game_id, version, seat, [])
+        legal = head.legal
+        if legal is None:
+            legal = tuple(head.state.legal_actions())
+            # Kept for the submission that follows (it skips working them out again).
+            self.cache.put(
+                match_id,
+                CachedMatch(head.version, head.meta, head.seats, head.state, legal, head.clock),
+            )
+        state = head.state
+        return LegalActions(
+            game_id, version, seat, [LegalAction(a, a.notation(), state.describe(a)) for a in legal]
+        )
+
+    async def _seat_prompt(
+        self, caller: Caller, game_id: str, match_id: str, version: int, seat: int, claim: str
+    ) -> LegalActions | None:
+        """``seat``'s prompt if it must decide at exactly ``version``: from the
+        cached head when it serves, else from the store."""
+        cached = self._prompt_cached(game_id, match_id, version, seat, claim)
+        if cached is None:
+            return await self.prompt(caller, match_id, version)
+        return cached if cached.actions else None
 
     async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
         """The caller's legal actions if it must decide at exactly ``version``."""

@@ -1,0 +1,102 @@
+"""PlayMatch's prompts (MatchService.play): who is asked, and what it costs.
+
+Every seat of a match streams; after each update only the seat that must decide
+is prompted, and on the replica that committed the update its prompt comes from
+the cached head, without a store read. These pin that behaviour, not timings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from senet.service.matches import Caller, MatchService
+from senet.service.records import LegalActions, MatchSnapshot, MatchUpdate, SeatPlan
+from senet.service.settings import Settings
+from senet.store.memory import MemoryStore
+
+SEATS = 4
+SEED = 77
+
+
+class CountingStore(MemoryStore):
+    """A memory store that counts full match loads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads = 0
+
+    async def load(self, match_id: str) -> Any:
+        self.loads += 1
+        return await super().load(match_id)
+
+
+async def _match(service: MatchService) -> tuple[str, list[Caller]]:
+    snapshot = await service.create_match(
+        Caller(is_admin=True), "mykerinos", {}, [SeatPlan()] * SEATS, SEED
+    )
+    match_id = snapshot.summary.match_id
+    callers = []
+    for seat in range(SEATS):
+        _seat, token, _summary = await service.join(Caller(), match_id, seat, f"p{seat}")
+        callers.append(Caller(token=token))
+    return match_id, callers
+
+
+async def test_only_the_deciding_seat_is_prompted_and_from_the_cached_head() -> None:
+    store = CountingStore()
+    service = MatchService(store, Settings())
+    match_id, callers = await _match(service)
+    prompts: list[list[tuple[int, int]]] = [[] for _ in range(SEATS)]
+    last_seen = [0] * SEATS
+    moves = 40
+
+    async def stream(seat: int) -> None:
+        async for item in service.play(callers[seat], match_id, None):
+            if isinstance(item, LegalActions):
+                prompts[seat].append((item.version, item.seat))
+                if item.version < moves:
+                    notation = item.actions[0].notation
+                    await service.submit(
+                        callers[seat], match_id, notation, item.version, f"r{item.version}",
+                        None, render=lambda outcome: outcome,
+                    )  # fmt: skip
+            elif isinstance(item, MatchUpdate):
+                assert item.version == last_seen[seat] + 1  # no gap, no repeat
+                last_seen[seat] = item.version
+                if item.version >= moves:
+                    return
+            else:
+                assert isinstance(item, MatchSnapshot)
+                last_seen[seat] = item.summary.version
+
+    tasks = [asyncio.create_task(stream(seat)) for seat in range(SEATS)]
+    loads_at_start = store.loads
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    # One prompt per decision, to its seat only, at every version before the last.
+    versions = sorted(v for seat_prompts in prompts for v, _ in seat_prompts)
+    assert versions == list(range(moves))
+    assert all(seat == asked for asked, got in enumerate(prompts) for _, seat in got)
+    assert last_seen == [moves] * SEATS
+    # Streams opened before counting; every prompt after came from the cache
+    # (submissions on the cached head need no load either).
+    assert store.loads - loads_at_start <= SEATS
+
+
+async def test_a_resumed_stream_is_prompted_at_once_when_its_seat_must_decide() -> None:
+    service = MatchService(MemoryStore(), Settings())
+    match_id, callers = await _match(service)
+    snapshot = await service.get(callers[0], match_id)
+    mover = snapshot.summary.current_seat
+    assert mover is not None
+    stream = aiter(service.play(callers[mover], match_id, snapshot.summary.version))
+    first = await asyncio.wait_for(anext(stream), 5)
+    assert isinstance(first, LegalActions) and first.seat == mover and first.actions
+    waiting = (mover + 1) % SEATS
+    other = aiter(service.play(callers[waiting], match_id, snapshot.summary.version))
+    with_timeout = asyncio.wait_for(anext(other), 0.3)
+    try:
+        item = await with_timeout
+    except TimeoutError:
+        item = None
+    assert not isinstance(item, LegalActions)
