@@ -1,4 +1,4 @@
-"""Smoke test of the service benchmark: it runs end to end and prints its four figures.
+"""Smoke test of the service benchmark: it runs end to end and prints its five figures.
 
 A few actions of every workload only; timings are never asserted (the machine is
 shared and noisy). Skipped without ``redis-server``.
@@ -16,12 +16,13 @@ FIGURES = (
     "service.submit_p50_vs_limit",
     "service.throughput_vs_echo",
     "service.watch_p99_ms",
+    "service.play_vs_unary_cpu",
     "service.clock_late_p99_ms",
 )
 
 
 @pytest.mark.slow
-def test_service_benchmark_prints_its_three_figures() -> None:
+def test_service_benchmark_prints_its_figures() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
     lines: list[str] = []

@@ -25,8 +25,9 @@ async def test_the_arena_enters_the_factory_s_server_and_leaves_it_when_done() -
     events: list[str] = []
 
     @contextlib.asynccontextmanager
-    async def start_server() -> AsyncIterator[str]:
-        async with embedded_server(WORKER_KEY) as address:
+    async def start_server(worker_key: str) -> AsyncIterator[str]:
+        assert worker_key == WORKER_KEY  # the configured key, not one drawn anew
+        async with embedded_server(worker_key) as address:
             events.append("started")
             yield address
             events.append("stopped")

@@ -34,6 +34,12 @@ Figures (machine-readable lines, in this order):
     the moment its last watcher has received the update; the 99th percentile, in
     ms. An update some watcher never receives (its stream failed, or nothing came
     within ``WATCH_GRACE_S`` of the last commit) counts as ``WATCH_GRACE_S``.
+``service.play_vs_unary_cpu``
+    Replica A's CPU time per committed action (read from ``/proc`` around each
+    window) when ``concurrency`` matches are played through PlayMatch, one stream
+    per seat answering its prompts as bots and the text client do, divided by
+    the same with SubmitAction alone (the throughput windows above); windows
+    alternate in rounds.
 ``service.clock_late_p99_ms``
     Lateness of enforced turn-clock timeouts, deadline to the fallback action's
     commit, over ``clock_matches`` (1,000) clocked matches timing out across
@@ -60,7 +66,7 @@ import sys
 import tempfile
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -221,6 +227,8 @@ class Cluster:
     replica_a: str
     replica_b: str
     echo: str
+    #: Replica A's process id: its CPU time is read from /proc around each window.
+    replica_a_pid: int = 0
 
 
 @contextlib.contextmanager
@@ -248,7 +256,8 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
                 "{}:{}".format(*child.wait_for_line(_SERVING, START_TIMEOUT_S).groups())
                 for child in (*replicas, echo)
             ]
-            yield Cluster(redis_url, *addresses)
+            a, b, echo_address = addresses
+            yield Cluster(redis_url, a, b, echo_address, replicas[0].proc.pid)
         finally:
             for child in reversed(children):
                 child.stop()
@@ -483,6 +492,109 @@ async def submit_window(pool: MatchPool, concurrency: int, seconds: float) -> Wi
     return Window(sum(counts), clock() - start)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) process ``pid`` has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class CpuWindow:
+    """A throughput window with the server CPU time it took."""
+
+    window: Window
+    cpu_s: float
+
+    @property
+    def cpu_per_call(self) -> float:
+        return self.cpu_s / self.window.calls if self.window.calls else float("inf")
+
+
+async def with_cpu(pid: int, work: Awaitable[Window]) -> CpuWindow:
+    """``work``'s window and the CPU time process ``pid`` spent meanwhile."""
+    before = cpu_seconds(pid)
+    window = await work
+    return CpuWindow(window, cpu_seconds(pid) - before)
+
+
+async def play_match(stub: Stub, match: Match, deadline: float) -> int:
+    """Play ``match`` on PlayMatch streams, one per seat, until it ends or
+    ``deadline``: each prompt is answered on its stream with the planned action.
+    Returns the actions committed."""
+    clock = time.perf_counter
+    committed = 0
+
+    async def seat_stream(seat: int) -> None:
+        nonlocal committed
+        outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
+        hello = match_service_pb2.PlayHello(match_id=match.match_id)
+        outbox.put_nowait(match_service_pb2.PlayMatchRequest(hello=hello))
+
+        async def requests() -> AsyncIterator[match_service_pb2.PlayMatchRequest]:
+            while (item := await outbox.get()) is not None:
+                yield item
+
+        call = stub.PlayMatch(requests(), metadata=match.tokens[seat])
+        try:
+            async for message in call:
+                kind = message.WhichOneof("message")
+                if kind == "your_turn":
+                    version = message.your_turn.version
+                    if clock() >= deadline:
+                        return
+                    _seat, notation = match.plan[version]
+                    submit = match_service_pb2.SubmitActionRequest(
+                        match_id=match.match_id, notation=notation,
+                        expected_version=version, request_id=f"bench-{version + 1}",
+                    )  # fmt: skip
+                    outbox.put_nowait(match_service_pb2.PlayMatchRequest(submit=submit))
+                elif kind == "submitted":
+                    committed += 1
+                    match.version = max(match.version, message.submitted.version)
+                elif kind == "update":
+                    match.version = max(match.version, message.update.version)
+                    if match.finished or clock() >= deadline:
+                        return
+                elif kind == "error":
+                    raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
+        finally:
+            outbox.put_nowait(None)
+            call.cancel()
+
+    streams = [asyncio.create_task(seat_stream(seat)) for seat in range(SEATS)]
+    try:
+        # The first stream to end (the match is over, or time is up) ends them all.
+        finished, _pending = await asyncio.wait(streams, return_when=asyncio.FIRST_COMPLETED)
+        for task in finished:
+            task.result()
+    finally:
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    return committed
+
+
+async def play_window(pool: MatchPool, concurrency: int, seconds: float) -> Window:
+    """Actions committed through PlayMatch by ``concurrency`` matches in flight, each
+    with one stream per seat (as bots and the text client play), in ``seconds``."""
+    clock = time.perf_counter
+    created_before = pool.created_inline
+    start = clock()
+    deadline = start + seconds
+
+    async def loop() -> int:
+        done = 0
+        while clock() < deadline:
+            match = await pool.take()
+            done += await play_match(pool.stub, match, deadline)
+            pool.give_back(match)
+        return done
+
+    counts = await asyncio.gather(*(loop() for _ in range(concurrency)))
+    pool.created_in_windows += pool.created_inline - created_before
+    return Window(sum(counts), clock() - start)
+
+
 # ------------------------------------------------------------------ watching
 @dataclass
 class WatchResult:
@@ -678,6 +790,9 @@ async def _measure(
         submit_rounds: list[list[float]] = []
         echo_windows: list[Window] = []
         submit_windows: list[Window] = []
+        submit_cpu: list[CpuWindow] = []
+        play_cpu: list[CpuWindow] = []
+        pid = running.replica_a_pid
         for round_index in range(budget.rounds):
             forward = round_index % 2 == 0
             # Latency: the three workloads back to back, order alternating.
@@ -693,16 +808,26 @@ async def _measure(
             # Throughput: enough matches ready that nobody creates one mid-window.
             expected = max(w.rate for w in (warm, *submit_windows)) * budget.throughput_s
             await pool.fill(budget.concurrency, math.ceil(2 * expected))
-            throughput: list[tuple[list[Window], Callable[[], Any]]] = [
+            throughput: list[tuple[list[Any], Callable[[], Any]]] = [
                 (echo_windows, lambda: echo_window(echo, budget.concurrency, budget.throughput_s)),
                 (
-                    submit_windows,
-                    lambda: submit_window(pool, budget.concurrency, budget.throughput_s),
+                    submit_cpu,
+                    lambda: with_cpu(
+                        pid, submit_window(pool, budget.concurrency, budget.throughput_s)
+                    ),
+                ),
+                (
+                    play_cpu,
+                    lambda: with_cpu(
+                        pid, play_window(pool, budget.concurrency, budget.throughput_s)
+                    ),
                 ),
             ]
             for sink, work in throughput if forward else reversed(throughput):
                 gc.collect()
                 sink.append(await work())
+                await pool.fill(budget.concurrency, math.ceil(2 * expected))
+            submit_windows.append(submit_cpu[-1].window)
 
         gc.collect()
         watch_stubs = [match_service_pb2_grpc.MatchServiceStub(c) for c in watch_channels]
@@ -721,6 +846,10 @@ async def _measure(
     echo_rate = statistics.median(w.rate for w in echo_windows)
     submit_rate = statistics.median(w.rate for w in submit_windows)
     throughput_ratio = submit_rate / echo_rate
+    play_rate = statistics.median(w.window.rate for w in play_cpu)
+    unary_cpu_ms = statistics.median(w.cpu_per_call for w in submit_cpu) * 1000
+    play_cpu_ms = statistics.median(w.cpu_per_call for w in play_cpu) * 1000
+    play_vs_unary_cpu = play_cpu_ms / unary_cpu_ms
 
     watchers = len(watch_channels)
     per_watcher: list[float] = []  # every delivery: send -> receipt
@@ -780,6 +909,18 @@ async def _measure(
         )
     )
     out(
+        _rate_line(
+            f"PlayMatch on A, {budget.concurrency} matches in flight x {SEATS} seat streams",
+            [w.window for w in play_cpu],
+            "actions",
+        )
+    )
+    out(
+        f"    replica A CPU per action: SubmitAction {unary_cpu_ms:.3f} ms (baseline), "
+        f"PlayMatch {play_cpu_ms:.3f} ms ({play_rate:.0f} actions/s); "
+        f"PlayMatch / SubmitAction: {play_vs_unary_cpu:.3f} (target <= 1.3)"
+    )
+    out(
         f"  WatchMatch fan-out: {budget.watch_matches} matches x {watchers} watchers = {streams} "
         f"streams on B, submissions on A paced at {budget.watch_rate:g} commits/s: {commits} "
         f"commits in {watched.submit_seconds:.1f} s, {len(per_watcher)} deliveries"
@@ -810,6 +951,7 @@ async def _measure(
         "service.submit_p50_vs_limit": round(submit_ratio, 3),
         "service.throughput_vs_echo": round(throughput_ratio, 3),
         "service.watch_p99_ms": round(watch_p99 * 1000, 3),
+        "service.play_vs_unary_cpu": round(play_vs_unary_cpu, 3),
     }
 
 

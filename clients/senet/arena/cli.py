@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import functools
 import os
-import secrets
-from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -84,11 +79,7 @@ def placed(path: Path, folder: Path) -> Path:
     return folder / path
 
 
-#: Starts the server of ``--server embedded`` with the given bot-worker key.
-EmbeddedServer = Callable[[str], contextlib.AbstractAsyncContextManager[str]]
-
-
-def run(args: argparse.Namespace, embedded_server: EmbeddedServer | None = None) -> int:
+def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) -> int:
     """Run the tournament with a progress bar, then print and write the results.
 
     ``embedded_server`` starts the server of ``--server embedded``.
@@ -117,11 +108,7 @@ def run(args: argparse.Namespace, embedded_server: EmbeddedServer | None = None)
     except ValueError as exc:
         console.print(f"senet arena: {exc}", style="red", markup=False)
         return 2
-    start_server: ServerFactory | None = None
-    if config.server is None and embedded_server is not None:
-        # The embedded server lets in only this process's workers: a key drawn here.
-        config = replace(config, worker_key=config.worker_key or secrets.token_urlsafe(32))
-        start_server = functools.partial(embedded_server, config.worker_key)
+    start_server: ServerFactory | None = embedded_server if config.server is None else None
     if args.plot is not None:  # fail before the tournament, not after it
         try:
             import matplotlib  # noqa: F401

@@ -30,7 +30,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from senet.arena.players import PlayerSpec, decide_arena, derive_seed
 from senet.arena.stats import MatchResult
@@ -43,9 +43,10 @@ ARENA_LEASE_MS = 1200
 #: Decisions a single arena worker works on at once.
 SEATS_PER_WORKER = 16
 
-#: Starts a server for one tournament: entering yields its address (``host:port``),
-#: leaving stops it.
-ServerFactory = Callable[[], contextlib.AbstractAsyncContextManager[str]]
+#: Starts a server for one tournament, given the worker key its BotService must
+#: let in (and no one else): entering yields its address (``host:port``), leaving
+#: stops it.
+ServerFactory = Callable[[str], contextlib.AbstractAsyncContextManager[str]]
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,10 @@ async def run_arena(
         if config.server is not None:
             target = config.server
         elif start_server is not None:
-            target = await stack.enter_async_context(start_server())
+            # The server started here lets in only this tournament's workers.
+            if not config.worker_key and not config.admin_key:
+                config = replace(config, worker_key=secrets.token_urlsafe(32))
+            target = await stack.enter_async_context(start_server(config.worker_key))
         else:
             raise ValueError("no server to play on: give an address or a server to start")
         registry = Registry()
