@@ -33,6 +33,7 @@ from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, WatchItem
 from senet.service.quotas import Quotas
 from senet.service.records import (
+    Heartbeat,
     LeavePolicy,
     LegalActions,
     MatchSnapshot,
@@ -556,22 +557,26 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         if isinstance(item, MatchSnapshot):
             return match_service_pb2.WatchMatchResponse(snapshot=snapshot_to_proto(item))
         if isinstance(item, MatchUpdate):
-            out = match_service_pb2.WatchMatchResponse()
-            write_update(out.update, game_id, item)
-            return out
-        return match_service_pb2.WatchMatchResponse(
-            heartbeat=match_pb2.Heartbeat(
-                version=item.version, server_time_ms=int(time.time() * 1000)
-            )
-        )
+            # Built once per audience: every stream that shares the update shares it.
+            message: match_service_pb2.WatchMatchResponse | None = item.wire.get("watch")
+            if message is None:
+                message = match_service_pb2.WatchMatchResponse()
+                write_update(message.update, game_id, item)
+                item.wire["watch"] = message
+            return message
+        return match_service_pb2.WatchMatchResponse(heartbeat=_heartbeat(item))
 
     def _play_message(self, game_id: str, item: WatchItem) -> match_service_pb2.PlayMatchResponse:
-        message = self._watch_message(game_id, item)
-        if message.HasField("snapshot"):
-            return match_service_pb2.PlayMatchResponse(snapshot=message.snapshot)
-        if message.HasField("update"):
-            return match_service_pb2.PlayMatchResponse(update=message.update)
-        return match_service_pb2.PlayMatchResponse(heartbeat=message.heartbeat)
+        if isinstance(item, MatchSnapshot):
+            return match_service_pb2.PlayMatchResponse(snapshot=snapshot_to_proto(item))
+        if isinstance(item, MatchUpdate):
+            message: match_service_pb2.PlayMatchResponse | None = item.wire.get("play")
+            if message is None:
+                message = match_service_pb2.PlayMatchResponse()
+                write_update(message.update, game_id, item)
+                item.wire["play"] = message
+            return message
+        return match_service_pb2.PlayMatchResponse(heartbeat=_heartbeat(item))
 
     async def WatchMatch(
         self, request: match_service_pb2.WatchMatchRequest, context: Any
@@ -682,6 +687,10 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         legal = await self.service.prompt(caller, match_id, version)
         if legal is not None:
             await outbox.put(_prompt_message(legal))
+
+
+def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:
+    return match_pb2.Heartbeat(version=item.version, server_time_ms=int(time.time() * 1000))
 
 
 def _prompt_message(legal: LegalActions) -> match_service_pb2.PlayMatchResponse:

@@ -22,6 +22,7 @@ import re
 import secrets
 import time
 import unicodedata
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, TypeVar
@@ -81,6 +82,7 @@ from senet.service.settings import Settings
 from senet.store import (
     BotDecisionRef,
     CommitRequest,
+    EventBatch,
     MatchExists,
     MatchNotFound,
     MatchStore,
@@ -97,6 +99,9 @@ _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NAME = 40
 _MAX_NOTATION = 200
 _COMMIT_RETRIES = 5
+#: Recent updates kept parsed, and as each audience receives them, for the streams
+#: that read them (every stream of a match reads each of its updates once).
+_SHARED_UPDATES = 1024
 BOT_STRATEGIES = ("random", "greedy", "mcts")
 log = logging.getLogger("senet.service")
 
@@ -209,6 +214,10 @@ class MatchService:
         self.feeds = FeedHub(store, block_ms=max(1, int(settings.heartbeat_s * 1000)))
         self.lobby = Lobby(store, settings.idle_ttl_s)
         self._bot_bell = asyncio.Event()
+        #: Recent updates as each audience receives them (see _update_for).
+        self._updates: OrderedDict[tuple[str, tuple[bool, tuple[int, ...]]], MatchUpdate] = (
+            OrderedDict()
+        )
 
     # ------------------------------------------------------- bot decisions
     def bot_bell(self) -> asyncio.Event:
@@ -1033,32 +1042,50 @@ class MatchService:
             if batch is None:
                 yield Heartbeat(cursor)
                 continue
-            record = UpdateRecord.from_json(batch.events_json)
+            record = _record_of(batch.events_json)
             cursor = batch.version
-            notation = record.notation
-            if seat != record.seat:
-                notation = game.public_notation(notation)
-            events = record.events_for(seat)
+            update = self._update_for(game, batch, record, seat)
             if (
                 seat is not None
                 and claim_json is not None
-                and not await self._still_holds(stored.match_id, seat, claim_json, record, events)
+                and not await self._still_holds(
+                    stored.match_id, seat, claim_json, record, update.events
+                )
             ):
                 raise errors.BadToken(
                     "this token was revoked: its seat now has another holder "
                     "(a bot worker took the decision over, or the player left)"
                 )
-            yield MatchUpdate(
-                batch.version,
-                record.seat,
-                notation,
-                events,
-                record.status,
-                record.current_seat,
-                record.clock,
-            )
+            yield update
             if record.status == "finished":
                 return
+
+    def _update_for(
+        self, game: Game, batch: EventBatch, record: UpdateRecord, seat: int | None
+    ) -> MatchUpdate:
+        """``record`` as ``seat`` receives it: one object per audience of a batch,
+        shared by every stream of that audience on this replica."""
+        key = (batch.events_json, record.audience_of(seat))
+        update = self._updates.get(key)
+        if update is not None:
+            self._updates.move_to_end(key)
+            return update
+        notation = record.notation
+        if seat != record.seat:
+            notation = game.public_notation(notation)
+        update = MatchUpdate(
+            batch.version,
+            record.seat,
+            notation,
+            record.events_for(seat),
+            record.status,
+            record.current_seat,
+            record.clock,
+        )
+        self._updates[key] = update
+        while len(self._updates) > _SHARED_UPDATES:
+            self._updates.popitem(last=False)
+        return update
 
     async def _still_holds(
         self, match_id: str, seat: int, claim_json: str, record: UpdateRecord, events: list[Event]
@@ -1384,6 +1411,13 @@ class _Submission:
     token_hash: str
     notation: str
     request_id: str
+
+
+@functools.lru_cache(maxsize=_SHARED_UPDATES)
+def _record_of(events_json: str) -> UpdateRecord:
+    """A stored update, parsed once for every stream of this replica that reads it.
+    Callers never change it."""
+    return UpdateRecord.from_json(events_json)
 
 
 def _same_action(game_id: str, committed: str, sent: str) -> bool:

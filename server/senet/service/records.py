@@ -186,6 +186,15 @@ class UpdateRecord:
     def from_json(cls, text: str) -> UpdateRecord:
         return cls(**loads(text))
 
+    def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
+        """What sets apart what ``seat`` receives of this version: whether it made
+        the move (it sees the full notation) and which events it may see."""
+        return seat == self.seat, tuple(
+            i
+            for i, raw in enumerate(self.events)
+            if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
+        )
+
     def events_for(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may receive."""
         out = []
@@ -286,6 +295,14 @@ class MatchSnapshot:
 
 @dataclass(frozen=True)
 class MatchUpdate:
+    """One committed version as one audience sees it.
+
+    Streams whose viewers see the same things (the same events, the same
+    notation) share one object, and with it ``wire``: the API layer keeps each
+    message it builds from the update there, so it is built once per audience,
+    not once per stream.
+    """
+
     version: int
     seat: int
     notation: str
@@ -293,6 +310,7 @@ class MatchUpdate:
     status: Status
     current_seat: int | None
     clock: JsonDict | None = None
+    wire: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
