@@ -470,8 +470,25 @@ async def echo_window(call: Call, concurrency: int, seconds: float) -> Window:
     return Window(sum(counts), clock() - start)
 
 
-async def submit_window(pool: MatchPool, concurrency: int, seconds: float) -> Window:
-    """Actions committed by ``concurrency`` loops, each on its own match, in ``seconds``."""
+async def submit_match(stub: Stub, match: Match, deadline: float) -> int:
+    """Play ``match`` with SubmitAction calls until it ends or ``deadline``; the
+    actions committed."""
+    done = 0
+    while not match.finished and time.perf_counter() < deadline:
+        await submit(stub, match)
+        done += 1
+    return done
+
+
+#: Plays one match until it ends or the deadline; returns the actions committed.
+MatchPlayer = Callable[[Stub, Match, float], Awaitable[int]]
+
+
+async def match_window(
+    pool: MatchPool, concurrency: int, seconds: float, play: MatchPlayer
+) -> Window:
+    """Actions committed by ``concurrency`` loops, each playing its own match with
+    ``play``, in ``seconds``."""
     clock = time.perf_counter
     created_before = pool.created_inline
     start = clock()
@@ -481,15 +498,18 @@ async def submit_window(pool: MatchPool, concurrency: int, seconds: float) -> Wi
         done = 0
         while clock() < deadline:
             match = await pool.take()
-            while not match.finished and clock() < deadline:
-                await submit(pool.stub, match)
-                done += 1
+            done += await play(pool.stub, match, deadline)
             pool.give_back(match)
         return done
 
     counts = await asyncio.gather(*(loop() for _ in range(concurrency)))
     pool.created_in_windows += pool.created_inline - created_before
     return Window(sum(counts), clock() - start)
+
+
+async def submit_window(pool: MatchPool, concurrency: int, seconds: float) -> Window:
+    """Actions committed by ``concurrency`` loops, each on its own match, in ``seconds``."""
+    return await match_window(pool, concurrency, seconds, submit_match)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -577,22 +597,7 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
 async def play_window(pool: MatchPool, concurrency: int, seconds: float) -> Window:
     """Actions committed through PlayMatch by ``concurrency`` matches in flight, each
     with one stream per seat (as bots and the text client play), in ``seconds``."""
-    clock = time.perf_counter
-    created_before = pool.created_inline
-    start = clock()
-    deadline = start + seconds
-
-    async def loop() -> int:
-        done = 0
-        while clock() < deadline:
-            match = await pool.take()
-            done += await play_match(pool.stub, match, deadline)
-            pool.give_back(match)
-        return done
-
-    counts = await asyncio.gather(*(loop() for _ in range(concurrency)))
-    pool.created_in_windows += pool.created_inline - created_before
-    return Window(sum(counts), clock() - start)
+    return await match_window(pool, concurrency, seconds, play_match)
 
 
 # ------------------------------------------------------------------ watching

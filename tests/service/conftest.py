@@ -38,6 +38,8 @@ from grpc_status import rpc_status
 from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
 from senet.service.errors import ERROR_DOMAIN
+from senet.service.matches import Caller, MatchService
+from senet.service.records import SeatPlan
 from senet.service.server import SERVICE_NAME, RunningServer, create_server
 from senet.service.settings import Settings
 from senet.store import MatchStore
@@ -286,6 +288,22 @@ async def seated_match(
         [client.as_seat(t) for t in tokens],
         client.as_seat(None),
     )
+
+
+async def service_match(
+    service: MatchService, seats: int, seed: int, game_id: str = "mykerinos"
+) -> tuple[str, list[Caller]]:
+    """A match of open seats created on ``service`` (no gRPC), every seat joined;
+    its id and each seat's caller."""
+    snapshot = await service.create_match(
+        Caller(is_admin=True), game_id, {}, [SeatPlan()] * seats, seed
+    )
+    match_id = snapshot.summary.match_id
+    callers = []
+    for seat in range(seats):
+        _seat, token, _summary = await service.join(Caller(), match_id, seat, f"p{seat}")
+        callers.append(Caller(token=token))
+    return match_id, callers
 
 
 def on(client: Client, match: Seated) -> Seated:

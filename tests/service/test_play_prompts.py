@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from senet.service.matches import Caller, MatchService
-from senet.service.records import LegalActions, MatchSnapshot, MatchUpdate, SeatPlan
+from senet.service.matches import MatchService
+from senet.service.records import LegalActions, MatchSnapshot, MatchUpdate
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
+from tests.service.conftest import service_match
 
 SEATS = 4
 SEED = 77
@@ -31,22 +32,10 @@ class CountingStore(MemoryStore):
         return await super().load(match_id)
 
 
-async def _match(service: MatchService) -> tuple[str, list[Caller]]:
-    snapshot = await service.create_match(
-        Caller(is_admin=True), "mykerinos", {}, [SeatPlan()] * SEATS, SEED
-    )
-    match_id = snapshot.summary.match_id
-    callers = []
-    for seat in range(SEATS):
-        _seat, token, _summary = await service.join(Caller(), match_id, seat, f"p{seat}")
-        callers.append(Caller(token=token))
-    return match_id, callers
-
-
 async def test_only_the_deciding_seat_is_prompted_and_from_the_cached_head() -> None:
     store = CountingStore()
     service = MatchService(store, Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     prompts: list[list[tuple[int, int]]] = [[] for _ in range(SEATS)]
     last_seen = [0] * SEATS
     moves = 40
@@ -85,7 +74,7 @@ async def test_only_the_deciding_seat_is_prompted_and_from_the_cached_head() -> 
 
 async def test_a_resumed_stream_is_prompted_at_once_when_its_seat_must_decide() -> None:
     service = MatchService(MemoryStore(), Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     snapshot = await service.get(callers[0], match_id)
     mover = snapshot.summary.current_seat
     assert mover is not None

@@ -19,10 +19,11 @@ import pytest
 from senet.games import GameState, get_game
 from senet.games.errors import IllegalActionError, MalformedActionError, NotYourTurnError
 from senet.service.matches import Caller, MatchService
-from senet.service.records import SeatPlan, Snapshot, SubmitOutcome
+from senet.service.records import Snapshot, SubmitOutcome
 from senet.service.settings import Settings
 from senet.store import CommitOutcome, CommitRequest
 from senet.store.memory import MemoryStore
+from tests.service.conftest import service_match
 
 SEED = 4242
 SEATS = 4
@@ -30,18 +31,6 @@ SEATS = 4
 
 def _same(outcome: SubmitOutcome) -> SubmitOutcome:
     return outcome
-
-
-async def _match(service: MatchService) -> tuple[str, list[Caller]]:
-    snapshot = await service.create_match(
-        Caller(is_admin=True), "mykerinos", {}, [SeatPlan()] * SEATS, SEED
-    )
-    match_id = snapshot.summary.match_id
-    callers = []
-    for seat in range(SEATS):
-        _seat, token, _summary = await service.join(Caller(), match_id, seat, f"p{seat}")
-        callers.append(Caller(token=token))
-    return match_id, callers
 
 
 async def _stored_state(service: MatchService, match_id: str) -> GameState:
@@ -68,7 +57,7 @@ def store() -> MemoryStore:
 
 async def test_refused_actions_leave_the_cached_state_as_it_was(store: MemoryStore) -> None:
     service = MatchService(store, Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     await _play(service, match_id, callers, "r1")
     cached = service.cache.get(match_id)
     assert cached is not None and cached.version == 1
@@ -98,7 +87,7 @@ async def test_refused_actions_leave_the_cached_state_as_it_was(store: MemorySto
 async def test_a_replica_behind_the_head_commits_on_the_head(store: MemoryStore) -> None:
     replica_a = MatchService(store, Settings())
     replica_b = MatchService(store, Settings())
-    match_id, callers = await _match(replica_a)
+    match_id, callers = await service_match(replica_a, SEATS, SEED)
     assert await _play(replica_a, match_id, callers, "a1") == 1
     assert await _play(replica_b, match_id, callers, "b2") == 2
     stale = replica_a.cache.get(match_id)
@@ -115,7 +104,7 @@ async def test_a_replica_behind_the_head_commits_on_the_head(store: MemoryStore)
 async def test_known_legal_actions_are_the_new_states(store: MemoryStore) -> None:
     """They are worked out a loop turn after the commit, once the reply is on its way."""
     service = MatchService(store, Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     for number in range(1, 6):
         await _play(service, match_id, callers, f"r{number}")
         cached = service.cache.get(match_id)
@@ -133,7 +122,7 @@ async def test_a_submission_ahead_of_the_legal_actions_builds_them_itself(
     against a list it builds, and the first one's late work leaves the newer head
     alone."""
     service = MatchService(store, Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     await _play(service, match_id, callers, "r1")
     await _play(service, match_id, callers, "r2")
     await asyncio.sleep(0)
@@ -144,7 +133,7 @@ async def test_a_submission_ahead_of_the_legal_actions_builds_them_itself(
 
 async def test_a_reply_that_fails_to_render_leaves_the_commit_observed(store: MemoryStore) -> None:
     service = MatchService(store, Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
     state = await _stored_state(service, match_id)
     seat = state.current_seat()
     assert seat is not None
@@ -184,7 +173,7 @@ async def test_the_reply_is_rendered_between_sending_and_awaiting_the_commit() -
     the cached path and on the loading path alike."""
     steps: list[str] = []
     service = MatchService(_OrderedStore(steps), Settings())
-    match_id, callers = await _match(service)
+    match_id, callers = await service_match(service, SEATS, SEED)
 
     def render(outcome: SubmitOutcome) -> SubmitOutcome:
         steps.append("reply rendered")
@@ -214,7 +203,7 @@ async def test_joining_caches_the_match_with_its_claims(store: MemoryStore) -> N
     """The replica that seats a player caches the match, so that seat's first
     action is decided without loading it again."""
     service = MatchService(store, Settings())
-    match_id, _callers = await _match(service)
+    match_id, _callers = await service_match(service, SEATS, SEED)
     cached = service.cache.get(match_id)
     assert cached is not None and cached.version == 0
     assert sorted(cached.seats) == list(range(SEATS))

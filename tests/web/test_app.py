@@ -12,7 +12,8 @@ import httpx
 import pytest
 
 from senet.cli.beside import embedded_server
-from senet.client import SenetClient
+from senet.client import SeatClient, SenetClient
+from senet.v1 import match_pb2
 from senet.web import live
 from senet.web.app import create_app
 from senet.web.security import CSRF_COOKIE, SeatCookie
@@ -218,19 +219,26 @@ def _data(event: str) -> dict[str, Any]:
     return data
 
 
+async def _play_to_the_end(
+    senet: SenetClient, match_id: str, seats: list[SeatClient], pick: int
+) -> match_pb2.MatchSummary:
+    """Play every seat's legal action number ``pick`` until the match ends; its summary."""
+    while True:
+        summary = (await senet.get(match_id)).match
+        if not summary.HasField("current_seat"):
+            return summary
+        seat = seats[summary.current_seat]
+        legal = await seat.legal_actions()
+        await seat.submit(legal.actions[pick].notation, expected_version=legal.version)
+
+
 async def test_a_finished_match_replays_with_its_seed_commitment_verified(
     web: httpx.AsyncClient, server: str
 ) -> None:
     async with SenetClient(server) as senet:
         match_id = await senet.create_match("archeos", 2, seed=11)
         seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
-        while True:
-            summary = (await senet.get(match_id)).match
-            if not summary.HasField("current_seat"):
-                break
-            seat = seats[summary.current_seat]
-            legal = await seat.legal_actions()
-            await seat.submit(legal.actions[-1].notation, expected_version=legal.version)
+        summary = await _play_to_the_end(senet, match_id, seats, pick=-1)
     assert (await web.get(f"/matches/{match_id}/replay")).status_code == 200
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()
     assert info["verified"] and all(check["ok"] for check in info["checks"])
@@ -257,13 +265,7 @@ async def test_a_fair_match_replays_from_the_seed_its_seats_dealt(
     async with SenetClient(server) as senet:
         match_id = await senet.create_match("mykerinos", 2)
         seats = [await senet.join(match_id, name) for name in ("A", "B")]
-        while True:
-            summary = (await senet.get(match_id)).match
-            if not summary.HasField("current_seat"):
-                break
-            seat = seats[summary.current_seat]
-            legal = await seat.legal_actions()
-            await seat.submit(legal.actions[0].notation, expected_version=legal.version)
+        await _play_to_the_end(senet, match_id, seats, pick=0)
         export = await senet.export(match_id)
     assert not export.seed_chosen and export.dealt_seed != export.seed
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()

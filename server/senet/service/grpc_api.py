@@ -554,29 +554,10 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             metrics.ACTIVE_MATCHES.set(len(self._watched))
 
     def _watch_message(self, game_id: str, item: WatchItem) -> match_service_pb2.WatchMatchResponse:
-        if isinstance(item, MatchSnapshot):
-            return match_service_pb2.WatchMatchResponse(snapshot=snapshot_to_proto(item))
-        if isinstance(item, MatchUpdate):
-            # Built once per audience: every stream that shares the update shares it.
-            message: match_service_pb2.WatchMatchResponse | None = item.wire.get("watch")
-            if message is None:
-                message = match_service_pb2.WatchMatchResponse()
-                write_update(message.update, game_id, item)
-                item.wire["watch"] = message
-            return message
-        return match_service_pb2.WatchMatchResponse(heartbeat=_heartbeat(item))
+        return _stream_message(match_service_pb2.WatchMatchResponse, game_id, item)
 
     def _play_message(self, game_id: str, item: WatchItem) -> match_service_pb2.PlayMatchResponse:
-        if isinstance(item, MatchSnapshot):
-            return match_service_pb2.PlayMatchResponse(snapshot=snapshot_to_proto(item))
-        if isinstance(item, MatchUpdate):
-            message: match_service_pb2.PlayMatchResponse | None = item.wire.get("play")
-            if message is None:
-                message = match_service_pb2.PlayMatchResponse()
-                write_update(message.update, game_id, item)
-                item.wire["play"] = message
-            return message
-        return match_service_pb2.PlayMatchResponse(heartbeat=_heartbeat(item))
+        return _stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
 
     async def WatchMatch(
         self, request: match_service_pb2.WatchMatchRequest, context: Any
@@ -687,6 +668,30 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         legal = await self.service.prompt(caller, match_id, version)
         if legal is not None:
             await outbox.put(_prompt_message(legal))
+
+
+_Streamed = TypeVar(
+    "_Streamed", match_service_pb2.WatchMatchResponse, match_service_pb2.PlayMatchResponse
+)
+
+
+def _stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> _Streamed:
+    """``item`` as a message of a WatchMatch or PlayMatch stream (the same fields).
+
+    An update's message is built once per audience: the streams that share the
+    update (see MatchService._update_for) share the message, kept in its ``wire``.
+    """
+    if isinstance(item, MatchSnapshot):
+        return response(snapshot=snapshot_to_proto(item))
+    if isinstance(item, MatchUpdate):
+        key = response.DESCRIPTOR.name
+        message: _Streamed | None = item.wire.get(key)
+        if message is None:
+            message = response()
+            write_update(message.update, game_id, item)
+            item.wire[key] = message
+        return message
+    return response(heartbeat=_heartbeat(item))
 
 
 def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:
