@@ -11,5 +11,6 @@
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
+from senet.client.turns import must_decide
 
-__all__ = ["SeatClient", "SenetClient", "SenetRpcError"]
+__all__ = ["SeatClient", "SenetClient", "SenetRpcError", "must_decide"]

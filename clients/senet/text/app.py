@@ -33,6 +33,7 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
+from senet.client.turns import must_decide
 from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import parse_options, program, seat_plan
 from senet.text.errors import for_people, reach
@@ -255,12 +256,7 @@ class TextApp:
         self.legal = None
         self._interrupted = False
         summary = response.match
-        if (
-            session.seat is not None
-            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
-            and summary.HasField("current_seat")
-            and summary.current_seat == session.seat.seat
-        ):
+        if session.seat is not None and must_decide(summary, session.seat.seat):
             legal = await session.seat.legal_actions()
             if legal.actions:
                 self.legal = legal

@@ -39,6 +39,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from senet.client.errors import SenetRpcError
+from senet.client.turns import must_decide
 from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
@@ -393,12 +394,7 @@ class PlayApp(App[int]):
         if not initial and summary.version > self.stream_version and self.connected:
             return  # the stream is about to deliver those updates, and fetch again
         legal = None
-        if (
-            session.seat is not None
-            and summary.status == match_pb2.MATCH_STATUS_ACTIVE
-            and summary.HasField("current_seat")
-            and summary.current_seat == session.seat.seat
-        ):
+        if session.seat is not None and must_decide(summary, session.seat.seat):
             listed = await session.seat.legal_actions()
             if listed.actions and listed.version == summary.version:
                 legal = listed

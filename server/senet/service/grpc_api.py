@@ -208,6 +208,7 @@ def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
         _write_clock(out.clock, summary.clock)
     if summary.current_seat is not None:
         out.current_seat = summary.current_seat
+    out.deciding_seats.extend(summary.deciding)
     _write_seats(out.seats, summary.seats)
     return out
 
@@ -244,6 +245,7 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
     out.status = _STATUS[update.status]
     if update.current_seat is not None:
         out.current_seat = update.current_seat
+    out.deciding_seats.extend(update.deciding)
     if update.clock is not None:
         _write_clock(out.clock, update.clock)
 

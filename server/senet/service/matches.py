@@ -102,6 +102,8 @@ _COMMIT_RETRIES = 5
 #: Recent updates kept parsed, and as each audience receives them, for the streams
 #: that read them (every stream of a match reads each of its updates once).
 _SHARED_UPDATES = 1024
+#: How far behind a simultaneous decision may be and still stand (versions).
+_SIMULTANEOUS_REACH = 64
 BOT_STRATEGIES = ("random", "greedy", "mcts")
 log = logging.getLogger("senet.service")
 
@@ -342,6 +344,7 @@ class MatchService:
             time_control=meta.time_control,
             clock=self._clock_data(stored, meta, state),
             seed_chosen=meta.seed_chosen,
+            deciding=state.deciding_seats(),
         )
 
     def _clock_data(
@@ -745,6 +748,7 @@ class MatchService:
         for _attempt in range(_COMMIT_RETRIES):
             stored = await self._load(match_id)
             entry = self._parsed(stored)
+            stands = False
             if expected_version is not None and expected_version != stored.version:
                 self.cache.put(match_id, entry)
                 seat = self._seat_of(stored, caller)
@@ -752,17 +756,42 @@ class MatchService:
                 replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
-                raise errors.StaleVersion(
-                    f"the match is at version {stored.version}, not {expected_version}",
-                    {"currentVersion": stored.version},
-                )
+                stands = await self._decision_stands(stored, seat, expected_version)
+                if not stands:
+                    raise errors.StaleVersion(
+                        f"the match is at version {stored.version}, not {expected_version}",
+                        {"currentVersion": stored.version},
+                    )
+                self.cache.forget(match_id)  # this submission owns the parsed state now
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
                 return done
-            if expected_version is not None:
+            if expected_version is not None and not stands:
                 raise errors.StaleVersion("the match moved on meanwhile; reload and retry")
             # Somebody else committed between our load and commit: redo on the new head.
         raise errors.StaleVersion("the match is changing too fast; retry")
+
+    async def _decision_stands(self, stored: StoredMatch, seat: int, version: int) -> bool:
+        """Whether ``seat``'s decision made at ``version`` still stands at the stored
+        version, though the match moved on: the seat was one of several deciding at
+        once then, and every version since was another deciding seat's choice,
+        after which this seat still had to decide. Such choices are hidden from
+        each other and commute (the conformance suite checks it), so the position
+        the seat decided on is, for it, the current one.
+        """
+        behind = stored.version - version
+        if version < 1 or behind < 1 or behind > _SIMULTANEOUS_REACH:
+            return False
+        batches = await self.store.events_after(stored.match_id, version - 1, limit=behind + 1)
+        records = [_record_of(batch.events_json) for batch in batches]
+        if [r.version for r in records] != list(range(version, stored.version + 1)):
+            return False
+        first, later = records[0], records[1:]
+        return (
+            len(first.deciding_seats()) > 1
+            and seat in first.deciding_seats()
+            and all(r.seat != seat and seat in r.deciding_seats() for r in later)
+        )
 
     def _parsed(self, stored: StoredMatch) -> CachedMatch:
         """A loaded match, parsed into what the cache keeps."""
@@ -842,6 +871,7 @@ class MatchService:
         state = entry.state
         action = state.coerce_action(notation)
         events = state.apply(seat, action, legal=entry.legal)
+        deciding = state.deciding_seats()
         record = UpdateRecord(
             entry.version + 1,
             seat,
@@ -849,6 +879,7 @@ class MatchService:
             [e.to_data() for e in events],
             "finished" if state.is_over() else "active",
             state.current_seat(),
+            deciding=list(deciding) if len(deciding) > 1 else None,
         )
         return record, events
 
@@ -1081,6 +1112,7 @@ class MatchService:
             record.status,
             record.current_seat,
             record.clock,
+            record.deciding_seats(),
         )
         self._updates[key] = update
         while len(self._updates) > _SHARED_UPDATES:
@@ -1115,10 +1147,14 @@ class MatchService:
         version the caller's seat must decide (and, when resuming, at
         ``from_version`` itself), the seat's legal actions.
 
-        The turn is checked on what the item says (its next seat) before any work,
-        so the other seats' streams cost nothing per update; the seat's own prompt
-        comes from this replica's cached head when it holds that version (the usual
-        case: it committed the action), else from the store.
+        The turn is checked on what the item says (the seats to decide) before any
+        work, so the other seats' streams cost nothing per update; the seat's own
+        prompt comes from this replica's cached head when it holds that version (the
+        usual case: it committed the action), else from the store.
+
+        Where several seats decide at once, a seat is prompted when it starts to
+        decide and after each of its own moves, not when another deciding seat
+        moves: its open prompt still stands then (see :meth:`_decision_stands`).
         """
         stored = await self._load(match_id)
         seat = self._acting_seat(stored, caller)
@@ -1130,18 +1166,20 @@ class MatchService:
             legal = await self._seat_prompt(caller, game_id, match_id, from_version, seat, claim)
             if legal is not None:
                 yield legal
+        was_deciding = False
         async for item in self._watch_from(stored, seat, from_version):
             yield item
             if isinstance(item, MatchSnapshot):
-                version, deciding = item.summary.version, item.summary.current_seat
+                version, deciding, fresh = item.summary.version, item.summary.deciding, True
             elif isinstance(item, MatchUpdate):
-                version, deciding = item.version, item.current_seat
+                version, deciding, fresh = item.version, item.deciding, item.seat == seat
             else:
                 continue
-            if deciding == seat:
+            if seat in deciding and (fresh or not was_deciding):
                 legal = await self._seat_prompt(caller, game_id, match_id, version, seat, claim)
                 if legal is not None:
                     yield legal
+            was_deciding = seat in deciding
 
     def _prompt_cached(
         self, game_id: str, match_id: str, version: int, seat: int, claim: str
@@ -1153,8 +1191,10 @@ class MatchService:
             return None
         if not is_started(head.meta, head.seats):
             return None  # a provisional deal, or claims cached before the last join
-        if head.state.current_seat() != seat:
+        if seat not in head.state.deciding_seats():
             return LegalActions(game_id, version, seat, [])
+        if head.state.current_seat() != seat:  # one of several deciding at once
+            return LegalActions(game_id, version, seat, _legal(head.state, seat))
         legal = head.legal
         if legal is None:
             legal = tuple(head.state.legal_actions())
@@ -1185,7 +1225,7 @@ class MatchService:
             return None
         seat = self._seat_of(stored, caller)
         state = self._state(get_game(self._meta(stored).game_id), stored)
-        if seat is None or state.current_seat() != seat:
+        if seat is None or seat not in state.deciding_seats():
             return None
         return LegalActions(self._meta(stored).game_id, stored.version, seat, _legal(state, seat))
 
@@ -1492,6 +1532,11 @@ def _check_time_control(control: TimeControl) -> None:
 
 
 def _legal(state: GameState, seat: int) -> list[LegalAction]:
-    if state.current_seat() != seat:
+    """``seat``'s legal actions with their labels: empty unless it must decide now."""
+    if state.current_seat() == seat:
+        actions = state.legal_actions()
+    elif seat in state.deciding_seats():
+        actions = state.legal_actions_for(seat)
+    else:
         return []
-    return [LegalAction(a, a.notation(), state.describe(a)) for a in state.legal_actions()]
+    return [LegalAction(a, a.notation(), state.describe(a)) for a in actions]

@@ -165,6 +165,15 @@ class UpdateRecord:
     #: the next seat's when it is a person's. Streams compare them with the claim
     #: they were opened with, so a revoked token is noticed without a store read.
     claims: dict[str, str] = field(default_factory=dict)
+    #: Every seat that must decide after this version, when more than one does
+    #: (seats choosing at the same time); None when only ``current_seat`` does.
+    deciding: list[int] | None = None
+
+    def deciding_seats(self) -> tuple[int, ...]:
+        """The seats that must decide after this version, in seat order."""
+        if self.deciding is not None:
+            return tuple(self.deciding)
+        return () if self.current_seat is None else (self.current_seat,)
 
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
@@ -180,6 +189,8 @@ class UpdateRecord:
             doc["clock"] = self.clock
         if self.claims:
             doc["claims"] = self.claims
+        if self.deciding is not None:
+            doc["deciding"] = self.deciding
         return dumps(doc)
 
     @classmethod
@@ -282,6 +293,8 @@ class MatchSummary:
     clock: JsonDict | None = None
     #: The creator chose the seed (see MatchMeta.seed_chosen).
     seed_chosen: bool = False
+    #: Every seat that must decide now, in seat order (GameState.deciding_seats).
+    deciding: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -310,6 +323,8 @@ class MatchUpdate:
     status: Status
     current_seat: int | None
     clock: JsonDict | None = None
+    #: Every seat that must decide after this version (UpdateRecord.deciding_seats).
+    deciding: tuple[int, ...] = ()
     wire: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 

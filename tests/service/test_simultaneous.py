@@ -1,0 +1,134 @@
+"""Several seats deciding at once (Mare Nostrum's hidden trade offers) in the service.
+
+Every deciding seat is prompted at once and may list its actions; a deciding
+seat's submission made at a version the others have moved past still stands
+(their choices are hidden and commute), but not once the seat itself has moved
+since; the summary and the updates name every deciding seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from senet.games import GameState, get_game
+from senet.service import errors
+from senet.service.matches import Caller, MatchService
+from senet.service.records import LegalActions, MatchUpdate, Snapshot, SubmitOutcome
+from senet.service.settings import Settings
+from senet.store.memory import MemoryStore
+from tests.service.conftest import service_match
+
+GAME = "marenostrum"
+SEATS = 3
+#: A seed whose first random action opens a trading draft with all three seats offering.
+SEED = 1
+
+
+def _same(outcome: SubmitOutcome) -> SubmitOutcome:
+    return outcome
+
+
+async def _state(service: MatchService, match_id: str) -> tuple[int, GameState]:
+    stored = await service.store.load(match_id)
+    state = get_game(GAME).state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    return stored.version, state
+
+
+async def _to_simultaneous(service: MatchService) -> tuple[str, list[Caller], int]:
+    """A match played (by seeded random choices) until several seats decide at once."""
+    match_id, callers = await service_match(service, SEATS, SEED, GAME)
+    chooser = random.Random(SEED)
+    for request in range(200):
+        version, state = await _state(service, match_id)
+        if len(state.deciding_seats()) > 1:
+            return match_id, callers, version
+        seat = state.current_seat()
+        assert seat is not None
+        notation = chooser.choice(state.legal_actions()).notation()
+        await service.submit(callers[seat], match_id, notation, version, f"r{request}", None, _same)
+    pytest.fail("no simultaneous decision within 200 actions")
+
+
+@pytest.fixture
+def service() -> MatchService:
+    return MatchService(MemoryStore(), Settings())
+
+
+async def test_every_deciding_seat_lists_its_own_actions(service: MatchService) -> None:
+    match_id, callers, version = await _to_simultaneous(service)
+    _version, state = await _state(service, match_id)
+    snapshot = await service.get(callers[0], match_id)
+    assert snapshot.summary.deciding == state.deciding_seats() == (0, 1, 2)
+    for seat in state.deciding_seats():
+        legal = await service.legal_actions(callers[seat], match_id)
+        assert legal.version == version and legal.seat == seat
+        assert [a.notation for a in legal.actions] == [
+            a.notation() for a in state.legal_actions_for(seat)
+        ]
+
+
+async def test_a_choice_made_before_another_seats_still_stands(service: MatchService) -> None:
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    first, second = state.deciding_seats()[:2]
+    mine = state.legal_actions_for(second)[0].notation()
+    theirs = state.legal_actions_for(first)[0].notation()
+    done, _ = await service.submit(callers[first], match_id, theirs, version, "a", None, _same)
+    assert done.version == version + 1
+    # Chosen at `version`, sent after the first seat moved: it stands.
+    later, _ = await service.submit(callers[second], match_id, mine, version, "b", None, _same)
+    assert later.version == version + 2
+    # The same result as the other order (hidden choices commute).
+    _v, after = await _state(service, match_id)
+    other = state.clone()
+    other.apply(second, mine)
+    other.apply(first, theirs)
+    assert after.to_data() == other.to_data()
+
+
+async def test_a_choice_made_before_the_seats_own_move_is_stale(service: MatchService) -> None:
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    seat = next(s for s in state.deciding_seats() if len(state.legal_actions_for(s)) > 1)
+    first_pick, *_ = state.legal_actions_for(seat)
+    await service.submit(callers[seat], match_id, first_pick.notation(), version, "1", None, _same)
+    _v, now = await _state(service, match_id)
+    if seat not in now.deciding_seats():
+        pytest.skip("that pick ended the seat's choice")
+    again = now.legal_actions_for(seat)[0].notation()
+    with pytest.raises(errors.StaleVersion):
+        await service.submit(callers[seat], match_id, again, version, "2", None, _same)
+
+
+async def test_every_deciding_seat_is_prompted_once_per_position(service: MatchService) -> None:
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    deciding = state.deciding_seats()
+    prompts: dict[int, list[int]] = {seat: [] for seat in deciding}
+    updates: dict[int, list[MatchUpdate]] = {seat: [] for seat in deciding}
+
+    async def stream(seat: int) -> None:
+        async for item in service.play(callers[seat], match_id, None):
+            if isinstance(item, LegalActions):
+                prompts[seat].append(item.version)
+            elif isinstance(item, MatchUpdate):
+                updates[seat].append(item)
+                if item.version >= version + 1:
+                    return
+
+    tasks = [asyncio.create_task(stream(seat)) for seat in deciding]
+    while any(not p for p in prompts.values()):
+        await asyncio.sleep(0.01)
+    assert all(p == [version] for p in prompts.values())  # all at once, at the same version
+    mover = deciding[0]
+    pick = state.legal_actions_for(mover)[0].notation()
+    await service.submit(callers[mover], match_id, pick, version, "m", None, _same)
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    for seat in deciding:
+        update = updates[seat][-1]
+        assert update.version == version + 1 and update.deciding
+        if seat != mover:  # its open prompt still stands: not asked again
+            assert prompts[seat] == [version]
