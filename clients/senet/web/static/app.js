@@ -221,9 +221,14 @@
       picked = [];
       $("filter").value = "";
       renderActions();
-    } else if (event.key === "/" && page === "play" && event.target !== $("filter")) {
-      event.preventDefault();
-      $("filter").focus();
+    } else if (event.key === "/" && page === "play") {
+      // "/" jumps to the notation box; typed into it while it is empty (the focus
+      // stays there from the last move) it is the same jump, since no notation
+      // starts with "/" ("mus col/exp" has one inside).
+      if (event.target !== $("filter") || $("filter").value === "") {
+        event.preventDefault();
+        $("filter").focus();
+      }
     }
   });
 
