@@ -513,3 +513,276 @@ def test_conversion_is_completed_in_construction_next_to_the_empire() -> None:
     assert camp not in r.convertible(state, EGYPT), "Campania is not next to Egypt"
     state.influence[P("magn")] = EGYPT
     assert camp in r.convertible(state, EGYPT)
+
+
+# ------------------------------------------------------------------ heroes and wonders
+def _own(state: MareState, seat: int, *cards: str) -> None:
+    from senet.games.marenostrum.cards import OWNABLE_IDS
+
+    state.owned[seat] = sorted([*state.owned[seat], *(OWNABLE_IDS.index(c) for c in cards)])
+
+
+def _hand(state: MareState, seat: int, **cards: int) -> None:
+    """Give ``seat`` exactly ``cards`` (names to counts), through the bank."""
+    for card, count in enumerate(state.hands[seat]):
+        state.bank[card] += count
+    state.hands[seat] = [0] * CARD_TYPES
+    for name, count in cards.items():
+        state._draw(seat, card_type(name), count)
+
+
+def test_temple_of_artemis_counts_in_one_commodity_set_a_phase() -> None:
+    """Ruling R20: the first set of different commodities counts one card more."""
+    state = _match(6)
+    seat = _building(state, ROME)
+    _hand(state, seat, grain=1, fruit=1)
+    assert "build caravan etru wine" not in {a.notation() for a in state.legal_actions()}
+    _own(state, seat, "artemis")
+    assert "build caravan etru wine" in {a.notation() for a in state.legal_actions()}
+    state.apply(seat, "build caravan etru wine")
+    viewer = (seat + 1) % state.seat_count
+    for seed in range(5):  # another seat's guess at the hand can still pay the set
+        guess = MareState.from_view(MARENOSTRUM, state.view(viewer), seed)
+        assert guess.legal_actions() and state.determinize(viewer, seed).legal_actions()
+    events = state.apply(seat, "pay grain")
+    assert any(e.kind == "card_power" and e.data["card"] == "artemis" for e in events)
+    state.apply(seat, "pay fruit")
+    assert state.step == "build" and state.caravans[P("etru")] == 0b11
+    assert sum(state.hands[seat]) == 0, "two cards paid a set of three"
+    _hand(state, seat, gems=1, gold=1)
+    assert "build caravan camp fruit" not in {a.notation() for a in state.legal_actions()}
+
+
+def test_ulysses_barters_one_card_after_the_trading() -> None:
+    """Ruling R21: after the trading (none here), a card for a commodity not in hand."""
+    state = _match(6)
+    seat = _seat_of(state, EGYPT)
+    _own(state, seat, "ulysses")
+    _hand(state, seat, tax=2, wine=1)
+    state.apply(state.roles[COMMERCE_ROLE], "size 0")
+    assert state.step == "barter" and state.current_seat() == seat
+    legal = {a.notation() for a in state.legal_actions()}
+    assert "barter tax gold" in legal and "barter wine gold" in legal and "pass" in legal
+    assert "barter tax wine" not in legal, "only a commodity the hand lacks"
+    state.apply(seat, "barter tax gold")
+    assert state.hands[seat][0] == 1 and state.hands[seat][card_type("gold")] == 1
+    assert state.step == "order"
+
+
+def test_antigone_guards_temples_from_sack_and_their_provinces_from_gods() -> None:
+    """Ruling R22."""
+    from senet.games.marenostrum.civilizations import BABYLON
+
+    state = _match(6)
+    assy = P("assy")
+    state.cities[assy] = state.temples[assy] = 1
+    rome, babylon = _seat_of(state, ROME), _seat_of(state, BABYLON)
+    _hold(state, "vulcan", rome)
+    assert "invoke vulcan assy" in {a.notation() for a in gods_options(state, rome)}
+    assert "sack temple" in {a.notation() for a in r.after_battle_options(state, assy)}
+    _own(state, babylon, "antigone")
+    assert "invoke vulcan assy" not in {a.notation() for a in gods_options(state, rome)}
+    options = {a.notation() for a in r.after_battle_options(state, assy)}
+    assert "sack temple" not in options and "sack city" in options
+
+
+def gods_options(state: MareState, seat: int) -> list:  # type: ignore[type-arg]
+    from senet.games.marenostrum import gods
+
+    return gods.invoke_options(state, seat, naval=False)
+
+
+def test_circe_keeps_one_enemy_legion_from_rolling() -> None:
+    state = _match(6)
+    etru = P("etru")  # one Roman legion, no fortress
+    assert r.battle_total(state, ROME, etru, attacking=False, enemy=EGYPT) > 0
+    _own(state, _seat_of(state, EGYPT), "circe")
+    assert r.battle_total(state, ROME, etru, attacking=False, enemy=EGYPT) == 0
+
+
+def test_medusa_turns_an_enemy_legion_to_stone_once_a_military_phase() -> None:
+    from senet.games.marenostrum.constants import GROUND, MILITARY
+
+    state = _match(6)
+    rome = _seat_of(state, ROME)
+    etru = P("etru")
+    state.legions[EGYPT][etru] = 2
+    state.legions[ROME][P("aegy")] = 1  # beside Egypt's legion in its capital
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [rome], rome
+    assert not any(a.kind == "gaze" for a in state.legal_actions())
+    _own(state, rome, "medusa")
+    legal = {a.notation() for a in state.legal_actions()}
+    assert "gaze etru egypt" in legal and "gaze aegy egypt" not in legal
+    state.apply(rome, "gaze etru egypt")
+    assert state.legions[EGYPT][etru] == 1
+    assert not any(a.kind == "gaze" for a in state.legal_actions())
+
+
+def test_moses_builds_in_his_own_provinces_at_war() -> None:
+    """Ruling R25."""
+    state = _match(6)
+    seat = _building(state, ROME)
+    _hand(state, seat, tax=6)
+    state.legions[EGYPT][P("etru")] = 1
+    assert "build legion etru" not in {a.notation() for a in state.legal_actions()}
+    _own(state, seat, "moses")
+    assert "build legion etru" in {a.notation() for a in state.legal_actions()}
+
+
+def test_penthesilea_raids_across_one_sea_without_triremes() -> None:
+    """Ruling R26: only to attack, and no Greek blockade (no ship is used)."""
+    state = _match(6)
+    seat = _seat_of(state, ROME)
+    state.triremes[ROME] = [0] * len(state.triremes[ROME])
+    state.legions[EGYPT][P("sici")] = 1
+    moves = {a.notation() for a in r.ground_options(state, ROME)}
+    assert "move l lati sici" not in moves
+    _own(state, seat, "penthesilea")
+    moves = {a.notation() for a in r.ground_options(state, ROME)}
+    assert "move l lati sici" in moves and "move l lati sard" not in moves
+    assert "move c lati sici" not in moves, "a raid is for legions"
+    from senet.games.marenostrum.civilizations import GREECE
+
+    state.triremes[ROME][P("ion")] = state.triremes[GREECE][P("ion")] = 1
+    state.legions[ROME][P("magn")] = 1
+    raid = MARENOSTRUM.parse_action("move l magn pelo")
+    assert P("pelo") in r.raid_targets(state, ROME, P("magn"))
+    assert not state._blockade_starts(seat, raid), "no ship carries a raid"
+
+
+# ------------------------------------------------------------------ creatures
+def test_pegasus_flies_two_spaces_and_is_never_carried() -> None:
+    """Ruling R27: over land and sea, occupied or not; a chain of ships does not help."""
+    from senet.games.marenostrum.civilizations import GREECE
+
+    state = _match(6)
+    state.creatures[ROME][P("magn")] = 1
+    state.legions[ROME][P("magn")] = 1
+    state.triremes[ROME][P("ion")] = 1
+    state.triremes[ROME][P("crt")] = 1
+    moves = {a.notation() for a in r.ground_options(state, ROME)}
+    assert {"move c magn pelo", "move c magn epir", "move c magn sici"} <= moves
+    assert "move c magn cret" not in moves, "three spaces away, reached only by ship"
+    assert "move l magn cret" in moves
+    state.triremes[GREECE][P("ion")] = 1
+    assert not state._blockade_starts(
+        _seat_of(state, ROME), MARENOSTRUM.parse_action("move c magn pelo")
+    )
+
+
+def test_centaur_destroys_an_enemy_legion_before_the_dice() -> None:
+    from senet.games.marenostrum.civilizations import GREECE
+
+    state = _match(6)
+    etru = P("etru")
+    state.legions[ROME][etru] = 2
+    state.creatures[GREECE][etru] = 1
+    state.queue = [_seat_of(state, GREECE)]
+    state._ground_battle(GREECE, ROME, etru)
+    assert state.legions[ROME][etru] == 1
+
+
+def test_sphinx_riddle_forbids_sack_and_conversion_where_it_defended() -> None:
+    """Ruling R29: the invader may only occupy (here: Thebes's city) or leave."""
+    state = _match(6)
+    theb = P("theb")
+    state.legions[EGYPT][theb] = 0
+    state.creatures[EGYPT][theb] = 1
+    state.legions[ROME][theb] = 3
+    state.queue = [_seat_of(state, ROME)]
+    state._ground_battle(ROME, EGYPT, theb)
+    assert theb in state.cursed
+    assert [a.notation() for a in r.after_battle_options(state, theb)] == ["occupy"]
+    state.cursed = []
+    assert "convert" in {a.notation() for a in r.after_battle_options(state, theb)}
+
+
+def test_hydra_survives_a_loss_on_four_or_more_once_a_battle() -> None:
+    from senet.games.marenostrum.civilizations import CARTHAGE
+    from senet.games.marenostrum.constants import CREATURE_UNIT
+
+    outcomes = set()
+    for seed in range(20):
+        state = _match(6)
+        afri = P("afri")
+        state.creatures[CARTHAGE][afri] = 1
+        state.queue = [_seat_of(state, ROME)]
+        state.rng = Rng(seed)
+        state.losses = [[CARTHAGE, afri, 2]]
+        state.regrown = []
+        state._lose(CREATURE_UNIT)
+        survived = state.creatures[CARTHAGE][afri] == 1
+        outcomes.add(survived)
+        assert state.losses == [[CARTHAGE, afri, 1]]
+        if survived:
+            state._lose(CREATURE_UNIT)
+            assert state.creatures[CARTHAGE][afri] == 0, "once a battle"
+    assert outcomes == {True, False}
+
+
+def test_behemoth_makes_fortresses_and_creatures_roll() -> None:
+    from senet.games.marenostrum.civilizations import BABYLON
+
+    state = _match(6)
+    lati = P("lati")
+    state.legions[ROME][lati] = 0
+    state.creatures[ROME][lati] = 1
+    totals = {r.battle_total(state, ROME, lati, False, enemy=BABYLON) for _ in range(10)}
+    assert totals == {12}
+    state.creatures[BABYLON][lati] = 1
+    totals = {r.battle_total(state, ROME, lati, False, enemy=BABYLON) for _ in range(30)}
+    assert len(totals) > 1 and all(2 <= t <= 12 for t in totals)
+
+
+def test_kraken_fights_beside_its_fleet_and_keeps_to_the_coast() -> None:
+    """Ruling R32."""
+    from senet.games.marenostrum.civilizations import ATLANTIS
+
+    state = _match(6)
+    atl = P("atl")
+    state.triremes[ATLANTIS][atl] = 0
+    state.creatures[ATLANTIS][P("posi")] = 2
+    assert r.naval_total(state, ATLANTIS, atl) == 0, "no fleet, no Kraken at sea"
+    state.triremes[ATLANTIS][atl] = 1
+    assert 13 <= r.naval_total(state, ATLANTIS, atl) <= 18
+    state.creatures[ATLANTIS][P("syri")] = 1
+    targets = r.creature_targets(state, ATLANTIS, P("syri"))
+    assert P("cili") in targets and P("assy") not in targets and P("baby") not in targets
+
+
+def test_mythology_hannibal_option_gives_a_free_legion() -> None:
+    from senet.games.marenostrum.civilizations import CARTHAGE
+    from senet.games.marenostrum.constants import CONSTRUCTION
+    from senet.games.marenostrum.tokens import LEGION
+
+    for option, cost in ((False, 3), (True, 0)):
+        state = _match(6, mythology_hannibal=option)
+        seat = _seat_of(state, CARTHAGE)
+        state.phase, state.queue = CONSTRUCTION, [seat]
+        state._begin_player()
+        assert state.cost(seat, LEGION) == cost
+
+
+# ------------------------------------------------------------------ blockade declaration
+def test_blockade_declares_several_units_of_one_province_at_once() -> None:
+    """Ruling R34: the units of one province cross together; the Greek answers once."""
+    state, rome, greece = _rome_crossing(1, 1)
+    state.legions[ROME][P("magn")] = 3
+    state.apply(rome, "move l magn pelo")
+    assert state.step == "declare" and state.current_seat() == rome
+    state.apply(rome, "move l magn pelo")
+    events = state.apply(rome, "done")
+    declared = next(e for e in events if e.kind == "blockade_declared")
+    assert declared.data["legions"] == 2 and state.current_seat() == greece
+    state.apply(greece, "done")
+    assert state.legions[ROME][P("pelo")] == 2 and state.legions[ROME][P("magn")] == 1
+
+
+def test_a_sunk_carrier_sends_every_declared_unit_back() -> None:
+    state, rome, greece = _rome_crossing(5, 1)
+    state.legions[ROME][P("magn")] = 2
+    state.apply(rome, "move l magn pelo")
+    state.apply(rome, "move l magn pelo")
+    assert state.current_seat() == greece
+    state.apply(greece, "blockade ion")
+    assert state.legions[ROME][P("magn")] == 2 and state.legions[ROME][P("pelo")] == 0

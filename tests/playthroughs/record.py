@@ -62,6 +62,7 @@ PLAYTHROUGHS: tuple[Playthrough, ...] = (
     Playthrough("archeos", 3, (("advanced_site", "uluru"), *_on("role_linguist")), 22),
     Playthrough("marenostrum", 3, (("turn_limit", 2),), 41),
     Playthrough("marenostrum", 4, (*_on("free_setup", "long_game"), ("turn_limit", 1)), 42),
+    Playthrough("marenostrum", 5, (*_on("mythology_hannibal"), ("turn_limit", 1)), 43),
     Playthrough("pebbles", 2, (), 31),
     Playthrough("pebbles", 3, _on("doubles"), 32),
 )

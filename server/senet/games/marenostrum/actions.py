@@ -21,6 +21,10 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``swap grain tax``           Cleopatra: swap a card with the bank (commodity for tax,
                              or tax for a commodity)
 ``gild grain``               Midas: a commodity becomes two tax cards
+``barter tax wine``          Ulysses, after the trading: give a card to the bank for
+                             a commodity not in your hand
+``gaze etru carthage``       Medusa: turn a legion of that civilization there to
+                             stone
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
@@ -71,6 +75,8 @@ INVOKE = "invoke"
 SWAP = "swap"
 GILD = "gild"
 BLOCKADE = "blockade"
+BARTER = "barter"
+GAZE = "gaze"
 
 CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
@@ -83,6 +89,7 @@ ALL_KINDS = (
     GOD,
     INVOKE,
     SWAP,
+    BARTER,
     BUILD,
     BUY,
     CONVERT,
@@ -90,6 +97,7 @@ ALL_KINDS = (
     SAIL,
     FIGHT,
     BLOCKADE,
+    GAZE,
     MOVE,
     LOSE,
     SACK,
@@ -125,8 +133,8 @@ class MareAction(NamedTuple):
             return f"{kind} {a}"
         if kind == TAKE:
             return f"{TAKE} {a} {CARD_NAMES[b]}"
-        if kind == SWAP:
-            return f"{SWAP} {CARD_NAMES[a]} {CARD_NAMES[b]}"
+        if kind in (SWAP, BARTER):
+            return f"{kind} {CARD_NAMES[a]} {CARD_NAMES[b]}"
         if kind == GOD:
             return f"{GOD} {GOD_IDS[a]}"
         if kind == INVOKE:
@@ -145,8 +153,8 @@ class MareAction(NamedTuple):
             return f"{kind} {SPACE_IDS[a]}"
         if kind == SAIL:
             return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
-        if kind == FIGHT:
-            return f"{FIGHT} {SPACE_IDS[a]} {CIV_IDS[b]}"
+        if kind in (FIGHT, GAZE):
+            return f"{kind} {SPACE_IDS[a]} {CIV_IDS[b]}"
         if kind == MOVE:
             return f"{MOVE} {UNIT_LETTERS[a]} {SPACE_IDS[b]} {SPACE_IDS[c]}"
         if kind == LOSE:
@@ -206,6 +214,8 @@ _ARITY = {
     PAY: (1,),
     GILD: (1,),
     SWAP: (2,),
+    BARTER: (2,),
+    GAZE: (2,),
     GRANT: (1,),
     NEXT: (1,),
     TAKE: (2,),
@@ -259,6 +269,13 @@ def parse_action(text: str) -> MareAction:
         if (give == 0) == (get == 0):
             raise MalformedActionError("swap trades a commodity for tax or tax for a commodity")
         return A(SWAP, give, get)
+    if kind == BARTER:
+        give, get = _card(args[0]), _card(args[1])
+        if get == 0 or give == get:
+            raise MalformedActionError("barter gives a card for a different commodity")
+        return A(BARTER, give, get)
+    if kind == GAZE:
+        return A(GAZE, _province(args[0]), _index(CIV_IDS, args[1], "a civilization"))
     if kind == GOD:
         return A(GOD, _index(GOD_IDS, args[0], "a god"))
     if kind == INVOKE:

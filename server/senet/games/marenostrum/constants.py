@@ -19,6 +19,8 @@ GROUND = "ground"  # a player's ground moves
 LOSSES = "losses"  # a player picks which units a battle destroys
 AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy, convert or leave
 BLOCKADE = "blockade"  # the Greek player may attack the triremes carrying an invader
+DECLARE = "declare"  # the invader names the units crossing towards a Greek province
+BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the trading
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -37,6 +39,8 @@ STEPS = (
     LOSSES,
     AFTER_BATTLE,
     BLOCKADE,
+    DECLARE,
+    BARTER,
     OVER,
 )
 
@@ -53,6 +57,11 @@ ROLE_BONUS_NAMES = ("commerce", "priest", "political", "military")
 PHASE_ROLE = {OFFERINGS: PRIEST_ROLE, CONSTRUCTION: POLITICAL_ROLE, MILITARY: MILITARY_ROLE}
 
 NOBODY = -1
+
+# Once-per-phase card powers, as bits of a seat's ``powers_used`` (cleared when the
+# seat's construction or military turn begins).
+CLEOPATRA_POWER, MIDAS_POWER, ARTEMIS_POWER, MEDUSA_POWER = 1, 2, 4, 8
+POWER_BITS = 15
 
 # Ground unit kinds in battle losses.
 UNIT_KINDS = ("legion", "creature", "fortress")

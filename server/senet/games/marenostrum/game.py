@@ -37,6 +37,14 @@ class MareNostrum(Game):
                 variant=True,
             ),
             OptionSpec(
+                name="mythology_hannibal",
+                kind="bool",
+                default=False,
+                description="Mythology Hannibal: Carthage's hero also gives a free legion "
+                "each construction phase",
+                variant=True,
+            ),
+            OptionSpec(
                 name="turn_limit",
                 kind="int",
                 default=DEFAULT_TURN_LIMIT,

@@ -5,7 +5,8 @@ Powers that only ever help their holder are used at the first moment they apply
 first role the +2 can win or keep, Mars in the holder's first ground battle. Powers
 that hurt a rival are an ``invoke`` decision of their holder: Poseidon in the
 holder's naval moves, Baal and Vulcan in the holder's construction turn. Athena
-guards her holder against every other god's power.
+guards her holder against every other god's power; Antigone guards her owner's
+provinces that hold a temple.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACES
 from senet.games.marenostrum.cards import GOD_IDS
@@ -114,6 +116,8 @@ def invoke_options(state: MareState, seat: int, naval: bool) -> list[MareAction]
     for p in range(PROVINCES):
         owner = state.influence[p]
         if owner in (NOBODY, civ) or protected(state, owner):
+            continue
+        if state.temples[p] and rules.guards_temples(state, owner):
             continue
         if ready(state, BAAL, seat):
             out.extend(

@@ -10,7 +10,7 @@ from senet.games.marenostrum.board import SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
-from senet.games.marenostrum.constants import UNIT_KINDS
+from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
 
 if TYPE_CHECKING:
@@ -48,10 +48,14 @@ def describe(state: MareState, action: Any) -> str:
         return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
     if kind == act.SWAP:
         return f"Cleopatra: give {_card(a)} to the bank for {_card(b)}"
+    if kind == act.BARTER:
+        return f"Ulysses: give {_card(a)} to the bank for {_card(b)}"
+    if kind == act.GAZE:
+        return f"Medusa: turn a legion of {CIV_NAMES[b]} in {SPACE_NAMES[a]} to stone"
     if kind == act.GILD:
         return f"Midas: turn {_card(a)} into two tax cards"
     if kind == act.PASS:
-        return "Make no offering"
+        return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"
         return f"Build a {what} in {SPACE_NAMES[b]}"
@@ -71,6 +75,8 @@ def describe(state: MareState, action: Any) -> str:
         return f"Attack {CIV_NAMES[b]}'s triremes in {SPACE_NAMES[a]}"
     if kind == act.MOVE:
         unit = ("legion", "creature")[a]
+        if state.step == DECLARE:
+            return f"Add a {unit} of {SPACE_NAMES[b]} to the crossing"
         return f"Move a {unit} from {SPACE_NAMES[b]} to {SPACE_NAMES[c]}"
     if kind == act.LOSE:
         return f"Lose a {UNIT_KINDS[a]}"

@@ -23,18 +23,29 @@ from senet.games.marenostrum.board import (
 from senet.games.marenostrum.cards import (
     AUTO_SIX,
     BATTLE_BONUS,
+    BREAK_SIX,
+    COASTAL,
     DIE_BONUS,
+    FLIGHT,
     FORTRESS_BONUS,
+    GUARD,
     INCOME,
     MOVE_RANGE,
     PYRAMIDS_INDEX,
+    RAID,
     ROLE_BONUS,
+    SEA_SUPPORT,
+    SET_BONUS,
+    SILENCE,
+    creature_effect,
     effects_of,
 )
 from senet.games.marenostrum.civilizations import CIVS, FREE_CAPITALS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
 from senet.games.marenostrum.constants import (
+    ARTEMIS_POWER,
     COMMERCE_ROLE,
+    CONSTRUCTION,
     CREATURE_UNIT,
     FORTRESS_UNIT,
     LEGION_UNIT,
@@ -51,6 +62,27 @@ if TYPE_CHECKING:
     from senet.games.marenostrum.state import MareState
 
 A = MareAction
+
+
+def _flight_reach() -> tuple[frozenset[int], ...]:
+    """Per province, the provinces two spaces away over land and sea (a sea is a space
+    flown over; a flight ends on land)."""
+    out = []
+    for p in range(PROVINCES):
+        first = {*LAND_NEIGHBOURS[p], *SHORES[p]}
+        second = set(first)
+        for space in first:
+            second.update(LAND_NEIGHBOURS[space] if space < PROVINCES else SHORES[space])
+        out.append(frozenset(q for q in second if q < PROVINCES and q != p))
+    return tuple(out)
+
+
+#: Pegasus's reach (computed once: the map does not change).
+FLIGHT_REACH = _flight_reach()
+#: Per province, the other provinces on a sea it touches (Penthesilea's raids).
+SAME_SEA: tuple[frozenset[int], ...] = tuple(
+    frozenset(q for sea in SHORES[p] for q in SHORES[sea] if q != p) for p in range(PROVINCES)
+)
 
 
 def new_rng(seed: int = 0) -> Rng:
@@ -293,8 +325,13 @@ def _seat_cards(state: MareState, civ: int) -> list[int]:
     return state.owned[seat] if seat != NOBODY else []
 
 
-def battle_total(state: MareState, civ: int, province: int, attacking: bool) -> int:
-    """Text: a die per legion, a 6 per creature and fortress, plus card bonuses."""
+def battle_total(
+    state: MareState, civ: int, province: int, attacking: bool, enemy: int = NOBODY
+) -> int:
+    """Text: a die per legion, a 6 per creature and fortress, plus card bonuses.
+
+    Against ``enemy``: Circe's owner silences legions of ``civ`` (they do not roll),
+    and a Behemoth standing there makes ``civ``'s fortresses and creatures roll."""
     cards = _seat_cards(state, civ)
     legions = state.legions[civ][province]
     per_die = 0
@@ -302,22 +339,39 @@ def battle_total(state: MareState, civ: int, province: int, attacking: bool) -> 
         unit, _, when = effect.arg.partition(":")
         if unit == "legion" and when in ("", "attack" if attacking else "defend"):
             per_die += effect.amount
-    sixes = min(legions, sum(e.amount for e in effects_of(cards, AUTO_SIX)))
-    total = 6 * sixes + sum(state.rng.below(6) + 1 + per_die for _ in range(legions - sixes))
-    total += 6 * state.creatures[civ][province]
-    if state.influence[province] == civ:
-        fortress = 6 + sum(e.amount for e in effects_of(cards, FORTRESS_BONUS))
-        total += fortress * state.fortresses[province]
+    rolling = legions
+    breaks = False
+    if enemy != NOBODY:
+        silenced = sum(e.amount for e in effects_of(_seat_cards(state, enemy), SILENCE))
+        rolling -= min(legions, silenced)
+        breaks = bool(state.creatures[enemy][province]) and bool(creature_effect(enemy, BREAK_SIX))
+    sixes = min(rolling, sum(e.amount for e in effects_of(cards, AUTO_SIX)))
+    total = 6 * sixes + sum(state.rng.below(6) + 1 + per_die for _ in range(rolling - sixes))
+    creatures = state.creatures[civ][province]
+    fortresses = state.fortresses[province] if state.influence[province] == civ else 0
+    fortress_bonus = sum(e.amount for e in effects_of(cards, FORTRESS_BONUS))
+    if breaks:
+        total += sum(state.rng.below(6) + 1 for _ in range(creatures))
+        total += sum(state.rng.below(6) + 1 + fortress_bonus for _ in range(fortresses))
+    else:
+        total += 6 * creatures + (6 + fortress_bonus) * fortresses
     total += sum(e.amount for e in effects_of(cards, BATTLE_BONUS))
     return total
 
 
 def naval_total(state: MareState, civ: int, sea: int) -> int:
-    """Text: a die per trireme in the sea, plus card bonuses."""
+    """Text: a die per trireme in the sea, plus card bonuses and, beside a fleet of
+    its owner, the Krakens on the shores of that sea."""
     per_die = sum(
         e.amount for e in effects_of(_seat_cards(state, civ), DIE_BONUS) if e.arg == "trireme"
     )
-    return sum(state.rng.below(6) + 1 + per_die for _ in range(state.triremes[civ][sea]))
+    ships = state.triremes[civ][sea]
+    total = sum(state.rng.below(6) + 1 + per_die for _ in range(ships))
+    support = creature_effect(civ, SEA_SUPPORT)
+    if support and ships:
+        row = state.creatures[civ]
+        total += support.amount * sum(row[p] for p in SHORES[sea])
+    return total
 
 
 def loss_kinds(state: MareState, civ: int, province: int) -> list[int]:
@@ -366,15 +420,24 @@ def refresh_control(state: MareState) -> None:
                 holder[p] = NOBODY
 
 
+def guards_temples(state: MareState, civ: int) -> bool:
+    """Antigone: ``civ``'s temples cannot be sacked, nor its temple provinces struck."""
+    return any(e.arg == "temple" for e in effects_of(_seat_cards(state, civ), GUARD))
+
+
 def after_battle_options(state: MareState, province: int) -> list[MareAction]:
-    """Text: sack one building (never a fortress), occupy, or convert."""
+    """Text: sack one building (never a fortress), occupy, or convert; where a Sphinx
+    defended this turn, only occupy (ruling R29); Antigone's temples stand (R22)."""
     out = []
+    cursed = province in state.cursed
+    if cursed:
+        return [A(act.OCCUPY)] if state.cities[province] or state.caravans[province] else []
     if state.cities[province]:
         out.append(A(act.SACK, CITY))
     for i, commodity in enumerate(ICONS[province]):
         if state.caravans[province] >> i & 1:
             out.append(A(act.SACK, CARAVAN, commodity))
-    if state.temples[province]:
+    if state.temples[province] and not guards_temples(state, state.influence[province]):
         out.append(A(act.SACK, TEMPLE))
     if state.markets[province]:
         out.append(A(act.SACK, MARKET))
@@ -452,21 +515,58 @@ def sail(state: MareState, civ: int, start: int, end: int) -> None:
         state.moved_triremes[start] = min(state.moved_triremes[start], state.triremes[civ][start])
 
 
+def raids(state: MareState, civ: int) -> bool:
+    """Penthesilea: ``civ``'s legions may attack across one sea without triremes."""
+    return any(e.arg == "legion" for e in effects_of(_seat_cards(state, civ), RAID))
+
+
+def raid_targets(state: MareState, civ: int, province: int) -> set[int]:
+    """Provinces on a sea ``province`` touches that a raid may attack: under another
+    civilization's influence or holding another's ground units (ruling R26)."""
+    return {
+        q
+        for q in SAME_SEA[province]
+        if state.influence[q] not in (NOBODY, civ)
+        or any(ground_units(state, other, q) for other in range(CIVS) if other != civ)
+    }
+
+
+def creature_targets(state: MareState, civ: int, province: int) -> list[int]:
+    """Where a creature of ``civ`` may go: a Pegasus flies two spaces and is never
+    carried; a Kraken keeps to coastal provinces; the rest move like legions."""
+    if creature_effect(civ, FLIGHT):
+        return sorted(FLIGHT_REACH[province])
+    targets = neighbours(state, civ, province)
+    if creature_effect(civ, COASTAL):
+        return sorted(q for q in targets if SHORES[q])
+    return sorted(targets)
+
+
 def ground_options(state: MareState, civ: int) -> list[MareAction]:
     """Each legion and creature that has not moved may cross a border or a chain."""
     out: list[MareAction] = []
+    raiding = raids(state, civ)
     for p in range(PROVINCES):
         legions = state.legions[civ][p] - state.moved_legions[p]
         creatures = state.creatures[civ][p] - state.moved_creatures[p]
         if legions <= 0 and creatures <= 0:
             continue
-        targets = sorted(neighbours(state, civ, p))
         if legions > 0:
-            far = set(land_reach(state, civ, p))
-            out.extend(A(act.MOVE, 0, p, q) for q in sorted(far.union(targets)))
+            far = set(land_reach(state, civ, p)) | neighbours(state, civ, p)
+            if raiding:
+                far |= raid_targets(state, civ, p)
+            out.extend(A(act.MOVE, 0, p, q) for q in sorted(far))
         if creatures > 0:
-            out.extend(A(act.MOVE, 1, p, q) for q in targets)
+            out.extend(A(act.MOVE, 1, p, q) for q in creature_targets(state, civ, p))
     return out
+
+
+def set_spare(owned: list[int], used: int, phase: int) -> int:
+    """Cards the Temple of Artemis adds to its owner's next set of different
+    commodities: once per construction phase (ruling R20)."""
+    if phase != CONSTRUCTION or used & ARTEMIS_POWER:
+        return 0
+    return sum(e.amount for e in effects_of(owned, SET_BONUS) if e.arg == "commodity")
 
 
 def march(state: MareState, civ: int, unit: int, start: int, end: int) -> None:

@@ -23,13 +23,16 @@ from senet.games.marenostrum.civilizations import CIV_IDS, CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX, bank_start
 from senet.games.marenostrum.constants import (
     BLOCKADE,
+    DECLARE,
     OFFER,
     OVER,
     PAY,
     PHASE_NAMES,
+    POWER_BITS,
     ROLE_IDS,
     STEPS,
 )
+from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
 
@@ -86,6 +89,8 @@ FIELDS: StateFields[MareState] = StateFields(
             "moved_creatures",
             "moved_triremes",
             "fought",
+            "cursed",
+            "regrown",
             "pending",
             "blockade",
             "blockaded",
@@ -168,17 +173,18 @@ def _deal(
     hands: list[list[int]],
     offers: list[list[int]],
     rng: Rng,
-    paying: tuple[int, int, int] | None = None,
+    paying: tuple[int, int, int, int] | None = None,
 ) -> None:
     """Deal ``unseen`` cards (a list of card types) to every seat but ``viewer``:
     the lowest of each seat's cards make its offer, so its offer stays canonical.
 
-    ``paying`` is ``(seat, pay_mask, cards left)`` while a hidden hand is paying a
-    set: that hand first gets cards that complete the set (it held some)."""
+    ``paying`` is ``(seat, pay_mask, cards left, spare)`` while a hidden hand is
+    paying a set: that hand first gets cards that complete the set (it held some);
+    ``spare`` is what the Temple of Artemis adds to a commodity set."""
     rng.shuffle(unseen)
     reserved: list[int] = []
     if paying is not None and paying[0] != viewer:
-        reserved = _completing(unseen, paying[1], paying[2], rng)
+        reserved = _completing(unseen, paying[1], paying[2], paying[3], rng)
     for seat in range(seats):
         if seat == viewer:
             continue
@@ -191,24 +197,34 @@ def _deal(
         hands[seat] = [hand.count(c) for c in range(CARD_TYPES)]
 
 
-def _completing(unseen: list[int], mask: int, left: int, rng: Rng) -> list[int]:
-    """Take from ``unseen`` cards that finish a set paid so far as ``mask``."""
+def _completing(unseen: list[int], mask: int, left: int, spare: int, rng: Rng) -> list[int]:
+    """Take from ``unseen`` cards that finish a set paid so far as ``mask``.
+
+    With ``spare`` (a set not begun, the Temple of Artemis ready) the hand may hold
+    fewer cards than the set's size, so commodities are dealt whenever they can be."""
     taxes = unseen.count(TAX)
     last = mask.bit_length() - 1 if mask > 1 else 0
     kinds = sorted({c for c in unseen if c > last and c != TAX})
-    use_tax = mask == 1 or (mask == 0 and taxes >= left and (len(kinds) < left or rng.chance()))
+    goods = left - spare if mask == 0 else left
+    use_tax = mask == 1 or (
+        mask == 0 and taxes >= left and (len(kinds) < goods or (not spare and rng.chance()))
+    )
     chosen = [TAX] * left
     if not use_tax:
         rng.shuffle(kinds)
-        chosen = kinds[:left]
+        chosen = kinds[:goods]
     for card in chosen:
         unseen.remove(card)
     return chosen
 
 
-def paying_of(step: str, actor: int, mask: int, left: int) -> tuple[int, int, int] | None:
-    """The hidden hand paying a set, if any (see :func:`_deal`)."""
-    return (actor, mask, left) if step == PAY and left > 0 else None
+def paying_of(data: Mapping[str, Any]) -> tuple[int, int, int, int] | None:
+    """The hidden hand paying a set in the saved ``data``, if any (see :func:`_deal`)."""
+    left, actor = data["pay_left"], data["actor"]
+    if data["step"] != PAY or left <= 0:
+        return None
+    spare = set_spare(data["owned"][actor], data["powers_used"][actor], data["phase"])
+    return (actor, data["pay_mask"], left, spare if data["pay_mask"] == 0 else 0)
 
 
 def _unseen(
@@ -242,7 +258,17 @@ def determinized(state: MareState, seat: int | None, seed: int) -> MareState:
         twin.hands,
         twin.offers,
         sampler,
-        paying_of(twin.step, twin.actor, twin.pay_mask, twin.pay_left),
+        paying_of(
+            {
+                "step": twin.step,
+                "actor": twin.actor,
+                "pay_mask": twin.pay_mask,
+                "pay_left": twin.pay_left,
+                "owned": twin.owned,
+                "powers_used": twin.powers_used,
+                "phase": twin.phase,
+            }
+        ),
     )
     twin.rng = Rng(sampler.next_u64())
     return twin
@@ -283,7 +309,7 @@ def state_from_view(
             hands,
             offers,
             sampler,
-            paying_of(data["step"], data["actor"], data["pay_mask"], data["pay_left"]),
+            paying_of(data),
         )
         owned = {c for row in data["owned"] for c in row}
         data["hands"] = hands
@@ -367,10 +393,12 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.fought = v.int_list(f("fought"), "fought", 0, SPACES * CIVS)
     s.pending = v.int_list(f("pending"), "pending", 0, PROVINCES - 1)
     s.blockade = v.int_list(f("blockade"), "blockade", 0, SPACES - 1)
-    s.powers_used = v.int_list(f("powers_used"), "powers_used", 0, 3, seats)
+    s.powers_used = v.int_list(f("powers_used"), "powers_used", 0, POWER_BITS, seats)
+    s.cursed = v.int_list(f("cursed"), "cursed", 0, PROVINCES - 1, unique=True)
+    s.regrown = v.int_list(f("regrown"), "regrown", 0, CIVS - 1, unique=True)
     s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
-    if s.step == BLOCKADE and len(s.blockade) < 4:
-        raise CorruptStateError("a blockade needs the move and its chain")
+    if s.step in (BLOCKADE, DECLARE) and len(s.blockade) < 5:
+        raise CorruptStateError("a blockade needs the crossing and its chain")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)
     s.creatures = _table(f("creatures"), "creatures", CIVS, PROVINCES, 0, 100)
     s.triremes = _table(f("triremes"), "triremes", CIVS, SPACES, 0, 100)

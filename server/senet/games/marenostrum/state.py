@@ -39,17 +39,26 @@ from senet.games.marenostrum.board import (
 )
 from senet.games.marenostrum.cards import (
     CIV_HEROES,
+    COASTAL,
     COST,
+    CURSE,
+    EXCHANGE,
+    EXEMPT,
+    FIRST_STRIKE,
+    FLIGHT,
     FORTRESS_LIMIT,
     FREE_BUILD,
     GOD_COST,
     GODS,
     KEEP_TAX_EFFECT,
-    OWNABLE,
+    MYTHOLOGY_HANNIBAL,
     OWNABLE_IDS,
+    PETRIFY,
     POOL_INDEXES,
     PYRAMIDS_INDEX,
+    REGROW,
     SET_ASIDE,
+    creature_effect,
     effects_of,
 )
 from senet.games.marenostrum.civilizations import (
@@ -70,17 +79,23 @@ from senet.games.marenostrum.commodities import (
 )
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
+    ARTEMIS_POWER,
+    BARTER,
     BLOCKADE,
     BUILD,
+    CLEOPATRA_POWER,
     COMMERCE,
     COMMERCE_ROLE,
     COMPENSATE,
     CONSTRUCTION,
     CREATURE_UNIT,
+    DECLARE,
     FORTRESS_UNIT,
     GROUND,
     LEGION_UNIT,
     LOSSES,
+    MEDUSA_POWER,
+    MIDAS_POWER,
     MILITARY,
     MILITARY_ROLE,
     NAVAL,
@@ -141,9 +156,7 @@ A = MareAction
 BUY_ITEM = len(ITEMS)
 GOD_ITEM = BUY_ITEM + 1
 CONVERT_ITEM = BUY_ITEM + 2
-CLEOPATRA = OWNABLE_IDS.index("cleopatra")
-MIDAS = OWNABLE_IDS.index("midas")
-CLEOPATRA_POWER, MIDAS_POWER = 1, 2
+HANNIBAL = OWNABLE_IDS.index("hannibal")
 #: Set-up order of the roles (ruling R9): military, political, commerce, priest.
 SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
 
@@ -211,7 +224,7 @@ class MareState(GameState):
         self.pay_left = 0
         self.pay_mask = 0
         self.free_left = [[0] * len(ITEMS) for _ in range(n)]
-        # Per seat, once-per-construction-phase powers used (bits: CLEOPATRA, MIDAS).
+        # Per seat, once-per-phase card powers used (the ``*_POWER`` bits).
         self.powers_used = [0] * n
         self.setup_turns = 0
         self.points_left = 0
@@ -221,12 +234,17 @@ class MareState(GameState):
         self.moved_triremes = [0] * SPACES
         # Battles fought this turn by the mover: space * CIVS + enemy civilization.
         self.fought: list[int] = []
+        # Provinces where a Sphinx defended this military turn (no sack, no convert).
+        self.cursed: list[int] = []
+        # Civilizations whose Hydra regrew in the battle being fought.
+        self.regrown: list[int] = []
         # Provinces still to resolve after the mover's ground moves.
         self.pending: list[int] = []
         # Losses still to choose: rows [civ, space, count].
         self.losses: list[list[int]] = []
         self.after_space = NOBODY
-        # A move waiting on the Greek blockade: [unit, start, end, *chain seas], and
+        # A crossing waiting on the Greek blockade: [legions, creatures, start, end,
+        # *chain seas], and
         # the seas where Greece has already attacked it.
         self.blockade: list[int] = []
         self.blockaded: list[int] = []
@@ -355,7 +373,14 @@ class MareState(GameState):
         if cost == 0:
             return True
         hand = self.hands[seat]
-        return hand[TAX] >= cost or sum(1 for t in COMMODITY_TYPES if hand[t]) >= cost
+        kinds = sum(1 for t in COMMODITY_TYPES if hand[t])
+        if hand[TAX] >= cost or kinds >= cost:
+            return True
+        return kinds + self.set_spare(seat) >= cost
+
+    def set_spare(self, seat: int) -> int:
+        """Cards the Temple of Artemis adds to ``seat``'s next commodity set now."""
+        return rules.set_spare(self.owned[seat], self.powers_used[seat], self.phase)
 
     def hand_size(self, seat: int) -> int:
         """Cards in ``seat``'s hand (public)."""
@@ -451,7 +476,7 @@ class MareState(GameState):
         self._emit("trade_size", seat=director, size=size)
         traders = [s for s in range(self.seat_count) if self.hand_size(s) >= size]
         if size == 0 or len(traders) < 2:
-            self._start_offerings()
+            self._after_trading()
             return
         self.traders = traders
         self.step = OFFER
@@ -553,6 +578,33 @@ class MareState(GameState):
         self.taker = NOBODY
         self.last_trades = []
         self._emit("trade_over")
+        self._after_trading()
+
+    def _after_trading(self) -> None:
+        """Ulysses's owner may barter with the bank once the trading is over (R21)."""
+        for seat in range(self.seat_count):
+            if self.barter_options(seat):
+                self.step = BARTER
+                self.actor = seat
+                return
+        self._start_offerings()
+
+    def barter_options(self, seat: int) -> list[MareAction]:
+        """Ulysses: a card of the hand for a commodity of the bank the hand lacks."""
+        if not any(e.arg == "after_trade" for e in effects_of(self.owned[seat], EXCHANGE)):
+            return []
+        hand, bank = self.hands[seat], self.bank
+        wanted = [t for t in COMMODITY_TYPES if bank[t] and not hand[t]]
+        return [A(act.BARTER, c, t) for c in range(CARD_TYPES) if hand[c] for t in wanted]
+
+    def _barter(self, action: MareAction) -> None:
+        seat = self.actor
+        if action.kind == act.BARTER:
+            self.hands[seat][action.a] -= 1
+            self.bank[action.a] += 1
+            self.hands[seat][action.b] += 1
+            self.bank[action.b] -= 1
+            self._emit("card_power", seat=seat, card="ulysses")
         self._start_offerings()
 
     # -------------------------------------------------------- ordered phases
@@ -585,16 +637,19 @@ class MareState(GameState):
         elif self.phase == CONSTRUCTION:
             self.step = BUILD
             self.powers_used[seat] = 0
-            for card in self.owned[seat]:
-                for effect in OWNABLE[card].effects:
-                    if effect.kind == FREE_BUILD:
-                        self.free_left[seat][ITEMS.index(effect.arg)] = effect.amount
+            free = effects_of(self.owned[seat], FREE_BUILD)
+            if self.options.get("mythology_hannibal") and HANNIBAL in self.owned[seat]:
+                free.append(MYTHOLOGY_HANNIBAL)
+            for effect in free:
+                self.free_left[seat][ITEMS.index(effect.arg)] += effect.amount
         else:
             self.step = NAVAL
+            self.powers_used[seat] = 0
             self.moved_legions = [0] * PROVINCES
             self.moved_creatures = [0] * PROVINCES
             self.moved_triremes = [0] * SPACES
             self.fought = []
+            self.cursed = []
 
     def _next_player(self) -> None:
         seat = self.queue.pop(0)
@@ -658,8 +713,10 @@ class MareState(GameState):
             out.append(TAX)
         last = mask.bit_length() - 1 if mask else 0
         higher = [t for t in COMMODITY_TYPES if t > last and hand[t]]
+        # The Temple of Artemis counts in the first commodity set (ruling R20).
+        spare = self.set_spare(self.actor) if mask == 0 else 0
         for i, card in enumerate(higher):
-            if len(higher) - i >= left:
+            if len(higher) - i + spare >= left:
                 out.append(card)
         return out
 
@@ -667,6 +724,12 @@ class MareState(GameState):
         seat = self.actor
         self.hands[seat][card] -= 1
         self.bank[card] += 1
+        if card != TAX and self.pay_mask == 0:
+            spare = self.set_spare(seat)
+            if spare:
+                self.powers_used[seat] |= ARTEMIS_POWER
+                self.pay_left -= min(spare, self.pay_left - 1)
+                self._emit("card_power", seat=seat, card="artemis")
         self.pay_mask |= 1 if card == TAX else 1 << card
         self.pay_left -= 1
         if self.pay_left == 0:
@@ -752,8 +815,10 @@ class MareState(GameState):
         self._emit("game_over", winner=winner, reason=reason, ranking=self.ranking())
 
     # ------------------------------------------------------------ build options
-    def can_place(self, civ: int, province: int) -> bool:
-        """Text: own influence, not placed this turn, not at war or occupied (capital ok)."""
+    def can_place(self, civ: int, province: int, war_ok: bool = False) -> bool:
+        """Text: own influence, not placed this turn, not at war or occupied (capital ok).
+
+        ``war_ok``: Moses's owner builds in its provinces at war too (ruling R25)."""
         if self.influence[province] != civ or self.new_influence[province]:
             return False
         if province == self.capital[civ]:
@@ -762,7 +827,7 @@ class MareState(GameState):
             return False
         if self.converter[province] not in (NOBODY, civ):
             return False
-        return not rules.at_war(self, province)
+        return war_ok or not rules.at_war(self, province)
 
     def build_options(self, seat: int) -> list[MareAction]:
         """Every ``build``, ``buy`` and ``convert`` ``seat`` can afford and place now."""
@@ -790,8 +855,10 @@ class MareState(GameState):
                     out.append(A(act.BUILD, INFLUENCE, province))
         fortress_limit = max([1, *(e.amount for e in effects_of(self.owned[seat], FORTRESS_LIMIT))])
         counts = rules.piece_counts(self, civ)
+        war_ok = any(e.arg == "at_war" for e in effects_of(self.owned[seat], EXEMPT))
+        coastal = creature_effect(civ, COASTAL) is not None
         for province in range(PROVINCES):
-            if not self.can_place(civ, province):
+            if not self.can_place(civ, province, war_ok):
                 continue
             if allowed is not None and province not in allowed:
                 continue
@@ -825,7 +892,12 @@ class MareState(GameState):
                 and affordable(TRIREME)
             ):
                 out.append(A(act.BUILD, TRIREME, province))
-            if units_here and counts[CREATURE_UNIT] < MAX_CREATURES and affordable(CREATURE):
+            if (
+                units_here
+                and counts[CREATURE_UNIT] < MAX_CREATURES
+                and (SHORES[province] or not coastal)
+                and affordable(CREATURE)
+            ):
                 out.append(A(act.BUILD, CREATURE, province))
         if setup:
             hero = civ
@@ -915,7 +987,9 @@ class MareState(GameState):
                     return
                 continue
             self.pending.pop(0)
-            if rules.may_exploit(self, mover, province):
+            if rules.may_exploit(self, mover, province) and rules.after_battle_options(
+                self, province
+            ):
                 self.step = AFTER_BATTLE
                 self.after_space = province
                 return
@@ -923,8 +997,15 @@ class MareState(GameState):
         self._next_player()
 
     def _ground_battle(self, mover: int, enemy: int, province: int) -> None:
-        attack = rules.battle_total(self, mover, province, attacking=True)
-        defence = rules.battle_total(self, enemy, province, attacking=False)
+        self.regrown = []
+        # The Sphinx's riddle outlives a battle it defends in (ruling R29).
+        cursed = self.creatures[enemy][province] and creature_effect(enemy, CURSE)
+        if cursed and province not in self.cursed:
+            self.cursed.append(province)
+        for side, other in ((mover, enemy), (enemy, mover)):
+            self._first_strike(side, other, province)
+        attack = rules.battle_total(self, mover, province, attacking=True, enemy=enemy)
+        defence = rules.battle_total(self, enemy, province, attacking=False, enemy=mover)
         attack += gods.mars_bonus(self, mover)
         defence += gods.mars_bonus(self, enemy)
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
@@ -944,6 +1025,24 @@ class MareState(GameState):
             for row in ([mover, province, lost_mover], [enemy, province, lost_enemy])
             if row[2] > 0
         ]
+
+    def _first_strike(self, side: int, other: int, province: int) -> None:
+        """Centaurs: before the dice, each destroys enemy legions (ruling R28)."""
+        strike = creature_effect(side, FIRST_STRIKE)
+        creatures = self.creatures[side][province]
+        if strike is None or not creatures:
+            return
+        kills = min(strike.amount * creatures, self.legions[other][province])
+        for _ in range(kills):
+            rules.remove_unit(self, other, province, LEGION_UNIT)
+        if kills:
+            self._emit(
+                "first_strike",
+                province=SPACE_IDS[province],
+                civ=CIV_IDS[side],
+                victim=CIV_IDS[other],
+                legions=kills,
+            )
 
     def loss_options(self) -> list[int]:
         civ, province, _ = self.losses[0]
@@ -972,7 +1071,19 @@ class MareState(GameState):
     def _lose(self, kind: int) -> None:
         row = self.losses[0]
         civ, province, _ = row
-        rules.remove_unit(self, civ, province, kind)
+        regrow = creature_effect(civ, REGROW) if kind == CREATURE_UNIT else None
+        if regrow is not None and civ not in self.regrown:
+            # The Hydra: once a battle, a roll of 4 or more and the loss leaves it be.
+            self.regrown.append(civ)
+            roll = self.rng.below(6) + 1
+            survives = roll >= regrow.amount
+            self._emit(
+                "regrow", province=SPACE_IDS[province], civ=CIV_IDS[civ], roll=roll, ok=survives
+            )
+            if not survives:
+                rules.remove_unit(self, civ, province, kind)
+        else:
+            rules.remove_unit(self, civ, province, kind)
         row[2] -= 1
         if row[2] == 0:
             self.losses.pop(0)
@@ -1035,14 +1146,44 @@ class MareState(GameState):
         """Cleopatra's swap and Midas's gilding, once each per construction phase."""
         out: list[MareAction] = []
         hand, bank, used = self.hands[seat], self.bank, self.powers_used[seat]
-        if CLEOPATRA in self.owned[seat] and not used & CLEOPATRA_POWER:
-            if bank[TAX]:
-                out.extend(A(act.SWAP, c, TAX) for c in COMMODITY_TYPES if hand[c])
-            if hand[TAX]:
-                out.extend(A(act.SWAP, TAX, c) for c in COMMODITY_TYPES if bank[c])
-        if MIDAS in self.owned[seat] and not used & MIDAS_POWER and bank[TAX] >= 2:
-            out.extend(A(act.GILD, c) for c in COMMODITY_TYPES if hand[c])
+        for effect in effects_of(self.owned[seat], EXCHANGE):
+            if effect.arg == "swap" and not used & CLEOPATRA_POWER:
+                if bank[TAX]:
+                    out.extend(A(act.SWAP, c, TAX) for c in COMMODITY_TYPES if hand[c])
+                if hand[TAX]:
+                    out.extend(A(act.SWAP, TAX, c) for c in COMMODITY_TYPES if bank[c])
+            elif effect.arg == "gild" and not used & MIDAS_POWER and bank[TAX] >= effect.amount:
+                out.extend(A(act.GILD, c) for c in COMMODITY_TYPES if hand[c])
         return out
+
+    def gild_amount(self, seat: int) -> int:
+        """Tax cards Midas's touch gives ``seat`` for one commodity."""
+        return max(
+            [0, *(e.amount for e in effects_of(self.owned[seat], EXCHANGE) if e.arg == "gild")]
+        )
+
+    def gaze_options(self, seat: int) -> list[MareAction]:
+        """Medusa: an enemy legion where ``seat``'s units stand, never in the legion's
+        own capital, once per military phase (ruling R24)."""
+        civ = self.civ_of[seat]
+        if self.powers_used[seat] & MEDUSA_POWER or not effects_of(self.owned[seat], PETRIFY):
+            return []
+        out: list[MareAction] = []
+        for p in range(PROVINCES):
+            if not rules.ground_units(self, civ, p):
+                continue
+            out.extend(
+                A(act.GAZE, p, enemy)
+                for enemy in range(CIVS)
+                if enemy != civ and self.legions[enemy][p] and p != self.capital[enemy]
+            )
+        return out
+
+    def _gaze(self, seat: int, province: int, enemy: int) -> None:
+        self.powers_used[seat] |= MEDUSA_POWER
+        rules.remove_unit(self, enemy, province, LEGION_UNIT)
+        rules.refresh_control(self)
+        self._emit("petrified", seat=seat, province=SPACE_IDS[province], civ=CIV_IDS[enemy])
 
     def _exchange(self, seat: int, change: dict[int, int], power: int, name: str) -> None:
         for card, delta in change.items():
@@ -1064,39 +1205,78 @@ class MareState(GameState):
             unit == 0 and end in rules.land_reach(self, civ, start)
         ):
             return False
+        # Neither a raid (no ships) nor a flight (never carried) crosses by trireme.
+        if unit == 0 and rules.raids(self, civ) and end in rules.raid_targets(self, civ, start):
+            return False
+        if unit == 1 and creature_effect(civ, FLIGHT):
+            return False
         chain = rules.chain_path(self, civ, start, end)
         if not any(self.triremes[GREECE][sea] for sea in chain):
             return False
-        self.blockade = [unit, start, end, *chain]
+        self.blockade = [int(unit == 0), int(unit == 1), start, end, *chain]
         self.blockaded = []
+        if self.join_options():
+            self.step = DECLARE
+            self.actor = seat
+        else:
+            self._declared(seat)
+        return True
+
+    def join_options(self) -> list[MareAction]:
+        """Text: the attacker specifies the units of the crossing: more unmoved units of
+        the same province may join it along the same chain (ruling R34)."""
+        civ = self.civ_of[self.queue[0]]
+        legions, creatures, start, end = self.blockade[:4]
+        out: list[MareAction] = []
+        if self.legions[civ][start] - self.moved_legions[start] > legions:
+            out.append(A(act.MOVE, 0, start, end))
+        if (
+            self.creatures[civ][start] - self.moved_creatures[start] > creatures
+            and not creature_effect(civ, FLIGHT)
+            and end in rules.creature_targets(self, civ, start)
+        ):
+            out.append(A(act.MOVE, 1, start, end))
+        return out
+
+    def _declare(self, action: MareAction) -> None:
+        if action.kind == act.MOVE:
+            self.blockade[action.a] += 1
+            if self.join_options():
+                return
+        self._declared(self.actor)
+
+    def _declared(self, seat: int) -> None:
+        """The crossing is declared: the Greek player answers."""
+        legions, creatures, start, end = self.blockade[:4]
         self.step = BLOCKADE
-        self.actor = greek
+        self.actor = self.seat_of[GREECE]
         self._emit(
             "blockade_declared",
             seat=seat,
             start=SPACE_IDS[start],
             end=SPACE_IDS[end],
-            chain=[SPACE_IDS[s] for s in chain],
+            chain=[SPACE_IDS[s] for s in self.blockade[4:]],
+            legions=legions,
+            creatures=creatures,
         )
-        return True
 
     def blockade_options(self) -> list[int]:
         """Chain seas where Greece has a trireme and has not attacked yet."""
         mover = self.civ_of[self.queue[0]]
         return [
             sea
-            for sea in self.blockade[3:]
+            for sea in self.blockade[4:]
             if sea not in self.blockaded
             and self.triremes[GREECE][sea]
             and self.triremes[mover][sea]
         ]
 
     def _blockade(self, action: MareAction) -> None:
-        """Notes 6: a broken chain sends the unit back to its start, free to move again;
-        otherwise the move goes on and the ground battle follows as usual."""
+        """Notes 6: a broken chain sends the units back to their start, free to move
+        again; otherwise the move goes on and the ground battle follows as usual."""
         mover_seat = self.queue[0]
         mover = self.civ_of[mover_seat]
-        unit, start, end = self.blockade[:3]
+        legions, creatures, start, end = self.blockade[:4]
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
@@ -1117,7 +1297,9 @@ class MareState(GameState):
             if self.blockade_options():
                 return
         self._close_blockade(mover_seat)
-        self._march(mover_seat, unit, start, end)
+        for unit, count in ((0, legions), (1, creatures)):
+            for _ in range(count):
+                self._march(mover_seat, unit, start, end)
 
     def _close_blockade(self, mover_seat: int) -> None:
         self.blockade = []
@@ -1194,11 +1376,16 @@ class MareState(GameState):
             naval = rules.naval_options(self, self.civ_of[seat])
             return [*naval, *gods.invoke_options(self, seat, True), A(act.DONE)]
         if step == GROUND:
-            return [*rules.ground_options(self, self.civ_of[seat]), A(act.DONE)]
+            moves = rules.ground_options(self, self.civ_of[seat])
+            return [*moves, *self.gaze_options(seat), A(act.DONE)]
+        if step == BARTER:
+            return [*self.barter_options(seat), A(act.PASS)]
         if step == LOSSES:
             return [A(act.LOSE, k) for k in self.loss_options()]
         if step == BLOCKADE:
             return [*(A(act.BLOCKADE, sea) for sea in self.blockade_options()), A(act.DONE)]
+        if step == DECLARE:
+            return [*self.join_options(), A(act.DONE)]
         if step == AFTER_BATTLE:
             return [*rules.after_battle_options(self, self.after_space), A(act.LEAVE)]
         return []
@@ -1243,6 +1430,8 @@ class MareState(GameState):
             self.role_index += 1
             if not self._reassign_roles():
                 self._start_commerce()
+        elif step == BARTER:
+            self._barter(action)
         elif step == ORDER:
             self.unordered.remove(action.a)
             self.queue.append(action.a)
@@ -1257,7 +1446,9 @@ class MareState(GameState):
         elif kind == act.SWAP:
             self._exchange(seat, {action.a: -1, action.b: 1}, CLEOPATRA_POWER, "cleopatra")
         elif kind == act.GILD:
-            self._exchange(seat, {action.a: -1, TAX: 2}, MIDAS_POWER, "midas")
+            self._exchange(seat, {action.a: -1, TAX: self.gild_amount(seat)}, MIDAS_POWER, "midas")
+        elif kind == act.GAZE:
+            self._gaze(seat, action.a, action.b)
         elif step == BUILD:
             if kind == act.DONE:
                 self._next_player()
@@ -1295,6 +1486,8 @@ class MareState(GameState):
                 self._march(seat, action.a, action.b, action.c)
         elif step == BLOCKADE:
             self._blockade(action)
+        elif step == DECLARE:
+            self._declare(action)
         elif step == LOSSES:
             self._lose(action.a)
             if not self._next_loss():
