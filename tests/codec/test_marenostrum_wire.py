@@ -347,6 +347,7 @@ def test_views_that_do_not_decode_are_value_errors() -> None:
         lambda m: setattr(m.marenostrum.provinces[2], "influence", 9),
         lambda m: m.marenostrum.provinces[2].caravans.append(pb.MARE_NOSTRUM_CARD_GEMS),
         lambda m: m.marenostrum.seas[0].forces.add(civilization=1, legions=1),
+        lambda m: m.marenostrum.provinces[0].forces.add(legions=1),
         lambda m: m.marenostrum.players[1].hand.cards.add(card=1, count=1),
         lambda m: m.marenostrum.bank.cards.add(card=1, count=1),
         lambda m: m.marenostrum.available.append("gandalf"),

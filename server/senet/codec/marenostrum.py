@@ -148,7 +148,15 @@ def _civ(index: int) -> pb.MareNostrumCivilization.ValueType:
     return pb.MareNostrumCivilization.ValueType(_plus_one(index, CIVS, "civilization"))
 
 
-def _civ_index(value: int) -> int:
+def _civ_or_nobody(value: int) -> int:
+    """A civilization field that may say nobody (influence, occupier): -1 when unset."""
+    return _minus_one(value, CIVS, "civilization")
+
+
+def _civ_of(value: int) -> int:
+    """A civilization field that must name one: units, players, battles' sides."""
+    if value == pb.MARE_NOSTRUM_CIVILIZATION_UNSPECIFIED:
+        raise ValueError("a Mare Nostrum civilization is unspecified")
     return _minus_one(value, CIVS, "civilization")
 
 
@@ -164,15 +172,11 @@ def _card_index(value: int) -> int:
     return _minus_one(value, CARD_TYPES, "card")
 
 
-def _space_index(space: str, what: str = "space") -> int:
+def _space_index(space: str) -> int:
     index = _SPACE_INDEX.get(space)
     if index is None:
-        raise ValueError(f"{space!r} is not a Mare Nostrum {what}")
+        raise ValueError(f"{space!r} is not a Mare Nostrum space")
     return index
-
-
-def _optional_seat(seat: int) -> int | None:
-    return None if seat == NOBODY else seat
 
 
 def write_cards(out: pb.MareNostrumCards, counts: Sequence[int]) -> None:
@@ -615,7 +619,7 @@ def _view_from_proto(
             mask |= 1 << ICONS[p].index(_card_index(card))
         caravans.append(mask)
         for force in province.forces:
-            civ = _civ_index(force.civilization)
+            civ = _civ_of(force.civilization)
             legions[civ][p] = force.legions
             creatures[civ][p] = force.creatures
             triremes[civ][p] = force.triremes
@@ -623,7 +627,7 @@ def _view_from_proto(
         for force in sea.forces:
             if force.legions or force.creatures:
                 raise ValueError("only triremes sail the seas")
-            triremes[_civ_index(force.civilization)][s] = force.triremes
+            triremes[_civ_of(force.civilization)][s] = force.triremes
     hand: list[int] | None = None
     offer: list[int] | None = None
     for player in players:
@@ -667,19 +671,19 @@ def _view_from_proto(
         "points_left": view.points_left,
         "after_space": _space_index(view.after_battle) if view.after_battle else NOBODY,
         "winner": view.winner if view.HasField("winner") else NOBODY,
-        "civ_of": [_civ_index(p.civilization) for p in players],
+        "civ_of": [_civ_of(p.civilization) for p in players],
         "seat_of": [c.seat if c.HasField("seat") else NOBODY for c in view.civilizations],
         "capital": [_space_index(c.capital) for c in view.civilizations],
         "roles": [r.seat if r.HasField("seat") else NOBODY for r in view.roles],
-        "influence": [_civ_index(p.influence) for p in view.provinces],
+        "influence": [_civ_or_nobody(p.influence) for p in view.provinces],
         "fortresses": [p.fortresses for p in view.provinces],
         "cities": [p.cities for p in view.provinces],
         "caravans": caravans,
         "temples": [p.temples for p in view.provinces],
         "markets": [p.markets for p in view.provinces],
         "stock": [stock.caravans, stock.markets, stock.cities, stock.temples],
-        "occupier": [_civ_index(p.occupier) for p in view.provinces],
-        "converter": [_civ_index(p.converter) for p in view.provinces],
+        "occupier": [_civ_or_nobody(p.occupier) for p in view.provinces],
+        "converter": [_civ_or_nobody(p.converter) for p in view.provinces],
         "new_influence": [int(p.influence_new) for p in view.provinces],
         "bank": read_cards(view.bank),
         "traders": list(trade.traders),
@@ -696,7 +700,7 @@ def _view_from_proto(
             *(p.triremes_moved for p in view.provinces),
             *(s.triremes_moved for s in view.seas),
         ],
-        "fought": [_space_index(f.space) * CIVS + _civ_index(f.enemy) for f in view.fought],
+        "fought": [_space_index(f.space) * CIVS + _civ_of(f.enemy) for f in view.fought],
         "pending": [_space_index(p) for p in view.pending],
         "blockade": blockade,
         "blockaded": blockaded,
@@ -709,7 +713,7 @@ def _view_from_proto(
         "owned": [[_OWNABLE_INDEX[card] for card in p.owned] for p in players],
         "free_left": free_left,
         "losses": [
-            [_civ_index(loss.civilization), _space_index(loss.space), loss.count]
+            [_civ_of(loss.civilization), _space_index(loss.space), loss.count]
             for loss in view.losses
         ],
     }
@@ -775,7 +779,7 @@ def _battle(field: str, extra: Callable[[pb.MareNostrumBattle], None] | None = N
 
     def read(m: pb.MareNostrumEvent) -> Any:
         value = getattr(m.battle, field)
-        return CIV_IDS[_civ_index(value)] if field in ("attacker", "defender") else value
+        return CIV_IDS[_civ_of(value)] if field in ("attacker", "defender") else value
 
     return _Detail(write, read)
 
@@ -869,7 +873,7 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
         "province": _SPACE,
         "previous": _Detail(
             lambda m, v: setattr(m, "civilization", _civ(_CIV_INDEX[v])),
-            lambda m: CIV_IDS[_civ_index(m.civilization)],
+            lambda m: CIV_IDS[_civ_of(m.civilization)],
         ),
     },
     "built": {
