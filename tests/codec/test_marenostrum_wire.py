@@ -310,7 +310,10 @@ def test_every_event_kind_round_trips() -> None:
 def test_spectators_of_default_matches_need_only_the_message() -> None:
     state = GAME.new_match(4, seed=3)
     view = state.view(None)
-    assert CODEC.view_from_proto(CODEC.view_to_proto(view)) == view
+    message = CODEC.view_to_proto(view)
+    assert CODEC.view_from_proto(message) == view
+    rome = message.marenostrum.civilizations[0]
+    assert (rome.hero, rome.creature) == ("caesar", "pegasus")
     assert CODEC.oneof_field == "marenostrum"
     assert mn.MARENOSTRUM_CODEC is CODEC
 

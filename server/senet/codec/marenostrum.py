@@ -35,7 +35,7 @@ from senet.games.marenostrum.actions import (
     parse_action,
 )
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS, SPACES
-from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
+from senet.games.marenostrum.cards import CIV_HEROES, CREATURES, GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIV_IDS, CIVS, GREECE
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
 from senet.games.marenostrum.constants import OVER, PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
@@ -463,7 +463,10 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
                 player.free_builds.add(item=pb.MareNostrumItem.ValueType(item + 1), count=count)
     for civ in range(CIVS):
         entry = out.civilizations.add(
-            civilization=_civ(civ), capital=SPACE_IDS[data["capital"][civ]]
+            civilization=_civ(civ),
+            capital=SPACE_IDS[data["capital"][civ]],
+            hero=CIV_HEROES[civ].id,
+            creature=CREATURES[civ].id,
         )
         if data["seat_of"][civ] != NOBODY:
             entry.seat = data["seat_of"][civ]
