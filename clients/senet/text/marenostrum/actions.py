@@ -12,23 +12,24 @@ from senet.v1 import match_pb2
 
 HELP = """\
 Type the number of an action, or its notation, then Enter. Notation:
-  size 3            trade size (Director)  offer grain     add a card to your offer
-  take 2 wine       take seat 2's card     give tax        Director: the make-up card
-  grant 3 / next 2  role ties, phase order god mars / pass an offering, or none
-  build legion lati build in a province    build caravan lati wine  (names the icon)
-  buy hercules      a hero or wonder       buy pyramids    win at once
-  pay grain         pay one card of a set  convert etru    complete a conversion
-  sail lati tyr     launch / move trireme  fight tyr rome  naval battle there
-  move l lati etru  move a legion (c: a creature)          done  end this part
-  lose legion       a battle's loss        sack city / sack caravan wine / occupy
-  convert / leave   after a battle         blockade aeg    Greece: attack a crossing
-  invoke vulcan etru  invoke baal etru wine  invoke poseidon tyr rome  (held gods)
-  swap grain tax    Cleopatra              gild grain      Midas
-Map: id=owner (R Rome G Greece E Egypt C Carthage B Babylon A Atlantis), * capital,
-+ new influence; c cities v caravans t temples m markets f fortresses; units per
-civilization: l legions c creatures s unlaunched triremes; @X occupied, %X being
-converted by X. Seas: triremes per civilization. DETAILS spell out your provinces
-and those at war. Commands: ? N (label of action N), list, board, quit."""
+  size 3             trade size (Director)   offer grain    add to your offer
+  take 2 wine        take seat 2's card      give tax       Director's make-up
+  grant 3 / next 2   role tie, phase order   god mars/pass  offering, or none
+  build legion lati  build in a province     build caravan lati wine (the icon)
+  buy hercules       a hero or a wonder      buy pyramids   win at once
+  pay grain          pay a card of the set   convert etru   finish a conversion
+  sail lati tyr      launch/move a trireme   fight tyr rome naval battle there
+  move l lati etru   move a legion (c: creature)            done  end this part
+  lose legion        a battle's loss         blockade aeg   Greece's blockade
+  sack city, sack caravan wine, occupy, convert, leave      after a battle
+  invoke vulcan etru, invoke baal etru wine, invoke poseidon tyr rome  (gods)
+  swap grain tax     Cleopatra               gild grain     Midas
+Map: id=owner: R Rome G Greece E Egypt C Carthage B Babylon A Atlantis;
+* capital, + new influence; c cities v caravans t temples m markets f forts;
+units per civilization: l legions c creatures s unlaunched triremes; @X
+occupied, %X being converted by X. Seas: triremes per civilization. DETAILS
+spell out your provinces and those at war.
+Commands: ? N (label of action N), list, board, quit."""
 
 #: Titles of the action kinds (the first word of the notation) in a long list.
 KIND_TITLE: dict[str, str] = {
