@@ -147,7 +147,9 @@ def marenostrum_values(state: GameState) -> list[float]:
             heroes += WIN_WORTH
         if over:
             provinces = state.influence.count(civ)
-            values.append(heroes + 0.01 * provinces + 0.001 * state.roles.count(seat))
+            cities = sum(state.cities[p] for p in range(PROVINCES) if state.influence[p] == civ)
+            ties = 0.01 * provinces + 0.001 * state.roles.count(seat) + 0.0001 * cities
+            values.append(heroes + ties)
             continue
         value = heroes + (NEAR_VICTORY if len(owned) == need - 1 else 0.0)
         value += _board_worth(state, civ)
