@@ -49,7 +49,7 @@ def test_a_person_plays_a_marenostrum_turn_with_a_trade(server_with_bots: str) -
         screen = str(child.before or "")
         screens += 1
         if screens == 1:
-            assert "MAP  id=owner" in screen and "your hand:" in screen
+            assert "PROVINCES  id=owner" in screen and "your hand:" in screen
             assert "Roles:" in screen and "Gods:" in screen and "To buy:" in screen
             # The resume command is printed whole, to be copied; the table fits.
             table = screen[screen.index("MARE NOSTRUM: MYTHOLOGY") :]

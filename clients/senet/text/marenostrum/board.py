@@ -133,7 +133,7 @@ def overview_lines(view: pb.MareNostrumView) -> list[Text]:
     by_id = {p.id: p for p in view.provinces}
     lines = [
         Text(
-            "MAP  id=owner (*capital) c city v caravan t temple m market f fort; units l c s",
+            "PROVINCES  id=owner c city v caravan t temple m market f fort; units l c s",
             style="bold",
         )
     ]
