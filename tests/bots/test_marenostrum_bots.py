@@ -102,6 +102,28 @@ def test_choices_do_not_depend_on_other_hands_or_offers(name: str) -> None:
     assert checked > 8
 
 
+@pytest.mark.parametrize("name", STRATEGY_NAMES)
+def test_an_offer_does_not_depend_on_the_offers_already_made(name: str) -> None:
+    """While the traders offer, a trader's choice is the same whatever the others
+    have put in their hidden offers (and whatever is in their hands)."""
+    checked = 0
+    for state in _positions(4, seed=12, every=1):
+        if state.step != "offer":
+            continue
+        seat = state.current_seat()
+        assert seat is not None
+        if not any(any(state.offers[s]) for s in state.traders if s != seat):
+            continue
+        expected = _strategy(name, seed=7).choose(state, seat)
+        twin = state.determinize(seat, 4)
+        assert twin.offers != state.offers or twin.hands != state.hands
+        assert _strategy(name, seed=7).choose(twin, seat) == expected
+        checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 1
+
+
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
 def test_search_never_touches_the_state_it_is_given(
     name: str, monkeypatch: pytest.MonkeyPatch
