@@ -219,3 +219,33 @@ def test_cards_read_as_notation() -> None:
         ]
     )
     assert cards_text(cards) == "tax x3, wine"
+
+
+def test_zoom_spells_out_provinces_regions_civilizations_and_seas() -> None:
+    from senet.text import choose
+    from senet.text.generic import GENERIC_RENDERER
+    from senet.text.renderer import detail_lines
+
+    state = GAME.new_match(4, seed=3)
+    assert isinstance(state, MareState)
+    view = CODEC.view_to_proto(state.view(0))
+
+    def zoom(words: str) -> list[str]:
+        lines = detail_lines(MARENOSTRUM_RENDERER, words, view, None, 0, ASCII)
+        assert all(line.cell_len <= WIDTH for line in lines)
+        return [line.plain for line in lines]
+
+    assert zoom("lati")[0].startswith("  lati Latium: Rome capital; cities 1/1")
+    italia = zoom("italia")
+    assert [line.split()[0] for line in italia if not line.startswith("      ")] == [
+        "gcis", "etru", "lati", "camp", "magn", "sici", "sard"
+    ]  # fmt: skip
+    rome = "\n".join(zoom("rome"))
+    assert "Latium" in rome and "Etruria" in rome and "Attica" not in rome
+    assert len([line for line in zoom("seas") if not line.startswith("      ")]) == 14
+    assert "Mare Tyrrhenum: triremes Rome 1" in "\n".join(zoom("tyr lati"))
+    assert "nothing named atlantida" in "\n".join(zoom("atlantida"))
+    command = choose.resolve("Zoom  Italia", [])
+    assert command == choose.Command("zoom", "italia")
+    other = detail_lines(GENERIC_RENDERER, "x", view, None, 0, ASCII)
+    assert "board" in other[0].plain

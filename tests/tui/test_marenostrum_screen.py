@@ -1,6 +1,6 @@
 """The full screen draws Mare Nostrum with its own renderer at 80x24: the table is on
-screen, F3 jumps between its regions (players, provinces, details), and a typed
-notation plays."""
+screen, F3 jumps between its regions (players, provinces, details), ``zoom`` spells a
+province out in the log, and a typed notation plays."""
 
 from __future__ import annotations
 
@@ -46,6 +46,9 @@ async def test_the_marenostrum_table_fits_and_its_regions_are_reachable(
             if "PROVINCES" in screen_text(app):
                 break
         assert "PROVINCES  id=owner" in screen_text(app)
+        await pilot.press(*"zoom lati", "enter")
+        assert any("Latium: Rome capital" in line for line in app.log_pane.lines_written)
+        assert app.entry.value == "" and app.legal is not None
         assert "size 1" in [a.notation for a in app.legal_actions]
         await pilot.press(*"size 1", "enter")
         logged = app.log_pane.lines_written

@@ -28,8 +28,9 @@ Map: id=owner: R Rome G Greece E Egypt C Carthage B Babylon A Atlantis;
 * capital, + new influence; c cities v caravans t temples m markets f forts;
 units per civilization: l legions c creatures s unlaunched triremes; @X
 occupied, %X being converted by X. Seas: triremes per civilization. DETAILS
-spell out your provinces and those at war.
-Commands: ? N (label of action N), list, board, quit."""
+spell out your provinces and those at war; zoom lati, zoom italia, zoom rome,
+zoom seas or zoom all spell out others (regions as on the map).
+Commands: ? N (label of action N), list, board, zoom <what>, quit."""
 
 #: Titles of the action kinds (the first word of the notation) in a long list.
 KIND_TITLE: dict[str, str] = {

@@ -260,3 +260,46 @@ def detail_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
             continue
         lines += hanging(Text(f"  {space:<5}"), line.plain, WIDTH)
     return lines
+
+
+def zoom_lines(words: str, view: pb.MareNostrumView, seats: Seats) -> list[Text]:
+    """``zoom <what>``: provinces and seas in full, named by id (``lati``, ``tyr``), by
+    region (``italia``), by civilization (``rome``: its provinces), or ``seas``,
+    ``all``; several words show each."""
+    provinces = {p.id: p for p in view.provinces}
+    seas = {s.id: s for s in view.seas}
+    regions = {name.lower(): ids for name, ids in REGIONS}
+    civs = {civ_name(c.civilization).lower(): c.civilization for c in view.civilizations}
+    wanted: list[str] = []
+    unknown: list[str] = []
+    for word in words.lower().split():
+        if word in provinces or word in seas:
+            found = [word]
+        elif word in regions:
+            found = [i for i in regions[word] if i in provinces]
+        elif word in civs:
+            found = [p.id for p in view.provinces if p.influence == civs[word]]
+        elif word == "seas":
+            found = list(seas)
+        elif word == "all":
+            found = [*provinces, *seas]
+        else:
+            unknown.append(word)
+            continue
+        wanted += [space for space in found if space not in wanted]
+    lines: list[Text] = []
+    for space in wanted:
+        if space in provinces:
+            line = province_detail(provinces[space], view)
+        else:
+            line = sea_detail(seas[space])
+        lines += hanging(Text(f"  {space:<5}"), line.plain, WIDTH)
+    if unknown:
+        names = ", ".join(name for name, _ in REGIONS)
+        lines += hanging(
+            Text("zoom: "),
+            f"nothing named {', '.join(unknown)}. Zoom on a province or sea id (lati, tyr), "
+            f"a region ({names}), a civilization (rome), seas or all.",
+            WIDTH,
+        )
+    return lines or [Text("zoom: nothing there.")]

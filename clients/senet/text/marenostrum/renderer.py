@@ -8,7 +8,7 @@ from rich.text import Text
 
 from senet.text.choose import PLAIN_INPUT
 from senet.text.drawing import WIDTH, Charset
-from senet.text.marenostrum import actions, events, scores, table
+from senet.text.marenostrum import actions, board, events, scores, table
 from senet.text.marenostrum.names import Seats
 from senet.v1 import match_pb2
 
@@ -56,6 +56,19 @@ class MareNostrumRenderer:
     ) -> str:
         # By letter and name, as on the board and in the log.
         return Seats(view.marenostrum, summary, viewer).label(seat)
+
+    def detail_lines(
+        self,
+        words: str,
+        view: match_pb2.View,
+        summary: match_pb2.MatchSummary | None,
+        viewer: int | None,
+        cs: Charset,
+    ) -> list[Text]:
+        """``zoom <what>`` (see :func:`senet.text.renderer.detail_lines`): provinces and
+        seas in full, by id, region, civilization, ``seas`` or ``all``."""
+        seats = Seats(view.marenostrum, summary, viewer)
+        return board.zoom_lines(words, view.marenostrum, seats)
 
     def action_lines(
         self, legal: Sequence[match_pb2.LegalAction], width: int = WIDTH
