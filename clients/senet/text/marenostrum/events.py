@@ -75,7 +75,7 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CARD_TAKEN:
         return f"{who} takes {card_name(event.card)} from {other}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_COMPENSATED:
-        return f"{who} gives a card to {other}, one card short."
+        return f"{who} gives a card to {other}, who was one card short."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_TRADE_OVER:
         return "The trade is over: the cards taken join the hands."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_ORDER:
