@@ -38,6 +38,7 @@ from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import parse_options, program, seat_plan
 from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, renderer_for
+from senet.text.renderer import detail_lines as renderer_detail_lines
 from senet.v1 import match_pb2, match_service_pb2
 
 LOG_LINES = 8
@@ -369,6 +370,9 @@ class TextApp:
         command = choose.COMMANDS.get(text.strip().lower())
         if command is not None:
             return self._command(choose.Command(command))
+        zoom = choose.zoom_words(text)
+        if zoom is not None:
+            return self._command(choose.Command("zoom", zoom))
         if text.strip():
             if self.session.seat is None:
                 self.print("You are watching: type quit to leave.")
@@ -396,6 +400,20 @@ class TextApp:
                 self.print(f"{number:>3}  {action.notation:<14} {action.label}")
         elif command.name == "explain":
             self.print(command.message)
+        elif command.name == "zoom":
+            if self.view is None:
+                self.print("No table yet.")
+            else:
+                self.print(
+                    *renderer_detail_lines(
+                        self.renderer,
+                        command.message,
+                        self.view,
+                        self.summary,
+                        self.viewer,
+                        self.charset,
+                    )
+                )
         elif command.name == "board":
             self.draw()
             return None

@@ -9,7 +9,8 @@ Accepted input:
 * only the arguments (``c2``), for a game whose renderer names the tokens that may
   be typed alone (Mykerinos: board spaces), when exactly one legal action takes them;
 * commands: ``?`` / ``help``, ``? N`` (the label of action N), ``list`` (every action
-  with its label), ``board`` (draw the table again), ``quit``.
+  with its label), ``board`` (draw the table again), ``zoom <what>`` (a closer look
+  at part of the table, for a game whose renderer offers one), ``quit``.
 
 Nothing here knows a game: what a game lets a person type loosely comes from its
 text renderer as :class:`InputHints`. Anything else that looks like notation is
@@ -54,6 +55,17 @@ COMMANDS = {
 }
 
 
+#: ``zoom <what>``: what the words name (a region, a space) is the game renderer's
+#: business (:func:`senet.text.renderer.detail_lines`).
+ZOOM = re.compile(r"zoom\s+(.+)")
+
+
+def zoom_words(text: str) -> str | None:
+    """The words of a ``zoom <what>`` command, lower case; None for other input."""
+    match = ZOOM.fullmatch(" ".join(text.lower().split()))
+    return match.group(1) if match is not None else None
+
+
 @dataclass(frozen=True)
 class Submit:
     """Send this notation. ``known`` is False when it matched no listed action (the
@@ -65,7 +77,8 @@ class Submit:
 
 @dataclass(frozen=True)
 class Command:
-    """A client command (``help``, ``list``, ``board``, ``quit``, ``explain``)."""
+    """A client command (``help``, ``list``, ``board``, ``quit``, ``explain``, ``zoom``:
+    ``message`` holds the explanation, or the words to zoom on)."""
 
     name: str
     message: str = ""
@@ -110,6 +123,9 @@ def resolve(
     lowered = line.lower()
     if lowered in COMMANDS:
         return Command(COMMANDS[lowered])
+    zoom = zoom_words(lowered)
+    if zoom is not None:
+        return Command("zoom", zoom)
     explain = re.fullmatch(r"\?\s*(\d+)", lowered)
     if explain is not None:
         number = int(explain.group(1))

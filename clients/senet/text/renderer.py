@@ -98,6 +98,27 @@ TEXT_RENDERERS: PluginRegistry[TextRenderer] = PluginRegistry(
 )
 
 
+def detail_lines(
+    renderer: TextRenderer,
+    words: str,
+    view: match_pb2.View,
+    summary: match_pb2.MatchSummary | None,
+    viewer: int | None,
+    cs: Charset,
+) -> list[Text]:
+    """What ``zoom <words>`` shows: a closer look at part of the table.
+
+    Optional for a renderer, since a small table has nothing to zoom on: a renderer
+    with a ``detail_lines(words, view, summary, viewer, cs)`` method answers, the
+    others say there is nothing more than the table.
+    """
+    method = getattr(renderer, "detail_lines", None)
+    if method is None:
+        return [Text("This game shows everything on the table: type board to draw it again.")]
+    lines: list[Text] = method(words, view, summary, viewer, cs)
+    return lines
+
+
 def renderer_for(game_id: str) -> TextRenderer:
     """The renderer of ``game_id``, or the generic one for a game without its own.
 

@@ -43,7 +43,7 @@ from senet.client.turns import must_decide
 from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
-from senet.text.renderer import TextRenderer, renderer_for
+from senet.text.renderer import TextRenderer, detail_lines, renderer_for
 from senet.tui import picker
 from senet.tui.panes import (
     ActionList,
@@ -135,7 +135,7 @@ KEYS_HELP = """Keys
   PageUp/Down   scroll the board          F2      zoom the board (again: back)
   F3            next region of the board  F1      this help
   Ctrl+Q        leave for good, or pause (the resume command is printed)
-Typed commands: help, list, board, quit.
+Typed commands: help, list, board, quit, zoom <what> (a closer look: in the log)
 """
 
 
@@ -572,6 +572,11 @@ class PlayApp(App[int]):
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         lowered = text.lower()
+        zoom = choose.zoom_words(text)
+        if zoom is not None:
+            self.entry.value = ""
+            self._zoom(zoom)
+            return
         command = choose.COMMANDS.get(lowered)
         if command is not None and lowered != "?":
             self.entry.value = ""
@@ -636,6 +641,17 @@ class PlayApp(App[int]):
             self.legal = None
             self._draw_prompt()
         self._hint(Text(f"Played {notation}.", style="italic"))
+
+    def _zoom(self, words: str) -> None:
+        """``zoom <what>``: the game's closer look at part of the table, in the log."""
+        if self.view is None:
+            self._hint(Text("No table yet."))
+            return
+        lines = detail_lines(
+            self.renderer, words, self.view, self.summary, self.viewer, self.charset
+        )
+        self.log_pane.add(lines)
+        self._hint(Text(f"zoom {words}: shown in the log.", style="italic"))
 
     def _command(self, name: str) -> None:
         if name == "quit":

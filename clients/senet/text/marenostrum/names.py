@@ -1,0 +1,172 @@
+"""Who is who in a Mare Nostrum match, and how cards, civilizations and steps read.
+
+A civilization is one capital letter on the map (``R`` Rome, ``G`` Greece, ``E`` Egypt,
+``C`` Carthage, ``B`` Babylon, ``A`` Atlantis), because influence, units and fortresses
+belong to civilizations, neutrals included; a seat reads ``2 Rome (Ada)``, its number
+first since the notation names seats by number (``take 2 wine``, ``next 2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from senet.text.seat_names import SeatNames
+from senet.v1 import mare_nostrum_pb2 as pb
+from senet.v1 import match_pb2
+
+CIV_NAMES = ("Rome", "Greece", "Egypt", "Carthage", "Babylon", "Atlantis")
+CIV_LETTERS = "RGECBA"
+CIV_STYLES = ("bold red", "bold blue", "bold yellow", "bold magenta", "bold green", "bold cyan")
+#: Card notation by enum value - 1 (the action notation's words).
+CARD_NAMES = (
+    "tax",
+    "livestock",
+    "grain",
+    "fruit",
+    "gems",
+    "slaves",
+    "oil",
+    "metal",
+    "gold",
+    "papyrus",
+    "perfume",
+    "fish",
+    "wine",
+    "pottery",
+)
+ITEM_NAMES = (
+    "influence",
+    "city",
+    "caravan",
+    "temple",
+    "market",
+    "fortress",
+    "legion",
+    "trireme",
+    "creature",
+)
+BUILDING_NAMES = ("caravan", "market", "city", "temple")
+UNIT_NAMES = ("legion", "creature", "fortress")
+ROLE_NAMES = ("Director of Commerce", "High Priest", "Political Leader", "Military Leader")
+ROLE_SHORT = ("Commerce", "Priest", "Political", "Military")
+PHASE_NAMES = ("set-up", "commerce", "offerings", "construction", "military")
+STEP_NAMES: dict[int, str] = {
+    pb.MARE_NOSTRUM_STEP_SETUP_CAPITAL: "free set-up: founding the capital",
+    pb.MARE_NOSTRUM_STEP_SETUP_BUILD: "free set-up: spending this round's points",
+    pb.MARE_NOSTRUM_STEP_ROLE_TIE: "handing a tied role to one of the others",
+    pb.MARE_NOSTRUM_STEP_ORDER: "naming who plays next in this phase",
+    pb.MARE_NOSTRUM_STEP_TRADE_SIZE: "Director: setting the trade's size",
+    pb.MARE_NOSTRUM_STEP_OFFER: "traders choosing their hidden offers",
+    pb.MARE_NOSTRUM_STEP_TAKE: "taking a face-up card of another trader",
+    pb.MARE_NOSTRUM_STEP_COMPENSATE: "Director: giving the player one card short",
+    pb.MARE_NOSTRUM_STEP_OFFERING: "making an offering to a god, or passing",
+    pb.MARE_NOSTRUM_STEP_BUILD: "building and buying",
+    pb.MARE_NOSTRUM_STEP_PAY: "paying, card by card",
+    pb.MARE_NOSTRUM_STEP_NAVAL: "naval moves and battles",
+    pb.MARE_NOSTRUM_STEP_GROUND: "ground moves",
+    pb.MARE_NOSTRUM_STEP_LOSSES: "choosing a battle's losses",
+    pb.MARE_NOSTRUM_STEP_AFTER_BATTLE: "after battle: sack, occupy, convert or leave",
+    pb.MARE_NOSTRUM_STEP_BLOCKADE: "Greece: blockading a crossing",
+    pb.MARE_NOSTRUM_STEP_OVER: "game over",
+}
+
+
+def _name(names: tuple[str, ...], value: int) -> str:
+    return names[value - 1] if 1 <= value <= len(names) else "?"
+
+
+def civ_name(value: int) -> str:
+    """``Rome`` for a ``MareNostrumCivilization`` value; ``nobody`` for unspecified."""
+    return "nobody" if value == 0 else _name(CIV_NAMES, value)
+
+
+def civ_letter(value: int) -> str:
+    """The map letter of a civilization; ``-`` for nobody."""
+    return CIV_LETTERS[value - 1] if 1 <= value <= len(CIV_LETTERS) else "-"
+
+
+def civ_style(value: int) -> str:
+    return CIV_STYLES[value - 1] if 1 <= value <= len(CIV_STYLES) else ""
+
+
+def card_name(value: int) -> str:
+    return _name(CARD_NAMES, value)
+
+
+def item_name(value: int) -> str:
+    return _name(ITEM_NAMES, value)
+
+
+def building_name(value: int) -> str:
+    return _name(BUILDING_NAMES, value)
+
+
+def unit_name(value: int) -> str:
+    return _name(UNIT_NAMES, value)
+
+
+def role_name(value: int) -> str:
+    return _name(ROLE_NAMES, value)
+
+
+def phase_name(value: int) -> str:
+    return _name(PHASE_NAMES, value)
+
+
+def cards_text(cards: pb.MareNostrumCards) -> str:
+    """``tax x3, grain, wine x2``; ``none`` when empty."""
+    parts = [card_name(c.card) + (f" x{c.count}" if c.count > 1 else "") for c in cards.cards]
+    return ", ".join(parts) or "none"
+
+
+def card_count(cards: pb.MareNostrumCards) -> int:
+    return sum(c.count for c in cards.cards)
+
+
+def card_list(values: Iterable[int]) -> str:
+    return ", ".join(card_name(v) for v in values) or "none"
+
+
+def title(card_id: str) -> str:
+    """A hero's, wonder's, god's or creature's display name from its card id."""
+    special = {
+        "gardens": "Hanging Gardens",
+        "artemis": "Temple of Artemis",
+        "zeus": "Statue of Zeus",
+        "helen": "Helen of Troy",
+        "dioscuri": "Castor & Pollux",
+        "sheba": "Queen of Sheba",
+    }
+    return special.get(card_id, card_id.capitalize())
+
+
+class Seats(SeatNames):
+    """Names for seats: number, civilization, display name, and ``you`` for the viewer."""
+
+    def __init__(
+        self,
+        view: pb.MareNostrumView,
+        summary: match_pb2.MatchSummary | None = None,
+        viewer: int | None = None,
+    ) -> None:
+        super().__init__(summary, viewer)
+        self.civs = {p.seat: p.civilization for p in view.players}
+
+    def civ(self, seat: int) -> str:
+        return civ_name(self.civs.get(seat, 0))
+
+    def label(self, seat: int) -> str:
+        """``2 Rome (Ada)``, or ``2 Rome (Ada, you)``."""
+        you = ", you" if seat == self.viewer else ""
+        return f"{seat} {self.civ(seat)} ({self.name(seat)}{you})"
+
+    def short(self, seat: int) -> str:
+        """``2 Rome``: where the full label would not fit."""
+        return f"{seat} {self.civ(seat)}"
+
+    def who(self, civilization: int) -> str:
+        """A civilization by name, with its seat when a player plays it."""
+        for seat, civ in self.civs.items():
+            if civ == civilization:
+                return self.short(seat)
+        return f"{civ_name(civilization)} (neutral)" if civilization else "nobody"

@@ -1,0 +1,55 @@
+"""The full screen draws Mare Nostrum with its own renderer at 80x24: the table is on
+screen, F3 jumps between its regions (players, provinces, details), ``zoom`` spells a
+province out in the log, and a typed notation plays."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from senet.client.client import SenetClient
+from senet.service.server import create_server
+from senet.service.settings import Settings
+from senet.text.app import Session
+from senet.tui.app import PlayApp
+from tests.tui.conftest import check_screen, screen_text, wait_for
+
+
+@pytest.fixture
+async def director() -> AsyncIterator[Session]:
+    """A three-seat match (seed 3: seat 0 is the Director of Commerce), all joined."""
+    server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    address = f"127.0.0.1:{server.port}"
+    client = SenetClient(address)
+    match_id = await client.create_match("marenostrum", 3, seed=3)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob", "Cy")]
+    try:
+        yield Session(client, address, match_id, seats[0])
+    finally:
+        await client.close()
+        await server.stop()
+
+
+async def test_the_marenostrum_table_fits_and_its_regions_are_reachable(
+    director: Session,
+) -> None:
+    app = PlayApp(director)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        check_screen(app, (80, 24))
+        assert "MARE NOSTRUM: MYTHOLOGY" in screen_text(app)
+        heads = [app.board.lines[i].plain.split()[0] for i in app.board.sections()]
+        assert {"PLAYERS", "PROVINCES", "DETAILS"} <= set(heads), heads
+        for _ in heads:
+            await pilot.press("f3")
+            if "PROVINCES" in screen_text(app):
+                break
+        assert "PROVINCES  id=owner" in screen_text(app)
+        await pilot.press(*"zoom lati", "enter")
+        assert any("Latium: Rome capital" in line for line in app.log_pane.lines_written)
+        assert app.entry.value == "" and app.legal is not None
+        assert "size 1" in [a.notation for a in app.legal_actions]
+        await pilot.press(*"size 1", "enter")
+        logged = app.log_pane.lines_written
+        await wait_for(pilot, app, lambda: any("every trader offers 1" in x for x in logged))
