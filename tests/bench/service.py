@@ -76,7 +76,7 @@ import redis
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio.connection import Connection
 
-from senet.games import Rng, get_game
+from senet.games import Game, Rng, get_game
 from senet.store.redis_mux import MuxConnection
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 from tests.bench import clocks, echo_server
@@ -299,9 +299,10 @@ def _wait_for_redis(child: Child, port: int) -> None:
 
 
 # -------------------------------------------------------------------- matches
-def random_plan(seed: int) -> list[tuple[int, str]]:
-    """(seat, notation) of every action of a random full match from ``seed``."""
-    state = get_game(GAME_ID).new_match(SEATS, seed=seed)
+def random_plan(seed: int, game: Game | None = None) -> list[tuple[int, str]]:
+    """(seat, notation) of every action of a random full match of ``game``
+    (default: Mykerinos) from ``seed``."""
+    state = (game or get_game(GAME_ID)).new_match(SEATS, seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
     plan: list[tuple[int, str]] = []
     while not state.is_over():
@@ -345,11 +346,13 @@ class Match:
         self.version += 1
 
 
-async def create_match(stub: Stub, seed: int) -> Match:
-    """Create a 4-seat match with ``seed`` and claim every seat."""
+async def create_match(stub: Stub, seed: int, game: Game | None = None) -> Match:
+    """Create a 4-seat match of ``game`` (default: Mykerinos) with ``seed`` and
+    claim every seat."""
+    game = game or get_game(GAME_ID)
     created = await stub.CreateMatch(
         match_service_pb2.CreateMatchRequest(
-            game_id=GAME_ID,
+            game_id=game.info.id,
             seats=[match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN)] * SEATS,
             seed=seed,
         )
@@ -362,7 +365,7 @@ async def create_match(stub: Stub, seed: int) -> Match:
             )
         )
         tokens.append((("authorization", f"Bearer {joined.token}"),))
-    return Match(created.match_id, tokens, random_plan(seed))
+    return Match(created.match_id, tokens, random_plan(seed, game))
 
 
 async def submit(stub: Stub, match: Match) -> None:
@@ -371,10 +374,12 @@ async def submit(stub: Stub, match: Match) -> None:
 
 
 class MatchPool:
-    """Matches ready to be played, created on demand with consecutive seeds."""
+    """Matches of ``game`` (default: Mykerinos) ready to be played, created on
+    demand with consecutive seeds."""
 
-    def __init__(self, stub: Stub) -> None:
+    def __init__(self, stub: Stub, game: Game | None = None) -> None:
         self.stub = stub
+        self.game = game
         self.ready: deque[Match] = deque()
         self._seeds = iter(range(BASE_SEED, BASE_SEED + (1 << 40)))
         self.created_inline = 0
@@ -394,7 +399,7 @@ class MatchPool:
 
         async def one(seed: int) -> Match:
             async with gate:
-                return await create_match(self.stub, seed)
+                return await create_match(self.stub, seed, self.game)
 
         self.ready.extend(await asyncio.gather(*(one(next(self._seeds)) for _ in range(missing))))
 
@@ -402,7 +407,7 @@ class MatchPool:
         if self.ready:
             return self.ready.popleft()
         self.created_inline += 1
-        return await create_match(self.stub, next(self._seeds))
+        return await create_match(self.stub, next(self._seeds), self.game)
 
     def give_back(self, match: Match) -> None:
         if not match.finished:
