@@ -486,7 +486,7 @@ async def submit_match(stub: Stub, match: Match, deadline: float) -> int:
 
 
 #: Plays one match until it ends or the deadline; returns the actions committed.
-MatchPlayer = Callable[[Stub, Match, float], Awaitable[int]]
+MatchPlayer = Callable[["Stub", Match, float], Awaitable[int]]
 
 
 async def match_window(
