@@ -89,3 +89,32 @@ async def test_a_resumed_stream_is_prompted_at_once_when_its_seat_must_decide() 
     except TimeoutError:
         item = None
     assert not isinstance(item, LegalActions)
+
+
+class DeafStore(MemoryStore):
+    """A memory store whose blocking reads never return: watchers learn of a commit
+    only from the replica that made it."""
+
+    async def events_after(
+        self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
+    ) -> Any:
+        if block_ms > 0:
+            await asyncio.Event().wait()
+        return await super().events_after(match_id, version, limit, 0)
+
+
+async def test_the_committing_replica_hands_its_update_to_its_watchers_at_once() -> None:
+    service = MatchService(DeafStore(), Settings())
+    match_id, callers = await service_match(service, SEATS, SEED)
+    snapshot = await service.get(callers[0], match_id)
+    mover = snapshot.summary.current_seat
+    assert mover is not None
+    stream = aiter(service.watch(callers[0], match_id, None))
+    assert isinstance(await anext(stream), MatchSnapshot)
+    pending = asyncio.ensure_future(anext(stream))
+    await asyncio.sleep(0.05)  # the watcher waits on its feed
+    legal = await service.legal_actions(callers[mover], match_id)
+    notation = legal.actions[0].notation
+    await service.submit(callers[mover], match_id, notation, 0, "r1", None, lambda o: o)
+    update = await asyncio.wait_for(pending, 2)
+    assert isinstance(update, MatchUpdate) and update.version == 1

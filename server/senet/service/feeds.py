@@ -91,6 +91,15 @@ class FeedHub:
         for feed in self._feeds.values():
             feed.signal()
 
+    def committed_here(self, match_id: str, batch: EventBatch) -> None:
+        """A commit this replica has just made (confirmed by the store): the match's
+        watchers here get it at once, instead of after the reader's next store read,
+        which finds it again and skips it. Only the very next version is taken, so a
+        feed never skips one."""
+        feed = self._feeds.get(match_id)
+        if feed is not None and batch.version == feed.version + 1:
+            feed.publish([batch])
+
     @property
     def watched_matches(self) -> int:
         return len(self._feeds)

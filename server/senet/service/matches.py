@@ -933,13 +933,14 @@ class MatchService:
         if check_next and next_seat is not None and next_seat in entry.seats:
             claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
         record = replace(record, claims=claims)
+        update_json = record.to_json()
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
                 expected_version=entry.version,
                 request_key=key,
                 log_entry_json=log_entry,
-                events_json=record.to_json(),
+                events_json=update_json,
                 snapshot_json=Snapshot(
                     state.snapshot_data(), now, None if clock is None else clock.to_data()
                 ).to_json(),
@@ -975,6 +976,9 @@ class MatchService:
                 )
             head = CachedMatch(outcome.version, entry.meta, entry.seats, state, clock=clock)
             self.cache.put(match_id, head)
+            # This replica's watchers (the mover's own stream among them) get the
+            # update now, not after the reader's next store read.
+            self.feeds.committed_here(match_id, EventBatch(outcome.version, update_json))
             if status == "active":
                 asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
             else:
