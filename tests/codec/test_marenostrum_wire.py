@@ -10,7 +10,9 @@
   Director gives, change nothing another seat receives; no set-aside hero or wonder
   is ever named; the events that name a hand's cards are private to that hand.
 * Every action kind and event kind has a hand-written sample (random play seldom
-  reaches the blockade or Midas), so the tables cannot fall behind the core.
+  reaches the blockade or Midas), so the tables cannot fall behind the core; so do
+  the steps and fields of the card powers (Ulysses's barter, a declared crossing,
+  the Sphinx's and the Hydra's marks).
 * Client input: malformed typed actions, arbitrary typed actions and arbitrary wire
   bytes decode to notation the core accepts or are ``MalformedActionError``.
 """
@@ -33,8 +35,19 @@ from senet.games import Event, MalformedActionError, get_game
 from senet.games.marenostrum import MareAction, MareState
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum.actions import ALL_KINDS, parse_action
+from senet.games.marenostrum.board import space_index
 from senet.games.marenostrum.cards import OWNABLE_IDS
-from senet.games.marenostrum.constants import COMPENSATE, OFFER
+from senet.games.marenostrum.civilizations import CIVS, EGYPT, GREECE, ROME
+from senet.games.marenostrum.constants import (
+    BARTER,
+    BLOCKADE,
+    COMMERCE_ROLE,
+    COMPENSATE,
+    DECLARE,
+    GROUND,
+    MILITARY,
+    OFFER,
+)
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2, mykerinos_pb2
 
@@ -131,6 +144,58 @@ def _check_event(state: MareState, event: Event) -> None:
     assert _set_aside(state).isdisjoint(_strings(MessageToDict(message)))
     if event.kind in PRIVATE_KINDS:
         assert event.audience == frozenset({event.data["seat"]})
+
+
+def _positions_of_card_powers() -> Iterator[MareState]:
+    """Steps and fields random play seldom reaches: Ulysses's barter, a crossing
+    being declared and then waiting on Greece, the Sphinx's and the Hydra's marks."""
+    barter = GAME.new_match(6, seed=1)
+    assert isinstance(barter, MareState)
+    seat = barter.seat_of[EGYPT]
+    barter.owned[seat] = sorted([*barter.owned[seat], OWNABLE_IDS.index("ulysses")])
+    barter.apply(barter.roles[COMMERCE_ROLE], "size 0")
+    assert barter.step == BARTER
+    yield barter
+    crossing = GAME.new_match(6, seed=1)
+    assert isinstance(crossing, MareState)
+    rome = crossing.seat_of[ROME]
+    crossing.triremes[GREECE][space_index("aeg")] = 0
+    crossing.triremes[GREECE][space_index("ion")] = 1
+    crossing.triremes[ROME][space_index("ion")] = 1
+    crossing.legions[ROME][space_index("magn")] = 3
+    crossing.phase, crossing.step = MILITARY, GROUND
+    crossing.queue, crossing.actor = [rome], rome
+    crossing.apply(rome, "move l magn pelo")
+    assert crossing.step == DECLARE
+    yield crossing
+    crossing.cursed = [space_index("theb"), space_index("aegy")]
+    crossing.regrown = [CIVS - 1, 0]
+    yield crossing
+    crossing.apply(rome, "move l magn pelo")
+    crossing.apply(rome, "done")
+    assert crossing.step == BLOCKADE
+    yield crossing
+
+
+def test_card_power_steps_and_fields_convert_both_ways() -> None:
+    for state in _positions_of_card_powers():
+        for viewer in [None, *range(state.seat_count)]:
+            _check_view(state, viewer, rebuild=True)
+        for decider in state.deciding_seats():
+            for legal in state.legal_actions_for(decider):
+                assert isinstance(legal, MareAction)
+                typed = match_pb2.Action.FromString(_wire(CODEC.action_to_proto(legal)))
+                assert CODEC.action_from_proto(typed) == legal.notation()
+
+
+def test_step_numbers_stay_as_published() -> None:
+    """Steps travel by name: one the core inserts before ``over`` takes a new number."""
+    assert CODEC.view_to_proto(GAME.new_match(3, seed=1).view(None)).marenostrum.step == (
+        pb.MARE_NOSTRUM_STEP_TRADE_SIZE
+    )
+    state = next(_positions_of_card_powers())
+    step = CODEC.view_to_proto(state.view(None)).marenostrum.step
+    assert (step, pb.MARE_NOSTRUM_STEP_OVER) == (pb.MARE_NOSTRUM_STEP_BARTER, 17)
 
 
 # ------------------------------------------------------------ hidden information
@@ -234,6 +299,9 @@ ACTION_SAMPLES = [
     "swap tax livestock",
     "gild grain",
     "blockade aeg",
+    "barter tax wine",
+    "barter grain pottery",
+    "gaze etru carthage",
 ]
 
 
@@ -282,7 +350,19 @@ EVENT_SAMPLES: list[Event] = [
     Event("moved", {"seat": 0, "unit": "creature", "start": "lati", "end": "etru"}),
     Event("card_power", {"seat": 0, "card": "midas"}),
     Event(
-        "blockade_declared", {"seat": 2, "start": "lati", "end": "atti", "chain": ["ion", "aeg"]}
+        "blockade_declared",
+        {
+            "seat": 2,
+            "start": "lati",
+            "end": "atti",
+            "chain": ["ion", "aeg"],
+            "legions": 2,
+            "creatures": 1,
+        },
+    ),
+    Event(
+        "blockade_declared",
+        {"seat": 2, "start": "lati", "end": "atti", "chain": ["ion"], "legions": 0, "creatures": 1},
     ),
     Event("blockade_held", {"province": "atti"}),
     Event("capital_founded", {"seat": 4, "province": "troa"}),
@@ -290,6 +370,11 @@ EVENT_SAMPLES: list[Event] = [
     Event("god_invoked", {"seat": 1, "god": "poseidon"}),
     Event("card_drawn", {"seat": 5}),
     Event("card_drawn_private", {"seat": 5, "card": "tax"}),
+    Event("card_power", {"seat": 3, "card": "ulysses"}),
+    Event("first_strike", {"province": "cyre", "civ": "greece", "victim": "egypt", "legions": 2}),
+    Event("regrow", {"province": "etru", "civ": "babylon", "roll": 5, "ok": True}),
+    Event("regrow", {"province": "etru", "civ": "babylon", "roll": 1, "ok": False}),
+    Event("petrified", {"seat": 0, "province": "etru", "civ": "carthage"}),
 ]
 
 
@@ -459,7 +544,7 @@ def _typed(**fields: Any) -> pb.MareNostrumAction:
 
 TYPED_ACTIONS = st.builds(
     _typed,
-    kind=st.integers(0, 26),
+    kind=st.integers(0, 29),
     card=ENUMS,
     bank_card=ENUMS,
     seat=st.none() | st.integers(0, 2**32 - 1),

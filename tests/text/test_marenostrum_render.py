@@ -249,3 +249,41 @@ def test_zoom_spells_out_provinces_regions_civilizations_and_seas() -> None:
     assert command == choose.Command("zoom", "italia")
     other = detail_lines(GENERIC_RENDERER, "x", view, None, 0, ASCII)
     assert "board" in other[0].plain
+
+
+def test_card_powers_are_drawn_and_logged() -> None:
+    """A crossing being declared, the Sphinx's and the Hydra's marks, a power used,
+    and the log lines of the Centaurs, the Hydra and Medusa."""
+    from tests.codec.test_marenostrum_wire import _positions_of_card_powers
+
+    # The positions are drawn as they come: the crossing is one match played on.
+    expected = [
+        ["Ulysses: bartering"],
+        ["declaring the units crossing", "a legion crossing magn -> pelo over ion (more"],
+        [
+            "Sphinx's riddle (occupy only, no sack or conversion) in: theb aegy",
+            "Hydra already rolled to regrow in this battle: Atlantis, Rome",
+        ],
+        ["2 legions crossing magn -> pelo", "used Cleopatra, Medusa"],
+    ]
+    positions = _positions_of_card_powers()
+    for state, wanted in zip(positions, expected, strict=True):
+        state.powers_used[0] = 9
+        text = "\n".join(_plain(_view(state, 0), 0))
+        for line in wanted:
+            assert line in text
+    seats = Seats(_view(state, None), None, None)
+    lines = [
+        describe_event(CODEC.event_to_proto(event).marenostrum, seats)
+        for event in (
+            Event(
+                "first_strike",
+                {"province": "cyre", "civ": "greece", "victim": "egypt", "legions": 2},
+            ),
+            Event("regrow", {"province": "etru", "civ": "babylon", "roll": 5, "ok": True}),
+            Event("petrified", {"seat": 0, "province": "etru", "civ": "carthage"}),
+        )
+    ]
+    assert lines[0] == "Greece's Centaurs strike first in cyre: Egypt loses 2 legion(s)."
+    assert lines[1] == "Babylon's Hydra in etru rolls 5: it regrows and stays."
+    assert lines[2] is not None and "Medusa turns a legion of Carthage in etru" in lines[2]

@@ -38,7 +38,31 @@ from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS, SPACES
 from senet.games.marenostrum.cards import CIV_HEROES, CREATURES, GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIV_IDS, CIVS, GREECE
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
-from senet.games.marenostrum.constants import OVER, PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
+from senet.games.marenostrum.constants import (
+    AFTER_BATTLE,
+    BARTER,
+    BLOCKADE,
+    BUILD,
+    COMPENSATE,
+    DECLARE,
+    GROUND,
+    LOSSES,
+    NAVAL,
+    OFFER,
+    OFFERING,
+    ORDER,
+    OVER,
+    PAY,
+    PHASE_NAMES,
+    ROLE_IDS,
+    ROLE_TIE,
+    SETUP_BUILD,
+    SETUP_CAPITAL,
+    STEPS,
+    TAKE,
+    TRADE_SIZE,
+    UNIT_KINDS,
+)
 from senet.games.marenostrum.game import MARENOSTRUM
 from senet.games.marenostrum.snapshot import FIELDS, HIDDEN, VIEW_KEYS
 from senet.games.marenostrum.state import BUY_ITEM, CONVERT_ITEM, GOD_ITEM
@@ -86,8 +110,36 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.SWAP: pb.MARE_NOSTRUM_ACTION_KIND_SWAP,
     act.GILD: pb.MARE_NOSTRUM_ACTION_KIND_GILD,
     act.BLOCKADE: pb.MARE_NOSTRUM_ACTION_KIND_BLOCKADE,
+    act.BARTER: pb.MARE_NOSTRUM_ACTION_KIND_BARTER,
+    act.GAZE: pb.MARE_NOSTRUM_ACTION_KIND_GAZE,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
+
+#: Steps by name, not by their place in the core's ``STEPS``: steps the core gains
+#: later take new enum numbers, wherever they sit in its order.
+_STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
+    SETUP_CAPITAL: pb.MARE_NOSTRUM_STEP_SETUP_CAPITAL,
+    SETUP_BUILD: pb.MARE_NOSTRUM_STEP_SETUP_BUILD,
+    ROLE_TIE: pb.MARE_NOSTRUM_STEP_ROLE_TIE,
+    ORDER: pb.MARE_NOSTRUM_STEP_ORDER,
+    TRADE_SIZE: pb.MARE_NOSTRUM_STEP_TRADE_SIZE,
+    OFFER: pb.MARE_NOSTRUM_STEP_OFFER,
+    TAKE: pb.MARE_NOSTRUM_STEP_TAKE,
+    COMPENSATE: pb.MARE_NOSTRUM_STEP_COMPENSATE,
+    OFFERING: pb.MARE_NOSTRUM_STEP_OFFERING,
+    BUILD: pb.MARE_NOSTRUM_STEP_BUILD,
+    PAY: pb.MARE_NOSTRUM_STEP_PAY,
+    NAVAL: pb.MARE_NOSTRUM_STEP_NAVAL,
+    GROUND: pb.MARE_NOSTRUM_STEP_GROUND,
+    LOSSES: pb.MARE_NOSTRUM_STEP_LOSSES,
+    AFTER_BATTLE: pb.MARE_NOSTRUM_STEP_AFTER_BATTLE,
+    BLOCKADE: pb.MARE_NOSTRUM_STEP_BLOCKADE,
+    OVER: pb.MARE_NOSTRUM_STEP_OVER,
+    DECLARE: pb.MARE_NOSTRUM_STEP_DECLARE,
+    BARTER: pb.MARE_NOSTRUM_STEP_BARTER,
+}
+_STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
+assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
 
 _EVENT_KINDS: dict[str, pb.MareNostrumEventKind.ValueType] = {
     "roles_assigned": pb.MARE_NOSTRUM_EVENT_KIND_ROLES_ASSIGNED,
@@ -123,6 +175,9 @@ _EVENT_KINDS: dict[str, pb.MareNostrumEventKind.ValueType] = {
     "god_invoked": pb.MARE_NOSTRUM_EVENT_KIND_GOD_INVOKED,
     "card_drawn": pb.MARE_NOSTRUM_EVENT_KIND_CARD_DRAWN,
     "card_drawn_private": pb.MARE_NOSTRUM_EVENT_KIND_CARD_DRAWN_PRIVATE,
+    "first_strike": pb.MARE_NOSTRUM_EVENT_KIND_FIRST_STRIKE,
+    "regrow": pb.MARE_NOSTRUM_EVENT_KIND_REGROW,
+    "petrified": pb.MARE_NOSTRUM_EVENT_KIND_PETRIFIED,
 }
 _EVENT_KIND_OF: dict[int, str] = {value: kind for kind, value in _EVENT_KINDS.items()}
 
@@ -176,6 +231,13 @@ def _space_index(space: str) -> int:
     index = _SPACE_INDEX.get(space)
     if index is None:
         raise ValueError(f"{space!r} is not a Mare Nostrum space")
+    return index
+
+
+def _province_index(space: str) -> int:
+    index = _space_index(space)
+    if index >= PROVINCES:
+        raise ValueError(f"{space!r} is a sea, not a Mare Nostrum province")
     return index
 
 
@@ -234,7 +296,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
         out.seat, out.card = a, _card(b)
     elif kind in act.SEAT_KINDS:
         out.seat = a
-    elif kind == act.SWAP:
+    elif kind in (act.SWAP, act.BARTER):
         out.card, out.bank_card = _card(a), _card(b)
     elif kind == act.GOD:
         out.god = GOD_IDS[a]
@@ -258,7 +320,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
         out.space = SPACE_IDS[a]
     elif kind == act.SAIL:
         out.space, out.destination = SPACE_IDS[a], SPACE_IDS[b]
-    elif kind == act.FIGHT:
+    elif kind in (act.FIGHT, act.GAZE):
         out.space, out.civilization = SPACE_IDS[a], _civ(b)
     elif kind == act.MOVE:
         out.unit = pb.MareNostrumUnit.ValueType(_plus_one(a, len(UNIT_LETTERS), "moving unit"))
@@ -343,6 +405,8 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.GRANT: (("seat",), ()),
     act.NEXT: (("seat",), ()),
     act.SWAP: (("card", "bank_card"), ()),
+    act.BARTER: (("card", "bank_card"), ()),
+    act.GAZE: (("space", "civilization"), ()),
     act.GOD: (("god",), ()),
     act.INVOKE: (("god", "space"), ("civilization", "commodity")),
     act.BUILD: (("item", "space"), ("commodity",)),
@@ -437,7 +501,7 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
     viewer = view["viewer"]
     out.turn = data["turn"]
     out.phase = pb.MareNostrumPhase.ValueType(data["phase"] + 1)
-    out.step = pb.MareNostrumStep.ValueType(STEPS.index(data["step"]) + 1)
+    out.step = _STEPS[data["step"]]
     if view["current_seat"] is not None:
         out.current_seat = view["current_seat"]
     out.deciding_seats.extend(view["deciding_seats"])
@@ -550,9 +614,9 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
         out.after_battle = SPACE_IDS[data["after_space"]]
     blockade = data["blockade"]
     if blockade:
-        unit, start, end, *chain = blockade
+        legions, creatures, start, end, *chain = blockade
         out.blockade.SetInParent()
-        out.blockade.unit = pb.MareNostrumUnit.ValueType(unit + 1)
+        out.blockade.legions, out.blockade.creatures = legions, creatures
         out.blockade.start, out.blockade.end = SPACE_IDS[start], SPACE_IDS[end]
         out.blockade.chain.extend(SPACE_IDS[s] for s in chain)
         out.blockade.attacked.extend(SPACE_IDS[s] for s in data["blockaded"])
@@ -561,6 +625,8 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
     if data["winner"] != NOBODY:
         out.winner = data["winner"]
     out.places.extend(view.get("ranking", ()))
+    out.cursed.extend(SPACE_IDS[p] for p in data["cursed"])
+    out.regrown.extend(_civ(civ) for civ in data["regrown"])
 
 
 def _table(rows: int, columns: int) -> list[list[int]]:
@@ -610,9 +676,9 @@ def _view_from_proto(
         raise ValueError("view roles must be the four roles, in role order")
     if [g.id for g in view.gods] != list(GOD_IDS):
         raise ValueError("view gods must be the eight gods, in god order")
-    if not 1 <= view.step <= len(STEPS) or not 1 <= view.phase <= len(PHASE_NAMES):
+    if view.step not in _STEP_OF or not 1 <= view.phase <= len(PHASE_NAMES):
         raise ValueError("unknown Mare Nostrum step or phase")
-    step = STEPS[view.step - 1]
+    step = _STEP_OF[view.step]
     legions, creatures = _table(CIVS, PROVINCES), _table(CIVS, PROVINCES)
     triremes = _table(CIVS, SPACES)
     caravans: list[int] = []
@@ -649,8 +715,11 @@ def _view_from_proto(
     blockaded: list[int] = []
     if view.HasField("blockade"):
         b = view.blockade
+        if b.unit:
+            raise ValueError("a crossing counts its legions and creatures, it names no unit")
         blockade = [
-            _minus_one(b.unit, len(UNIT_LETTERS), "moving unit"),
+            b.legions,
+            b.creatures,
             _space_index(b.start),
             _space_index(b.end),
             *(_space_index(s) for s in b.chain),
@@ -707,6 +776,8 @@ def _view_from_proto(
         "pending": [_space_index(p) for p in view.pending],
         "blockade": blockade,
         "blockaded": blockaded,
+        "cursed": [_province_index(p) for p in view.cursed],
+        "regrown": [_civ_of(civ) for civ in view.regrown],
         "powers_used": [p.powers_used for p in players],
         "legions": legions,
         "creatures": creatures,
@@ -808,6 +879,14 @@ def _write_commodity(m: pb.MareNostrumEvent, name: str | None) -> None:
         m.commodity = _card(_CARD_INDEX[name])
 
 
+def _civ_detail(field: Literal["civilization", "other_civilization"]) -> _Detail:
+    """A civilization id of an event's data, as a ``MareNostrumCivilization`` field."""
+    return _Detail(
+        lambda m, v: setattr(m, field, _civ(_CIV_INDEX[v])),
+        lambda m: CIV_IDS[_civ_of(getattr(m, field))],
+    )
+
+
 _SEAT = _seat_detail("seat")
 _OTHER_SEAT = _seat_detail("other_seat")
 _SPACE = _space_detail("space")
@@ -818,6 +897,8 @@ _CARD = _Detail(
 _CARD_ID = _scalar("card_id")
 _GOD = _Detail(lambda m, v: setattr(m, "god", GOD_IDS[_GOD_INDEX[v]]), lambda m: m.god)
 _COUNT = _scalar("count")
+_CIV = _civ_detail("civilization")
+_LEGIONS = _scalar("legions")
 _START, _END = _space_detail("start"), _space_detail("end")
 _BATTLE_SITE = {"attacker": _battle("attacker"), "defender": _battle("defender")}
 _BATTLE_RESULT = {
@@ -871,14 +952,7 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
     },
     "offering": {"seat": _SEAT, "god": _GOD},
     "bought": {"seat": _SEAT, "card": _CARD_ID},
-    "converted": {
-        "seat": _SEAT,
-        "province": _SPACE,
-        "previous": _Detail(
-            lambda m, v: setattr(m, "civilization", _civ(_CIV_INDEX[v])),
-            lambda m: CIV_IDS[_civ_of(m.civilization)],
-        ),
-    },
+    "converted": {"seat": _SEAT, "province": _SPACE, "previous": _CIV},
     "built": {
         "seat": _SEAT,
         "item": _Detail(
@@ -926,6 +1000,8 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
             lambda m, v: m.chain.extend(SPACE_IDS[_space_index(s)] for s in v),
             lambda m: list(m.chain),
         ),
+        "legions": _LEGIONS,
+        "creatures": _scalar("creatures"),
     },
     "blockade_held": {"province": _SPACE},
     "capital_founded": {"seat": _SEAT, "province": _SPACE},
@@ -933,6 +1009,14 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
     "god_invoked": {"seat": _SEAT, "god": _GOD},
     "card_drawn": {"seat": _SEAT},
     "card_drawn_private": {"seat": _SEAT, "card": _CARD},
+    "first_strike": {
+        "province": _SPACE,
+        "civ": _CIV,
+        "victim": _civ_detail("other_civilization"),
+        "legions": _LEGIONS,
+    },
+    "regrow": {"province": _SPACE, "civ": _CIV, "roll": _scalar("roll"), "ok": _scalar("survived")},
+    "petrified": {"seat": _SEAT, "province": _SPACE, "civ": _CIV},
 }
 
 

@@ -23,7 +23,8 @@ from senet.games.marenostrum import MareState
 from senet.games.marenostrum.board import PROVINCES
 from senet.games.marenostrum.cards import GOD_IDS, PYRAMIDS_INDEX
 from senet.games.marenostrum.commodities import COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import OVER, PAY
+from senet.games.marenostrum.constants import CONSTRUCTION, OVER, PAY
+from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import ITEMS
 
 # Worths in heroes (one hero or wonder = 1.0), hand-set so that a building pays for
@@ -84,10 +85,11 @@ _GOD_ITEM = _BUY_ITEM + 1
 _CONVERT_ITEM = _BUY_ITEM + 2
 
 
-def _hand_worth(hand: list[float]) -> float:
-    """Cards, and the largest set they make."""
+def _hand_worth(hand: list[float], spare: int = 0) -> float:
+    """Cards, and the largest set they make; ``spare`` cards the Temple of Artemis adds
+    to a set of different commodities."""
     distinct = sum(1 for t in COMMODITY_TYPES if hand[t])
-    return CARD_WORTH * sum(hand) + SET_WORTH * max(hand[TAX], distinct)
+    return CARD_WORTH * sum(hand) + SET_WORTH * max(hand[TAX], distinct + spare)
 
 
 def _purchase_worth(state: MareState) -> float:
@@ -159,7 +161,10 @@ def marenostrum_values(state: GameState) -> list[float]:
                 value += GOD_WORTH.get(GOD_IDS[god], 0.1)
         taken = state.face_down[seat]
         hand = [h + FACE_DOWN_SHARE * d for h, d in zip(state.hands[seat], taken, strict=True)]
-        value += _hand_worth(hand)
+        # The Temple of Artemis's spare card as its next construction phase will see it
+        # (priced in every phase, so that the phase changing moves no value).
+        spare = set_spare(owned, state.powers_used[seat], CONSTRUCTION)
+        value += _hand_worth(hand, spare if any(hand[t] for t in COMMODITY_TYPES) else 0)
         if state.step == PAY and state.purchase and state.actor == seat:
             value += _purchase_worth(state)
         values.append(value)

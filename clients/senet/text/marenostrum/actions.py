@@ -24,6 +24,8 @@ Type the number of an action, or its notation, then Enter. Notation:
   sack city, sack caravan wine, occupy, convert, leave      after a battle
   invoke vulcan etru, invoke baal etru wine, invoke poseidon tyr rome  (gods)
   swap grain tax     Cleopatra               gild grain     Midas
+  barter tax wine    Ulysses (or pass)       gaze etru rome Medusa's gaze
+  declaring a crossing to Greece: move l magn pelo adds a unit, done ends it
 Map: id=owner: R Rome G Greece E Egypt C Carthage B Babylon A Atlantis;
 * capital, + new influence; c cities v caravans t temples m markets f forts;
 units per civilization: l legions c creatures s unlaunched triremes; @X
@@ -47,6 +49,8 @@ KIND_TITLE: dict[str, str] = {
     "size": "Set the trade's size",
     "give": "Give the make-up card",
     "sack": "Sack a building",
+    "barter": "Ulysses: give a card for a commodity (give, get)",
+    "gaze": "Medusa: turn a legion to stone (province, civilization)",
 }
 
 

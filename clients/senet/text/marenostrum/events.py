@@ -18,6 +18,7 @@ from senet.text.marenostrum.names import (
     role_name,
     title,
     unit_name,
+    units_text,
 )
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
@@ -119,7 +120,11 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
         return f"{who} uses {title(event.card_id)}'s power."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_DECLARED:
         chain = " ".join(event.chain)
-        return f"{who} crosses {event.start} -> {event.end} over {chain}: Greece may blockade."
+        units = units_text(event.legions, event.creatures)
+        return (
+            f"{who} crosses {event.start} -> {event.end} with {units} over {chain}: "
+            "Greece may blockade."
+        )
     if kind == K.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_HELD:
         return f"The blockade holds: the crossing to {event.space} is broken."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CAPITAL_FOUNDED:
@@ -132,6 +137,21 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
         return f"{who} draws a secret card (Isis)."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CARD_DRAWN_PRIVATE:
         return f"{'You' if mine else who} drew {card_name(event.card)}."
+    if kind == K.MARE_NOSTRUM_EVENT_KIND_FIRST_STRIKE:
+        return (
+            f"{civ_name(event.civilization)}'s Centaurs strike first in {event.space}: "
+            f"{civ_name(event.other_civilization)} loses {event.legions} legion(s)."
+        )
+    if kind == K.MARE_NOSTRUM_EVENT_KIND_REGROW:
+        result = "it regrows and stays" if event.survived else "it is lost"
+        return (
+            f"{civ_name(event.civilization)}'s Hydra in {event.space} rolls {event.roll}: {result}."
+        )
+    if kind == K.MARE_NOSTRUM_EVENT_KIND_PETRIFIED:
+        return (
+            f"{who}'s Medusa turns a legion of {civ_name(event.civilization)} in "
+            f"{event.space} to stone."
+        )
     return None
 
 

@@ -63,12 +63,16 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_BUILD: "building and buying",
     pb.MARE_NOSTRUM_STEP_PAY: "paying, card by card",
     pb.MARE_NOSTRUM_STEP_NAVAL: "naval moves and battles",
-    pb.MARE_NOSTRUM_STEP_GROUND: "ground moves",
+    pb.MARE_NOSTRUM_STEP_GROUND: "ground moves (and Medusa's gaze)",
     pb.MARE_NOSTRUM_STEP_LOSSES: "choosing a battle's losses",
     pb.MARE_NOSTRUM_STEP_AFTER_BATTLE: "after battle: sack, occupy, convert or leave",
     pb.MARE_NOSTRUM_STEP_BLOCKADE: "Greece: blockading a crossing",
     pb.MARE_NOSTRUM_STEP_OVER: "game over",
+    pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the units crossing to a Greek province",
+    pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
 }
+#: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
+POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"))
 
 
 def _name(names: tuple[str, ...], value: int) -> str:
@@ -111,6 +115,21 @@ def role_name(value: int) -> str:
 
 def phase_name(value: int) -> str:
     return _name(PHASE_NAMES, value)
+
+
+def units_text(legions: int, creatures: int) -> str:
+    """``2 legions and a creature``: the units of a crossing or a strike."""
+    parts = [
+        f"{n} {unit}s" if n > 1 else f"a {unit}"
+        for n, unit in ((legions, "legion"), (creatures, "creature"))
+        if n
+    ]
+    return " and ".join(parts) or "no unit"
+
+
+def powers_text(used: int) -> str:
+    """The once-a-phase powers a ``powers_used`` bit set names, ``""`` for none."""
+    return ", ".join(title(card) for bit, card in POWER_BITS if used & bit)
 
 
 def cards_text(cards: pb.MareNostrumCards) -> str:

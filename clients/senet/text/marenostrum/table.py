@@ -20,8 +20,9 @@ from senet.text.marenostrum.names import (
     civ_style,
     item_name,
     phase_name,
+    powers_text,
     title,
-    unit_name,
+    units_text,
 )
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
@@ -115,6 +116,8 @@ def player_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
         held = [g.id for g in view.gods if g.HasField("holder") and g.holder == player.seat]
         if held:
             extra += f"; god {', '.join(held)}"
+        if powers_text(player.powers_used):
+            extra += f"; used {powers_text(player.powers_used)}"
         if player.free_builds:
             free = ", ".join(f"{item_name(f.item)} x{f.count}" for f in player.free_builds)
             extra += f"; free builds {free}"
@@ -185,7 +188,8 @@ def _purchase_text(action: pb.MareNostrumAction) -> str:
 
 
 def military_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
-    """Battles fought this military turn, those still pending, losses, the blockade."""
+    """Battles fought this military turn, those still pending, losses, the Sphinx's and
+    the Hydra's marks, the crossing being declared or blockaded."""
     lines: list[Text] = []
     if view.fought:
         fought = ", ".join(f"{f.space} vs {civ_name(f.enemy)}" for f in view.fought)
@@ -196,17 +200,29 @@ def military_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
         lines.append(
             Text(f"Losses: {civ_name(loss.civilization)} loses {loss.count} in {loss.space}")
         )
+    if view.regrown:
+        hydras = ", ".join(civ_name(c) for c in view.regrown)
+        lines += hanging(Text("Hydra already rolled to regrow in this battle: "), hydras, WIDTH)
     if view.after_battle:
-        lines.append(Text(f"After the battle in {view.after_battle}: sack, occupy or convert"))
+        if view.after_battle in view.cursed:
+            lines.append(Text(f"After the battle in {view.after_battle}: occupy or leave"))
+        else:
+            lines.append(Text(f"After the battle in {view.after_battle}: sack, occupy or convert"))
+    if view.cursed:
+        lines += hanging(
+            Text("Sphinx's riddle (occupy only, no sack or conversion) in: "),
+            " ".join(view.cursed),
+            WIDTH,
+        )
     if view.HasField("blockade"):
         b = view.blockade
         chain = " ".join(b.chain)
         hit = f"; attacked in {' '.join(b.attacked)}" if b.attacked else ""
-        lines += hanging(
-            Text("Blockade: ", style="bold"),
-            f"a {unit_name(b.unit)} crosses {b.start} -> {b.end} over {chain}{hit}",
-            WIDTH,
-        )
+        units = units_text(b.legions, b.creatures)
+        crossing = f"{units} crossing {b.start} -> {b.end} over {chain}{hit}"
+        if view.step == pb.MARE_NOSTRUM_STEP_DECLARE:
+            crossing += " (more units of the province may join, then done)"
+        lines += hanging(Text("Blockade: ", style="bold"), crossing, WIDTH)
     return lines
 
 
