@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from senet.games.marenostrum import commodities, tokens
 from senet.text.seat_names import SeatNames
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
@@ -17,34 +18,10 @@ from senet.v1 import match_pb2
 CIV_NAMES = ("Rome", "Greece", "Egypt", "Carthage", "Babylon", "Atlantis")
 CIV_LETTERS = "RGECBA"
 CIV_STYLES = ("bold red", "bold blue", "bold yellow", "bold magenta", "bold green", "bold cyan")
-#: Card notation by enum value - 1 (the action notation's words).
-CARD_NAMES = (
-    "tax",
-    "livestock",
-    "grain",
-    "fruit",
-    "gems",
-    "slaves",
-    "oil",
-    "metal",
-    "gold",
-    "papyrus",
-    "perfume",
-    "fish",
-    "wine",
-    "pottery",
-)
-ITEM_NAMES = (
-    "influence",
-    "city",
-    "caravan",
-    "temple",
-    "market",
-    "fortress",
-    "legion",
-    "trireme",
-    "creature",
-)
+#: Card and item notation by enum value - 1: the rules core's own words (the wire's
+#: enums follow the core's tables, see mare_nostrum.proto).
+CARD_NAMES = commodities.CARD_NAMES
+ITEM_NAMES = tokens.ITEMS
 BUILDING_NAMES = ("caravan", "market", "city", "temple")
 UNIT_NAMES = ("legion", "creature", "fortress")
 ROLE_NAMES = ("Director of Commerce", "High Priest", "Political Leader", "Military Leader")
