@@ -66,9 +66,10 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["SEAT_TAKEN"] == {"seat"}
     assert facts["REQUEST_ID_REUSED"] == {"committedVersion", "matchId", "seat"}
     assert facts["QUOTA_EXCEEDED"] == {"quota", "limit"}  # test_quotas
+    assert facts["MATCH_NOT_STARTED"] == {"openSeats"}  # test_not_started
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
-        "REQUEST_ID_REUSED", "QUOTA_EXCEEDED",
+        "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED",
     }  # fmt: skip
 
 

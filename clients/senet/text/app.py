@@ -316,6 +316,9 @@ class TextApp:
             numbers = ", ".join(str(s) for s in open_seats)
             self.print(f"Open seat(s) {numbers}. Others join with:")
             self.print_command(self.session.join_command())
+            # Nobody moves before the match starts (its deal is made then).
+            self.print(Text("Waiting for players to join...", style="italic"))
+            return
         if self.legal is not None or not summary.HasField("current_seat"):
             return
         seat = summary.current_seat

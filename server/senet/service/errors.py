@@ -99,6 +99,13 @@ class MatchNotFinished(ServiceError):
     reason = "MATCH_NOT_FINISHED"
 
 
+class MatchNotStarted(ServiceError):
+    """An action before every open seat is claimed: the deal is not made yet (a fair
+    match is dealt from every seat's entropy), so nobody may move."""
+
+    reason = "MATCH_NOT_STARTED"
+
+
 class StaleVersion(ServiceError):
     code = grpc.StatusCode.ABORTED
     reason = "STALE_VERSION"

@@ -344,7 +344,7 @@ class MatchService:
             time_control=meta.time_control,
             clock=self._clock_data(stored, meta, state),
             seed_chosen=meta.seed_chosen,
-            deciding=state.deciding_seats(),
+            deciding=state.deciding_seats() if is_started(meta, stored.seats) else (),
         )
 
     def _clock_data(
@@ -677,11 +677,15 @@ class MatchService:
         return MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
 
     async def legal_actions(self, caller: Caller, match_id: str) -> LegalActions:
+        """The caller's legal actions now: none unless its seat must decide (and none
+        before the match starts: nobody may move until every open seat is claimed)."""
         stored = await self._load(match_id)
         seat = self._acting_seat(stored, caller)
-        game_id = self._meta(stored).game_id
-        state = self._state(get_game(game_id), stored)
-        return LegalActions(game_id, stored.version, seat, _legal(state, seat))
+        meta = self._meta(stored)
+        if not is_started(meta, stored.seats):
+            return LegalActions(meta.game_id, stored.version, seat, [])
+        state = self._state(get_game(meta.game_id), stored)
+        return LegalActions(meta.game_id, stored.version, seat, _legal(state, seat))
 
     async def version_of(self, match_id: str) -> int:
         """The current version of a match."""
@@ -832,6 +836,19 @@ class MatchService:
             if fresh:
                 raise errors.BadToken("this token holds no seat in this match")
             return None  # the cached claims may predate the caller's: decide on fresh data
+        if not is_started(entry.meta, entry.seats):
+            self.cache.put(match_id, entry)
+            if fresh:
+                open_seats = sum(
+                    1
+                    for s, plan in enumerate(entry.meta.seats)
+                    if plan.kind == "open" and s not in entry.seats
+                )
+                raise errors.MatchNotStarted(
+                    "the match has not started: it waits for every open seat to be claimed",
+                    {"openSeats": open_seats},
+                )
+            return None  # the cached claims may predate the last join: decide on fresh data
         try:
             record, events = self._apply(entry, seat, request.notation, action_game)
         except (NotYourTurnError, GameOverError, IllegalActionError):
@@ -1225,7 +1242,7 @@ class MatchService:
     async def prompt(self, caller: Caller, match_id: str, version: int) -> LegalActions | None:
         """The caller's legal actions if it must decide at exactly ``version``."""
         stored = await self._load(match_id)
-        if stored.version != version:
+        if stored.version != version or not is_started(self._meta(stored), stored.seats):
             return None
         seat = self._seat_of(stored, caller)
         state = self._state(get_game(self._meta(stored).game_id), stored)
