@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from senet.codec.base import OneofCodec
+from senet.codec.base import OneofCodec, action_kind_of
 from senet.games.archeos import actions as act
 from senet.games.archeos.actions import (
     BASIS_NAMES,
@@ -174,11 +174,7 @@ def action_from_proto(action: pb.ArcheosAction) -> str:
     Raises:
         MalformedActionError: see :meth:`GameCodec.action_from_proto`.
     """
-    kind = _KIND_OF.get(action.kind)
-    if kind is None:
-        if action.kind == pb.ARCHEOS_ACTION_KIND_UNSPECIFIED:
-            raise MalformedActionError("ArcheosAction.kind is unspecified: say what to do")
-        raise MalformedActionError(f"ArcheosAction.kind {action.kind} is not an action kind")
+    kind = action_kind_of(_KIND_OF, action.kind, "ArcheosAction")
     words = [kind]
     uses_card = kind in (*act.CARD_KINDS, act.LEAD)
     if uses_card:

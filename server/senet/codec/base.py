@@ -254,6 +254,23 @@ class OneofCodec(GameCodec):
         fill(target, value)
 
 
+def action_kind_of(kinds: Mapping[int, str], value: int, message: str) -> str:
+    """The action kind a client's ``<message>.kind`` enum value names.
+
+    Shared by the typed codecs so that a missing or unknown kind reads the same
+    for every game (every enum's zero is its UNSPECIFIED value).
+
+    Raises:
+        MalformedActionError: ``value`` is zero or names no action kind.
+    """
+    kind = kinds.get(value)
+    if kind is None:
+        if value == 0:
+            raise MalformedActionError(f"{message}.kind is unspecified: say what to do")
+        raise MalformedActionError(f"{message}.kind {value} is not an action kind")
+    return kind
+
+
 def require_game_message(which: str | None, game_id: str, message: str) -> None:
     """Check the ``game`` oneof of a client message names ``game_id``.
 

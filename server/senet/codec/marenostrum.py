@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
-from senet.codec.base import OneofCodec
+from senet.codec.base import OneofCodec, action_kind_of
 from senet.games.errors import GameError, MalformedActionError
 from senet.games.interface import Event, JsonDict, OptionValue
 from senet.games.marenostrum import actions as act
@@ -432,11 +432,7 @@ def action_from_proto(action: pb.MareNostrumAction) -> str:
     Raises:
         MalformedActionError: see :meth:`GameCodec.action_from_proto`.
     """
-    kind = _KIND_OF.get(action.kind)
-    if kind is None:
-        if action.kind == pb.MARE_NOSTRUM_ACTION_KIND_UNSPECIFIED:
-            raise MalformedActionError("MareNostrumAction.kind is unspecified: say what to do")
-        raise MalformedActionError(f"MareNostrumAction.kind {action.kind} is not an action kind")
+    kind = action_kind_of(_KIND_OF, action.kind, "MareNostrumAction")
     required, optional = _SHAPES[kind]
     for name, arg in _ARGS.items():
         if arg.is_set(action) and name not in required and name not in optional:

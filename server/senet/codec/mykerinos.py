@@ -20,7 +20,7 @@ from typing import Any, TypeAlias, TypeVar
 
 from google.protobuf.message import Message
 
-from senet.codec.base import OneofCodec
+from senet.codec.base import OneofCodec, action_kind_of
 from senet.games.errors import GameError, MalformedActionError
 from senet.games.interface import Event, JsonDict, OptionValue
 from senet.games.mykerinos import actions as act
@@ -1130,11 +1130,7 @@ def action_from_proto(action: pb.MykerinosAction) -> str:
     Raises:
         MalformedActionError: see :meth:`GameCodec.action_from_proto`.
     """
-    kind = _KIND_OF.get(action.kind)
-    if kind is None:
-        if action.kind == pb.MYKERINOS_ACTION_KIND_UNSPECIFIED:
-            raise MalformedActionError("MykerinosAction.kind is unspecified: say what to do")
-        raise MalformedActionError(f"MykerinosAction.kind {action.kind} is not an action kind")
+    kind = action_kind_of(_KIND_OF, action.kind, "MykerinosAction")
     label = _kind_label(action.kind)
     if kind == act.BLOCK:
         words = [kind, _block_target_from_proto(action, label)]
