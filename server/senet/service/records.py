@@ -200,23 +200,27 @@ class UpdateRecord:
     def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
         """What sets apart what ``seat`` receives of this version: whether it made
         the move (it sees the full notation) and which events it may see."""
-        return seat == self.seat, tuple(
-            i
-            for i, raw in enumerate(self.events)
-            if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
-        )
+        return seat == self.seat, self._visible(seat)
 
     def events_for(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may receive."""
         out = []
-        for raw in self.events:
+        for i in self._visible(seat):
+            raw = self.events[i]
             audience = raw.get("audience")
-            event = Event(
-                raw["kind"], raw["data"], None if audience is None else frozenset(audience)
+            out.append(
+                Event(raw["kind"], raw["data"], None if audience is None else frozenset(audience))
             )
-            if event.visible_to(seat):
-                out.append(event)
         return out
+
+    def _visible(self, seat: int | None) -> tuple[int, ...]:
+        """Indexes of the events ``seat`` may receive (Event.visible_to's rule, on
+        the stored data)."""
+        return tuple(
+            i
+            for i, raw in enumerate(self.events)
+            if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
+        )
 
 
 @dataclass(frozen=True)
