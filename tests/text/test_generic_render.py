@@ -256,3 +256,19 @@ def test_the_client_draws_each_game_with_its_renderer_and_others_generically() -
     update = match_pb2.MatchUpdate(seat=1, notation="b2")
     assert app._on_stream(match_service_pb2.WatchMatchResponse(update=update))
     assert list(app.log) == ["seat 1 (random bot): b2"]
+
+
+def test_a_burst_of_moves_between_two_screens_is_shown_whole() -> None:
+    """A screen shows every log line since the previous one (bots may move many times
+    between two of a person's turns), then only the usual few."""
+    app, out = _app(_summary("tiny", 2, current=1), _synthetic_view())
+    for n in range(20):
+        update = match_pb2.MatchUpdate(version=n + 1, seat=1, notation=f"m{n}")
+        app._on_stream(match_service_pb2.WatchMatchResponse(update=update))
+    app.draw()
+    assert all(f"seat 1 (random bot): m{n}\n" in out.getvalue() for n in range(20))
+    out.seek(0)
+    out.truncate()
+    app.draw()
+    recent = out.getvalue().split("RECENT\n", 1)[1]
+    assert "m11\n" not in recent and all(f"m{n}\n" in recent for n in range(12, 20))

@@ -42,6 +42,8 @@ from senet.text.renderer import detail_lines as renderer_detail_lines
 from senet.v1 import match_pb2, match_service_pb2
 
 LOG_LINES = 8
+#: The most log lines one screen shows: everything since the last screen, up to this.
+UNSEEN_LINES = 200
 #: Refusals after which the prompt is stale and the table must be fetched again.
 _STALE_REASONS = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER"})
 
@@ -125,7 +127,9 @@ class TextApp:
     charset: drawing.Charset = drawing.UNICODE
     clear: bool = True
     inbox: asyncio.Queue[Item] = field(default_factory=asyncio.Queue)
-    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=UNSEEN_LINES))
+    #: Log lines added since the last screen: a burst of bot moves is never lost.
+    _unseen: int = 0
     summary: match_pb2.MatchSummary | None = None
     view: match_pb2.View | None = None
     legal: match_service_pb2.ListLegalActionsResponse | None = None
@@ -227,9 +231,10 @@ class TextApp:
             self._streamed = max(self._streamed, update.version)
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
-                self.log.extend(lines)
             else:
-                self.log.append(f"seat {update.seat}: {update.notation}")
+                lines = [f"seat {update.seat}: {update.notation}"]
+            self.log.extend(lines)
+            self._unseen += len(lines)
             return True
         return False
 
@@ -281,14 +286,24 @@ class TextApp:
             renderer = self.renderer
             self.print(*renderer.match_lines(self.view, self.summary, self.viewer, self.charset))
         if self.log:
-            lines = [part for line in self.log for part in drawing.wrapped(line)]
-            self.print(Text("RECENT", style="bold"), *lines)
+            self.print(Text("RECENT", style="bold"), *self._recent_lines())
         self._draw_clocks()
         self._draw_waiting()
         if self.legal is not None:
             self.print(Text("YOUR TURN - choose an action:", style="bold reverse"))
             self.print(*self.renderer.action_lines(list(self.legal.actions)))
             self.prompt()
+
+    def _recent_lines(self) -> list[Text]:
+        """The last LOG_LINES lines, or every line since the previous screen if more
+        came (a burst of bot moves between two of our turns), wrapped to the width."""
+        count = min(len(self.log), max(LOG_LINES, self._unseen))
+        dropped = self._unseen - count
+        self._unseen = 0
+        recent = list(self.log)[len(self.log) - count :]
+        if dropped > 0:
+            recent.insert(0, f"({dropped} earlier line(s) not shown)")
+        return [part for line in recent for part in drawing.wrapped(line)]
 
     def _draw_clocks(self) -> None:
         """One line: each seat's reserve (if any) and the time left to decide."""
