@@ -10,6 +10,7 @@ expires, the match still finishes, and the dead worker's token is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -202,3 +203,85 @@ async def test_workers_share_the_decisions_of_many_bot_matches(server: RunningSe
         for match_id in ids:
             assert (await admin.get(match_id)).match.status == match_pb2.MATCH_STATUS_FINISHED
         assert all(w.moves > 0 for w in workers)
+
+
+async def _into_a_trade(
+    server: RunningServer, time_control: match_pb2.TimeControl | None, *, answer: bool
+) -> list[match_pb2.MatchSummary]:
+    """A 3-player Mare Nostrum match, a person at seat 0 and two random bots. The
+    person plays random actions until it is one of several seats offering at once;
+    then it holds its offer and reads the summary until only it still decides, or
+    until it no longer decides (``answer`` False: it never offers, its clock must).
+    Returns the summaries it read from that moment on."""
+    target = f"127.0.0.1:{server.port}"
+    seen: list[match_pb2.MatchSummary] = []
+    done = asyncio.Event()
+    rng = random.Random(5)
+    async with SenetClient(target, admin_key=ADMIN) as admin, SenetClient(target) as player:
+        match_id = await admin.create_match(
+            "marenostrum", 1, seed=11, bots=["random"] * 2, time_control=time_control
+        )
+        me = await player.join(match_id, "tester", seat=0)
+        worker = BotWorker(target, admin_key=ADMIN, capacity=4, lease_ms=2000, worker_id="w")
+        stop = asyncio.Event()
+        bots = asyncio.create_task(worker.run(stop))
+
+        async def decide(turn: match_service_pb2.YourTurn) -> str:
+            summary = (await me.get()).match
+            if len(summary.deciding_seats) > 1 and not seen:
+                seen.append(summary)
+                while 0 in summary.deciding_seats and (
+                    not answer or len(summary.deciding_seats) > 1
+                ):
+                    await asyncio.sleep(0.02)
+                    summary = (await me.get()).match
+                    seen.append(summary)
+                done.set()
+                if not answer:
+                    await asyncio.Event().wait()  # the match moved on without us
+            return rng.choice(list(turn.actions)).notation
+
+        play = asyncio.create_task(me.play(decide))
+        try:
+            await asyncio.wait_for(done.wait(), 90)
+        finally:
+            play.cancel()
+            stop.set()
+            await asyncio.wait_for(bots, 10)
+            with contextlib.suppress(asyncio.CancelledError, SenetRpcError):
+                await play
+    return seen
+
+
+@pytest.mark.slow
+async def test_bots_offer_while_a_person_is_still_choosing(server: RunningServer) -> None:
+    """Seats deciding at once are each a decision of their own: the bots' offers do
+    not wait on the person's, though the person's seat is the current one."""
+    seen = await _into_a_trade(server, None, answer=True)
+    first, last = seen[0], seen[-1]
+    assert first.current_seat == 0 and set(first.deciding_seats) >= {0, 1}
+    assert list(last.deciding_seats) == [0]  # everyone else has offered
+    assert last.version > first.version
+
+
+@pytest.mark.slow
+async def test_a_clock_runs_for_each_seat_deciding_at_once(server: RunningServer) -> None:
+    """Each deciding seat has its own deadline; the others' offers leave the
+    person's clock running (its deadline stands), and its timeout offers for it."""
+    control = match_pb2.TimeControl(
+        decision_ms=1500, timeout_policy=match_pb2.TIMEOUT_POLICY_BOT_MOVE
+    )
+    seen = await _into_a_trade(server, control, answer=False)
+    first = seen[0]
+    deadlines = {d.seat: d.deadline_ms for d in first.clock.deciding_deadlines}
+    assert set(deadlines) == set(first.deciding_seats)
+    assert first.clock.deadline_ms == deadlines[first.deciding_seats[0]]
+    mine = deadlines[0]
+    trading = [s for s in seen if 0 in s.deciding_seats and len(s.deciding_seats) > 1]
+    assert all({d.seat: d.deadline_ms for d in s.clock.deciding_deadlines}[0] == mine
+               for s in trading)  # fmt: skip
+    # Once the others have offered, until its clock runs out.
+    alone = [s for s in seen if list(s.deciding_seats) == [0] and not s.clock.timeouts_in_row[0]]
+    assert all(s.clock.deadline_ms == mine for s in alone)
+    last = seen[-1]
+    assert 0 not in last.deciding_seats and last.clock.timeouts_in_row[0] >= 1

@@ -48,6 +48,19 @@ def test_clock_arithmetic_fischer_and_limits() -> None:
     assert Clock.initial(limit_only, 3).deadline_ms(limit_only, 2, started_ms=100) == 800
 
 
+def test_seats_deciding_at_once_share_the_start_of_their_decisions() -> None:
+    """Seats 0 and 1 offer at once from 10 s: seat 1's two choices leave seat 0's
+    clock running; seat 1's reserve is charged once, when its offer is complete."""
+    control = TimeControl(decision_ms=9000, reserve_ms=5000, increment_ms=1000)
+    clock = Clock((5000, 5000), (0, 0), turn_started_ms=10_000)
+    assert clock.deadline_ms(control, 0, 0) == clock.deadline_ms(control, 1, 0) == 15_000
+    going_on = clock.after(control, 1, 11_000, 0, False, shared=True, done=False)
+    assert going_on.remaining_ms == (5000, 5000) and going_on.turn_started_ms == 10_000
+    offered = going_on.after(control, 1, 12_000, 0, False, shared=True, done=True)
+    assert offered.remaining_ms == (5000, 4000)  # 2 s used, 1 s back
+    assert offered.deadline_ms(control, 0, 0) == 15_000  # seat 0's decision runs on
+
+
 async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(
     server: RunningServer,
 ) -> None:

@@ -57,8 +57,7 @@ async def test_a_clocked_match_counts_down_on_screen(server: tuple[str, SenetCli
     app = PlayApp(Session(client, address, match_id, seats[0]))
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: len(app.players.rows) == 2 and app.clock is not None)
-        mover = app.clock_seat
-        assert mover is not None
+        (mover,) = app.clock_seats
         first = app.players.rows[mover].clock  # as drawn
         assert first.endswith(" left") and first.startswith(("10:00", "9:5")), first
         assert app.players.rows[1 - mover].clock == "15:00"  # the reserve, not running

@@ -19,6 +19,7 @@ def _summary(clock: match_pb2.ClockState | None) -> match_pb2.MatchSummary:
             ),
             match_pb2.SeatInfo(seat=1, kind=match_pb2.SEAT_KIND_BOT, bot_strategy="random"),
         ],
+        status=match_pb2.MATCH_STATUS_ACTIVE,
         current_seat=1,
         scores=[0, 0],
     )

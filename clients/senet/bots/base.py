@@ -56,12 +56,15 @@ class Strategy(ABC):
 def check_turn(state: GameState, seat: int) -> None:
     """Refuse to think for a seat that is not to move (a caller bug, not a game rule).
 
+    A seat is to move when it is one of the seats deciding now: where several decide
+    at once, each may be asked, whichever is ``current_seat()``.
+
     Raises:
-        ValueError: ``seat`` is not ``state.current_seat()``.
+        ValueError: ``seat`` is not among ``state.deciding_seats()``.
     """
-    current = state.current_seat()
-    if current != seat:
-        who = "nobody (the match is over)" if current is None else f"seat {current}"
+    deciding = state.deciding_seats()
+    if seat not in deciding:
+        who = "nobody (the match is over)" if not deciding else f"seat {deciding[0]}"
         raise ValueError(f"asked to choose for seat {seat}, but {who} must decide now")
 
 

@@ -29,7 +29,7 @@ def one_ply_scores(
     scores = []
     for action in actions:
         after = state.clone()
-        after.apply_unchecked(action)
+        after.apply_unchecked(action, seat)
         scores.append(advantage(evaluate(after), seat, allies))
     return scores
 
@@ -50,7 +50,7 @@ class GreedyStrategy(Strategy):
 
     def choose(self, state: GameState, seat: int) -> Action:
         check_turn(state, seat)
-        legal = state.legal_actions()
+        legal = state.legal_actions_for(seat)
         if len(legal) == 1:
             return legal[0]
         sample = information_set_root(state, seat, self.rng.next_u64())

@@ -123,7 +123,7 @@ class MctsStrategy(Strategy):
     def choose(self, state: GameState, seat: int) -> Action:
         started = time.perf_counter()
         check_turn(state, seat)
-        legal = state.legal_actions()
+        legal = state.legal_actions_for(seat)
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
@@ -160,10 +160,12 @@ class MctsStrategy(Strategy):
         node = root
         path: list[_Node] = []
         while True:
-            mover = sample.current_seat()
+            # The root is the searching seat's decision, even where others decide
+            # with it (their choices are hidden and commute with its own).
+            mover = seat if node is root else sample.current_seat()
             if mover is None:
                 break
-            legal = sample.legal_actions()
+            legal = sample.legal_actions_for(mover) if node is root else sample.legal_actions()
             keys = [a.notation() for a in legal]
             children = node.children
             untried = [i for i, key in enumerate(keys) if key not in children]
@@ -172,12 +174,12 @@ class MctsStrategy(Strategy):
                     pick = max(untried, key=lambda i: priors.get(keys[i], 0.0))
                 else:
                     pick = untried[rng.below(len(untried))]
-                sample.apply_unchecked(legal[pick])
+                sample.apply_unchecked(legal[pick], mover)
                 node = children[keys[pick]] = _Node(mover)
                 path.append(node)
                 break
             pick = self._select(children, keys, priors if node is root and priors else None)
-            sample.apply_unchecked(legal[pick])
+            sample.apply_unchecked(legal[pick], mover)
             node = children[keys[pick]]
             path.append(node)
         rewards = self._rollout(sample, evaluate)

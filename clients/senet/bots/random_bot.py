@@ -19,4 +19,4 @@ class RandomStrategy(Strategy):
 
     def choose(self, state: GameState, seat: int) -> Action:
         check_turn(state, seat)
-        return self.rng.choice(state.legal_actions())
+        return self.rng.choice(state.legal_actions_for(seat))

@@ -36,6 +36,7 @@ from senet.client.client import (
     describe_error,
 )
 from senet.client.errors import SenetRpcError
+from senet.client.turns import decides_at
 from senet.codec import options_from_proto
 from senet.games.interface import OptionValue
 from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
@@ -59,7 +60,7 @@ async def position_at(
     this seat's turn, so a bot never decides on a stale position.
     """
     got = await seat_client.get()
-    if got.match.version != turn.version:
+    if not decides_at(got.match, seat_client.seat, turn.version):
         return None
     return got, options_from_proto(got.match.options)
 
@@ -90,7 +91,7 @@ async def play_seat(
         state = state_from_proto_view(
             got.match.game_id, got.view, seat=seat, seed=seed ^ turn.version, options=options
         )
-        if state.current_seat() != seat:
+        if seat not in state.deciding_seats():
             return None
         # Searching strategies are CPU-bound: off the loop, so lease renewals keep going.
         action = await asyncio.to_thread(strategy.choose, state, seat)
@@ -261,7 +262,7 @@ class BotWorker:
         """
         seat_client = client.seat(decision.match_id, decision.seat, decision.token)
         got = await seat_client.get()
-        if got.match.version != decision.version:
+        if not decides_at(got.match, decision.seat, decision.version):
             return None
         seed = seat_seed(decision.match_id, decision.seat) ^ decision.version
         state = state_from_proto_view(
@@ -271,7 +272,7 @@ class BotWorker:
             seed=seed,
             options=options_from_proto(got.match.options),
         )
-        if state.current_seat() != decision.seat:
+        if decision.seat not in state.deciding_seats():
             return None
         strategy = make_strategy(
             decision.strategy, seed=seed, iterations=self.iterations, seconds=self.seconds

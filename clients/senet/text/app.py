@@ -316,7 +316,7 @@ class TextApp:
                 return f"seat {seat}"
             return self.renderer.seat_label(seat, view, summary, self.viewer)
 
-        line = clocks.clocks_line(clock, label)
+        line = clocks.clocks_line(clock, label, viewer=self.viewer)
         if line:
             self.print(Text(line, style="bold"))
 

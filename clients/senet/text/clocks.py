@@ -28,11 +28,24 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def time_to_decide_ms(clock: match_pb2.ClockState, now: int | None = None) -> int | None:
-    """Milliseconds left before the current decision times out (None: no deadline)."""
-    if not clock.HasField("deadline_ms"):
+def time_to_decide_ms(
+    clock: match_pb2.ClockState, now: int | None = None, seat: int | None = None
+) -> int | None:
+    """Milliseconds left before the current decision times out (None: no deadline);
+    ``seat``'s own decision's where several seats decide at once."""
+    deadline = deadline_of(clock, seat)
+    if deadline is None:
         return None
-    return max(0, clock.deadline_ms - (now_ms() if now is None else now))
+    return max(0, deadline - (now_ms() if now is None else now))
+
+
+def deadline_of(clock: match_pb2.ClockState, seat: int | None = None) -> int | None:
+    """When ``seat``'s decision times out (server Unix ms): its own deadline where
+    several seats decide at once, else the current decision's (None: no deadline)."""
+    for entry in clock.deciding_deadlines:
+        if entry.seat == seat:
+            return entry.deadline_ms
+    return clock.deadline_ms if clock.HasField("deadline_ms") else None
 
 
 def seat_clock(
@@ -44,7 +57,7 @@ def seat_clock(
     its reserve is burning and the deadline already counts it). Any other seat: its
     reserve (``5:00``), or nothing for a match with a decision limit only.
     """
-    left = time_to_decide_ms(clock, now) if deciding else None
+    left = time_to_decide_ms(clock, now, seat) if deciding else None
     if left is not None:
         return f"{clock_text(left)} left"
     if seat < len(clock.remaining_ms):
@@ -53,17 +66,21 @@ def seat_clock(
 
 
 def clocks_line(
-    clock: match_pb2.ClockState, label: Callable[[int], str], now: int | None = None
+    clock: match_pb2.ClockState,
+    label: Callable[[int], str],
+    now: int | None = None,
+    viewer: int | None = None,
 ) -> str:
     """Every seat's reserve and the time left to decide, on one line ('' if neither).
 
-    ``label`` names a seat as the rest of the screen does.
+    ``label`` names a seat as the rest of the screen does; where several seats
+    decide at once, the time left is ``viewer``'s own.
     """
     parts = [f"{label(seat)} {clock_text(left)}" for seat, left in enumerate(clock.remaining_ms)]
-    left_ms = time_to_decide_ms(clock, now)
+    left_ms = time_to_decide_ms(clock, now, viewer)
     if left_ms is not None:
         parts.append(f"to decide: {clock_text(left_ms)} left")
     return "CLOCKS  " + "  ".join(parts) if parts else ""
 
 
-__all__ = ["clock_text", "clocks_line", "now_ms", "seat_clock", "time_to_decide_ms"]
+__all__ = ["clock_text", "clocks_line", "deadline_of", "now_ms", "seat_clock", "time_to_decide_ms"]

@@ -39,7 +39,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from senet.client.errors import SenetRpcError
-from senet.client.turns import must_decide
+from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
@@ -207,7 +207,7 @@ class PlayApp(App[int]):
         #: The clocks as of the latest fetch or update (None: the match has none).
         self.clock: match_pb2.ClockState | None = None
         #: The seat whose decision ``clock``'s deadline times.
-        self.clock_seat: int | None = None
+        self.clock_seats: frozenset[int] = frozenset()
         #: What leaving for good did, for the terminal once the screen closes (None: paused).
         self.left: str | None = None
         self._refresh_wanted = False
@@ -354,7 +354,7 @@ class PlayApp(App[int]):
             self.stream_version = update.version
             if update.HasField("clock"):
                 self.clock = update.clock
-                self.clock_seat = update.current_seat if update.HasField("current_seat") else None
+                self.clock_seats = deciding_seats(update)
             view = self.view
             if view is not None:
                 lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
@@ -402,7 +402,7 @@ class PlayApp(App[int]):
         self.view = response.view
         self.legal = legal
         self.clock = summary.clock if summary.HasField("clock") else None
-        self.clock_seat = summary.current_seat if summary.HasField("current_seat") else None
+        self.clock_seats = deciding_seats(summary)
         self.over = summary.status != match_pb2.MATCH_STATUS_ACTIVE
         self._draw()
 
@@ -474,7 +474,7 @@ class PlayApp(App[int]):
         clock = self.clock
         if clock is None or self.over:
             return ""
-        return clocks.seat_clock(clock, seat, deciding=seat == self.clock_seat)
+        return clocks.seat_clock(clock, seat, deciding=seat in self.clock_seats)
 
     def _tick_clock(self) -> None:
         """Move the countdown: redraw the players while a deadline runs."""

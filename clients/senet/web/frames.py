@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-from senet.text.clocks import seat_clock
+from senet.client.turns import must_decide
+from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import renderer_for
@@ -37,8 +38,9 @@ def clock_cell(summary: match_pb2.MatchSummary, seat: int, deciding: bool) -> st
     page counts down from the deadline (``data-deadline``, server Unix ms)."""
     clock = summary.clock
     text = escape(seat_clock(clock, seat, deciding))
-    if deciding and clock.HasField("deadline_ms"):
-        return f"<td class='clock' data-deadline='{clock.deadline_ms}'>{text}</td>"
+    deadline = deadline_of(clock, seat) if deciding else None
+    if deadline is not None:
+        return f"<td class='clock' data-deadline='{deadline}'>{text}</td>"
     return f"<td class='clock'>{text}</td>"
 
 
@@ -56,7 +58,7 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
             if info.kind == match_pb2.SEAT_KIND_BOT
             else ("person" if info.claimed else "open")
         )
-        turn = summary.HasField("current_seat") and summary.current_seat == info.seat
+        turn = must_decide(summary, info.seat)
         marks = ("▶ " if turn else "") + (f"#{place} " if place else "")
         row_class = " class='current'" if turn else ""
         label = seat_label(summary, view, info.seat, viewer)

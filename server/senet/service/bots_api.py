@@ -166,8 +166,12 @@ class BotDecisions:
         except MatchNotFound:
             return "later", None, None  # created right after its first decision was posted
         meta = MatchMeta.from_json(stored.meta_json)
-        if stored.status != "active" or stored.version > lease.version:
+        if stored.status != "active":
             return "gone", stored, None
+        if stored.version > lease.version and not await self.matches.decision_stands(
+            stored, lease.seat, lease.version
+        ):
+            return "gone", stored, None  # decided, or its moment passed
         state = self.matches.state_of(meta, stored)
         ready = is_bot_turn(meta, stored.seats, state, lease.seat)
         if stored.version < lease.version or (ready is None):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from senet.service.records import MatchMeta, SeatClaim
@@ -86,18 +86,35 @@ class Clock:
         return start + min(limits)
 
     def after(
-        self, control: TimeControl, seat: int, now_ms: int, started_ms: int, timed_out: bool
+        self,
+        control: TimeControl,
+        seat: int,
+        now_ms: int,
+        started_ms: int,
+        timed_out: bool,
+        shared: bool = False,
+        done: bool = True,
     ) -> Clock:
-        """The clocks after ``seat`` acted at ``now_ms`` (or timed out)."""
+        """The clocks after ``seat`` acted at ``now_ms`` (or timed out).
+
+        ``shared``: every seat to decide next was already deciding with ``seat``
+        (several choosing at once): their decisions keep their common start, so
+        their clocks run on. ``done``: ``seat``'s own decision is over; False while
+        its choice goes on (a shared decision of several actions), whose reserve
+        is charged once, when it ends.
+        """
+        start = self.turn_started_ms or started_ms
         remaining = list(self.remaining_ms)
-        if remaining:
-            used = now_ms - (self.turn_started_ms or started_ms)
-            left = max(0, remaining[seat] - used)
+        if remaining and done:
+            left = max(0, remaining[seat] - (now_ms - start))
             remaining[seat] = left if timed_out else left + control.increment_ms
         timeouts = list(self.timeouts)
         timeouts[seat] = timeouts[seat] + 1 if timed_out else 0
         return replace(
-            self, remaining_ms=tuple(remaining), timeouts=tuple(timeouts), turn_started_ms=now_ms
+            self,
+            remaining_ms=tuple(remaining),
+            timeouts=tuple(timeouts),
+            turn_started_ms=start if shared else now_ms,
         )
 
 
@@ -108,19 +125,25 @@ class ClockView:
     remaining_ms: Sequence[int]
     deadline_ms: int | None
     timeouts: Sequence[int]
+    #: Each deciding seat's deadline (several differ when seats decide at once).
+    deadlines_ms: Mapping[int, int] = field(default_factory=dict)
 
     def to_data(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "remaining_ms": list(self.remaining_ms),
             "deadline_ms": self.deadline_ms,
             "timeouts": list(self.timeouts),
         }
+        if len(self.deadlines_ms) > 1:
+            doc["deadlines_ms"] = [[s, ms] for s, ms in self.deadlines_ms.items()]
+        return doc
 
     @classmethod
     def from_data(cls, raw: Mapping[str, Any] | None) -> ClockView | None:
         if raw is None:
             return None
-        return cls(raw["remaining_ms"], raw["deadline_ms"], raw["timeouts"])
+        deadlines = {int(s): int(ms) for s, ms in raw.get("deadlines_ms", ())}
+        return cls(raw["remaining_ms"], raw["deadline_ms"], raw["timeouts"], deadlines)
 
 
 def started_ms(meta: MatchMeta, seats: Mapping[int, str]) -> int:

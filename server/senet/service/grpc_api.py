@@ -319,6 +319,10 @@ def _write_clock(out: match_pb2.ClockState, data: Mapping[str, Any]) -> None:
     out.timeouts_in_row.extend(view.timeouts)
     if view.deadline_ms is not None:
         out.deadline_ms = view.deadline_ms
+    if len(view.deadlines_ms) > 1:
+        out.deciding_deadlines.extend(
+            match_pb2.SeatDeadline(seat=s, deadline_ms=ms) for s, ms in view.deadlines_ms.items()
+        )
 
 
 def _leave_policy(value: int) -> LeavePolicy:

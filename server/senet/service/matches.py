@@ -170,14 +170,10 @@ def is_bot_turn(
     meta: MatchMeta, seats: Mapping[int, str], state: GameState, seat: int
 ) -> bool | None:
     """Whether bot-played ``seat`` must act now: None while the match waits for
-    players (an open seat unclaimed), else whether it is that seat's turn."""
+    players (an open seat unclaimed), else whether it is one of the seats to decide."""
     if not is_started(meta, seats):
         return None
-    return (
-        bot_of(meta, seats, seat) is not None
-        and not state.is_over()
-        and state.current_seat() == seat
-    )
+    return bot_of(meta, seats, seat) is not None and seat in state.deciding_seats()
 
 
 def places_with_resigned(ranking: Sequence[int], resigned: set[int]) -> list[int]:
@@ -353,23 +349,25 @@ class MatchService:
         clock = _clock_of(stored)
         if clock is None:
             return None
-        current = None if state.is_over() else state.current_seat()
-        view = self._clock_view(meta, stored.seats, clock, current)
+        view = self._clock_view(meta, stored.seats, clock, state.deciding_seats())
         return None if view is None else view.to_data()
 
     @staticmethod
     def _clock_view(
-        meta: MatchMeta, seats: Mapping[int, str], clock: Clock, current: int | None
+        meta: MatchMeta, seats: Mapping[int, str], clock: Clock, deciding: Sequence[int]
     ) -> ClockView | None:
-        """What clients see of the clocks: the reserves, and the deadline of the
-        current decision once the match has started."""
+        """What clients see of the clocks: the reserves, and once the match has
+        started the deadline of each deciding seat's decision (the first deciding
+        seat's is *the* deadline)."""
         control = _control_of(meta)
         if control is None:
             return None
-        deadline = None
-        if current is not None and is_started(meta, seats):
-            deadline = clock.deadline_ms(control, current, started_ms(meta, seats))
-        return ClockView(clock.remaining_ms, deadline, clock.timeouts)
+        deadlines: dict[int, int] = {}
+        if is_started(meta, seats):
+            start = started_ms(meta, seats)
+            deadlines = {s: clock.deadline_ms(control, s, start) for s in deciding}
+        first = deadlines[deciding[0]] if deadlines else None
+        return ClockView(clock.remaining_ms, first, clock.timeouts, deadlines)
 
     async def _post_deadline(
         self,
@@ -486,8 +484,9 @@ class MatchService:
         await self._publish_lobby_entry(match_id, meta, {}, "active", required=True)
         if all(plan.kind == "bot" for plan in seats) and not state.is_over():
             # Started at creation: its first decision (and its clock) is due with it.
-            await self._post_bot_turn(match_id, meta, {}, 0, state.current_seat())
-            await self._post_deadline(match_id, meta, {}, 0, state.current_seat(), clock)
+            for seat in state.deciding_seats():
+                await self._post_bot_turn(match_id, meta, {}, 0, seat)
+                await self._post_deadline(match_id, meta, {}, 0, seat, clock)
         waiting = any(plan.kind == "open" for plan in seats)
         try:
             await self.store.create(
@@ -591,18 +590,11 @@ class MatchService:
             # leaves another seat open: it starts nothing.)
             after = {**stored.seats, **{c: claims[c].to_json() for c in candidates}}
             state = self._state(get_game(meta.game_id), replace(stored, seats=after))
-            if not state.is_over():
-                await self._post_bot_turn(
-                    stored.match_id, meta, stored.seats, stored.version, state.current_seat()
-                )
+            for seat in state.deciding_seats():
+                await self._post_bot_turn(stored.match_id, meta, stored.seats, stored.version, seat)
                 # The clock of the first decision starts with the match.
                 await self._post_deadline(
-                    stored.match_id,
-                    meta,
-                    after,
-                    stored.version,
-                    state.current_seat(),
-                    _clock_of(stored),
+                    stored.match_id, meta, after, stored.version, seat, _clock_of(stored)
                 )
         for candidate in candidates:
             if not await self.store.claim_seat(
@@ -760,7 +752,7 @@ class MatchService:
                 replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
                     return replayed, render(replayed)
-                stands = await self._decision_stands(stored, seat, expected_version)
+                stands = await self.decision_stands(stored, seat, expected_version)
                 if not stands:
                     raise errors.StaleVersion(
                         f"the match is at version {stored.version}, not {expected_version}",
@@ -775,7 +767,7 @@ class MatchService:
             # Somebody else committed between our load and commit: redo on the new head.
         raise errors.StaleVersion("the match is changing too fast; retry")
 
-    async def _decision_stands(self, stored: StoredMatch, seat: int, version: int) -> bool:
+    async def decision_stands(self, stored: StoredMatch, seat: int, version: int) -> bool:
         """Whether ``seat``'s decision made at ``version`` still stands at the stored
         version, though the match moved on: the seat was one of several deciding at
         once then, and every version since was another deciding seat's choice,
@@ -850,7 +842,7 @@ class MatchService:
                 )
             return None  # the cached claims may predate the last join: decide on fresh data
         try:
-            record, events = self._apply(entry, seat, request.notation, action_game)
+            record, events, before = self._apply(entry, seat, request.notation, action_game)
         except (NotYourTurnError, GameOverError, IllegalActionError):
             self.cache.put(match_id, entry)
             if fresh:
@@ -864,15 +856,16 @@ class MatchService:
             self.cache.put(match_id, entry)
             raise
         return await self._commit(
-            match_id, entry, request.request_id, record, events, render, timed_out
+            match_id, entry, request.request_id, record, events, before, render, timed_out
         )
 
     @staticmethod
     def _apply(
         entry: CachedMatch, seat: int, notation: str, action_game: str | None
-    ) -> tuple[UpdateRecord, list[Event]]:
+    ) -> tuple[UpdateRecord, list[Event], tuple[int, ...]]:
         """Apply ``seat``'s action to ``entry.state`` in place; the update it makes
-        (at the next version) and the core's events.
+        (at the next version), the core's events and the seats that had to decide
+        before it.
 
         Checked against ``entry.legal`` when the legal actions are already known.
 
@@ -887,6 +880,7 @@ class MatchService:
             )
         state = entry.state
         action = state.coerce_action(notation)
+        before = state.deciding_seats()
         events = state.apply(seat, action, legal=entry.legal)
         deciding = state.deciding_seats()
         record = UpdateRecord(
@@ -898,7 +892,7 @@ class MatchService:
             state.current_seat(),
             deciding=list(deciding) if len(deciding) > 1 else None,
         )
-        return record, events
+        return record, events, before
 
     async def _commit(
         self,
@@ -907,11 +901,16 @@ class MatchService:
         request_id: str,
         record: UpdateRecord,
         events: list[Event],
+        before: tuple[int, ...],
         render: Callable[[SubmitOutcome], R],
         timed_out: bool = False,
     ) -> tuple[SubmitOutcome, R] | None:
         """Commit ``entry``'s applied state as ``record`` at ``entry.version``; the
         outcome and its rendered reply, or None when the head moved on.
+
+        ``before``: the seats that had to decide before this action. Of the seats
+        deciding after it, those still deciding since then (other than the mover)
+        keep their queued bot decision and their deadline; the others get new ones.
 
         ``timed_out``: the action is the fallback of a timeout (the clocks count
         it as one, and give no increment).
@@ -931,18 +930,26 @@ class MatchService:
             {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
         )
         next_seat = record.current_seat if status == "active" else None
+        deciding = record.deciding_seats() if status == "active" else ()
+        waiting = {s for s in before if s != seat}
         clock = entry.clock
         control = _control_of(entry.meta)
         if clock is not None and control is not None:
             start = 0 if clock.turn_started_ms else started_ms(entry.meta, entry.seats)
-            clock = clock.after(control, seat, int(now * 1000), start, timed_out)
-            view = self._clock_view(entry.meta, entry.seats, clock, next_seat)
-            record = replace(record, clock=None if view is None else view.to_data())
-        if next_seat is not None:
-            await self._post_bot_turn(match_id, entry.meta, entry.seats, record.version, next_seat)
-            await self._post_deadline(
-                match_id, entry.meta, entry.seats, record.version, next_seat, clock
+            # Seats deciding at once share their decisions' start: one's choice
+            # leaves the others' clocks running (and its own, if it goes on).
+            shared = len(before) > 1 and bool(deciding) and set(before).issuperset(deciding)
+            clock = clock.after(
+                control, seat, int(now * 1000), start, timed_out, shared, seat not in deciding
             )
+            view = self._clock_view(entry.meta, entry.seats, clock, deciding)
+            record = replace(record, clock=None if view is None else view.to_data())
+        for due in deciding:
+            if due not in waiting:
+                await self._post_bot_turn(match_id, entry.meta, entry.seats, record.version, due)
+                await self._post_deadline(
+                    match_id, entry.meta, entry.seats, record.version, due, clock
+                )
         # A person's seat may be taken over (its player left): the commit checks
         # that the claim it decided on is still there (bot seats stay bot seats).
         check_next = next_seat is not None and entry.meta.seats[next_seat].kind == "open"
@@ -1309,14 +1316,16 @@ class MatchService:
             return "later", None  # created right after its first timeout was posted
         meta = self._meta(stored)
         control = _control_of(meta)
-        if control is None or stored.status != "active" or stored.version > version:
+        if control is None or stored.status != "active":
+            return "gone", None
+        if stored.version > version and not await self.decision_stands(stored, seat, version):
             return "gone", None
         if stored.version < version:
             return "later", None  # the commit that starts this decision is on its way
         entry = self._parsed(stored)
         clock = entry.clock
         state = entry.state
-        if clock is None or state.is_over() or state.current_seat() != seat:
+        if clock is None or seat not in state.deciding_seats():
             return "gone", None
         if not is_started(meta, stored.seats):
             return "later", None  # the join that starts the match is on its way
@@ -1362,9 +1371,8 @@ class MatchService:
         new_json = replace(claim, token_hash=nobody, takeover=takeover).to_json()
         after = {**stored.seats, seat: new_json}
         state = self._state(get_game(meta.game_id), stored)
-        await self._post_bot_turn(
-            stored.match_id, meta, after, stored.version, state.current_seat()
-        )
+        if seat in state.deciding_seats():
+            await self._post_bot_turn(stored.match_id, meta, after, stored.version, seat)
         if not await self.store.swap_seat_claim(stored.match_id, seat, claim_json, new_json):
             return False
         self.cache.forget(stored.match_id)
@@ -1372,9 +1380,8 @@ class MatchService:
         if fresh.version != stored.version and fresh.status == "active":
             # A commit landed between the load and the swap without knowing.
             fresh_state = self._state(get_game(meta.game_id), fresh)
-            await self._post_bot_turn(
-                fresh.match_id, meta, fresh.seats, fresh.version, fresh_state.current_seat()
-            )
+            if seat in fresh_state.deciding_seats():
+                await self._post_bot_turn(fresh.match_id, meta, fresh.seats, fresh.version, seat)
         await self.public_summary_changed(stored.match_id)
         return True
 
@@ -1513,9 +1520,7 @@ def _claim_token_hash(claim_json: str) -> str:
 
 def _zombie_pick(meta: MatchMeta, version: int, state: GameState, seat: int) -> str | None:
     """The minimal policy's action (see MatchService.zombie_action)."""
-    if state.is_over() or state.current_seat() != seat:
-        return None
-    legal = list(state.legal_actions())
+    legal = state.legal_actions_for(seat)
     if not legal:
         return None
     digest = hashlib.sha256(f"{meta.salt}:{meta.seed}:zombie:{version}:{seat}".encode()).digest()
