@@ -8,7 +8,8 @@ checks run:
 
 1. the Director (seat 3) sets the size; nobody has offered yet;
 2. seat 3, not the lowest deciding seat, offers a first card through PlayMatch;
-3. seat 0 completes its offer, so the bots offer theirs; seat 3 is left to finish;
+3. the bots' worker starts and seat 0 completes its offer; the bots offer theirs;
+   seat 3 is left to finish;
 4. seat 3 finishes and every offer is revealed at once.
 
 At steps 1 to 3 every viewer (the spectator, both persons, and each bot seat through
@@ -418,9 +419,11 @@ async def test_no_seat_sees_another_seats_hand_or_pending_offer(
         persons[seat] = Client(channel, joined.token, None, [])
     spectator = Client(channel, None, None, [])
 
+    # The bots' worker starts only once the checkpoints that need a still match are
+    # done (steps 1 and 2), whenever the server would hand the bots their offers.
     worker = RecordingWorker(f"127.0.0.1:{server.port}", channel)
     stop = asyncio.Event()
-    worker_task = asyncio.create_task(worker.run(stop))
+    worker_task: asyncio.Task[None] | None = None
     progress = Progress()
     streams = []
     # Every stream delivers its snapshot before anybody moves: they see the whole trade.
@@ -503,8 +506,9 @@ async def test_no_seat_sees_another_seats_hand_or_pending_offer(
         assert again.duplicate and list(again.events) == list(answer.events)
         await compare_with_twins(server, mid, viewers(), "one-offered")
 
-        # 3. Seat 0 completes its offer; the bots (seats 1 and 2, now the lowest
-        # deciding) offer theirs; seat 3 is left with one card to offer.
+        # 3. The bots' worker starts and seat 0 completes its offer; the bots offer
+        # theirs; seat 3 is left with one card to offer.
+        worker_task = asyncio.create_task(worker.run(stop))
         for _ in range(SIZE):
             legal = await persons[0].legal(mid)
             await persons[0].submit(mid, legal.actions[-1].notation)
@@ -565,7 +569,8 @@ async def test_no_seat_sees_another_seats_hand_or_pending_offer(
         await asyncio.wait_for(asyncio.gather(*streams), STREAM_SILENCE_S)
     finally:
         stop.set()
-        await asyncio.wait_for(worker_task, 10)
+        if worker_task is not None:
+            await asyncio.wait_for(worker_task, 10)
         for task in streams:
             task.cancel()
 
