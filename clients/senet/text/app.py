@@ -33,7 +33,7 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.client.turns import must_decide
+from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import parse_options, program, seat_plan
 from senet.text.errors import for_people, reach
@@ -223,9 +223,10 @@ class TextApp:
         if kind == "snapshot":
             return True
         if kind == "update":
-            self._interrupted |= self.legal is not None
-            self.legal = None
             update, view = message.update, self.view
+            if not self._prompt_stands(update):
+                self._interrupted |= self.legal is not None
+                self.legal = None
             if update.HasField("clock"):
                 self.clock = update.clock
             self._streamed = max(self._streamed, update.version)
@@ -237,6 +238,19 @@ class TextApp:
             self._unseen += len(lines)
             return True
         return False
+
+    def _prompt_stands(self, update: match_pb2.MatchUpdate) -> bool:
+        """Whether our list of actions still holds after ``update``: another seat
+        deciding with us chose (its choice is hidden and leaves ours as it was;
+        the server takes ours at the version it was listed for)."""
+        viewer = self.viewer
+        return (
+            self.legal is not None
+            and viewer is not None
+            and update.seat != viewer
+            and viewer in deciding_seats(update)
+            and self.legal.version < update.version
+        )
 
     @property
     def renderer(self) -> TextRenderer:
