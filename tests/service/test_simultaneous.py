@@ -19,6 +19,7 @@ from senet.service.matches import Caller, MatchService
 from senet.service.records import LegalActions, MatchUpdate, Snapshot, SubmitOutcome
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
+from senet.store.redis_store import RedisStore
 from tests.service.conftest import service_match
 
 GAME = "marenostrum"
@@ -132,3 +133,30 @@ async def test_every_deciding_seat_is_prompted_once_per_position(service: MatchS
         assert update.version == version + 1 and update.deciding
         if seat != mover:  # its open prompt still stands: not asked again
             assert prompts[seat] == [version]
+
+
+@pytest.mark.parametrize("replicas", [1, 3])
+async def test_choices_sent_at_the_same_moment_are_all_applied(
+    redis_url: str, redis_key_prefix: str, replicas: int
+) -> None:
+    """Every deciding seat submits at once at the same version, through one replica
+    or each through its own: each commit that loses the race to another is judged
+    again on the new head, where it stands."""
+    store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
+    services = [MatchService(store, Settings()) for _ in range(replicas)]
+    service = services[0]
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    deciding = state.deciding_seats()
+    picks = {seat: state.legal_actions_for(seat)[0].notation() for seat in deciding}
+    done = await asyncio.gather(
+        *(
+            services[seat % replicas].submit(
+                callers[seat], match_id, pick, version, f"at-once-{seat}", None, _same
+            )
+            for seat, pick in picks.items()
+        )
+    )
+    assert sorted(outcome.version for outcome, _ in done) == [
+        version + 1 + i for i in range(len(deciding))
+    ]

@@ -741,7 +741,9 @@ class MatchService:
                 done = None  # decide again on fresh data
             if done is not None:
                 return done
-        for _attempt in range(_COMMIT_RETRIES):
+        attempt = 0
+        while attempt < _COMMIT_RETRIES:
+            attempt += 1
             stored = await self._load(match_id)
             entry = self._parsed(stored)
             stands = False
@@ -762,9 +764,13 @@ class MatchService:
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
                 return done
-            if expected_version is not None and not stands:
-                raise errors.StaleVersion("the match moved on meanwhile; reload and retry")
-            # Somebody else committed between our load and commit: redo on the new head.
+            # The head moved on between our load and commit: the next pass judges the
+            # submission again on it (a replay, a choice that still stands, or stale).
+            if stands:
+                # Another seat deciding at once committed first: that happens only
+                # while this choice still stands (a bounded number of times), and
+                # giving up would drop a decision nobody else will make.
+                attempt = min(attempt, _COMMIT_RETRIES - 1)
         raise errors.StaleVersion("the match is changing too fast; retry")
 
     async def decision_stands(self, stored: StoredMatch, seat: int, version: int) -> bool:
