@@ -612,3 +612,18 @@ def durable_redis(tmp_path: Path) -> Iterator[DurableRedis]:
         yield server
     finally:
         server.stop()
+
+
+def messages_in(message: Message) -> Iterator[Message]:
+    """``message`` and every message nested in it."""
+    yield message
+    for descriptor, value in message.ListFields():
+        if descriptor.message_type is None:
+            continue
+        if isinstance(value, Message):
+            yield from messages_in(value)
+            continue
+        items = value.values() if hasattr(value, "values") else value
+        for item in items:
+            if isinstance(item, Message):
+                yield from messages_in(item)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -36,24 +35,9 @@ from senet.store import SeatClaim as StoredClaim
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
-from tests.service.conftest import Client, Seated, current_seat, play_random
+from tests.service.conftest import Client, Seated, current_seat, messages_in, play_random
 
 PRIVATE = (pb.ARCHEOS_EVENT_KIND_DEALT, pb.ARCHEOS_EVENT_KIND_CARDS_DRAWN_PRIVATE)
-
-
-def messages_in(message: Message) -> Iterator[Message]:
-    """``message`` and every message nested in it."""
-    yield message
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is None:
-            continue
-        if isinstance(value, Message):
-            yield from messages_in(value)
-            continue
-        items = value.values() if hasattr(value, "values") else value
-        for item in items:
-            if isinstance(item, Message):
-                yield from messages_in(item)
 
 
 def check_received(received: list[Message], seat: int | None) -> tuple[int, int, int]:

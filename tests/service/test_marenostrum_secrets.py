@@ -35,7 +35,7 @@ import random
 import time
 import zlib
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -62,6 +62,7 @@ from tests.service.conftest import (
     Deployment,
     Failure,
     failure_of,
+    messages_in,
     submit_request,
 )
 
@@ -128,19 +129,6 @@ async def twin_for(
 
 
 # ------------------------------------------------------------------ viewers
-def messages_in(message: Message) -> Iterator[Message]:
-    """``message`` and every message nested in it."""
-    yield message
-    for descriptor, value in message.ListFields():
-        if descriptor.message_type is None:
-            continue
-        if isinstance(value, Message):
-            yield from messages_in(value)
-            continue
-        items = value.values() if hasattr(value, "values") else value
-        for item in items:
-            if isinstance(item, Message):
-                yield from messages_in(item)
 
 
 class Progress:

@@ -23,19 +23,11 @@ import pytest
 
 from senet.client.client import SenetClient
 from senet.v1 import match_pb2
-from tests.text.test_marenostrum_terminal import _actions
+from tests.text.test_marenostrum_terminal import _actions, _pick
 from tests.text.test_text_client import ANSI_RE, PROMPT, _spawn
 
 TURNS = 3
 SEATS = 6
-
-
-def _pick(notations: list[str]) -> str:
-    """The person's choice: a one-card trade, else pass, done or leave, else action 1."""
-    for wanted in ("size 1", "pass", "done", "leave"):
-        if wanted in notations:
-            return wanted
-    return "1"
 
 
 @pytest.mark.slow

@@ -28,6 +28,7 @@ def _actions(screen: str) -> list[str]:
 
 
 def _pick(notations: list[str]) -> str:
+    """The person's choice: a one-card trade, else pass, done or leave, else action 1."""
     for wanted in ("size 1", "pass", "done", "leave"):
         if wanted in notations:
             return wanted
