@@ -8,7 +8,6 @@ pseudo-terminal and join or watch the one picked by its number.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import os
@@ -20,6 +19,7 @@ import pexpect
 import pytest
 
 from senet.client import SenetClient
+from tests.sync import run_sync
 from tests.text.conftest import REPO
 
 ENV = {
@@ -54,7 +54,7 @@ async def _host(address: str) -> Hosted:
 
 @pytest.fixture
 def hosted(server_address: str) -> Hosted:
-    return asyncio.run(_host(server_address))
+    return run_sync(_host(server_address))
 
 
 def matches(hosted: Hosted, *flags: str) -> subprocess.CompletedProcess[str]:

@@ -14,7 +14,6 @@ person meets it in line mode.
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 
@@ -23,6 +22,7 @@ import pytest
 
 from senet.client.client import SenetClient
 from senet.v1 import match_pb2
+from tests.sync import run_sync
 from tests.text.test_marenostrum_terminal import _actions, _pick
 from tests.text.test_text_client import ANSI_RE, PROMPT, _spawn
 
@@ -94,7 +94,7 @@ def test_a_person_offering_beside_bots_is_never_told_it_is_not_their_turn(
     after the other: the person's prompt stands through the bots' moves, so nothing
     the person types at a list of actions may be answered as if it were idle."""
     # Seed 11: the person is the Director of turn 1, so there is a trade (one card).
-    match_id = asyncio.run(_bots_first_match(server_with_bots, SEATS - 1, 2, seed=11))
+    match_id = run_sync(_bots_first_match(server_with_bots, SEATS - 1, 2, seed=11))
     log = io.StringIO()
     child = _spawn("--server", server_with_bots, "--join", match_id, "--name", "Ada", log=log)
     played = 0

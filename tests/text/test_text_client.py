@@ -10,7 +10,6 @@ and invalid input), a small in-test client plays seat 1 over PlayMatch.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import io
 import os
 import random
@@ -47,6 +46,7 @@ from senet.text.mykerinos.tables import (
 )
 from senet.v1 import match_pb2, match_service_pb2
 from senet.v1 import mykerinos_pb2 as pb
+from tests.sync import run_sync
 from tests.text.conftest import REPO
 
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -443,7 +443,7 @@ def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None
 
     def bot() -> None:
         try:
-            asyncio.run(_random_player(server_address, match_id, seed=7))
+            run_sync(_random_player(server_address, match_id, seed=7))
         except BaseException as exc:  # reported by the test below
             errors.append(exc)
 

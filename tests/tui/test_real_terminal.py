@@ -9,7 +9,6 @@ person would: join from the list, then leave for good.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from senet.client.client import SenetClient
+from tests.sync import run_sync
 from tests.text.conftest import REPO, _serve
 
 pytestmark = [
@@ -131,7 +131,7 @@ def test_the_lobby_then_leaving_for_good_in_a_real_terminal(server_with_bots: st
         async with SenetClient(server_with_bots) as client:
             return await client.create_match("mykerinos", 2, seed=9)
 
-    match_id = asyncio.run(create())
+    match_id = run_sync(create())
     command = [
         "env", "TERM=xterm-256color", sys.executable, "-m", "senet.cli", "play",
         "--server", server_with_bots, "--name", "Ada", ";", "sleep", "30",
@@ -155,4 +155,4 @@ def test_the_lobby_then_leaving_for_good_in_a_real_terminal(server_with_bots: st
         async with SenetClient(server_with_bots) as client:
             return [s.claimed for s in (await client.get(match_id)).match.seats]
 
-    assert asyncio.run(seats()) == [False, False]
+    assert run_sync(seats()) == [False, False]

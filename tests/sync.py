@@ -1,0 +1,21 @@
+"""Running a coroutine to its end from a synchronous test or fixture.
+
+``asyncio.run`` refuses to start when the calling thread already has a running
+event loop, which a synchronous test may inherit from an earlier test of the same
+worker; a thread of its own always starts clean.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run ``coroutine`` on a new event loop in a thread of its own; its result."""
+    with ThreadPoolExecutor(1, thread_name_prefix="run-sync") as pool:
+        return pool.submit(asyncio.run, coroutine).result()
