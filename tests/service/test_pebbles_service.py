@@ -28,9 +28,9 @@ from tests.service.conftest import (
     Seated,
     check_export,
     expect_error,
+    messages_in,
     play_random,
 )
-from tests.service.test_archeos_secrets import messages_in
 
 GAME = "pebbles"
 
