@@ -22,8 +22,9 @@ from senet.games import GameState
 from senet.games.marenostrum import MareState
 from senet.games.marenostrum.board import PROVINCES
 from senet.games.marenostrum.cards import GOD_IDS, PYRAMIDS_INDEX
+from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import CONSTRUCTION, OVER, PAY
+from senet.games.marenostrum.constants import CONSTRUCTION, NOBODY, OVER, PAY
 from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import ITEMS
 
@@ -106,28 +107,36 @@ def _purchase_worth(state: MareState) -> float:
     return gain - (CARD_WORTH + SET_WORTH) * state.pay_left
 
 
-def _board_worth(state: MareState, civ: int) -> float:
-    """Provinces, buildings in them, and units on the map."""
-    value = 0.0
-    influence = state.influence
+def _board_worths(state: MareState) -> list[float]:
+    """Per civilization: provinces, buildings in them, and units on the map.
+
+    One pass over the provinces for every civilization at once: the evaluator runs
+    thousands of times per search, and this is most of its work.
+    """
+    worths = [0.0] * CIVS
+    influence, occupier, converter = state.influence, state.occupier, state.converter
+    cities, caravans, temples = state.cities, state.caravans, state.temples
+    markets, fortresses = state.markets, state.fortresses
     for p in range(PROVINCES):
-        if influence[p] == civ:
-            value += (
+        owner = influence[p]
+        if owner != NOBODY:
+            worths[owner] += (
                 PROVINCE_WORTH
-                + CITY_WORTH * state.cities[p]
-                + CARAVAN_WORTH * bin(state.caravans[p]).count("1")
-                + TEMPLE_WORTH * state.temples[p]
-                + MARKET_WORTH * state.markets[p]
-                + FORTRESS_WORTH * state.fortresses[p]
+                + CITY_WORTH * cities[p]
+                + CARAVAN_WORTH * caravans[p].bit_count()
+                + TEMPLE_WORTH * temples[p]
+                + MARKET_WORTH * markets[p]
+                + FORTRESS_WORTH * fortresses[p]
             )
-        if state.occupier[p] == civ:
-            value += OCCUPIED_WORTH
-        if state.converter[p] == civ:
-            value += CONVERTING_WORTH
-    value += LEGION_WORTH * sum(state.legions[civ])
-    value += CREATURE_WORTH * sum(state.creatures[civ])
-    value += TRIREME_WORTH * sum(state.triremes[civ])
-    return value
+        if occupier[p] != NOBODY:
+            worths[occupier[p]] += OCCUPIED_WORTH
+        if converter[p] != NOBODY:
+            worths[converter[p]] += CONVERTING_WORTH
+    for civ in range(CIVS):
+        worths[civ] += LEGION_WORTH * sum(state.legions[civ])
+        worths[civ] += CREATURE_WORTH * sum(state.creatures[civ])
+        worths[civ] += TRIREME_WORTH * sum(state.triremes[civ])
+    return worths
 
 
 def marenostrum_values(state: GameState) -> list[float]:
@@ -140,6 +149,7 @@ def marenostrum_values(state: GameState) -> list[float]:
         return score_values(state)
     over = state.step == OVER
     need = state.victory_cards()
+    boards = [] if over else _board_worths(state)
     values = []
     for seat in range(state.seat_count):
         civ = state.civ_of[seat]
@@ -154,7 +164,7 @@ def marenostrum_values(state: GameState) -> list[float]:
             values.append(heroes + ties)
             continue
         value = heroes + (NEAR_VICTORY if len(owned) == need - 1 else 0.0)
-        value += _board_worth(state, civ)
+        value += boards[civ]
         value += ROLE_WORTH * state.roles.count(seat)
         for god, holder in enumerate(state.god_holder):
             if holder == seat and not state.god_used[god]:
