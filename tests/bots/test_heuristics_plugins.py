@@ -15,7 +15,9 @@ from senet.bots.heuristics import (
     GameHeuristics,
     evaluator_for,
     score_values,
+    search_evaluator_for,
 )
+from senet.bots.marenostrum.heuristics import marenostrum_search_values, marenostrum_values
 from senet.bots.mykerinos.heuristics import mykerinos_values
 from senet.games import PluginRegistry, get_game
 
@@ -24,6 +26,14 @@ def test_senet_games_publish_their_evaluators() -> None:
     assert {"archeos", "mykerinos"} <= set(BOT_HEURISTICS.game_ids())
     assert evaluator_for("mykerinos") is mykerinos_values
     assert evaluator_for("archeos") is archeos_values
+
+
+def test_the_search_evaluator_is_the_plugins_own_or_the_plain_one() -> None:
+    """MCTS searches with ``search_values`` where a game gives one; greedy never does."""
+    assert search_evaluator_for("marenostrum") is marenostrum_search_values
+    assert evaluator_for("marenostrum") is marenostrum_values
+    assert search_evaluator_for("mykerinos") is mykerinos_values
+    assert search_evaluator_for("unknown") is score_values
 
 
 def test_a_game_without_heuristics_is_judged_by_its_scores() -> None:
@@ -69,4 +79,5 @@ def declared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def test_an_installed_plugin_is_what_the_bots_use(declared: Path) -> None:
     state = get_game("mykerinos").new_match(2, seed=5)
     assert evaluator_for("mykerinos")(state) == [7.0, 7.0]
+    assert search_evaluator_for("mykerinos")(state) == [7.0, 7.0]
     assert evaluator_for("archeos") is score_values

@@ -10,13 +10,19 @@ import pytest
 
 from senet.bots.base import STRATEGY_NAMES, Strategy, make_strategy, state_from_proto_view
 from senet.bots.heuristics import evaluator_for
-from senet.bots.marenostrum.heuristics import marenostrum_values
+from senet.bots.marenostrum.heuristics import (
+    marenostrum_search_values,
+    marenostrum_values,
+    revenues,
+)
 from senet.bots.mcts import MctsStrategy
 from senet.codec import codec_for
 from senet.games import GameState, Rng, get_game
-from senet.games.marenostrum import MareState
-from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum import MareState, rules
+from senet.games.marenostrum.board import CITY_SITES, ICONS, PROVINCES, space_index
 from senet.games.marenostrum.cards import OWNABLE_IDS
+from senet.games.marenostrum.constants import NOBODY, PAY
+from senet.games.marenostrum.tokens import CITY_ITEM
 
 GAME = get_game("marenostrum")
 MCTS_ITERATIONS = 10
@@ -213,3 +219,93 @@ def test_evaluator_values_what_the_rules_value() -> None:
         for b in range(3):
             if ranking[a] < ranking[b]:
                 assert values[a] > values[b]
+
+
+@pytest.mark.parametrize("seats", [3, 4, 6])
+def test_the_forecast_reads_revenue_as_the_rules_pay_it(seats: int) -> None:
+    """``revenues`` is ``rules.revenue`` for every seat at once, occupations included."""
+    checked = 0
+    for state in _positions(seats, seed=20 + seats, every=3):
+        expected = [rules.revenue(state, seat)[1] for seat in range(seats)]
+        assert revenues(state) == expected
+        checked += 1
+    assert checked > 50
+
+
+def _empire(seat: int) -> tuple[MareState, int, int]:
+    """A fresh 4-seat match where ``seat`` also holds a free province with a city site
+    (and a city on it) and one without a site: (state, with city, without)."""
+    state = GAME.new_match(4, seed=1)
+    assert isinstance(state, MareState)
+    free = [p for p in range(PROVINCES) if state.influence[p] == NOBODY]
+    with_site = next(p for p in free if CITY_SITES[p] and len(ICONS[p]) == 2)
+    without = next(p for p in free if not CITY_SITES[p])
+    civ = state.civ_of[seat]
+    for p in (with_site, without):
+        state.influence[p] = civ
+    state.cities[with_site] = 1
+    return state, with_site, without
+
+
+def test_the_search_evaluator_prices_what_a_building_will_bring_in() -> None:
+    """The plain worths price a temple or a caravan the same wherever it stands; the
+    forecast prefers the temple beside a city and the caravan of a commodity the seat
+    does not produce yet."""
+    seat = 2
+    state, with_city, without = _empire(seat)
+
+    def gains(change: Callable[[MareState], None]) -> tuple[float, float]:
+        copy = state.clone()
+        change(copy)
+        return (
+            marenostrum_values(copy)[seat] - marenostrum_values(state)[seat],
+            marenostrum_search_values(copy)[seat] - marenostrum_search_values(state)[seat],
+        )
+
+    plain_city, search_city = gains(lambda s: s.temples.__setitem__(with_city, 1))
+    plain_bare, search_bare = gains(lambda s: s.temples.__setitem__(without, 1))
+    assert plain_city == pytest.approx(plain_bare)
+    assert search_city > search_bare
+    produced = {c for c, n in enumerate(revenues(state)[seat]) if n}
+    icons = ICONS[with_city]
+    new = next((i for i, c in enumerate(icons) if c not in produced), None)
+    old = next((i for i, c in enumerate(icons) if c in produced), None)
+    if new is not None and old is not None:
+        plain_new, search_new = gains(lambda s: s.caravans.__setitem__(with_city, 1 << new))
+        plain_old, search_old = gains(lambda s: s.caravans.__setitem__(with_city, 1 << old))
+        assert plain_new == pytest.approx(plain_old)
+        assert search_new > search_old
+
+
+def test_a_city_being_paid_for_is_forecast_as_built() -> None:
+    """The forecast counts a purchase as made, like the plain worths: paying card by
+    card moves no forecast value."""
+    seat = 2
+    state, _, without = _empire(seat)
+    target = next(
+        p
+        for p in range(PROVINCES)
+        if state.influence[p] == state.civ_of[seat]
+        and CITY_SITES[p]
+        and not state.cities[p]
+        and p != without
+    )
+    paying = state.clone()
+    paying.step, paying.actor = PAY, seat
+    paying.purchase, paying.pay_left = [CITY_ITEM, CITY_ITEM, target, -1], 3
+    built = state.clone()
+    built.cities[target] = 1
+
+    def forecast(s: MareState) -> float:
+        return marenostrum_search_values(s)[seat] - marenostrum_values(s)[seat]
+
+    assert forecast(paying) == pytest.approx(forecast(built))
+    assert forecast(paying) > forecast(state)
+
+
+def test_no_forecast_once_no_revenue_is_left() -> None:
+    state = GAME.new_match(4, seed=2)
+    assert isinstance(state, MareState)
+    assert marenostrum_search_values(state) != marenostrum_values(state)
+    state.turn = int(state.options["turn_limit"])
+    assert marenostrum_search_values(state) == marenostrum_values(state)

@@ -12,6 +12,11 @@ A game's evaluator is a plug-in: a :class:`GameHeuristics` published in the
 :func:`score_values`, the scores so far, which is the honest fallback: it knows
 nothing about the game but never misleads about what is already won.
 
+A plug-in may also give the search an evaluator of its own
+(:func:`search_evaluator_for`) that knows more, a forecast of what a position will
+bring, say. Greedy keeps the plain one: it is the fixed yardstick the bots
+benchmark measures MCTS against, and a greedy that knew more would move it.
+
 Evaluators may read the whole state they are given: strategies only ever hand
 them determinized copies (see ``senet.bots.base``), so nothing hidden leaks.
 """
@@ -93,11 +98,13 @@ class GameHeuristics:
 
     Attributes:
         game_id: The game served (the entry point's name must be the same).
-        values: The game's evaluator.
+        values: The game's evaluator (greedy's, and MCTS's without ``search_values``).
+        search_values: The evaluator MCTS searches with, when it differs.
     """
 
     game_id: str
     values: Evaluator
+    search_values: Evaluator | None = None
 
 
 #: The bot heuristics of every installed game, loaded when a game is first asked for.
@@ -110,3 +117,12 @@ def evaluator_for(game_id: str) -> Evaluator:
     """The evaluator of ``game_id``, or :func:`score_values` for a game without one."""
     heuristics = BOT_HEURISTICS.find(game_id)
     return heuristics.values if heuristics is not None else score_values
+
+
+def search_evaluator_for(game_id: str) -> Evaluator:
+    """The evaluator MCTS searches ``game_id`` with: the plug-in's ``search_values``,
+    else :func:`evaluator_for`'s."""
+    heuristics = BOT_HEURISTICS.find(game_id)
+    if heuristics is not None and heuristics.search_values is not None:
+        return heuristics.search_values
+    return evaluator_for(game_id)

@@ -40,9 +40,9 @@ from senet.bots.greedy import one_ply_scores
 from senet.bots.heuristics import (
     Evaluator,
     advantage,
-    evaluator_for,
     final_rewards,
     rewards_from_values,
+    search_evaluator_for,
 )
 from senet.games import Action, GameState
 
@@ -90,7 +90,7 @@ class MctsStrategy(Strategy):
         rollout_depth: Plies per rollout before the evaluator judges.
         rollout_epsilon: Share of random moves in rollouts.
         prior_weight: Weight of the root's one-ply evaluation (0 disables it).
-        evaluator: Position evaluator; defaults to the game's.
+        evaluator: Position evaluator; defaults to the game's search evaluator.
     """
 
     name: ClassVar[str] = "mcts"
@@ -128,7 +128,7 @@ class MctsStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         root_state = information_set_root(state, seat, self.rng.next_u64())
-        evaluate = self.evaluator or evaluator_for(state.game.info.id)
+        evaluate = self.evaluator or search_evaluator_for(state.game.info.id)
         keys = [a.notation() for a in legal]
         priors: dict[str, float] = {}
         if self.prior_weight > 0:

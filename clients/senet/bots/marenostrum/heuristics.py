@@ -11,6 +11,14 @@ build or buy comes one ply before the payment, and greedy must see both the gain
 and its price at that ply. The same worths price a finished building, so paying
 card by card never looks like a loss of what was bought.
 
+:func:`marenostrum_search_values`, MCTS's evaluator, adds a forecast: the cards each
+seat's empire will bring in at its next revenues. The fixed worths above price a
+temple the same in a province without a city as beside one, and a caravan of a
+commodity the seat already produces the same as one of a kind it lacks; the forecast
+tells them apart, and it is what makes a construction plan pay. (Measured with
+greedy, one ply: the forecast alone turns an equal share of the wins into about
+two thirds of them against three plain greedy bots.)
+
 Hidden parts (other hands, pending offers) are read from the state as given:
 strategies only ever evaluate determinized copies, so nothing hidden leaks.
 """
@@ -20,12 +28,13 @@ from __future__ import annotations
 from senet.bots.heuristics import GameHeuristics, score_values
 from senet.games import GameState
 from senet.games.marenostrum import MareState
-from senet.games.marenostrum.board import PROVINCES
-from senet.games.marenostrum.cards import GOD_IDS, PYRAMIDS_INDEX
-from senet.games.marenostrum.commodities import COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import CONSTRUCTION, OVER, PAY
-from senet.games.marenostrum.rules import set_spare
-from senet.games.marenostrum.tokens import ITEMS
+from senet.games.marenostrum.board import ICONS, PROVINCES
+from senet.games.marenostrum.cards import GOD_IDS, INCOME, OWNABLE, PYRAMIDS_INDEX, effects_of
+from senet.games.marenostrum.civilizations import CIVS
+from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
+from senet.games.marenostrum.constants import CONSTRUCTION, NOBODY, OVER, PAY
+from senet.games.marenostrum.rules import claims, set_spare
+from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
 # Worths in heroes (one hero or wonder = 1.0), hand-set so that a building pays for
 # its cards (three cards are about a quarter of a hero) and greedy keeps a set whole.
@@ -106,28 +115,36 @@ def _purchase_worth(state: MareState) -> float:
     return gain - (CARD_WORTH + SET_WORTH) * state.pay_left
 
 
-def _board_worth(state: MareState, civ: int) -> float:
-    """Provinces, buildings in them, and units on the map."""
-    value = 0.0
-    influence = state.influence
+def _board_worths(state: MareState) -> list[float]:
+    """Per civilization: provinces, buildings in them, and units on the map.
+
+    One pass over the provinces for every civilization at once: the evaluator runs
+    thousands of times per search, and this is most of its work.
+    """
+    worths = [0.0] * CIVS
+    influence, occupier, converter = state.influence, state.occupier, state.converter
+    cities, caravans, temples = state.cities, state.caravans, state.temples
+    markets, fortresses = state.markets, state.fortresses
     for p in range(PROVINCES):
-        if influence[p] == civ:
-            value += (
+        owner = influence[p]
+        if owner != NOBODY:
+            worths[owner] += (
                 PROVINCE_WORTH
-                + CITY_WORTH * state.cities[p]
-                + CARAVAN_WORTH * bin(state.caravans[p]).count("1")
-                + TEMPLE_WORTH * state.temples[p]
-                + MARKET_WORTH * state.markets[p]
-                + FORTRESS_WORTH * state.fortresses[p]
+                + CITY_WORTH * cities[p]
+                + CARAVAN_WORTH * caravans[p].bit_count()
+                + TEMPLE_WORTH * temples[p]
+                + MARKET_WORTH * markets[p]
+                + FORTRESS_WORTH * fortresses[p]
             )
-        if state.occupier[p] == civ:
-            value += OCCUPIED_WORTH
-        if state.converter[p] == civ:
-            value += CONVERTING_WORTH
-    value += LEGION_WORTH * sum(state.legions[civ])
-    value += CREATURE_WORTH * sum(state.creatures[civ])
-    value += TRIREME_WORTH * sum(state.triremes[civ])
-    return value
+        if occupier[p] != NOBODY:
+            worths[occupier[p]] += OCCUPIED_WORTH
+        if converter[p] != NOBODY:
+            worths[converter[p]] += CONVERTING_WORTH
+    for civ in range(CIVS):
+        worths[civ] += LEGION_WORTH * sum(state.legions[civ])
+        worths[civ] += CREATURE_WORTH * sum(state.creatures[civ])
+        worths[civ] += TRIREME_WORTH * sum(state.triremes[civ])
+    return worths
 
 
 def marenostrum_values(state: GameState) -> list[float]:
@@ -140,6 +157,7 @@ def marenostrum_values(state: GameState) -> list[float]:
         return score_values(state)
     over = state.step == OVER
     need = state.victory_cards()
+    boards = [] if over else _board_worths(state)
     values = []
     for seat in range(state.seat_count):
         civ = state.civ_of[seat]
@@ -154,7 +172,7 @@ def marenostrum_values(state: GameState) -> list[float]:
             values.append(heroes + ties)
             continue
         value = heroes + (NEAR_VICTORY if len(owned) == need - 1 else 0.0)
-        value += _board_worth(state, civ)
+        value += boards[civ]
         value += ROLE_WORTH * state.roles.count(seat)
         for god, holder in enumerate(state.god_holder):
             if holder == seat and not state.god_used[god]:
@@ -171,4 +189,128 @@ def marenostrum_values(state: GameState) -> list[float]:
     return values
 
 
-MARENOSTRUM_HEURISTICS = GameHeuristics("marenostrum", marenostrum_values)
+# ------------------------------------------------------------------ the forecast
+#: A card of revenue, per revenue still to come (a card in hand is worth about
+#: CARD_WORTH + SET_WORTH, and revenue is a card every turn).
+INCOME_CARD_WORTH = 0.05
+#: Each commodity kind in the revenue, on top: sets of different commodities need kinds.
+INCOME_KIND_WORTH = 0.05
+#: Revenues counted at most: further ones are too uncertain (the map changes hands).
+FORECAST_TURNS = 3
+
+
+#: Per province and caravan bits, the commodities its caravans bring (in icon order).
+_CARAVAN_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(icon for i, icon in enumerate(icons) if mask >> i & 1)
+        for mask in range(1 << len(icons))
+    )
+    for icons in ICONS
+)
+
+
+def _province_income(state: MareState, p: int, incomes: list[list[int]]) -> None:
+    """Add province ``p``'s revenue to the civilizations it pays (``rules.revenue``'s
+    split, province by province; ``incomes`` is indexed by civilization)."""
+    owner, occupier = state.influence[p], state.occupier[p]
+    built = _CARAVAN_CARDS[p][state.caravans[p]]
+    cities = state.cities[p]
+    tax_each = 2 if state.temples[p] else 1
+    goods_each = 2 if state.markets[p] else 1
+    if occupier == NOBODY:
+        row = incomes[owner]
+        row[TAX] += cities * tax_each
+        for card in built:
+            row[card] += goods_each
+        return
+    c_cities, c_caravans, temple, market = claims(state, p)
+    taker = incomes[occupier]
+    taker[TAX] += c_cities * (2 if temple else 1)
+    for card in built[:c_caravans]:
+        taker[card] += 2 if market else 1
+    if owner != NOBODY:
+        row = incomes[owner]
+        row[TAX] += (cities - c_cities) * (1 if temple else tax_each)
+        for card in built[c_caravans:]:
+            row[card] += 1 if market else goods_each
+
+
+def revenues(state: MareState) -> list[list[int]]:
+    """Per seat, the cards its next commerce phase would bring as the board stands:
+    ``rules.revenue`` for every seat in one pass over the provinces."""
+    incomes = [[0] * CARD_TYPES for _ in range(CIVS)]
+    for p in range(PROVINCES):
+        if state.influence[p] != NOBODY or state.occupier[p] != NOBODY:
+            _province_income(state, p, incomes)
+    out = []
+    for seat in range(state.seat_count):
+        civ = state.civ_of[seat]
+        cards = incomes[civ]
+        for effect in effects_of(state.owned[seat], INCOME):
+            if effect.arg == "tax":
+                cards[TAX] += effect.amount
+            elif effect.arg == "tax_per_temple":
+                temples = sum(
+                    state.temples[p] for p in range(PROVINCES) if state.influence[p] == civ
+                )
+                cards[TAX] += effect.amount * temples
+            elif effect.arg in ("produced", "any"):
+                kinds = [c for c in COMMODITY_TYPES if cards[c]] if effect.arg == "produced" else []
+                kinds = kinds or list(COMMODITY_TYPES)
+                best = max(kinds, key=lambda c: (state.bank[c], -c))
+                cards[best] += effect.amount
+        out.append(cards)
+    return out
+
+
+def _add_purchase_income(state: MareState, cards: list[int]) -> None:
+    """The revenue the purchase being paid will add once made (it counts as made)."""
+    item, a, b, c = state.purchase
+    if item == CITY_ITEM:
+        cards[TAX] += 2 if state.temples[b] else 1
+    elif item == CARAVAN_ITEM:
+        cards[c] += 2 if state.markets[b] else 1
+    elif item == TEMPLE_ITEM:
+        cards[TAX] += state.cities[b]
+    elif item == MARKET_ITEM:
+        for icon in _CARAVAN_CARDS[b][state.caravans[b]]:
+            cards[icon] += 1
+    elif item == _CONVERT_ITEM:
+        cards[TAX] += state.cities[a] * (2 if state.temples[a] else 1)
+        for icon in _CARAVAN_CARDS[a][state.caravans[a]]:
+            cards[icon] += 2 if state.markets[a] else 1
+    elif item == _BUY_ITEM:
+        # A wonder's income (Colossus, Hanging Gardens, Sheba): about its amount a turn.
+        cards[TAX] += sum(e.amount for e in OWNABLE[a].effects if e.kind == INCOME)
+
+
+def revenues_to_come(state: MareState) -> int:
+    """Commerce phases still ahead (this turn's revenue is collected as it begins),
+    at most :data:`FORECAST_TURNS`; without a turn limit, always that many."""
+    limit = int(state.options.get("turn_limit", 0))
+    if not limit:
+        return FORECAST_TURNS
+    return max(0, min(FORECAST_TURNS, limit - max(state.turn, 1)))
+
+
+def marenostrum_search_values(state: GameState) -> list[float]:
+    """:func:`marenostrum_values` plus each seat's forecast revenue: per revenue still
+    to come, its cards and its commodity kinds (the purchase being paid counts)."""
+    values = marenostrum_values(state)
+    if not isinstance(state, MareState) or state.step == OVER:
+        return values
+    turns = revenues_to_come(state)
+    if not turns:
+        return values
+    paying = state.actor if state.step == PAY and state.purchase else NOBODY
+    for seat, cards in enumerate(revenues(state)):
+        if seat == paying:
+            _add_purchase_income(state, cards)
+        kinds = sum(1 for t in COMMODITY_TYPES if cards[t])
+        values[seat] += turns * (INCOME_CARD_WORTH * sum(cards) + INCOME_KIND_WORTH * kinds)
+    return values
+
+
+MARENOSTRUM_HEURISTICS = GameHeuristics(
+    "marenostrum", marenostrum_values, search_values=marenostrum_search_values
+)
