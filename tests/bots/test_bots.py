@@ -32,8 +32,12 @@ GAME = get_game("mykerinos")
 MCTS_ITERATIONS = 20
 
 
-def _strategy(name: str, seed: int) -> Strategy:
-    return make_strategy(name, seed=seed, iterations=MCTS_ITERATIONS)
+#: Whole matches search every decision: fewer iterations still exercise the search.
+FULL_MATCH_ITERATIONS = 6
+
+
+def _strategy(name: str, seed: int, iterations: int = MCTS_ITERATIONS) -> Strategy:
+    return make_strategy(name, seed=seed, iterations=iterations)
 
 
 def _play(
@@ -71,7 +75,9 @@ def _positions(seats: int, seed: int, every: int) -> Iterator[MykerinosState]:
 @pytest.mark.parametrize("name", STRATEGY_NAMES)
 @pytest.mark.slow
 def test_every_strategy_plays_full_matches_legally(name: str, seats: int) -> None:
-    strategies = [_strategy(name, seed=10 * seats + s) for s in range(seats)]
+    strategies = [
+        _strategy(name, seed=10 * seats + s, iterations=FULL_MATCH_ITERATIONS) for s in range(seats)
+    ]
     state, log = _play(seats, seed=seats, strategies=strategies)
     assert state.is_over()
     assert len(log) > 20

@@ -159,7 +159,7 @@ async def test_killing_the_serving_replica_loses_no_timeout(
     doomed, survivor = replicas
     async with SenetClient(doomed.address) as via_doomed, SenetClient(survivor.address) as via_b:
         match_id = await via_doomed.create_match(
-            "mykerinos", 2, seed=9, time_control=match_pb2.TimeControl(decision_ms=300)
+            "mykerinos", 2, seed=9, time_control=match_pb2.TimeControl(decision_ms=150)
         )
         await via_doomed.join(match_id, "Ann")
         await via_doomed.join(match_id, "Bob")
