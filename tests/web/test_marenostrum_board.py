@@ -266,3 +266,12 @@ def test_clicks_pick_the_natural_elements() -> None:
         action = CODEC.action_to_proto(get_game("marenostrum").parse_action(notation))
         legal = match_pb2.LegalAction(notation=notation, action=action)
         assert BOARD.targets(legal, view) == keys, notation
+
+
+def test_victory_progress_counts_towards_the_long_games_five() -> None:
+    state = get_game("marenostrum").new_match(3, seed=2)
+    view = CODEC.view_to_proto(state.view(None))
+    summary = _summary(3)
+    assert "1/4" in BOARD.draw(view, summary, None)
+    summary.options["long_game"].bool_value = True
+    assert "1/5" in BOARD.draw(view, summary, None)
