@@ -119,12 +119,12 @@ def _check_map(root: ET.Element, view: pb.MareNostrumView) -> None:
         assert tile.get("data-owner") == owner
         fills = {rect.get("fill") for rect in tile.iter(f"{SVG}rect")}
         assert civ_colours(province.influence).strong in fills
-        words = _text(tile)
+        words = _text(tile).replace(" ", "")  # a crowded tile's chips drop their spaces
         for force in province.forces:
             if force.legions:
-                assert f"{civ_letter(force.civilization)} {force.legions}L" in words, province.id
+                assert f"{civ_letter(force.civilization)}{force.legions}L" in words, province.id
             elif force.creatures:
-                assert f"{civ_letter(force.civilization)} {force.creatures}C" in words
+                assert f"{civ_letter(force.civilization)}{force.creatures}C" in words
     for sea in view.seas:
         words = _text(targets[f"s:{sea.id}"])
         for force in sea.forces:
@@ -275,3 +275,27 @@ def test_victory_progress_counts_towards_the_long_games_five() -> None:
     assert "1/4" in BOARD.draw(view, summary, None)
     summary.options["long_game"].bool_value = True
     assert "1/5" in BOARD.draw(view, summary, None)
+
+
+@pytest.mark.parametrize("civilizations", [4, 6])
+def test_a_crowded_province_keeps_its_units_chips_inside_its_tile(civilizations: int) -> None:
+    """Four civilizations' legions in one province all show; six armies with their
+    creatures still stay on the tile, the last ones counted."""
+    state = get_game("marenostrum").new_match(6, seed=3)
+    view = CODEC.view_to_proto(state.view(None))
+    lati = next(p for p in view.marenostrum.provinces if p.id == "lati")
+    del lati.forces[:]
+    for civ in range(1, civilizations + 1):
+        lati.forces.add(civilization=civ, legions=civ, creatures=civ % 2 * (civilizations > 4))
+    tile = _targets(_parse(BOARD.draw(view, _summary(6), None)))["s:lati"]
+    _, x, _ = layout.PROVINCE_AT["lati"]
+    left, right = x - layout.TILE_WIDTH / 2, x + layout.TILE_WIDTH / 2
+    for chip in (r for r in tile.iter(f"{SVG}rect") if r.get("rx") == "3"):
+        assert left <= float(chip.get("x", 0))
+        assert float(chip.get("x", 0)) + float(chip.get("width", 0)) <= right
+    words = _text(tile)
+    shown = [civ_letter(c) for c in range(1, civilizations + 1) if f"{civ_letter(c)}{c}L" in words]
+    if civilizations == 4:
+        assert len(shown) == 4
+    else:
+        assert f"+{civilizations - len(shown)}" in words

@@ -117,21 +117,58 @@ def _outline(space: str, marks: Marks) -> tuple[list[str], str]:
     return [ring], f" ({words})"
 
 
-def _unit_chips(forces: Iterable[pb.MareNostrumForce], x: float, y: float) -> list[str]:
+def _unit_words(force: pb.MareNostrumForce, compact: bool) -> str:
+    """``R 2L 1C`` (``R2L1C`` when a tile is crowded); empty for no unit."""
+    counts = [
+        f"{n}{letter}"
+        for n, letter in ((force.legions, "L"), (force.creatures, "C"), (force.triremes, "S"))
+        if n
+    ]
+    if not counts:
+        return ""
+    gap = "" if compact else " "
+    return civ_letter(force.civilization) + gap + gap.join(counts)
+
+
+def _chip_width(words: str) -> float:
+    return len(words) * glyphs.CHAR_WIDTH + 6
+
+
+def _unit_chips(
+    forces: Iterable[pb.MareNostrumForce],
+    x: float,
+    y: float,
+    right: float | None = None,
+    floor: float = 0,
+) -> list[str]:
+    """One chip per civilization with units, from x along the baseline y. Within
+    ``right``: crowded chips lose their spaces; those that still do not fit go on the
+    row above, leftwards from the right edge down to ``floor`` (where a tile's
+    caravans end); any left over are counted in a last ``+n`` chip (the tooltip
+    names them all)."""
+    present = [f for f in forces if f.legions or f.creatures or f.triremes]
+    compact = right is not None and (
+        sum(_chip_width(_unit_words(f, False)) + 3 for f in present) > right - x
+    )
     parts = []
-    for force in forces:
-        counts = [
-            f"{n}{letter}"
-            for n, letter in ((force.legions, "L"), (force.creatures, "C"), (force.triremes, "S"))
-            if n
-        ]
-        if not counts:
-            continue
+    above = right
+    for index, force in enumerate(present):
+        words = _unit_words(force, compact)
         colours = civ_colours(force.civilization)
-        words = f"{civ_letter(force.civilization)} {' '.join(counts)}"
-        drawn, width = glyphs.chip(x, y, words, colours.strong, colours.ink)
+        width = _chip_width(words)
+        if right is None or above is None or x + width <= right:
+            drawn, _ = glyphs.chip(x, y, words, colours.strong, colours.ink)
+            x += width + 3
+        elif above - width >= floor:
+            above -= width
+            drawn, _ = glyphs.chip(above, y - 15, words, colours.strong, colours.ink)
+            above -= 3
+        else:
+            more = f"+{len(present) - index}"
+            drawn, _ = glyphs.chip(above - _chip_width(more), y - 15, more, "#333333", "#ffffff")
+            parts.append(drawn)
+            break
         parts.append(drawn)
-        x += width + 3
     return parts
 
 
@@ -254,7 +291,11 @@ def _draw_tile(province: pb.MareNostrumProvince, view: pb.MareNostrumView, marks
     children += _buildings(province, left + 5, top + 31)
     children += _control(province, left + layout.TILE_WIDTH - 4, top + 31)
     children += _caravans(province, left + 5, top + 46)
-    children += _unit_chips(province.forces, left + 5, top + 61)
+    icons = len(INFO[province.id].icons) if province.id in INFO else 0
+    caravans_end = left + 5 + icons * (_chip_width("oil") + 3)
+    children += _unit_chips(
+        province.forces, left + 5, top + 61, left + layout.TILE_WIDTH - 3, caravans_end
+    )
     owner = civ_name(province.influence) if province.influence else "nobody"
     title = f"{province.id}: {province_detail(province, view).plain}{marked}"
     return svg.titled(
