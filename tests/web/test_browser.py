@@ -219,7 +219,7 @@ def test_mare_nostrum_is_played_on_its_map_and_watched_on_a_phone(
         turns=30,
     )
     assert by_board > 0
-    page.screenshot(path=str(screenshots / "marenostrum-play-map.png"))
+    page.screenshot(path=str(screenshots / "marenostrum-play-last-view.png"))
     assert phone.locator("#board [data-hand], #board [data-offer]").count() == 0
     assert phone.locator("#actions-panel").is_hidden()
     width = phone.evaluate("document.documentElement.scrollWidth")

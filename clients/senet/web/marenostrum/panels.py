@@ -126,7 +126,7 @@ def players_html(view: pb.MareNostrumView, seats: Seats, needed: int) -> str:
             f"<tr{current}><th scope='row'>{_swatch(player.seat, civ, seats.viewer)} "
             f"{escape(seats.label(player.seat))}</th>"
             f"<td>{escape(', '.join(roles.get(player.seat, [])) or '-')}</td>"
-            f"<td>{_progress(player.score, needed)} {player.score}/{needed}</td>"
+            f"<td class='mn-victory'>{_progress(player.score, needed)} {player.score}/{needed}</td>"
             f"<td>{escape(cards)}</td><td>{provinces}</td><td>{cities}</td>"
             f"<td>{escape(', '.join(title(c) for c in player.owned) or '-')}</td>"
             f"<td>{escape(', '.join(gods) or '-')}"
@@ -150,7 +150,7 @@ def _card_chips(
     for entry in cards.cards:
         words = card_name(entry.card) + (f" x{entry.count}" if entry.count > 1 else "")
         fill = "#fff3c4" if entry.card == pb.MARE_NOSTRUM_CARD_TAX else "#ffffff"
-        width = len(words) * 7.4 + 14
+        width = len(words) * 7.8 + 14
         children = [
             svg.rect(2, 2, width, 26, rx=5, fill=fill, stroke=INK, stroke_width=1.2),
             svg.text(9, 20, words, class_="mn-card"),
@@ -262,7 +262,7 @@ def market_html(view: pb.MareNostrumView) -> str:
     items = []
     for card_id in [*view.available, "pyramids"]:
         name = title(card_id)
-        width = len(name) * 7.6 + 16
+        width = len(name) * 8.0 + 16
         children = [
             svg.rect(
                 2,
