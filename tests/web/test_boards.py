@@ -24,7 +24,10 @@ def _summary(game_id: str, seats: int, name: str = "Ada") -> match_pb2.MatchSumm
     return summary
 
 
-@pytest.mark.parametrize(("game_id", "seats"), [("mykerinos", 4), ("mykerinos", 2), ("archeos", 3)])
+@pytest.mark.parametrize(
+    ("game_id", "seats"),
+    [("mykerinos", 4), ("mykerinos", 2), ("archeos", 3), ("marenostrum", 4)],
+)
 def test_every_target_of_every_legal_action_is_on_the_board(game_id: str, seats: int) -> None:
     """Along random playouts, each key a legal action names is an element of the drawn board."""
     board, codec = board_for(game_id), codec_for(game_id)
@@ -71,7 +74,7 @@ def test_display_names_are_escaped() -> None:
 
 def test_a_game_without_a_board_gets_the_generic_one() -> None:
     assert board_for("no-such-game") is GENERIC_BOARD
-    assert {"archeos", "mykerinos"} <= set(WEB_BOARDS.game_ids())
+    assert {"archeos", "marenostrum", "mykerinos"} <= set(WEB_BOARDS.game_ids())
     view = match_pb2.View(generic=generic_pb2.GenericView())
     drawn = GENERIC_BOARD.draw(view, _summary("pebbles", 2), None)
     assert "<pre>" in drawn and "pebbles" in drawn

@@ -1,5 +1,6 @@
 """The web client in a real headless Chromium: a person plays a whole Mykerinos match
-against three bots by clicking, an Archeos match is watched live to its end, and a
+against three bots by clicking, an Archeos match is watched live to its end, a Mare
+Nostrum match is played on its map for a few turns while a phone watches, and a
 finished match is replayed with the seed commitment verified.
 
 Each test saves screenshots of the board at a few moments (see conftest.py).
@@ -86,14 +87,16 @@ def _play_by_clicking(
     shots: dict[int, str],
     watcher: Any = None,
     keyboard_turns: frozenset[int] = frozenset(),
+    turns: int | None = None,
 ) -> tuple[int, int]:
-    """Play the page's seat to the end: click the board where it offers the action,
-    else the list; returns how many turns went each way. ``watcher`` (another page) is
-    photographed at the same moments. On ``keyboard_turns`` the action is typed:
-    ``/`` focuses the notation box, then its notation and Enter."""
+    """Play the page's seat to the end (or for ``turns`` turns): click the board where
+    it offers the action, else the list; returns how many turns went each way.
+    ``watcher`` (another page) is photographed at the same moments. On
+    ``keyboard_turns`` the action is typed: ``/`` focuses the notation box, then its
+    notation and Enter."""
     by_board = by_list = 0
     turn = 0
-    while _your_turn(page):
+    while (turns is None or turn < turns) and _your_turn(page):
         turn += 1
         if turn in shots:
             page.screenshot(path=str(screenshots / f"{prefix}-{shots[turn]}.png"), full_page=True)
@@ -191,6 +194,37 @@ def test_an_archeos_match_is_watched_live_to_the_end(
     assert width <= PHONE["width"]
     phone.screenshot(path=str(screenshots / "archeos-watch-phone.png"), full_page=True)
     assert player.errors == [] and watcher.errors == [] and phone.errors == []
+
+
+def test_mare_nostrum_is_played_on_its_map_and_watched_on_a_phone(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """A person plays the first turns of a Mare Nostrum match against two bots by
+    clicking the map, the hand and the gods, while a spectator watches on a phone."""
+    page = new_page(DESKTOP)
+    match_id = _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    page.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    assert page.locator("#board .mn-main [data-target^='s:']").count() == 43
+    assert page.locator("#board .mn-west [data-target^='s:']").count() == 15
+    assert page.locator("#board [data-hand='0']").count() == 1
+    phone = new_page(PHONE)
+    phone.goto(f"{web_url}/matches/{match_id}/watch")
+    phone.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    by_board, _ = _play_by_clicking(
+        page,
+        screenshots,
+        "marenostrum-play",
+        {1: "start", 14: "early", 30: "later"},
+        phone,
+        turns=30,
+    )
+    assert by_board > 0
+    page.screenshot(path=str(screenshots / "marenostrum-play-last-view.png"))
+    assert phone.locator("#board [data-hand], #board [data-offer]").count() == 0
+    assert phone.locator("#actions-panel").is_hidden()
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    assert page.errors == [] and phone.errors == []
 
 
 def test_a_finished_match_is_replayed_step_by_step(

@@ -2,7 +2,8 @@
 
 A game's web part is a :class:`WebBoard`, published in the ``senet.web_boards``
 entry-point group under the game id (see :mod:`senet.games.plugins`); Senet's own
-are :mod:`senet.web.mykerinos` and :mod:`senet.web.archeos`. A game
+are :mod:`senet.web.mykerinos`, :mod:`senet.web.archeos` and
+:mod:`senet.web.marenostrum`. A game
 without one is drawn by :data:`~senet.web.boards.generic.GENERIC_BOARD` (its view's
 fields, and the legal actions as a list), so every game the server hosts can be
 played in a browser at once.

@@ -1,0 +1,53 @@
+"""Mare Nostrum: Mythology in the browser: the map of both boards, the players, the
+viewer's hand, the trade, the gods, the heroes and wonders on offer, and whatever the
+military phase has under way.
+
+Provinces and seas, hand cards, face-up trade cards, gods, cards on offer and the
+players' swatches are board targets (see :mod:`.targets`): a build is a click on its
+province, a sail or a move a click on each end, an offering a click on the god, a
+payment a click on the card in the hand. The labelled list offers every action too.
+"""
+
+from __future__ import annotations
+
+from senet.text.marenostrum.names import Seats
+from senet.v1 import match_pb2
+from senet.web.marenostrum import panels
+from senet.web.marenostrum.layout import MAIN, WEST
+from senet.web.marenostrum.legend import legend_html
+from senet.web.marenostrum.mapview import joins_html, map_html
+from senet.web.marenostrum.targets import action_targets
+
+
+class MareNostrumBoard:
+    """Draws a Mare Nostrum view; spaces, cards, gods and players choose actions."""
+
+    game_id = "marenostrum"
+
+    def draw(
+        self, view: match_pb2.View, summary: match_pb2.MatchSummary, viewer: int | None
+    ) -> str:
+        game = view.marenostrum
+        seats = Seats(game, summary, viewer)
+        return (
+            "<div class='mn-board'>"
+            f"{panels.status_html(game, seats)}"
+            f"{map_html(MAIN, game)}"
+            f"<div class='mn-west-row'>{map_html(WEST, game)}"
+            f"<div class='mn-key'>{joins_html()}{legend_html()}</div></div>"
+            f"{panels.players_html(game, seats, panels.victory_target(summary))}"
+            "<div class='board-row'>"
+            f"{panels.own_cards_html(game, viewer)}{panels.trade_html(game, seats)}"
+            f"{panels.doings_html(game, seats)}"
+            "</div>"
+            f"{panels.gods_html(game, seats)}{panels.market_html(game)}"
+            f"{panels.supply_html(game, seats)}"
+            "</div>"
+        )
+
+    def targets(self, action: match_pb2.LegalAction, view: match_pb2.View) -> list[str]:
+        return action_targets(action.action.marenostrum, view.marenostrum)
+
+
+#: The entry point of ``senet.web_boards`` for Mare Nostrum.
+MARENOSTRUM_BOARD = MareNostrumBoard()
