@@ -72,7 +72,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n $(WORKERS)
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal
 
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit

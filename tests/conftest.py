@@ -34,6 +34,13 @@ plugins.enable()
 _START_TIMEOUT_S = 10.0
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first (in their own order), so that spread over workers the long
+    ones start early and the quick ones fill in at the end, instead of a few long
+    ones running alone after everything else."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 class RedisServer:
     """A ``redis-server`` child process that tests may stop and restart.
 

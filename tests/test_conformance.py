@@ -402,7 +402,7 @@ def _playout(
 
 # ------------------------------------------------------------ playouts
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(50)
+@_settings(30)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
 @pytest.mark.slow
@@ -489,7 +489,7 @@ def _check_text(
 
 
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(40)
+@_settings(25)
 @given(
     seed=SEEDS,
     chooser=SEEDS,
@@ -536,7 +536,7 @@ def test_bad_actions_are_rejected_and_change_nothing(
 
 # --------------------------------------------------------- serialization
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(30)
+@_settings(20)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
 @pytest.mark.slow
@@ -575,7 +575,7 @@ def test_snapshots_round_trip_and_continue_identically(
 
 
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(30)
+@_settings(20)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
 @pytest.mark.slow
@@ -674,7 +674,7 @@ def test_simultaneous_choices_stay_hidden_and_commute(
 
 # ------------------------------------------------------------------ views
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(30)
+@_settings(20)
 @given(seed=SEEDS, chooser=SEEDS, other_seed=SEEDS)
 @_thinned
 @pytest.mark.slow
@@ -711,7 +711,7 @@ def test_views_are_json_and_do_not_depend_on_hidden_parts(
 
 
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(15)
+@_settings(10)
 @given(seed=SEEDS, chooser=SEEDS, sample_seed=SEEDS)
 @_thinned
 @pytest.mark.slow
@@ -868,7 +868,7 @@ def _perturbed(action: Any, rng: Rng) -> Iterator[object]:
 
 
 @pytest.mark.parametrize(("game", "seats"), CASES)
-@_settings(10, shrink=False)
+@_settings(6, shrink=False)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
 @pytest.mark.slow

@@ -402,7 +402,7 @@ class Watcher:
 
 @pytest.mark.parametrize(("seats", "options"), VARIANT_CASES)
 @settings(
-    max_examples=40,
+    max_examples=25,
     deadline=None,
     derandomize=True,
     database=None,
