@@ -132,3 +132,16 @@ def test_arena_runs_archeos(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     assert len(data["matches"]) == 3
     assert all(len(m["scores"]) == 3 and min(m["places"]) == 1 for m in data["matches"])
+
+
+@pytest.mark.slow
+def test_arena_plays_mare_nostrum_through_its_simultaneous_offers(tmp_path: Path) -> None:
+    """Mare Nostrum's trade has several seats offering at once: each arena bot
+    decides for its seat while the others decide too, and every match ends."""
+    out = tmp_path / "marenostrum.json"
+    argv = ["arena", "--game", "marenostrum", "--players", "greedy,random,random"]
+    argv += ["--option", "turn_limit=2", "--matches", "2", "--seed", "3", "--processes", "0"]
+    assert main([*argv, "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert len(data["matches"]) == 2
+    assert all(len(m["scores"]) == 3 and min(m["places"]) == 1 for m in data["matches"])

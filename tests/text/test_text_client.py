@@ -24,11 +24,12 @@ import pexpect
 import pytest
 
 from senet.client.client import SenetClient
+from senet.client.options import parse_options
 from senet.codec import codec_for
 from senet.games import GameState, get_game
 from senet.text import choose, drawing
 from senet.text.actions import FULL_LIST_MAX
-from senet.text.cli import check, parse_options, seat_plan
+from senet.text.cli import check, seat_plan
 from senet.text.mykerinos.actions import HELP, action_lines
 from senet.text.mykerinos.board import board_lines
 from senet.text.mykerinos.events import describe_event, update_lines

@@ -14,6 +14,7 @@ from senet.arena.players import PlayerSpec
 from senet.arena.report import PlotUnavailable, plot_title, print_table, write_json, write_plot
 from senet.arena.runner import ArenaConfig, ServerFactory, run_arena
 from senet.arena.stats import summarize
+from senet.client.options import parse_options
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "(suffix @<seconds>s or @<iterations>i sets a search budget)",
     )
     parser.add_argument("--matches", type=int, default=20, help="number of matches")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option of every match (repeatable), e.g. turn_limit=3",
+    )
     parser.add_argument("--parallel", type=int, default=4, help="matches at once")
     parser.add_argument("--seed", type=int, default=None, help="derive all seeds from this")
     parser.add_argument(
@@ -104,6 +112,7 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             external_workers=args.external_workers,
             processes=args.processes,
             move_limit_ms=args.move_limit_ms,
+            options=parse_options(args.option),
         )
     except ValueError as exc:
         console.print(f"senet arena: {exc}", style="red", markup=False)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from senet.bots.base import STRATEGY_NAMES, make_strategy, state_from_proto_view
 from senet.client.client import SeatClient, SenetClient
+from senet.client.turns import decides_at
 from senet.codec import options_from_proto
 from senet.games.interface import OptionValue
 from senet.v1 import bot_service_pb2, match_pb2
@@ -94,7 +95,7 @@ def choose_notation(
     parsed = match_pb2.View()
     parsed.ParseFromString(view)
     state = state_from_proto_view(game_id, parsed, seat=seat, seed=seed, options=options)
-    if state.current_seat() != seat:
+    if seat not in state.deciding_seats():
         return ""
     strategy = make_strategy(
         spec.strategy, seed=seed, seconds=spec.seconds, iterations=spec.iterations
@@ -116,7 +117,7 @@ async def decide_arena(
     """
     seat_client: SeatClient = client.seat(decision.match_id, decision.seat, decision.token)
     got = await seat_client.get()
-    if got.match.version != decision.version:
+    if not decides_at(got.match, decision.seat, decision.version):
         return None
     notation = await asyncio.get_running_loop().run_in_executor(
         executor,

@@ -28,7 +28,7 @@ import contextlib
 import multiprocessing
 import os
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
@@ -68,6 +68,8 @@ class ArenaConfig:
     #: Per-move limit in ms, as the matches' turn clocks (TimeControl.decision_ms):
     #: the server plays the move of a bot that is late. None: no clocks.
     move_limit_ms: int | None = None
+    #: Game options of every match (e.g. a variant, or a shorter game).
+    options: Mapping[str, bool | int | str] = field(default_factory=dict)
 
 
 @dataclass
@@ -258,6 +260,7 @@ async def _play_match(
             seed=match_seed,
             bots=[spec.strategy for spec in lineup],
             time_control=clocks,
+            options=dict(config.options),
         )
         await registry.register(
             match_id,

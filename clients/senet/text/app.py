@@ -33,9 +33,10 @@ from rich.text import Text
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
+from senet.client.options import parse_options
 from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing, lobby
-from senet.text.cli import parse_options, program, seat_plan
+from senet.text.cli import program, seat_plan
 from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines

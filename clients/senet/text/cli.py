@@ -20,6 +20,8 @@ import os
 import sys
 from typing import NamedTuple
 
+from senet.client.options import parse_options
+
 DEFAULT_SERVER = "127.0.0.1:50051"
 
 
@@ -134,22 +136,6 @@ def seat_plan(args: argparse.Namespace) -> SeatPlan:
     if open_seats < 1:
         raise ValueError("the match needs at least one open seat: yours")
     return SeatPlan(open_seats, bots)
-
-
-def parse_options(items: list[str]) -> dict[str, bool | int | str]:
-    """``["campaigns=3", "quick=true"]`` -> ``{"campaigns": 3, "quick": True}``."""
-    options: dict[str, bool | int | str] = {}
-    for item in items:
-        name, equals, raw = item.partition("=")
-        if not equals or not name:
-            raise ValueError(f"--option takes NAME=VALUE, got {item!r}")
-        value: bool | int | str = raw
-        if raw.lower() in ("true", "false"):
-            value = raw.lower() == "true"
-        elif raw.lstrip("-").isdigit():
-            value = int(raw)
-        options[name] = value
-    return options
 
 
 def check(args: argparse.Namespace) -> str | None:
