@@ -316,7 +316,7 @@ def test_every_action_kind_round_trips() -> None:
 
 
 _BATTLE = {"attacker": "rome", "defender": "greece", "attack": 17, "defence": 6}
-_LOSSES = {"attacker_losses": 1, "defender_losses": 3}
+_LOSSES = {"attacker_losses": 1, "defender_losses": 3, "attack_dice": [5, 6], "defence_dice": [6]}
 #: One event of every kind, with every shape of its data.
 EVENT_SAMPLES: list[Event] = [
     Event("roles_assigned", {"roles": [2, 0, 1, 0]}),
@@ -344,7 +344,15 @@ EVENT_SAMPLES: list[Event] = [
     Event("naval_battle", {"sea": "tyr", **_BATTLE, **_LOSSES}),
     Event(
         "blockade_battle",
-        {"sea": "aeg", "greek": 4, "invader": 11, "greek_losses": 2, "invader_losses": 0},
+        {
+            "sea": "aeg",
+            "greek": 4,
+            "invader": 11,
+            "greek_losses": 2,
+            "invader_losses": 0,
+            "greek_dice": [4],
+            "invader_dice": [5, 6],
+        },
     ),
     Event("sacked", {"seat": 1, "province": "cret"}),
     Event("occupied", {"seat": 1, "province": "cret"}),

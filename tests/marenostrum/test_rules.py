@@ -199,6 +199,23 @@ def test_battle_losses_are_one_per_five_points() -> None:
     assert total == 12 and total // 5 == 2
 
 
+def test_each_die_rolled_is_reported_beside_the_total() -> None:
+    """Three legions and two creatures: three faces rolled (1-6), the creatures
+    count as sixes, and the total is the faces' sum plus 12."""
+    state = _match(6)
+    etru = P("etru")
+    state.legions[EGYPT][etru] = 3
+    state.creatures[EGYPT][etru] = 2
+    dice: list[int] = []
+    total = r.battle_total(state, EGYPT, etru, attacking=True, dice=dice)
+    assert len(dice) == 3 and all(1 <= face <= 6 for face in dice)
+    assert total == sum(dice) + 12
+    fleet: list[int] = []
+    tyr = P("tyr")
+    state.triremes[EGYPT][tyr] = 2
+    assert r.naval_total(state, EGYPT, tyr, fleet) == sum(fleet) and len(fleet) == 2
+
+
 def test_fortress_counts_as_a_six() -> None:
     state = _match(6)
     lati = P("lati")

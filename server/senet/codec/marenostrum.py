@@ -897,11 +897,24 @@ _CIV = _civ_detail("civilization")
 _LEGIONS = _scalar("legions")
 _START, _END = _space_detail("start"), _space_detail("end")
 _BATTLE_SITE = {"attacker": _battle("attacker"), "defender": _battle("defender")}
+
+
+def _battle_dice(field: str) -> _Detail:
+    """A side's faces rolled, in ``MareNostrumEvent.battle.<field>`` (repeated)."""
+
+    def write(m: pb.MareNostrumEvent, value: Any) -> None:
+        getattr(m.battle, field).extend(value)
+
+    return _Detail(write, lambda m: list(getattr(m.battle, field)))
+
+
 _BATTLE_RESULT = {
     "attack": _battle("attack"),
     "defence": _battle("defence"),
     "attacker_losses": _battle("attacker_losses"),
     "defender_losses": _battle("defender_losses"),
+    "attack_dice": _battle_dice("attack_dice"),
+    "defence_dice": _battle_dice("defence_dice"),
 }
 
 #: Per event kind, how each key of its data travels. A kind or key missing here has
@@ -974,6 +987,8 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
         "invader": _battle("defence"),
         "greek_losses": _battle("attacker_losses"),
         "invader_losses": _battle("defender_losses"),
+        "greek_dice": _battle_dice("attack_dice"),
+        "invader_dice": _battle_dice("defence_dice"),
     },
     "sacked": {"seat": _SEAT, "province": _SPACE},
     "occupied": {"seat": _SEAT, "province": _SPACE},

@@ -46,6 +46,7 @@ from senet.service.records import (
     token_hash,
 )
 from senet.service.settings import Settings
+from senet.service.wire import LegalEntries
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 
 log = logging.getLogger("senet.rpc")
@@ -250,16 +251,8 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
         _write_clock(out.clock, update.clock)
 
 
-def write_legal(
-    out: RepeatedCompositeFieldContainer[match_pb2.LegalAction], legal: LegalActions
-) -> None:
-    """Append ``legal``'s actions to the repeated ``LegalAction`` field ``out``."""
-    codec = codec_for(legal.game_id)
-    for a in legal.actions:
-        entry = out.add()
-        codec.write_action(entry.action, a.action)
-        entry.notation = a.notation
-        entry.label = a.label
+#: The wire form of legal-action entries, shared by every prompt and list here.
+LEGAL_ENTRIES = LegalEntries()
 
 
 def _write_events(
@@ -466,9 +459,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     ) -> match_service_pb2.ListLegalActionsResponse:
         async def body(caller: Caller) -> match_service_pb2.ListLegalActionsResponse:
             legal = await self.service.legal_actions(caller, request.match_id)
-            out = match_service_pb2.ListLegalActionsResponse(version=legal.version, seat=legal.seat)
-            write_legal(out.actions, legal)
-            return out
+            return match_service_pb2.ListLegalActionsResponse.FromString(
+                LEGAL_ENTRIES.list_fields(legal)
+            )
 
         return await self._unary("ListLegalActions", context, body)
 
@@ -559,15 +552,21 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 del self._watched[match_id]
             metrics.ACTIVE_MATCHES.set(len(self._watched))
 
-    def _watch_message(self, game_id: str, item: WatchItem) -> match_service_pb2.WatchMatchResponse:
+    def _watch_message(
+        self, game_id: str, item: WatchItem
+    ) -> match_service_pb2.WatchMatchResponse | bytes:
         return _stream_message(match_service_pb2.WatchMatchResponse, game_id, item)
 
-    def _play_message(self, game_id: str, item: WatchItem) -> match_service_pb2.PlayMatchResponse:
+    def _play_message(
+        self, game_id: str, item: WatchItem
+    ) -> match_service_pb2.PlayMatchResponse | bytes:
         return _stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
 
-    async def WatchMatch(
+    # The streams yield messages or their bytes, serialized once for every stream
+    # sharing them (senet.service.wire); the generated base class knows messages only.
+    async def WatchMatch(  # type: ignore[override]
         self, request: match_service_pb2.WatchMatchRequest, context: Any
-    ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:
+    ) -> AsyncIterator[match_service_pb2.WatchMatchResponse | bytes]:
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; retry on another replica")
@@ -583,9 +582,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             await fail(context, "WatchMatch", exc)
         metrics.RPCS.labels("WatchMatch", "OK").inc()
 
-    async def PlayMatch(
+    async def PlayMatch(  # type: ignore[override]
         self, request_iterator: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
-    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse]:
+    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse | bytes]:
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; retry on another replica")
@@ -614,9 +613,9 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         game_id: str,
         from_version: int | None,
         requests: AsyncIterator[match_service_pb2.PlayMatchRequest],
-    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse]:
+    ) -> AsyncIterator[match_service_pb2.PlayMatchResponse | bytes]:
         """Merge two flows into one stream: match updates (+ prompts) and submissions."""
-        outbox: asyncio.Queue[match_service_pb2.PlayMatchResponse | BaseException | None]
+        outbox: asyncio.Queue[match_service_pb2.PlayMatchResponse | bytes | BaseException | None]
         outbox = asyncio.Queue()
 
         async def pump_updates() -> None:
@@ -681,22 +680,23 @@ _Streamed = TypeVar(
 )
 
 
-def _stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> _Streamed:
+def _stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> _Streamed | bytes:
     """``item`` as a message of a WatchMatch or PlayMatch stream (the same fields).
 
-    An update's message is built once per audience: the streams that share the
-    update (see MatchService._update_for) share the message, kept in its ``wire``.
+    An update's message is built and serialized once per audience: the streams
+    that share the update (see MatchService._update_for) share its bytes, kept in
+    its ``wire`` (the servicer's serializers pass bytes through).
     """
     if isinstance(item, MatchSnapshot):
         return response(snapshot=snapshot_to_proto(item))
     if isinstance(item, MatchUpdate):
         key = response.DESCRIPTOR.name
-        message: _Streamed | None = item.wire.get(key)
-        if message is None:
+        data: bytes | None = item.wire.get(key)
+        if data is None:
             message = response()
             write_update(message.update, game_id, item)
-            item.wire[key] = message
-        return message
+            data = item.wire[key] = message.SerializeToString()
+        return data
     return response(heartbeat=_heartbeat(item))
 
 
@@ -704,13 +704,9 @@ def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:
     return match_pb2.Heartbeat(version=item.version, server_time_ms=int(time.time() * 1000))
 
 
-def _prompt_message(legal: LegalActions) -> match_service_pb2.PlayMatchResponse:
-    """A PlayMatch prompt: the seat must decide at ``legal.version``."""
-    prompt = match_service_pb2.PlayMatchResponse()
-    prompt.your_turn.version = legal.version
-    prompt.your_turn.seat = legal.seat
-    write_legal(prompt.your_turn.actions, legal)
-    return prompt
+def _prompt_message(legal: LegalActions) -> bytes:
+    """A PlayMatch prompt (serialized): the seat must decide at ``legal.version``."""
+    return LEGAL_ENTRIES.your_turn(legal)
 
 
 # ------------------------------------------------------------------ lobby

@@ -11,7 +11,9 @@ burst (:class:`RateLimitedLog`), not one traceback per request.
 Handlers are wrapped once, at registration. A well-formed call pays an
 ``isinstance`` test, and a stream one pass-through generator step per message
 (gRPC's asyncio server streams only from async generator functions, so a
-wrapper cannot hand the servicer's generator over as it is).
+wrapper cannot hand the servicer's generator over as it is). The response
+serializers installed with them let bytes through unchanged, for the messages a
+stream sends serialized already (:mod:`senet.service.wire`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 import grpc
 
 from senet.service import errors
+from senet.service.wire import passing_bytes
 
 log = logging.getLogger("senet.rpc")
 
@@ -84,7 +87,8 @@ Handler = Any
 
 def _guard(method: str, handler: Handler, fail: Fail) -> Handler:
     deserialize = _lenient(handler.request_deserializer)
-    serialize = handler.response_serializer
+    # Streams may send messages serialized already (see senet.service.wire).
+    serialize = passing_bytes(handler.response_serializer)
     if handler.unary_unary is not None:
         unary = handler.unary_unary
 

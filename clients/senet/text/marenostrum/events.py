@@ -8,6 +8,8 @@ view carries each side's total (dice, sixes and bonuses), not the single dice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from senet.text.marenostrum.names import (
     Seats,
     card_name,
@@ -32,12 +34,18 @@ REASONS = {
 }
 
 
+def _total(total: int, dice: Sequence[int]) -> str:
+    """A side's total with the faces it rolled: ``9 (rolled 3 6)``."""
+    return f"{total} (rolled {' '.join(map(str, dice))})" if dice else str(total)
+
+
 def _battle(event: pb.MareNostrumEvent, naval: bool, seats: Seats) -> str:
     b = event.battle
     where = "Naval battle" if naval else "Battle"
     attacker, defender = civ_name(b.attacker), civ_name(b.defender)
+    attack, defence = _total(b.attack, b.attack_dice), _total(b.defence, b.defence_dice)
     return (
-        f"{where} in {b.space}: {attacker} {b.attack} - {defender} {b.defence}; "
+        f"{where} in {b.space}: {attacker} {attack} - {defender} {defence}; "
         f"{attacker} loses {b.attacker_losses}, {defender} {b.defender_losses}."
     )
 
@@ -105,8 +113,9 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
     if kind == K.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_BATTLE:
         b = event.battle
         return (
-            f"Blockade battle in {b.space}: Greece {b.attack} - the crossing's triremes "
-            f"{b.defence}; Greece loses {b.attacker_losses}, the mover {b.defender_losses}."
+            f"Blockade battle in {b.space}: Greece {_total(b.attack, b.attack_dice)} - the "
+            f"crossing's triremes {_total(b.defence, b.defence_dice)}; Greece loses "
+            f"{b.attacker_losses}, the mover {b.defender_losses}."
         )
     if kind == K.MARE_NOSTRUM_EVENT_KIND_SACKED:
         return f"{who} sacks {event.space}."

@@ -325,13 +325,27 @@ def _seat_cards(state: MareState, civ: int) -> list[int]:
     return state.owned[seat] if seat != NOBODY else []
 
 
+def _roll(state: MareState, dice: list[int] | None) -> int:
+    """One die from the match's generator, its face kept in ``dice`` when given."""
+    face = state.rng.below(6) + 1
+    if dice is not None:
+        dice.append(face)
+    return face
+
+
 def battle_total(
-    state: MareState, civ: int, province: int, attacking: bool, enemy: int = NOBODY
+    state: MareState,
+    civ: int,
+    province: int,
+    attacking: bool,
+    enemy: int = NOBODY,
+    dice: list[int] | None = None,
 ) -> int:
     """Text: a die per legion, a 6 per creature and fortress, plus card bonuses.
 
     Against ``enemy``: Circe's owner silences legions of ``civ`` (they do not roll),
-    and a Behemoth standing there makes ``civ``'s fortresses and creatures roll."""
+    and a Behemoth standing there makes ``civ``'s fortresses and creatures roll.
+    The faces rolled, in the order drawn, are appended to ``dice`` when given."""
     cards = _seat_cards(state, civ)
     legions = state.legions[civ][province]
     per_die = 0
@@ -346,27 +360,27 @@ def battle_total(
         rolling -= min(legions, silenced)
         breaks = bool(state.creatures[enemy][province]) and bool(creature_effect(enemy, BREAK_SIX))
     sixes = min(rolling, sum(e.amount for e in effects_of(cards, AUTO_SIX)))
-    total = 6 * sixes + sum(state.rng.below(6) + 1 + per_die for _ in range(rolling - sixes))
+    total = 6 * sixes + sum(_roll(state, dice) + per_die for _ in range(rolling - sixes))
     creatures = state.creatures[civ][province]
     fortresses = state.fortresses[province] if state.influence[province] == civ else 0
     fortress_bonus = sum(e.amount for e in effects_of(cards, FORTRESS_BONUS))
     if breaks:
-        total += sum(state.rng.below(6) + 1 for _ in range(creatures))
-        total += sum(state.rng.below(6) + 1 + fortress_bonus for _ in range(fortresses))
+        total += sum(_roll(state, dice) for _ in range(creatures))
+        total += sum(_roll(state, dice) + fortress_bonus for _ in range(fortresses))
     else:
         total += 6 * creatures + (6 + fortress_bonus) * fortresses
     total += sum(e.amount for e in effects_of(cards, BATTLE_BONUS))
     return total
 
 
-def naval_total(state: MareState, civ: int, sea: int) -> int:
+def naval_total(state: MareState, civ: int, sea: int, dice: list[int] | None = None) -> int:
     """Text: a die per trireme in the sea, plus card bonuses and, beside a fleet of
-    its owner, the Krakens on the shores of that sea."""
+    its owner, the Krakens on the shores of that sea (faces kept as battle_total's)."""
     per_die = sum(
         e.amount for e in effects_of(_seat_cards(state, civ), DIE_BONUS) if e.arg == "trireme"
     )
     ships = state.triremes[civ][sea]
-    total = sum(state.rng.below(6) + 1 + per_die for _ in range(ships))
+    total = sum(_roll(state, dice) + per_die for _ in range(ships))
     support = creature_effect(civ, SEA_SUPPORT)
     if support and ships:
         row = state.creatures[civ]

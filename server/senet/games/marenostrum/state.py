@@ -21,6 +21,7 @@ role counts), ``labels``, ``snapshot`` and the data modules.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from senet.games.errors import MalformedActionError
@@ -159,6 +160,18 @@ CONVERT_ITEM = BUY_ITEM + 2
 HANNIBAL = OWNABLE_IDS.index("hannibal")
 #: Set-up order of the roles (ruling R9): military, political, commerce, priest.
 SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
+
+
+@dataclass
+class SeaFight:
+    """Two fleets' fight: each side's total, the faces it rolled and its losses."""
+
+    first: int = 0
+    second: int = 0
+    first_lost: int = 0
+    second_lost: int = 0
+    first_dice: list[int] = field(default_factory=list)
+    second_dice: list[int] = field(default_factory=list)
 
 
 class MareState(GameState):
@@ -1004,8 +1017,10 @@ class MareState(GameState):
             self.cursed.append(province)
         for side, other in ((mover, enemy), (enemy, mover)):
             self._first_strike(side, other, province)
-        attack = rules.battle_total(self, mover, province, attacking=True, enemy=enemy)
-        defence = rules.battle_total(self, enemy, province, attacking=False, enemy=mover)
+        attack_dice: list[int] = []
+        defence_dice: list[int] = []
+        attack = rules.battle_total(self, mover, province, True, enemy, attack_dice)
+        defence = rules.battle_total(self, enemy, province, False, mover, defence_dice)
         attack += gods.mars_bonus(self, mover)
         defence += gods.mars_bonus(self, enemy)
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
@@ -1019,6 +1034,8 @@ class MareState(GameState):
             defence=defence,
             attacker_losses=lost_mover,
             defender_losses=lost_enemy,
+            attack_dice=attack_dice,
+            defence_dice=defence_dice,
         )
         self.losses = [
             row
@@ -1088,32 +1105,34 @@ class MareState(GameState):
         if row[2] == 0:
             self.losses.pop(0)
 
-    def _sea_fight(self, sea: int, first: int, second: int) -> tuple[int, int, int, int]:
+    def _sea_fight(self, sea: int, first: int, second: int) -> SeaFight:
         """Both fleets in ``sea`` roll, ``first``'s dice first (the order fixes the
-        draws), and each loses a trireme per 5 points the other rolled: the two
-        totals and the two losses, in that order."""
-        total_first = rules.naval_total(self, first, sea)
-        total_second = rules.naval_total(self, second, sea)
-        lost_first = min(total_second // 5, self.triremes[first][sea])
-        lost_second = min(total_first // 5, self.triremes[second][sea])
-        self.triremes[first][sea] -= lost_first
-        self.triremes[second][sea] -= lost_second
-        return total_first, total_second, lost_first, lost_second
+        draws), and each loses a trireme per 5 points the other rolled."""
+        fight = SeaFight()
+        fight.first = rules.naval_total(self, first, sea, fight.first_dice)
+        fight.second = rules.naval_total(self, second, sea, fight.second_dice)
+        fight.first_lost = min(fight.second // 5, self.triremes[first][sea])
+        fight.second_lost = min(fight.first // 5, self.triremes[second][sea])
+        self.triremes[first][sea] -= fight.first_lost
+        self.triremes[second][sea] -= fight.second_lost
+        return fight
 
     def _naval_battle(self, sea: int, enemy: int) -> None:
         mover = self.civ_of[self.actor]
         self.fought.append(sea * CIVS + enemy)
-        attack, defence, lost_mover, lost_enemy = self._sea_fight(sea, mover, enemy)
+        fight = self._sea_fight(sea, mover, enemy)
         self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
         self._emit(
             "naval_battle",
             sea=SPACE_IDS[sea],
             attacker=CIV_IDS[mover],
             defender=CIV_IDS[enemy],
-            attack=attack,
-            defence=defence,
-            attacker_losses=lost_mover,
-            defender_losses=lost_enemy,
+            attack=fight.first,
+            defence=fight.second,
+            attacker_losses=fight.first_lost,
+            defender_losses=fight.second_lost,
+            attack_dice=fight.first_dice,
+            defence_dice=fight.second_dice,
         )
 
     def _after_battle(self, action: MareAction) -> None:
@@ -1280,15 +1299,17 @@ class MareState(GameState):
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
-            greek, invader, lost_greek, lost_invader = self._sea_fight(sea, GREECE, mover)
+            fight = self._sea_fight(sea, GREECE, mover)
             self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
             self._emit(
                 "blockade_battle",
                 sea=SPACE_IDS[sea],
-                greek=greek,
-                invader=invader,
-                greek_losses=lost_greek,
-                invader_losses=lost_invader,
+                greek=fight.first,
+                invader=fight.second,
+                greek_losses=fight.first_lost,
+                invader_losses=fight.second_lost,
+                greek_dice=fight.first_dice,
+                invader_dice=fight.second_dice,
             )
             if not self.triremes[mover][sea]:
                 self._emit("blockade_held", province=SPACE_IDS[end])

@@ -32,9 +32,29 @@ if TYPE_CHECKING:
     from senet.games.mykerinos.state import MykerinosState
 
 
+#: Labels that depend on the action and the edition alone, by (action, classic):
+#: a prompt lists dozens of placements, the same ones turn after turn.
+_LABELS: dict[tuple[MykerinosAction, bool], str] = {}
+_LABELS_KEPT = 20_000
+#: Kinds whose label also names what lies in the area (plots, Nile cards).
+_STATEFUL_KINDS = frozenset({act.TAKE, act.DISCARD})
+
+
 def describe(state: MykerinosState, action: Any) -> str:
     """A short label for ``action`` in ``state``, in the edition's patron names."""
     a: MykerinosAction = state.coerce_action(action)
+    if a.kind in _STATEFUL_KINDS:
+        return _describe(state, a)
+    key = (a, state.classic)
+    label = _LABELS.get(key)
+    if label is None:
+        if len(_LABELS) >= _LABELS_KEPT:
+            _LABELS.clear()
+        label = _LABELS[key] = _describe(state, a)
+    return label
+
+
+def _describe(state: MykerinosState, a: MykerinosAction) -> str:
     spaces = ", ".join(space_name(s) for s in a.spaces)
     kind = a.kind
     names = state.names
