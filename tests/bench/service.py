@@ -514,7 +514,8 @@ async def match_window(
         while clock() < deadline or (total < MIN_WINDOW_CALLS and clock() < give_up):
             match = await pool.take()
             now = clock()
-            total += await play(pool.stub, match, deadline if now < deadline else now + seconds)
+            done = await play(pool.stub, match, deadline if now < deadline else now + seconds)
+            total += done  # after the await: the loops add to it concurrently
             pool.give_back(match)
 
     await asyncio.gather(*(loop() for _ in range(concurrency)))
