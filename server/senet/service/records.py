@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import orjson
 
@@ -338,8 +338,9 @@ class Heartbeat:
     version: int
 
 
-@dataclass(frozen=True)
-class LegalAction:
+class LegalAction(NamedTuple):
+    """One entry of a prompt (a tuple: a prompt makes dozens of them)."""
+
     action: Any
     notation: str
     label: str

@@ -42,6 +42,10 @@ _STATEFUL_KINDS = frozenset({act.TAKE, act.DISCARD})
 
 def describe(state: MykerinosState, action: Any) -> str:
     """A short label for ``action`` in ``state``, in the edition's patron names."""
+    if action.__class__ is MykerinosAction:  # as listed by legal_actions: canonical
+        label = _LABELS.get((action, state.classic))
+        if label is not None:
+            return label
     a: MykerinosAction = state.coerce_action(action)
     if a.kind in _STATEFUL_KINDS:
         return _describe(state, a)
