@@ -24,6 +24,7 @@ from senet.text.marenostrum.names import (
     title,
     units_text,
 )
+from senet.text.marenostrum.trade import last_takes, offer_progress, trade_under_way, traders
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
 
@@ -132,18 +133,12 @@ def player_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
 def trade_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
     """The trade of this commerce phase: size, offers, face-up and taken cards."""
     trade = view.trade
-    if not trade.size and not any(p.face_up.cards or p.face_down.cards for p in view.players):
+    if not trade_under_way(view):
         return []
     lines = [Text(f"TRADE  {trade.size} card(s) each", style="bold")]
-    players = {p.seat: p for p in view.players}
-    for seat in trade.traders:
-        player = players.get(seat)
-        if player is None:
-            continue
-        parts = []
-        if view.step == pb.MARE_NOSTRUM_STEP_OFFER:
-            ready = "ready" if player.offer_size >= trade.size else "choosing"
-            parts.append(f"offered {player.offer_size}/{trade.size} ({ready})")
+    for seat, player in traders(view):
+        progress = offer_progress(view, player)
+        parts = [] if progress is None else [progress]
         if player.face_up.cards:
             parts.append(f"face up: {cards_text(player.face_up)}")
         if player.face_down.cards:
@@ -152,7 +147,7 @@ def trade_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
     if trade.HasField("taker"):
         lines.append(Text(f"  Taking next: {seats.short(trade.taker)}", style="bold"))
     if trade.last_takes:
-        takes = ", ".join(f"{t.taker} took from {t.victim}" for t in trade.last_takes)
+        takes = last_takes(view)
         lines += hanging(Text("  Last takes (no pair twice in a row): "), takes, WIDTH)
     return lines
 

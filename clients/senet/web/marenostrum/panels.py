@@ -29,6 +29,7 @@ from senet.text.marenostrum.names import (
     title,
     units_text,
 )
+from senet.text.marenostrum.trade import last_takes, offer_progress, trade_under_way, traders
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
 from senet.web.boards import svg
@@ -188,18 +189,12 @@ def trade_html(view: pb.MareNostrumView, seats: Seats) -> str:
     """The trade: each trader's offer as a size while hidden, face up once revealed
     (a face-up card is a target: the take chain takes it)."""
     trade = view.trade
-    players = {p.seat: p for p in view.players}
-    if not trade.size and not any(p.face_up.cards or p.face_down.cards for p in view.players):
+    if not trade_under_way(view):
         return ""
     rows = []
-    for seat in trade.traders:
-        player = players.get(seat)
-        if player is None:
-            continue
-        cells = []
-        if view.step == pb.MARE_NOSTRUM_STEP_OFFER:
-            ready = "ready" if player.offer_size >= trade.size else "choosing"
-            cells.append(f"offered {player.offer_size}/{trade.size} ({ready})")
+    for seat, player in traders(view):
+        progress = offer_progress(view, player)
+        cells = [] if progress is None else [progress]
         face_up = ""
         if player.face_up.cards:
             face_up = _card_chips(
@@ -217,8 +212,7 @@ def trade_html(view: pb.MareNostrumView, seats: Seats) -> str:
     if trade.HasField("taker"):
         lines.append(f"taking next: {seats.short(trade.taker)}")
     if trade.last_takes:
-        takes = ", ".join(f"{t.taker} took from {t.victim}" for t in trade.last_takes)
-        lines.append(f"last takes (no pair twice in a row): {takes}")
+        lines.append(f"last takes (no pair twice in a row): {last_takes(view)}")
     return (
         f"<section class='mn-trade'><h3>Trade</h3><p>{escape(' · '.join(lines))}</p>"
         f"<ul class='mn-list'>{''.join(rows)}</ul></section>"
