@@ -90,6 +90,42 @@ async def test_a_choice_made_before_another_seats_still_stands(service: MatchSer
     assert after.to_data() == other.to_data()
 
 
+async def test_a_standing_choice_never_shares_its_state_with_another_submission(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a standing choice's reads are awaited, the parsed head sits in the
+    cache, where another seat's submission takes it and changes it in place: the
+    standing choice must then decide on a state of its own, or the stored match
+    would hold an action its log does not."""
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    first, second, third = state.deciding_seats()[:3]
+    theirs = state.legal_actions_for(first)[0].notation()
+    mine = state.legal_actions_for(second)[0].notation()
+    meanwhile = state.legal_actions_for(third)[0].notation()
+    await service.submit(callers[first], match_id, theirs, version, "a", None, _same)
+    service.cache.forget(match_id)  # the standing choice will parse the head itself
+    stands = service.decision_stands
+
+    async def while_judging(*args: object) -> bool:
+        # The third seat submits at the head the standing choice has just parsed.
+        await service.submit(callers[third], match_id, meanwhile, None, "c", None, _same)
+        return await stands(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(service, "decision_stands", while_judging)
+    later, _ = await service.submit(callers[second], match_id, mine, version, "b", None, _same)
+    assert later.version == version + 3
+    # The stored match is the three choices, each applied once.
+    _v, after = await _state(service, match_id)
+    replayed = state.clone()
+    for seat, notation in ((first, theirs), (third, meanwhile), (second, mine)):
+        replayed.apply(seat, notation)
+    assert after.to_data() == replayed.to_data()
+    assert service.cache.peek(match_id) is None or (
+        service.cache.peek(match_id).state.to_data() == replayed.to_data()  # type: ignore[union-attr]
+    )
+
+
 async def test_a_choice_made_before_the_seats_own_move_is_stale(service: MatchService) -> None:
     match_id, callers, version = await _to_simultaneous(service)
     _v, state = await _state(service, match_id)

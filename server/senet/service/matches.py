@@ -760,7 +760,10 @@ class MatchService:
                         f"the match is at version {stored.version}, not {expected_version}",
                         {"currentVersion": stored.version},
                     )
-                self.cache.forget(match_id)  # this submission owns the parsed state now
+                # The entry was in the cache during those reads, where another
+                # submission may have taken it and changed its state in place:
+                # this one decides on a state of its own.
+                entry = self._parsed(stored)
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
                 return done
