@@ -454,14 +454,15 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         return await self._unary("GetMatch", context, body)
 
-    async def ListLegalActions(
+    async def ListLegalActions(  # type: ignore[override]
         self, request: match_service_pb2.ListLegalActionsRequest, context: Any
-    ) -> match_service_pb2.ListLegalActionsResponse:
-        async def body(caller: Caller) -> match_service_pb2.ListLegalActionsResponse:
+    ) -> bytes:
+        """The list, serialized (as a prompt's: the servicer's serializers pass
+        bytes through)."""
+
+        async def body(caller: Caller) -> bytes:
             legal = await self.service.legal_actions(caller, request.match_id)
-            return match_service_pb2.ListLegalActionsResponse.FromString(
-                LEGAL_ENTRIES.list_fields(legal)
-            )
+            return LEGAL_ENTRIES.list_fields(legal)
 
         return await self._unary("ListLegalActions", context, body)
 

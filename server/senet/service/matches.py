@@ -748,22 +748,22 @@ class MatchService:
             entry = self._parsed(stored)
             stands = False
             if expected_version is not None and expected_version != stored.version:
-                self.cache.put(match_id, entry)
+                # The parsed head stays out of the cache during these reads: a choice
+                # that still stands decides on it, and another submission taking it
+                # meanwhile would change its state in place. Otherwise it is cached.
                 seat = self._seat_of(stored, caller)
                 assert seat is not None
                 replayed = await self._replayed(stored, seat, request.request_id, request.notation)
                 if replayed is not None:
+                    self.cache.put(match_id, entry)
                     return replayed, render(replayed)
                 stands = await self.decision_stands(stored, seat, expected_version)
                 if not stands:
+                    self.cache.put(match_id, entry)
                     raise errors.StaleVersion(
                         f"the match is at version {stored.version}, not {expected_version}",
                         {"currentVersion": stored.version},
                     )
-                # The entry was in the cache during those reads, where another
-                # submission may have taken it and changed its state in place:
-                # this one decides on a state of its own.
-                entry = self._parsed(stored)
             done = await self._submit_on(match_id, entry, request, action_game, render, fresh=True)
             if done is not None:
                 return done
