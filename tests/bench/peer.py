@@ -21,8 +21,8 @@ with the load:
   test plug-ins visible (:func:`tests.plugins.enable`) so they host Pebbles. This
   process is their load generator: matches with planned random actions
   (:class:`tests.bench.service.MatchPool`), played through unary SubmitAction
-  calls (one loop per match) and through PlayMatch (one stream per seat answering
-  its prompts, as bots and the text client play). Mykerinos is played the same
+  calls (one loop per match) and through PlayMatch (one compact stream per seat
+  answering its prompts, as the client library's bots play). Mykerinos is played the same
   two ways, for reference.
 
 Matches are created and joined before each window, outside the timed section, on
@@ -169,7 +169,8 @@ class Sample:
         cpu_s: CPU time of the server's process group meanwhile.
         store_cpu_s: CPU time of redis-server meanwhile (Redis store only).
         load_cpu_s: CPU time of the load generator meanwhile.
-        replies: PlayMatch only: per move, send -> the mover's ``submitted`` reply.
+        replies: PlayMatch only: per move, send -> the reply to the mover's
+            submission (on a compact stream, its own update).
         created_inline: Matches created inside the window (the pool ran dry).
     """
 
@@ -422,7 +423,7 @@ async def play_match_timed(
     async def seat_stream(seat: int) -> None:
         nonlocal completed
         outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
-        hello = match_service_pb2.PlayHello(match_id=match.match_id)
+        hello = match_service_pb2.PlayHello(match_id=match.match_id, compact=True)
         outbox.put_nowait(match_service_pb2.PlayMatchRequest(hello=hello))
         mine: set[int] = set()
 
@@ -435,8 +436,22 @@ async def play_match_timed(
             async for message in call:
                 now = clock()
                 kind = message.WhichOneof("message")
+                if kind == "update":
+                    version = message.update.version
+                    match.version = max(match.version, version)
+                    if version - 1 in mine:  # its reply (request_id set) is this update
+                        mine.discard(version - 1)
+                        latencies.append(now - awaiting_update.pop(version - 1))
+                        sent = awaiting_reply.pop(version - 1, None)
+                        if sent is not None:
+                            replies.append(now - sent)
+                        completed += 1
+                    settle()
+                turn = message.turn if message.HasField("turn") else None
                 if kind == "your_turn":
-                    version = message.your_turn.version
+                    turn = message.your_turn
+                if turn is not None:
+                    version = turn.version
                     if version in mine:  # prompted again: the answer is on its way
                         continue
                     if now >= deadline:
@@ -450,20 +465,7 @@ async def play_match_timed(
                     mine.add(version)
                     awaiting_update[version] = awaiting_reply[version] = clock()
                     outbox.put_nowait(match_service_pb2.PlayMatchRequest(submit=request))
-                elif kind == "submitted":
-                    sent = awaiting_reply.pop(message.submitted.version - 1, None)
-                    if sent is not None:
-                        replies.append(now - sent)
-                    match.version = max(match.version, message.submitted.version)
-                elif kind == "update":
-                    version = message.update.version
-                    match.version = max(match.version, version)
-                    if version - 1 in mine:
-                        mine.discard(version - 1)
-                        latencies.append(now - awaiting_update.pop(version - 1))
-                        completed += 1
-                    settle()
-                elif kind == "error":
+                if kind == "error":
                     raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
         finally:
             outbox.put_nowait(None)
@@ -673,7 +675,7 @@ def _workload_line(workload: Workload) -> str:
     line += f", {sum(s.moves for s in workload.samples):,} moves"
     replies = [x for s in workload.samples for x in s.replies]
     if replies:
-        line += f"; send -> submitted reply p50 {_ms(percentile(replies, 50))}"
+        line += f"; send -> reply p50 {_ms(percentile(replies, 50))}"
     created = sum(s.created_inline for s in workload.samples)
     if created:
         line += f"; {created} match(es) created mid-window"

@@ -36,8 +36,8 @@ Figures (machine-readable lines, in this order):
     within ``WATCH_GRACE_S`` of the last commit) counts as ``WATCH_GRACE_S``.
 ``service.play_vs_unary_cpu``
     Replica A's CPU time per committed action (read from ``/proc`` around each
-    window) when ``concurrency`` matches are played through PlayMatch, one stream
-    per seat answering its prompts as bots and the text client do, divided by
+    window) when ``concurrency`` matches are played through PlayMatch, one compact
+    stream per seat answering its prompts as the client library's bots do, divided by
     the same with SubmitAction alone (the throughput windows above); windows
     alternate in rounds.
 ``service.clock_late_p99_ms``
@@ -565,7 +565,7 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
     async def seat_stream(seat: int) -> None:
         nonlocal committed
         outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
-        hello = match_service_pb2.PlayHello(match_id=match.match_id)
+        hello = match_service_pb2.PlayHello(match_id=match.match_id, compact=True)
         outbox.put_nowait(match_service_pb2.PlayMatchRequest(hello=hello))
 
         async def requests() -> AsyncIterator[match_service_pb2.PlayMatchRequest]:
@@ -576,8 +576,19 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
         try:
             async for message in call:
                 kind = message.WhichOneof("message")
+                if kind == "update":
+                    match.version = max(match.version, message.update.version)
+                    if message.request_id:  # the reply to this seat's submission
+                        committed += 1
+                    if match.finished or clock() >= deadline:
+                        return
+                elif kind == "error":
+                    raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
+                turn = message.turn if message.HasField("turn") else None
                 if kind == "your_turn":
-                    version = message.your_turn.version
+                    turn = message.your_turn
+                if turn is not None:
+                    version = turn.version
                     if clock() >= deadline:
                         return
                     _seat, notation = match.plan[version]
@@ -586,15 +597,6 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
                         expected_version=version, request_id=f"bench-{version + 1}",
                     )  # fmt: skip
                     outbox.put_nowait(match_service_pb2.PlayMatchRequest(submit=submit))
-                elif kind == "submitted":
-                    committed += 1
-                    match.version = max(match.version, message.submitted.version)
-                elif kind == "update":
-                    match.version = max(match.version, message.update.version)
-                    if match.finished or clock() >= deadline:
-                        return
-                elif kind == "error":
-                    raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
         finally:
             outbox.put_nowait(None)
             call.cancel()

@@ -71,10 +71,15 @@ async def play_seat(
         return notation
 
     async def on_message(message: match_service_pb2.PlayMatchResponse) -> None:
+        # A compact stream acknowledges a commit with its update (request_id set),
+        # and a retried request id with `submitted` (duplicate).
         if message.WhichOneof("message") == "submitted":
             done = message.submitted
             notation = pending[done.version - 1]
             record.acks.append(Ack(seat, done.version, notation, done.duplicate))
+        elif message.request_id and message.update.version - 1 in pending:
+            version = message.update.version
+            record.acks.append(Ack(seat, version, pending[version - 1], False))
 
     async with SenetClient(targets, keepalive_s=keepalive_s, max_attempts=10) as client:
         await client.seat(record.match_id, seat, token).play(decide, on_message)

@@ -114,9 +114,11 @@ async def test_no_seat_receives_another_hand_or_the_deck_order(
     viewers += list(enumerate(match.seats))
     streams = [asyncio.create_task(drain(c, c.watch(mid))) for _, c in viewers]
     for seat_client in match.seats:
-        call = seat_client.play()
-        await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
-        streams.append(asyncio.create_task(drain(seat_client, call)))
+        for compact in (False, True):  # classic and compact streams alike
+            call = seat_client.play()
+            hello = ms.PlayHello(match_id=mid, compact=compact)
+            await call.write(ms.PlayMatchRequest(hello=hello))
+            streams.append(asyncio.create_task(drain(seat_client, call)))
 
     rng = random.Random(3)
     for checkpoint in range(5):

@@ -41,16 +41,8 @@ async def test_only_the_deciding_seat_is_prompted_and_from_the_cached_head() -> 
     moves = 40
 
     async def stream(seat: int) -> None:
-        async for item in service.play(callers[seat], match_id, None):
-            if isinstance(item, LegalActions):
-                prompts[seat].append((item.version, item.seat))
-                if item.version < moves:
-                    notation = item.actions[0].notation
-                    await service.submit(
-                        callers[seat], match_id, notation, item.version, f"r{item.version}",
-                        None, render=lambda outcome: outcome,
-                    )  # fmt: skip
-            elif isinstance(item, MatchUpdate):
+        async for item, prompt in service.play(callers[seat], match_id, None):
+            if isinstance(item, MatchUpdate):
                 assert item.version == last_seen[seat] + 1  # no gap, no repeat
                 last_seen[seat] = item.version
                 if item.version >= moves:
@@ -58,6 +50,14 @@ async def test_only_the_deciding_seat_is_prompted_and_from_the_cached_head() -> 
             else:
                 assert isinstance(item, MatchSnapshot)
                 last_seen[seat] = item.summary.version
+            if prompt is not None:
+                prompts[seat].append((prompt.version, prompt.seat))
+                if prompt.version < moves:
+                    notation = prompt.actions[0].notation
+                    await service.submit(
+                        callers[seat], match_id, notation, prompt.version, f"r{prompt.version}",
+                        None, render=lambda outcome: outcome,
+                    )  # fmt: skip
 
     tasks = [asyncio.create_task(stream(seat)) for seat in range(SEATS)]
     loads_at_start = store.loads
@@ -79,16 +79,17 @@ async def test_a_resumed_stream_is_prompted_at_once_when_its_seat_must_decide() 
     mover = snapshot.summary.current_seat
     assert mover is not None
     stream = aiter(service.play(callers[mover], match_id, snapshot.summary.version))
-    first = await asyncio.wait_for(anext(stream), 5)
-    assert isinstance(first, LegalActions) and first.seat == mover and first.actions
+    first, prompt = await asyncio.wait_for(anext(stream), 5)
+    assert first is None  # the prompt at from_version comes alone, before any update
+    assert isinstance(prompt, LegalActions) and prompt.seat == mover and prompt.actions
     waiting = (mover + 1) % SEATS
     other = aiter(service.play(callers[waiting], match_id, snapshot.summary.version))
     with_timeout = asyncio.wait_for(anext(other), 0.3)
     try:
-        item = await with_timeout
+        _item, prompt = await with_timeout
     except TimeoutError:
-        item = None
-    assert not isinstance(item, LegalActions)
+        prompt = None
+    assert prompt is None
 
 
 class DeafStore(MemoryStore):

@@ -157,9 +157,11 @@ async def test_no_rpc_or_stream_reveals_hidden_information(
     ]
     players = []
     for seat_client in match.seats:
-        call = seat_client.play()
-        await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
-        players.append(asyncio.create_task(collect(seat_client, call)))
+        for compact in (False, True):  # classic and compact streams alike
+            call = seat_client.play()
+            hello = ms.PlayHello(match_id=mid, compact=compact)
+            await call.write(ms.PlayMatchRequest(hello=hello))
+            players.append(asyncio.create_task(collect(seat_client, call)))
 
     secrets: set[str] = {*match.tokens, *(token_hash(t) for t in match.tokens)}
     failures: list[Failure] = []

@@ -16,7 +16,7 @@ import pytest
 from senet.games import GameState, get_game
 from senet.service import errors
 from senet.service.matches import Caller, MatchService
-from senet.service.records import LegalActions, MatchUpdate, Snapshot, SubmitOutcome
+from senet.service.records import MatchUpdate, Snapshot, SubmitOutcome
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
@@ -148,13 +148,13 @@ async def test_every_deciding_seat_is_prompted_once_per_position(service: MatchS
     updates: dict[int, list[MatchUpdate]] = {seat: [] for seat in deciding}
 
     async def stream(seat: int) -> None:
-        async for item in service.play(callers[seat], match_id, None):
-            if isinstance(item, LegalActions):
-                prompts[seat].append(item.version)
-            elif isinstance(item, MatchUpdate):
+        async for item, prompt in service.play(callers[seat], match_id, None):
+            if isinstance(item, MatchUpdate):
                 updates[seat].append(item)
                 if item.version >= version + 1:
                     return
+            if prompt is not None:
+                prompts[seat].append(prompt.version)
 
     tasks = [asyncio.create_task(stream(seat)) for seat in deciding]
     while any(not p for p in prompts.values()):

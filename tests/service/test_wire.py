@@ -9,7 +9,7 @@ import pytest
 from senet.codec import codec_for
 from senet.games import all_games
 from senet.service.records import LegalAction, LegalActions
-from senet.service.wire import LegalEntries, passing_bytes, varint
+from senet.service.wire import LegalEntries, passing_bytes, request_id_field, varint
 from senet.v1 import match_pb2, match_service_pb2
 
 
@@ -76,3 +76,16 @@ def test_varints_and_serialized_messages_pass_through() -> None:
     serialize = passing_bytes(match_pb2.Heartbeat.SerializeToString)
     assert serialize(b"\x08\x07") == b"\x08\x07"
     assert serialize(match_pb2.Heartbeat(version=7)) == b"\x08\x07"
+
+
+def test_compact_fields_appended_to_a_message_are_that_message_with_them_set() -> None:
+    legal = _prompts("mykerinos", 4)[3]
+    update = match_service_pb2.PlayMatchResponse()
+    update.update.version = legal.version
+    update.update.seat = 2
+    data = update.SerializeToString()
+    data += LegalEntries().turn(legal) + request_id_field("r-42")
+    message = match_service_pb2.PlayMatchResponse.FromString(data)
+    assert message.WhichOneof("message") == "update" and message.update == update.update
+    assert message.turn == _built(legal).your_turn
+    assert message.request_id == "r-42"

@@ -464,6 +464,7 @@ class SeatClient:
         self,
         decide: Callable[[match_service_pb2.YourTurn], Awaitable[str | match_pb2.Action | None]],
         on_message: Callable[[match_service_pb2.PlayMatchResponse], Awaitable[None]] | None = None,
+        compact: bool = True,
     ) -> match_service_pb2.PlayMatchResponse | None:
         """Play the seat over PlayMatch until the match ends; returns the last update.
 
@@ -471,13 +472,18 @@ class SeatClient:
         let the prompt pass). Submissions carry the prompt's version, so a late
         answer is refused (ABORTED) instead of applied to a newer position. The
         stream reconnects and resumes from the last version after UNAVAILABLE.
+
+        ``compact`` (PlayHello.compact, the default) has the server send one
+        message per committed action: prompts ride on updates (``turn``), and a
+        committed submission's reply is its update (``request_id`` set) rather
+        than a ``submitted`` message; ``on_message`` sees them so.
         """
         last_version: int | None = None
         last_update: match_service_pb2.PlayMatchResponse | None = None
         delay = _BACKOFF_START_S
         while True:
             outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
-            hello = match_service_pb2.PlayHello(match_id=self.match_id)
+            hello = match_service_pb2.PlayHello(match_id=self.match_id, compact=compact)
             if last_version is not None:
                 hello.from_version = last_version
             await outbox.put(match_service_pb2.PlayMatchRequest(hello=hello))
@@ -504,12 +510,13 @@ class SeatClient:
                     elif kind == "update":
                         last_version = message.update.version
                         last_update = message
-                    elif kind == "your_turn":
-                        action = await decide(message.your_turn)
+                    turn = message.your_turn if kind == "your_turn" else None
+                    if turn is None and message.HasField("turn"):
+                        turn = message.turn
+                    if turn is not None:
+                        action = await decide(turn)
                         if action is not None:
-                            await outbox.put(
-                                _submission(self.match_id, action, message.your_turn.version)
-                            )
+                            await outbox.put(_submission(self.match_id, action, turn.version))
                 await outbox.put(None)
                 return last_update
             except grpc.aio.AioRpcError as exc:

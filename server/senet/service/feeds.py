@@ -142,7 +142,10 @@ class FeedHub:
                     raise feed.error
                 changed = feed.changed
                 try:
-                    await asyncio.wait_for(changed.wait(), heartbeat_s)
+                    # asyncio.timeout, not wait_for: no task per wait (a wait per
+                    # update per stream).
+                    async with asyncio.timeout(heartbeat_s):
+                        await changed.wait()
                 except TimeoutError:
                     yield None
         finally:

@@ -46,7 +46,7 @@ from senet.service.records import (
     token_hash,
 )
 from senet.service.settings import Settings
-from senet.service.wire import LegalEntries
+from senet.service.wire import LegalEntries, request_id_field
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 
 log = logging.getLogger("senet.rpc")
@@ -470,13 +470,17 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self, request: match_service_pb2.SubmitActionRequest, context: Any
     ) -> match_service_pb2.SubmitActionResponse:
         async def body(caller: Caller) -> match_service_pb2.SubmitActionResponse:
-            return await self._submit(caller, request.match_id, request)
+            return await self._submit(caller, request.match_id, request, outcome_to_proto)
 
         return await self._unary("SubmitAction", context, body)
 
     async def _submit(
-        self, caller: Caller, match_id: str, request: match_service_pb2.SubmitActionRequest
-    ) -> match_service_pb2.SubmitActionResponse:
+        self,
+        caller: Caller,
+        match_id: str,
+        request: match_service_pb2.SubmitActionRequest,
+        render: Callable[[SubmitOutcome], _Reply],
+    ) -> _Reply:
         notation, action_game = _notation(request)
         outcome, response = await self.service.submit(
             caller,
@@ -485,7 +489,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             request.expected_version if request.HasField("expected_version") else None,
             request.request_id,
             action_game,
-            render=outcome_to_proto,
+            render=render,
         )
         if not outcome.duplicate:
             _actions_counter(outcome.game_id).inc()
@@ -600,7 +604,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             from_version = hello.from_version if hello.HasField("from_version") else None
             with self._stream("PlayMatch", hello.match_id, caller):
                 async for message in self._play(
-                    caller, hello.match_id, game_id, from_version, request_iterator
+                    caller, hello.match_id, game_id, from_version, hello.compact, request_iterator
                 ):
                     yield message
         except Exception as exc:
@@ -613,41 +617,53 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         match_id: str,
         game_id: str,
         from_version: int | None,
+        compact: bool,
         requests: AsyncIterator[match_service_pb2.PlayMatchRequest],
     ) -> AsyncIterator[match_service_pb2.PlayMatchResponse | bytes]:
-        """Merge two flows into one stream: match updates (+ prompts) and submissions."""
+        """Merge two flows into one stream: match updates (+ prompts) and submissions.
+
+        ``compact`` (PlayHello.compact): a prompt rides on the message of the
+        update it follows, and a committed submission's reply is the update it
+        made (see :func:`_compact_message`).
+        """
         outbox: asyncio.Queue[match_service_pb2.PlayMatchResponse | bytes | BaseException | None]
         outbox = asyncio.Queue()
+        put = outbox.put_nowait  # unbounded: never waits
+        render = _compact_reply if compact else outcome_to_proto
 
         async def pump_updates() -> None:
             try:
-                async for item in self.service.play(caller, match_id, from_version):
-                    if isinstance(item, LegalActions):
-                        await outbox.put(_prompt_message(item))
-                    else:
-                        await outbox.put(self._play_message(game_id, item))
-                await outbox.put(None)
+                async for item, prompt in self.service.play(caller, match_id, from_version):
+                    if compact and item is not None:
+                        put(_compact_message(game_id, item, prompt))
+                        continue
+                    if item is not None:
+                        put(self._play_message(game_id, item))
+                    if prompt is not None:
+                        put(_prompt_message(prompt))
+                put(None)
             except BaseException as exc:  # surfaced to the stream as its status
-                await outbox.put(exc)
+                put(exc)
 
         async def pump_requests() -> None:
             try:
                 async for request in requests:
                     if request.WhichOneof("message") != "submit":
                         error = errors.MalformedRequest("expected a submit")
-                        await outbox.put(_play_error(error, ""))
+                        put(_play_error(error, ""))
                         continue
                     submit = request.submit
                     try:
-                        response = await self._submit(caller, match_id, submit)
-                        await outbox.put(match_service_pb2.PlayMatchResponse(submitted=response))
+                        response = await self._submit(caller, match_id, submit, render)
+                        if response is not None:
+                            put(match_service_pb2.PlayMatchResponse(submitted=response))
                     except Exception as exc:
-                        await outbox.put(_play_error(exc, submit.request_id))
+                        put(_play_error(exc, submit.request_id))
                         # Ask again: the refused move left the seat still to decide.
                         stored_version = await self.service.version_of(match_id)
                         await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
             except Exception as exc:  # e.g. the store is down while re-prompting
-                await outbox.put(exc)  # end the stream with it; never a silent dead pump
+                put(exc)  # end the stream with it; never a silent dead pump
 
         updates = asyncio.create_task(pump_updates())
         submissions = asyncio.create_task(pump_requests())
@@ -673,9 +689,10 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     ) -> None:
         legal = await self.service.prompt(caller, match_id, version)
         if legal is not None:
-            await outbox.put(_prompt_message(legal))
+            outbox.put_nowait(_prompt_message(legal))
 
 
+_Reply = TypeVar("_Reply")
 _Streamed = TypeVar(
     "_Streamed", match_service_pb2.WatchMatchResponse, match_service_pb2.PlayMatchResponse
 )
@@ -699,6 +716,24 @@ def _stream_message(response: type[_Streamed], game_id: str, item: WatchItem) ->
             data = item.wire[key] = message.SerializeToString()
         return data
     return response(heartbeat=_heartbeat(item))
+
+
+def _compact_reply(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse | None:
+    """A submission's reply on a compact stream: only a retried request's (its
+    update went out before); a commit's reply is its update."""
+    return outcome_to_proto(outcome) if outcome.duplicate else None
+
+
+def _compact_message(game_id: str, item: WatchItem, prompt: LegalActions | None) -> bytes:
+    """``item``'s PlayMatch message on a compact stream: its prompt beside it,
+    and on the update of the receiver's own submission, that request's id."""
+    message = _stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
+    data = message if isinstance(message, bytes) else message.SerializeToString()
+    if prompt is not None:
+        data += LEGAL_ENTRIES.turn(prompt)
+    if isinstance(item, MatchUpdate) and item.request_id:
+        data += request_id_field(item.request_id)
+    return data
 
 
 def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:

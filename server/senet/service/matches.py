@@ -25,7 +25,7 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal, TypeVar
+from typing import Literal, NamedTuple, TypeVar
 
 from senet.codec.fairness import seed_commitment
 from senet.games import Event, Game, GameState, get_game
@@ -108,6 +108,16 @@ BOT_STRATEGIES = ("random", "greedy", "mcts")
 log = logging.getLogger("senet.service")
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
+
+
+class PlayItem(NamedTuple):
+    """One step of a seat's PlayMatch stream: a watch item, the seat's prompt
+    at that item's version, or both (a prompt alone only when resuming)."""
+
+    item: WatchItem | None
+    prompt: LegalActions | None
+
+
 #: What MatchService.time_out did: done, gone, or later (and when to look again).
 TimeoutVerdict = tuple[Literal["done", "gone", "later"], int | None]
 R = TypeVar("R")
@@ -965,7 +975,7 @@ class MatchService:
         claims = {str(seat): claim_fingerprint(entry.seats[seat])}
         if check_next and next_seat is not None and next_seat in entry.seats:
             claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
-        record = replace(record, claims=claims)
+        record = replace(record, claims=claims, request_id=request_id)
         update_json = record.to_json()
         pending = self.store.start_commit(
             match_id,
@@ -1150,6 +1160,7 @@ class MatchService:
             record.current_seat,
             record.clock,
             record.deciding_seats(),
+            record.request_id if seat == record.seat else "",
         )
         self._updates[key] = update
         while len(self._updates) > _SHARED_UPDATES:
@@ -1179,10 +1190,10 @@ class MatchService:
 
     async def play(
         self, caller: Caller, match_id: str, from_version: int | None
-    ) -> AsyncIterator[WatchItem | LegalActions]:
-        """:meth:`watch` for a seat, with its prompts: after each item at whose
-        version the caller's seat must decide (and, when resuming, at
-        ``from_version`` itself), the seat's legal actions.
+    ) -> AsyncIterator[PlayItem]:
+        """:meth:`watch` for a seat, with its prompts: each item comes with the
+        seat's legal actions when the seat must decide at its version (and, when
+        resuming, a prompt at ``from_version`` itself comes first, alone).
 
         The turn is checked on what the item says (the seats to decide) before any
         work, so the other seats' streams cost nothing per update; the seat's own
@@ -1202,20 +1213,20 @@ class MatchService:
             # update would ever prompt it (the other seats wait on it).
             legal = await self._seat_prompt(caller, game_id, match_id, from_version, seat, claim)
             if legal is not None:
-                yield legal
+                yield PlayItem(None, legal)
         was_deciding = False
         async for item in self._watch_from(stored, seat, from_version):
-            yield item
             if isinstance(item, MatchSnapshot):
                 version, deciding, fresh = item.summary.version, item.summary.deciding, True
             elif isinstance(item, MatchUpdate):
                 version, deciding, fresh = item.version, item.deciding, item.seat == seat
             else:
+                yield PlayItem(item, None)
                 continue
+            legal = None
             if seat in deciding and (fresh or not was_deciding):
                 legal = await self._seat_prompt(caller, game_id, match_id, version, seat, claim)
-                if legal is not None:
-                    yield legal
+            yield PlayItem(item, legal)
             was_deciding = seat in deciding
 
     def _prompt_cached(

@@ -169,6 +169,9 @@ class UpdateRecord:
     #: Every seat that must decide after this version, when more than one does
     #: (seats choosing at the same time); None when only ``current_seat`` does.
     deciding: list[int] | None = None
+    #: The request id of the submission committed (the acting seat's own: only
+    #: its streams are told it, as that submission's reply).
+    request_id: str = ""
 
     def deciding_seats(self) -> tuple[int, ...]:
         """The seats that must decide after this version, in seat order."""
@@ -192,6 +195,8 @@ class UpdateRecord:
             doc["claims"] = self.claims
         if self.deciding is not None:
             doc["deciding"] = self.deciding
+        if self.request_id:
+            doc["request_id"] = self.request_id
         return dumps(doc)
 
     @classmethod
@@ -330,6 +335,9 @@ class MatchUpdate:
     clock: JsonDict | None = None
     #: Every seat that must decide after this version (UpdateRecord.deciding_seats).
     deciding: tuple[int, ...] = ()
+    #: The request id that made this version, in the acting seat's own audience
+    #: only (empty in every other).
+    request_id: str = ""
     wire: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 

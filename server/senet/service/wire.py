@@ -9,6 +9,10 @@ label: the typed action is a function of the notation), and a prompt is the
 concatenation of its entries behind the two scalar fields, in the exact bytes
 protobuf itself would write.
 
+A compact PlayMatch stream adds fields to such bytes: a message's bytes followed
+by a field's are the message with that field set, so the prompt and the request id
+ride on an update without it being built again.
+
 An update shared by the streams of one audience is serialized once, not once per
 stream. The servicer's response serializers pass ``bytes`` through as they are
 (:func:`passing_bytes`), so a stream may yield either a message or its bytes.
@@ -32,6 +36,8 @@ _VERSION = b"\x08"  # YourTurn / ListLegalActionsResponse.version = 1, varint
 _SEAT = b"\x10"  # .seat = 2, varint
 _ACTIONS = b"\x1a"  # .actions = 3, length-delimited
 _YOUR_TURN = b"\x1a"  # PlayMatchResponse.your_turn = 3, length-delimited
+_TURN = b"\x3a"  # PlayMatchResponse.turn = 7, length-delimited
+_REQUEST_ID = b"\x42"  # PlayMatchResponse.request_id = 8, length-delimited
 
 
 def varint(value: int) -> bytes:
@@ -90,6 +96,16 @@ class LegalEntries:
     def your_turn(self, legal: LegalActions) -> bytes:
         """The PlayMatchResponse prompting ``legal.seat`` with ``legal``."""
         return _delimited(_YOUR_TURN, self.list_fields(legal))
+
+    def turn(self, legal: LegalActions) -> bytes:
+        """The field ``turn`` of a compact PlayMatchResponse prompting with
+        ``legal`` (appended to the bytes of the message it rides on)."""
+        return _delimited(_TURN, self.list_fields(legal))
+
+
+def request_id_field(request_id: str) -> bytes:
+    """The field ``request_id`` of a compact PlayMatchResponse (appended)."""
+    return _delimited(_REQUEST_ID, request_id.encode())
 
 
 def passing_bytes(serialize: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
