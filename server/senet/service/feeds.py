@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +38,9 @@ _KEEP = 512  # recent batches kept per match, for watchers slightly behind
 _READ_LIMIT = 256
 _RETRY_S = 0.5
 _GROUP_WAIT_MS = 250
+#: An idle watcher's heartbeat comes between 1 and 1 + 1/this heartbeat periods
+#: after its last message.
+_TICKS_PER_HEARTBEAT = 4
 
 
 @dataclass(eq=False)
@@ -84,6 +88,10 @@ class FeedHub:
         self._group_size = getattr(store, "multi_read_limit", 0)
         #: Reader groups (shared readers only): the matches each one reads.
         self._groups: list[_Group] = []
+        #: Wakes every watcher now and then, so an idle one can send its heartbeat
+        #: (one timer for the replica, not one per wait of every stream).
+        self._ticker: asyncio.Task[None] | None = None
+        self._tick_s = math.inf
 
     def interrupt(self, error: Callable[[], BaseException]) -> None:
         """End every watcher, now and later, with ``error()`` (the server drains)."""
@@ -119,7 +127,10 @@ class FeedHub:
             else:
                 feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
+        self._tick_every(heartbeat_s / _TICKS_PER_HEARTBEAT)
+        clock = asyncio.get_running_loop().time
         cursor = after
+        sent_at = clock()
         try:
             while True:
                 if self._interrupt is not None:
@@ -128,6 +139,7 @@ class FeedHub:
                 if batch is not None:
                     cursor = batch.version
                     yield batch
+                    sent_at = clock()
                     continue
                 if feed.version > cursor or (feed.version < cursor and not feed.batches):
                     # Behind what the reader keeps (or it has not reached us yet):
@@ -137,17 +149,15 @@ class FeedHub:
                         cursor = batch.version
                         yield batch
                     if caught:
+                        sent_at = clock()
                         continue
                 if feed.error is not None:
                     raise feed.error
-                changed = feed.changed
-                try:
-                    # asyncio.timeout, not wait_for: no task per wait (a wait per
-                    # update per stream).
-                    async with asyncio.timeout(heartbeat_s):
-                        await changed.wait()
-                except TimeoutError:
+                if clock() - sent_at >= heartbeat_s:
                     yield None
+                    sent_at = clock()
+                    continue
+                await feed.changed.wait()  # a commit, an error, or the hub's tick
         finally:
             feed.watchers -= 1
             if feed.watchers == 0 and self._feeds.get(match_id) is feed:
@@ -155,6 +165,23 @@ class FeedHub:
                 if feed.task is not None:
                     feed.task.cancel()
                 self._leave_group(match_id)
+
+    def _tick_every(self, period_s: float) -> None:
+        """Make sure every watcher is woken at least every ``period_s``."""
+        ticker = self._ticker
+        if ticker is not None and not ticker.done() and self._tick_s <= period_s:
+            return
+        if ticker is not None:
+            ticker.cancel()
+        self._tick_s = period_s
+        self._ticker = asyncio.create_task(self._tick(period_s))
+
+    async def _tick(self, period_s: float) -> None:
+        """Wake every watcher each ``period_s`` while any match is watched here."""
+        while self._feeds:
+            await asyncio.sleep(period_s)
+            for feed in list(self._feeds.values()):
+                feed.signal()
 
     async def _read(self, match_id: str, feed: _Feed) -> None:
         """Wait for commits from any replica and publish them to this replica's watchers."""
@@ -234,6 +261,11 @@ class FeedHub:
                     feed.publish(batches)
 
     async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._ticker
+            self._ticker = None
         for group in self._groups:
             if group.task is not None:
                 group.task.cancel()
