@@ -291,6 +291,17 @@ class MatchService:
                 return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
         return game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
 
+    def _read_state(self, game: Game, stored: StoredMatch) -> GameState:
+        """:meth:`_state`, for reading only: the cached head's own state when it
+        is that version with those claims (no rebuild from the snapshot), else
+        one rebuilt. Submissions change the cached state in place only once they
+        have taken it out of the cache, and a reader uses it before its next
+        await, so what it reads is that version."""
+        head = self.cache.peek(stored.match_id)
+        if head is not None and head.version == stored.version and head.seats == stored.seats:
+            return head.state
+        return self._state(game, stored)
+
     def _status(self, stored: StoredMatch) -> Status:
         if stored.status == "active":
             updated = Snapshot.from_json(stored.snapshot_json).updated_at
@@ -675,7 +686,7 @@ class MatchService:
         stored = await self._load(match_id)
         meta = self._meta(stored)
         seat = self._seat_of(stored, caller)
-        state = self._state(get_game(meta.game_id), stored)
+        state = self._read_state(get_game(meta.game_id), stored)
         return MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
 
     async def legal_actions(self, caller: Caller, match_id: str) -> LegalActions:
@@ -686,7 +697,7 @@ class MatchService:
         meta = self._meta(stored)
         if not is_started(meta, stored.seats):
             return LegalActions(meta.game_id, stored.version, seat, [])
-        state = self._state(get_game(meta.game_id), stored)
+        state = self._read_state(get_game(meta.game_id), stored)
         return LegalActions(meta.game_id, stored.version, seat, _legal(state, seat))
 
     async def version_of(self, match_id: str) -> int:
@@ -694,7 +705,10 @@ class MatchService:
         return (await self._load(match_id)).version
 
     async def game_of(self, match_id: str) -> str:
-        """The game id of a match."""
+        """The game id of a match (from the cached head when this replica holds one)."""
+        head = self.cache.peek(check_id(match_id))
+        if head is not None:
+            return head.meta.game_id
         return self._meta(await self._load(match_id)).game_id
 
     # ------------------------------------------------------------- acting
@@ -1103,7 +1117,7 @@ class MatchService:
         claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
         if from_version is None:
-            state = self._state(game, stored)
+            state = self._read_state(game, stored)
             yield MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
             cursor = stored.version
             if state.is_over():
@@ -1225,6 +1239,8 @@ class MatchService:
                 continue
             legal = None
             if seat in deciding and (fresh or not was_deciding):
+                # A snapshot read off the cached head (_read_state) is used before
+                # any await: its prompt then comes from that same head, at once.
                 legal = await self._seat_prompt(caller, game_id, match_id, version, seat, claim)
             yield PlayItem(item, legal)
             was_deciding = seat in deciding
@@ -1272,7 +1288,7 @@ class MatchService:
         if stored.version != version or not is_started(self._meta(stored), stored.seats):
             return None
         seat = self._seat_of(stored, caller)
-        state = self._state(get_game(self._meta(stored).game_id), stored)
+        state = self._read_state(get_game(self._meta(stored).game_id), stored)
         if seat is None or seat not in state.deciding_seats():
             return None
         return LegalActions(self._meta(stored).game_id, stored.version, seat, _legal(state, seat))
