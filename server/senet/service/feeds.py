@@ -27,8 +27,9 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 from senet.store import EventBatch, MatchNotFound, MatchStore, StoreError
 
@@ -49,12 +50,16 @@ class _Feed:
 
     version: int
     batches: dict[int, EventBatch] = field(default_factory=dict)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    #: What the watchers wait on, by the seat they watch for (None: no seat),
+    #: so that one seat's watchers can be woken before the others.
+    events: dict[int | None, asyncio.Event] = field(default_factory=dict)
     error: BaseException | None = None
     watchers: int = 0
     task: asyncio.Task[None] | None = None
 
-    def publish(self, batches: list[EventBatch]) -> None:
+    def publish(self, batches: list[EventBatch], first: int | None = None) -> None:
+        """Keep ``batches`` for the watchers and wake them: with ``first``, that
+        seat's watchers now and the others on the next loop turn."""
         for batch in batches:
             if batch.version <= self.version:
                 continue  # read from an older cursor (the feed was made anew meanwhile)
@@ -62,11 +67,31 @@ class _Feed:
             self.version = batch.version
         while len(self.batches) > _KEEP:
             del self.batches[min(self.batches)]
-        self.signal()
+        events, self.events = self.events, {}
+        now = events.pop(first, None) if first is not None else None
+        if now is None:
+            _wake(events)
+            return
+        now.set()
+        # Those waiting now; a watcher that waits later sees the batch first.
+        asyncio.get_running_loop().call_soon(_wake, events)
+
+    def wait(self, seat: int | None) -> Coroutine[Any, Any, bool]:
+        """Wait until the next signal for ``seat``'s watchers."""
+        event = self.events.get(seat)
+        if event is None:
+            event = self.events[seat] = asyncio.Event()
+        return event.wait()
 
     def signal(self) -> None:
-        self.changed.set()
-        self.changed = asyncio.Event()
+        """Wake every watcher."""
+        events, self.events = self.events, {}
+        _wake(events)
+
+
+def _wake(events: dict[int | None, asyncio.Event]) -> None:
+    for event in events.values():
+        event.set()
 
 
 @dataclass(eq=False)
@@ -99,23 +124,28 @@ class FeedHub:
         for feed in self._feeds.values():
             feed.signal()
 
-    def committed_here(self, match_id: str, batch: EventBatch) -> None:
+    def committed_here(self, match_id: str, batch: EventBatch, seat: int | None = None) -> None:
         """A commit this replica has just made (confirmed by the store): the match's
         watchers here get it at once, instead of after the reader's next store read,
         which finds it again and skips it. Only the very next version is taken, so a
-        feed never skips one."""
+        feed never skips one.
+
+        ``seat``, the seat that acted, has its watchers woken first: its update
+        is its reply, and it should not wait for every other stream's to be built."""
         feed = self._feeds.get(match_id)
         if feed is not None and batch.version == feed.version + 1:
-            feed.publish([batch])
+            feed.publish([batch], first=seat)
 
     @property
     def watched_matches(self) -> int:
         return len(self._feeds)
 
     async def updates(
-        self, match_id: str, after: int, heartbeat_s: float
+        self, match_id: str, after: int, heartbeat_s: float, seat: int | None = None
     ) -> AsyncIterator[EventBatch | None]:
         """Batches with version > ``after``, in order; ``None`` after each idle heartbeat_s.
+
+        ``seat``: the seat the watcher streams for, if any (see :meth:`committed_here`).
 
         Raises the store's errors (StoreUnavailable, MatchNotFound) to the watcher.
         """
@@ -157,7 +187,7 @@ class FeedHub:
                     yield None
                     sent_at = clock()
                     continue
-                await feed.changed.wait()  # a commit, an error, or the hub's tick
+                await feed.wait(seat)  # a commit, an error, or the hub's tick
         finally:
             feed.watchers -= 1
             if feed.watchers == 0 and self._feeds.get(match_id) is feed:

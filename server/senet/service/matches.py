@@ -1035,7 +1035,7 @@ class MatchService:
             self.cache.put(match_id, head)
             # This replica's watchers (the mover's own stream among them) get the
             # update now, not after the reader's next store read.
-            self.feeds.committed_here(match_id, EventBatch(outcome.version, update_json))
+            self.feeds.committed_here(match_id, EventBatch(outcome.version, update_json), seat)
             if status == "active":
                 asyncio.get_running_loop().call_soon(self._legal_ahead, match_id, head)
             else:
@@ -1130,7 +1130,8 @@ class MatchService:
             cursor = from_version
             if from_version == stored.version and stored.status == "finished":
                 return
-        async for batch in self.feeds.updates(stored.match_id, cursor, self.settings.heartbeat_s):
+        feed = self.feeds.updates(stored.match_id, cursor, self.settings.heartbeat_s, seat)
+        async for batch in feed:
             if batch is None:
                 yield Heartbeat(cursor)
                 continue
