@@ -119,3 +119,45 @@ async def test_the_committing_replica_hands_its_update_to_its_watchers_at_once()
     await service.submit(callers[mover], match_id, notation, 0, "r1", None, lambda o: o)
     update = await asyncio.wait_for(pending, 2)
     assert isinstance(update, MatchUpdate) and update.version == 1
+
+
+async def test_the_movers_stream_gets_its_update_before_the_other_seats() -> None:
+    service = MatchService(MemoryStore(), Settings())
+    match_id, callers = await service_match(service, SEATS, SEED)
+    arrivals: list[tuple[int, int, int]] = []  # (version, mover, receiver), as received
+    opened_at: list[int] = []  # each stream's snapshot version
+    prompts: asyncio.Queue[LegalActions] = asyncio.Queue()
+    moves = 12
+
+    async def stream(seat: int) -> None:
+        # As PlayMatch: the stream waits on its feed while another task submits.
+        async for item, prompt in service.play(callers[seat], match_id, None):
+            if isinstance(item, MatchUpdate):
+                arrivals.append((item.version, item.seat, seat))
+                if item.version >= moves:
+                    return
+            elif isinstance(item, MatchSnapshot):
+                opened_at.append(item.summary.version)
+            if prompt is not None:
+                prompts.put_nowait(prompt)
+
+    async def submitter() -> None:
+        while (prompt := await prompts.get()).version < moves:
+            # Every stream is waiting on its feed when the commit lands (one still
+            # busy with the last update would find the new one first, by itself).
+            await asyncio.sleep(0.02)
+            await service.submit(
+                callers[prompt.seat], match_id, prompt.actions[0].notation, prompt.version,
+                f"r{prompt.version}", None, render=lambda outcome: outcome,
+            )  # fmt: skip
+
+    tasks = [asyncio.create_task(stream(seat)) for seat in range(SEATS)]
+    submitting = asyncio.create_task(submitter())
+    await asyncio.wait_for(asyncio.gather(*tasks), 30)
+    submitting.cancel()
+    assert max(opened_at) < moves - 4
+    for version in range(max(opened_at) + 1, moves + 1):  # every stream open
+        order = [(mover, seat) for v, mover, seat in arrivals if v == version]
+        assert sorted(seat for _, seat in order) == list(range(SEATS))
+        mover, first = order[0]
+        assert first == mover  # its update is its reply: first
