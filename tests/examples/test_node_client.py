@@ -69,3 +69,4 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     assert checks["staleRefused"] and checks["commitmentVerified"] and checks["dealVerified"]
     assert checks["errorFacts"] == {"currentVersion": "0"}
     assert checks["everyUpdateWatched"] and report["moves"] > 0
+    assert checks["everyMoveAnswered"]

@@ -1,9 +1,10 @@
 // A Senet client in Node.js, written from proto/ alone (see docs/protocol.md).
 //
 // It creates a two-player Mykerinos match against a bot, joins the open seat,
-// watches the match as a spectator while playing it to the end over PlayMatch
-// (a random legal action each turn), decodes the details of an error the
-// server returns on purpose, and verifies the seed commitment from the export.
+// watches the match as a spectator while playing it to the end over a compact
+// PlayMatch stream (a random legal action each turn), decodes the details of an
+// error the server returns on purpose, and verifies the seed commitment from the
+// export.
 //
 //   npm ci && node play.mjs [host:port]      (default 127.0.0.1:50051)
 //
@@ -79,35 +80,34 @@ function watchToTheEnd(matchId) {
   });
 }
 
+// A compact stream (hello.compact): one message per committed action. The prompt
+// rides on the update at whose version the seat must decide (`turn`), and the
+// update of our own submission is its reply (`request_id` set).
 function playToTheEnd(matchId, token) {
   return new Promise((resolve, reject) => {
     const metadata = new grpc.Metadata();
     metadata.set("authorization", `Bearer ${token}`);
     const stream = client.PlayMatch(metadata);
+    const sent = new Set();
     let moves = 0;
     let errors = 0;
+    let unknownReplies = 0;
     let status = "";
     stream.on("data", (message) => {
+      let turn = message.turn; // null unless it rides on this snapshot or update
       switch (message.message) {
-        case "your_turn": {
-          const { actions, version } = message.your_turn;
-          const choice = actions[Math.floor(Math.random() * actions.length)];
-          stream.write({
-            submit: {
-              match_id: matchId,
-              notation: choice.notation,
-              expected_version: version,
-              request_id: randomUUID(),
-            },
-          });
-          break;
-        }
-        case "submitted":
-          moves += 1;
-          status = message.submitted.status;
+        case "your_turn": // alone: on resuming, or after a refused submission
+          turn = message.your_turn;
           break;
         case "update":
           status = message.update.status;
+          if (message.request_id) {
+            if (sent.delete(message.request_id)) moves += 1;
+            else unknownReplies += 1;
+          }
+          break;
+        case "submitted": // only for a request id sent again (a duplicate)
+          status = message.submitted.status;
           break;
         case "error":
           errors += 1; // e.g. STALE_VERSION after a race; a new prompt follows
@@ -115,14 +115,28 @@ function playToTheEnd(matchId, token) {
         default:
           break;
       }
+      if (turn) {
+        const { actions, version } = turn;
+        const choice = actions[Math.floor(Math.random() * actions.length)];
+        const requestId = randomUUID();
+        sent.add(requestId);
+        stream.write({
+          submit: {
+            match_id: matchId,
+            notation: choice.notation,
+            expected_version: version,
+            request_id: requestId,
+          },
+        });
+      }
     });
     // The server ends the stream once the match is over.
     stream.on("end", () => {
       stream.end();
-      resolve({ moves, errors, status });
+      resolve({ moves, errors, status, unanswered: sent.size, unknownReplies });
     });
     stream.on("error", reject);
-    stream.write({ hello: { match_id: matchId } });
+    stream.write({ hello: { match_id: matchId, compact: true } });
   });
 }
 
@@ -161,6 +175,8 @@ async function main() {
     playToTheEnd(matchId, joined.token),
   ]);
   checks.finished = played.status === "MATCH_STATUS_FINISHED" && watched.status === played.status;
+  // Every submission was answered by its own update, and no other.
+  checks.everyMoveAnswered = played.moves > 0 && played.unanswered === 0 && played.unknownReplies === 0;
 
   const exported = await call("ExportMatch", { match_id: matchId });
   const opened = createHash("sha256")
