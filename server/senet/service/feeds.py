@@ -73,7 +73,8 @@ class _Feed:
             _wake(events)
             return
         now.set()
-        # Those waiting now; a watcher that waits later sees the batch first.
+        # The others waiting now, a loop turn later; a watcher that starts to
+        # wait meanwhile finds the batch before it waits.
         asyncio.get_running_loop().call_soon(_wake, events)
 
     def wait(self, seat: int | None) -> Coroutine[Any, Any, bool]:
