@@ -100,6 +100,20 @@ def failure_of(error: grpc.RpcError) -> Failure:
     return Failure(call.code(), reason, call.details() or "", facts, retry_after_s)
 
 
+async def answer_at_random(
+    call: grpc.aio.StreamStreamCall[ms.PlayMatchRequest, ms.PlayMatchResponse],
+    turn: ms.YourTurn,
+    rng: random.Random,
+    request_id: str,
+) -> None:
+    """Answer a PlayMatch prompt with one of its actions, picked by ``rng``."""
+    choice = rng.choice(turn.actions)
+    submit = ms.SubmitActionRequest(
+        notation=choice.notation, expected_version=turn.version, request_id=request_id
+    )
+    await call.write(ms.PlayMatchRequest(submit=submit))
+
+
 async def expect_error(call: Awaitable[Any], code: grpc.StatusCode, reason: str | None) -> Failure:
     """Await ``call``, which must fail with ``code`` and ErrorInfo ``reason``."""
     try:

@@ -15,7 +15,13 @@ import grpc
 
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
-from tests.service.conftest import Client, check_export, current_seat, seated_match
+from tests.service.conftest import (
+    Client,
+    answer_at_random,
+    check_export,
+    current_seat,
+    seated_match,
+)
 
 PlayCall = grpc.aio.StreamStreamCall[ms.PlayMatchRequest, ms.PlayMatchResponse]
 
@@ -39,13 +45,7 @@ async def _play_compact(
         if message.HasField("turn"):
             turn = message.turn
             assert turn.seat == seat and turn.actions
-            choice = rng.choice(turn.actions)
-            submit = ms.SubmitActionRequest(
-                notation=choice.notation,
-                expected_version=turn.version,
-                request_id=f"s{seat}v{turn.version}",
-            )
-            await call.write(ms.PlayMatchRequest(submit=submit))
+            await answer_at_random(call, turn, rng, f"s{seat}v{turn.version}")
     return messages
 
 

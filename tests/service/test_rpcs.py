@@ -26,6 +26,7 @@ from tests.service.conftest import (
     Code,
     Deployment,
     Stream,
+    answer_at_random,
     check_export,
     current_seat,
     expect_error,
@@ -535,13 +536,7 @@ async def _play_stream(player: Client, match_id: str, rng: random.Random) -> lis
             versions.append(message.snapshot.match.version)
         elif which == "your_turn":
             turn = message.your_turn
-            choice = rng.choice(turn.actions)
-            submit = ms.SubmitActionRequest(
-                notation=choice.notation,
-                expected_version=turn.version,
-                request_id=f"v{turn.version}",
-            )
-            await call.write(ms.PlayMatchRequest(submit=submit))
+            await answer_at_random(call, turn, rng, f"v{turn.version}")
         elif which == "update":
             versions.append(message.update.version)
         elif which == "error":
