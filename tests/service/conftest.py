@@ -304,6 +304,13 @@ async def seated_match(
     )
 
 
+async def mover_of(match: Seated) -> tuple[int, Client]:
+    """The seat that must decide first in ``match``, and its client."""
+    mover = current_seat((await match.spectator.get(match.match_id)).match)
+    assert mover is not None
+    return mover, match.seats[mover]
+
+
 async def service_match(
     service: MatchService, seats: int, seed: int, game_id: str = "mykerinos"
 ) -> tuple[str, list[Caller]]:

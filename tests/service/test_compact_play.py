@@ -20,6 +20,7 @@ from tests.service.conftest import (
     answer_at_random,
     check_export,
     current_seat,
+    mover_of,
     seated_match,
 )
 
@@ -96,9 +97,7 @@ async def test_a_compact_stream_reports_refusals_prompts_again_and_replays_retri
 ) -> None:
     match = await seated_match(client, 2, seed=12)
     mid = match.match_id
-    mover = current_seat((await match.spectator.get(mid)).match)
-    assert mover is not None
-    player = match.seats[mover]
+    mover, player = await mover_of(match)
     call = await _open(player, mid)
     first = await player.read(call)
     assert first is not None and first.WhichOneof("message") == "snapshot"
@@ -138,9 +137,7 @@ async def test_a_compact_stream_reports_refusals_prompts_again_and_replays_retri
 async def test_a_resumed_compact_stream_is_prompted_alone_at_its_version(client: Client) -> None:
     match = await seated_match(client, 2, seed=12)
     mid = match.match_id
-    mover = current_seat((await match.spectator.get(mid)).match)
-    assert mover is not None
-    player = match.seats[mover]
+    mover, player = await mover_of(match)
     call = player.play()
     hello = ms.PlayHello(match_id=mid, compact=True, from_version=0)
     await call.write(ms.PlayMatchRequest(hello=hello))

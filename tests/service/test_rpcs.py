@@ -31,6 +31,7 @@ from tests.service.conftest import (
     current_seat,
     expect_error,
     health,
+    mover_of,
     play_random,
     seated_match,
     wait_for_health,
@@ -444,9 +445,7 @@ async def _updates(client: Client, call: Stream[ms.WatchMatchResponse]) -> list[
 async def test_play_match_prompts_accepts_submissions_and_reports_errors(client: Client) -> None:
     match = await seated_match(client, 2, seed=12)
     mid = match.match_id
-    mover = current_seat((await match.spectator.get(mid)).match)
-    assert mover is not None
-    player = match.seats[mover]
+    mover, player = await mover_of(match)
     call = player.play()
     await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
     snapshot = await player.read(call)
