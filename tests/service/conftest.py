@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import os
 import random
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias, TypeVar, cast
@@ -55,6 +56,7 @@ Code = grpc.StatusCode
 Metadata = tuple[tuple[str, str], ...]
 Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
+T = TypeVar("T")
 Stream: TypeAlias = grpc.aio.UnaryStreamCall[Any, Resp] | grpc.aio.StreamStreamCall[Any, Resp]
 
 
@@ -351,6 +353,20 @@ class Played:
         return max(self.responses, default=0)
 
 
+async def _paced(call: Callable[[], Awaitable[T]]) -> T:
+    """``call()``, again after a pause while the seat's rate limit refuses it
+    (a seat making many moves in a row, at full speed, can reach it; retrying a
+    submission is safe with its request id)."""
+    for _ in range(200):
+        try:
+            return await call()
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() != grpc.StatusCode.RESOURCE_EXHAUSTED:
+                raise
+            await asyncio.sleep(0.05)
+    return await call()
+
+
 async def play_random(
     replicas: Sequence[Seated],
     rng: random.Random,
@@ -372,17 +388,19 @@ async def play_random(
     done = 0
     while seat is not None and (count is None or done < count):
         via = replicas[version % len(replicas)].seats[seat]
-        legal = await via.legal(match.match_id)
+        legal = await _paced(functools.partial(via.legal, match.match_id))
         assert (legal.version, legal.seat) == (version, seat)
         choice = rng.choice(legal.actions)
         typed = typed_every > 0 and version % typed_every == 0
-        response = await via.submit(
+        submit = functools.partial(
+            via.submit,
             match.match_id,
             None if typed else choice.notation,
             typed=choice.action if typed else None,
             expected_version=version,
             request_id=f"play-{version}",
         )
+        response = await _paced(submit)
         assert response.version == version + 1 and not response.duplicate
         version = response.version
         played.responses[version] = response
