@@ -51,6 +51,10 @@ POST_GRACE_MS = 30_000
 #: While waiting, how often the queue is looked at again for decisions posted
 #: through other replicas (this replica's own posts wake the wait at once).
 _POLL_S = 0.05
+#: A decision released while still due (its worker gave it up) is acquirable
+#: again after this long: soon enough to keep the match going, late enough that a
+#: worker giving up every decision it gets costs little.
+GIVEN_UP_RETRY_MS = 1000
 
 Verdict = Literal["ready", "later", "gone"]
 
@@ -157,7 +161,7 @@ class BotDecisions:
         return list(await asyncio.gather(*(self._hand_out(lease, s) for lease, s in ready)))
 
     async def _verdict(
-        self, lease: BotDecisionLease, now_ms: int
+        self, lease: BotDecisionLease | BotDecisionRef, now_ms: int
     ) -> tuple[Verdict, StoredMatch | None, int | None]:
         """Whether the stored match is where the entry says; the match; for a
         "later" verdict, when to look again (None: back off from the post)."""
@@ -218,9 +222,29 @@ class BotDecisions:
     async def release(
         self, caller: Caller, worker_id: str, refs: Iterable[tuple[str, int, int]]
     ) -> None:
-        """Drop decisions the worker is done with (only its own, at those versions)."""
+        """Drop decisions the worker is done with (only its own, at those versions).
+
+        A decision that is still due is not dropped: the seat must still decide
+        at that version, or its choice there still stands (several seats deciding
+        at once), so the worker gave it up without acting. Nobody else would
+        make it, and the match would wait for it for good; it is handed back
+        instead, free to acquire again in ``GIVEN_UP_RETRY_MS``.
+        """
         self._check(caller, worker_id)
-        await self.store.release_bot_decisions(worker_id, self._refs(refs), self.queue)
+        decisions = self._refs(refs)
+        now = _now_ms()
+        verdicts = await asyncio.gather(*(self._verdict(ref, now) for ref in decisions))
+        due = [
+            ref
+            for ref, (verdict, _, _) in zip(decisions, verdicts, strict=True)
+            if verdict == "ready"
+        ]
+        done = [ref for ref in decisions if ref not in due]
+        if due:
+            until = now + GIVEN_UP_RETRY_MS
+            await self.store.defer_bot_decisions(worker_id, due, until, self.queue)
+        if done:
+            await self.store.release_bot_decisions(worker_id, done, self.queue)
 
 
 def _ref_to_proto(ref: BotDecisionRef) -> bot_service_pb2.BotDecisionRef:
