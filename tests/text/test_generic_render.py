@@ -4,6 +4,7 @@ one is drawn from its messages alone by the generic renderer."""
 from __future__ import annotations
 
 import io
+import types
 from typing import Any, cast
 
 import pytest
@@ -272,3 +273,26 @@ def test_a_burst_of_moves_between_two_screens_is_shown_whole() -> None:
     app.draw()
     recent = out.getvalue().split("RECENT\n", 1)[1]
     assert "m11\n" not in recent and all(f"m{n}\n" in recent for n in range(12, 20))
+
+
+def test_a_list_of_actions_holds_through_the_updates_it_was_listed_after() -> None:
+    """The list fetched at version 5 already reflects updates 4 and 5, still on
+    their way on the stream: they leave it standing; a later move of another seat
+    that leaves ours deciding too, and nothing else, keeps it as well."""
+    app, _out = _app(_summary("tiny", 2, current=0), _synthetic_view())
+    app.session.seat = cast(Any, types.SimpleNamespace(seat=0, token="t"))
+    listed = match_service_pb2.ListLegalActionsResponse(version=5, seat=0)
+    listed.actions.add(notation="a1")
+
+    def after(update: match_pb2.MatchUpdate) -> bool:
+        app.legal = listed
+        app._on_stream(match_service_pb2.WatchMatchResponse(update=update))
+        return app.legal is not None
+
+    assert after(match_pb2.MatchUpdate(version=4, seat=1, notation="b2", current_seat=1))
+    assert after(match_pb2.MatchUpdate(version=5, seat=1, notation="b3", current_seat=1))
+    beside = match_pb2.MatchUpdate(version=6, seat=1, notation="o", current_seat=0)
+    beside.deciding_seats.extend([0, 1])
+    assert after(beside)  # another seat deciding with us chose
+    assert not after(match_pb2.MatchUpdate(version=6, seat=1, notation="b4", current_seat=1))
+    assert not after(match_pb2.MatchUpdate(version=6, seat=0, notation="a1", current_seat=1))

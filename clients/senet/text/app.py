@@ -241,17 +241,17 @@ class TextApp:
         return False
 
     def _prompt_stands(self, update: match_pb2.MatchUpdate) -> bool:
-        """Whether our list of actions still holds after ``update``: another seat
-        deciding with us chose (its choice is hidden and leaves ours as it was;
-        the server takes ours at the version it was listed for)."""
+        """Whether our list of actions still holds after ``update``: it was listed
+        at that version or a later one (the update was still on its way when the
+        list was fetched), or another seat deciding with us chose (its choice is
+        hidden and leaves ours as it was; the server takes ours at the version it
+        was listed for)."""
         viewer = self.viewer
-        return (
-            self.legal is not None
-            and viewer is not None
-            and update.seat != viewer
-            and viewer in deciding_seats(update)
-            and self.legal.version < update.version
-        )
+        if self.legal is None or viewer is None:
+            return False
+        if update.version <= self.legal.version:
+            return True
+        return update.seat != viewer and viewer in deciding_seats(update)
 
     @property
     def renderer(self) -> TextRenderer:
