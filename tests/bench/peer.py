@@ -81,6 +81,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 
+from senet.client.turns import prompt_of
 from senet.games import Game, get_game
 from senet.v1 import match_service_pb2, match_service_pb2_grpc
 from tests import plugins
@@ -447,9 +448,7 @@ async def play_match_timed(
                             replies.append(now - sent)
                         completed += 1
                     settle()
-                turn = message.turn if message.HasField("turn") else None
-                if kind == "your_turn":
-                    turn = message.your_turn
+                turn = prompt_of(message)
                 if turn is not None:
                     version = turn.version
                     if version in mine:  # prompted again: the answer is on its way

@@ -76,6 +76,7 @@ import redis
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio.connection import Connection
 
+from senet.client.turns import prompt_of
 from senet.games import Game, Rng, get_game
 from senet.store.redis_mux import MuxConnection
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
@@ -584,9 +585,7 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
                         return
                 elif kind == "error":
                     raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
-                turn = message.turn if message.HasField("turn") else None
-                if kind == "your_turn":
-                    turn = message.your_turn
+                turn = prompt_of(message)
                 if turn is not None:
                     version = turn.version
                     if clock() >= deadline:

@@ -29,6 +29,7 @@ from typing import Literal, TypeVar
 import grpc
 
 from senet.client.errors import SenetRpcError
+from senet.client.turns import prompt_of
 from senet.v1 import (
     bot_service_pb2,
     bot_service_pb2_grpc,
@@ -510,9 +511,7 @@ class SeatClient:
                     elif kind == "update":
                         last_version = message.update.version
                         last_update = message
-                    turn = message.your_turn if kind == "your_turn" else None
-                    if turn is None and message.HasField("turn"):
-                        turn = message.turn
+                    turn = prompt_of(message)
                     if turn is not None:
                         action = await decide(turn)
                         if action is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from senet.v1 import match_pb2
+from senet.v1 import match_pb2, match_service_pb2
 
 
 def must_decide(summary: match_pb2.MatchSummary, seat: int) -> bool:
@@ -35,3 +35,11 @@ def decides_at(summary: match_pb2.MatchSummary, seat: int, version: int) -> bool
     if summary.version == version:
         return True
     return summary.version > version and must_decide(summary, seat)
+
+
+def prompt_of(message: match_service_pb2.PlayMatchResponse) -> match_service_pb2.YourTurn | None:
+    """The prompt a PlayMatch message carries, if any: a ``your_turn`` message,
+    or on a compact stream the ``turn`` riding on a snapshot or an update."""
+    if message.WhichOneof("message") == "your_turn":
+        return message.your_turn
+    return message.turn if message.HasField("turn") else None

@@ -234,12 +234,10 @@ class BotDecisions:
         decisions = self._refs(refs)
         now = _now_ms()
         verdicts = await asyncio.gather(*(self._verdict(ref, now) for ref in decisions))
-        due = [
-            ref
-            for ref, (verdict, _, _) in zip(decisions, verdicts, strict=True)
-            if verdict == "ready"
-        ]
-        done = [ref for ref in decisions if ref not in due]
+        due: list[BotDecisionRef] = []
+        done: list[BotDecisionRef] = []
+        for ref, (verdict, _, _) in zip(decisions, verdicts, strict=True):
+            (due if verdict == "ready" else done).append(ref)
         if due:
             until = now + GIVEN_UP_RETRY_MS
             await self.store.defer_bot_decisions(worker_id, due, until, self.queue)

@@ -67,14 +67,13 @@ class _Feed:
             self.version = batch.version
         while len(self.batches) > _KEEP:
             del self.batches[min(self.batches)]
-        events, self.events = self.events, {}
-        now = events.pop(first, None) if first is not None else None
-        if now is None:
-            _wake(events)
+        if first is None or first not in self.events:  # None: the seatless watchers' key
+            self.signal()
             return
-        now.set()
+        self.events.pop(first).set()
         # The others waiting now, a loop turn later; a watcher that starts to
         # wait meanwhile finds the batch before it waits.
+        events, self.events = self.events, {}
         asyncio.get_running_loop().call_soon(_wake, events)
 
     def wait(self, seat: int | None) -> Coroutine[Any, Any, bool]:

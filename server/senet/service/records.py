@@ -53,7 +53,6 @@ def seat_entropy(seat_count: int, seats: Mapping[int, str]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=8192)
-@functools.lru_cache(maxsize=4096)
 def claim_fingerprint(claim_json: str) -> str:
     """A short digest of one stored seat claim: it changes whenever the claim is
     replaced (a new token, a takeover), and tells nothing of the token."""

@@ -111,18 +111,11 @@ class MykerinosAction(NamedTuple):
     arg: int = -1
 
     def notation(self) -> str:
-        """Canonical text form, e.g. ``"b c3 d3"``.
+        """Canonical text form, e.g. ``"b c3 d3"`` (spelled once per action: a
+        prompt spells every legal action, prompt after prompt)."""
+        return _spelled(self)
 
-        Kept once spelled (a few thousand distinct actions in all): a prompt
-        spells every legal action, prompt after prompt."""
-        text = _NOTATIONS.get(self)
-        if text is None:
-            text = self._spelled()
-            if len(_NOTATIONS) < _NOTATIONS_KEPT:
-                _NOTATIONS[self] = text
-        return text
-
-    def _spelled(self) -> str:
+    def _spell(self) -> str:
         if self.spaces:
             return " ".join((self.kind, *map(space_name, self.spaces)))
         if self.kind in ROOM_KINDS:
@@ -141,10 +134,9 @@ class MykerinosAction(NamedTuple):
 
 _new_action = tuple.__new__  # the NamedTuple's own __new__ without its Python frame
 
-#: Notations spelled so far (MykerinosAction.notation), at most _NOTATIONS_KEPT:
-#: parsed client input cannot grow it without bound.
-_NOTATIONS: dict[MykerinosAction, str] = {}
-_NOTATIONS_KEPT = 50_000
+#: MykerinosAction.notation, kept for a few games' worth of distinct actions
+#: (bounded: parsed client input cannot grow it without end).
+_spelled = lru_cache(maxsize=50_000)(MykerinosAction._spell)
 
 
 #: One-space placements of every kind that has them, by space: most legal actions
