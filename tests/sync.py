@@ -8,14 +8,21 @@ worker; a thread of its own always starts clean.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def run_sync(coroutine: Coroutine[Any, Any, T]) -> T:
     """Run ``coroutine`` on a new event loop in a thread of its own; its result."""
+    return in_thread(asyncio.run, coroutine)
+
+
+def in_thread(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``call(*args, **kwargs)`` in a thread of its own (for a function that runs
+    an event loop itself, such as a benchmark's ``run``); its result."""
     with ThreadPoolExecutor(1, thread_name_prefix="run-sync") as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+        return pool.submit(call, *args, **kwargs).result()

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from tests.bench import peer, service
+from tests.sync import in_thread
 
 FIGURES = (
     "peer.unary_throughput_vs_bgio",
@@ -30,7 +31,7 @@ def test_peer_benchmark_prints_its_figures() -> None:
     if peer.node_tools() is None:
         pytest.skip("node and npm are not installed")
     lines: list[str] = []
-    figures = peer.run(budget=peer.SMOKE_BUDGET, out=lines.append)
+    figures = in_thread(peer.run, budget=peer.SMOKE_BUDGET, out=lines.append)
 
     assert list(figures) == list(FIGURES)
     # Machine-readable lines come last, in order, after every human-readable line.

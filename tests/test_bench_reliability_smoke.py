@@ -9,6 +9,7 @@ import re
 import pytest
 
 from tests.bench import reliability, service
+from tests.sync import in_thread
 
 FIGURES = ("reliability.lost_actions", "reliability.internal_errors")
 
@@ -18,7 +19,7 @@ def test_reliability_soak_loses_nothing_and_prints_its_figures() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
     lines: list[str] = []
-    figures = reliability.run(budget=reliability.SMOKE_BUDGET, out=lines.append)
+    figures = in_thread(reliability.run, budget=reliability.SMOKE_BUDGET, out=lines.append)
 
     assert list(figures) == list(FIGURES)
     assert figures == dict.fromkeys(FIGURES, 0.0)

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.bench import scale, service
+from tests.sync import in_thread
 
 
 @pytest.mark.slow
@@ -18,7 +19,7 @@ def test_scale_benchmark_prints_its_ratio_and_the_core_count() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
     lines: list[str] = []
-    figures = scale.run(budget=scale.SMOKE_BUDGET, out=lines.append)
+    figures = in_thread(scale.run, budget=scale.SMOKE_BUDGET, out=lines.append)
 
     assert list(figures) == ["scale.actions_per_s_3_vs_1", "scale.cores"]
     assert figures["scale.actions_per_s_3_vs_1"] > 0

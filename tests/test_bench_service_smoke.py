@@ -11,6 +11,7 @@ import re
 import pytest
 
 from tests.bench import service
+from tests.sync import in_thread
 
 FIGURES = (
     "service.submit_p50_vs_limit",
@@ -26,7 +27,7 @@ def test_service_benchmark_prints_its_figures() -> None:
     if service.redis_executable() is None:
         pytest.skip("redis-server is not installed (install it, or set SENET_REDIS_SERVER)")
     lines: list[str] = []
-    figures = service.run(budget=service.SMOKE_BUDGET, out=lines.append)
+    figures = in_thread(service.run, budget=service.SMOKE_BUDGET, out=lines.append)
 
     assert list(figures) == list(FIGURES)
     # Machine-readable lines come last, in order, after every human-readable line.

@@ -9,12 +9,13 @@ import re
 
 from senet.games import all_games
 from tests.bench import rules
+from tests.sync import in_thread
 
 
 def test_rules_benchmark_prints_the_ratio_line() -> None:
     lines: list[str] = []
     budget = rules.Budget(rounds=1, seconds=0.0, min_games=1, warmup_games=0)
-    figures = rules.run(budget=budget, out=lines.append)
+    figures = in_thread(rules.run, budget=budget, out=lines.append)
 
     ratio_lines = []
     game_ids = [game.info.id for game in all_games()]

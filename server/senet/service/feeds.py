@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import math
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,9 +38,6 @@ _KEEP = 512  # recent batches kept per match, for watchers slightly behind
 _READ_LIMIT = 256
 _RETRY_S = 0.5
 _GROUP_WAIT_MS = 250
-#: An idle watcher's heartbeat comes between 1 and 1 + 1/this heartbeat periods
-#: after its last message.
-_TICKS_PER_HEARTBEAT = 4
 
 
 @dataclass(eq=False)
@@ -113,10 +109,6 @@ class FeedHub:
         self._group_size = getattr(store, "multi_read_limit", 0)
         #: Reader groups (shared readers only): the matches each one reads.
         self._groups: list[_Group] = []
-        #: Wakes every watcher now and then, so an idle one can send its heartbeat
-        #: (one timer for the replica, not one per wait of every stream).
-        self._ticker: asyncio.Task[None] | None = None
-        self._tick_s = math.inf
 
     def interrupt(self, error: Callable[[], BaseException]) -> None:
         """End every watcher, now and later, with ``error()`` (the server drains)."""
@@ -157,7 +149,6 @@ class FeedHub:
             else:
                 feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
-        self._tick_every(heartbeat_s / _TICKS_PER_HEARTBEAT)
         clock = asyncio.get_running_loop().time
         cursor = after
         sent_at = clock()
@@ -187,7 +178,10 @@ class FeedHub:
                     yield None
                     sent_at = clock()
                     continue
-                await feed.wait(seat)  # a commit, an error, or the hub's tick
+                # asyncio.timeout, not wait_for: no task per wait.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(heartbeat_s):
+                        await feed.wait(seat)  # a commit or an error
         finally:
             feed.watchers -= 1
             if feed.watchers == 0 and self._feeds.get(match_id) is feed:
@@ -195,23 +189,6 @@ class FeedHub:
                 if feed.task is not None:
                     feed.task.cancel()
                 self._leave_group(match_id)
-
-    def _tick_every(self, period_s: float) -> None:
-        """Make sure every watcher is woken at least every ``period_s``."""
-        ticker = self._ticker
-        if ticker is not None and not ticker.done() and self._tick_s <= period_s:
-            return
-        if ticker is not None:
-            ticker.cancel()
-        self._tick_s = period_s
-        self._ticker = asyncio.create_task(self._tick(period_s))
-
-    async def _tick(self, period_s: float) -> None:
-        """Wake every watcher each ``period_s`` while any match is watched here."""
-        while self._feeds:
-            await asyncio.sleep(period_s)
-            for feed in list(self._feeds.values()):
-                feed.signal()
 
     async def _read(self, match_id: str, feed: _Feed) -> None:
         """Wait for commits from any replica and publish them to this replica's watchers."""
@@ -291,11 +268,6 @@ class FeedHub:
                     feed.publish(batches)
 
     async def close(self) -> None:
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._ticker
-            self._ticker = None
         for group in self._groups:
             if group.task is not None:
                 group.task.cancel()
