@@ -1,4 +1,4 @@
-"""Smoke test of the peer benchmark: it runs end to end and prints its four figures.
+"""Smoke test of the peer benchmark: it runs end to end and prints its figures.
 
 Opt-in: the benchmark installs boardgame.io from the npm registry the first time
 it runs, which CI must never do, so this is skipped unless ``node`` and ``npm``
@@ -21,6 +21,8 @@ FIGURES = (
     "peer.play_throughput_vs_bgio",
     "peer.play_p50_vs_bgio",
     "peer.play_p99_vs_bgio",
+    "peer.null_unary_throughput_vs_bgio",
+    "peer.null_play_throughput_vs_bgio",
 )
 
 
@@ -43,5 +45,6 @@ def test_peer_benchmark_prints_its_figures() -> None:
     assert any(line.startswith("  boardgame.io") for line in lines)
     assert any("Senet PlayMatch" in line and "Pebbles" in line for line in lines)
     assert any("Mykerinos" in line for line in lines)
+    assert any("Null MatchService PlayMatch" in line for line in lines)
     if service.redis_executable() is not None:
         assert any("Redis" in line for line in lines)

@@ -453,7 +453,8 @@ async def play_match_timed(
                     version = turn.version
                     if version in mine:  # prompted again: the answer is on its way
                         continue
-                    if now >= deadline:
+                    # The null server knows no game: it prompts past the match's end.
+                    if now >= deadline or version >= len(match.plan):
                         settle()
                         continue
                     _seat, notation = match.plan[version]
@@ -523,9 +524,10 @@ def senet_workloads(
     concurrency: int,
     server_group: int,
     store_pid: int | None,
+    server: str = "Senet",
 ) -> tuple[Workload, Workload]:
-    """SubmitAction and PlayMatch windows of ``game`` on one server, one pool of
-    matches between them."""
+    """SubmitAction and PlayMatch windows of ``game`` on one server (``server``
+    names it for people), one pool of matches between them."""
     pool = MatchPool(stub, game)
 
     async def prepare(moves: float) -> None:
@@ -536,14 +538,14 @@ def senet_workloads(
 
     name = game.info.name
     unary = Workload(
-        f"Senet SubmitAction, {store}, {name}, {concurrency} in flight",
+        f"{server} SubmitAction, {store}, {name}, {concurrency} in flight",
         prepare,
         lambda seconds: unary_window(pool, concurrency, seconds),
         server_group,
         store_pid,
     )
     play = Workload(
-        f"Senet PlayMatch ({SEATS} seat streams), {store}, {name}, {concurrency} in flight",
+        f"{server} PlayMatch ({SEATS} seat streams), {store}, {name}, {concurrency} in flight",
         prepare,
         lambda seconds: play_window(pool, concurrency, seconds),
         server_group,
@@ -576,6 +578,8 @@ class Servers:
     bgio_group: int
     embedded: str
     embedded_group: int
+    null: str
+    null_group: int
     redis: str | None = None
     redis_group: int = 0
     redis_store_pid: int | None = None
@@ -615,6 +619,8 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
                         workdir,
                     )
                     children.append(on_redis)
+            null = Child("null", [sys.executable, "-m", "tests.bench.null_server"], workdir)
+            children.append(null)
 
             def address(child: Child, pattern: re.Pattern[str]) -> str:
                 return "{}:{}".format(*child.wait_for_line(pattern, START_TIMEOUT_S).groups())
@@ -624,6 +630,8 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
                 bgio_group=bgio.proc.pid,
                 embedded=address(embedded, _SENET_SERVING),
                 embedded_group=embedded.proc.pid,
+                null=address(null, _SENET_SERVING),
+                null_group=null.proc.pid,
             )
             if on_redis is not None and redis_child is not None:
                 running.redis = address(on_redis, _SENET_SERVING)
@@ -693,6 +701,8 @@ async def _measure(
     mykerinos = get_game("mykerinos")
     moves_per_match = len(random_plan(BASE_SEED, PEBBLES))
     channels = [grpc.aio.insecure_channel(running.embedded)]
+    null_channel = grpc.aio.insecure_channel(running.null)
+    channels.append(null_channel)
     if running.redis is not None:
         channels.append(grpc.aio.insecure_channel(running.redis))
     load = await BgioLoad.start(node, running.bgio, budget.concurrency, workdir)
@@ -702,6 +712,10 @@ async def _measure(
         group = running.embedded_group
         bgio = bgio_workload(load, running.bgio_group, budget.concurrency, moves_per_match)
         unary, play = senet_workloads(stub, "embedded", PEBBLES, budget.concurrency, group, None)
+        null_unary, null_play = senet_workloads(
+            match_service_pb2_grpc.MatchServiceStub(null_channel), "no store", PEBBLES,
+            budget.concurrency, running.null_group, None, server="Null MatchService",
+        )  # fmt: skip
         # Latency alone: one match in flight, so that no move waits for another's.
         bgio_alone = bgio_workload(load, running.bgio_group, 1, moves_per_match)
         unary_alone, play_alone = senet_workloads(stub, "embedded", PEBBLES, 1, group, None)
@@ -712,7 +726,7 @@ async def _measure(
                     senet_workloads(stub, "embedded", game, budget.concurrency, group, None)
                 )
             if running.redis is not None:
-                redis_stub = match_service_pb2_grpc.MatchServiceStub(channels[1])
+                redis_stub = match_service_pb2_grpc.MatchServiceStub(channels[-1])
                 informative.extend(
                     senet_workloads(
                         redis_stub, "Redis", game, budget.concurrency,
@@ -720,7 +734,8 @@ async def _measure(
                     )
                 )  # fmt: skip
         alone = {bgio_alone, play_alone, unary_alone}
-        everything = [bgio, unary, play, bgio_alone, play_alone, unary_alone, *informative]
+        everything = [bgio, unary, play, null_unary, null_play, bgio_alone, play_alone, unary_alone]
+        everything += informative
         # Warm-up: connections, JIT and caches on every side.
         for workload in everything:
             workload.warmup_rate = (await workload.measure(budget.warmup_s)).rate
@@ -738,6 +753,8 @@ async def _measure(
     bgio_rate = _rate(bgio)
     unary_ratio = _rate(unary) / bgio_rate
     play_ratio = _rate(play) / bgio_rate
+    null_unary_ratio = _rate(null_unary) / bgio_rate
+    null_play_ratio = _rate(null_play) / bgio_rate
     bgio_p50, bgio_p99 = _percentiles(bgio_alone)
     play_p50, play_p99 = _percentiles(play_alone)
     loaded_bgio_p50, loaded_bgio_p99 = _percentiles(bgio)
@@ -761,6 +778,15 @@ async def _measure(
         f"    PlayMatch moves/s / boardgame.io moves/s, {budget.concurrency} in flight "
         f"({_rate(play):,.0f} / {bgio_rate:,.0f}): {play_ratio:.3f} (target >= 1.0)"
     )
+    for kind, ratio, null_ratio in (
+        ("SubmitAction", unary_ratio, null_unary_ratio),
+        ("PlayMatch", play_ratio, null_play_ratio),
+    ):
+        out(
+            f"    the null MatchService's {kind} moves/s / boardgame.io moves/s (the ceiling "
+            f"of any grpcio server of these protos under this load): {null_ratio:.3f}; "
+            f"Senet reaches {ratio / null_ratio:.0%} of it"
+        )
     out(
         f"    PlayMatch p50 / boardgame.io p50, 1 in flight ({_ms(play_p50)} / "
         f"{_ms(bgio_p50)}): {play_p50 / bgio_p50:.3f} (target <= 2.0)"
@@ -778,6 +804,8 @@ async def _measure(
         "peer.play_throughput_vs_bgio": round(play_ratio, 3),
         "peer.play_p50_vs_bgio": round(play_p50 / bgio_p50, 3),
         "peer.play_p99_vs_bgio": round(play_p99 / bgio_p99, 3),
+        "peer.null_unary_throughput_vs_bgio": round(null_unary_ratio, 3),
+        "peer.null_play_throughput_vs_bgio": round(null_play_ratio, 3),
     }
 
 

@@ -1,0 +1,207 @@
+"""A MatchService that plays no game: the floor of any grpcio server of Senet's protocol.
+
+``python -m tests.bench.null_server [--host H] [--port P]`` serves CreateMatch,
+JoinMatch, SubmitAction and PlayMatch of ``senet.v1.MatchService`` for the peer
+benchmark's load generator, with Senet's messages and server options, and
+nothing else: no rules, no store, no validation beyond finding the caller's
+seat by its token. Each match is its version and its open PlayMatch streams; a
+submission adds one to the version, and the next seat in turn is simply the
+version modulo the seat count.
+
+What it does per call is what any server of these protos must do at least:
+parse the request and the token, reply, and for PlayMatch send one update per
+seat stream (the mover's carrying its request id, the next seat's its prompt),
+each serialized once, as ``senet serve`` does. Its moves/s under the very load
+Senet is measured with is therefore the most grpcio and asyncio allow on this
+machine, whatever the game and however cheap the server's own work: the
+benchmark prints it as the ceiling of Senet's figures.
+
+Prints ``Null MatchService is serving on HOST:PORT`` once bound and stops on
+SIGTERM or SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import signal
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+
+from senet.v1 import match_pb2, match_service_pb2
+from tests.bench.echo_server import SERVER_OPTIONS
+
+SERVICE = "senet.v1.MatchService"
+# Two actions to choose from, as a Pebbles prompt mostly has.
+_ACTIONS = [
+    match_pb2.LegalAction(notation=notation, label=f"play pebble {notation}")
+    for notation in ("p1", "p2")
+]
+
+
+@dataclass(eq=False)
+class _Match:
+    seats: int
+    version: int = 0
+    #: Each open PlayMatch stream's outbox, by the seat it plays.
+    streams: dict[int, list[asyncio.Queue[bytes | None]]] = field(default_factory=dict)
+
+    def to_move(self, version: int) -> int:
+        return version % self.seats
+
+
+@dataclass(eq=False)
+class NullService:
+    """Matches by id, and the seat each token plays."""
+
+    matches: dict[str, _Match] = field(default_factory=dict)
+    tokens: dict[str, tuple[str, int]] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=itertools.count)
+
+    def _caller(self, context: Any) -> tuple[_Match, int]:
+        for key, value in context.invocation_metadata():
+            if key == "authorization":
+                match_id, seat = self.tokens[value.removeprefix("Bearer ")]
+                return self.matches[match_id], seat
+        raise KeyError("no token")
+
+    async def create(
+        self, request: match_service_pb2.CreateMatchRequest, context: Any
+    ) -> match_service_pb2.CreateMatchResponse:
+        match_id = f"null-{next(self._ids)}"
+        self.matches[match_id] = _Match(seats=len(request.seats))
+        return match_service_pb2.CreateMatchResponse(match_id=match_id)
+
+    async def join(
+        self, request: match_service_pb2.JoinMatchRequest, context: Any
+    ) -> match_service_pb2.JoinMatchResponse:
+        token = f"{request.match_id}.{request.seat}"
+        self.tokens[token] = (request.match_id, request.seat)
+        return match_service_pb2.JoinMatchResponse(token=token)
+
+    async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
+        match, _seat = self._caller(context)
+        match.version += 1
+        reply = match_service_pb2.SubmitActionResponse(
+            version=match.version,
+            request_id=request.request_id,
+            current_seat=match.to_move(match.version),
+        )
+        return reply.SerializeToString()
+
+    async def play(
+        self, requests: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
+    ) -> AsyncIterator[bytes]:
+        """The compact PlayMatch stream: a snapshot (with the prompt when it is the
+        seat's turn), then one update per committed action."""
+        match, seat = self._caller(context)
+        await anext(aiter(requests))  # the hello
+        outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        match.streams.setdefault(seat, []).append(outbox)
+        first = match_service_pb2.PlayMatchResponse(
+            snapshot=match_pb2.MatchSnapshot(match=match_pb2.MatchSummary(version=match.version))
+        )
+        if match.to_move(match.version) == seat:
+            first.turn.CopyFrom(self._prompt(match.version, seat))
+        outbox.put_nowait(first.SerializeToString())
+
+        async def pump_requests() -> None:
+            async for request in requests:
+                self._commit(match, seat, request.submit)
+            outbox.put_nowait(None)
+
+        pump = asyncio.create_task(pump_requests())
+        try:
+            while (message := await outbox.get()) is not None:
+                yield message
+        finally:
+            pump.cancel()
+            match.streams[seat].remove(outbox)
+
+    @staticmethod
+    def _prompt(version: int, seat: int) -> match_service_pb2.YourTurn:
+        return match_service_pb2.YourTurn(version=version, seat=seat, actions=_ACTIONS)
+
+    def _commit(
+        self, match: _Match, seat: int, submit: match_service_pb2.SubmitActionRequest
+    ) -> None:
+        match.version += 1
+        version, next_seat = match.version, match.to_move(match.version)
+        update = match_service_pb2.PlayMatchResponse(
+            update=match_pb2.MatchUpdate(
+                version=version,
+                seat=seat,
+                notation=submit.notation,
+                status=match_pb2.MATCH_STATUS_ACTIVE,
+                current_seat=next_seat,
+            )
+        )
+        plain = update.SerializeToString()
+        # Appended fields, as senet.service.wire appends them to shared bytes.
+        turn = match_service_pb2.PlayMatchResponse(turn=self._prompt(version, next_seat))
+        reply = match_service_pb2.PlayMatchResponse(request_id=submit.request_id)
+        for stream_seat, outboxes in match.streams.items():
+            message = plain
+            if stream_seat == seat:
+                message += reply.SerializeToString()
+            if stream_seat == next_seat:
+                message += turn.SerializeToString()
+            for outbox in outboxes:
+                outbox.put_nowait(message)
+
+
+def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
+    """The generic handler of the null MatchService (replies already serialized
+    where Senet's are)."""
+    request = match_service_pb2
+    methods = {
+        "CreateMatch": grpc.unary_unary_rpc_method_handler(
+            service.create,
+            request_deserializer=request.CreateMatchRequest.FromString,
+            response_serializer=request.CreateMatchResponse.SerializeToString,
+        ),
+        "JoinMatch": grpc.unary_unary_rpc_method_handler(
+            service.join,
+            request_deserializer=request.JoinMatchRequest.FromString,
+            response_serializer=request.JoinMatchResponse.SerializeToString,
+        ),
+        "SubmitAction": grpc.unary_unary_rpc_method_handler(
+            service.submit, request_deserializer=request.SubmitActionRequest.FromString
+        ),
+        "PlayMatch": grpc.stream_stream_rpc_method_handler(
+            service.play, request_deserializer=request.PlayMatchRequest.FromString
+        ),
+    }
+    return grpc.method_handlers_generic_handler(SERVICE, methods)
+
+
+async def serve(host: str, port: int) -> None:
+    """Serve until SIGTERM or SIGINT."""
+    server = grpc.aio.server(options=SERVER_OPTIONS)
+    server.add_generic_rpc_handlers((null_handler(NullService()),))
+    bound = server.add_insecure_port(f"{host}:{port}")
+    await server.start()
+    print(f"Null MatchService is serving on {host}:{bound}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    await server.stop(0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.null_server", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args(argv)
+    asyncio.run(serve(args.host, args.port))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,45 @@
+"""The peer benchmark's null MatchService (:mod:`tests.bench.null_server`) plays
+the benchmark's own load to the end, through SubmitAction and PlayMatch.
+
+It runs in CI (no Node needed), so the ceiling the peer benchmark prints keeps
+measuring the same load Senet gets. Timings are never asserted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+import pytest
+
+from senet.v1 import match_service_pb2_grpc
+from tests.bench import echo_server, null_server, peer
+from tests.bench.service import MatchPool
+from tests.pebbles.core import PEBBLES
+from tests.sync import in_thread
+
+
+async def _windows() -> tuple[peer.Sample, peer.Sample]:
+    server = grpc.aio.server(options=echo_server.SERVER_OPTIONS)
+    service = null_server.NullService()
+    server.add_generic_rpc_handlers((null_server.null_handler(service),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(channel), PEBBLES)
+            await pool.fill(4, 200)
+            unary = await peer.unary_window(pool, 4, 0.2)
+            await pool.fill(4, 200)
+            play = await peer.play_window(pool, 4, 0.2)
+    finally:
+        await server.stop(None)
+    return unary, play
+
+
+@pytest.mark.slow
+def test_null_server_plays_the_peer_load() -> None:
+    unary, play = in_thread(asyncio.run, _windows())
+    assert unary.moves > 0 and len(unary.latencies) == unary.moves
+    # Every PlayMatch move was answered on its mover's stream by its own update.
+    assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves
