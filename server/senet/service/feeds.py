@@ -55,12 +55,17 @@ class _Feed:
 
     def publish(self, batches: list[EventBatch], first: int | None = None) -> None:
         """Keep ``batches`` for the watchers and wake them: with ``first``, that
-        seat's watchers now and the others on the next loop turn."""
+        seat's watchers now and the others on the next loop turn. Batches it
+        already holds wake nobody (a reader finds again what
+        :meth:`FeedHub.committed_here` published)."""
+        before = self.version
         for batch in batches:
             if batch.version <= self.version:
-                continue  # read from an older cursor (the feed was made anew meanwhile)
+                continue  # already published, or read from an older cursor
             self.batches[batch.version] = batch
             self.version = batch.version
+        if self.version == before:
+            return
         while len(self.batches) > _KEEP:
             del self.batches[min(self.batches)]
         if first is None or first not in self.events:  # None: the seatless watchers' key

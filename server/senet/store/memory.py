@@ -244,7 +244,8 @@ class MemoryStore(MatchStore):
             if batches or remaining <= 0:
                 return batches
             try:
-                await asyncio.wait_for(changed.wait(), remaining)
+                async with asyncio.timeout(remaining):  # not wait_for: no task per wait
+                    await changed.wait()
             except TimeoutError:
                 return []
 
