@@ -26,9 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from senet.store import EventBatch, MatchNotFound, MatchStore, StoreError
 
@@ -46,9 +45,10 @@ class _Feed:
 
     version: int
     batches: dict[int, EventBatch] = field(default_factory=dict)
-    #: What the watchers wait on, by the seat they watch for (None: no seat),
-    #: so that one seat's watchers can be woken before the others.
-    events: dict[int | None, asyncio.Event] = field(default_factory=dict)
+    #: The watchers waiting now, each on a future of its own, by the seat they
+    #: watch for (None: no seat), so that one seat's watchers can be woken
+    #: before the others and a watcher's heartbeat wakes it alone.
+    waiters: dict[int | None, list[asyncio.Future[None]]] = field(default_factory=dict)
     error: BaseException | None = None
     watchers: int = 0
     task: asyncio.Task[None] | None = None
@@ -68,31 +68,36 @@ class _Feed:
             return
         while len(self.batches) > _KEEP:
             del self.batches[min(self.batches)]
-        if first is None or first not in self.events:  # None: the seatless watchers' key
+        if first is None or first not in self.waiters:  # None: the seatless watchers' key
             self.signal()
             return
-        self.events.pop(first).set()
+        _wake(self.waiters.pop(first))
         # The others waiting now, a loop turn later; a watcher that starts to
         # wait meanwhile finds the batch before it waits.
-        events, self.events = self.events, {}
-        asyncio.get_running_loop().call_soon(_wake, events)
+        others, self.waiters = self.waiters, {}
+        asyncio.get_running_loop().call_soon(_wake_all, others)
 
-    def wait(self, seat: int | None) -> Coroutine[Any, Any, bool]:
-        """Wait until the next signal for ``seat``'s watchers."""
-        event = self.events.get(seat)
-        if event is None:
-            event = self.events[seat] = asyncio.Event()
-        return event.wait()
+    def wait(self, seat: int | None) -> asyncio.Future[None]:
+        """A future the next signal for ``seat``'s watchers resolves."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiters.setdefault(seat, []).append(waiter)
+        return waiter
 
     def signal(self) -> None:
         """Wake every watcher."""
-        events, self.events = self.events, {}
-        _wake(events)
+        waiters, self.waiters = self.waiters, {}
+        _wake_all(waiters)
 
 
-def _wake(events: dict[int | None, asyncio.Event]) -> None:
-    for event in events.values():
-        event.set()
+def _wake(waiters: list[asyncio.Future[None]]) -> None:
+    for waiter in waiters:
+        if not waiter.done():  # a watcher whose heartbeat woke it, or cancelled
+            waiter.set_result(None)
+
+
+def _wake_all(waiters: dict[int | None, list[asyncio.Future[None]]]) -> None:
+    for seat_waiters in waiters.values():
+        _wake(seat_waiters)
 
 
 @dataclass(eq=False)
@@ -154,9 +159,25 @@ class FeedHub:
             else:
                 feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
-        clock = asyncio.get_running_loop().time
+        loop = asyncio.get_running_loop()
+        clock = loop.time
         cursor = after
         sent_at = clock()
+        # One timer per watcher, not one per wait: when it fires before the
+        # watcher has been idle heartbeat_s, it sets itself again for then.
+        waiting: asyncio.Future[None] | None = None
+        timer: asyncio.TimerHandle | None = None
+
+        def beat() -> None:
+            nonlocal timer
+            due = sent_at + heartbeat_s
+            if clock() < due:
+                timer = loop.call_at(due, beat)
+                return
+            timer = None
+            if waiting is not None and not waiting.done():
+                waiting.set_result(None)
+
         try:
             while True:
                 if self._interrupt is not None:
@@ -183,11 +204,16 @@ class FeedHub:
                     yield None
                     sent_at = clock()
                     continue
-                # asyncio.timeout, not wait_for: no task per wait.
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(heartbeat_s):
-                        await feed.wait(seat)  # a commit or an error
+                if timer is None:
+                    timer = loop.call_at(sent_at + heartbeat_s, beat)
+                waiting = feed.wait(seat)
+                try:
+                    await waiting  # a commit, an error or the heartbeat
+                finally:
+                    waiting = None
         finally:
+            if timer is not None:
+                timer.cancel()
             feed.watchers -= 1
             if feed.watchers == 0 and self._feeds.get(match_id) is feed:
                 del self._feeds[match_id]
