@@ -24,6 +24,8 @@ LeavePolicy = Literal["resign", "bot"]
 LeaveOutcome = Literal["reopened", "taken_over", "resigned"]
 #: The takeover of a resigned seat: played out by the replicas' minimal policy.
 ZOMBIE = "zombie"
+#: Metas and claims kept parsed, by their stored text (a replica's recent matches).
+_PARSED = 4096
 
 
 def dumps(value: Any) -> str:
@@ -119,9 +121,9 @@ class MatchMeta:
 
     @classmethod
     def from_json(cls, text: str) -> MatchMeta:
-        raw = loads(text)
-        raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
-        return cls(**raw)
+        """The match's meta, parsed once per text for every reader of this
+        process (a match's meta never changes; callers never change it)."""
+        return _parsed_meta(text)
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,20 @@ class SeatClaim:
 
     @classmethod
     def from_json(cls, text: str) -> SeatClaim:
-        return cls(**loads(text))
+        """The claim, parsed once per text (claims are immutable values)."""
+        return _parsed_claim(text)
+
+
+@functools.lru_cache(maxsize=_PARSED)
+def _parsed_meta(text: str) -> MatchMeta:
+    raw = loads(text)
+    raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
+    return MatchMeta(**raw)
+
+
+@functools.lru_cache(maxsize=_PARSED)
+def _parsed_claim(text: str) -> SeatClaim:
+    return SeatClaim(**loads(text))
 
 
 @dataclass(frozen=True)
