@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -39,13 +40,16 @@ def echo_handler() -> grpc.GenericRpcHandler[bytes, bytes]:
     )
 
 
-async def serve(host: str, port: int) -> None:
-    """Serve until SIGTERM or SIGINT."""
+async def serve_handler(
+    handler: grpc.GenericRpcHandler[Any, Any], name: str, host: str, port: int
+) -> None:
+    """Serve ``handler`` as ``senet serve`` runs (a ``grpc.aio`` server with its
+    options) until SIGTERM or SIGINT; prints ``NAME is serving on HOST:PORT``."""
     server = grpc.aio.server(options=SERVER_OPTIONS)
-    server.add_generic_rpc_handlers((echo_handler(),))
+    server.add_generic_rpc_handlers((handler,))
     bound = server.add_insecure_port(f"{host}:{port}")
     await server.start()
-    print(f"Echo is serving on {host}:{bound}", flush=True)
+    print(f"{name} is serving on {host}:{bound}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -54,13 +58,21 @@ async def serve(host: str, port: int) -> None:
     await server.stop(0)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench.echo_server", description=__doc__)
+def command(
+    prog: str, description: str | None, handler: Callable[[], grpc.GenericRpcHandler[Any, Any]],
+    name: str, argv: list[str] | None,
+) -> int:  # fmt: skip
+    """The ``main`` of a benchmark server module: ``--host``, ``--port``, then serve."""
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args(argv)
-    asyncio.run(serve(args.host, args.port))
+    asyncio.run(serve_handler(handler(), name, args.host, args.port))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return command("python -m tests.bench.echo_server", __doc__, echo_handler, "Echo", argv)
 
 
 if __name__ == "__main__":

@@ -22,10 +22,8 @@ SIGTERM or SIGINT.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import itertools
-import signal
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +31,7 @@ from typing import Any
 import grpc
 
 from senet.v1 import match_pb2, match_service_pb2
-from tests.bench.echo_server import SERVER_OPTIONS
+from tests.bench.echo_server import command
 
 SERVICE = "senet.v1.MatchService"
 # Two actions to choose from, as a Pebbles prompt mostly has.
@@ -179,28 +177,11 @@ def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
     return grpc.method_handlers_generic_handler(SERVICE, methods)
 
 
-async def serve(host: str, port: int) -> None:
-    """Serve until SIGTERM or SIGINT."""
-    server = grpc.aio.server(options=SERVER_OPTIONS)
-    server.add_generic_rpc_handlers((null_handler(NullService()),))
-    bound = server.add_insecure_port(f"{host}:{port}")
-    await server.start()
-    print(f"Null MatchService is serving on {host}:{bound}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    await stop.wait()
-    await server.stop(0)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.bench.null_server", description=__doc__)
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    args = parser.parse_args(argv)
-    asyncio.run(serve(args.host, args.port))
-    return 0
+    return command(
+        "python -m tests.bench.null_server", __doc__,
+        lambda: null_handler(NullService()), "Null MatchService", argv,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":
