@@ -7,8 +7,6 @@ measuring the same load Senet gets. Timings are never asserted.
 
 from __future__ import annotations
 
-import asyncio
-
 import grpc
 import pytest
 
@@ -16,7 +14,7 @@ from senet.v1 import match_service_pb2_grpc
 from tests.bench import echo_server, null_server, peer
 from tests.bench.service import MatchPool
 from tests.pebbles.core import PEBBLES
-from tests.sync import in_thread
+from tests.sync import run_sync
 
 
 async def _windows() -> tuple[peer.Sample, peer.Sample]:
@@ -39,7 +37,7 @@ async def _windows() -> tuple[peer.Sample, peer.Sample]:
 
 @pytest.mark.slow
 def test_null_server_plays_the_peer_load() -> None:
-    unary, play = in_thread(asyncio.run, _windows())
+    unary, play = run_sync(_windows())
     assert unary.moves > 0 and len(unary.latencies) == unary.moves
     # Every PlayMatch move was answered on its mover's stream by its own update.
     assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves

@@ -142,12 +142,10 @@ class NullService:
         # Appended fields, as senet.service.wire appends them to shared bytes.
         turn = match_service_pb2.PlayMatchResponse(turn=self._prompt(version, next_seat))
         reply = match_service_pb2.PlayMatchResponse(request_id=submit.request_id)
+        extra = {seat: reply.SerializeToString()}
+        extra[next_seat] = extra.get(next_seat, b"") + turn.SerializeToString()
         for stream_seat, outboxes in match.streams.items():
-            message = plain
-            if stream_seat == seat:
-                message += reply.SerializeToString()
-            if stream_seat == next_seat:
-                message += turn.SerializeToString()
+            message = plain + extra.get(stream_seat, b"")
             for outbox in outboxes:
                 outbox.put_nowait(message)
 
@@ -155,23 +153,23 @@ class NullService:
 def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
     """The generic handler of the null MatchService (replies already serialized
     where Senet's are)."""
-    request = match_service_pb2
+    pb = match_service_pb2
     methods = {
         "CreateMatch": grpc.unary_unary_rpc_method_handler(
             service.create,
-            request_deserializer=request.CreateMatchRequest.FromString,
-            response_serializer=request.CreateMatchResponse.SerializeToString,
+            request_deserializer=pb.CreateMatchRequest.FromString,
+            response_serializer=pb.CreateMatchResponse.SerializeToString,
         ),
         "JoinMatch": grpc.unary_unary_rpc_method_handler(
             service.join,
-            request_deserializer=request.JoinMatchRequest.FromString,
-            response_serializer=request.JoinMatchResponse.SerializeToString,
+            request_deserializer=pb.JoinMatchRequest.FromString,
+            response_serializer=pb.JoinMatchResponse.SerializeToString,
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
-            service.submit, request_deserializer=request.SubmitActionRequest.FromString
+            service.submit, request_deserializer=pb.SubmitActionRequest.FromString
         ),
         "PlayMatch": grpc.stream_stream_rpc_method_handler(
-            service.play, request_deserializer=request.PlayMatchRequest.FromString
+            service.play, request_deserializer=pb.PlayMatchRequest.FromString
         ),
     }
     return grpc.method_handlers_generic_handler(SERVICE, methods)

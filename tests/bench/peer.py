@@ -700,15 +700,14 @@ async def _measure(
 ) -> dict[str, float]:
     mykerinos = get_game("mykerinos")
     moves_per_match = len(random_plan(BASE_SEED, PEBBLES))
-    channels = [grpc.aio.insecure_channel(running.embedded)]
+    embedded_channel = grpc.aio.insecure_channel(running.embedded)
     null_channel = grpc.aio.insecure_channel(running.null)
-    channels.append(null_channel)
-    if running.redis is not None:
-        channels.append(grpc.aio.insecure_channel(running.redis))
+    redis_channel = None if running.redis is None else grpc.aio.insecure_channel(running.redis)
+    channels = [embedded_channel, null_channel, *([redis_channel] if redis_channel else [])]
     load = await BgioLoad.start(node, running.bgio, budget.concurrency, workdir)
     load_before = _load_average()
     try:
-        stub = match_service_pb2_grpc.MatchServiceStub(channels[0])
+        stub = match_service_pb2_grpc.MatchServiceStub(embedded_channel)
         group = running.embedded_group
         bgio = bgio_workload(load, running.bgio_group, budget.concurrency, moves_per_match)
         unary, play = senet_workloads(stub, "embedded", PEBBLES, budget.concurrency, group, None)
@@ -725,8 +724,8 @@ async def _measure(
                 informative.extend(
                     senet_workloads(stub, "embedded", game, budget.concurrency, group, None)
                 )
-            if running.redis is not None:
-                redis_stub = match_service_pb2_grpc.MatchServiceStub(channels[-1])
+            if redis_channel is not None:
+                redis_stub = match_service_pb2_grpc.MatchServiceStub(redis_channel)
                 informative.extend(
                     senet_workloads(
                         redis_stub, "Redis", game, budget.concurrency,

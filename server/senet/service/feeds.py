@@ -111,25 +111,32 @@ class _Heartbeat:
 
     __slots__ = ("heartbeat_s", "loop", "sent_at", "timer", "waiting")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, heartbeat_s: float, sent_at: float) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, heartbeat_s: float) -> None:
         self.loop = loop
         self.heartbeat_s = heartbeat_s
-        #: When the watcher last yielded something.
-        self.sent_at = sent_at
+        #: When the watcher last yielded something (or started).
+        self.sent_at = loop.time()
         #: What the watcher waits on now, if it waits.
         self.waiting: asyncio.Future[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
+
+    def sent(self) -> None:
+        """The watcher yielded something: its idle time starts again."""
+        self.sent_at = self.loop.time()
+
+    def due(self) -> bool:
+        """Whether the watcher has been idle ``heartbeat_s``."""
+        return self.loop.time() - self.sent_at >= self.heartbeat_s
 
     def arm(self) -> None:
         if self.timer is None:
             self.timer = self.loop.call_at(self.sent_at + self.heartbeat_s, self._fire)
 
     def _fire(self) -> None:
-        due = self.sent_at + self.heartbeat_s
-        if self.loop.time() < due:
-            self.timer = self.loop.call_at(due, self._fire)
-            return
         self.timer = None
+        if not self.due():
+            self.arm()
+            return
         if self.waiting is not None and not self.waiting.done():
             self.waiting.set_result(None)
 
@@ -198,10 +205,8 @@ class FeedHub:
             else:
                 feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
-        loop = asyncio.get_running_loop()
-        clock = loop.time
         cursor = after
-        heartbeat = _Heartbeat(loop, heartbeat_s, clock())
+        heartbeat = _Heartbeat(asyncio.get_running_loop(), heartbeat_s)
         try:
             while True:
                 if self._interrupt is not None:
@@ -210,7 +215,7 @@ class FeedHub:
                 if batch is not None:
                     cursor = batch.version
                     yield batch
-                    heartbeat.sent_at = clock()
+                    heartbeat.sent()
                     continue
                 if feed.version > cursor or (feed.version < cursor and not feed.batches):
                     # Behind what the reader keeps (or it has not reached us yet):
@@ -220,13 +225,13 @@ class FeedHub:
                         cursor = batch.version
                         yield batch
                     if caught:
-                        heartbeat.sent_at = clock()
+                        heartbeat.sent()
                         continue
                 if feed.error is not None:
                     raise feed.error
-                if clock() - heartbeat.sent_at >= heartbeat_s:
+                if heartbeat.due():
                     yield None
-                    heartbeat.sent_at = clock()
+                    heartbeat.sent()
                     continue
                 heartbeat.arm()
                 heartbeat.waiting = feed.wait(seat)
