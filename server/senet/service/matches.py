@@ -812,7 +812,7 @@ class MatchService:
         if version < 1 or behind < 1 or behind > _SIMULTANEOUS_REACH:
             return False
         batches = await self.store.events_after(stored.match_id, version - 1, limit=behind + 1)
-        records = [_record_of(batch.events_json) for batch in batches]
+        records = [UpdateRecord.from_json(batch.events_json) for batch in batches]
         if [r.version for r in records] != list(range(version, stored.version + 1)):
             return False
         first, later = records[0], records[1:]
@@ -1135,7 +1135,7 @@ class MatchService:
             if batch is None:
                 yield Heartbeat(cursor)
                 continue
-            record = _record_of(batch.events_json)
+            record = UpdateRecord.from_json(batch.events_json)
             cursor = batch.version
             update = self._update_for(game, batch, record, seat)
             if (
@@ -1516,13 +1516,6 @@ class _Submission:
     token_hash: str
     notation: str
     request_id: str
-
-
-@functools.lru_cache(maxsize=_SHARED_UPDATES)
-def _record_of(events_json: str) -> UpdateRecord:
-    """A stored update, parsed once for every stream of this replica that reads it.
-    Callers never change it."""
-    return UpdateRecord.from_json(events_json)
 
 
 def _same_action(game_id: str, committed: str, sent: str) -> bool:

@@ -24,7 +24,8 @@ LeavePolicy = Literal["resign", "bot"]
 LeaveOutcome = Literal["reopened", "taken_over", "resigned"]
 #: The takeover of a resigned seat: played out by the replicas' minimal policy.
 ZOMBIE = "zombie"
-#: Metas and claims kept parsed, by their stored text (a replica's recent matches).
+#: Metas, claims and updates kept parsed, by their stored text (a replica's
+#: recent matches and versions).
 _PARSED = 4096
 
 
@@ -215,7 +216,9 @@ class UpdateRecord:
 
     @classmethod
     def from_json(cls, text: str) -> UpdateRecord:
-        return cls(**loads(text))
+        """The stored update, parsed once per text for every stream of this
+        replica that reads it (callers never change it)."""
+        return _parsed_record(text)
 
     def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
         """What sets apart what ``seat`` receives of this version: whether it made
@@ -241,6 +244,11 @@ class UpdateRecord:
             for i, raw in enumerate(self.events)
             if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
         )
+
+
+@functools.lru_cache(maxsize=_PARSED)
+def _parsed_record(text: str) -> UpdateRecord:
+    return UpdateRecord(**loads(text))
 
 
 @dataclass(frozen=True)
