@@ -83,6 +83,15 @@ class _Feed:
         self.waiters.setdefault(seat, []).append(waiter)
         return waiter
 
+    def forget(self, seat: int | None, waiter: asyncio.Future[None]) -> None:
+        """Drop ``waiter`` if no signal took it (its heartbeat woke it, or its
+        watcher was cancelled), so an idle watcher's waits do not pile up."""
+        waiters = self.waiters.get(seat)
+        if waiters is not None and waiter in waiters:
+            waiters.remove(waiter)
+            if not waiters:
+                del self.waiters[seat]
+
     def signal(self) -> None:
         """Wake every watcher."""
         waiters, self.waiters = self.waiters, {}
@@ -220,6 +229,7 @@ class FeedHub:
                 if feed.version > cursor or (feed.version < cursor and not feed.batches):
                     # Behind what the reader keeps (or it has not reached us yet):
                     # catch up straight from the store.
+                    published = feed.version
                     caught = await self.store.events_after(match_id, cursor, _READ_LIMIT)
                     for batch in caught:
                         cursor = batch.version
@@ -227,6 +237,8 @@ class FeedHub:
                     if caught:
                         heartbeat.sent()
                         continue
+                    if feed.version != published or self._interrupt is not None:
+                        continue  # its signal came during the read, before this waits
                 if feed.error is not None:
                     raise feed.error
                 if heartbeat.due():
@@ -234,11 +246,12 @@ class FeedHub:
                     heartbeat.sent()
                     continue
                 heartbeat.arm()
-                heartbeat.waiting = feed.wait(seat)
+                waiter = heartbeat.waiting = feed.wait(seat)
                 try:
-                    await heartbeat.waiting  # a commit, an error or the heartbeat
+                    await waiter  # a commit, an error or the heartbeat
                 finally:
                     heartbeat.waiting = None
+                    feed.forget(seat, waiter)
         finally:
             heartbeat.stop()
             feed.watchers -= 1
