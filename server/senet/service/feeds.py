@@ -39,24 +39,33 @@ _RETRY_S = 0.5
 _GROUP_WAIT_MS = 250
 
 
+#: A watcher's push hook: given the batch after its cursor, whether it delivered
+#: it then and there (see :meth:`FeedHub.updates`).
+Push = Callable[[EventBatch], bool]
+
+#: A waiting watcher, with the future it waits on now: a watcher that waited
+#: before and waits again is a new entry, so a stale one is told apart.
+_Waiting = tuple["_Watcher", "asyncio.Future[None]"]
+
+
 @dataclass(eq=False)
 class _Feed:
     """Shared state of one match's reader and its watchers."""
 
     version: int
     batches: dict[int, EventBatch] = field(default_factory=dict)
-    #: The watchers waiting now, each on a future of its own, by the seat they
-    #: watch for (None: no seat), so that one seat's watchers can be woken
-    #: before the others and a watcher's heartbeat wakes it alone.
-    waiters: dict[int | None, list[asyncio.Future[None]]] = field(default_factory=dict)
+    #: The watchers waiting now, by the seat they watch for (None: no seat), so
+    #: that one seat's watchers can be reached before the others and a
+    #: watcher's heartbeat wakes it alone.
+    waiters: dict[int | None, list[_Waiting]] = field(default_factory=dict)
     error: BaseException | None = None
     watchers: int = 0
     task: asyncio.Task[None] | None = None
 
     def publish(self, batches: list[EventBatch], first: int | None = None) -> None:
-        """Keep ``batches`` for the watchers and wake them: with ``first``, that
-        seat's watchers now and the others on the next loop turn. Batches it
-        already holds wake nobody (a reader finds again what
+        """Keep ``batches`` for the watchers and hand them on: with ``first``,
+        to that seat's watchers now and to the others on the next loop turn.
+        Batches it already holds reach nobody (a reader finds again what
         :meth:`FeedHub.committed_here` published)."""
         before = self.version
         for batch in batches:
@@ -68,69 +77,107 @@ class _Feed:
             return
         while len(self.batches) > _KEEP:
             del self.batches[min(self.batches)]
-        if first is None or first not in self.waiters:  # None: the seatless watchers' key
-            self.signal()
+        waiting, self.waiters = self.waiters, {}
+        if first is None or first not in waiting:  # None: the seatless watchers' key
+            self._reach_all(waiting)
             return
-        _wake(self.waiters.pop(first))
-        # The others waiting now, a loop turn later; a watcher that starts to
-        # wait meanwhile finds the batch before it waits.
-        others, self.waiters = self.waiters, {}
-        asyncio.get_running_loop().call_soon(_wake_all, others)
+        self._reach(waiting.pop(first))
+        # The others a loop turn later; a watcher that starts to wait meanwhile
+        # finds the batch before it waits.
+        asyncio.get_running_loop().call_soon(self._reach_all, waiting)
 
-    def wait(self, seat: int | None) -> asyncio.Future[None]:
-        """A future the next signal for ``seat``'s watchers resolves."""
+    def _reach_all(self, waiting: dict[int | None, list[_Waiting]]) -> None:
+        for entries in waiting.values():
+            self._reach(entries)
+
+    def _reach(self, entries: list[_Waiting]) -> None:
+        """Hand each waiting watcher what it has not had: pushed where its hook
+        takes it (it goes on waiting), else by waking it."""
+        for entry in entries:
+            watcher, waiter = entry
+            if waiter.done():
+                continue  # its heartbeat woke it, or it was cancelled
+            if watcher.push is not None and self._pushed(watcher):
+                self.waiters.setdefault(watcher.seat, []).append(entry)
+            else:
+                waiter.set_result(None)
+
+    def _pushed(self, watcher: _Watcher) -> bool:
+        """Push the batches after ``watcher``'s cursor through its hook; False
+        where it must wake instead (a batch the hook declines, or one this
+        feed no longer holds)."""
+        assert watcher.push is not None
+        while True:
+            batch = self.batches.get(watcher.cursor + 1)
+            if batch is None:
+                return self.version <= watcher.cursor
+            try:
+                if not watcher.push(batch):
+                    return False
+            except Exception:  # the watcher's own path meets it again, and reports it
+                log.exception("a watcher's push failed; it reads the batch itself")
+                return False
+            watcher.cursor = batch.version
+            watcher.sent()
+
+    def wait(self, watcher: _Watcher) -> asyncio.Future[None]:
+        """A future that the next batch (unless pushed) or signal resolves."""
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiters.setdefault(seat, []).append(waiter)
+        self.waiters.setdefault(watcher.seat, []).append((watcher, waiter))
         return waiter
 
-    def forget(self, seat: int | None, waiter: asyncio.Future[None]) -> None:
-        """Drop ``waiter`` if no signal took it (its heartbeat woke it, or its
-        watcher was cancelled), so an idle watcher's waits do not pile up."""
-        waiters = self.waiters.get(seat)
-        if waiters is not None and waiter in waiters:
-            waiters.remove(waiter)
-            if not waiters:
-                del self.waiters[seat]
+    def forget(self, watcher: _Watcher, waiter: asyncio.Future[None]) -> None:
+        """Drop ``watcher``'s wait on ``waiter`` if nothing took it (its heartbeat
+        woke it, or it was cancelled), so an idle watcher's waits do not pile up."""
+        entries = self.waiters.get(watcher.seat)
+        if entries is not None and (watcher, waiter) in entries:
+            entries.remove((watcher, waiter))
+            if not entries:
+                del self.waiters[watcher.seat]
 
     def signal(self) -> None:
-        """Wake every watcher."""
-        waiters, self.waiters = self.waiters, {}
-        _wake_all(waiters)
+        """Wake every watcher (an error, or the server drains)."""
+        waiting, self.waiters = self.waiters, {}
+        for entries in waiting.values():
+            for _, waiter in entries:
+                if not waiter.done():
+                    waiter.set_result(None)
 
 
-def _wake(waiters: list[asyncio.Future[None]]) -> None:
-    for waiter in waiters:
-        if not waiter.done():  # a watcher whose heartbeat woke it, or cancelled
-            waiter.set_result(None)
-
-
-def _wake_all(waiters: dict[int | None, list[asyncio.Future[None]]]) -> None:
-    for seat_waiters in waiters.values():
-        _wake(seat_waiters)
-
-
-class _Heartbeat:
-    """One watcher's heartbeat timer: set once, not on every wait. Fired before
-    the watcher has been idle ``heartbeat_s``, it sets itself again for then;
-    after, it wakes the watcher if it waits.
+class _Watcher:
+    """One watcher of a feed: its cursor, its push hook, and its heartbeat
+    timer, set once, not on every wait. Fired before the watcher has been idle
+    ``heartbeat_s``, the timer sets itself again for then; after, it wakes the
+    watcher if it waits.
 
     A small object of its own, not a closure: a stream's frames live on in the
     cyclic garbage its cancellation leaves, and a closure's cells would go with
     them (collection pauses showed in the streams' p99)."""
 
-    __slots__ = ("heartbeat_s", "loop", "sent_at", "timer", "waiting")
+    __slots__ = ("cursor", "heartbeat_s", "loop", "push", "seat", "sent_at", "timer", "waiting")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, heartbeat_s: float) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        heartbeat_s: float,
+        cursor: int,
+        seat: int | None,
+        push: Push | None,
+    ) -> None:
         self.loop = loop
         self.heartbeat_s = heartbeat_s
-        #: When the watcher last yielded something (or started).
+        #: The last version the watcher had, yielded or pushed.
+        self.cursor = cursor
+        self.seat = seat
+        self.push = push
+        #: When the watcher last had something (or started).
         self.sent_at = loop.time()
         #: What the watcher waits on now, if it waits.
         self.waiting: asyncio.Future[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
 
     def sent(self) -> None:
-        """The watcher yielded something: its idle time starts again."""
+        """The watcher had something: its idle time starts again."""
         self.sent_at = self.loop.time()
 
     def due(self) -> bool:
@@ -198,11 +245,23 @@ class FeedHub:
         return len(self._feeds)
 
     async def updates(
-        self, match_id: str, after: int, heartbeat_s: float, seat: int | None = None
+        self,
+        match_id: str,
+        after: int,
+        heartbeat_s: float,
+        seat: int | None = None,
+        push: Push | None = None,
     ) -> AsyncIterator[EventBatch | None]:
         """Batches with version > ``after``, in order; ``None`` after each idle heartbeat_s.
 
         ``seat``: the seat the watcher streams for, if any (see :meth:`committed_here`).
+
+        ``push``: a hook that takes the next batch while the watcher waits, where
+        the batch is published, and says whether it dealt with it; a batch it
+        dealt with is not yielded. What it declines (say, it would need a store
+        read) is yielded as without a hook, and so is every later batch until
+        the watcher waits again. A stream's messages are then made without
+        waking its task and resuming the generators between it and the feed.
 
         Raises the store's errors (StoreUnavailable, MatchNotFound) to the watcher.
         """
@@ -214,46 +273,46 @@ class FeedHub:
             else:
                 feed.task = asyncio.create_task(self._read(match_id, feed))
         feed.watchers += 1
-        cursor = after
-        heartbeat = _Heartbeat(asyncio.get_running_loop(), heartbeat_s)
+        watcher = _Watcher(asyncio.get_running_loop(), heartbeat_s, after, seat, push)
         try:
             while True:
                 if self._interrupt is not None:
                     raise self._interrupt()
-                batch = feed.batches.get(cursor + 1)
+                batch = feed.batches.get(watcher.cursor + 1)
                 if batch is not None:
-                    cursor = batch.version
+                    watcher.cursor = batch.version
                     yield batch
-                    heartbeat.sent()
+                    watcher.sent()
                     continue
+                cursor = watcher.cursor
                 if feed.version > cursor or (feed.version < cursor and not feed.batches):
                     # Behind what the reader keeps (or it has not reached us yet):
                     # catch up straight from the store.
                     published = feed.version
                     caught = await self.store.events_after(match_id, cursor, _READ_LIMIT)
                     for batch in caught:
-                        cursor = batch.version
+                        watcher.cursor = batch.version
                         yield batch
                     if caught:
-                        heartbeat.sent()
+                        watcher.sent()
                         continue
                     if feed.version != published or self._interrupt is not None:
                         continue  # its signal came during the read, before this waits
                 if feed.error is not None:
                     raise feed.error
-                if heartbeat.due():
+                if watcher.due():
                     yield None
-                    heartbeat.sent()
+                    watcher.sent()
                     continue
-                heartbeat.arm()
-                waiter = heartbeat.waiting = feed.wait(seat)
+                watcher.arm()
+                waiter = watcher.waiting = feed.wait(watcher)
                 try:
-                    await waiter  # a commit, an error or the heartbeat
+                    await waiter  # a batch not pushed, an error or the heartbeat
                 finally:
-                    heartbeat.waiting = None
-                    feed.forget(seat, waiter)
+                    watcher.waiting = None
+                    feed.forget(watcher, waiter)
         finally:
-            heartbeat.stop()
+            watcher.stop()
             feed.watchers -= 1
             if feed.watchers == 0 and self._feeds.get(match_id) is feed:
                 del self._feeds[match_id]

@@ -30,7 +30,7 @@ from senet.games.interface import Event
 from senet.service import errors, metrics
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
-from senet.service.matches import Caller, MatchService, WatchItem
+from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
 from senet.service.quotas import Quotas
 from senet.service.records import (
     Heartbeat,
@@ -631,16 +631,29 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         put = outbox.put_nowait  # unbounded: never waits
         render = _compact_reply if compact else outcome_to_proto
 
+        def send(step: PlayItem | None) -> None:
+            """A step's messages to the stream (None: the stream is over)."""
+            if step is None:
+                put(None)
+                return
+            item, prompt = step
+            if compact and item is not None:
+                put(_compact_message(game_id, item, prompt))
+                return
+            if item is not None:
+                put(self._play_message(game_id, item))
+            if prompt is not None:
+                put(_prompt_message(prompt))
+
         async def pump_updates() -> None:
             try:
-                async for item, prompt in self.service.play(caller, match_id, from_version):
-                    if compact and item is not None:
-                        put(_compact_message(game_id, item, prompt))
-                        continue
-                    if item is not None:
-                        put(self._play_message(game_id, item))
-                    if prompt is not None:
-                        put(_prompt_message(prompt))
+                # On a compact stream most steps are pushed to send as commits
+                # are published; the rest come through here. A classic stream's
+                # steps all do, so that its `submitted` replies keep their place
+                # before the updates they made.
+                sink = send if compact else None
+                async for step in self.service.play(caller, match_id, from_version, sink):
+                    send(step)
                 put(None)
             except BaseException as exc:  # surfaced to the stream as its status
                 put(exc)

@@ -118,6 +118,10 @@ class PlayItem(NamedTuple):
     prompt: LegalActions | None
 
 
+#: Where a stream's items go when they are made as a commit is published, not
+#: yielded: an item, then None when it was the last (the match is over).
+Sink = Callable[["PlayItem | None"], None]
+
 #: What MatchService.time_out did: done, gone, or later (and when to look again).
 TimeoutVerdict = tuple[Literal["done", "gone", "later"], int | None]
 R = TypeVar("R")
@@ -1106,20 +1110,43 @@ class MatchService:
         """
         stored = await self._load(match_id)
         seat = self._seat_of(stored, caller)
-        async for item in self._watch_from(stored, seat, from_version):
+        async for item, _ in self._stream_from(stored, seat, from_version, None, None):
+            assert item is not None
             yield item
 
-    async def _watch_from(
-        self, stored: StoredMatch, seat: int | None, from_version: int | None
-    ) -> AsyncIterator[WatchItem]:
-        """:meth:`watch` of a match loaded at the stream's start, for ``seat``."""
+    async def _stream_from(
+        self,
+        stored: StoredMatch,
+        seat: int | None,
+        from_version: int | None,
+        prompted: Caller | None,
+        sink: Sink | None,
+    ) -> AsyncIterator[PlayItem]:
+        """:meth:`watch` of a match loaded at the stream's start, for ``seat``;
+        with ``prompted`` (the seat's caller), each item with the seat's prompt
+        when it must decide (see :meth:`play`).
+
+        ``sink``: where the stream's items go when a commit is pushed to it
+        (see :class:`_StreamSteps`); those items are not yielded.
+        """
         meta = self._meta(stored)
         claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
+        steps = _StreamSteps(self, game, stored.match_id, seat, claim_json, prompted, sink)
         if from_version is None:
             state = self._read_state(game, stored)
-            yield MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
-            cursor = stored.version
+            snapshot = MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
+            deciding = snapshot.summary.deciding
+            legal = None
+            if prompted is not None and claim_json is not None and seat in deciding:
+                # The snapshot read off the cached head (_read_state) is used
+                # before any await: its prompt then comes from that same head, at once.
+                legal = await self._seat_prompt(
+                    prompted, meta.game_id, stored.match_id, stored.version, seat, claim_json
+                )
+            yield PlayItem(snapshot, legal)
+            steps.was_deciding = seat in deciding
+            steps.cursor = stored.version
             if state.is_over():
                 return
         else:
@@ -1127,30 +1154,19 @@ class MatchService:
                 raise errors.MalformedRequest(
                     f"from_version {from_version} is ahead of the match (version {stored.version})"
                 )
-            cursor = from_version
+            steps.cursor = from_version
             if from_version == stored.version and stored.status == "finished":
                 return
-        feed = self.feeds.updates(stored.match_id, cursor, self.settings.heartbeat_s, seat)
+        push = None if sink is None else steps.push
+        feed = self.feeds.updates(
+            stored.match_id, steps.cursor, self.settings.heartbeat_s, seat, push
+        )
         async for batch in feed:
             if batch is None:
-                yield Heartbeat(cursor)
+                yield PlayItem(Heartbeat(steps.cursor), None)
                 continue
-            record = UpdateRecord.from_json(batch.events_json)
-            cursor = batch.version
-            update = self._update_for(game, batch, record, seat)
-            if (
-                seat is not None
-                and claim_json is not None
-                and not await self._still_holds(
-                    stored.match_id, seat, claim_json, record, update.events
-                )
-            ):
-                raise errors.BadToken(
-                    "this token was revoked: its seat now has another holder "
-                    "(a bot worker took the decision over, or the player left)"
-                )
-            yield update
-            if record.status == "finished":
+            yield await steps.later(batch)
+            if steps.done:
                 return
 
     def _update_for(
@@ -1189,22 +1205,33 @@ class MatchService:
         ``record``.
 
         Claims change only on claim writes, never in a commit, so most updates
-        answer this for free: a commit names the fingerprints of the claims it
-        checked (the acting seat's, the next person's), and a different one for
-        this seat means the token was revoked. An update that carries events
-        private to this seat without naming its claim is checked against the
-        store (one read, only for those updates).
+        answer this for free (:meth:`_holds_now`); the others are checked
+        against the store (one read, only for those updates).
         """
+        holds = self._holds_now(seat, claim_json, record, events)
+        if holds is not None:
+            return holds
+        stored = await self._load(match_id)
+        return stored.seats.get(seat) == claim_json
+
+    @staticmethod
+    def _holds_now(
+        seat: int, claim_json: str, record: UpdateRecord, events: list[Event]
+    ) -> bool | None:
+        """:meth:`_still_holds` where the update answers it: a commit names the
+        fingerprints of the claims it checked (the acting seat's, the next
+        person's), and a different one for this seat means the token was
+        revoked; an update with nothing private to the seat lets a later one
+        decide. None: only the store can tell."""
         named = record.claims.get(str(seat))
         if named is not None:
             return named == claim_fingerprint(claim_json)
         if all(event.audience is None for event in events):
-            return True  # nothing private to deliver: a later update decides
-        stored = await self._load(match_id)
-        return stored.seats.get(seat) == claim_json
+            return True
+        return None
 
     async def play(
-        self, caller: Caller, match_id: str, from_version: int | None
+        self, caller: Caller, match_id: str, from_version: int | None, sink: Sink | None = None
     ) -> AsyncIterator[PlayItem]:
         """:meth:`watch` for a seat, with its prompts: each item comes with the
         seat's legal actions when the seat must decide at its version (and, when
@@ -1218,33 +1245,22 @@ class MatchService:
         Where several seats decide at once, a seat is prompted when it starts to
         decide and after each of its own moves, not when another deciding seat
         moves: its open prompt still stands then (see :meth:`_decision_stands`).
+
+        ``sink``: takes the items made as commits are published (see
+        :class:`_StreamSteps`), instead of their being yielded.
         """
         stored = await self._load(match_id)
         seat = self._acting_seat(stored, caller)
-        claim = stored.seats[seat]
-        game_id = self._meta(stored).game_id
         if from_version is not None:
             # Updates start after from_version: if the seat must decide at it, no
             # update would ever prompt it (the other seats wait on it).
+            game_id = self._meta(stored).game_id
+            claim = stored.seats[seat]
             legal = await self._seat_prompt(caller, game_id, match_id, from_version, seat, claim)
             if legal is not None:
                 yield PlayItem(None, legal)
-        was_deciding = False
-        async for item in self._watch_from(stored, seat, from_version):
-            if isinstance(item, MatchSnapshot):
-                version, deciding, fresh = item.summary.version, item.summary.deciding, True
-            elif isinstance(item, MatchUpdate):
-                version, deciding, fresh = item.version, item.deciding, item.seat == seat
-            else:
-                yield PlayItem(item, None)
-                continue
-            legal = None
-            if seat in deciding and (fresh or not was_deciding):
-                # A snapshot read off the cached head (_read_state) is used before
-                # any await: its prompt then comes from that same head, at once.
-                legal = await self._seat_prompt(caller, game_id, match_id, version, seat, claim)
-            yield PlayItem(item, legal)
-            was_deciding = seat in deciding
+        async for item in self._stream_from(stored, seat, from_version, caller, sink):
+            yield item
 
     def _prompt_cached(
         self, game_id: str, match_id: str, version: int, seat: int, claim: str
@@ -1596,3 +1612,112 @@ def _legal(state: GameState, seat: int) -> list[LegalAction]:
     else:
         return []
     return [LegalAction(a, a.notation(), state.describe(a)) for a in actions]
+
+
+class _StreamSteps:
+    """What one watch or play stream makes of each committed batch after its start.
+
+    A batch reaches a stream in one of two ways, and both go through here. While
+    the stream waits, its feed pushes the batch to :meth:`push` where it is
+    published: when the update answers the token check and the prompt comes from
+    the cached head (the usual case), the item is made then and there and goes to
+    the stream's sink, with no task woken and no generator resumed. Otherwise the
+    push declines, and the stream's generator pulls the batch through
+    :meth:`later`, which reads the store where it must. Either way the stream's
+    cursor and its seat's last turn live here, so the two ways interleave.
+    """
+
+    __slots__ = (
+        "claim_json", "cursor", "done", "game", "game_id", "match_id", "prompted", "seat",
+        "service", "sink", "was_deciding",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        service: MatchService,
+        game: Game,
+        match_id: str,
+        seat: int | None,
+        claim_json: str | None,
+        prompted: Caller | None,
+        sink: Sink | None,
+    ) -> None:
+        self.service = service
+        self.game = game
+        self.game_id = game.info.id
+        self.match_id = match_id
+        self.seat = seat
+        self.claim_json = claim_json
+        #: The seat's caller when the stream prompts it (PlayMatch), else None.
+        self.prompted = prompted
+        self.sink = sink
+        #: The last version the stream had.
+        self.cursor = 0
+        #: Whether the seat was to decide at that version.
+        self.was_deciding = False
+        #: Whether that version finished the match.
+        self.done = False
+
+    def _prompt_due(self, update: MatchUpdate) -> bool:
+        """Whether the seat is prompted with ``update``: it is to decide after it,
+        and either it made the move or it was not deciding before."""
+        return (
+            self.prompted is not None
+            and self.seat in update.deciding
+            and (update.seat == self.seat or not self.was_deciding)
+        )
+
+    def push(self, batch: EventBatch) -> bool:
+        """``batch``'s item to the sink if it can be made without the store (and
+        then None to the sink if the match is over); whether it was."""
+        assert self.sink is not None
+        service, seat, claim_json = self.service, self.seat, self.claim_json
+        record = UpdateRecord.from_json(batch.events_json)
+        update = service._update_for(self.game, batch, record, seat)
+        legal = None
+        if seat is not None and claim_json is not None:
+            if service._holds_now(seat, claim_json, record, update.events) is not True:
+                return False
+            if self._prompt_due(update):
+                legal = service._prompt_cached(
+                    self.game_id, self.match_id, update.version, seat, claim_json
+                )
+                if legal is None:
+                    return False
+                if not legal.actions:
+                    legal = None
+        self.sink(PlayItem(update, legal))
+        self._advance(update, record)
+        if self.done:
+            self.sink(None)
+        return True
+
+    async def later(self, batch: EventBatch) -> PlayItem:
+        """``batch``'s item, read from the store where it must be.
+
+        Raises:
+            BadToken: the stream's token was revoked before this update.
+        """
+        service, seat, claim_json = self.service, self.seat, self.claim_json
+        record = UpdateRecord.from_json(batch.events_json)
+        update = service._update_for(self.game, batch, record, seat)
+        legal = None
+        if seat is not None and claim_json is not None:
+            if not await service._still_holds(
+                self.match_id, seat, claim_json, record, update.events
+            ):
+                raise errors.BadToken(
+                    "this token was revoked: its seat now has another holder "
+                    "(a bot worker took the decision over, or the player left)"
+                )
+            if self.prompted is not None and self._prompt_due(update):
+                legal = await service._seat_prompt(
+                    self.prompted, self.game_id, self.match_id, update.version, seat, claim_json
+                )
+        self._advance(update, record)
+        return PlayItem(update, legal)
+
+    def _advance(self, update: MatchUpdate, record: UpdateRecord) -> None:
+        self.cursor = update.version
+        self.was_deciding = self.seat in update.deciding
+        self.done = record.status == "finished"
