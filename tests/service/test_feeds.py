@@ -8,10 +8,12 @@ interleavings that are rare on a real server happen on every run.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Set
+import contextlib
+from collections.abc import AsyncIterator, Set
 
 from senet.service.feeds import FeedHub
 from senet.store import EventBatch
+from tests.sync import eventually
 
 HEARTBEAT_S = 30.0  # far beyond the test: a watcher woken only by it has missed a commit
 PATIENCE_S = 2.0
@@ -117,10 +119,27 @@ class Recorder:
         return True
 
 
-async def _pull(feed: AsyncIterator[EventBatch | None], recorder: Recorder) -> None:
-    async for batch in feed:
-        assert batch is not None
-        recorder.order.append(("yielded", batch.version))
+@contextlib.asynccontextmanager
+async def _watching(
+    store: HeldStore, seat: int | None, recorder: Recorder
+) -> AsyncIterator[FeedHub]:
+    """A hub over ``store`` with one watcher of m1 from version 0 for ``seat``,
+    pushing through ``recorder`` and recording what it yields there too."""
+    hub = FeedHub(store)  # type: ignore[arg-type]  # a stand-in with the reads FeedHub makes
+
+    async def pull() -> None:
+        async for batch in hub.updates("m1", 0, HEARTBEAT_S, seat, recorder):
+            assert batch is not None
+            recorder.order.append(("yielded", batch.version))
+
+    pulling = asyncio.create_task(pull())
+    await _settle()
+    try:
+        yield hub
+    finally:
+        pulling.cancel()
+        await asyncio.gather(pulling, return_exceptions=True)
+        await hub.close()
 
 
 async def _settle() -> None:
@@ -129,59 +148,35 @@ async def _settle() -> None:
 
 
 async def test_pushed_batches_are_not_yielded_and_declined_ones_are_in_order() -> None:
-    store = HeldStore()
-    hub = FeedHub(store)  # type: ignore[arg-type]
     recorder = Recorder(declines={3})
-    pulling = asyncio.create_task(_pull(hub.updates("m1", 0, HEARTBEAT_S, 1, recorder), recorder))
-    await _settle()
-    for version in range(1, 7):
-        hub.committed_here("m1", EventBatch(version, "[]"), seat=1 if version % 2 else 2)
-        await _settle()
+    async with _watching(HeldStore(), 1, recorder) as hub:
+        for version in range(1, 7):
+            hub.committed_here("m1", EventBatch(version, "[]"), seat=1 if version % 2 else 2)
+            await _settle()
     # Declined, version 3 is yielded; the watcher waits again after it, and the
     # hook takes the rest.
     assert recorder.order == [
         ("pushed", 1), ("pushed", 2), ("yielded", 3), ("pushed", 4), ("pushed", 5), ("pushed", 6),
     ]  # fmt: skip
-    pulling.cancel()
-    await asyncio.gather(pulling, return_exceptions=True)
-    await hub.close()
 
 
 async def test_batches_published_together_are_pushed_in_order_until_one_is_declined() -> None:
     store = HeldStore()
-    hub = FeedHub(store)  # type: ignore[arg-type]
     recorder = Recorder(declines={2})
-    pulling = asyncio.create_task(
-        _pull(hub.updates("m1", 0, HEARTBEAT_S, None, recorder), recorder)
-    )
-    await _settle()
-    for version in range(1, 5):
-        await store.commit(version)
-    store.reader_open.set()  # the reader finds all four at once
-    await asyncio.wait_for(_until(lambda: len(recorder.order) == 4), PATIENCE_S)
+    async with _watching(store, None, recorder):
+        for version in range(1, 5):
+            await store.commit(version)
+        store.reader_open.set()  # the reader finds all four at once
+        await eventually(lambda: len(recorder.order) == 4, PATIENCE_S)
     # Once the hook declined version 2, the watcher yields it and what follows it
     # in the feed: each version once, in order.
     assert recorder.order == [("pushed", 1), ("yielded", 2), ("yielded", 3), ("yielded", 4)]
-    pulling.cancel()
-    await asyncio.gather(pulling, return_exceptions=True)
-    await hub.close()
 
 
 async def test_a_hook_that_fails_leaves_the_batch_to_the_watcher() -> None:
-    store = HeldStore()
-    hub = FeedHub(store)  # type: ignore[arg-type]
     recorder = Recorder(raises={2})
-    pulling = asyncio.create_task(_pull(hub.updates("m1", 0, HEARTBEAT_S, 0, recorder), recorder))
-    await _settle()
-    for version in (1, 2, 3):
-        hub.committed_here("m1", EventBatch(version, "[]"), seat=0)
-        await _settle()
+    async with _watching(HeldStore(), 0, recorder) as hub:
+        for version in (1, 2, 3):
+            hub.committed_here("m1", EventBatch(version, "[]"), seat=0)
+            await _settle()
     assert recorder.order == [("pushed", 1), ("yielded", 2), ("pushed", 3)]
-    pulling.cancel()
-    await asyncio.gather(pulling, return_exceptions=True)
-    await hub.close()
-
-
-async def _until(condition: Callable[[], bool]) -> None:
-    while not condition():
-        await asyncio.sleep(0.001)

@@ -16,6 +16,7 @@ from senet.service.records import SeatPlan
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_service_pb2 as ms
 from tests.service.conftest import Deployment
+from tests.sync import eventually
 
 MATCHES = 2000
 #: "A few dozen" Redis connections per replica, at most.
@@ -66,6 +67,9 @@ async def test_2000_watch_streams_use_a_few_dozen_redis_connections(
             snapshots = await asyncio.gather(*(_next(c) for c in opened))
             assert all(s.HasField("snapshot") for s in snapshots)
             calls += opened
+        # A stream joins its match's feed once its snapshot is written, which
+        # may be after the snapshot reached this client.
+        await eventually(lambda: service.feeds.watched_matches == MATCHES)
         assert service.feeds.watched_matches == MATCHES
         assert service.feeds.reader_tasks <= MATCHES // store.multi_read_limit + 1
         assert _connections(store) <= MAX_CONNECTIONS
