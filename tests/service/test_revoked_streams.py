@@ -10,12 +10,14 @@ still open; the hidden card draws of that seat must stop reaching it.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
+from typing import Any
 
 import pytest
 
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
-from senet.service.matches import Caller, MatchService, WatchItem
+from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
 from senet.service.records import MatchUpdate, SeatPlan, UpdateRecord
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
@@ -42,7 +44,51 @@ async def _collect(stream: object, into: list[WatchItem]) -> BaseException | Non
     return None
 
 
-async def test_a_re_leased_bot_seat_s_old_token_stream_gets_no_private_draws() -> None:
+async def _collect_played(
+    service: MatchService, caller: Caller, match_id: str, into: list[WatchItem]
+) -> BaseException | None:
+    """A PlayMatch stream's items, pushed to its sink or pulled from it, as a
+    compact stream gets them; its error, or None once the match is over."""
+    over = asyncio.Event()
+
+    def sink(step: PlayItem | None) -> None:
+        if step is None:
+            over.set()
+        elif step.item is not None:
+            into.append(step.item)
+
+    async def pull() -> BaseException | None:
+        try:
+            async for step in service.play(caller, match_id, None, sink):
+                if step.item is not None:
+                    into.append(step.item)
+        except errors.ServiceError as exc:
+            return exc
+        return None
+
+    pulling = asyncio.create_task(pull())
+    ending = asyncio.create_task(over.wait())
+    await asyncio.wait([pulling, ending], return_when=asyncio.FIRST_COMPLETED)
+    ending.cancel()
+    if not pulling.done():  # the end was pushed: the generator waits on
+        pulling.cancel()
+        return None
+    return pulling.result()
+
+
+def _stream(
+    kind: str, service: MatchService, caller: Caller, match_id: str, into: list[WatchItem]
+) -> Coroutine[Any, Any, BaseException | None]:
+    if kind == "watch":
+        return _collect(service.watch(caller, match_id, None), into)
+    return _collect_played(service, caller, match_id, into)
+
+
+STREAMS = pytest.mark.parametrize("kind", ["watch", "play"])
+
+
+@STREAMS
+async def test_a_re_leased_bot_seat_s_old_token_stream_gets_no_private_draws(kind: str) -> None:
     service = MatchService(MemoryStore(), Settings(heartbeat_s=0.05))
     bots = BotDecisions(service)
     plans = [SeatPlan("bot", "random")] * 3
@@ -52,7 +98,7 @@ async def test_a_re_leased_bot_seat_s_old_token_stream_gets_no_private_draws() -
     seat, old_token = first.seat, first.token
     received: list[WatchItem] = []
     watcher = asyncio.create_task(
-        _collect(service.watch(Caller(token=old_token), match_id, None), received)
+        _stream(kind, service, Caller(token=old_token), match_id, received)
     )
     await asyncio.sleep(0.25)  # worker "a" stalls past its lease
     again = await bots.acquire(WORKER, "b", 1, lease_ms=60_000)
@@ -81,9 +127,10 @@ async def test_a_re_leased_bot_seat_s_old_token_stream_gets_no_private_draws() -
     assert private
 
 
+@STREAMS
 @pytest.mark.parametrize("leave_policy", ["resign", "bot"])
 async def test_leaving_ends_the_stream_opened_with_the_left_seat_s_token(
-    leave_policy: str,
+    leave_policy: str, kind: str
 ) -> None:
     service = MatchService(MemoryStore(), Settings(heartbeat_s=0.05))
     created = await service.create_match(
@@ -101,9 +148,8 @@ async def test_leaving_ends_the_stream_opened_with_the_left_seat_s_token(
     assert player is not None
     leaver = 1 - player
     received: list[WatchItem] = []
-    watcher = asyncio.create_task(
-        _collect(service.watch(Caller(token=tokens[leaver]), match_id, None), received)
-    )
+    leaver_caller = Caller(token=tokens[leaver])
+    watcher = asyncio.create_task(_stream(kind, service, leaver_caller, match_id, received))
     await asyncio.sleep(0.1)
     await service.leave(Caller(token=tokens[leaver]), match_id)
     left_at = await service.version_of(match_id)
