@@ -36,6 +36,9 @@ log = logging.getLogger("senet.feeds")
 _KEEP = 512  # recent batches kept per match, for watchers slightly behind
 _READ_LIMIT = 256
 _RETRY_S = 0.5
+#: A shared reader's failed reads in a row before its watchers are told: one
+#: slow read on a loaded store is retried unseen, an outage still ends them.
+_FAILURES_TOLD = 2
 _GROUP_WAIT_MS = 250
 
 
@@ -369,6 +372,7 @@ class FeedHub:
     async def _read_group(self, group: _Group) -> None:
         """Wait for commits to any match of ``group`` (one store call at a time)
         and publish them to their watchers here."""
+        failures = 0
         while group.matches:
             cursors = {m: self._feeds[m].version for m in group.matches if m in self._feeds}
             try:
@@ -376,17 +380,20 @@ class FeedHub:
                     cursors, _READ_LIMIT, block_ms=min(self.block_ms, _GROUP_WAIT_MS)
                 )
             except StoreError as exc:
-                for match_id in cursors:
-                    feed = self._feeds.get(match_id)
-                    if feed is not None:
-                        feed.error = exc
-                        feed.signal()
+                failures += 1
+                if failures >= _FAILURES_TOLD:
+                    for match_id in cursors:
+                        feed = self._feeds.get(match_id)
+                        if feed is not None:
+                            feed.error = exc
+                            feed.signal()
                 await asyncio.sleep(_RETRY_S)
                 continue
             except Exception:  # never let one bad read stop every match of the group
                 log.exception("watch reader failed; retrying", extra={"matches": len(cursors)})
                 await asyncio.sleep(_RETRY_S)
                 continue
+            failures = 0
             for match_id in cursors:
                 feed = self._feeds.get(match_id)
                 if feed is None:
