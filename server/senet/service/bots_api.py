@@ -14,9 +14,10 @@ claim, so the dead (or merely slow) worker's token is refused from then on: two
 workers can never both act for one seat, even if the first one comes back.
 
 Because the post comes first, an acquired entry may describe a write that has
-not landed yet (or never will): :meth:`BotDecisions.acquire` checks each entry
-against the stored match, hands out the ready ones, defers the young ones that
-are not due yet, and drops the rest. Idle and waiting matches have no entry, so
+not landed yet (or never will): a commit, the join that starts the match, or
+the claim swap that hands a person's seat to a bot. :meth:`BotDecisions.acquire`
+checks each entry against the stored match, hands out the ready ones, defers
+the young ones that are not due yet, and drops the rest. Idle and waiting matches have no entry, so
 they cost workers nothing.
 """
 
@@ -180,6 +181,9 @@ class BotDecisions:
         ready = is_bot_turn(meta, stored.seats, state, lease.seat)
         if stored.version < lease.version or (ready is None):
             return "later", stored, None  # its write (a commit, a join) is on its way
+        if not ready and stored.version == lease.version and lease.seat in state.deciding_seats():
+            # A person's seat to decide: a takeover posts before its claim swap lands.
+            return "later", stored, None
         return ("ready" if ready else "gone"), stored, None
 
     async def _hand_out(self, lease: BotDecisionLease, stored: StoredMatch) -> LeasedDecision:

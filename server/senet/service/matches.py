@@ -99,6 +99,8 @@ _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NAME = 40
 _MAX_NOTATION = 200
 _COMMIT_RETRIES = 5
+#: How long a timeout whose commits kept failing waits before it is tried again.
+_TIMEOUT_RETRY_MS = 200
 #: Recent updates kept parsed, and as each audience receives them, for the streams
 #: that read them (every stream of a match reads each of its updates once).
 _SHARED_UPDATES = 1024
@@ -1362,7 +1364,23 @@ class MatchService:
         was made meanwhile (or the match ended); ("later", deadline or None)
         when it is not due yet: its deadline is ahead, or the write that starts
         it has not landed (None: no deadline known yet).
+
+        A fallback whose commit does not go through is judged again on fresh
+        data, as a submission is: the head may have moved on (the seat acted:
+        "gone"), or only a claim the commit checked changed (the other seat was
+        just handed to a bot, or a worker to this one), and the decision is
+        still due. Should commits keep failing, it is deferred, never dropped:
+        nobody else acts for an idle player.
         """
+        for _attempt in range(_COMMIT_RETRIES):
+            verdict = await self._time_out_once(match_id, seat, version)
+            if verdict is not None:
+                return verdict
+        return "later", now_ms() + _TIMEOUT_RETRY_MS
+
+    async def _time_out_once(self, match_id: str, seat: int, version: int) -> TimeoutVerdict | None:
+        """:meth:`time_out` on one load of the match; None when the fallback's
+        commit did not go through."""
         try:
             stored = await self._load(match_id)
         except MatchNotFound:
@@ -1403,9 +1421,9 @@ class MatchService:
                 match_id, entry, request, None, lambda outcome: None, fresh=True, timed_out=True
             )
         except (GameError, errors.ServiceError):
-            return "gone", None  # the seat acted meanwhile (or the match moved on)
+            return None  # the match changed under the load: judge again
         if done is None:
-            return "gone", None
+            return None
         handover = control.handover_after
         if person and handover and clock.timeouts[seat] + 1 >= handover:
             fresh = await self._load(match_id)
