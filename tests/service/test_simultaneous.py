@@ -16,8 +16,9 @@ import pytest
 from senet.games import GameState, get_game
 from senet.service import errors
 from senet.service.matches import Caller, MatchService
-from senet.service.records import MatchUpdate, Snapshot, SubmitOutcome
+from senet.service.records import MatchUpdate, Snapshot, SubmitOutcome, UpdateRecord
 from senet.service.settings import Settings
+from senet.service.zombies import ZombiePlayer
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from tests.service.conftest import service_match
@@ -196,3 +197,28 @@ async def test_choices_sent_at_the_same_moment_are_all_applied(
     assert sorted(outcome.version for outcome, _ in done) == [
         version + 1 + i for i in range(len(deciding))
     ]
+
+
+async def test_a_resigned_seats_choice_that_still_stands_is_played_by_the_replica(
+    service: MatchService,
+) -> None:
+    """A seat resigns while deciding at once with others, and another deciding
+    seat moves before the replica plays the resigned seat: its decision still
+    stands, so the replica's minimal policy makes it then."""
+    match_id, callers, version = await _to_simultaneous(service)
+    _v, state = await _state(service, match_id)
+    quitter, other = state.deciding_seats()[:2]
+    outcome, _summary = await service.leave(callers[quitter], match_id)
+    assert outcome == "resigned"
+    theirs = state.legal_actions_for(other)[0].notation()
+    await service.submit(callers[other], match_id, theirs, version, "theirs", None, _same)
+    player = ZombiePlayer(service)
+    worker = Caller(is_admin=True, is_worker=True)
+    leased = await player.decisions.acquire(worker, player.worker_id, 10, 5000)
+    assert [(d.seat, d.version) for d in leased] == [(quitter, version)]
+
+    await player.play(leased[0])
+
+    batches = await service.store.events_after(match_id, version + 1, limit=2)
+    assert [b.version for b in batches] == [version + 2]
+    assert UpdateRecord.from_json(batches[0].events_json).seat == quitter

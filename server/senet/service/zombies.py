@@ -19,7 +19,7 @@ from senet.games.errors import GameError
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
 from senet.service.matches import Caller, MatchService
-from senet.store import BotDecisionRef, MatchNotFound, StoreError
+from senet.store import MatchNotFound, StoreError
 from senet.store.base import ZOMBIES
 
 log = logging.getLogger("senet.zombies")
@@ -57,7 +57,9 @@ class ZombiePlayer:
         except MatchNotFound:
             return  # expired meanwhile: its entries go at their next acquire
         notation = None
-        if stored.version == decision.version:
+        if stored.version == decision.version or await self.matches.decision_stands(
+            stored, decision.seat, decision.version
+        ):
             notation = self.matches.zombie_action(stored, decision.seat)
         if notation is not None:
             try:
@@ -72,5 +74,7 @@ class ZombiePlayer:
                 )
             except (GameError, errors.ServiceError) as exc:
                 log.info("zombie move refused in %s: %s", decision.match_id, exc)
-        ref = BotDecisionRef(decision.match_id, decision.seat, decision.version)
-        await self.matches.store.release_bot_decisions(self.worker_id, [ref], ZOMBIES)
+        # Released as a worker's decisions are: one still due (a refused move)
+        # is set aside for another try, not dropped.
+        ref = (decision.match_id, decision.seat, decision.version)
+        await self.decisions.release(self._admin, self.worker_id, [ref])
