@@ -1690,8 +1690,7 @@ class _StreamSteps:
         then None to the sink if the match is over); whether it was."""
         assert self.sink is not None
         service, seat, claim_json = self.service, self.seat, self.claim_json
-        record = UpdateRecord.from_json(batch.events_json)
-        update = service._update_for(self.game, batch, record, seat)
+        record, update = self._read(batch)
         legal = None
         if seat is not None and claim_json is not None:
             if service._holds_now(seat, claim_json, record, update.events) is not True:
@@ -1717,8 +1716,7 @@ class _StreamSteps:
             BadToken: the stream's token was revoked before this update.
         """
         service, seat, claim_json = self.service, self.seat, self.claim_json
-        record = UpdateRecord.from_json(batch.events_json)
-        update = service._update_for(self.game, batch, record, seat)
+        record, update = self._read(batch)
         legal = None
         if seat is not None and claim_json is not None:
             if not await service._still_holds(
@@ -1734,6 +1732,11 @@ class _StreamSteps:
                 )
         self._advance(update, record)
         return PlayItem(update, legal)
+
+    def _read(self, batch: EventBatch) -> tuple[UpdateRecord, MatchUpdate]:
+        """``batch``'s stored record, and its update as the stream's seat receives it."""
+        record = UpdateRecord.from_json(batch.events_json)
+        return record, self.service._update_for(self.game, batch, record, self.seat)
 
     def _advance(self, update: MatchUpdate, record: UpdateRecord) -> None:
         self.cursor = update.version
