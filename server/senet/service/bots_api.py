@@ -33,7 +33,7 @@ from typing import Any, Literal, TypeVar
 
 from senet.service import errors
 from senet.service.grpc_api import run_unary
-from senet.service.matches import Caller, MatchService, check_id, is_bot_turn
+from senet.service.matches import LANDED_MS, Caller, MatchService, check_id, is_bot_turn
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from senet.service.settings import Settings
 from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
@@ -165,7 +165,15 @@ class BotDecisions:
         self, lease: BotDecisionLease | BotDecisionRef, now_ms: int
     ) -> tuple[Verdict, StoredMatch | None, int | None]:
         """Whether the stored match is where the entry says; the match; for a
-        "later" verdict, when to look again (None: back off from the post)."""
+        "later" verdict, when to look again (None: back off from the post).
+
+        For an entry just acquired (a lease), where its version is not
+        the match's but the seat must decide now, the seat's decision is posted
+        again at the match's version and the entry is "gone". A queue keeps one
+        entry per seat and a post replaces it, so that entry is the seat's only
+        one: a commit that posted ahead and then failed left it at a version
+        that never comes, or a slow replica's post replaced a newer one.
+        """
         try:
             stored = await self.store.load(lease.match_id)
         except MatchNotFound:
@@ -173,13 +181,23 @@ class BotDecisions:
         meta = MatchMeta.from_json(stored.meta_json)
         if stored.status != "active":
             return "gone", stored, None
-        if stored.version > lease.version and not await self.matches.decision_stands(
+        behind = stored.version > lease.version and not await self.matches.decision_stands(
             stored, lease.seat, lease.version
-        ):
-            return "gone", stored, None  # decided, or its moment passed
+        )
         state = self.matches.state_of(meta, stored)
         ready = is_bot_turn(meta, stored.seats, state, lease.seat)
-        if stored.version < lease.version or (ready is None):
+        ahead = stored.version < lease.version
+        acquired = lease if isinstance(lease, BotDecisionLease) else None
+        if (
+            acquired is not None
+            and ready
+            and (behind or (ahead and now_ms - acquired.posted_ms > LANDED_MS))
+        ):
+            await self.matches.post_bot_turn(stored, lease.seat)
+            return "gone", stored, None
+        if behind:
+            return "gone", stored, None  # decided, or its moment passed
+        if ahead or (ready is None):
             return "later", stored, None  # its write (a commit, a join) is on its way
         if not ready and stored.version == lease.version and lease.seat in state.deciding_seats():
             # A person's seat to decide: a takeover posts before its claim swap lands.

@@ -99,6 +99,9 @@ _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NAME = 40
 _MAX_NOTATION = 200
 _COMMIT_RETRIES = 5
+#: How long after its post a queued entry's write has surely landed or failed:
+#: an older entry ahead of its match is posted again at the match's version.
+LANDED_MS = 3000
 #: How long a timeout whose commits kept failing waits before it is tried again.
 _TIMEOUT_RETRY_MS = 200
 #: Recent updates kept parsed, and as each audience receives them, for the streams
@@ -269,6 +272,12 @@ class MatchService:
         )
         self._bot_bell.set()
         self._bot_bell = asyncio.Event()
+
+    async def post_bot_turn(self, stored: StoredMatch, seat: int) -> None:
+        """Post ``seat``'s decision again at the stored version (see
+        senet.service.bots_api: an entry whose write never landed)."""
+        meta = self._meta(stored)
+        await self._post_bot_turn(stored.match_id, meta, stored.seats, stored.version, seat)
 
     # ------------------------------------------------------------- loading
     async def _load(self, match_id: str) -> StoredMatch:
@@ -1350,7 +1359,9 @@ class MatchService:
         fresh = await self._load(match_id)
         return outcome, self._summary(fresh, meta, self._state(get_game(meta.game_id), fresh))
 
-    async def time_out(self, match_id: str, seat: int, version: int) -> TimeoutVerdict:
+    async def time_out(
+        self, match_id: str, seat: int, version: int, posted_ms: int = 0
+    ) -> TimeoutVerdict:
         """Apply the timeout policy if ``seat``'s decision at ``version`` is past
         its deadline (a ClockKeeper calls this for due entries).
 
@@ -1371,14 +1382,22 @@ class MatchService:
         just handed to a bot, or a worker to this one), and the decision is
         still due. Should commits keep failing, it is deferred, never dropped:
         nobody else acts for an idle player.
+
+        An entry at another version than the match's, for a seat that must
+        decide now, is that seat's only one (a queue keeps one per seat): a
+        commit that posted it ahead and failed, or a slow replica's post over a
+        newer one. The seat's deadline is posted again at the match's version
+        (for an entry ahead, once ``posted_ms`` is LANDED_MS old).
         """
         for _attempt in range(_COMMIT_RETRIES):
-            verdict = await self._time_out_once(match_id, seat, version)
+            verdict = await self._time_out_once(match_id, seat, version, posted_ms)
             if verdict is not None:
                 return verdict
         return "later", now_ms() + _TIMEOUT_RETRY_MS
 
-    async def _time_out_once(self, match_id: str, seat: int, version: int) -> TimeoutVerdict | None:
+    async def _time_out_once(
+        self, match_id: str, seat: int, version: int, posted_ms: int
+    ) -> TimeoutVerdict | None:
         """:meth:`time_out` on one load of the match; None when the fallback's
         commit did not go through."""
         try:
@@ -1389,10 +1408,17 @@ class MatchService:
         control = _control_of(meta)
         if control is None or stored.status != "active":
             return "gone", None
-        if stored.version > version and not await self.decision_stands(stored, seat, version):
-            return "gone", None
-        if stored.version < version:
-            return "later", None  # the commit that starts this decision is on its way
+        behind = stored.version > version and not await self.decision_stands(stored, seat, version)
+        ahead = stored.version < version
+        if behind or ahead:
+            lost = behind or now_ms() - posted_ms > LANDED_MS
+            if lost and seat in self._parsed(stored).state.deciding_seats():
+                await self._post_deadline(
+                    match_id, meta, stored.seats, stored.version, seat, _clock_of(stored)
+                )
+                return "gone", None
+            # Ahead: the commit that starts this decision is on its way.
+            return ("gone", None) if behind else ("later", None)
         entry = self._parsed(stored)
         clock = entry.clock
         state = entry.state

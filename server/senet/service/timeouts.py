@@ -103,7 +103,7 @@ class ClockKeeper:
         ref = BotDecisionRef(*key)
         store = self.matches.store
         try:
-            verdict, until = await self.matches.time_out(*key)
+            verdict, until = await self.matches.time_out(*key, posted)
             now = now_ms()
             if verdict == "later" and (until is not None or now - posted <= POST_GRACE_MS):
                 until = until or now + defer_ms(now - posted)
