@@ -40,10 +40,10 @@ from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
 from senet.service.errors import ERROR_DOMAIN
 from senet.service.matches import Caller, MatchService
-from senet.service.records import SeatPlan
+from senet.service.records import MatchMeta, SeatPlan
 from senet.service.server import SERVICE_NAME, RunningServer, create_server
 from senet.service.settings import Settings
-from senet.store import MatchStore
+from senet.store import MatchStore, StoredMatch
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import games_pb2, match_pb2, match_service_pb2_grpc
@@ -314,12 +314,13 @@ async def mover_of(match: Seated) -> tuple[int, Client]:
 
 
 async def service_match(
-    service: MatchService, seats: int, seed: int, game_id: str = "mykerinos"
+    service: MatchService, seats: int, seed: int, game_id: str = "mykerinos", **create: Any
 ) -> tuple[str, list[Caller]]:
     """A match of open seats created on ``service`` (no gRPC), every seat joined;
-    its id and each seat's caller."""
+    its id and each seat's caller. ``create``: more of create_match's arguments
+    (a time control, a leave policy)."""
     snapshot = await service.create_match(
-        Caller(is_admin=True), game_id, {}, [SeatPlan()] * seats, seed
+        Caller(is_admin=True), game_id, {}, [SeatPlan()] * seats, seed, **create
     )
     match_id = snapshot.summary.match_id
     callers = []
@@ -327,6 +328,12 @@ async def service_match(
         _seat, token, _summary = await service.join(Caller(), match_id, seat, f"p{seat}")
         callers.append(Caller(token=token))
     return match_id, callers
+
+
+async def head_state(service: MatchService, match_id: str) -> tuple[StoredMatch, GameState]:
+    """The stored match and its state, read from the store (not the cache)."""
+    stored = await service.store.load(match_id)
+    return stored, service.state_of(MatchMeta.from_json(stored.meta_json), stored)
 
 
 def on(client: Client, match: Seated) -> Seated:

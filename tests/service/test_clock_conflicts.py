@@ -15,13 +15,13 @@ import asyncio
 import dataclasses
 from collections.abc import Awaitable
 
-from senet.games import get_game
 from senet.service.clocks import TimeControl
-from senet.service.matches import Caller, MatchService
-from senet.service.records import SeatClaim, SeatPlan, Snapshot, new_token, token_hash
+from senet.service.matches import MatchService
+from senet.service.records import SeatClaim, new_token, token_hash
 from senet.service.settings import Settings
 from senet.store import CommitOutcome, CommitRequest
 from senet.store.memory import MemoryStore
+from tests.service.conftest import head_state, service_match
 
 DECISION_MS = 30
 
@@ -57,14 +57,8 @@ async def test_a_timeout_whose_commit_meets_a_changed_claim_is_applied() -> None
     store = ClaimChangingStore()
     service = MatchService(store, Settings())
     control = TimeControl(decision_ms=DECISION_MS)
-    snapshot = await service.create_match(
-        Caller(is_admin=True), "mykerinos", {}, [SeatPlan()] * 2, 6, time_control=control
-    )
-    match_id = snapshot.summary.match_id
-    for open_seat in range(2):
-        await service.join(Caller(), match_id, open_seat, f"p{open_seat}")
-    stored = await store.load(match_id)
-    state = get_game("mykerinos").state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    match_id, _callers = await service_match(service, 2, 6, time_control=control)
+    stored, state = await head_state(service, match_id)
     seat = state.current_seat()
     assert seat is not None
     await asyncio.sleep(2 * DECISION_MS / 1000)  # past the deadline

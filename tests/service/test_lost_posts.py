@@ -20,16 +20,16 @@ from collections.abc import Awaitable
 
 import pytest
 
-from senet.games import get_game
 from senet.service import bots_api
 from senet.service.bots_api import BotDecisions
 from senet.service.clocks import TimeControl
 from senet.service.matches import LANDED_MS, Caller, MatchService
-from senet.service.records import SeatPlan, Snapshot, SubmitOutcome
+from senet.service.records import SeatPlan, SubmitOutcome
 from senet.service.settings import Settings
 from senet.store import BotDecisionRef, CommitOutcome, CommitRequest, StoreUnavailable
 from senet.store.base import CLOCKS
 from senet.store.memory import MemoryStore
+from tests.service.conftest import head_state, service_match
 
 WORKER = Caller(is_admin=True, is_worker=True)
 GAME = "archeos"
@@ -63,7 +63,6 @@ async def test_a_decision_whose_commit_failed_after_posting_ahead_is_served_agai
     store = FailingCommitStore()
     service = MatchService(store, Settings())
     bots = BotDecisions(service)
-    game = get_game(GAME)
     plans = [SeatPlan(kind="bot", bot_strategy="random")] * 2
     created = await service.create_match(Caller(is_admin=True), GAME, {}, plans, 7)
     match_id = created.summary.match_id
@@ -72,8 +71,7 @@ async def test_a_decision_whose_commit_failed_after_posting_ahead_is_served_agai
         leased = await bots.acquire(WORKER, "w", 10, 5000, wait_ms=1000)
         assert len(leased) == 1, leased
         decision = leased[0]
-        stored = await store.load(match_id)
-        state = game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+        _stored, state = await head_state(service, match_id)
         action = state.legal_actions_for(decision.seat)[0]
         after = state.clone()
         after.apply(decision.seat, action)
@@ -101,14 +99,8 @@ async def test_a_timeout_whose_commit_failed_after_posting_ahead_is_posted_again
     store = MemoryStore()
     service = MatchService(store, Settings())
     control = TimeControl(decision_ms=30)
-    created = await service.create_match(
-        Caller(is_admin=True), "mykerinos", {}, [SeatPlan()] * 2, 5, time_control=control
-    )
-    match_id = created.summary.match_id
-    for seat in range(2):
-        await service.join(Caller(), match_id, seat, f"p{seat}")
-    stored = await store.load(match_id)
-    state = get_game("mykerinos").state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    match_id, _callers = await service_match(service, 2, 5, time_control=control)
+    stored, state = await head_state(service, match_id)
     mover = state.current_seat()
     assert mover is not None
     # What a commit that posted ahead and then failed leaves: the seat's entry
