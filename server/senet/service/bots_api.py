@@ -17,8 +17,10 @@ Because the post comes first, an acquired entry may describe a write that has
 not landed yet (or never will): a commit, the join that starts the match, or
 the claim swap that hands a person's seat to a bot. :meth:`BotDecisions.acquire`
 checks each entry against the stored match, hands out the ready ones, defers
-the young ones that are not due yet, and drops the rest. Idle and waiting matches have no entry, so
-they cost workers nothing.
+the young ones that are not due yet, and drops the rest; an entry left at a
+version its match never reached, or passed, while its seat must decide is
+posted again at the match's version (see :meth:`BotDecisions._verdict`). Idle
+and waiting matches have no entry, so they cost workers nothing.
 """
 
 from __future__ import annotations
@@ -167,12 +169,13 @@ class BotDecisions:
         """Whether the stored match is where the entry says; the match; for a
         "later" verdict, when to look again (None: back off from the post).
 
-        For an entry just acquired (a lease), where its version is not
-        the match's but the seat must decide now, the seat's decision is posted
-        again at the match's version and the entry is "gone". A queue keeps one
-        entry per seat and a post replaces it, so that entry is the seat's only
-        one: a commit that posted ahead and then failed left it at a version
-        that never comes, or a slow replica's post replaced a newer one.
+        For an entry just acquired (a lease), where its version is not the
+        match's but the seat must decide now, the seat's decision is posted
+        again at the match's version and the entry is "gone" (for an entry
+        ahead of its match, once it is LANDED_MS old). A queue keeps one entry
+        per seat and a post replaces it, so that entry is the seat's only one:
+        a commit that posted ahead and then failed left it at a version that
+        never comes, or a slow replica's post replaced a newer one.
         """
         try:
             stored = await self.store.load(lease.match_id)
