@@ -1,11 +1,12 @@
 """Hosted matches never stall: a seeded mix of everything that hands a seat on.
 
-Two replicas over one real Redis, a bot worker on each, and matches of every
-game whose people behave as people do: some play every prompt, some never
-act (their clocks run out, and after enough timeouts in a row a bot takes the
-seat), some play a while and leave (their seat resigns or goes to a bot, by
-the match's leave policy). Every seat's moves go through a replica picked at
-random, so claims change on one replica while the other decides.
+Two replicas over one store (a real Redis, and the embedded store shared in
+process), a bot worker on each, and matches of every game whose people behave
+as people do: some play every prompt, some never act (their clocks run out,
+and after enough timeouts in a row a bot takes the seat), some play a while and
+leave (their seat resigns or goes to a bot, by the match's leave policy).
+Every seat's moves go through a replica picked at random, so claims change on
+one replica while the other decides.
 
 Every match must finish, and none may stand still on the way. Races between
 the hand-overs (a takeover's claim swap against a timeout's commit, a worker's
@@ -125,7 +126,7 @@ async def _where_it_waits(client: SenetClient, match_id: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store_kind", ["redis"])
+@pytest.mark.parametrize("store_kind", ["memory", "redis"])
 async def test_hosted_matches_with_every_kind_of_hand_over_all_finish(
     deployment: Deployment, server: RunningServer
 ) -> None:
