@@ -526,8 +526,8 @@ def store_kind(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 async def deployment(store_kind: str, request: pytest.FixtureRequest) -> AsyncIterator[Deployment]:
-    if store_kind == "redis":
-        url = request.getfixturevalue("redis_url")
+    if store_kind in ("redis", "redis-cluster"):
+        url = request.getfixturevalue("redis_url" if store_kind == "redis" else "redis_cluster_url")
         prefix = request.getfixturevalue("redis_key_prefix")
         running = Deployment("redis", url, prefix)
     else:

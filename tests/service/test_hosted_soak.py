@@ -1,6 +1,7 @@
 """Hosted matches never stall: a seeded mix of everything that hands a seat on.
 
-Two replicas over one store (a real Redis, and the embedded store shared in
+Two replicas over one store (a real Redis, a Redis Cluster, where the queues
+and the matches live in different slots, and the embedded store shared in
 process), a bot worker on each, and matches of every game whose people behave
 as people do: some play every prompt, some never act (their clocks run out,
 and after enough timeouts in a row a bot takes the seat), some play a while and
@@ -126,7 +127,7 @@ async def _where_it_waits(client: SenetClient, match_id: str) -> str:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store_kind", ["memory", "redis"])
+@pytest.mark.parametrize("store_kind", ["memory", "redis", "redis-cluster"])
 async def test_hosted_matches_with_every_kind_of_hand_over_all_finish(
     deployment: Deployment, server: RunningServer
 ) -> None:
