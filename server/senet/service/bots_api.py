@@ -138,8 +138,11 @@ class BotDecisions:
             remaining = deadline - loop.time()
             if out or remaining <= 0:
                 return out
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a
+            # cancellation that lands as the bell rings, and the loop would go on.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(bell.wait(), min(remaining, self.poll_s))
+                async with asyncio.timeout(min(remaining, self.poll_s)):
+                    await bell.wait()
 
     async def _acquire_once(
         self, worker_id: str, capacity: int, lease_ms: int

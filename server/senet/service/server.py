@@ -10,7 +10,6 @@ command line, so the service never imports a client.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import signal
 from collections.abc import Callable, Coroutine, Sequence
@@ -40,6 +39,8 @@ from senet.v1 import (
 )
 
 log = logging.getLogger("senet.server")
+#: How long a stopping replica waits for its own tasks to end once cancelled.
+_TASKS_STOP_S = 5.0
 SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
 #: Health service name that is SERVING while the process runs, whatever the store
@@ -114,11 +115,22 @@ class RunningServer:
         await self.close()
 
     async def close(self) -> None:
+        """Stop the replica's own tasks, then its feeds and its store.
+
+        The wait for the tasks is bounded: on Python 3.11 a cancellation that
+        lands as an awaited future completes can be swallowed (by
+        ``asyncio.wait_for``, by a client library), and a task that misses its
+        cancellation would hold the shutdown for good.
+        """
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if self._tasks:
+            done, stuck = await asyncio.wait(self._tasks, timeout=_TASKS_STOP_S)
+            for task in stuck:
+                log.warning("a task did not stop when cancelled: %s", task.get_name())
+            for task in done:
+                if not task.cancelled():
+                    task.result()  # a task that failed says so
         self._tasks.clear()
         await self.servicer.service.feeds.close()
         await self.store.close()
