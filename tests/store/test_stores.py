@@ -365,7 +365,7 @@ async def test_events_after_order_limit_and_start(store: MatchStore) -> None:
 async def test_events_after_rejects_bad_arguments(store: MatchStore) -> None:
     await store.create(new_match())
     with pytest.raises(ValueError):
-        await store.events_after("m1", -1)
+        await store.events_after("m1", -2)
     with pytest.raises(ValueError):
         await store.events_after("m1", 0, limit=0)
 

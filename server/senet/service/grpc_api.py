@@ -191,6 +191,7 @@ def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
         leave_policy=_LEAVE_POLICY_PROTO[summary.leave_policy],
         leave_bot_strategy=summary.leave_bot_strategy,
         seed_chosen=summary.seed_chosen,
+        started=summary.started,
     )
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
@@ -787,6 +788,8 @@ def _write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) -
     out.status = _STATUS[listing.status]
     out.created_time_ms = round(listing.created_at * 1000)
     out.version = listing.version
+    # A started match's open seats stay claimed (leaving then hands them over).
+    out.started = not listing.has_open_seat
     options_to_proto(listing.options, out.options)
     _write_seats(out.seats, listing.seats)
 

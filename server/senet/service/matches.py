@@ -87,6 +87,7 @@ from senet.store import (
     MatchNotFound,
     MatchStore,
     NewMatch,
+    ReopenOutcome,
     StoredMatch,
     StoreError,
 )
@@ -360,6 +361,7 @@ class MatchService:
     ) -> MatchSummary:
         seats = seat_summaries(meta, stored.seats)
         over = state.is_over()
+        started = is_started(meta, stored.seats)
         return MatchSummary(
             match_id=stored.match_id,
             game_id=meta.game_id,
@@ -367,7 +369,7 @@ class MatchService:
             seats=seats,
             status=self._status(stored),
             version=stored.version if version is None else version,
-            current_seat=state.current_seat(),
+            current_seat=state.current_seat() if started else None,
             commitment=meta.commitment,
             scores=state.scores(),
             places=self._places(stored.seats, state) if over else [],
@@ -376,7 +378,8 @@ class MatchService:
             time_control=meta.time_control,
             clock=self._clock_data(stored, meta, state),
             seed_chosen=meta.seed_chosen,
-            deciding=state.deciding_seats() if is_started(meta, stored.seats) else (),
+            deciding=state.deciding_seats() if started else (),
+            started=started,
         )
 
     def _clock_data(
@@ -632,9 +635,10 @@ class MatchService:
                 await self._post_deadline(
                     stored.match_id, meta, after, stored.version, seat, _clock_of(stored)
                 )
+        opens = [s for s, plan in enumerate(meta.seats) if plan.kind == "open"]
         for candidate in candidates:
             if not await self.store.claim_seat(
-                stored.match_id, StoreSeatClaim(candidate, claims[candidate].to_json())
+                stored.match_id, StoreSeatClaim(candidate, claims[candidate].to_json()), opens
             ):
                 if keyed:
                     # Taken: by another attempt of this join (a retry sent while
@@ -646,9 +650,11 @@ class MatchService:
                         return self._joined(taken, meta, candidate, request_id)
                 continue
             fresh = await self._load(match_id)
-            if is_started(meta, fresh.seats):
-                # Waiting matches expire early; this one now gets the idle TTL.
-                await self.store.mark_started(fresh.match_id)
+            if fresh.version == 0 and is_started(meta, fresh.seats):
+                # The store wrote the start with the claim that completed the
+                # seats (this one, or a racing one): this replica's streams of
+                # the match learn it now, the others' from their store reads.
+                self.feeds.committed_here(fresh.match_id, EventBatch(0, ""))
             await self._publish_lobby_entry(fresh.match_id, meta, fresh.seats, fresh.status)
             entry = self._parsed(fresh)
             summary = self._summary(fresh, meta, entry.state)
@@ -1144,6 +1150,9 @@ class MatchService:
         claim_json = None if seat is None else stored.seats[seat]
         game = get_game(meta.game_id)
         steps = _StreamSteps(self, game, stored.match_id, seat, claim_json, prompted, sink)
+        # A stream that saw the match before its start reads from before it:
+        # the start comes first, as a snapshot of the real deal (and the prompt).
+        before_start = not is_started(meta, stored.seats) and not from_version
         if from_version is None:
             state = self._read_state(game, stored)
             snapshot = MatchSnapshot(self._summary(stored, meta, state), state.view(seat), seat)
@@ -1160,12 +1169,14 @@ class MatchService:
             steps.cursor = stored.version
             if state.is_over():
                 return
+            if before_start:
+                steps.cursor = -1
         else:
             if from_version > stored.version:
                 raise errors.MalformedRequest(
                     f"from_version {from_version} is ahead of the match (version {stored.version})"
                 )
-            steps.cursor = from_version
+            steps.cursor = -1 if before_start else from_version
             if from_version == stored.version and stored.status == "finished":
                 return
         push = None if sink is None else steps.push
@@ -1174,9 +1185,11 @@ class MatchService:
         )
         async for batch in feed:
             if batch is None:
-                yield PlayItem(Heartbeat(steps.cursor), None)
+                yield PlayItem(Heartbeat(max(steps.cursor, 0)), None)
                 continue
-            yield await steps.later(batch)
+            item = await steps.later(batch)
+            if item is not None:
+                yield item
             if steps.done:
                 return
 
@@ -1344,10 +1357,19 @@ class MatchService:
         if stored.status != "active" or state.is_over():
             raise GameOverError("the match is over")
         outcome: LeaveOutcome
+        reopen: ReopenOutcome | None = None
         if stored.version == 0 and not is_started(meta, stored.seats):
-            outcome = "reopened"
-            if not await self.store.swap_seat_claim(stored.match_id, seat, claim_json, None):
+            # The store reopens the seat only if the match has not started
+            # since this load (the last open seat's claim and this are exclusive).
+            reopen = await self.store.reopen_seat(stored.match_id, seat, claim_json)
+            if reopen == "changed":
                 raise errors.BadToken("this token no longer holds the seat")
+            if reopen == "started":
+                stored = await self._load(match_id)
+                if stored.seats.get(seat) != claim_json:
+                    raise errors.BadToken("this token no longer holds the seat")
+        if reopen == "reopened":
+            outcome = "reopened"
             self.cache.forget(stored.match_id)
             await self.public_summary_changed(stored.match_id)
         else:
@@ -1695,7 +1717,8 @@ class _StreamSteps:
         #: The seat's caller when the stream prompts it (PlayMatch), else None.
         self.prompted = prompted
         self.sink = sink
-        #: The last version the stream had.
+        #: The last version the stream had; -1 before the start of a match it
+        #: saw waiting for players.
         self.cursor = 0
         #: Whether the seat was to decide at that version.
         self.was_deciding = False
@@ -1715,6 +1738,10 @@ class _StreamSteps:
         """``batch``'s item to the sink if it can be made without the store (and
         then None to the sink if the match is over); whether it was."""
         assert self.sink is not None
+        if batch.version <= self.cursor:
+            return True  # the start's snapshot was at this version or later
+        if batch.is_start:
+            return False  # its snapshot is read from the store
         service, seat, claim_json = self.service, self.seat, self.claim_json
         record, update = self._read(batch)
         legal = None
@@ -1735,12 +1762,17 @@ class _StreamSteps:
             self.sink(None)
         return True
 
-    async def later(self, batch: EventBatch) -> PlayItem:
-        """``batch``'s item, read from the store where it must be.
+    async def later(self, batch: EventBatch) -> PlayItem | None:
+        """``batch``'s item, read from the store where it must be; None for a
+        version the stream already has.
 
         Raises:
             BadToken: the stream's token was revoked before this update.
         """
+        if batch.version <= self.cursor:
+            return None
+        if batch.is_start:
+            return await self._start()
         service, seat, claim_json = self.service, self.seat, self.claim_json
         record, update = self._read(batch)
         legal = None
@@ -1748,16 +1780,39 @@ class _StreamSteps:
             if not await service._still_holds(
                 self.match_id, seat, claim_json, record, update.events
             ):
-                raise errors.BadToken(
-                    "this token was revoked: its seat now has another holder "
-                    "(a bot worker took the decision over, or the player left)"
-                )
+                raise _revoked()
             if self.prompted is not None and self._prompt_due(update):
                 legal = await service._seat_prompt(
                     self.prompted, self.game_id, self.match_id, update.version, seat, claim_json
                 )
         self._advance(update, record)
         return PlayItem(update, legal)
+
+    async def _start(self) -> PlayItem:
+        """The start of a match the stream saw waiting: a snapshot of the match
+        as it is now (the real deal, the seats to decide), with the seat's prompt.
+
+        Raises:
+            BadToken: the stream's seat was reopened (its player left) before.
+        """
+        service, seat, claim_json = self.service, self.seat, self.claim_json
+        stored = await service._load(self.match_id)
+        if seat is not None and stored.seats.get(seat) != claim_json:
+            raise _revoked()
+        meta = service._meta(stored)
+        state = service._read_state(self.game, stored)
+        snapshot = MatchSnapshot(service._summary(stored, meta, state), state.view(seat), seat)
+        deciding = snapshot.summary.deciding
+        legal = None
+        if self.prompted is not None and claim_json is not None and seat in deciding:
+            # As at a stream's start: the state read above is used before this await.
+            legal = await service._seat_prompt(
+                self.prompted, self.game_id, self.match_id, stored.version, seat, claim_json
+            )
+        self.cursor = stored.version
+        self.was_deciding = seat in deciding
+        self.done = state.is_over()
+        return PlayItem(snapshot, legal)
 
     def _read(self, batch: EventBatch) -> tuple[UpdateRecord, MatchUpdate]:
         """``batch``'s stored record, and its update as the stream's seat receives it."""
@@ -1768,3 +1823,10 @@ class _StreamSteps:
         self.cursor = update.version
         self.was_deciding = self.seat in update.deciding
         self.done = record.status == "finished"
+
+
+def _revoked() -> errors.BadToken:
+    return errors.BadToken(
+        "this token was revoked: its seat now has another holder "
+        "(a bot worker took the decision over, or the player left)"
+    )

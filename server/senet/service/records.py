@@ -327,6 +327,8 @@ class MatchSummary:
     seed_chosen: bool = False
     #: Every seat that must decide now, in seat order (GameState.deciding_seats).
     deciding: tuple[int, ...] = ()
+    #: Every open seat is claimed: the match is dealt and seats may act.
+    started: bool = True
 
 
 @dataclass(frozen=True)

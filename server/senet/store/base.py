@@ -66,7 +66,8 @@ class NewMatch:
     snapshot_json: str
     status: MatchStatus = "active"
     #: Waiting for players: kept only the store's waiting TTL (not the idle TTL)
-    #: until :meth:`MatchStore.mark_started` or its first commit.
+    #: until the claim that starts it (see :meth:`MatchStore.claim_seat`) or
+    #: its first commit.
     waiting: bool = False
 
 
@@ -140,10 +141,24 @@ class CommitOutcome:
 
 @dataclass(frozen=True)
 class EventBatch:
-    """The events that version ``version`` produced (a JSON list)."""
+    """The events that version ``version`` produced (a JSON list).
+
+    Version 0 is the start of a match that waited for players: the claim of its
+    last open seat (see :meth:`MatchStore.claim_seat`). It has no events, and
+    only a read from before the start (version -1) returns it.
+    """
 
     version: int
     events_json: str
+
+    @property
+    def is_start(self) -> bool:
+        """Whether this is the start of the match, not a commit."""
+        return self.version == 0
+
+
+#: What reopening a seat did (see :meth:`MatchStore.reopen_seat`).
+ReopenOutcome = Literal["reopened", "changed", "started"]
 
 
 @dataclass(frozen=True)
@@ -217,8 +232,16 @@ class MatchStore(ABC):
         """Read meta, seat claims and head consistently."""
 
     @abstractmethod
-    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
-        """Claim a seat if nobody holds it; ``False`` if it is already taken."""
+    async def claim_seat(
+        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+    ) -> bool:
+        """Claim a seat if nobody holds it; ``False`` if it is already taken.
+
+        ``starting``: the seats whose claims start the match (its open seats).
+        The claim that completes them starts it, in the same atomic step: the
+        start (:attr:`EventBatch.is_start`) is written for the watchers, the
+        match gets the idle TTL, and :meth:`reopen_seat` refuses from then on.
+        """
 
     @abstractmethod
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
@@ -242,6 +265,9 @@ class MatchStore(ABC):
         self, match_id: str, version: int, limit: int = 1000, block_ms: int = 0
     ) -> list[EventBatch]:
         """Event batches with version > ``version``, oldest first, at most ``limit``.
+
+        ``version`` -1 reads from before the start: a match started by a claim
+        (see :meth:`claim_seat`) then begins with its start, batch version 0.
 
         With ``block_ms > 0`` and nothing newer yet, wait up to that long for a
         commit (from any replica) before returning (possibly an empty list).
@@ -342,11 +368,15 @@ class MatchStore(ABC):
         self, match_id: str, seat: int, expected_json: str, new_json: str | None
     ) -> bool:
         """Replace the seat's claim by ``new_json`` (None: remove it, the seat
-        reopens) if it is still ``expected_json``; ``False`` if it is not."""
+        reopens, as :meth:`reopen_seat`) if it is still ``expected_json``;
+        ``False`` if it is not (or a removal finds the match started)."""
 
     @abstractmethod
-    async def mark_started(self, match_id: str) -> None:
-        """A waiting match has started: keep it the idle TTL from now on."""
+    async def reopen_seat(self, match_id: str, seat: int, expected_json: str) -> ReopenOutcome:
+        """Remove the seat's claim if it is still ``expected_json`` and the match
+        has not started: ``"reopened"``; ``"changed"`` if the claim is another;
+        ``"started"`` if the match started (a claim or a commit), in one atomic
+        step with the check, so a seat never reopens in a started match."""
 
     # -- lobby ----------------------------------------------------------------
     # The lobby is an index of matches, newest first, that a client pages through

@@ -40,6 +40,7 @@ from senet.store.base import (
     MatchStatus,
     MatchStore,
     NewMatch,
+    ReopenOutcome,
     SeatClaim,
     StoredMatch,
 )
@@ -65,6 +66,8 @@ class _Match:
     requests: dict[str, int] = field(default_factory=dict)
     # Waiting for players: kept the waiting TTL only (see NewMatch.waiting).
     waiting: bool = False
+    # Started by the claim of its last open seat (see MatchStore.claim_seat).
+    started: bool = False
     # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -183,13 +186,22 @@ class MemoryStore(MatchStore):
                 status=m.status,
             )
 
-    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
-        """Claim a seat if nobody holds it; claiming does not refresh the TTL."""
+    async def claim_seat(
+        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+    ) -> bool:
+        """Claim a seat if nobody holds it; claiming does not refresh the TTL,
+        except that the claim that starts the match gives it the idle TTL."""
         async with self._lock:
             m = self._get(match_id)
             if claim.seat in m.seats:
                 return False
             m.seats[claim.seat] = claim.claim_json
+            if starting and all(s in m.seats for s in starting) and not m.version:
+                m.started = True
+                m.waiting = False
+                m.touched_at = self._clock()
+                m.changed.set()
+                m.changed = asyncio.Event()
             return True
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
@@ -236,8 +248,9 @@ class MemoryStore(MatchStore):
             async with self._lock:
                 m = self._get(match_id)
                 batches = [
-                    EventBatch(v, m.events[v - 1])
+                    EventBatch(v, m.events[v - 1]) if v else EventBatch(0, "")
                     for v in range(version + 1, min(m.version, version + limit) + 1)
+                    if v or m.started
                 ]
                 changed = m.changed
             remaining = deadline - loop.time()
@@ -376,18 +389,23 @@ class MemoryStore(MatchStore):
             if m.seats.get(seat) != expected_json:
                 return False
             if new_json is None:
+                if m.started or m.version:
+                    return False
                 del m.seats[seat]
             else:
                 m.seats[seat] = new_json
             return True
 
-    async def mark_started(self, match_id: str) -> None:
-        """Keep the match the idle TTL from now on."""
+    async def reopen_seat(self, match_id: str, seat: int, expected_json: str) -> ReopenOutcome:
+        """Remove the claim unless it changed or the match started (one step)."""
         async with self._lock:
             m = self._get(match_id)
-            if m.waiting:
-                m.waiting = False
-                m.touched_at = self._clock()
+            if m.seats.get(seat) != expected_json:
+                return "changed"
+            if m.started or m.version:
+                return "started"
+            del m.seats[seat]
+            return "reopened"
 
     # -- lobby ----------------------------------------------------------------
 
@@ -472,7 +490,7 @@ def _lobby_position(cursor: LobbyCursor) -> tuple[int, str]:
 
 def _check_range(version: int, limit: int) -> None:
     """Reject arguments the Redis store could not express either."""
-    if version < 0:
-        raise ValueError(f"version must be >= 0, got {version}")
+    if version < -1:
+        raise ValueError(f"version must be >= -1, got {version}")
     if limit < 1:
         raise ValueError(f"limit must be >= 1, got {limit}")

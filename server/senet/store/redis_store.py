@@ -98,6 +98,7 @@ from senet.store.base import (
     MatchStatus,
     MatchStore,
     NewMatch,
+    ReopenOutcome,
     SeatClaim,
     StoredMatch,
     StoreError,
@@ -230,7 +231,6 @@ class RedisStore(MatchStore):
         self._bot_release = client.register_script(script_text("bot_release"))
         self._replace_claim = client.register_script(script_text("replace_claim"))
         self._swap_claim = client.register_script(script_text("swap_claim"))
-        self._started = client.register_script(script_text("started"))
 
     @classmethod
     def from_url(
@@ -486,13 +486,20 @@ class RedisStore(MatchStore):
             status=_status(status),
         )
 
-    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
-        """HSETNX the seat (in a script that first checks the match exists)."""
+    async def claim_seat(
+        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+    ) -> bool:
+        """HSETNX the seat, and start the match when it completes ``starting``
+        (one script, ``claim.lua``, that first checks the match exists)."""
         k = self.keys(match_id)
-        won = await self._call(self._claim, [k.head, k.seats], [claim.seat, claim.claim_json])
+        won = await self._call(
+            self._claim,
+            [k.head, k.seats, k.meta, k.events],
+            [claim.seat, claim.claim_json, self._idle_ttl_ms, *starting],
+        )
         if won == -1:
             raise MatchNotFound(match_id)
-        return bool(won == 1)
+        return bool(won in (1, 2))
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
         """One EVALSHA: duplicate check, version check, then every write and TTL."""
@@ -526,16 +533,17 @@ class RedisStore(MatchStore):
     ) -> list[EventBatch]:
         """Entries after ``version``: XREAD BLOCK when asked to wait, else XRANGE.
 
-        Waiting reads use the explicit id ``<version>-0`` (never ``$``), so a
-        commit made just before the call is returned at once, never missed.
+        Waiting reads use the explicit id after ``version`` (never ``$``, see
+        :func:`_after_id`), so a commit made just before the call is returned
+        at once, never missed.
         """
-        if version < 0:
-            raise ValueError(f"version must be >= 0, got {version}")
+        if version < -1:
+            raise ValueError(f"version must be >= -1, got {version}")
         if limit < 1:
             raise ValueError(f"limit must be >= 1, got {limit}")
         k = self.keys(match_id)
         if block_ms > 0:
-            # XREAD from the explicit id ``<version>-0`` returns at once when newer
+            # XREAD from the explicit id after ``version`` returns at once when newer
             # entries exist and blocks otherwise, so a live reader costs one call
             # per wake-up; the existence check runs only when the wait times out.
             async with (
@@ -543,14 +551,15 @@ class RedisStore(MatchStore):
                 asyncio.timeout(block_ms / 1000 + self._op_timeout_s),
             ):
                 streams = await self._blocking.xread(
-                    {k.events: f"{version}-0"}, count=limit, block=block_ms
+                    {k.events: _after_id(version)}, count=limit, block=block_ms
                 )
             batches = [
                 _parsed_batch(entry_id, fields) for entry_id, fields in _stream_entries(streams)
             ]
             if batches:
                 return batches
-        reply = await self._call(self._events, [k.head, k.events], [f"({version}-0", limit])
+        start = "(" + _after_id(version)
+        reply = await self._call(self._events, [k.head, k.events], [start, limit])
         if reply is None:
             raise MatchNotFound(match_id)
         return [_raw_batch(entry) for entry in cast(list[Any], reply)]
@@ -571,7 +580,7 @@ class RedisStore(MatchStore):
         if not cursors:
             return {}
         by_key = {self.keys(match_id).events: match_id for match_id in cursors}
-        streams: dict[Any, Any] = {key: f"{cursors[m]}-0" for key, m in by_key.items()}
+        streams: dict[Any, Any] = {key: _after_id(cursors[m]) for key, m in by_key.items()}
         async with (
             self._calling(blocking=True),
             asyncio.timeout(block_ms / 1000 + self._op_timeout_s),
@@ -690,19 +699,24 @@ class RedisStore(MatchStore):
         self, match_id: str, seat: int, expected_json: str, new_json: str | None
     ) -> bool:
         """One script: compare the seat's claim, then replace or remove it."""
+        return await self._swap(match_id, seat, expected_json, new_json) == 1
+
+    async def reopen_seat(self, match_id: str, seat: int, expected_json: str) -> ReopenOutcome:
+        """One script (``swap_claim.lua``): compare the claim, check the match
+        has not started, remove the claim."""
+        done = await self._swap(match_id, seat, expected_json, None)
+        return "reopened" if done == 1 else "started" if done == 2 else "changed"
+
+    async def _swap(
+        self, match_id: str, seat: int, expected_json: str, new_json: str | None
+    ) -> int:
         k = self.keys(match_id)
         done = await self._call(
-            self._swap_claim, [k.head, k.seats], [seat, expected_json, new_json or ""]
+            self._swap_claim, [k.head, k.seats, k.events], [seat, expected_json, new_json or ""]
         )
         if done == -1:
             raise MatchNotFound(match_id)
-        return bool(done == 1)
-
-    async def mark_started(self, match_id: str) -> None:
-        """One script: the match's keys get the idle TTL."""
-        k = self.keys(match_id)
-        if not await self._call(self._started, [k.meta, k.seats, k.head], [self._idle_ttl_ms]):
-            raise MatchNotFound(match_id)
+        return int(cast(int, done))
 
     # -- lobby ----------------------------------------------------------------
     # Two keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set whose
@@ -962,6 +976,14 @@ def _status(value: object) -> MatchStatus:
     return cast(MatchStatus, value)
 
 
+def _after_id(version: int) -> str:
+    """The last stream id at or before ``version``: reads after it start with
+    the next version. Commits are entries ``<version>-0`` and the start is
+    ``0-1`` (see claim.lua), so after version 0 is after the start, and after
+    version -1 (before the start) is ``0-0``."""
+    return "0-0" if version < 0 else f"{version}-1"
+
+
 def _version_of(entry_id: str) -> int:
     return int(entry_id.partition("-")[0])
 
@@ -974,7 +996,8 @@ def _raw_batch(entry: Any) -> EventBatch:
 
 
 def _parsed_batch(entry_id: str, fields: dict[str, str]) -> EventBatch:
-    return EventBatch(_version_of(entry_id), fields["e"])
+    # The start (entry 0-1) has no events.
+    return EventBatch(_version_of(entry_id), fields.get("e", ""))
 
 
 def _stream_groups(reply: Any) -> Iterator[tuple[str, list[tuple[str, dict[str, str]]]]]:
