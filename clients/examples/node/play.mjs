@@ -8,6 +8,11 @@
 //
 //   npm ci && node play.mjs [host:port]      (default 127.0.0.1:50051)
 //
+// Then, in every game, it does what a client usually does: each seat joins and
+// opens its PlayMatch stream at once, before the match has started; the start
+// reaches every waiting stream as a snapshot (started: true) with the turn of
+// the seats that must decide, and the seats play a few moves.
+//
 // It prints one JSON line with what it saw and exits 0 when every check held.
 
 import { createHash, randomBytes, randomUUID } from "node:crypto";
@@ -140,6 +145,121 @@ function playToTheEnd(matchId, token) {
   });
 }
 
+// A seat's compact stream, opened as soon as the seat has joined: it reports the
+// snapshots it gets and plays a random legal action whenever it is prompted,
+// until `stop` is called.
+function openSeatStream(matchId, token, seat, onMove) {
+  const metadata = new grpc.Metadata();
+  metadata.set("authorization", `Bearer ${token}`);
+  const stream = client.PlayMatch(metadata);
+  const seen = { seat, snapshots: [], prompts: 0, failed: null };
+  let resolveStart;
+  let resolveFirst;
+  seen.started = new Promise((resolve) => (resolveStart = resolve));
+  seen.first = new Promise((resolve) => (resolveFirst = resolve));
+  stream.on("data", (message) => {
+    let turn = message.turn;
+    if (message.message === "snapshot") {
+      const { started, deciding_seats: deciding } = message.snapshot.match;
+      seen.snapshots.push({ started, deciding, turn: Boolean(turn) });
+      resolveFirst();
+      if (started) resolveStart({ deciding, turn: Boolean(turn) });
+    }
+    if (message.message === "your_turn") turn = message.your_turn;
+    if (message.message === "update" && message.request_id) onMove();
+    if (turn) {
+      seen.prompts += 1;
+      const choice = turn.actions[Math.floor(Math.random() * turn.actions.length)];
+      stream.write({
+        submit: {
+          match_id: matchId,
+          notation: choice.notation,
+          expected_version: turn.version,
+          request_id: randomUUID(),
+        },
+      });
+    }
+  });
+  stream.on("error", (error) => {
+    if (error.code !== grpc.status.CANCELLED) seen.failed = error.message;
+  });
+  stream.write({ hello: { match_id: matchId, compact: true } });
+  seen.stop = () => stream.cancel();
+  return seen;
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// One match of open seats: every seat but the last joins and opens its stream
+// while the match waits; the last join starts it. Whoever decides first is the
+// fair deal's choice, so a match whose first turn went to the last joiner alone
+// proves nothing about waiting streams: another is dealt then.
+async function streamsOpenedBeforeTheStart(gameId, seatCount) {
+  for (let attempt = 1; attempt <= 20; attempt += 1) {
+    const created = await call("CreateMatch", {
+      game_id: gameId,
+      seats: Array.from({ length: seatCount }, () => ({ kind: "SEAT_KIND_OPEN" })),
+    });
+    const matchId = created.match_id;
+    let moves = 0;
+    let enoughMoves;
+    const played = new Promise((resolve) => (enoughMoves = resolve));
+    const onMove = () => {
+      moves += 1;
+      if (moves >= 4) enoughMoves();
+    };
+    const streams = [];
+    let waitingOk = true;
+    for (let seat = 0; seat < seatCount - 1; seat += 1) {
+      const joined = await call("JoinMatch", {
+        match_id: matchId, seat, display_name: `node ${seat}`, entropy: randomBytes(8).toString("hex"),
+      });
+      waitingOk &&= !joined.match.started;
+      const seen = openSeatStream(matchId, joined.token, seat, onMove);
+      streams.push(seen);
+      // The stream has shown the waiting match before the next seat joins.
+      await withTimeout(seen.first, 10_000, `first snapshot on ${gameId}`);
+    }
+    const last = await call("JoinMatch", {
+      match_id: matchId, seat: seatCount - 1, display_name: "node last",
+      entropy: randomBytes(8).toString("hex"),
+    });
+    const deciding = last.match.deciding_seats;
+    const starts = await withTimeout(
+      Promise.all(streams.map((seen) => seen.started)), 10_000, `start on ${gameId}`,
+    );
+    const waiting = streams.map((seen) => seen.snapshots[0]);
+    const check = {
+      attempt,
+      startedOnJoin: last.match.started === true && waitingOk,
+      waitingSnapshots: waiting.every((snap) => snap && !snap.started && snap.deciding.length === 0),
+      startsAgree: starts.every((start) => start.deciding.join() === deciding.join()),
+      // A waiting stream of a deciding seat gets its turn with the start, no other.
+      promptedAtStart: starts.every((start, seat) => start.turn === deciding.includes(seat)),
+    };
+    if (!streams.some((seen) => deciding.includes(seen.seat))) {
+      streams.forEach((seen) => seen.stop());
+      continue; // only the last joiner decides first: deal another match
+    }
+    // The last seat plays too, so the match moves whoever's turn comes.
+    streams.push(openSeatStream(matchId, last.token, seatCount - 1, onMove));
+    await withTimeout(played, 30_000, `moves on ${gameId}`);
+    streams.forEach((seen) => seen.stop());
+    check.moves = moves;
+    check.ok =
+      check.startedOnJoin && check.waitingSnapshots && check.startsAgree &&
+      check.promptedAtStart && streams.every((seen) => seen.failed === null);
+    return check;
+  }
+  return { ok: false, reason: "the first turn always went to the last joiner" };
+}
+
 async function main() {
   const checks = {};
   const games = await call("ListGames", {});
@@ -195,7 +315,16 @@ async function main() {
     exported.dealt_seed === dealt;
   checks.everyUpdateWatched = watched.from + watched.updates === exported.actions.length;
 
-  const ok = Object.entries(checks).every(([key, value]) => key === "errorFacts" || value === true);
+  const starts = {};
+  for (const [gameId, seatCount] of [["mykerinos", 2], ["archeos", 2], ["marenostrum", 3]]) {
+    starts[gameId] = await streamsOpenedBeforeTheStart(gameId, seatCount);
+  }
+  checks.promptedAfterWaiting = Object.values(starts).every((start) => start.ok === true);
+  checks.starts = starts;
+
+  const ok = Object.entries(checks).every(
+    ([key, value]) => key === "errorFacts" || key === "starts" || value === true,
+  );
   console.log(
     JSON.stringify({ ok, matchId, seat: joined.seat, ...played, watched: watched.updates, checks }),
   );
