@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 from typing import Any, cast
 
 import grpc
@@ -60,8 +61,10 @@ class _LosesReplies:
             self.lose.discard("create")
             raise StoreUnavailable("reply lost (test)")
 
-    async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
-        won: bool = await super().claim_seat(match_id, claim)  # type: ignore[misc]
+    async def claim_seat(
+        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+    ) -> bool:
+        won: bool = await super().claim_seat(match_id, claim, starting)  # type: ignore[misc]
         if "claim" in self.lose:
             self.lose.discard("claim")
             raise StoreUnavailable("reply lost (test)")

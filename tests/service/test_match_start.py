@@ -130,7 +130,7 @@ async def test_a_stream_resumed_at_version_0_before_the_start_gets_it(
 ) -> None:
     """A client that lost its stream while waiting resumes from version 0: the
     start still reaches it, as a snapshot with its turn."""
-    server = await deployment.start()
+    server = await deployment.start(heartbeat_s=0.05)
     client = deployment.client(server)
     created = await client.create(2, seed=7)
     first = get_game("mykerinos").new_match(2, seed=7).current_seat()
@@ -138,6 +138,9 @@ async def test_a_stream_resumed_at_version_0_before_the_start_gets_it(
     joined = await client.join(created.match_id, first, "early")
     player = client.as_seat(joined.token)
     call = await open_play(player, created.match_id, compact=False, from_version=0)
+    # A resumed stream sends no snapshot: its first heartbeat says it is open.
+    beat = await player.read(call)
+    assert beat is not None and beat.WhichOneof("message") == "heartbeat"
     await client.join(created.match_id, 1 - first, "late")
     summary, turn = await read_start(player, call, first, compact=False)
     assert turn is not None and summary.started

@@ -22,7 +22,7 @@ PINNED_SHAS = {
     "bot_post": "36967a7822ab70ec395222738bf39d0e761b8adb",
     "bot_release": "314a75c6eb4839449b467cb91f2fe5fd2394f58b",
     "bot_renew": "7b5cf0f31e5288e412c46e2efd97a7e3afa33ac0",
-    "claim": "df85ace7d4f47cdcf25ff8851ceb4c1c6537ee4f",
+    "claim": "a08ccfb3d0961e96ed0e36c168b994537a7377ad",
     "commit": "2c93afe1424c09d61666c310905368f3162dba40",
     "create": "349c4a34a9e350aca18b931d99802ed7916bda03",
     "events": "b8757fbbe410c1beb14fb6b68249bc343c3a1ed5",
@@ -30,8 +30,7 @@ PINNED_SHAS = {
     "log": "e837e8af0fff3d5ed85993662e9436cd1a4bc341",
     "replace_claim": "55af3e927b6273e2a55b15f03555ae06edf623dc",
     "request": "6ff128a6521421b07b2f6a603d5e71333edd095a",
-    "started": "5fddb0f9064e3b5f1f56cbdad11b99afa44da833",
-    "swap_claim": "315056ae80138b3f14bfa608151e7545ea67c2ee",
+    "swap_claim": "c36a43450adca4693dd603128785c4ac143752da",
     # -- lobby --
     "lobby_drop": "d27b8578031cb9a893a78e274f58bdaef35de991",
     "lobby_peek": "e61af9427862b440788c4d2810b459d4f9a2f626",

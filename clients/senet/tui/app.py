@@ -505,6 +505,10 @@ class PlayApp(App[int]):
             return Text("The match is over. Ctrl+Q leaves.", style="bold")
         if summary is None or view is None:
             return Text("Fetching the match...", style="italic")
+        if not summary.started:
+            return Text(
+                f"Waiting for players to join: {self.session.join_command()}", style="italic"
+            )
         if not summary.HasField("current_seat"):
             return Text("")
         seat = summary.current_seat

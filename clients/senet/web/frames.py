@@ -79,6 +79,12 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
 def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:
     if summary.status != match_pb2.MATCH_STATUS_ACTIVE:
         return f"The match is {STATUS_NAME.get(summary.status, 'over')}."
+    if not summary.started:
+        open_seats = sum(
+            1 for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
+        )
+        plural = "s" if open_seats != 1 else ""
+        return f"Waiting for players to join ({open_seats} open seat{plural})."
     if not summary.HasField("current_seat"):
         return "Waiting."
     if summary.current_seat == viewer:

@@ -29,7 +29,6 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "request",
     "replace_claim",
     "swap_claim",
-    "started",
     "bot_post",
     "bot_acquire",
     "bot_renew",
