@@ -15,7 +15,10 @@ so CI is reproducible) and checks the contract of :mod:`senet.games.interface`:
 
 Nothing here knows a game's rules. The one game-specific piece is an optional
 *notation fuzzer* per game id (grammatical action texts, mostly illegal), used on top
-of the generic pool of notations that were legal somewhere in other matches.
+of the generic pool of notations that were legal somewhere in other matches. Both are
+also sent with an ASCII digit swapped for another script's (``size ²``, ``a c٣``):
+notation numbers are ASCII, so such a text is malformed, never a crash nor a second
+spelling of an action.
 """
 
 from __future__ import annotations
@@ -175,6 +178,10 @@ def _cases() -> list[Any]:
 
 
 CASES = _cases()
+#: Each game at each seat count, without variants.
+BASE_CASES = [
+    p for p in CASES if not isinstance(p.values[0], Variant) or isinstance(p.values[0], Shortened)
+]
 GAME_IDS = [pytest.param(g, id=g.info.id) for g in all_games()]
 
 
@@ -230,11 +237,57 @@ def _archeos_notations(rng: Rng, count: int) -> list[str]:
     return out
 
 
+def _marenostrum_notations(rng: Rng, count: int) -> list[str]:
+    """Grammatical Mare Nostrum texts that name numbers (sizes, seats), mostly illegal."""
+    from senet.games.marenostrum import actions as act
+    from senet.games.marenostrum.commodities import CARD_NAMES
+
+    out = []
+    for _ in range(count):
+        kind = rng.choice([act.SIZE, act.TAKE, *act.SEAT_KINDS])
+        number = rng.below(act.MAX_SEATS + 2)  # a few past the last seat
+        if kind == act.TAKE:
+            out.append(f"{kind} {number} {rng.choice(list(CARD_NAMES))}")
+        else:
+            out.append(f"{kind} {number}")
+    return out
+
+
 #: Optional per-game generators of grammatical (usually illegal) notation.
 NOTATION_FUZZERS: dict[str, Callable[[Rng, int], list[str]]] = {
     "archeos": _archeos_notations,
+    "marenostrum": _marenostrum_notations,
     "mykerinos": _mykerinos_notations,
 }
+
+ASCII_DIGITS = frozenset("0123456789")
+#: Characters that ``str.isdigit`` or ``int`` take for digits although no notation may
+#: use them: superscripts and a circled digit (``isdigit`` but not ``int``), Arabic-Indic,
+#: Extended Arabic-Indic, Devanagari, fullwidth and mathematical digits (both).
+FOREIGN_DIGITS = ("²", "³", "¹", "⑤", "٣", "\u06f5", "१", "\uff11", "\uff19", "\U0001d7d9")
+#: Any numeric character but ASCII's: the named ones, then every Unicode digit or number.
+FOREIGN_DIGIT = st.sampled_from(FOREIGN_DIGITS) | st.characters(
+    categories=("Nd", "Nl", "No"), exclude_characters="0123456789"
+)
+
+
+def _has_foreign_digit(text: str) -> bool:
+    return any(char.isnumeric() and char not in ASCII_DIGITS for char in text)
+
+
+def _with_foreign_digits(
+    texts: list[str], digits: list[str] | tuple[str, ...], rng: Rng
+) -> list[str]:
+    """Each of ``texts`` that has an ASCII digit, with one of them (picked by ``rng``)
+    swapped for one of ``digits``."""
+    out = []
+    for text in texts:
+        places = [i for i, char in enumerate(text) if char in ASCII_DIGITS]
+        if places:
+            i = rng.choice(places)
+            out.append(f"{text[:i]}{rng.choice(list(digits))}{text[i + 1 :]}")
+    return out
+
 
 #: Games whose every seat sees everything a seat to move decides with (no hidden hands).
 PUBLIC_CHOICE_GAMES = frozenset({"mykerinos"})
@@ -309,7 +362,7 @@ def _candidate_notations(game: Game, seats: int, rng: Rng, count: int) -> list[s
     fuzzer = NOTATION_FUZZERS.get(game.info.id)
     if fuzzer is not None:
         out += fuzzer(rng, count)
-    return out
+    return out + _with_foreign_digits(out, FOREIGN_DIGITS, rng)
 
 
 # ------------------------------------------------------------------ helpers
@@ -471,7 +524,14 @@ def _check_text(
     game: Game, state: GameState, seat: int, text: str, legal: set[Any], before: JsonDict
 ) -> None:
     """Text must be refused as malformed, or parse; parsed, it is legal (in ``legal``)
-    or refused as illegal. ``before`` is the state's data."""
+    or refused as illegal. ``before`` is the state's data. A text with a digit that is
+    not ASCII is malformed: no notation has one, and reading it as ASCII would give an
+    action a second spelling."""
+    if _has_foreign_digit(text):
+        with pytest.raises(MalformedActionError):
+            game.parse_action(text)
+        _expect(state, seat, text, MalformedActionError, before)
+        return
     try:
         parsed = game.parse_action(text)
     except MalformedActionError:
@@ -495,7 +555,10 @@ def _check_text(
     chooser=SEEDS,
     garbage=st.lists(
         st.text(max_size=12)
-        | st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789/ ,", max_size=16),
+        | st.text(
+            alphabet=f"abcdefghijklmnopqrstuvwxyz0123456789/ ,{''.join(FOREIGN_DIGITS)}",
+            max_size=16,
+        ),
         max_size=12,
     ),
 )
@@ -532,6 +595,30 @@ def test_bad_actions_are_rejected_and_change_nothing(
         for action in [*log[-3:], *GARBAGE_TEXT[:4], *WRONG_TYPES[:4]]:
             _expect(state, seat, action, GameOverError)
     assert state.legal_actions() == []
+
+
+@pytest.mark.parametrize(("game", "seats"), BASE_CASES)
+@_settings(25)
+@given(seed=SEEDS, digits=st.lists(FOREIGN_DIGIT, min_size=1, max_size=3))
+def test_notations_with_foreign_digits_are_malformed(
+    game: Game, seats: int, seed: int, digits: list[str]
+):
+    """Every notation with a digit (legal somewhere, or fuzzed), with one digit swapped
+    for another script's: refused as malformed by the parser and by ``apply``, which
+    leaves the state unchanged; never a ValueError, never read as the ASCII digit."""
+    rng = Rng(seed)
+    fuzzer = NOTATION_FUZZERS.get(game.info.id)
+    texts = [*_notation_pool(game, seats), *(fuzzer(rng, 100) if fuzzer else [])]
+    swapped = _with_foreign_digits(texts, digits, rng)
+    assert swapped, f"no notation of {game.info.id} has a digit to swap"
+    for text in swapped:
+        with pytest.raises(MalformedActionError):
+            game.parse_action(text)
+    state = game.new_match(seats, seed=seed)
+    seat = state.current_seat()
+    before = state.to_data()
+    for _ in range(10):
+        _expect(state, seat, rng.choice(swapped), MalformedActionError, before)
 
 
 # --------------------------------------------------------- serialization

@@ -97,6 +97,23 @@ def test_malformed_notation_says_what_is_wrong(text: str, fragment: str) -> None
         parse_action(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["a c²", "a c٣", "a c\uff12", "a c⑤", "a c\U0001d7d9", "b c3 d\uff13", "a c02", "a c10",
+     "dir exp\uff15", "dir exp⑤", "mus hei³", "take n\uff11", "take n¹", "block f\u0665"],
+)  # fmt: skip
+def test_rows_and_numbered_names_are_ascii_digits_written_one_way(text: str) -> None:
+    with pytest.raises(MalformedActionError):
+        parse_action(text)
+    state = new_state(4)
+    seat = state.current_seat()
+    assert seat is not None
+    before = state.to_data()
+    with pytest.raises(MalformedActionError):
+        state.apply(seat, text)
+    assert state.to_data() == before
+
+
 # ----------------------------------------------------------------------- excavation
 def test_start_anywhere_empty_but_never_on_a_pyramid() -> None:
     state = new_state(4)

@@ -12,11 +12,16 @@ tokens, admin keys, unknown keys) and checks that:
 The server runs on its own event loop in a thread, so the sync Hypothesis test
 can drive it with the blocking gRPC client. Bounded: 50 examples per store, each
 sending one fuzzed request of every type.
+
+Beside it, every hosted game gets notations that were legal somewhere with a digit
+swapped for another script's (``size ²``, ``a c٣``), through SubmitAction and
+PlayMatch: INVALID_ARGUMENT with reason MALFORMED_ACTION each time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass
@@ -29,6 +34,7 @@ from google.protobuf.message import Message
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from senet.games import Rng, all_games, get_game
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
 from senet.store import MatchStore
@@ -36,7 +42,7 @@ from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
-from tests.service.conftest import current_seat
+from tests.service.conftest import Client, current_seat, expect_error
 
 T = TypeVar("T")
 BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
@@ -47,6 +53,7 @@ TIMEOUT_S = 5.0
 # Well-formed notations (some legal now, most not) and near misses.
 _NOTATIONS = ["pass", "a b1", "a c2", "a h6", "b c3 d3", "take l", "take r", "mus exp5",
               "dir exp5", "nskip", "discard r", "cur c2 c3", "col a1 a2 a3", "a", "a i9",
+              "a c\u00b2", "a c\u0663", "a c\uff12", "dir exp\u2464", "take n\u00b9",
               ]  # fmt: skip
 _INT_RANGES = {
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
@@ -329,3 +336,73 @@ def test_malformed_requests_never_fail_internally_nor_change_a_match(
             assert after[0].match.version == before[0].match.version + accepted
         else:
             assert after == before, (method, requests, md)
+
+
+# ------------------------------------------------- foreign digits, every game
+#: Digits no notation may use: a superscript and a circled digit (``str.isdigit`` takes
+#: them, ``int`` does not), an Arabic-Indic and a fullwidth digit (``int`` reads both).
+FOREIGN_DIGITS = ("\u00b2", "\u2464", "\u0663", "\uff11")
+ASCII_DIGITS = frozenset("0123456789")
+#: What PlayMatch sends besides the answer to a submission: the opening snapshot, prompts.
+PROMPTS = ("snapshot", "your_turn")
+
+
+@functools.cache
+def _with_foreign_digits(game_id: str, seats: int, kinds: int = 6) -> tuple[str, ...]:
+    """Notations with an ASCII digit, legal somewhere in seeded local matches of the game
+    (one of each of up to ``kinds`` action kinds), each with its first digit swapped for
+    every FOREIGN_DIGITS one."""
+    game = get_game(game_id)
+    found: dict[str, str] = {}  # the first word (the kind) -> a notation of that kind
+    for seed in range(20):
+        state = game.new_match(seats, seed=seed)
+        rng = Rng(seed)
+        while not state.is_over():
+            legal = state.legal_actions()
+            for text in (a.notation() for a in legal):
+                if any(c in ASCII_DIGITS for c in text):
+                    found.setdefault(text.split()[0], text)
+            state.apply_unchecked(rng.choice(legal))
+    assert found, f"no notation of {game_id} has a digit"
+    out: list[str] = []
+    for text in [found[kind] for kind in sorted(found)][:kinds]:
+        i = next(i for i, c in enumerate(text) if c in ASCII_DIGITS)
+        out.extend(f"{text[:i]}{digit}{text[i + 1 :]}" for digit in FOREIGN_DIGITS)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("rpc", ["SubmitAction", "PlayMatch"])
+@pytest.mark.parametrize("game_id", sorted(g.info.id for g in all_games()))
+async def test_foreign_digits_in_notation_are_invalid_argument_for_every_game(
+    client: Client, game_id: str, rpc: str
+) -> None:
+    seats = get_game(game_id).info.min_seats
+    texts = _with_foreign_digits(game_id, seats)
+    created = await client.create(seats, seed=7, game_id=game_id)
+    mid = created.match_id
+    players = [client.as_seat((await client.join(mid, s, f"p{s}")).token) for s in range(seats)]
+    mover = current_seat((await client.get(mid)).match)
+    assert mover is not None
+    player = players[mover]
+    if rpc == "SubmitAction":
+        for text in texts:
+            await expect_error(
+                player.submit(mid, text), grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_ACTION"
+            )
+    else:
+        call = player.play()
+        await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=mid)))
+        for n, text in enumerate(texts):
+            submit = ms.SubmitActionRequest(notation=text, request_id=f"digit-{n}")
+            await call.write(ms.PlayMatchRequest(submit=submit))
+            message = await player.read(call)
+            while message is not None and message.WhichOneof("message") in PROMPTS:
+                message = await player.read(call)
+            assert message is not None and message.WhichOneof("message") == "error", (text, message)
+            assert (message.error.code, message.error.reason, message.error.request_id) == (
+                grpc.StatusCode.INVALID_ARGUMENT.value[0],
+                "MALFORMED_ACTION",
+                f"digit-{n}",
+            ), text
+        call.cancel()
+    assert (await client.get(mid)).match.version == 0

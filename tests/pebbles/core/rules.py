@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from senet.games.errors import MalformedActionError
+from senet.games.notation import read_number
 
 #: Values a pebble may carry.
 VALUES = range(1, 9)
@@ -13,8 +13,6 @@ VALUES = range(1, 9)
 COPIES = 3
 #: Every pebble of a match, sorted.
 PEBBLES_IN_PLAY: tuple[int, ...] = tuple(v for v in VALUES for _ in range(COPIES))
-
-_NOTATION = re.compile(r"play ([1-8])")
 
 
 class Play(NamedTuple):
@@ -32,7 +30,8 @@ def parse_action(text: str) -> Play:
     Raises:
         MalformedActionError: anything else.
     """
-    found = _NOTATION.fullmatch(text) if isinstance(text, str) else None
-    if found is None:
+    kind, _, value = text.partition(" ") if isinstance(text, str) else ("", "", "")
+    tile = read_number(value, VALUES[0], VALUES[-1]) if kind == "play" else None
+    if tile is None:
         raise MalformedActionError(f"not a Pebbles action: {text!r} (expected 'play <1-8>')")
-    return Play(int(found.group(1)))
+    return Play(tile)

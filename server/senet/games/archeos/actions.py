@@ -37,6 +37,7 @@ from typing import NamedTuple
 from senet.games.archeos.cards import CARD_TYPES, COLOUR_LETTERS, COLOURS, card_name, parse_card
 from senet.games.archeos.sites import PROFESSOR_TOKENS
 from senet.games.errors import MalformedActionError
+from senet.games.notation import read_number
 
 TAKE = "take"
 DRAW = "draw"
@@ -144,11 +145,12 @@ def parse_action(text: str) -> ArcheosAction:
             raise MalformedActionError(f"{kind!r} takes one site, like {kind} g")
         return ArcheosAction(kind, -1, parse_target(args[0]))
     if kind == PROFESSOR:
-        if len(args) != 1 or args[0] not in {str(t) for t in PROFESSOR_TOKENS}:
-            raise MalformedActionError(
-                f"'prof' takes a token value {PROFESSOR_TOKENS[0]}-{PROFESSOR_TOKENS[-1]}"
-            )
-        return ArcheosAction(PROFESSOR, -1, int(args[0]))
+        low, high = PROFESSOR_TOKENS[0], PROFESSOR_TOKENS[-1]
+        value = read_number(args[0], low, high) if len(args) == 1 else None
+        if value is None or value not in PROFESSOR_TOKENS:
+            got = repr(" ".join(args)) if args else "nothing"
+            raise MalformedActionError(f"'prof' takes a token value {low}-{high}, not {got}")
+        return ArcheosAction(PROFESSOR, -1, value)
     if kind in BARE_KINDS:
         if args:
             raise MalformedActionError(f"{kind!r} takes no arguments")

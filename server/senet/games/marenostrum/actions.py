@@ -49,6 +49,7 @@ from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, card_type
 from senet.games.marenostrum.constants import UNIT_KINDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+from senet.games.notation import parse_number
 
 SIZE = "size"
 OFFER = "offer"
@@ -107,6 +108,8 @@ UNIT_LETTERS = ("l", "c")
 #: ``sack`` targets: the building kinds (a caravan also names its commodity).
 SACK_KINDS = BUILDING_NAMES
 MAX_SEATS = 6
+#: The largest number ``size`` can name (three digits); legality decides the rest.
+MAX_CARDS_NAMED = 999
 
 
 class MareAction(NamedTuple):
@@ -196,15 +199,11 @@ def _card(text: str) -> int:
 
 
 def _seat(text: str) -> int:
-    if not text.isdigit() or int(text) >= MAX_SEATS:
-        raise MalformedActionError(f"{text!r} is not a seat number")
-    return int(text)
+    return parse_number(text, "a seat number", 0, MAX_SEATS - 1)
 
 
 def _count(text: str) -> int:
-    if not text.isdigit() or len(text) > 3:
-        raise MalformedActionError(f"{text!r} is not a number of cards")
-    return int(text)
+    return parse_number(text, "a number of cards", 0, MAX_CARDS_NAMED)
 
 
 _ARITY = {

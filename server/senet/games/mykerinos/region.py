@@ -13,19 +13,19 @@ right. Plot *slots* are numbered ``2 * area + side`` (side 0 = left, 1 = right).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from senet.games.errors import MalformedActionError
 from senet.games.mykerinos.plots import PLOT_COLUMNS, PLOT_ROWS
+from senet.games.notation import read_number
 
 COLUMNS = 8
 AREA_COLUMNS = 2
 AREA_WIDTH = 2 * PLOT_COLUMNS
 MAX_AREA_ROWS = 3
 
-_SPACE_RE = re.compile(r"^([a-h])([1-9])$")
+_COLUMN_LETTERS = "abcdefgh"
 
 
 @dataclass(frozen=True)
@@ -115,9 +115,11 @@ def parse_space(text: str) -> int:
     Raises:
         MalformedActionError: not a space name.
     """
-    match = _SPACE_RE.match(text.lower())
-    if match is None:
+    lowered = text.lower()
+    column = _COLUMN_LETTERS.find(lowered[:1]) if lowered else -1
+    row = read_number(lowered[1:], 1, MAX_SPACES // COLUMNS)
+    if column < 0 or row is None:
         raise MalformedActionError(
             f"{text!r} is not a space: use a column a-h and a row 1-9, like c2"
         )
-    return (int(match.group(2)) - 1) * COLUMNS + ord(match.group(1)) - ord("a")
+    return (row - 1) * COLUMNS + column
