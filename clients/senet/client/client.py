@@ -16,7 +16,6 @@ delivered nothing (afterwards CANCELLED may be a deliberate end).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import uuid
@@ -29,6 +28,7 @@ from typing import Literal, TypeVar
 import grpc
 
 from senet.client.errors import SenetRpcError
+from senet.client.streams import send_requests
 from senet.client.turns import prompt_of
 from senet.v1 import (
     bot_service_pb2,
@@ -483,21 +483,22 @@ class SeatClient:
         last_update: match_service_pb2.PlayMatchResponse | None = None
         delay = _BACKOFF_START_S
         while True:
-            outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest | None] = asyncio.Queue()
+            outbox: asyncio.Queue[match_service_pb2.PlayMatchRequest] = asyncio.Queue()
             hello = match_service_pb2.PlayHello(match_id=self.match_id, compact=compact)
             if last_version is not None:
                 hello.from_version = last_version
             await outbox.put(match_service_pb2.PlayMatchRequest(hello=hello))
 
             async def requests(
-                queue: asyncio.Queue[match_service_pb2.PlayMatchRequest | None],
+                queue: asyncio.Queue[match_service_pb2.PlayMatchRequest],
             ) -> AsyncIterator[match_service_pb2.PlayMatchRequest]:
-                while (item := await queue.get()) is not None:
-                    yield item
+                while True:
+                    yield await queue.get()
 
-            call = self.client.stub.PlayMatch(
-                requests(outbox), metadata=self.client.metadata(self.token)
-            )
+            # Written by send_requests rather than grpc, so that a stream the
+            # server ends mid-write still fails with the server's status.
+            call = self.client.stub.PlayMatch(None, metadata=self.client.metadata(self.token))
+            writer = asyncio.create_task(send_requests(call, requests(outbox)))
             delivered = False
             try:
                 async for message in call:
@@ -516,7 +517,6 @@ class SeatClient:
                         action = await decide(turn)
                         if action is not None:
                             await outbox.put(_submission(self.match_id, action, turn.version))
-                await outbox.put(None)
                 return last_update
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
@@ -524,8 +524,9 @@ class SeatClient:
                     raise error from None
             finally:
                 call.cancel()
-                with contextlib.suppress(asyncio.QueueFull):
-                    outbox.put_nowait(None)
+                writer.cancel()
+                if writer.done() and not writer.cancelled() and (bug := writer.exception()):
+                    raise bug
             await self.client._failover()
             await asyncio.sleep(delay)
             delay = min(delay * 2, _BACKOFF_MAX_S)
