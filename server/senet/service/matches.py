@@ -984,12 +984,7 @@ class MatchService:
         control = _control_of(entry.meta)
         if clock is not None and control is not None:
             start = 0 if clock.turn_started_ms else started_ms(entry.meta, entry.seats)
-            # Seats deciding at once share their decisions' start: one's choice
-            # leaves the others' clocks running (and its own, if it goes on).
-            shared = len(before) > 1 and bool(deciding) and set(before).issuperset(deciding)
-            clock = clock.after(
-                control, seat, int(now * 1000), start, timed_out, shared, seat not in deciding
-            )
+            clock = clock.after(control, seat, int(now * 1000), start, timed_out, before, deciding)
             view = self._clock_view(entry.meta, entry.seats, clock, deciding)
             record = replace(record, clock=None if view is None else view.to_data())
         for due in deciding:
