@@ -106,3 +106,14 @@ def test_a_seat_whose_decision_another_ends_is_charged_the_time_it_held_it() -> 
     ended = clock.after(control, 0, 12_000, 0, False, before=(0, 1), deciding=(2,))
     assert ended.remaining_ms == (4000, 3000, 5000)
     assert ended.timeouts == (0, 1, 0) and ended.turn_started_ms == 12_000
+
+
+def test_a_timed_out_choice_of_several_actions_is_one_timeout() -> None:
+    """Seats 0 and 1 offer at once and both time out: the server plays seat 0's
+    two offers, one decision, charged once and counted once."""
+    control = TimeControl(decision_ms=1000, reserve_ms=5000)
+    clock = Clock((5000, 5000), (2, 0), turn_started_ms=10_000)
+    going_on = clock.after(control, 0, 11_020, 0, True, before=(0, 1), deciding=(0, 1))
+    assert going_on.remaining_ms == (5000, 5000) and going_on.timeouts == (2, 0)
+    offered = going_on.after(control, 0, 11_040, 0, True, before=(0, 1), deciding=(1,))
+    assert offered.remaining_ms == (4000, 5000) and offered.timeouts == (3, 0)

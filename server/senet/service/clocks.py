@@ -113,7 +113,8 @@ class Clock:
         now, the mover's own included (a turn of several steps is several
         decisions, each charged). Every seat whose decision ends or starts
         again here is charged the time it held it (:meth:`held_ms`); the mover
-        then gets the increment, unless it timed out.
+        then gets the increment, unless it timed out, when its timeouts in a
+        row count one more (an action of its own resets them).
 
         ``before``/``deciding``: the seats that had to decide before and after
         the action. Seats deciding at once (every seat deciding after was
@@ -131,7 +132,10 @@ class Clock:
                 left = max(0, remaining[s] - self.held_ms(control, s, now_ms, started_ms))
                 remaining[s] = left + control.increment_ms if s == seat and not timed_out else left
         timeouts = list(self.timeouts)
-        timeouts[seat] = timeouts[seat] + 1 if timed_out else 0
+        if not timed_out:
+            timeouts[seat] = 0
+        elif not (shared and seat in deciding):
+            timeouts[seat] += 1  # a timed-out choice of several actions is one timeout
         return replace(
             self,
             remaining_ms=tuple(remaining),

@@ -1448,7 +1448,13 @@ class MatchService:
         handover = control.handover_after
         if person and handover and clock.timeouts[seat] + 1 >= handover:
             fresh = await self._load(match_id)
-            if fresh.seats.get(seat) == claim_json and fresh.status == "active":
+            counted = _clock_of(fresh)  # a timed-out choice that goes on counts when it ends
+            if (
+                fresh.seats.get(seat) == claim_json
+                and fresh.status == "active"
+                and counted is not None
+                and counted.timeouts[seat] >= handover
+            ):
                 await self._take_over(fresh, meta, seat, control.handover_strategy or "random")
         return "done", None
 
