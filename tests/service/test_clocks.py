@@ -16,7 +16,6 @@ import pytest
 
 from senet.bots.worker import BotWorker
 from senet.client.client import SenetClient
-from senet.service.clocks import Clock, TimeControl
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2
 from tests.service.conftest import WORKER_KEY, ServerProcess
@@ -32,33 +31,6 @@ async def _finish(
         async for _ in client.watch(match_id):
             pass
     return (await client.get(match_id)).match
-
-
-def test_clock_arithmetic_fischer_and_limits() -> None:
-    control = TimeControl(decision_ms=5000, reserve_ms=3000, increment_ms=1000)
-    clock = Clock.initial(control, 2)
-    assert clock.deadline_ms(control, 0, started_ms=10_000) == 13_000  # reserve < limit
-    moved = clock.after(control, 0, now_ms=11_000, started_ms=10_000, timed_out=False)
-    assert moved.remaining_ms == (3000, 3000) and moved.turn_started_ms == 11_000
-    assert moved.deadline_ms(control, 1, started_ms=0) == 14_000
-    late = moved.after(control, 1, now_ms=20_000, started_ms=0, timed_out=True)
-    assert late.remaining_ms == (3000, 0) and late.timeouts == (0, 1)
-    assert late.deadline_ms(control, 1, started_ms=0) == 20_000  # no reserve left
-    limit_only = TimeControl(decision_ms=700)
-    assert Clock.initial(limit_only, 3).deadline_ms(limit_only, 2, started_ms=100) == 800
-
-
-def test_seats_deciding_at_once_share_the_start_of_their_decisions() -> None:
-    """Seats 0 and 1 offer at once from 10 s: seat 1's two choices leave seat 0's
-    clock running; seat 1's reserve is charged once, when its offer is complete."""
-    control = TimeControl(decision_ms=9000, reserve_ms=5000, increment_ms=1000)
-    clock = Clock((5000, 5000), (0, 0), turn_started_ms=10_000)
-    assert clock.deadline_ms(control, 0, 0) == clock.deadline_ms(control, 1, 0) == 15_000
-    going_on = clock.after(control, 1, 11_000, 0, False, shared=True, done=False)
-    assert going_on.remaining_ms == (5000, 5000) and going_on.turn_started_ms == 10_000
-    offered = going_on.after(control, 1, 12_000, 0, False, shared=True, done=True)
-    assert offered.remaining_ms == (5000, 4000)  # 2 s used, 1 s back
-    assert offered.deadline_ms(control, 0, 0) == 15_000  # seat 0's decision runs on
 
 
 async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(

@@ -20,7 +20,7 @@ action loses no timeout.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
@@ -77,13 +77,23 @@ class Clock:
         }
 
     def deadline_ms(self, control: TimeControl, seat: int, started_ms: int) -> int:
-        """When ``seat``'s current decision times out; ``started_ms`` is when the
+        """When ``seat``'s current decision times out: its start plus the smaller
+        of ``decision_ms`` and the seat's reserve left. ``started_ms`` is when the
         match started (the start of the decision at version 0)."""
         start = self.turn_started_ms or started_ms
         limits = [control.decision_ms] if control.decision_ms else []
         if self.remaining_ms:
             limits.append(self.remaining_ms[seat])
         return start + min(limits)
+
+    def held_ms(self, control: TimeControl, seat: int, now_ms: int, started_ms: int) -> int:
+        """How long ``seat`` has held its current decision at ``now_ms``: from the
+        decision's start to ``now_ms`` or its deadline, whichever comes first.
+        Past the deadline the decision is the server's to play (the timeout
+        policy), and the time that takes is nobody's: a replica that dies
+        holding the timeout delays it, not the seat."""
+        start = self.turn_started_ms or started_ms
+        return max(0, min(now_ms, self.deadline_ms(control, seat, started_ms)) - start)
 
     def after(
         self,
@@ -92,29 +102,45 @@ class Clock:
         now_ms: int,
         started_ms: int,
         timed_out: bool,
-        shared: bool = False,
-        done: bool = True,
+        before: Collection[int] = (),
+        deciding: Collection[int] = (),
     ) -> Clock:
-        """The clocks after ``seat`` acted at ``now_ms`` (or timed out).
+        """The clocks after ``seat``'s action committed at ``now_ms`` (``timed_out``:
+        the action is the fallback of a timeout).
 
-        ``shared``: every seat to decide next was already deciding with ``seat``
-        (several choosing at once): their decisions keep their common start, so
-        their clocks run on. ``done``: ``seat``'s own decision is over; False while
-        its choice goes on (a shared decision of several actions), whose reserve
-        is charged once, when it ends.
+        Each action a seat must submit is a decision (docs/protocol.md, "Turn
+        clocks"): the action ends the mover's decision, and the next one starts
+        now, the mover's own included (a turn of several steps is several
+        decisions, each charged). Every seat whose decision ends or starts
+        again here is charged the time it held it (:meth:`held_ms`); the mover
+        then gets the increment, unless it timed out, when its timeouts in a
+        row count one more (an action of its own resets them).
+
+        ``before``/``deciding``: the seats that had to decide before and after
+        the action. Seats deciding at once (every seat deciding after was
+        deciding before, with others) began their decisions together and keep
+        that start: their clocks run on, and a seat's choice of several actions
+        is one decision, charged when it is complete.
         """
-        start = self.turn_started_ms or started_ms
+        movers = {seat, *before}
+        shared = len(movers) > 1 and bool(deciding) and movers.issuperset(deciding)
         remaining = list(self.remaining_ms)
-        if remaining and done:
-            left = max(0, remaining[seat] - (now_ms - start))
-            remaining[seat] = left if timed_out else left + control.increment_ms
+        if remaining:
+            for s in sorted(movers):
+                if shared and s in deciding:
+                    continue  # its decision runs on
+                left = max(0, remaining[s] - self.held_ms(control, s, now_ms, started_ms))
+                remaining[s] = left + control.increment_ms if s == seat and not timed_out else left
         timeouts = list(self.timeouts)
-        timeouts[seat] = timeouts[seat] + 1 if timed_out else 0
+        if not timed_out:
+            timeouts[seat] = 0
+        elif not (shared and seat in deciding):
+            timeouts[seat] += 1  # a timed-out choice of several actions is one timeout
         return replace(
             self,
             remaining_ms=tuple(remaining),
             timeouts=tuple(timeouts),
-            turn_started_ms=start if shared else now_ms,
+            turn_started_ms=(self.turn_started_ms or started_ms) if shared else now_ms,
         )
 
 

@@ -990,12 +990,7 @@ class MatchService:
         control = _control_of(entry.meta)
         if clock is not None and control is not None:
             start = 0 if clock.turn_started_ms else started_ms(entry.meta, entry.seats)
-            # Seats deciding at once share their decisions' start: one's choice
-            # leaves the others' clocks running (and its own, if it goes on).
-            shared = len(before) > 1 and bool(deciding) and set(before).issuperset(deciding)
-            clock = clock.after(
-                control, seat, int(now * 1000), start, timed_out, shared, seat not in deciding
-            )
+            clock = clock.after(control, seat, int(now * 1000), start, timed_out, before, deciding)
             view = self._clock_view(entry.meta, entry.seats, clock, deciding)
             record = replace(record, clock=None if view is None else view.to_data())
         for due in deciding:
@@ -1475,7 +1470,13 @@ class MatchService:
         handover = control.handover_after
         if person and handover and clock.timeouts[seat] + 1 >= handover:
             fresh = await self._load(match_id)
-            if fresh.seats.get(seat) == claim_json and fresh.status == "active":
+            counted = _clock_of(fresh)  # a timed-out choice that goes on counts when it ends
+            if (
+                fresh.seats.get(seat) == claim_json
+                and fresh.status == "active"
+                and counted is not None
+                and counted.timeouts[seat] >= handover
+            ):
                 await self._take_over(fresh, meta, seat, control.handover_strategy or "random")
         return "done", None
 
