@@ -51,6 +51,16 @@ class MatchNotFound(StoreError):
     """No match with that id exists (or it expired)."""
 
 
+class CorruptMatch(StoreError):
+    """A match's stored values are not what a store writes (a head version that is
+    not a number, an unknown status, a document that does not parse): the match
+    exists but cannot be read. The server answers INTERNAL, reason CORRUPT_STATE."""
+
+    def __init__(self, match_id: str, detail: str) -> None:
+        super().__init__(f"match {match_id!r} is corrupt: {detail}")
+        self.match_id = match_id
+
+
 class MatchExists(StoreError):
     """A match with that id already exists: :meth:`MatchStore.create` refused to
     overwrite it. With ids derived from a creation key, that is the same creation
@@ -370,8 +380,12 @@ class MatchStore(ABC):
         ``budget`` entries in all."""
 
     @abstractmethod
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
-        """The public facts of each match (None: it does not exist, or expired)."""
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
+        """The public facts of each match (None: it does not exist, or expired; a
+        :class:`CorruptMatch`: its stored values cannot be read, which must not
+        keep the others from being listed)."""
 
     @abstractmethod
     async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:

@@ -18,6 +18,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from senet.store.base import (
     BOTS,
@@ -27,6 +28,7 @@ from senet.store.base import (
     BotQueue,
     CommitOutcome,
     CommitRequest,
+    CorruptMatch,
     Durability,
     EventBatch,
     LobbyCursor,
@@ -174,6 +176,7 @@ class MemoryStore(MatchStore):
         """Read meta, seat claims and head (trivially consistent under the lock)."""
         async with self._lock:
             m = self._get(match_id)
+            _check_readable(match_id, m)
             return StoredMatch(
                 match_id=match_id,
                 meta_json=m.meta_json,
@@ -443,16 +446,22 @@ class MemoryStore(MatchStore):
             last = self._lobby[order[index - 1][1]].cursor if looked else after
             return LobbyScan(found, last, looked)
 
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
         """Each live match's facts; expired matches are dropped on the way."""
         async with self._lock:
             now = self._clock()
-            facts: dict[str, MatchFacts | None] = {}
+            facts: dict[str, MatchFacts | CorruptMatch | None] = {}
             for match_id in match_ids:
                 try:
                     m = self._get(match_id)
+                    _check_readable(match_id, m)
                 except MatchNotFound:
                     facts[match_id] = None
+                    continue
+                except CorruptMatch as exc:
+                    facts[match_id] = exc
                     continue
                 facts[match_id] = MatchFacts(
                     m.meta_json, dict(m.seats), m.version, m.status, now - m.touched_at
@@ -463,6 +472,14 @@ class MemoryStore(MatchStore):
         """Forget these entries (an entry rewritten elsewhere meanwhile stays)."""
         async with self._lock:
             self._drop_lobby(entries)
+
+
+def _check_readable(match_id: str, match: _Match) -> None:
+    """Raise CorruptMatch for head values the Redis store could not read either."""
+    if type(match.version) is not int or match.version < 0:
+        raise CorruptMatch(match_id, f"head version {match.version!r}")
+    if match.status not in get_args(MatchStatus):
+        raise CorruptMatch(match_id, f"head status {match.status!r}")
 
 
 def _lobby_position(cursor: LobbyCursor) -> tuple[int, str]:

@@ -84,6 +84,7 @@ from senet.store.base import (
     BotQueue,
     CommitOutcome,
     CommitRequest,
+    CorruptMatch,
     Durability,
     EventBatch,
     LobbyCursor,
@@ -476,14 +477,13 @@ class RedisStore(MatchStore):
         if reply is None:
             raise MatchNotFound(match_id)
         meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
-        flat = cast(list[str], seats_flat)
         return StoredMatch(
             match_id=match_id,
             meta_json=meta,
-            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
-            version=int(version),
-            snapshot_json=snapshot,
-            status=_status(status),
+            seats=_seats(match_id, seats_flat),
+            version=_version(match_id, version),
+            snapshot_json=snapshot if isinstance(snapshot, str) else "",
+            status=_match_status(match_id, status),
         )
 
     async def claim_seat(self, match_id: str, claim: SeatClaim) -> bool:
@@ -778,7 +778,9 @@ class RedisStore(MatchStore):
             entries.append(LobbyEntry(cursor, _lobby_hint(flat[i + 1])))
         return LobbyScan(entries, _lobby_cursor(last) if last else None, int(looked))
 
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
         """One script per match, on its own slot, all sent at once."""
         script = self._lobby_scripts["peek"]
         replies = await asyncio.gather(
@@ -787,21 +789,26 @@ class RedisStore(MatchStore):
                 for k in (self.keys(m) for m in match_ids)
             )
         )
-        return {m: self._facts(r) for m, r in zip(match_ids, replies, strict=True)}
+        facts: dict[str, MatchFacts | CorruptMatch | None] = {}
+        for match_id, reply in zip(match_ids, replies, strict=True):
+            try:
+                facts[match_id] = self._facts(match_id, reply)
+            except CorruptMatch as exc:
+                facts[match_id] = exc
+        return facts
 
-    def _facts(self, reply: Any) -> MatchFacts | None:
+    def _facts(self, match_id: str, reply: Any) -> MatchFacts | None:
         if reply is None:
             return None
         meta, seats_flat, version, status, pttl = cast(list[Any], reply)
-        flat = cast(list[str], seats_flat)
         idle_s = None
         if status == "active" and self._idle_ttl_ms and int(pttl) >= 0:
             idle_s = max(0, self._idle_ttl_ms - int(pttl)) / 1000
         return MatchFacts(
             meta_json=meta,
-            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
-            version=int(version),
-            status=_status(status),
+            seats=_seats(match_id, seats_flat),
+            version=_version(match_id, version),
+            status=_match_status(match_id, status),
             idle_s=idle_s,
         )
 
@@ -960,6 +967,34 @@ def _status(value: object) -> MatchStatus:
     if value not in _STATUSES:
         raise StoreError(f"unexpected match status {value!r}")
     return cast(MatchStatus, value)
+
+
+def _match_status(match_id: str, value: object) -> MatchStatus:
+    """A match's stored status, or CorruptMatch."""
+    if value not in _STATUSES:
+        raise CorruptMatch(match_id, f"head status {value!r}")
+    return cast(MatchStatus, value)
+
+
+def _version(match_id: str, value: object) -> int:
+    """A match's stored head version, or CorruptMatch."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and value >= 0:
+        return value
+    raise CorruptMatch(match_id, f"head version {value!r}")
+
+
+def _seats(match_id: str, flat: object) -> dict[int, str]:
+    """A match's seat claims from a flat HGETALL reply, or CorruptMatch."""
+    items = cast(list[str], flat)
+    seats = {}
+    for i in range(0, len(items), 2):
+        number = items[i]
+        if not (number.isascii() and number.isdigit()):
+            raise CorruptMatch(match_id, f"seat field {number!r}")
+        seats[int(number)] = items[i + 1]
+    return seats
 
 
 def _version_of(entry_id: str) -> int:
