@@ -11,6 +11,8 @@ read finds wrong is repaired on the way:
 * an entry whose match is gone (expired) is dropped: entries expire with their
   matches, lazily (the Redis store also checks a few random entries on every
   write, so unread entries do not pile up);
+* a match whose stored values cannot be read (corrupt) is left out of the page,
+  logged and counted (``senet_lobby_unreadable_total``), never failing the page;
 * a hint that no longer matches its match is rewritten. (A reader and a writer
   may race, leaving the older facts in the hint; the next reader to meet the
   entry with a filter its hint passes repairs it. Listings themselves are never
@@ -32,14 +34,17 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from senet.games import get_game
+from senet.games.errors import CorruptStateError
 from senet.games.interface import JsonDict
-from senet.service import errors
+from senet.service import errors, metrics
+from senet.service.malformed import RateLimitedLog
 from senet.service.records import (
     MatchMeta,
     SeatSummary,
@@ -50,6 +55,7 @@ from senet.service.records import (
 )
 from senet.store.base import (
     LOBBY_CREATE_GRACE_S,
+    CorruptMatch,
     LobbyCursor,
     LobbyEntry,
     LobbyHint,
@@ -254,10 +260,13 @@ class Lobby:
                     gone.append(entry.cursor)
                 continue
             try:
+                if isinstance(fact, CorruptMatch):
+                    raise fact
                 meta = MatchMeta.from_json(fact.meta_json)
                 listing = listing_of(entry.match_id, meta, fact, self.idle_ttl_s)
-            except (ValueError, TypeError, KeyError):
-                continue  # a document this server cannot read is no lobby material
+            except (CorruptMatch, CorruptStateError) as exc:
+                _skip_unreadable(entry.match_id, exc)
+                continue
             true_entry = lobby_entry(entry.match_id, meta, fact.seats, fact.status)
             if true_entry.cursor == entry.cursor and true_entry.hint != entry.hint:
                 repairs.append(true_entry)
@@ -268,6 +277,19 @@ class Lobby:
                 self.store.lobby_drop(gone), *(self.store.lobby_put(e) for e in repairs)
             )
         return listings
+
+
+#: Unreadable matches are met by every listing that reaches them: one log line per
+#: burst, and a counter for the rest.
+_UNREADABLE_LOG = RateLimitedLog(logger=logging.getLogger("senet.lobby"))
+
+
+def _skip_unreadable(match_id: str, exc: Exception) -> None:
+    """Leave a match whose stored values cannot be read out of the page, counted and
+    logged: one corrupt match must not fail the lobby for everyone (it answers
+    CORRUPT_STATE when asked for by id)."""
+    metrics.LOBBY_UNREADABLE.inc()
+    _UNREADABLE_LOG.warn("lobby skipped an unreadable match", match_id=match_id, error=str(exc))
 
 
 __all__ = [
