@@ -391,6 +391,26 @@ class MatchStore(ABC):
     async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
         """Remove these entries from the lobby (their matches are gone)."""
 
+    @abstractmethod
+    async def lobby_sweep(self, limit: int) -> int:
+        """Check up to ``limit`` entries whose deadline has passed: drop those whose
+        match is gone, and give the others their match's own expiry as their new
+        deadline. Returns how many were checked (fewer than ``limit``: no entry is
+        due any more).
+
+        Every entry carries a deadline, when to check its match: :meth:`lobby_put`
+        sets it from the hint (the write time plus the TTL a match in that state
+        gets: waiting with open seats, active, or finished), and a check that
+        finds the match alive moves it to the match's own expiry. Nothing is
+        dropped on the deadline alone: only an entry whose match is seen gone
+        (expired, or its creation failed). A match is created after its entry
+        is written, so it outlives its first deadline. The lobby writes that
+        follow every change of a match's TTL other than a commit's renewal (the
+        start, the end, a seat reopening) keep deadlines close to the real
+        expiry, so the index stays bounded by the live matches whether or not
+        anyone lists it. A store without expiry keeps no deadlines.
+        """
+
 
 # ------------------------------------------------------------------ lobby values
 #: An entry whose match does not exist (yet) is kept this long after its creation
@@ -483,3 +503,5 @@ class MatchFacts:
     version: int
     status: MatchStatus
     idle_s: float | None
+    #: Seconds until the match expires unless written again (None: never).
+    expires_in_s: float | None = None

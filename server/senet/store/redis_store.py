@@ -705,26 +705,44 @@ class RedisStore(MatchStore):
             raise MatchNotFound(match_id)
 
     # -- lobby ----------------------------------------------------------------
-    # Two keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set whose
-    # members (all of score 0, so ordered as strings) are ``<inverted creation
-    # time>:<match id>``, newest first; and ``p:{lobby}:hints``, match id -> hint
-    # JSON. A match's own keys live in another slot, so entries are written and
-    # checked by separate calls (see MatchStore), and the entries of expired
-    # matches are dropped by readers and by a few random checks on every write.
+    # Three keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set
+    # whose members (all of score 0, so ordered as strings) are ``<inverted
+    # creation time>:<match id>``, newest first; ``p:{lobby}:hints``, match id ->
+    # hint JSON; and ``p:{lobby}:deadlines``, match id -> when to check that its
+    # match still exists (Unix ms; see MatchStore.lobby_sweep). A match's own keys
+    # live in another slot, so entries are written and checked by separate calls
+    # (see MatchStore): the entries of expired matches are dropped by readers, by
+    # the sweeps of entries past their deadline (a few on every write, more
+    # from each replica's periodic sweep), and by a few random checks on every
+    # write (which also find entries written without a deadline).
 
     #: Entries checked for a vanished match on every lobby write.
     LOBBY_SAMPLE = 2
+
+    #: Entries past their deadline checked on every lobby write.
+    LOBBY_DUE = 4
 
     @functools.cached_property
     def _lobby_scripts(self) -> dict[str, AsyncScript]:
         return {
             name: self._client.register_script(script_text(f"lobby_{name}"))
-            for name in ("put", "scan", "drop", "peek")
+            for name in ("put", "scan", "drop", "peek", "due", "defer")
         }
 
     def lobby_keys(self) -> list[str]:
-        """The lobby's keys (order, hints), sharing the tag ``{lobby}``."""
-        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints")]
+        """The lobby's keys (order, hints, deadlines), sharing the tag ``{lobby}``."""
+        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints", "deadlines")]
+
+    def _lobby_ttl_ms(self, hint: LobbyHint | None) -> int:
+        """The TTL a match with this hint was given by its last write (0: none);
+        with no hint, the longest a match can get."""
+        if hint is None:
+            return max(self._idle_ttl_ms, self._finished_ttl_ms, self._waiting_ttl_ms)
+        if hint.status != "active":
+            return self._finished_ttl_ms
+        if hint.open_seats > 0 and self._waiting_ttl_ms:
+            return min(self._waiting_ttl_ms, self._idle_ttl_ms or self._waiting_ttl_ms)
+        return self._idle_ttl_ms
 
     async def lobby_put(self, entry: LobbyEntry) -> None:
         """One script on the lobby's slot, which also draws a few random entries to
@@ -737,15 +755,29 @@ class RedisStore(MatchStore):
             {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
             separators=(",", ":"),
         )
-        sample = await self._call(
+        now_ms = _now_ms()
+        ttl_ms = self._lobby_ttl_ms(hint)
+        sample, due = await self._call(
             self._lobby_scripts["put"],
             self.lobby_keys(),
-            [member, entry.match_id, text, self.LOBBY_SAMPLE],
+            [
+                member,
+                entry.match_id,
+                text,
+                self.LOBBY_SAMPLE,
+                now_ms + ttl_ms if ttl_ms else 0,
+                self.LOBBY_DUE,
+                now_ms,
+            ],
         )
-        await self._lobby_sweep(cast(list[str], sample))
+        await asyncio.gather(
+            self._lobby_check_sample(cast(list[str], sample)),
+            self._lobby_check_due([_lobby_cursor(m) for m in cast(list[str], due)], now_ms),
+        )
 
-    async def _lobby_sweep(self, sample: list[str]) -> None:
-        """Drop the sampled entries whose match is gone (past the creation grace)."""
+    async def _lobby_check_sample(self, sample: list[str]) -> None:
+        """Drop the sampled entries whose match is gone (past the creation grace):
+        entries written without a deadline are found this way too."""
         cursors = [_lobby_cursor(m) for m in sample]
         young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
         old = [c for c in cursors if c.created_us < young]
@@ -753,6 +785,38 @@ class RedisStore(MatchStore):
             return
         facts = await self.lobby_peek([c.match_id for c in old])
         await self.lobby_drop([c for c in old if facts[c.match_id] is None])
+
+    async def lobby_sweep(self, limit: int) -> int:
+        """Two scripts on the lobby's slot around one read of each match."""
+        now_ms = _now_ms()
+        due = await self._call(self._lobby_scripts["due"], self.lobby_keys()[1:], [now_ms, limit])
+        cursors = [_lobby_cursor(m) for m in cast(list[str], due)]
+        await self._lobby_check_due(cursors, now_ms)
+        return len(cursors)
+
+    async def _lobby_check_due(self, cursors: list[LobbyCursor], now_ms: int) -> None:
+        """Drop the entries past their deadline whose match is gone; move the
+        others' deadlines to their matches' expiry."""
+        if not cursors:
+            return
+        facts = await self.lobby_peek([c.match_id for c in cursors])
+        gone: list[LobbyCursor] = []
+        later: list[str | int] = [now_ms]
+        for cursor in cursors:
+            fact = facts[cursor.match_id]
+            if fact is None:
+                gone.append(cursor)
+                continue
+            if isinstance(fact, CorruptMatch):
+                ttl_ms = self._lobby_ttl_ms(None)  # its expiry is unknown: check again later
+            elif fact.expires_in_s is None:
+                ttl_ms = 0
+            else:
+                ttl_ms = max(1, round(fact.expires_in_s * 1000))
+            later += [cursor.match_id, now_ms + ttl_ms if ttl_ms else 0]
+        await self.lobby_drop(gone)
+        if len(later) > 1:
+            await self._call(self._lobby_scripts["defer"], self.lobby_keys()[2:], later)
 
     async def lobby_scan(
         self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
@@ -810,6 +874,7 @@ class RedisStore(MatchStore):
             version=_version(match_id, version),
             status=_match_status(match_id, status),
             idle_s=idle_s,
+            expires_in_s=int(pttl) / 1000 if int(pttl) >= 0 else None,
         )
 
     async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
@@ -954,6 +1019,11 @@ def _lobby_hint(text: str) -> LobbyHint | None:
         return None
     raw = json.loads(text)
     return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
+
+
+def _now_ms() -> int:
+    """Wall-clock Unix time in ms: lobby deadlines are compared across replicas."""
+    return int(time.time() * 1000)
 
 
 def _to_ms(seconds: float | None) -> int:
