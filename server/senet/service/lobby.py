@@ -8,9 +8,11 @@ used to skip entries cheaply, and every listing is built from the match's own
 facts, read when the page is built (:meth:`MatchStore.lobby_peek`). What that
 read finds wrong is repaired on the way:
 
-* an entry whose match is gone (expired) is dropped: entries expire with their
-  matches, lazily (the Redis store also checks a few random entries on every
-  write, so unread entries do not pile up);
+* an entry whose match is gone (expired) is dropped. Readers are not needed for
+  that: every entry carries a deadline, the earliest its match can have
+  expired, and entries past it are checked (and dropped once their match is
+  seen gone) on every lobby write and by each replica's periodic
+  :meth:`Lobby.run_sweeps`, so the index stays bounded by the live matches;
 * a match whose stored values cannot be read (corrupt) is left out of the page,
   logged and counted (``senet_lobby_unreadable_total``), never failing the page;
 * a hint that no longer matches its match is rewritten. (A reader and a writer
@@ -63,6 +65,7 @@ from senet.store.base import (
     MatchFacts,
     MatchStatus,
     MatchStore,
+    StoreError,
 )
 
 #: Matches per page when the request does not say.
@@ -72,7 +75,11 @@ MAX_PAGE_SIZE = 200
 #: Lobby entries one call may look at; a call that runs out returns a short page
 #: with a page token to continue from (filters that match few matches).
 SCAN_BUDGET = 2000
+#: Lobby entries one sweep checks per store call, and at most in one sweep.
+SWEEP_BATCH = 200
+SWEEP_LIMIT = 5000
 _TOKEN_VERSION = 1
+log = logging.getLogger("senet.lobby")
 _MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what check_id accepts
 
 
@@ -241,6 +248,28 @@ class Lobby:
         token = "" if ended or after is None else encode_token(lobby_filter, after)
         return MatchPage(found, token)
 
+    async def sweep(self) -> int:
+        """Check the entries past their deadline (see MatchStore.lobby_sweep),
+        batch after batch while batches come back full, at most
+        :data:`SWEEP_LIMIT` in one call; returns how many were checked."""
+        checked = 0
+        while checked < SWEEP_LIMIT:
+            batch = await self.store.lobby_sweep(SWEEP_BATCH)
+            checked += batch
+            if batch < SWEEP_BATCH:
+                break
+        return checked
+
+    async def run_sweeps(self, interval_s: float) -> None:
+        """Sweep every ``interval_s`` until cancelled (every replica runs this: the
+        sweeps are idempotent, and cheap when nothing is due)."""
+        while True:
+            try:
+                await self.sweep()
+            except StoreError as exc:  # the store is down: the next sweep catches up
+                log.warning("lobby sweep failed", extra={"error": str(exc)})
+            await asyncio.sleep(interval_s)
+
     async def _checked(
         self, entries: list[LobbyEntry], lobby_filter: LobbyFilter
     ) -> list[MatchListing]:
@@ -281,7 +310,7 @@ class Lobby:
 
 #: Unreadable matches are met by every listing that reaches them: one log line per
 #: burst, and a counter for the rest.
-_UNREADABLE_LOG = RateLimitedLog(logger=logging.getLogger("senet.lobby"))
+_UNREADABLE_LOG = RateLimitedLog(logger=log)
 
 
 def _skip_unreadable(match_id: str, exc: Exception) -> None:
