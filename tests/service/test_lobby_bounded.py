@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from senet.service.lobby import LobbyFilter
+from senet.service.lobby import LobbyFilter, MatchPage
 from senet.service.matches import Caller
 from senet.service.records import SeatPlan
 from senet.service.server import create_server
@@ -42,7 +42,7 @@ async def index_size(store: MatchStore) -> int:
 
 
 async def test_the_index_empties_once_matches_expire_without_any_listing(
-    lobby_kind: str, request: pytest.FixtureRequest
+    lobby_kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = make_store(lobby_kind, request, ttl_s=TTL_S)
     settings = Settings(
@@ -57,12 +57,11 @@ async def test_the_index_empties_once_matches_expire_without_any_listing(
     server = await create_server(settings, store, health_interval_s=0.2)
     service = server.servicer.service
     try:
-        list_matches = service.list_matches
 
-        async def no_listing(*args: object) -> object:
+        async def no_listing(*args: object) -> MatchPage:
             raise AssertionError("the test must not list matches")
 
-        service.list_matches = no_listing  # type: ignore[method-assign]
+        monkeypatch.setattr(service, "list_matches", no_listing)
         made = []
         for n in range(40):
             snapshot = await service.create_match(
@@ -77,8 +76,7 @@ async def test_the_index_empties_once_matches_expire_without_any_listing(
         while await index_size(store) > 0:
             assert time.monotonic() < deadline, f"{await index_size(store)} left"
             await asyncio.sleep(0.05)
-        service.list_matches = list_matches  # type: ignore[method-assign]
-        page = await service.list_matches(LobbyFilter(), 200, "")
+        page = await service.lobby.page(LobbyFilter(), 200, "")
         assert page.matches == []
     finally:
         await asyncio.wait_for(server.stop(), 10)
