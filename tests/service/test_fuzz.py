@@ -9,6 +9,11 @@ tokens, admin keys, unknown keys) and checks that:
 * the target match is unchanged (GetMatch for a spectator and a seat), unless a
   submission was accepted, which then moved it on by exactly one version each.
 
+Two more sweeps, for every game: every call on a match whose stored values are
+garbage answers INTERNAL only with reason CORRUPT_STATE (never UNKNOWN, never the
+generic INTERNAL) while the lobby keeps listing; and a message over the size
+limit on every method is RESOURCE_EXHAUSTED, the one error without a reason.
+
 The server runs on its own event loop in a thread, so the sync Hypothesis test
 can drive it with the blocking gRPC client. Bounded: 50 examples per store, each
 sending one fuzzed request of every type.
@@ -42,7 +47,15 @@ from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
-from tests.service.conftest import Client, current_seat, expect_error
+from tests.service.conftest import (
+    Client,
+    Deployment,
+    current_seat,
+    expect_error,
+    failure_of,
+    seated_match,
+)
+from tests.service.test_corrupt_matches import GARBAGE, write_garbage
 
 T = TypeVar("T")
 BAD_CODES = {grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
@@ -406,3 +419,131 @@ async def test_foreign_digits_in_notation_are_invalid_argument_for_every_game(
             ), text
         call.cancel()
     assert (await client.get(mid)).match.version == 0
+
+
+# ------------------------------------------------- corrupt stored values
+GAMES = [g.info.id for g in all_games()]
+
+
+async def _calls_on(client: Client, seat: Client, match_id: str) -> dict[str, Any]:
+    """Every MatchService call about ``match_id``, as (name, awaitable) pairs."""
+    stub = client.stub
+
+    async def watch() -> object:
+        return await client.read(client.watch(match_id))
+
+    async def play() -> object:
+        call = seat.play()
+        await call.write(ms.PlayMatchRequest(hello=ms.PlayHello(match_id=match_id)))
+        # Write the submission only once the stream is open: a stream that the
+        # server ends while the client writes is the client library's affair.
+        messages = [await seat.read(call)]
+        if messages[0] is not None:
+            submit = ms.SubmitActionRequest(notation="pass", request_id="p")
+            await call.write(ms.PlayMatchRequest(submit=submit))
+            messages.append(await seat.read(call))
+        call.cancel()
+        for message in messages:
+            if message is not None and message.HasField("error"):
+                error = message.error
+                assert error.code != grpc.StatusCode.UNKNOWN.value[0], error
+                if error.code == grpc.StatusCode.INTERNAL.value[0]:
+                    assert error.reason == "CORRUPT_STATE", error
+        return messages
+
+    return {
+        "GetMatch": seat.get(match_id),
+        "ListLegalActions": seat.legal(match_id),
+        "SubmitAction": seat.submit(match_id, "pass"),
+        "ExportMatch": client.export(match_id),
+        "JoinMatch": client.join(match_id),
+        "LeaveMatch": seat._call(stub.LeaveMatch, ms.LeaveMatchRequest(match_id=match_id)),
+        "ListMatches": client._call(stub.ListMatches, ms.ListMatchesRequest(page_size=200)),
+        "WatchMatch": watch(),
+        "PlayMatch": play(),
+    }
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("what", list(GARBAGE))
+async def test_corrupt_stored_values_answer_corrupt_state_on_every_call(
+    deployment: Deployment, game_id: str, what: str
+) -> None:
+    server = await deployment.start()
+    client = deployment.client(server)
+    seats = next(g.info.min_seats for g in all_games() if g.info.id == game_id)
+    created = await client.create(seats, game_id=game_id)
+    tokens = [(await client.join(created.match_id, s, f"p{s}")).token for s in range(seats)]
+    healthy = await seated_match(client, seats=3)
+    target, value, _ = GARBAGE[what]
+    await write_garbage(deployment, created.match_id, target, value)
+    # A replica that holds nothing of the match in its cache reads the garbage.
+    reader = await deployment.start()
+    fresh = deployment.client(reader)
+    calls = await _calls_on(fresh, fresh.as_seat(tokens[0]), created.match_id)
+    for method, call in calls.items():
+        try:
+            result = await call
+        except grpc.aio.AioRpcError as error:
+            failure = failure_of(error)
+            assert failure.code != grpc.StatusCode.UNKNOWN, (method, failure)
+            if failure.code == grpc.StatusCode.INTERNAL:
+                assert failure.reason == "CORRUPT_STATE", (method, failure)
+        else:
+            if method == "ListMatches":
+                assert healthy.match_id in [m.match_id for m in result.matches]
+
+
+# ------------------------------------------------------ oversized messages
+_SERVICE = ms.DESCRIPTOR.services_by_name["MatchService"]
+
+
+def _oversized() -> bytes:
+    """Field 1 (a string in every request that has one) just over the limit."""
+    size = Settings().max_message_bytes + 1
+    varint = bytearray()
+    n = size
+    while n > 0x7F:
+        varint.append((n & 0x7F) | 0x80)
+        n >>= 7
+    varint.append(n)
+    return b"\x0a" + bytes(varint) + b"x" * size
+
+
+def _raw(data: bytes) -> bytes:
+    return data
+
+
+@pytest.mark.parametrize("method", [m.name for m in _SERVICE.methods])
+async def test_oversized_messages_are_resource_exhausted_on_every_method(method: str) -> None:
+    deployment = Deployment("memory")
+    try:
+        server = await deployment.start()
+        channel = deployment.channel(server)
+        path = f"/{_SERVICE.full_name}/{method}"
+        descriptor = _SERVICE.methods_by_name[method]
+        data = _oversized()
+        try:
+            if descriptor.client_streaming:
+                stream = channel.stream_stream(
+                    path, request_serializer=_raw, response_deserializer=_raw
+                )(iter([data]))
+                async for _ in stream:
+                    pass
+            elif descriptor.server_streaming:
+                unary_stream = channel.unary_stream(
+                    path, request_serializer=_raw, response_deserializer=_raw
+                )
+                async for _ in unary_stream(data):
+                    pass
+            else:
+                await channel.unary_unary(
+                    path, request_serializer=_raw, response_deserializer=_raw
+                )(data)
+        except grpc.aio.AioRpcError as error:
+            failure = failure_of(error)
+            assert (failure.code, failure.reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, None)
+        else:
+            pytest.fail(f"{method} accepted a message over the limit")
+    finally:
+        await deployment.close()

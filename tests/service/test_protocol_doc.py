@@ -80,3 +80,12 @@ def test_the_proto_lists_the_same_reasons() -> None:
         code.name for code in grpc.StatusCode
     }
     assert named - {"ErrorInfo"} >= set(_served()) - {"INTERNAL", "CORRUPT_STATE"}
+
+
+def test_the_error_section_names_oversized_messages_as_the_one_exception() -> None:
+    """Every error carries an ErrorInfo except an oversized message, which gRPC
+    refuses before the server reads it (pinned in test_oversized)."""
+    errors_section = GUIDE.read_text().split("## Errors", 1)[1].split("\n## ", 1)[0]
+    assert "One exception has no `ErrorInfo`" in errors_section
+    assert "`SENET_MAX_MESSAGE_BYTES`" in errors_section
+    assert "`RESOURCE_EXHAUSTED`" in errors_section

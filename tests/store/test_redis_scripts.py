@@ -32,9 +32,11 @@ PINNED_SHAS = {
     "request": "6ff128a6521421b07b2f6a603d5e71333edd095a",
     "swap_claim": "c36a43450adca4693dd603128785c4ac143752da",
     # -- lobby --
-    "lobby_drop": "d27b8578031cb9a893a78e274f58bdaef35de991",
+    "lobby_drop": "269a19fa4544ff70aaf5b17a2da0ec94b5f8535f",
     "lobby_peek": "e61af9427862b440788c4d2810b459d4f9a2f626",
-    "lobby_put": "81e016eee33ba6f7ae6a12714aed3821353031bd",
+    "lobby_put": "c12bdad8e1a0c7541db3509e1ec4c44667430ba0",
+    "lobby_due": "3efa6d73a63ce1517703da2db3597febe7df6603",
+    "lobby_defer": "57d26176f072b79085c8e09441eb4264df6eaeed",
     "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
 }
 

@@ -3,8 +3,10 @@
 The rules core raises :class:`senet.games.errors.GameError` subclasses; the
 application layer raises :class:`ServiceError` subclasses; the store raises
 :class:`senet.store.StoreError`. :func:`status_for` turns any of them into a
-gRPC code and a stable ``reason`` for ``google.rpc.ErrorInfo``. Anything else is a
-server bug and becomes INTERNAL.
+gRPC code and a stable ``reason`` for ``google.rpc.ErrorInfo``. Stored data that
+cannot be read (:class:`senet.store.CorruptMatch` from the store, a
+:class:`~senet.games.errors.CorruptStateError` from parsing a document) is INTERNAL
+with reason CORRUPT_STATE. Anything else is a server bug and becomes INTERNAL.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 import grpc
 
 from senet.games import errors as game_errors
-from senet.store import MatchNotFound, StoreUnavailable
+from senet.store import CorruptMatch, MatchNotFound, StoreUnavailable
 
 ERROR_DOMAIN = "senet.dev"
 
@@ -156,7 +158,7 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str, str]:
     """Map any exception to (code, ErrorInfo reason, message)."""
     if isinstance(exc, ServiceError):
         return exc.code, exc.reason, str(exc)
-    if isinstance(exc, game_errors.CorruptStateError):
+    if isinstance(exc, game_errors.CorruptStateError | CorruptMatch):
         return grpc.StatusCode.INTERNAL, "CORRUPT_STATE", "stored match data is corrupt"
     if isinstance(exc, game_errors.GameError):
         for cls in type(exc).__mro__:

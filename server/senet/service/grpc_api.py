@@ -75,8 +75,30 @@ _LEAVE_OUTCOME = {
 
 
 # ------------------------------------------------------------------ errors
-def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]:
+def reported(
+    method: str, exc: BaseException, match_id: str = ""
+) -> tuple[grpc.StatusCode, str, str]:
+    """Map ``exc`` through the one mapping, count it, and log it when it is INTERNAL.
+
+    Every error a call answers passes here exactly once, whether it ends the call
+    (:func:`fail`) or travels inside a stream (a PlayMatch ``PlayError``), so an
+    INTERNAL leaves one log line with its traceback and the match id, whatever
+    the RPC.
+    """
     code, reason, message = errors.status_for(exc)
+    metrics.ERRORS.labels(method, reason).inc()
+    if code == grpc.StatusCode.INTERNAL:
+        log.error(
+            "internal error",
+            exc_info=exc,
+            extra={"method": method, "match_id": match_id, "reason": reason},
+        )
+    return code, reason, message
+
+
+def _rich_status(
+    exc: BaseException, code: grpc.StatusCode, reason: str, message: str
+) -> grpc.Status:
     info = error_details_pb2.ErrorInfo(
         reason=reason, domain=errors.ERROR_DOMAIN, metadata=errors.facts_of(exc)
     )
@@ -89,16 +111,16 @@ def _rich_status(exc: BaseException) -> tuple[grpc.Status, grpc.StatusCode, str]
         details.append(any_pb2.Any())
         details[1].Pack(retry)
     status = status_pb2.Status(code=code.value[0], message=message, details=details)
-    return rpc_status.to_status(status), code, reason
+    return rpc_status.to_status(status)
 
 
-async def fail(context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception) -> None:
-    """End the call with ``exc``'s status and ErrorInfo (INTERNAL ones are logged)."""
-    status, code, reason = _rich_status(exc)
-    metrics.ERRORS.labels(method, reason).inc()
+async def fail(
+    context: grpc.aio.ServicerContext[Any, Any], method: str, exc: Exception, match_id: str = ""
+) -> None:
+    """End the call with ``exc``'s status and ErrorInfo (see :func:`reported`)."""
+    code, reason, message = reported(method, exc, match_id)
+    status = _rich_status(exc, code, reason, message)
     metrics.RPCS.labels(method, code.name).inc()
-    if code == grpc.StatusCode.INTERNAL:
-        log.exception("internal error", extra={"method": method})
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
@@ -146,9 +168,11 @@ async def run_unary(
     body: Callable[[Caller], Awaitable[T]],
     draining: bool = False,
     quotas: Quotas | None = None,
+    match_id: str = "",
 ) -> T:
     """Run one unary RPC body for every servicer: credentials in, quota taken
-    (when given), errors mapped, metrics out."""
+    (when given), errors mapped, metrics out (``match_id``: the match the
+    request names, for the log)."""
     started = time.perf_counter()
     try:
         if draining:
@@ -158,7 +182,7 @@ async def run_unary(
             quotas.take_call(caller.client)
         result = await body(caller)
     except Exception as exc:  # every failure goes through the one mapping
-        await fail(context, method, exc)
+        await fail(context, method, exc, match_id)
         raise AssertionError("abort returned") from exc
     ok, latency = _success_metrics(method)
     ok.inc()
@@ -377,9 +401,12 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         method: str,
         context: grpc.aio.ServicerContext[Any, Any],
         body: Callable[[Caller], Awaitable[T]],
+        match_id: str = "",
     ) -> T:
         draining = self.draining and method != "ListGames"
-        return await run_unary(method, context, self.settings, body, draining, self.quotas)
+        return await run_unary(
+            method, context, self.settings, body, draining, self.quotas, match_id
+        )
 
     async def ListGames(
         self, request: match_service_pb2.ListGamesRequest, context: Any
@@ -429,7 +456,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 seat=seat, token=token, match=summary_to_proto(summary)
             )
 
-        return await self._unary("JoinMatch", context, body)
+        return await self._unary("JoinMatch", context, body, request.match_id)
 
     async def LeaveMatch(
         self, request: match_service_pb2.LeaveMatchRequest, context: Any
@@ -440,7 +467,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 outcome=_LEAVE_OUTCOME[outcome], match=summary_to_proto(summary)
             )
 
-        return await self._unary("LeaveMatch", context, body)
+        return await self._unary("LeaveMatch", context, body, request.match_id)
 
     async def GetMatch(
         self, request: match_service_pb2.GetMatchRequest, context: Any
@@ -453,7 +480,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 out.viewer_seat = snapshot.viewer_seat
             return out
 
-        return await self._unary("GetMatch", context, body)
+        return await self._unary("GetMatch", context, body, request.match_id)
 
     async def ListLegalActions(  # type: ignore[override]
         self, request: match_service_pb2.ListLegalActionsRequest, context: Any
@@ -465,7 +492,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             legal = await self.service.legal_actions(caller, request.match_id)
             return LEGAL_ENTRIES.list_fields(legal)
 
-        return await self._unary("ListLegalActions", context, body)
+        return await self._unary("ListLegalActions", context, body, request.match_id)
 
     async def SubmitAction(
         self, request: match_service_pb2.SubmitActionRequest, context: Any
@@ -473,7 +500,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         async def body(caller: Caller) -> match_service_pb2.SubmitActionResponse:
             return await self._submit(caller, request.match_id, request, outcome_to_proto)
 
-        return await self._unary("SubmitAction", context, body)
+        return await self._unary("SubmitAction", context, body, request.match_id)
 
     async def _submit(
         self,
@@ -518,7 +545,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 out.actions.add(version=a.version, seat=a.seat, notation=a.notation)
             return out
 
-        return await self._unary("ExportMatch", context, body)
+        return await self._unary("ExportMatch", context, body, request.match_id)
 
     # --------------------------------------------------------------- lobby
     async def ListMatches(
@@ -585,12 +612,13 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                     if self.draining:
                         raise errors.Draining("server is shutting down; resume elsewhere")
         except Exception as exc:
-            await fail(context, "WatchMatch", exc)
+            await fail(context, "WatchMatch", exc, request.match_id)
         metrics.RPCS.labels("WatchMatch", "OK").inc()
 
     async def PlayMatch(  # type: ignore[override]
         self, request_iterator: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
     ) -> AsyncIterator[match_service_pb2.PlayMatchResponse | bytes]:
+        match_id = ""
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; retry on another replica")
@@ -599,6 +627,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             if first is None or first.WhichOneof("message") != "hello":
                 raise errors.MalformedRequest("the first PlayMatch message must be a hello")
             hello = first.hello
+            match_id = hello.match_id
             if caller.token is None:
                 raise errors.TokenRequired("PlayMatch needs the seat token")
             game_id = await self.service.game_of(hello.match_id)
@@ -609,7 +638,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 ):
                     yield message
         except Exception as exc:
-            await fail(context, "PlayMatch", exc)
+            await fail(context, "PlayMatch", exc, match_id)
         metrics.RPCS.labels("PlayMatch", "OK").inc()
 
     async def _play(
@@ -664,7 +693,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 async for request in requests:
                     if request.WhichOneof("message") != "submit":
                         error = errors.MalformedRequest("expected a submit")
-                        put(_play_error(error, ""))
+                        put(_play_error(error, "", match_id))
                         continue
                     submit = request.submit
                     try:
@@ -672,7 +701,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                         if response is not None:
                             put(match_service_pb2.PlayMatchResponse(submitted=response))
                     except Exception as exc:
-                        put(_play_error(exc, submit.request_id))
+                        put(_play_error(exc, submit.request_id, match_id))
                         # Ask again: the refused move left the seat still to decide.
                         stored_version = await self.service.version_of(match_id)
                         await self._maybe_prompt(caller, match_id, game_id, stored_version, outbox)
@@ -794,9 +823,11 @@ def _write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) -
     _write_seats(out.seats, listing.seats)
 
 
-def _play_error(exc: BaseException, request_id: str) -> match_service_pb2.PlayMatchResponse:
-    code, reason, message = errors.status_for(exc)
-    metrics.ERRORS.labels("PlayMatch", reason).inc()
+def _play_error(
+    exc: BaseException, request_id: str, match_id: str
+) -> match_service_pb2.PlayMatchResponse:
+    """A refused PlayMatch submission, as the message that tells the stream why."""
+    code, reason, message = reported("PlayMatch", exc, match_id)
     return match_service_pb2.PlayMatchResponse(
         error=match_service_pb2.PlayError(
             code=code.value[0],

@@ -8,9 +8,13 @@ used to skip entries cheaply, and every listing is built from the match's own
 facts, read when the page is built (:meth:`MatchStore.lobby_peek`). What that
 read finds wrong is repaired on the way:
 
-* an entry whose match is gone (expired) is dropped: entries expire with their
-  matches, lazily (the Redis store also checks a few random entries on every
-  write, so unread entries do not pile up);
+* an entry whose match is gone (expired) is dropped. Readers are not needed for
+  that: every entry carries a deadline, the earliest its match can have
+  expired, and entries past it are checked (and dropped once their match is
+  seen gone) on every lobby write and by each replica's periodic
+  :meth:`Lobby.run_sweeps`, so the index stays bounded by the live matches;
+* a match whose stored values cannot be read (corrupt) is left out of the page,
+  logged and counted (``senet_lobby_unreadable_total``), never failing the page;
 * a hint that no longer matches its match is rewritten. (A reader and a writer
   may race, leaving the older facts in the hint; the next reader to meet the
   entry with a filter its hint passes repairs it. Listings themselves are never
@@ -32,14 +36,17 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
 import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from senet.games import get_game
+from senet.games.errors import CorruptStateError
 from senet.games.interface import JsonDict
-from senet.service import errors
+from senet.service import errors, metrics
+from senet.service.malformed import RateLimitedLog
 from senet.service.records import (
     MatchMeta,
     SeatSummary,
@@ -50,6 +57,7 @@ from senet.service.records import (
 )
 from senet.store.base import (
     LOBBY_CREATE_GRACE_S,
+    CorruptMatch,
     LobbyCursor,
     LobbyEntry,
     LobbyHint,
@@ -57,6 +65,7 @@ from senet.store.base import (
     MatchFacts,
     MatchStatus,
     MatchStore,
+    StoreError,
 )
 
 #: Matches per page when the request does not say.
@@ -66,7 +75,11 @@ MAX_PAGE_SIZE = 200
 #: Lobby entries one call may look at; a call that runs out returns a short page
 #: with a page token to continue from (filters that match few matches).
 SCAN_BUDGET = 2000
+#: Lobby entries one sweep checks per store call, and at most in one sweep.
+SWEEP_BATCH = 200
+SWEEP_LIMIT = 5000
 _TOKEN_VERSION = 1
+log = logging.getLogger("senet.lobby")
 _MATCH_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # what check_id accepts
 
 
@@ -235,6 +248,28 @@ class Lobby:
         token = "" if ended or after is None else encode_token(lobby_filter, after)
         return MatchPage(found, token)
 
+    async def sweep(self) -> int:
+        """Check the entries past their deadline (see MatchStore.lobby_sweep),
+        batch after batch while batches come back full, at most
+        :data:`SWEEP_LIMIT` in one call; returns how many were checked."""
+        checked = 0
+        while checked < SWEEP_LIMIT:
+            batch = await self.store.lobby_sweep(SWEEP_BATCH)
+            checked += batch
+            if batch < SWEEP_BATCH:
+                break
+        return checked
+
+    async def run_sweeps(self, interval_s: float) -> None:
+        """Sweep every ``interval_s`` until cancelled (every replica runs this: the
+        sweeps are idempotent, and cheap when nothing is due)."""
+        while True:
+            try:
+                await self.sweep()
+            except StoreError as exc:  # the store is down: the next sweep catches up
+                log.warning("lobby sweep failed", extra={"error": str(exc)})
+            await asyncio.sleep(interval_s)
+
     async def _checked(
         self, entries: list[LobbyEntry], lobby_filter: LobbyFilter
     ) -> list[MatchListing]:
@@ -254,10 +289,13 @@ class Lobby:
                     gone.append(entry.cursor)
                 continue
             try:
+                if isinstance(fact, CorruptMatch):
+                    raise fact
                 meta = MatchMeta.from_json(fact.meta_json)
                 listing = listing_of(entry.match_id, meta, fact, self.idle_ttl_s)
-            except (ValueError, TypeError, KeyError):
-                continue  # a document this server cannot read is no lobby material
+            except (CorruptMatch, CorruptStateError) as exc:
+                _skip_unreadable(entry.match_id, exc)
+                continue
             true_entry = lobby_entry(entry.match_id, meta, fact.seats, fact.status)
             if true_entry.cursor == entry.cursor and true_entry.hint != entry.hint:
                 repairs.append(true_entry)
@@ -268,6 +306,19 @@ class Lobby:
                 self.store.lobby_drop(gone), *(self.store.lobby_put(e) for e in repairs)
             )
         return listings
+
+
+#: Unreadable matches are met by every listing that reaches them: one log line per
+#: burst, and a counter for the rest.
+_UNREADABLE_LOG = RateLimitedLog(logger=log)
+
+
+def _skip_unreadable(match_id: str, exc: Exception) -> None:
+    """Leave a match whose stored values cannot be read out of the page, counted and
+    logged: one corrupt match must not fail the lobby for everyone (it answers
+    CORRUPT_STATE when asked for by id)."""
+    metrics.LOBBY_UNREADABLE.inc()
+    _UNREADABLE_LOG.warn("lobby skipped an unreadable match", match_id=match_id, error=str(exc))
 
 
 __all__ = [

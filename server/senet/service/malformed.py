@@ -43,7 +43,13 @@ class Unparsable:
 class RateLimitedLog:
     """At most one warning per ``interval_s``, counting the ones left out."""
 
-    def __init__(self, interval_s: float = 10.0, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        interval_s: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        logger: logging.Logger = log,
+    ) -> None:
+        self._logger = logger
         self._interval_s = interval_s
         self._clock = clock
         self._next_at = 0.0
@@ -55,7 +61,7 @@ class RateLimitedLog:
         if now < self._next_at:
             self._suppressed += 1
             return False
-        log.warning(message, extra={**extra, "suppressed_since_last": self._suppressed})
+        self._logger.warning(message, extra={**extra, "suppressed_since_last": self._suppressed})
         self._suppressed = 0
         self._next_at = now + self._interval_s
         return True

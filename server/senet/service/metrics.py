@@ -12,6 +12,10 @@ RPCS = Counter("senet_rpcs_total", "RPCs handled, by method and status code", ["
 ERRORS = Counter("senet_errors_total", "RPC errors by ErrorInfo reason", ["method", "reason"])
 ACTIONS = Counter("senet_actions_total", "Actions committed, by game", ["game"])
 MATCHES_CREATED = Counter("senet_matches_created_total", "Matches created, by game", ["game"])
+LOBBY_UNREADABLE = Counter(
+    "senet_lobby_unreadable_total",
+    "Matches ListMatches skipped because their stored values could not be read",
+)
 LATENCY = Histogram(
     "senet_rpc_latency_seconds",
     "Unary RPC latency by method",

@@ -2,6 +2,8 @@
 
 The store treats documents as opaque strings; their shape lives here, in one place,
 so that every replica (and a future migration) reads and writes them the same way.
+A stored document that does not have that shape raises
+:class:`~senet.games.errors.CorruptStateError` (INTERNAL, reason CORRUPT_STATE).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Literal, NamedTuple
 import orjson
 
 from senet.codec.fairness import effective_seed
+from senet.games.errors import CorruptStateError
 from senet.games.interface import Event, JsonDict
 
 SeatKind = Literal["open", "bot"]
@@ -152,16 +155,52 @@ class SeatClaim:
         return _parsed_claim(text)
 
 
+#: What parsing a document that is not what a replica wrote raises, besides
+#: orjson's JSONDecodeError (a ValueError).
+_UNREADABLE = (ValueError, TypeError, KeyError, AttributeError)
+
+
+def _document(text: str | bytes, what: str) -> dict[str, Any]:
+    """A stored document's JSON object, or CorruptStateError."""
+    try:
+        raw = loads(text)
+    except _UNREADABLE as exc:
+        raise CorruptStateError(f"the stored {what} does not parse: {exc}") from exc
+    if not isinstance(raw, dict):
+        raise CorruptStateError(f"the stored {what} is not a JSON object")
+    return raw
+
+
 @functools.lru_cache(maxsize=_PARSED)
 def _parsed_meta(text: str) -> MatchMeta:
-    raw = loads(text)
-    raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
-    return MatchMeta(**raw)
+    raw = _document(text, "meta")
+    try:
+        raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
+        meta = MatchMeta(**raw)
+    except _UNREADABLE as exc:
+        raise CorruptStateError(f"the stored meta is not a match's: {exc}") from exc
+    fields_ok = (
+        isinstance(meta.game_id, str)
+        and isinstance(meta.options, dict)
+        and type(meta.seat_count) is int
+        and len(meta.seats) == meta.seat_count
+        and all(plan.kind in ("open", "bot") for plan in meta.seats)
+        and isinstance(meta.created_at, int | float)
+    )
+    if not fields_ok:
+        raise CorruptStateError("the stored meta has mistyped fields")
+    return meta
 
 
 @functools.lru_cache(maxsize=_PARSED)
 def _parsed_claim(text: str) -> SeatClaim:
-    return SeatClaim(**loads(text))
+    try:
+        claim = SeatClaim(**_document(text, "seat claim"))
+    except TypeError as exc:
+        raise CorruptStateError(f"the stored seat claim is not a claim: {exc}") from exc
+    if not (isinstance(claim.name, str) and isinstance(claim.token_hash, str)):
+        raise CorruptStateError("the stored seat claim has mistyped fields")
+    return claim
 
 
 @dataclass(frozen=True)
@@ -248,7 +287,13 @@ class UpdateRecord:
 
 @functools.lru_cache(maxsize=_PARSED)
 def _parsed_record(text: str) -> UpdateRecord:
-    return UpdateRecord(**loads(text))
+    try:
+        record = UpdateRecord(**_document(text, "update"))
+    except TypeError as exc:
+        raise CorruptStateError(f"the stored update is not an update: {exc}") from exc
+    if type(record.version) is not int or not isinstance(record.events, list):
+        raise CorruptStateError("the stored update has mistyped fields")
+    return record
 
 
 @dataclass(frozen=True)
@@ -268,8 +313,12 @@ class Snapshot:
 
     @classmethod
     def from_json(cls, text: str) -> Snapshot:
-        raw = loads(text)
-        return cls(raw["state"], raw["updated_at"], raw.get("clock"))
+        """The stored head document (CorruptStateError when it is not one)."""
+        raw = _document(text, "snapshot")
+        state, updated_at = raw.get("state"), raw.get("updated_at")
+        if not isinstance(state, dict) or not isinstance(updated_at, int | float):
+            raise CorruptStateError("the stored snapshot lacks its state or time")
+        return cls(state, updated_at, raw.get("clock"))
 
 
 # ----------------------------------------------------------------- API values

@@ -227,6 +227,8 @@ async def create_server(
     # So are turn clocks: every replica sweeps the due timeouts.
     running.clock_keeper = ClockKeeper(service)
     running._tasks.append(asyncio.create_task(running.clock_keeper.run()))
+    # And every replica checks the lobby entries whose match may have expired.
+    running._tasks.append(asyncio.create_task(service.lobby.run_sweeps(settings.lobby_sweep_s)))
     return running
 
 

@@ -40,6 +40,9 @@ class Settings:
             1/64 longer: a commit renews the expiry only once less than this is left).
         waiting_ttl_s: How long a match waiting for players is kept when nobody
             joins (it gets the idle TTL once every open seat is claimed).
+        lobby_sweep_s: How often each replica checks the lobby entries whose
+            match may have expired, dropping those whose match is gone (so the
+            index stays bounded even when nobody lists matches).
         heartbeat_s: Idle streams get a heartbeat this often.
         max_message_bytes: Largest request accepted (bigger: RESOURCE_EXHAUSTED).
         seat_rate_per_s: Sustained requests per second one seat may make.
@@ -81,6 +84,7 @@ class Settings:
     finished_ttl_s: int = 24 * 3600
     idle_ttl_s: int = 7 * 24 * 3600
     waiting_ttl_s: int = 3600
+    lobby_sweep_s: float = 30.0
     heartbeat_s: float = 10.0
     max_message_bytes: int = 64 * 1024
     seat_rate_per_s: float = 200.0

@@ -51,6 +51,16 @@ class MatchNotFound(StoreError):
     """No match with that id exists (or it expired)."""
 
 
+class CorruptMatch(StoreError):
+    """A match's stored values are not what a store writes (a head version that is
+    not a number, an unknown status, a document that does not parse): the match
+    exists but cannot be read. The server answers INTERNAL, reason CORRUPT_STATE."""
+
+    def __init__(self, match_id: str, detail: str) -> None:
+        super().__init__(f"match {match_id!r} is corrupt: {detail}")
+        self.match_id = match_id
+
+
 class MatchExists(StoreError):
     """A match with that id already exists: :meth:`MatchStore.create` refused to
     overwrite it. With ids derived from a creation key, that is the same creation
@@ -400,12 +410,36 @@ class MatchStore(ABC):
         ``budget`` entries in all."""
 
     @abstractmethod
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
-        """The public facts of each match (None: it does not exist, or expired)."""
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
+        """The public facts of each match (None: it does not exist, or expired; a
+        :class:`CorruptMatch`: its stored values cannot be read, which must not
+        keep the others from being listed)."""
 
     @abstractmethod
     async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
         """Remove these entries from the lobby (their matches are gone)."""
+
+    @abstractmethod
+    async def lobby_sweep(self, limit: int) -> int:
+        """Check up to ``limit`` entries whose deadline has passed: drop those whose
+        match is gone, and give the others their match's own expiry as their new
+        deadline. Returns how many were checked (fewer than ``limit``: no entry is
+        due any more).
+
+        Every entry carries a deadline, when to check its match: :meth:`lobby_put`
+        sets it from the hint (the write time plus the TTL a match in that state
+        gets: waiting with open seats, active, or finished), and a check that
+        finds the match alive moves it to the match's own expiry. Nothing is
+        dropped on the deadline alone: only an entry whose match is seen gone
+        (expired, or its creation failed). A match is created after its entry
+        is written, so it outlives its first deadline. The lobby writes that
+        follow every change of a match's TTL other than a commit's renewal (the
+        start, the end, a seat reopening) keep deadlines close to the real
+        expiry, so the index stays bounded by the live matches whether or not
+        anyone lists it. A store without expiry keeps no deadlines.
+        """
 
 
 # ------------------------------------------------------------------ lobby values
@@ -499,3 +533,5 @@ class MatchFacts:
     version: int
     status: MatchStatus
     idle_s: float | None
+    #: Seconds until the match expires unless written again (None: never).
+    expires_in_s: float | None = None

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import heapq
 import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from senet.store.base import (
     BOTS,
@@ -27,10 +29,12 @@ from senet.store.base import (
     BotQueue,
     CommitOutcome,
     CommitRequest,
+    CorruptMatch,
     Durability,
     EventBatch,
     LobbyCursor,
     LobbyEntry,
+    LobbyHint,
     LobbyQuery,
     LobbyScan,
     LogEntry,
@@ -49,6 +53,8 @@ __all__ = ["MemoryStore"]
 
 # How often (in clock seconds) ``create`` sweeps expired matches out of the dict.
 _SWEEP_INTERVAL_S = 60.0
+# Entries past their lobby deadline checked on every lobby write (as on Redis).
+_LOBBY_DUE = 4
 
 
 @dataclass(eq=False)
@@ -121,6 +127,10 @@ class MemoryStore(MatchStore):
         # Lobby: entries by match id, and their positions sorted newest first.
         self._lobby: dict[str, LobbyEntry] = {}
         self._lobby_order: list[tuple[int, str]] = []
+        # Lobby deadlines (clock seconds) by match id, and a heap of them in which
+        # replaced ones linger until popped (see MatchStore.lobby_sweep).
+        self._lobby_deadlines: dict[str, float] = {}
+        self._lobby_heap: list[tuple[float, str]] = []
 
     def __len__(self) -> int:
         """Number of matches held, expired or not (for tests and metrics)."""
@@ -177,6 +187,7 @@ class MemoryStore(MatchStore):
         """Read meta, seat claims and head (trivially consistent under the lock)."""
         async with self._lock:
             m = self._get(match_id)
+            _check_readable(match_id, m)
             return StoredMatch(
                 match_id=match_id,
                 meta_json=m.meta_json,
@@ -425,6 +436,7 @@ class MemoryStore(MatchStore):
             if entry is None or entry.cursor != cursor:
                 continue
             del self._lobby[cursor.match_id]
+            self._lobby_deadlines.pop(cursor.match_id, None)
             position = _lobby_position(cursor)
             index = bisect.bisect_left(self._lobby_order, position)
             if index < len(self._lobby_order) and self._lobby_order[index] == position:
@@ -440,6 +452,53 @@ class MemoryStore(MatchStore):
             self._lobby[entry.match_id] = entry
             if old is None:
                 bisect.insort(self._lobby_order, _lobby_position(entry.cursor))
+            ttl = self._lobby_ttl(entry.hint)
+            self._set_lobby_deadline(entry.match_id, None if ttl is None else self._clock() + ttl)
+            self._sweep_due_lobby(_LOBBY_DUE)
+
+    def _lobby_ttl(self, hint: LobbyHint | None) -> float | None:
+        """The TTL a match with this hint was given by its last write (None: none)."""
+        if hint is None:
+            return max(
+                (t for t in (self._idle_ttl_s, self._finished_ttl_s, self._waiting_ttl_s) if t),
+                default=None,
+            )
+        if hint.status != "active":
+            return self._finished_ttl_s
+        if hint.open_seats > 0 and self._waiting_ttl_s is not None:
+            return min(self._waiting_ttl_s, self._idle_ttl_s or self._waiting_ttl_s)
+        return self._idle_ttl_s
+
+    def _set_lobby_deadline(self, match_id: str, at: float | None) -> None:
+        if at is None:
+            self._lobby_deadlines.pop(match_id, None)
+            return
+        self._lobby_deadlines[match_id] = at
+        heapq.heappush(self._lobby_heap, (at, match_id))
+
+    async def lobby_sweep(self, limit: int) -> int:
+        """Pop the deadlines that have passed, checking each entry's match."""
+        async with self._lock:
+            return self._sweep_due_lobby(limit)
+
+    def _sweep_due_lobby(self, limit: int) -> int:
+        """:meth:`lobby_sweep`, under the lock."""
+        now = self._clock()
+        checked = 0
+        heap = self._lobby_heap
+        while heap and checked < limit and heap[0][0] <= now:
+            at, match_id = heapq.heappop(heap)
+            if self._lobby_deadlines.get(match_id) != at:
+                continue  # replaced by a later write, or dropped
+            checked += 1
+            match = self._matches.get(match_id)
+            if match is None or self._expired(match, now):
+                self._matches.pop(match_id, None)
+                self._drop_lobby([self._lobby[match_id].cursor])
+                continue
+            ttl = self._ttl_for(match)
+            self._set_lobby_deadline(match_id, None if ttl is None else match.touched_at + ttl)
+        return checked
 
     async def lobby_scan(
         self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
@@ -461,19 +520,31 @@ class MemoryStore(MatchStore):
             last = self._lobby[order[index - 1][1]].cursor if looked else after
             return LobbyScan(found, last, looked)
 
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
         """Each live match's facts; expired matches are dropped on the way."""
         async with self._lock:
             now = self._clock()
-            facts: dict[str, MatchFacts | None] = {}
+            facts: dict[str, MatchFacts | CorruptMatch | None] = {}
             for match_id in match_ids:
                 try:
                     m = self._get(match_id)
+                    _check_readable(match_id, m)
                 except MatchNotFound:
                     facts[match_id] = None
                     continue
+                except CorruptMatch as exc:
+                    facts[match_id] = exc
+                    continue
+                ttl = self._ttl_for(m)
                 facts[match_id] = MatchFacts(
-                    m.meta_json, dict(m.seats), m.version, m.status, now - m.touched_at
+                    m.meta_json,
+                    dict(m.seats),
+                    m.version,
+                    m.status,
+                    now - m.touched_at,
+                    None if ttl is None else m.touched_at + ttl - now,
                 )
             return facts
 
@@ -481,6 +552,14 @@ class MemoryStore(MatchStore):
         """Forget these entries (an entry rewritten elsewhere meanwhile stays)."""
         async with self._lock:
             self._drop_lobby(entries)
+
+
+def _check_readable(match_id: str, match: _Match) -> None:
+    """Raise CorruptMatch for head values the Redis store could not read either."""
+    if type(match.version) is not int or match.version < 0:
+        raise CorruptMatch(match_id, f"head version {match.version!r}")
+    if match.status not in get_args(MatchStatus):
+        raise CorruptMatch(match_id, f"head status {match.status!r}")
 
 
 def _lobby_position(cursor: LobbyCursor) -> tuple[int, str]:

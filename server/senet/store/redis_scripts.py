@@ -39,6 +39,8 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "lobby_scan",
     "lobby_drop",
     "lobby_peek",
+    "lobby_due",
+    "lobby_defer",
 )
 
 

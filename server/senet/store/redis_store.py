@@ -84,6 +84,7 @@ from senet.store.base import (
     BotQueue,
     CommitOutcome,
     CommitRequest,
+    CorruptMatch,
     Durability,
     EventBatch,
     LobbyCursor,
@@ -476,14 +477,13 @@ class RedisStore(MatchStore):
         if reply is None:
             raise MatchNotFound(match_id)
         meta, seats_flat, version, snapshot, status = cast(list[Any], reply)
-        flat = cast(list[str], seats_flat)
         return StoredMatch(
             match_id=match_id,
             meta_json=meta,
-            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
-            version=int(version),
-            snapshot_json=snapshot,
-            status=_status(status),
+            seats=_seats(match_id, seats_flat),
+            version=_version(match_id, version),
+            snapshot_json=snapshot if isinstance(snapshot, str) else "",
+            status=_match_status(match_id, status),
         )
 
     async def claim_seat(
@@ -719,26 +719,44 @@ class RedisStore(MatchStore):
         return int(cast(int, done))
 
     # -- lobby ----------------------------------------------------------------
-    # Two keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set whose
-    # members (all of score 0, so ordered as strings) are ``<inverted creation
-    # time>:<match id>``, newest first; and ``p:{lobby}:hints``, match id -> hint
-    # JSON. A match's own keys live in another slot, so entries are written and
-    # checked by separate calls (see MatchStore), and the entries of expired
-    # matches are dropped by readers and by a few random checks on every write.
+    # Three keys under the hash tag {lobby}: ``p:{lobby}:order``, a sorted set
+    # whose members (all of score 0, so ordered as strings) are ``<inverted
+    # creation time>:<match id>``, newest first; ``p:{lobby}:hints``, match id ->
+    # hint JSON; and ``p:{lobby}:deadlines``, match id -> when to check that its
+    # match still exists (Unix ms; see MatchStore.lobby_sweep). A match's own keys
+    # live in another slot, so entries are written and checked by separate calls
+    # (see MatchStore): the entries of expired matches are dropped by readers, by
+    # the sweeps of entries past their deadline (a few on every write, more
+    # from each replica's periodic sweep), and by a few random checks on every
+    # write (which also find entries written without a deadline).
 
     #: Entries checked for a vanished match on every lobby write.
     LOBBY_SAMPLE = 2
+
+    #: Entries past their deadline checked on every lobby write.
+    LOBBY_DUE = 4
 
     @functools.cached_property
     def _lobby_scripts(self) -> dict[str, AsyncScript]:
         return {
             name: self._client.register_script(script_text(f"lobby_{name}"))
-            for name in ("put", "scan", "drop", "peek")
+            for name in ("put", "scan", "drop", "peek", "due", "defer")
         }
 
     def lobby_keys(self) -> list[str]:
-        """The lobby's keys (order, hints), sharing the tag ``{lobby}``."""
-        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints")]
+        """The lobby's keys (order, hints, deadlines), sharing the tag ``{lobby}``."""
+        return [f"{self._prefix}:{{lobby}}:{part}" for part in ("order", "hints", "deadlines")]
+
+    def _lobby_ttl_ms(self, hint: LobbyHint | None) -> int:
+        """The TTL a match with this hint was given by its last write (0: none);
+        with no hint, the longest a match can get."""
+        if hint is None:
+            return max(self._idle_ttl_ms, self._finished_ttl_ms, self._waiting_ttl_ms)
+        if hint.status != "active":
+            return self._finished_ttl_ms
+        if hint.open_seats > 0 and self._waiting_ttl_ms:
+            return min(self._waiting_ttl_ms, self._idle_ttl_ms or self._waiting_ttl_ms)
+        return self._idle_ttl_ms
 
     async def lobby_put(self, entry: LobbyEntry) -> None:
         """One script on the lobby's slot, which also draws a few random entries to
@@ -751,15 +769,29 @@ class RedisStore(MatchStore):
             {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
             separators=(",", ":"),
         )
-        sample = await self._call(
+        now_ms = _now_ms()
+        ttl_ms = self._lobby_ttl_ms(hint)
+        sample, due = await self._call(
             self._lobby_scripts["put"],
             self.lobby_keys(),
-            [member, entry.match_id, text, self.LOBBY_SAMPLE],
+            [
+                member,
+                entry.match_id,
+                text,
+                self.LOBBY_SAMPLE,
+                now_ms + ttl_ms if ttl_ms else 0,
+                self.LOBBY_DUE,
+                now_ms,
+            ],
         )
-        await self._lobby_sweep(cast(list[str], sample))
+        await asyncio.gather(
+            self._lobby_check_sample(cast(list[str], sample)),
+            self._lobby_check_due([_lobby_cursor(m) for m in cast(list[str], due)], now_ms),
+        )
 
-    async def _lobby_sweep(self, sample: list[str]) -> None:
-        """Drop the sampled entries whose match is gone (past the creation grace)."""
+    async def _lobby_check_sample(self, sample: list[str]) -> None:
+        """Drop the sampled entries whose match is gone (past the creation grace):
+        entries written without a deadline are found this way too."""
         cursors = [_lobby_cursor(m) for m in sample]
         young = (time.time() - LOBBY_CREATE_GRACE_S) * 1e6
         old = [c for c in cursors if c.created_us < young]
@@ -767,6 +799,38 @@ class RedisStore(MatchStore):
             return
         facts = await self.lobby_peek([c.match_id for c in old])
         await self.lobby_drop([c for c in old if facts[c.match_id] is None])
+
+    async def lobby_sweep(self, limit: int) -> int:
+        """Two scripts on the lobby's slot around one read of each match."""
+        now_ms = _now_ms()
+        due = await self._call(self._lobby_scripts["due"], self.lobby_keys()[1:], [now_ms, limit])
+        cursors = [_lobby_cursor(m) for m in cast(list[str], due)]
+        await self._lobby_check_due(cursors, now_ms)
+        return len(cursors)
+
+    async def _lobby_check_due(self, cursors: list[LobbyCursor], now_ms: int) -> None:
+        """Drop the entries past their deadline whose match is gone; move the
+        others' deadlines to their matches' expiry."""
+        if not cursors:
+            return
+        facts = await self.lobby_peek([c.match_id for c in cursors])
+        gone: list[LobbyCursor] = []
+        later: list[str | int] = [now_ms]
+        for cursor in cursors:
+            fact = facts[cursor.match_id]
+            if fact is None:
+                gone.append(cursor)
+                continue
+            if isinstance(fact, CorruptMatch):
+                ttl_ms = self._lobby_ttl_ms(None)  # its expiry is unknown: check again later
+            elif fact.expires_in_s is None:
+                ttl_ms = 0
+            else:
+                ttl_ms = max(1, round(fact.expires_in_s * 1000))
+            later += [cursor.match_id, now_ms + ttl_ms if ttl_ms else 0]
+        await self.lobby_drop(gone)
+        if len(later) > 1:
+            await self._call(self._lobby_scripts["defer"], self.lobby_keys()[2:], later)
 
     async def lobby_scan(
         self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
@@ -792,7 +856,9 @@ class RedisStore(MatchStore):
             entries.append(LobbyEntry(cursor, _lobby_hint(flat[i + 1])))
         return LobbyScan(entries, _lobby_cursor(last) if last else None, int(looked))
 
-    async def lobby_peek(self, match_ids: Sequence[str]) -> dict[str, MatchFacts | None]:
+    async def lobby_peek(
+        self, match_ids: Sequence[str]
+    ) -> dict[str, MatchFacts | CorruptMatch | None]:
         """One script per match, on its own slot, all sent at once."""
         script = self._lobby_scripts["peek"]
         replies = await asyncio.gather(
@@ -801,22 +867,28 @@ class RedisStore(MatchStore):
                 for k in (self.keys(m) for m in match_ids)
             )
         )
-        return {m: self._facts(r) for m, r in zip(match_ids, replies, strict=True)}
+        facts: dict[str, MatchFacts | CorruptMatch | None] = {}
+        for match_id, reply in zip(match_ids, replies, strict=True):
+            try:
+                facts[match_id] = self._facts(match_id, reply)
+            except CorruptMatch as exc:
+                facts[match_id] = exc
+        return facts
 
-    def _facts(self, reply: Any) -> MatchFacts | None:
+    def _facts(self, match_id: str, reply: Any) -> MatchFacts | None:
         if reply is None:
             return None
         meta, seats_flat, version, status, pttl = cast(list[Any], reply)
-        flat = cast(list[str], seats_flat)
         idle_s = None
         if status == "active" and self._idle_ttl_ms and int(pttl) >= 0:
             idle_s = max(0, self._idle_ttl_ms - int(pttl)) / 1000
         return MatchFacts(
             meta_json=meta,
-            seats={int(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)},
-            version=int(version),
-            status=_status(status),
+            seats=_seats(match_id, seats_flat),
+            version=_version(match_id, version),
+            status=_match_status(match_id, status),
             idle_s=idle_s,
+            expires_in_s=int(pttl) / 1000 if int(pttl) >= 0 else None,
         )
 
     async def lobby_drop(self, entries: Sequence[LobbyCursor]) -> None:
@@ -963,6 +1035,11 @@ def _lobby_hint(text: str) -> LobbyHint | None:
     return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
 
 
+def _now_ms() -> int:
+    """Wall-clock Unix time in ms: lobby deadlines are compared across replicas."""
+    return int(time.time() * 1000)
+
+
 def _to_ms(seconds: float | None) -> int:
     """TTL in ms for the scripts; 0 means no expiry."""
     if seconds is None or seconds <= 0:
@@ -982,6 +1059,34 @@ def _after_id(version: int) -> str:
     ``0-1`` (see claim.lua), so after version 0 is after the start, and after
     version -1 (before the start) is ``0-0``."""
     return "0-0" if version < 0 else f"{version}-1"
+
+
+def _match_status(match_id: str, value: object) -> MatchStatus:
+    """A match's stored status, or CorruptMatch."""
+    if value not in _STATUSES:
+        raise CorruptMatch(match_id, f"head status {value!r}")
+    return cast(MatchStatus, value)
+
+
+def _version(match_id: str, value: object) -> int:
+    """A match's stored head version, or CorruptMatch."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and value >= 0:
+        return value
+    raise CorruptMatch(match_id, f"head version {value!r}")
+
+
+def _seats(match_id: str, flat: object) -> dict[int, str]:
+    """A match's seat claims from a flat HGETALL reply, or CorruptMatch."""
+    items = cast(list[str], flat)
+    seats = {}
+    for i in range(0, len(items), 2):
+        number = items[i]
+        if not (number.isascii() and number.isdigit()):
+            raise CorruptMatch(match_id, f"seat field {number!r}")
+        seats[int(number)] = items[i + 1]
+    return seats
 
 
 def _version_of(entry_id: str) -> int:

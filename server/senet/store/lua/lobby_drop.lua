@@ -1,5 +1,6 @@
--- KEYS: lobby order, lobby hints. ARGV: members to remove. A match's hint goes
--- with its member (unless the hint already names another member). Reply: 1.
+-- KEYS: lobby order, lobby hints, lobby deadlines. ARGV: members to remove. A
+-- match's hint and deadline go with its member (unless the hint already names
+-- another member). Reply: 1.
 
 for _, member in ipairs(ARGV) do
   redis.call('ZREM', KEYS[1], member)
@@ -8,6 +9,7 @@ for _, member in ipairs(ARGV) do
   local hint = redis.call('HGET', KEYS[2], match_id)
   if hint and cjson.decode(hint)['k'] == member then
     redis.call('HDEL', KEYS[2], match_id)
+    redis.call('ZREM', KEYS[3], match_id)
   end
 end
 return 1
