@@ -33,6 +33,7 @@ from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
 from senet.service.quotas import Quotas
 from senet.service.records import (
+    ActionOrigin,
     Heartbeat,
     LeavePolicy,
     LegalActions,
@@ -58,6 +59,12 @@ _STATUS = {
     "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
 }
 _SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
+_ORIGIN: dict[ActionOrigin, match_pb2.ActionOrigin.ValueType] = {
+    "seat": match_pb2.ACTION_ORIGIN_SEAT,
+    "timeout": match_pb2.ACTION_ORIGIN_TIMEOUT,
+    "takeover": match_pb2.ACTION_ORIGIN_TAKEOVER,
+    "resigned": match_pb2.ACTION_ORIGIN_RESIGNED,
+}
 _LEAVE_POLICY: dict[int, LeavePolicy] = {
     match_pb2.LEAVE_POLICY_UNSPECIFIED: "resign",
     match_pb2.LEAVE_POLICY_RESIGN: "resign",
@@ -249,6 +256,9 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
     out.deciding_seats.extend(update.deciding)
     if update.clock is not None:
         _write_clock(out.clock, update.clock)
+    out.origin = _ORIGIN[update.origin]
+    if update.origin_strategy:
+        out.origin_strategy = update.origin_strategy
 
 
 #: The wire form of legal-action entries, shared by every prompt and list here.
@@ -514,7 +524,13 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             )
             options_to_proto(export.options, out.options)
             for a in export.actions:
-                out.actions.add(version=a.version, seat=a.seat, notation=a.notation)
+                out.actions.add(
+                    version=a.version,
+                    seat=a.seat,
+                    notation=a.notation,
+                    origin=_ORIGIN[a.origin],
+                    origin_strategy=a.origin_strategy,
+                )
             return out
 
         return await self._unary("ExportMatch", context, body)

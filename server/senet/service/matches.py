@@ -58,7 +58,6 @@ from senet.service.records import (
     LeavePolicy,
     LegalAction,
     LegalActions,
-    LoggedAction,
     MatchExport,
     MatchMeta,
     MatchSnapshot,
@@ -70,9 +69,9 @@ from senet.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    action_origin,
     claim_fingerprint,
-    dumps,
-    loads,
+    logged_action,
     new_token,
     seat_entropy,
     seat_summaries,
@@ -961,7 +960,9 @@ class MatchService:
         keep their queued bot decision and their deadline; the others get new ones.
 
         ``timed_out``: the action is the fallback of a timeout (the clocks count
-        it as one, and give no increment).
+        it as one, and give no increment, and the update is marked as the
+        timeout's). Otherwise the acting seat's claim says who chose the action
+        (its holder, or a takeover: :func:`action_origin`).
 
         The commit is sent first; while the store confirms it, this replica
         renders the reply: work the round trip would otherwise sit idle for.
@@ -974,9 +975,6 @@ class MatchService:
         state = entry.state
         status = record.status
         now = time.time()
-        log_entry = dumps(
-            {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
-        )
         next_seat = record.current_seat if status == "active" else None
         deciding = record.deciding_seats() if status == "active" else ()
         waiting = {s for s in before if s != seat}
@@ -1004,8 +1002,16 @@ class MatchService:
         claims = {str(seat): claim_fingerprint(entry.seats[seat])}
         if check_next and next_seat is not None and next_seat in entry.seats:
             claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
-        record = replace(record, claims=claims, request_id=request_id)
+        origin, strategy = action_origin(entry.seats[seat], timed_out)
+        record = replace(
+            record,
+            claims=claims,
+            request_id=request_id,
+            origin=origin,
+            origin_strategy=strategy,
+        )
         update_json = record.to_json()
+        log_entry = record.log_entry_json(request_id, now)
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
@@ -1203,6 +1209,8 @@ class MatchService:
             record.clock,
             record.deciding_seats(),
             record.request_id if seat == record.seat else "",
+            record.origin,
+            record.origin_strategy,
         )
         self._updates[key] = update
         while len(self._updates) > _SHARED_UPDATES:
@@ -1506,10 +1514,7 @@ class MatchService:
         meta = self._meta(stored)
         state = self._state(get_game(meta.game_id), stored)
         log = await self.store.action_log(stored.match_id)
-        actions = []
-        for entry in log:
-            raw = loads(entry.entry_json)
-            actions.append(LoggedAction(entry.version, raw["seat"], raw["notation"]))
+        actions = [logged_action(entry.version, entry.entry_json) for entry in log]
         return MatchExport(
             game_id=meta.game_id,
             options=dict(meta.options),
