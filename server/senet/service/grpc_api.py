@@ -30,7 +30,13 @@ from senet.games.interface import Event
 from senet.service import errors, metrics
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
-from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
+from senet.service.matches import (
+    Caller,
+    MatchService,
+    PlayItem,
+    WatchItem,
+    another_game_message,
+)
 from senet.service.quotas import Quotas
 from senet.service.records import (
     ActionOrigin,
@@ -491,7 +497,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         request: match_service_pb2.SubmitActionRequest,
         render: Callable[[SubmitOutcome], _Reply],
     ) -> _Reply:
-        notation, action_game = _notation(request)
+        try:
+            notation, action_game = _notation(request)
+        except MalformedActionError:
+            await self._check_action_game(match_id, request)
+            raise
         outcome, response = await self.service.submit(
             caller,
             match_id,
@@ -504,6 +514,29 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         if not outcome.duplicate:
             _actions_counter(outcome.game_id).inc()
         return response
+
+    async def _check_action_game(
+        self, match_id: str, request: match_service_pb2.SubmitActionRequest
+    ) -> None:
+        """Refuse a typed action of another game than the match's as such.
+
+        A typed action is decoded by its own game's codec before the match is
+        read, so one written for another game fails there first, with that
+        game's complaint (Mykerinos' "START takes 1 space(s)" for a Mare
+        Nostrum match); this says what is wrong instead. Only refused actions
+        pay for the look-up.
+        """
+        if request.WhichOneof("action") != "typed":
+            return
+        try:
+            sent = action_game(request.typed)
+        except MalformedActionError:
+            return
+        if sent is None:
+            return
+        match_game = await self.service.game_of(match_id)
+        if sent != match_game:
+            raise MalformedActionError(another_game_message(sent, match_game))
 
     async def ExportMatch(
         self, request: match_service_pb2.ExportMatchRequest, context: Any

@@ -214,6 +214,14 @@ def places_with_resigned(ranking: Sequence[int], resigned: set[int]) -> list[int
     return out
 
 
+def another_game_message(action_game: str, match_game: str) -> str:
+    """Why a typed action of another game than the match's is refused."""
+    return (
+        f"this action belongs to another game: a {action_game} action was sent "
+        f"to a {match_game} match"
+    )
+
+
 def request_key(seat: int, request_id: str) -> str:
     """How the store files a seat's request id: a retry finds its original version."""
     return f"{seat}:{request_id}"
@@ -922,9 +930,7 @@ class MatchService:
                 refused it. Nothing is changed when any of these is raised.
         """
         if action_game is not None and action_game != entry.meta.game_id:
-            raise MalformedActionError(
-                f"a {action_game} action was sent to a {entry.meta.game_id} match"
-            )
+            raise MalformedActionError(another_game_message(action_game, entry.meta.game_id))
         state = entry.state
         action = state.coerce_action(notation)
         before = state.deciding_seats()
