@@ -1174,8 +1174,9 @@ class MatchService:
                 return
         else:
             if from_version > stored.version:
-                raise errors.MalformedRequest(
-                    f"from_version {from_version} is ahead of the match (version {stored.version})"
+                raise errors.VersionAhead(
+                    f"from_version {from_version} is ahead of the match (version {stored.version})",
+                    {"currentVersion": stored.version},
                 )
             steps.cursor = from_version
             if from_version == stored.version and stored.status == "finished":
