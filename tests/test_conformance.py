@@ -403,7 +403,8 @@ def _check_position(state: GameState) -> None:
     assert len(set(legal)) == len(legal), "duplicate legal action values"
     assert state.legal_actions_for(seat) == legal
     deciding = state.deciding_seats()
-    assert seat in deciding and list(deciding) == sorted(set(deciding)), deciding
+    assert list(deciding) == sorted(set(deciding)), deciding
+    assert deciding[0] == seat, "current_seat is the lowest-numbered deciding seat"
     assert all(0 <= s < seats and state.legal_actions_for(s) for s in deciding)
     assert all(state.legal_actions_for(s) == [] for s in range(seats) if s not in deciding)
 

@@ -287,10 +287,11 @@ async def seated_match(
     seats: int = 3,
     seed: int | None = None,
     options: Mapping[str, games_pb2.OptionValue] | None = None,
+    game_id: str = "mykerinos",
 ) -> Seated:
     """Create a match of open seats and claim every seat through ``client``'s channel."""
     seed = _SEEDS.getrandbits(63) if seed is None else seed
-    created = await client.create(seats, seed=seed, options=options)
+    created = await client.create(seats, seed=seed, options=options, game_id=game_id)
     tokens = []
     for seat in range(seats):
         joined = await client.join(created.match_id, seat, f"player {seat}")

@@ -45,10 +45,20 @@ async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(
         bob = await client.join(match_id, "Bob")
         started = await bob.get()
         assert started.match.clock.HasField("deadline_ms")
-        final = await _finish(client, match_id)
+        origins = set()
+        async with asyncio.timeout(90):
+            async for message in client.watch(match_id):
+                if message.WhichOneof("message") == "update":
+                    origins.add((message.update.origin, message.update.origin_strategy))
+        final = (await client.get(match_id)).match
         assert final.status == match_pb2.MATCH_STATUS_FINISHED
         assert max(final.clock.timeouts_in_row) > 0
         assert sorted(final.places) in ([1, 2], [1, 1])
+        # Nobody acted: every move is marked as the timeout fallback's, live and exported.
+        assert origins == {(match_pb2.ACTION_ORIGIN_TIMEOUT, "random")}
+        export = await client.export(match_id)
+        exported = {(a.origin, a.origin_strategy) for a in export.actions}
+        assert exported == {(match_pb2.ACTION_ORIGIN_TIMEOUT, "random")}
 
 
 async def test_every_update_carries_the_clocks(server: RunningServer) -> None:

@@ -82,6 +82,11 @@ async def test_a_resigned_seat_is_played_out_by_the_server_and_ranked_last(
         assert list(final.match.places) == [2, 1]
         export = await client.export(match_id)
         assert list(export.places) == [2, 1]
+        by_seat = {(a.seat, a.origin, a.origin_strategy) for a in export.actions}
+        assert by_seat == {
+            (ann.seat, match_pb2.ACTION_ORIGIN_RESIGNED, "random"),
+            (bob.seat, match_pb2.ACTION_ORIGIN_SEAT, ""),
+        }
 
 
 @pytest.mark.slow
@@ -113,6 +118,12 @@ async def test_under_the_bot_policy_a_bot_takes_the_seat_over(server: RunningSer
         assert last is not None and last.update.status == match_pb2.MATCH_STATUS_FINISHED
         assert worker.moves > 0 and set(worker.acquired) == {(match_id, ann.seat)}
         assert sorted((await client.get(match_id)).match.places) in ([1, 2], [1, 1])
+        export = await client.export(match_id)
+        by_seat = {(a.seat, a.origin, a.origin_strategy) for a in export.actions}
+        assert by_seat == {
+            (ann.seat, match_pb2.ACTION_ORIGIN_TAKEOVER, "greedy"),
+            (bob.seat, match_pb2.ACTION_ORIGIN_SEAT, ""),
+        }
 
 
 async def test_leave_checks_its_caller_and_the_policy(server: RunningServer) -> None:

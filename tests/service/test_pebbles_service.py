@@ -110,7 +110,9 @@ async def test_bad_moves_are_refused_with_a_reason(
         Code.INVALID_ARGUMENT,
         "MALFORMED_ACTION",
     )
-    assert wrong_game.message == "a mykerinos action was sent to a pebbles match"
+    assert wrong_game.message == (
+        "this action belongs to another game: a mykerinos action was sent to a pebbles match"
+    )
     await expect_error(
         me.submit(match.match_id, typed=generic("play 1", game_id="chess")),
         Code.INVALID_ARGUMENT,

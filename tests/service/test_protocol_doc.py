@@ -67,9 +67,10 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["REQUEST_ID_REUSED"] == {"committedVersion", "matchId", "seat"}
     assert facts["QUOTA_EXCEEDED"] == {"quota", "limit"}  # test_quotas
     assert facts["MATCH_NOT_STARTED"] == {"openSeats"}  # test_not_started
+    assert facts["VERSION_AHEAD"] == {"currentVersion"}
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
-        "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED",
+        "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED", "VERSION_AHEAD",
     }  # fmt: skip
 
 

@@ -404,7 +404,8 @@ async def test_watch_snapshot_then_updates_in_order(client: Client) -> None:
 async def test_watch_rejects_bad_requests(client: Client) -> None:
     match = await seated_match(client, 2)
     ahead = match.spectator.watch(match.match_id, from_version=5)
-    await expect_error(ahead.read(), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    failure = await expect_error(ahead.read(), Code.OUT_OF_RANGE, "VERSION_AHEAD")
+    assert failure.facts == {"currentVersion": "0"}
     await expect_error(match.spectator.watch("missing").read(), Code.NOT_FOUND, "MATCH_NOT_FOUND")
     forged = client.as_seat("forged").watch(match.match_id)
     await expect_error(forged.read(), Code.UNAUTHENTICATED, "BAD_TOKEN")

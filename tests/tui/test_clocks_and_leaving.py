@@ -7,6 +7,7 @@ the start, a bot takes it over after) or to pause (the seat is kept).
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -139,3 +140,20 @@ async def test_quit_then_pause_keeps_the_seat(server: tuple[str, SenetClient]) -
     assert again.viewer_seat == 0 and again.match.seats[0].claimed
     assert not again.match.seats[0].takeover_strategy and not again.match.seats[0].resigned
     assert session.resume_command() is not None
+
+
+async def test_a_move_played_on_timeout_says_so_in_the_log(
+    server: tuple[str, SenetClient],
+) -> None:
+    """Nobody answers: the server plays every decision, and the log marks each."""
+    address, client = server
+    control = match_pb2.TimeControl(decision_ms=300)
+    match_id = await client.create_match("mykerinos", 2, seed=4, time_control=control)
+    seats = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    app = PlayApp(Session(client, address, match_id, seats[0]))
+    mine = re.compile(r"\(Ada, you\): .* -- played on timeout \(random\)$")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: any(map(mine.search, app.log_pane.lines_written)))
+        # As the pane draws it (wrapped to its width; it scrolls on as the match runs).
+        drawn = " ".join(" ".join(strip.text for strip in app.log_pane.lines).split())
+        assert re.search(r"\(Ada, you\): .*? -- played on timeout \(random\)", drawn), drawn

@@ -13,9 +13,12 @@ import pytest
 
 from senet.cli.beside import embedded_server
 from senet.client import SeatClient, SenetClient
+from senet.games import get_game
+from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.web import live
 from senet.web.app import create_app
+from senet.web.replay import Replay
 from senet.web.security import CSRF_COOKIE, SeatCookie
 from senet.web.settings import WebSettings
 
@@ -283,3 +286,48 @@ def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:
     settings = cli.settings_from(parser.parse_args([]))
     assert settings.host == "127.0.0.1" and settings.port == 8080
     assert cli.settings_from(parser.parse_args(["--host", "0.0.0.0"])).host == "0.0.0.0"
+
+
+async def test_the_log_says_which_moves_the_server_played_on_timeout(server: str) -> None:
+    """Ada never answers: her moves are the timeout fallback's, and her log says so."""
+    control = match_pb2.TimeControl(decision_ms=300)
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("mykerinos", 2, seed=4, time_control=control)
+        ada = await senet.join(match_id, "Ada")
+        await senet.join(match_id, "Bob")
+        stream = live.frames(senet, match_id, SeatCookie(ada.seat, ada.token))
+        marked: list[str] = []
+        try:
+            async for event in stream:
+                assert not event.startswith(("event: end", "event: problem")), event
+                if event.startswith("event: frame"):
+                    log = _data(event)["log"]
+                    marked = [
+                        line for line in log if line.endswith(" -- played on timeout (random)")
+                    ]
+                    if any("(Ada, you): " in line for line in marked):
+                        break
+        finally:
+            await stream.aclose()
+    assert all(re.search(r"\): \S.* -- played on timeout", line) for line in marked), marked
+
+
+def test_a_replay_step_says_who_chose_it_when_not_the_seat() -> None:
+    game = get_game("mykerinos")
+    dealt = game.new_match(2, seed=4)
+    seat = dealt.current_seat()
+    assert seat is not None
+    action = dealt.legal_actions()[0]
+    played = dealt.clone()
+    played.apply(seat, action)
+    summary = match_pb2.MatchSummary(game_id="mykerinos")
+    note = origin_note(
+        match_pb2.LoggedAction(
+            seat=seat, notation=action.notation(), origin=match_pb2.ACTION_ORIGIN_TIMEOUT
+        )
+    )
+    steps = [(seat, action.notation(), dealt.describe(action), note)]
+    (line,) = Replay("mykerinos", summary, [dealt, played], steps).frame(1)["log"]
+    label = dealt.describe(action)
+    assert line.startswith("1. ")
+    assert line.endswith(f"{action.notation()} ({label}) -- played on timeout (random)"), line

@@ -38,7 +38,7 @@ from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import program, seat_plan
 from senet.text.errors import for_people, reach
-from senet.text.renderer import TextRenderer, renderer_for
+from senet.text.renderer import TextRenderer, log_lines, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -231,10 +231,7 @@ class TextApp:
             if update.HasField("clock"):
                 self.clock = update.clock
             self._streamed = max(self._streamed, update.version)
-            if view is not None:
-                lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
-            else:
-                lines = [f"seat {update.seat}: {update.notation}"]
+            lines = log_lines(self.renderer, update, view, self.summary, self.viewer)
             self.log.extend(lines)
             self._unseen += len(lines)
             return True

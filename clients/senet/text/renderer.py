@@ -119,6 +119,47 @@ def detail_lines(
     return lines
 
 
+def origin_note(update: match_pb2.MatchUpdate | match_pb2.LoggedAction) -> str:
+    """Who chose an action the seat's holder did not (a timeout's fallback, a
+    takeover bot, a resigned seat's minimal policy); "" for the holder's own.
+    Updates and exported actions carry the same two fields."""
+    origin, strategy = update.origin, update.origin_strategy or "random"
+    if origin == match_pb2.ACTION_ORIGIN_TIMEOUT:
+        fallback = strategy if strategy == "random" else f"{strategy} bot"
+        return f"played on timeout ({fallback})"
+    if origin == match_pb2.ACTION_ORIGIN_TAKEOVER:
+        return f"played by the {strategy} bot that took the seat over"
+    if origin == match_pb2.ACTION_ORIGIN_RESIGNED:
+        return f"played for the resigned seat ({strategy})"
+    return ""
+
+
+def marked(lines: list[str], update: match_pb2.MatchUpdate) -> list[str]:
+    """``update``'s log lines with its first line (who did what) marked when the
+    seat's holder did not choose the action (see :func:`origin_note`)."""
+    note = origin_note(update)
+    if not note or not lines:
+        return lines
+    return [f"{lines[0]} -- {note}", *lines[1:]]
+
+
+def log_lines(
+    renderer: TextRenderer,
+    update: match_pb2.MatchUpdate,
+    view: match_pb2.View | None,
+    summary: match_pb2.MatchSummary | None,
+    viewer: int | None,
+) -> list[str]:
+    """The log lines of one committed action: the game's words (the seat and the
+    notation alone until a view is known), marked when the seat's holder did not
+    choose it. Every client's log goes through here, so all of them say it."""
+    if view is None:
+        lines = [f"seat {update.seat}: {update.notation}"]
+    else:
+        lines = renderer.update_lines(update, view, summary, viewer)
+    return marked(lines, update)
+
+
 def renderer_for(game_id: str) -> TextRenderer:
     """The renderer of ``game_id``, or the generic one for a game without its own.
 

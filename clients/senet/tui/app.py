@@ -43,7 +43,7 @@ from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
-from senet.text.renderer import TextRenderer, detail_lines, renderer_for
+from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
 from senet.tui import picker
 from senet.tui.panes import (
     ActionList,
@@ -355,11 +355,7 @@ class PlayApp(App[int]):
             if update.HasField("clock"):
                 self.clock = update.clock
                 self.clock_seats = deciding_seats(update)
-            view = self.view
-            if view is not None:
-                lines = self.renderer.update_lines(update, view, self.summary, self.viewer)
-            else:
-                lines = [f"seat {update.seat}: {update.notation}"]
+            lines = log_lines(self.renderer, update, self.view, self.summary, self.viewer)
             self.log_pane.add(lines)
             if self.legal is not None:
                 self.legal = None

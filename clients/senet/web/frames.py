@@ -17,7 +17,7 @@ from senet.client.turns import must_decide
 from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
-from senet.text.renderer import renderer_for
+from senet.text.renderer import log_lines, marked, renderer_for
 from senet.text.seat_names import SeatNames
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
@@ -108,11 +108,12 @@ def update_log(
     summary: match_pb2.MatchSummary,
     viewer: int | None,
 ) -> list[str]:
-    """The log lines of one committed action (who did what, then what followed)."""
+    """The log lines of one committed action (who did what, then what followed),
+    marked when the seat's holder did not choose it (played on timeout, ...)."""
     try:
-        return renderer_for(summary.game_id).update_lines(update, view, summary, viewer)
+        return log_lines(renderer_for(summary.game_id), update, view, summary, viewer)
     except (KeyError, IndexError, ValueError):  # a view older than the update: say it plainly
-        return [f"seat {update.seat}: {update.notation}"]
+        return marked([f"seat {update.seat}: {update.notation}"], update)
 
 
 def action_list(

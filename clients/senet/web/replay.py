@@ -18,6 +18,7 @@ from senet.client import SenetClient
 from senet.codec import codec_for, fairness
 from senet.games.errors import GameError
 from senet.games.interface import GameState
+from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.web.frames import frame, seat_label
 
@@ -36,7 +37,7 @@ class Replay:
     game_id: str
     summary: match_pb2.MatchSummary
     states: list[GameState]
-    steps: list[tuple[int, str, str]]  # seat, notation, label
+    steps: list[tuple[int, str, str, str]]  # seat, notation, label, who chose it if not the seat
     checks: list[tuple[str, bool]] = field(default_factory=list)
 
     @property
@@ -65,7 +66,8 @@ class Replay:
             summary.status = match_pb2.MATCH_STATUS_ACTIVE
         log = [
             f"{index + 1}. {seat_label(summary, view, seat, None)}: {notation} ({label})"
-            for index, (seat, notation, label) in enumerate(self.steps[:step])
+            + (f" -- {note}" if note else "")
+            for index, (seat, notation, label, note) in enumerate(self.steps[:step])
         ]
         result = frame(summary, view, None, log=log[-12:])
         result["step"] = step
@@ -94,7 +96,12 @@ async def load(client: SenetClient, match_id: str) -> Replay:
     except GameError as exc:
         raise UnreplayableMatch(f"✘ the exported log breaks the rules: {exc}") from exc
     steps = [
-        (logged.seat, logged.notation, before.describe(before.coerce_action(logged.notation)))
+        (
+            logged.seat,
+            logged.notation,
+            before.describe(before.coerce_action(logged.notation)),
+            origin_note(logged),
+        )
         for logged, before in zip(export.actions, states, strict=False)
     ]
     checks = fairness.export_checks(export, summary.seed_commitment, states[-1])

@@ -291,8 +291,8 @@ class GameState(ABC):
         Most positions wait for one seat: the default is :meth:`current_seat` alone.
         A game whose seats choose at the same time (hidden offers, revealed
         together) names them all here and overrides :meth:`legal_actions_for` and
-        :meth:`_apply_for`. :meth:`current_seat` is then one of them (the lowest
-        that has not finished), so a caller that asks one seat at a time still makes
+        :meth:`_apply_for`. :meth:`current_seat` is then the first of them (the
+        lowest-numbered), so a caller that asks one seat at a time still makes
         progress, and the seats' submissions commute: any order of them ends in the
         same state.
         """

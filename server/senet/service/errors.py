@@ -51,6 +51,13 @@ class MalformedRequest(ServiceError):
     reason = "MALFORMED_REQUEST"
 
 
+class VersionAhead(ServiceError):
+    """A stream asked to resume after a version the match has not reached."""
+
+    code = grpc.StatusCode.OUT_OF_RANGE
+    reason = "VERSION_AHEAD"
+
+
 class InvalidPageToken(ServiceError):
     code = grpc.StatusCode.INVALID_ARGUMENT
     reason = "INVALID_PAGE_TOKEN"

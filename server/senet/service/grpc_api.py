@@ -30,9 +30,16 @@ from senet.games.interface import Event
 from senet.service import errors, metrics
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
-from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
+from senet.service.matches import (
+    Caller,
+    MatchService,
+    PlayItem,
+    WatchItem,
+    another_game_message,
+)
 from senet.service.quotas import Quotas
 from senet.service.records import (
+    ActionOrigin,
     Heartbeat,
     LeavePolicy,
     LegalActions,
@@ -58,6 +65,12 @@ _STATUS = {
     "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
 }
 _SEAT_KIND = {"open": match_pb2.SEAT_KIND_OPEN, "bot": match_pb2.SEAT_KIND_BOT}
+_ORIGIN: dict[ActionOrigin, match_pb2.ActionOrigin.ValueType] = {
+    "seat": match_pb2.ACTION_ORIGIN_SEAT,
+    "timeout": match_pb2.ACTION_ORIGIN_TIMEOUT,
+    "takeover": match_pb2.ACTION_ORIGIN_TAKEOVER,
+    "resigned": match_pb2.ACTION_ORIGIN_RESIGNED,
+}
 _LEAVE_POLICY: dict[int, LeavePolicy] = {
     match_pb2.LEAVE_POLICY_UNSPECIFIED: "resign",
     match_pb2.LEAVE_POLICY_RESIGN: "resign",
@@ -274,6 +287,9 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
     out.deciding_seats.extend(update.deciding)
     if update.clock is not None:
         _write_clock(out.clock, update.clock)
+    out.origin = _ORIGIN[update.origin]
+    if update.origin_strategy:
+        out.origin_strategy = update.origin_strategy
 
 
 #: The wire form of legal-action entries, shared by every prompt and list here.
@@ -509,7 +525,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         request: match_service_pb2.SubmitActionRequest,
         render: Callable[[SubmitOutcome], _Reply],
     ) -> _Reply:
-        notation, action_game = _notation(request)
+        try:
+            notation, action_game = _notation(request)
+        except MalformedActionError:
+            await self._check_action_game(match_id, request)
+            raise
         outcome, response = await self.service.submit(
             caller,
             match_id,
@@ -522,6 +542,29 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         if not outcome.duplicate:
             _actions_counter(outcome.game_id).inc()
         return response
+
+    async def _check_action_game(
+        self, match_id: str, request: match_service_pb2.SubmitActionRequest
+    ) -> None:
+        """Refuse a typed action of another game than the match's as such.
+
+        A typed action is decoded by its own game's codec before the match is
+        read, so one written for another game fails there first, with that
+        game's complaint (Mykerinos' "START takes 1 space(s)" for a Mare
+        Nostrum match); this says what is wrong instead. Only refused actions
+        pay for the look-up.
+        """
+        if request.WhichOneof("action") != "typed":
+            return
+        try:
+            sent = action_game(request.typed)
+        except MalformedActionError:
+            return
+        if sent is None:
+            return
+        match_game = await self.service.game_of(match_id)
+        if sent != match_game:
+            raise MalformedActionError(another_game_message(sent, match_game))
 
     async def ExportMatch(
         self, request: match_service_pb2.ExportMatchRequest, context: Any
@@ -542,7 +585,13 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             )
             options_to_proto(export.options, out.options)
             for a in export.actions:
-                out.actions.add(version=a.version, seat=a.seat, notation=a.notation)
+                out.actions.add(
+                    version=a.version,
+                    seat=a.seat,
+                    notation=a.notation,
+                    origin=_ORIGIN[a.origin],
+                    origin_strategy=a.origin_strategy,
+                )
             return out
 
         return await self._unary("ExportMatch", context, body, request.match_id)

@@ -58,7 +58,6 @@ from senet.service.records import (
     LeavePolicy,
     LegalAction,
     LegalActions,
-    LoggedAction,
     MatchExport,
     MatchMeta,
     MatchSnapshot,
@@ -70,9 +69,9 @@ from senet.service.records import (
     Status,
     SubmitOutcome,
     UpdateRecord,
+    action_origin,
     claim_fingerprint,
-    dumps,
-    loads,
+    logged_action,
     new_token,
     seat_entropy,
     seat_summaries,
@@ -214,6 +213,14 @@ def places_with_resigned(ranking: Sequence[int], resigned: set[int]) -> list[int
         else:
             out.append(1 + sum(1 for p in stayed if p < place))
     return out
+
+
+def another_game_message(action_game: str, match_game: str) -> str:
+    """Why a typed action of another game than the match's is refused."""
+    return (
+        f"this action belongs to another game: a {action_game} action was sent "
+        f"to a {match_game} match"
+    )
 
 
 def request_key(seat: int, request_id: str) -> str:
@@ -929,9 +936,7 @@ class MatchService:
                 refused it. Nothing is changed when any of these is raised.
         """
         if action_game is not None and action_game != entry.meta.game_id:
-            raise MalformedActionError(
-                f"a {action_game} action was sent to a {entry.meta.game_id} match"
-            )
+            raise MalformedActionError(another_game_message(action_game, entry.meta.game_id))
         state = entry.state
         action = state.coerce_action(notation)
         before = state.deciding_seats()
@@ -967,7 +972,9 @@ class MatchService:
         keep their queued bot decision and their deadline; the others get new ones.
 
         ``timed_out``: the action is the fallback of a timeout (the clocks count
-        it as one, and give no increment).
+        it as one, and give no increment, and the update is marked as the
+        timeout's). Otherwise the acting seat's claim says who chose the action
+        (its holder, or a takeover: :func:`action_origin`).
 
         The commit is sent first; while the store confirms it, this replica
         renders the reply: work the round trip would otherwise sit idle for.
@@ -980,9 +987,6 @@ class MatchService:
         state = entry.state
         status = record.status
         now = time.time()
-        log_entry = dumps(
-            {"seat": seat, "notation": record.notation, "request_id": request_id, "at": now}
-        )
         next_seat = record.current_seat if status == "active" else None
         deciding = record.deciding_seats() if status == "active" else ()
         waiting = {s for s in before if s != seat}
@@ -1005,8 +1009,16 @@ class MatchService:
         claims = {str(seat): claim_fingerprint(entry.seats[seat])}
         if check_next and next_seat is not None and next_seat in entry.seats:
             claims[str(next_seat)] = claim_fingerprint(entry.seats[next_seat])
-        record = replace(record, claims=claims, request_id=request_id)
+        origin, strategy = action_origin(entry.seats[seat], timed_out)
+        record = replace(
+            record,
+            claims=claims,
+            request_id=request_id,
+            origin=origin,
+            origin_strategy=strategy,
+        )
         update_json = record.to_json()
+        log_entry = record.log_entry_json(request_id, now)
         pending = self.store.start_commit(
             match_id,
             CommitRequest(
@@ -1168,8 +1180,9 @@ class MatchService:
                 steps.cursor = -1
         else:
             if from_version > stored.version:
-                raise errors.MalformedRequest(
-                    f"from_version {from_version} is ahead of the match (version {stored.version})"
+                raise errors.VersionAhead(
+                    f"from_version {from_version} is ahead of the match (version {stored.version})",
+                    {"currentVersion": stored.version},
                 )
             steps.cursor = -1 if before_start else from_version
             if from_version == stored.version and stored.status == "finished":
@@ -1211,6 +1224,8 @@ class MatchService:
             record.clock,
             record.deciding_seats(),
             record.request_id if seat == record.seat else "",
+            record.origin,
+            record.origin_strategy,
         )
         self._updates[key] = update
         while len(self._updates) > _SHARED_UPDATES:
@@ -1529,10 +1544,7 @@ class MatchService:
         meta = self._meta(stored)
         state = self._state(get_game(meta.game_id), stored)
         log = await self.store.action_log(stored.match_id)
-        actions = []
-        for entry in log:
-            raw = loads(entry.entry_json)
-            actions.append(LoggedAction(entry.version, raw["seat"], raw["notation"]))
+        actions = [logged_action(entry.version, entry.entry_json) for entry in log]
         return MatchExport(
             game_id=meta.game_id,
             options=dict(meta.options),

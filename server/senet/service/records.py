@@ -27,6 +27,13 @@ LeavePolicy = Literal["resign", "bot"]
 LeaveOutcome = Literal["reopened", "taken_over", "resigned"]
 #: The takeover of a resigned seat: played out by the replicas' minimal policy.
 ZOMBIE = "zombie"
+#: Who chose a committed action (ActionOrigin in match.proto): the seat's holder,
+#: the fallback of a timeout, the bot that took the seat over, or the minimal
+#: policy of a resigned seat.
+ActionOrigin = Literal["seat", "timeout", "takeover", "resigned"]
+#: The strategy name of the server's own choice, a seeded random legal action:
+#: the fallback of a timeout, and a resigned seat's minimal policy.
+SERVER_POLICY = "random"
 #: Metas, claims and updates kept parsed, by their stored text (a replica's
 #: recent matches and versions).
 _PARSED = 4096
@@ -171,6 +178,24 @@ def _document(text: str | bytes, what: str) -> dict[str, Any]:
     return raw
 
 
+def action_origin(claim_json: str, timed_out: bool) -> tuple[ActionOrigin, str]:
+    """Who chose an action committed for the seat holding ``claim_json``, and
+    with which strategy ("" for the seat's holder).
+
+    ``timed_out``: the action is a timeout's fallback. Otherwise the claim says:
+    a seat taken over is played by its takeover (a bot strategy, or the minimal
+    policy of a resigned seat), any other by its holder.
+    """
+    if timed_out:
+        return "timeout", SERVER_POLICY
+    takeover = SeatClaim.from_json(claim_json).takeover
+    if takeover == ZOMBIE:
+        return "resigned", SERVER_POLICY
+    if takeover:
+        return "takeover", takeover
+    return "seat", ""
+
+
 @functools.lru_cache(maxsize=_PARSED)
 def _parsed_meta(text: str) -> MatchMeta:
     raw = _document(text, "meta")
@@ -226,6 +251,11 @@ class UpdateRecord:
     #: The request id of the submission committed (the acting seat's own: only
     #: its streams are told it, as that submission's reply).
     request_id: str = ""
+    #: Who chose the action (:func:`action_origin`); records written before
+    #: origins were recorded read as the seat's own.
+    origin: ActionOrigin = "seat"
+    #: The strategy that chose it when not the seat's holder ("" otherwise).
+    origin_strategy: str = ""
 
     def deciding_seats(self) -> tuple[int, ...]:
         """The seats that must decide after this version, in seat order."""
@@ -251,6 +281,22 @@ class UpdateRecord:
             doc["deciding"] = self.deciding
         if self.request_id:
             doc["request_id"] = self.request_id
+        if self.origin != "seat":
+            doc["origin"] = self.origin
+            doc["origin_strategy"] = self.origin_strategy
+        return dumps(doc)
+
+    def log_entry_json(self, request_id: str, at: float) -> str:
+        """The action log's entry of this version (read back by :func:`logged_action`)."""
+        doc: JsonDict = {
+            "seat": self.seat,
+            "notation": self.notation,
+            "request_id": request_id,
+            "at": at,
+        }
+        if self.origin != "seat":
+            doc["origin"] = self.origin
+            doc["origin_strategy"] = self.origin_strategy
         return dumps(doc)
 
     @classmethod
@@ -411,6 +457,9 @@ class MatchUpdate:
     #: The request id that made this version, in the acting seat's own audience
     #: only (empty in every other).
     request_id: str = ""
+    #: Who chose the action, and with which strategy (UpdateRecord.origin).
+    origin: ActionOrigin = "seat"
+    origin_strategy: str = ""
     wire: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
@@ -451,6 +500,22 @@ class LoggedAction:
     version: int
     seat: int
     notation: str
+    #: Who chose it (UpdateRecord.origin).
+    origin: ActionOrigin = "seat"
+    origin_strategy: str = ""
+
+
+def logged_action(version: int, entry_json: str) -> LoggedAction:
+    """One entry of the action log (:meth:`UpdateRecord.log_entry_json`); entries
+    written before origins were recorded read as the seat's own."""
+    raw = loads(entry_json)
+    return LoggedAction(
+        version,
+        raw["seat"],
+        raw["notation"],
+        raw.get("origin", "seat"),
+        raw.get("origin_strategy", ""),
+    )
 
 
 @dataclass(frozen=True)
