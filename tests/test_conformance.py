@@ -106,15 +106,10 @@ VARIANT_SHARE = 4
 #: many: the extremes, where seat-count rules bite, run them all.
 MIDDLE_SEATS_SHARE = 2
 
-#: Options that keep a game's random matches short here: a long game (Mare Nostrum
-#: at six plays about 1,400 decisions in its default twelve turns) plays its whole
-#: contract in one turn, which passes through every phase. Its scenario tests and
-#: playthroughs play the default length.
-SHORT_OPTIONS: dict[str, dict[str, Any]] = {"marenostrum": {"turn_limit": 1}}
-
 
 class Shortened(Variant):
-    """A game with :data:`SHORT_OPTIONS` filled in: the base case, never thinned."""
+    """A game with the options that keep its random matches short filled in
+    (``GameInfo.short_match_options``): the base case, never thinned."""
 
 
 def _thinned(test: Callable[..., None]) -> Callable[..., None]:
@@ -166,7 +161,7 @@ def _cases() -> list[Any]:
     """One param per (game, seat count), then per variant (boolean options) of each."""
     out = []
     for game in all_games():
-        short = SHORT_OPTIONS.get(game.info.id, {})
+        short = dict(game.info.short_match_options)
         base: Game = Shortened(game, short) if short else game
         for seats in range(game.info.min_seats, game.info.max_seats + 1):
             out.append(pytest.param(base, seats, id=f"{game.info.id}-{seats}p"))
@@ -287,14 +282,6 @@ def _with_foreign_digits(
             i = rng.choice(places)
             out.append(f"{text[:i]}{rng.choice(list(digits))}{text[i + 1 :]}")
     return out
-
-
-#: Games whose every seat sees everything a seat to move decides with (no hidden hands).
-PUBLIC_CHOICE_GAMES = frozenset({"mykerinos"})
-
-
-def _is_public(game: Game) -> bool:
-    return game.info.id in PUBLIC_CHOICE_GAMES
 
 
 GARBAGE_TEXT = [
@@ -816,7 +803,7 @@ def test_state_from_view_reproduces_the_view_and_the_choices(
             rebuilt = game.state_from_view(_json(view), sample_seed)
             assert rebuilt.view(viewer) == view
             assert rebuilt.current_seat() == state.current_seat()
-            if viewer == state.current_seat() or _is_public(game):
+            if viewer == state.current_seat() or game.info.public_choices:
                 # The seat to move knows its own options; in games without hidden
                 # hands, so does everybody else.
                 assert [a.notation() for a in rebuilt.legal_actions()] == [

@@ -18,7 +18,7 @@ import pytest
 
 from senet.games import all_games
 from senet.games.errors import CorruptStateError, InvalidOptionsError
-from senet.games.fields import LIST, SCALAR, SHARED, TABLE, StateFields
+from senet.games.fields import LIST, SCALAR, SHARED, TABLE, StateFields, snapshot_header
 from senet.games.interface import Action, Event, Game, GameInfo, GameState, JsonDict
 from senet.games.rng import Rng
 
@@ -298,3 +298,37 @@ def test_a_field_declared_twice_is_refused() -> None:
         StateFields("x", saved=(*LIST("deck"), *SCALAR("deck")))
     with pytest.raises(ValueError, match="declared twice: options"):
         StateFields("x", saved=SCALAR("options"))
+
+
+def _scramble(value: Any) -> None:
+    """Change every list and dict nested in ``value`` in place."""
+    if isinstance(value, dict):
+        for item in value.values():
+            _scramble(item)
+        value["scrambled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scramble(item)
+        value.append("scrambled")
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.info.id) for g in all_games()])
+def test_a_state_rebuilt_from_data_shares_nothing_with_it(game: Game) -> None:
+    """Whoever hands ``from_data`` a document may change it afterwards (a cache, a
+    caller's own copy): the state keeps none of its lists or dicts, options included."""
+    for step, state in enumerate(_playout(game, game.info.max_seats, {})):
+        if step % 25 and not state.is_over():
+            continue
+        data = state.to_data()
+        rebuilt = game.state_from_data(data)
+        before = orjson.dumps(rebuilt.to_data())
+        _scramble(data)
+        assert orjson.dumps(rebuilt.to_data()) == before, f"step {step}"
+
+
+def test_the_snapshot_header_hands_back_its_own_options() -> None:
+    game = next(iter(all_games()))
+    data = game.new_match(game.info.min_seats, seed=5).to_data()
+    seats, options, _rng = snapshot_header(game, data)
+    assert (seats, options) == (game.info.min_seats, data["options"])
+    assert options is not data["options"]

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from senet.games import get_game
-from senet.games.errors import GameError
-from senet.games.interface import Action, Event, GameState, JsonDict
+from senet.games import Game, SampleMatch, all_games, get_game
+from senet.games.errors import GameError, InvalidOptionsError
+from senet.games.interface import Action, Event, GameState, JsonDict, OptionPairs
 from senet.games.rng import Rng
 
 #: Where the playthrough files live.
@@ -32,7 +32,7 @@ class Playthrough:
 
     game_id: str
     seats: int
-    options: tuple[tuple[str, bool | int | str], ...]
+    options: OptionPairs
     seed: int
 
     @property
@@ -45,27 +45,36 @@ class Playthrough:
         return DIRECTORY / f"{stem}-seed{self.seed}.txt"
 
 
-def _on(*names: str) -> tuple[tuple[str, bool | int | str], ...]:
-    return tuple((name, True) for name in names)
+def sample_matches(game: Game) -> tuple[SampleMatch, ...]:
+    """The matches of ``game`` kept as playthroughs: those its plug-in declares, else
+    one of the base game and one per variant (each at the least seat count its rules
+    allow), with the options that keep a match short."""
+    if game.info.sample_matches:
+        return game.info.sample_matches
+    short = game.info.short_match_options
+    found = [SampleMatch(game.info.min_seats, short, 1)]
+    for spec in game.info.options:
+        if spec.kind != "bool" or not spec.variant:
+            continue
+        options = (*short, (spec.name, True))
+        for seats in range(game.info.min_seats, game.info.max_seats + 1):
+            try:
+                game.normalize_options(seats, dict(options))
+            except InvalidOptionsError:
+                continue
+            found.append(SampleMatch(seats, options, len(found) + 1))
+            break
+    return tuple(found)
 
 
-#: The recorded matches: every variant of every game, at two to four seats (Pebbles is
-#: the test suite's own game, tests/pebbles).
-PLAYTHROUGHS: tuple[Playthrough, ...] = (
-    Playthrough("mykerinos", 2, (), 11),
-    Playthrough("mykerinos", 2, _on("nile"), 14),
-    Playthrough("mykerinos", 3, _on("quick"), 15),
-    Playthrough("mykerinos", 3, _on("classic"), 16),
-    Playthrough("mykerinos", 4, _on("team"), 17),
-    Playthrough("mykerinos", 4, _on("classic", "nile", "quick", "team"), 18),
-    Playthrough("archeos", 2, (), 21),
-    Playthrough("archeos", 3, (("advanced_site", "uluru"), *_on("role_linguist")), 22),
-    Playthrough("marenostrum", 3, (("turn_limit", 2),), 41),
-    Playthrough("marenostrum", 4, (*_on("free_setup", "long_game"), ("turn_limit", 1)), 42),
-    Playthrough("marenostrum", 5, (*_on("mythology_hannibal"), ("turn_limit", 1)), 43),
-    Playthrough("pebbles", 2, (), 31),
-    Playthrough("pebbles", 3, _on("doubles"), 32),
-)
+def playthroughs() -> tuple[Playthrough, ...]:
+    """The recorded matches of every game found through the plug-ins (call it once the
+    test games are enabled)."""
+    return tuple(
+        Playthrough(game.info.id, match.seats, match.options, match.seed)
+        for game in all_games()
+        for match in sample_matches(game)
+    )
 
 
 def _value(value: Any) -> str:
@@ -144,7 +153,7 @@ def record(playthrough: Playthrough) -> str:
 def regenerate() -> list[Path]:
     """Write every playthrough file afresh and delete files no playthrough names."""
     written = []
-    for playthrough in PLAYTHROUGHS:
+    for playthrough in playthroughs():
         playthrough.path.write_text(record(playthrough))
         written.append(playthrough.path)
     for stale in sorted(set(DIRECTORY.glob("*.txt")) - set(written)):

@@ -11,7 +11,9 @@ import difflib
 
 import pytest
 
-from tests.playthroughs.record import DIRECTORY, PLAYTHROUGHS, REGENERATE, Playthrough, record
+from tests.playthroughs.record import DIRECTORY, REGENERATE, Playthrough, playthroughs, record
+
+PLAYTHROUGHS = playthroughs()
 
 #: Diff lines shown on a mismatch; the rest is one regeneration and a git diff away.
 SHOWN = 80

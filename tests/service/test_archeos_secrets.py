@@ -1,17 +1,14 @@
-"""Archeos Society through the server: no seat ever receives another seat's hand or
-the deck order, by any RPC or stream.
+"""Archeos Society through the server: what only this game can say about its secrets.
 
-Hands are not secrets a text search can find (the same cards are public once played),
-so the checks are structural and comparative:
+``tests/service/test_secrecy.py`` checks every game the same way (twins, the core's
+view of each viewer, planted values). What it cannot know is which of Archeos'
+messages name a hand's cards; here, with the typed messages:
 
 * every ``ArcheosView`` a caller receives (responses, stream snapshots) carries a hand
   and kept cards only for the caller's own seat, none for spectators;
 * every private event (the card dealt, the cards drawn) reaches only its own seat;
 * a Physician's ``keep <card>`` reaches the other seats as ``keep`` (the notation of
-  each update is redacted by ``Game.public_notation``);
-* at checkpoints a twin match, equal but for the hidden part resampled from one
-  seat's point of view (other hands, deck order, generator), looks the same to that
-  seat: same view, same legal actions.
+  each update is redacted by ``Game.public_notation``).
 
 Each seat and the spectator use their own client so that what each received can be
 checked separately.
@@ -21,17 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import random
-import time
 from typing import Any
 
 import pytest
 from google.protobuf.message import Message
 
-from senet.games import get_game
-from senet.service.records import Snapshot
-from senet.service.server import RunningServer
-from senet.store import NewMatch
-from senet.store import SeatClaim as StoredClaim
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
@@ -81,21 +72,6 @@ async def archeos_match(client: Client, seats: int, seed: int) -> Seated:
     )
 
 
-async def twin_for(server: RunningServer, match: Seated, seat: int | None, name: str) -> str:
-    """A copy of the match with everything ``seat`` cannot see dealt afresh."""
-    stored = await server.store.load(match.match_id)
-    game = get_game("archeos")
-    state = game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
-    twin = state.determinize(seat, hash(name) & 0xFFFF_FFFF)
-    assert twin.to_data()["deck"] != state.to_data()["deck"] or len(state.to_data()["deck"]) < 2
-    await server.store.create(
-        NewMatch(name, stored.meta_json, Snapshot(twin.to_data(), time.time()).to_json())
-    )
-    for claimed, claim in stored.seats.items():
-        assert await server.store.claim_seat(name, StoredClaim(claimed, claim))
-    return name
-
-
 async def drain(client: Client, call: Any) -> None:
     while True:
         message = await client.read(call, timeout=60)
@@ -104,9 +80,7 @@ async def drain(client: Client, call: Any) -> None:
 
 
 @pytest.mark.slow
-async def test_no_seat_receives_another_hand_or_the_deck_order(
-    server: RunningServer, client: Client
-) -> None:
+async def test_no_seat_receives_another_hand(client: Client) -> None:
     seats = 4
     match = await archeos_match(client, seats, seed=77)
     mid = match.match_id
@@ -121,15 +95,11 @@ async def test_no_seat_receives_another_hand_or_the_deck_order(
             streams.append(asyncio.create_task(drain(seat_client, call)))
 
     rng = random.Random(3)
-    for checkpoint in range(5):
+    for _checkpoint in range(5):
         for seat, viewer in viewers:
-            real = await viewer.get(mid)
-            twin = await twin_for(server, match, seat, f"twin-{checkpoint}-{seat}")
-            other = await viewer.get(twin)
-            assert other.view == real.view, (checkpoint, seat)
+            await viewer.get(mid)
             if seat is not None:
-                real_legal, twin_legal = await viewer.legal(mid), await viewer.legal(twin)
-                assert list(twin_legal.actions) == list(real_legal.actions)
+                await viewer.legal(mid)
         await play_random([match], rng, count=60)
     await play_random([match], rng)
     await asyncio.wait_for(asyncio.gather(*streams), 60)
@@ -137,6 +107,6 @@ async def test_no_seat_receives_another_hand_or_the_deck_order(
     assert current_seat(final.match) is None
 
     totals = [check_received(c.received, seat) for seat, c in viewers]
-    assert all(views > 10 for views, _, _ in totals), totals
+    assert all(views >= 5 for views, _, _ in totals), totals
     assert all(privates > 0 for _, privates, _ in totals[1:]), totals
     assert all(keeps > 0 for _, _, keeps in totals), totals

@@ -19,7 +19,15 @@ from senet.games.errors import (
     NotYourTurnError,
     UnknownGameError,
 )
-from senet.games.interface import Action, Event, Game, GameInfo, GameState, OptionSpec
+from senet.games.interface import (
+    Action,
+    Event,
+    Game,
+    GameInfo,
+    GameState,
+    OptionSpec,
+    SampleMatch,
+)
 from senet.games.plugins import PluginError, PluginRegistry
 from senet.games.registry import all_games, get_game
 from senet.games.rng import Rng
@@ -41,6 +49,7 @@ __all__ = [
     "PluginError",
     "PluginRegistry",
     "Rng",
+    "SampleMatch",
     "UnknownGameError",
     "all_games",
     "get_game",

@@ -206,9 +206,13 @@ def snapshot_header(game: Game, data: Mapping[str, Any]) -> tuple[int, JsonDict,
     info = game.info
     seats = v.integer(f("seats"), "seats", info.min_seats, info.max_seats)
     options = f("options")
+    if not isinstance(options, dict):
+        raise CorruptStateError(f"options {options!r} are not normalized options")
     try:
-        if not isinstance(options, dict) or game.normalize_options(seats, options) != options:
-            raise CorruptStateError(f"options {options!r} are not normalized options")
+        # A new dict: the state must not share a mutable object with the caller's data.
+        normalized = game.normalize_options(seats, options)
     except GameError as exc:
         raise CorruptStateError(f"bad options: {exc}") from exc
-    return seats, options, Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))
+    if normalized != options:
+        raise CorruptStateError(f"options {options!r} are not normalized options")
+    return seats, normalized, Rng(v.integer(f("rng"), "rng", 0, (1 << 64) - 1))

@@ -130,9 +130,31 @@ class OptionSpec:
         return text
 
 
+#: Match options as name and value pairs: a hashable, immutable declaration.
+OptionPairs = tuple[tuple[str, OptionValue], ...]
+
+
+@dataclass(frozen=True)
+class SampleMatch:
+    """One seeded match worth keeping as a readable record of play.
+
+    The test suite plays it with actions drawn from ``Rng(seed)`` and pins the text
+    (``tests/playthroughs/``), so a change of play shows up as a reviewed diff.
+    """
+
+    seats: int
+    options: OptionPairs = ()
+    seed: int = 1
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """Static facts about a game, declared once."""
+    """Static facts about a game, declared once.
+
+    Beside what players are shown (name, seats, options), a game declares the facts
+    that shared test suites and tools read instead of keeping tables keyed by game
+    id. Their defaults suit a new game: it declares none of them until it needs to.
+    """
 
     id: str
     name: str
@@ -140,6 +162,17 @@ class GameInfo:
     max_seats: int
     description: str
     options: tuple[OptionSpec, ...] = ()
+    #: Options that keep a random match short (a turn limit), for the conformance
+    #: and end-to-end suites that play many whole matches; empty when a default
+    #: match is short already.
+    short_match_options: OptionPairs = ()
+    #: Whether the seats deciding decide with public facts only (no hidden hand), so
+    #: that any seat's or a spectator's view tells their legal actions. The safe
+    #: default is ``False``: checks that rely on it are skipped.
+    public_choices: bool = False
+    #: Seeded matches recorded as playthroughs; when empty, the test suite records
+    #: one per variant, at the least seat count, with :attr:`short_match_options`.
+    sample_matches: tuple[SampleMatch, ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         """Return the spec of option ``name``.

@@ -9,7 +9,7 @@ from senet.games.archeos.cards import ROLE_NAMES, ROLES_PER_GAME
 from senet.games.archeos.sites import SITE_IDS
 from senet.games.archeos.state import ArcheosState
 from senet.games.errors import InvalidOptionsError
-from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
+from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue, SampleMatch
 
 #: ``role_<name>`` options: roles always in the deck; the rest are drawn at random.
 ROLE_OPTIONS = tuple(f"role_{name}" for name in ROLE_NAMES)
@@ -47,6 +47,10 @@ class Archeos(Game):
                 )
                 for name in ROLE_NAMES
             ),
+        ),
+        sample_matches=(
+            SampleMatch(2, (), 21),
+            SampleMatch(3, (("advanced_site", "uluru"), ("role_linguist", True)), 22),
         ),
     )
     state_class = ArcheosState

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec
+from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, SampleMatch
 from senet.games.marenostrum.actions import GIVE, OFFER, MareAction, parse_action
 from senet.games.marenostrum.constants import DEFAULT_TURN_LIMIT
 from senet.games.marenostrum.state import MareState
@@ -52,6 +52,14 @@ class MareNostrum(Game):
                 minimum=0,
                 maximum=200,
             ),
+        ),
+        # A default match at six seats is about 1,400 decisions; one turn passes
+        # through every phase.
+        short_match_options=(("turn_limit", 1),),
+        sample_matches=(
+            SampleMatch(3, (("turn_limit", 2),), 41),
+            SampleMatch(4, (("free_setup", True), ("long_game", True), ("turn_limit", 1)), 42),
+            SampleMatch(5, (("mythology_hannibal", True), ("turn_limit", 1)), 43),
         ),
     )
     state_class = MareState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from senet.games.errors import InvalidOptionsError
-from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue
+from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, OptionValue, SampleMatch
 from senet.games.mykerinos.actions import MykerinosAction, parse_action
 from senet.games.mykerinos.state import MykerinosState
 
@@ -55,6 +55,18 @@ class Mykerinos(Game):
                 "The original 2006 rules: original patron names, museum reward from the "
                 "general reserve, plots never rotated",
                 variant=True,
+            ),
+        ),
+        # Plots, patrons and the museum lie face up; only the deck order is hidden.
+        public_choices=True,
+        sample_matches=(
+            SampleMatch(2, (), 11),
+            SampleMatch(2, (("nile", True),), 14),
+            SampleMatch(3, (("quick", True),), 15),
+            SampleMatch(3, (("classic", True),), 16),
+            SampleMatch(4, (("team", True),), 17),
+            SampleMatch(
+                4, (("classic", True), ("nile", True), ("quick", True), ("team", True)), 18
             ),
         ),
     )
