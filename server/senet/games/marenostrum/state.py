@@ -358,10 +358,6 @@ class MareState(GameState):
         self.hands[seat][card] += got
         return got
 
-    def owns(self, seat: int, card_id: str) -> bool:
-        """Whether ``seat`` owns the hero or wonder ``card_id``."""
-        return OWNABLE_IDS.index(card_id) in self.owned[seat]
-
     def cost(self, seat: int, item: int, card: int = -1) -> int:
         """What ``item`` costs ``seat`` now: the best single reduction applies (text)."""
         if item == GOD_ITEM:
