@@ -699,13 +699,16 @@ class MareState(GameState):
 
     # ------------------------------------------------------------ purchases
     def _start_purchase(self, seat: int, item: int, a: int, b: int, c: int) -> None:
+        """Buy at the offering or construction step: pay now, or at once when free.
+
+        The set-up never comes here: its builds spend points (``_setup_build``)."""
         cost = self.cost(seat, item, a)
         if item < BUY_ITEM and self.free_left[seat][item] > 0:
             self.free_left[seat][item] -= 1
         self.purchase = [item, a, b, c]
         self.pay_left = cost
         self.pay_mask = 0
-        if cost == 0 or self.phase == SETUP:
+        if cost == 0:
             self._complete_purchase()
         else:
             self.step = PAY
@@ -770,13 +773,7 @@ class MareState(GameState):
             self._emit("converted", seat=seat, province=SPACE_IDS[a], previous=CIV_IDS[old])
         else:
             self._place_item(civ, item, b, c)
-        if self.step == OVER:
-            return
-        if self.phase == SETUP:
-            self.step = SETUP_BUILD
-            if self.points_left == 0:
-                self._setup_advance()
-        else:
+        if self.step != OVER:
             self.step = BUILD
 
     def _place_item(self, civ: int, item: int, province: int, commodity: int) -> None:
