@@ -19,7 +19,7 @@ from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACES
 from senet.games.marenostrum.cards import GOD_IDS
 from senet.games.marenostrum.civilizations import CIVS
-from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES
+from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES, draw
 from senet.games.marenostrum.constants import NOBODY
 from senet.games.marenostrum.tokens import CARAVAN, CITY
 
@@ -43,7 +43,7 @@ def ready(state: MareState, god: int, seat: int) -> bool:
 
 def _use(state: MareState, god: int) -> None:
     state.god_used[god] = 1
-    state._emit("god_invoked", seat=state.god_holder[god], god=GOD_IDS[god])
+    state.emit("god_invoked", seat=state.god_holder[god], god=GOD_IDS[god])
 
 
 def protected(state: MareState, civ: int) -> bool:
@@ -58,7 +58,8 @@ def after_revenue(state: MareState, produced: list[list[int]]) -> None:
         if ready(state, HERMES, seat):
             kinds = [c for c in COMMODITY_TYPES if produced[seat][c]] or list(COMMODITY_TYPES)
             for _ in range(HERMES_CARDS):
-                state._draw(seat, max(kinds, key=lambda c: (state.bank[c], -c)), 1)
+                fullest = max(kinds, key=lambda c: (state.bank[c], -c))
+                draw(state.bank, state.hands[seat], fullest, 1)
             _use(state, HERMES)
     for seat in range(state.seat_count):
         if ready(state, ISIS, seat):
@@ -67,11 +68,11 @@ def after_revenue(state: MareState, produced: list[list[int]]) -> None:
                 pool = [c for c in range(CARD_TYPES) for _ in range(state.bank[c])]
                 if pool:
                     card = state.rng.choice(pool)
-                    state._draw(each, card, 1)
-                    state._emit(
+                    draw(state.bank, state.hands[each], card, 1)
+                    state.emit(
                         "card_drawn_private", frozenset({each}), seat=each, card=CARD_NAMES[card]
                     )
-                    state._emit("card_drawn", seat=each)
+                    state.emit("card_drawn", seat=each)
 
 
 def ishtar_role(state: MareState, counts: list[list[int]]) -> int:

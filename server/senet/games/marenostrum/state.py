@@ -77,6 +77,7 @@ from senet.games.marenostrum.commodities import (
     COMMODITY_TYPES,
     TAX,
     bank_start,
+    draw,
 )
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
@@ -344,19 +345,19 @@ class MareState(GameState):
                 free = [s for s in best if s not in self.roles]
                 best = free or best
             self.roles[role] = best[0] if len(best) == 1 else self.rng.choice(best)
-        self._emit("roles_assigned", roles=list(self.roles))
+        self.emit("roles_assigned", roles=list(self.roles))
 
     # ------------------------------------------------------------- helpers
-    def _emit(self, kind: str, audience: frozenset[int] | None = None, **data: Any) -> None:
+    def emit(self, kind: str, audience: frozenset[int] | None = None, **data: Any) -> None:
+        """Record an event of the action being applied (to ``audience`` only, when given).
+
+        Nothing is recorded when the action is applied unchecked (search, replay)."""
         if self._events is not None:
             self._events.append(Event(kind, data, audience))
 
     def _draw(self, seat: int, card: int, count: int) -> int:
         """Move up to ``count`` cards of ``card`` from the bank to ``seat``'s hand."""
-        got = min(count, self.bank[card])
-        self.bank[card] -= got
-        self.hands[seat][card] += got
-        return got
+        return draw(self.bank, self.hands[seat], card, count)
 
     def cost(self, seat: int, item: int, card: int = -1) -> int:
         """What ``item`` costs ``seat`` now: the best single reduction applies (text)."""
@@ -406,7 +407,7 @@ class MareState(GameState):
         if limit and self.turn > limit:
             self._finish(NOBODY, "turn_limit")
             return
-        self._emit("turn_started", turn=self.turn)
+        self.emit("turn_started", turn=self.turn)
         if self.turn > 1:
             self.role_index = 0
             counts = [rules.role_counts(self, s) for s in range(self.seat_count)]
@@ -452,7 +453,7 @@ class MareState(GameState):
     def _give_role(self, role: int, seat: int) -> None:
         if self.roles[role] != seat:
             self.roles[role] = seat
-            self._emit("role_changed", role=ROLE_IDS[role], seat=seat)
+            self.emit("role_changed", role=ROLE_IDS[role], seat=seat)
 
     # --------------------------------------------------------------- commerce
     def _start_commerce(self) -> None:
@@ -471,8 +472,8 @@ class MareState(GameState):
         seat, cards = income
         got = [self._draw(seat, card, count) for card, count in enumerate(cards)]
         if any(got):
-            self._emit("revenue", seat=seat, cards=sum(got))
-            self._emit(
+            self.emit("revenue", seat=seat, cards=sum(got))
+            self.emit(
                 "revenue_cards",
                 frozenset({seat}),
                 seat=seat,
@@ -482,7 +483,7 @@ class MareState(GameState):
     def _start_trade(self, size: int) -> None:
         self.trade_size = size
         director = self.roles[COMMERCE_ROLE]
-        self._emit("trade_size", seat=director, size=size)
+        self.emit("trade_size", seat=director, size=size)
         traders = [s for s in range(self.seat_count) if self.hand_size(s) >= size]
         if size == 0 or len(traders) < 2:
             self._after_trading()
@@ -497,8 +498,8 @@ class MareState(GameState):
     def _offer(self, seat: int, card: int) -> None:
         self.hands[seat][card] -= 1
         self.offers[seat][card] += 1
-        self._emit("card_offered", seat=seat, offered=sum(self.offers[seat]))
-        self._emit("card_offered_private", frozenset({seat}), seat=seat, card=CARD_NAMES[card])
+        self.emit("card_offered", seat=seat, offered=sum(self.offers[seat]))
+        self.emit("card_offered_private", frozenset({seat}), seat=seat, card=CARD_NAMES[card])
         if all(self.offer_done(s) for s in self.traders):
             self._reveal()
 
@@ -507,7 +508,7 @@ class MareState(GameState):
         for seat in self.traders:
             self.face_up[seat] = self.offers[seat]
             self.offers[seat] = [0] * CARD_TYPES
-        self._emit(
+        self.emit(
             "offers_revealed",
             offers={
                 str(s): {CARD_NAMES[c]: n for c, n in enumerate(self.face_up[s]) if n}
@@ -554,7 +555,7 @@ class MareState(GameState):
         self.face_up[victim][card] -= 1
         self.face_down[taker][card] += 1
         self.last_trades = [*self.last_trades[-2:], taker, victim]
-        self._emit("card_taken", seat=taker, victim=victim, card=CARD_NAMES[card])
+        self.emit("card_taken", seat=taker, victim=victim, card=CARD_NAMES[card])
         self.taker = victim
         self._next_take()
 
@@ -586,7 +587,7 @@ class MareState(GameState):
         self.trade_size = 0
         self.taker = NOBODY
         self.last_trades = []
-        self._emit("trade_over")
+        self.emit("trade_over")
         self._after_trading()
 
     def _after_trading(self) -> None:
@@ -613,7 +614,7 @@ class MareState(GameState):
             self.bank[action.a] += 1
             self.hands[seat][action.b] += 1
             self.bank[action.b] -= 1
-            self._emit("card_power", seat=seat, card="ulysses")
+            self.emit("card_power", seat=seat, card="ulysses")
         self._start_offerings()
 
     # -------------------------------------------------------- ordered phases
@@ -631,7 +632,7 @@ class MareState(GameState):
             return
         self.queue += self.unordered
         self.unordered = []
-        self._emit("order", phase=PHASE_NAMES[self.phase], seats=list(self.queue))
+        self.emit("order", phase=PHASE_NAMES[self.phase], seats=list(self.queue))
         self._begin_player()
 
     def _begin_player(self) -> None:
@@ -741,7 +742,7 @@ class MareState(GameState):
             if spare:
                 self.powers_used[seat] |= ARTEMIS_POWER
                 self.pay_left -= min(spare, self.pay_left - 1)
-                self._emit("card_power", seat=seat, card="artemis")
+                self.emit("card_power", seat=seat, card="artemis")
         self.pay_mask |= 1 if card == TAX else 1 << card
         self.pay_left -= 1
         if self.pay_left == 0:
@@ -755,14 +756,14 @@ class MareState(GameState):
         self.pay_mask = 0
         if item == GOD_ITEM:
             self.god_holder[a] = seat
-            self._emit("offering", seat=seat, god=GODS[a].id)
+            self.emit("offering", seat=seat, god=GODS[a].id)
             self._next_player()
             return
         if item == BUY_ITEM:
             self.owned[seat] = sorted([*self.owned[seat], a])
             if a in self.available:
                 self.available.remove(a)
-            self._emit("bought", seat=seat, card=OWNABLE_IDS[a])
+            self.emit("bought", seat=seat, card=OWNABLE_IDS[a])
             self._check_victory(seat, a)
         elif item == CONVERT_ITEM:
             old = self.influence[a]
@@ -770,7 +771,7 @@ class MareState(GameState):
             self.converter[a] = NOBODY
             self.occupier[a] = NOBODY
             self.new_influence[a] = 1
-            self._emit("converted", seat=seat, province=SPACE_IDS[a], previous=CIV_IDS[old])
+            self.emit("converted", seat=seat, province=SPACE_IDS[a], previous=CIV_IDS[old])
         else:
             self._place_item(civ, item, b, c)
         if self.step != OVER:
@@ -797,7 +798,7 @@ class MareState(GameState):
             self.triremes[civ][province] += 1
         elif item == CREATURE:
             self.creatures[civ][province] += 1
-        self._emit(
+        self.emit(
             "built",
             seat=self.seat_of[civ],
             item=ITEMS[item],
@@ -818,7 +819,7 @@ class MareState(GameState):
         self.step = OVER
         self.queue = []
         self.actor = NOBODY
-        self._emit("game_over", winner=winner, reason=reason, ranking=self.ranking())
+        self.emit("game_over", winner=winner, reason=reason, ranking=self.ranking())
 
     # ------------------------------------------------------------ build options
     def can_place(self, civ: int, province: int, war_ok: bool = False) -> bool:
@@ -947,7 +948,7 @@ class MareState(GameState):
         if action.kind == act.BUY:
             self.points_left -= HERO_COST
             self.owned[seat] = sorted([*self.owned[seat], action.a])
-            self._emit("bought", seat=seat, card=OWNABLE_IDS[action.a])
+            self.emit("bought", seat=seat, card=OWNABLE_IDS[action.a])
         else:
             self.points_left -= ITEM_COST[action.a]
             self._place_item(self.civ_of[seat], action.a, action.b, action.c)
@@ -1018,7 +1019,7 @@ class MareState(GameState):
         defence += gods.mars_bonus(self, enemy)
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
         lost_enemy = min(attack // 5, rules.ground_units(self, enemy, province))
-        self._emit(
+        self.emit(
             "battle",
             province=SPACE_IDS[province],
             attacker=CIV_IDS[mover],
@@ -1046,7 +1047,7 @@ class MareState(GameState):
         for _ in range(kills):
             rules.remove_unit(self, other, province, LEGION_UNIT)
         if kills:
-            self._emit(
+            self.emit(
                 "first_strike",
                 province=SPACE_IDS[province],
                 civ=CIV_IDS[side],
@@ -1087,7 +1088,7 @@ class MareState(GameState):
             self.regrown.append(civ)
             roll = self.rng.below(6) + 1
             survives = roll >= regrow.amount
-            self._emit(
+            self.emit(
                 "regrow", province=SPACE_IDS[province], civ=CIV_IDS[civ], roll=roll, ok=survives
             )
             if not survives:
@@ -1115,7 +1116,7 @@ class MareState(GameState):
         self.fought.append(sea * CIVS + enemy)
         fight = self._sea_fight(sea, mover, enemy)
         self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
-        self._emit(
+        self.emit(
             "naval_battle",
             sea=SPACE_IDS[sea],
             attacker=CIV_IDS[mover],
@@ -1134,18 +1135,18 @@ class MareState(GameState):
         self.after_space = NOBODY
         if action.kind == act.SACK:
             rules.sack(self, province, action.a, action.b)
-            self._emit("sacked", seat=self.actor, province=SPACE_IDS[province])
+            self.emit("sacked", seat=self.actor, province=SPACE_IDS[province])
         elif action.kind == act.OCCUPY:
             self.occupier[province] = mover
-            self._emit("occupied", seat=self.actor, province=SPACE_IDS[province])
+            self.emit("occupied", seat=self.actor, province=SPACE_IDS[province])
         elif action.kind == act.CONVERT:
             self.converter[province] = mover
-            self._emit("converting", seat=self.actor, province=SPACE_IDS[province])
+            self.emit("converting", seat=self.actor, province=SPACE_IDS[province])
         self._resolve_pending()
 
     def _march(self, seat: int, unit: int, start: int, end: int) -> None:
         rules.march(self, self.civ_of[seat], unit, start, end)
-        self._emit(
+        self.emit(
             "moved",
             seat=seat,
             unit=("legion", "creature")[unit],
@@ -1195,14 +1196,14 @@ class MareState(GameState):
         self.powers_used[seat] |= MEDUSA_POWER
         rules.remove_unit(self, enemy, province, LEGION_UNIT)
         rules.refresh_control(self)
-        self._emit("petrified", seat=seat, province=SPACE_IDS[province], civ=CIV_IDS[enemy])
+        self.emit("petrified", seat=seat, province=SPACE_IDS[province], civ=CIV_IDS[enemy])
 
     def _exchange(self, seat: int, change: dict[int, int], power: int, name: str) -> None:
         for card, delta in change.items():
             self.hands[seat][card] += delta
             self.bank[card] -= delta
         self.powers_used[seat] |= power
-        self._emit("card_power", seat=seat, card=name)
+        self.emit("card_power", seat=seat, card=name)
 
     # ------------------------------------------------------------ Greek blockade
     def _blockade_starts(self, seat: int, action: MareAction) -> bool:
@@ -1262,7 +1263,7 @@ class MareState(GameState):
         legions, creatures, start, end = self.blockade[:4]
         self.step = BLOCKADE
         self.actor = self.seat_of[GREECE]
-        self._emit(
+        self.emit(
             "blockade_declared",
             seat=seat,
             start=SPACE_IDS[start],
@@ -1294,7 +1295,7 @@ class MareState(GameState):
             self.blockaded.append(sea)
             fight = self._sea_fight(sea, GREECE, mover)
             self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
-            self._emit(
+            self.emit(
                 "blockade_battle",
                 sea=SPACE_IDS[sea],
                 greek=fight.first,
@@ -1305,7 +1306,7 @@ class MareState(GameState):
                 invader_dice=fight.second_dice,
             )
             if not self.triremes[mover][sea]:
-                self._emit("blockade_held", province=SPACE_IDS[end])
+                self.emit("blockade_held", province=SPACE_IDS[end])
                 self._close_blockade(mover_seat)
                 return
             if self.blockade_options():
@@ -1437,7 +1438,7 @@ class MareState(GameState):
             director = self.roles[COMMERCE_ROLE]
             self.hands[director][action.a] -= 1
             self.hands[self.taker][action.a] += 1
-            self._emit("compensated", seat=director, to=self.taker)
+            self.emit("compensated", seat=director, to=self.taker)
             self._finish_trade()
         elif step == ROLE_TIE:
             self._give_role(self.role_index, action.a)
@@ -1476,7 +1477,7 @@ class MareState(GameState):
             self._pay(action.a)
         elif step == SETUP_CAPITAL:
             self.capital[self.civ_of[seat]] = action.a
-            self._emit("capital_founded", seat=seat, province=SPACE_IDS[action.a])
+            self.emit("capital_founded", seat=seat, province=SPACE_IDS[action.a])
             self.step = SETUP_BUILD
             if not self.build_options(seat):
                 self._setup_advance()
@@ -1490,7 +1491,7 @@ class MareState(GameState):
                 self._end_naval()
             elif kind == act.SAIL:
                 rules.sail(self, self.civ_of[seat], action.a, action.b)
-                self._emit("sailed", seat=seat, start=SPACE_IDS[action.a], end=SPACE_IDS[action.b])
+                self.emit("sailed", seat=seat, start=SPACE_IDS[action.a], end=SPACE_IDS[action.b])
             else:
                 self._naval_battle(action.a, action.b)
         elif step == GROUND:
