@@ -59,7 +59,7 @@ from senet.games.marenostrum.tokens import CARAVAN, CITY, MARKET, TEMPLE
 from senet.games.rng import Rng
 
 if TYPE_CHECKING:
-    from senet.games.marenostrum.state import MareState
+    from senet.games.marenostrum.data import MareData
 
 A = MareAction
 
@@ -91,12 +91,12 @@ def new_rng(seed: int = 0) -> Rng:
 
 
 # ------------------------------------------------------------------ counting
-def caravan_count(state: MareState, province: int) -> int:
+def caravan_count(state: MareData, province: int) -> int:
     """Caravans built in ``province``."""
     return bin(state.caravans[province]).count("1")
 
 
-def role_counts(state: MareState, seat: int) -> list[int]:
+def role_counts(state: MareData, seat: int) -> list[int]:
     """Text criteria per role, for ``seat`` (ruling R6: buildings in provinces under
     its influence, occupied or not; every own unit on the map, triremes in port too)."""
     civ = state.civ_of[seat]
@@ -118,26 +118,26 @@ def role_counts(state: MareState, seat: int) -> list[int]:
     return counts
 
 
-def piece_counts(state: MareState, civ: int) -> list[int]:
+def piece_counts(state: MareData, civ: int) -> list[int]:
     """Legions, creatures and fortresses of ``civ`` on the board."""
     fortresses = sum(state.fortresses[p] for p in range(PROVINCES) if state.influence[p] == civ)
     return [sum(state.legions[civ]), sum(state.creatures[civ]), fortresses]
 
 
-def trireme_count(state: MareState, civ: int) -> int:
+def trireme_count(state: MareData, civ: int) -> int:
     return sum(state.triremes[civ])
 
 
-def markers_on_board(state: MareState, civ: int) -> int:
+def markers_on_board(state: MareData, civ: int) -> int:
     return state.influence.count(civ)
 
 
-def provinces_of(state: MareState, civ: int) -> int:
+def provinces_of(state: MareData, civ: int) -> int:
     return state.influence.count(civ)
 
 
 # ------------------------------------------------------------------ revenue
-def claims(state: MareState, province: int) -> tuple[int, int, int, int]:
+def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
     """How an occupier's units share the province's income (ruling R10): one unit per
     city, then per caravan, then the temple and the market for the doubling.
 
@@ -155,7 +155,7 @@ def claims(state: MareState, province: int) -> tuple[int, int, int, int]:
     return cities, caravans, temple, market
 
 
-def revenue(state: MareState, seat: int) -> tuple[int, list[int]]:
+def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
     """Cards ``seat`` collects this commerce phase (text, Commerce A)."""
     civ = state.civ_of[seat]
     cards = [0] * CARD_TYPES
@@ -199,7 +199,7 @@ def revenue(state: MareState, seat: int) -> tuple[int, list[int]]:
 
 
 # ------------------------------------------------------------------ adjacency
-def chain_shores(state: MareState, civ: int, province: int) -> set[int]:
+def chain_shores(state: MareData, civ: int, province: int) -> set[int]:
     """Provinces reachable from ``province`` along a chain of ``civ``'s triremes."""
     row = state.triremes[civ]
     seen: set[int] = set()
@@ -217,7 +217,7 @@ def chain_shores(state: MareState, civ: int, province: int) -> set[int]:
     return out
 
 
-def chain_path(state: MareState, civ: int, start: int, end: int) -> list[int]:
+def chain_path(state: MareData, civ: int, start: int, end: int) -> list[int]:
     """The seas of the shortest chain of ``civ``'s triremes from ``start`` to ``end``
     (the chain an invader declares for the Greek blockade)."""
     row = state.triremes[civ]
@@ -237,12 +237,12 @@ def chain_path(state: MareState, civ: int, start: int, end: int) -> list[int]:
     return []
 
 
-def neighbours(state: MareState, civ: int, province: int) -> set[int]:
+def neighbours(state: MareData, civ: int, province: int) -> set[int]:
     """Provinces adjacent to ``province`` for ``civ``: borders and trireme chains."""
     return set(LAND_NEIGHBOURS[province]) | chain_shores(state, civ, province)
 
 
-def influence_targets(state: MareState, civ: int) -> list[int]:
+def influence_targets(state: MareData, civ: int) -> list[int]:
     """Text: empty provinces next to one held since the start of the turn."""
     out: set[int] = set()
     for p in range(PROVINCES):
@@ -251,7 +251,7 @@ def influence_targets(state: MareState, civ: int) -> list[int]:
     return sorted(out)
 
 
-def convertible(state: MareState, civ: int) -> list[int]:
+def convertible(state: MareData, civ: int) -> list[int]:
     """Provinces whose conversion ``civ`` may complete: its unit sits on the marker and
     the province is next to one it has held since the start of the turn (text)."""
     out = []
@@ -266,13 +266,13 @@ def convertible(state: MareState, civ: int) -> list[int]:
     return out
 
 
-def free_capitals(state: MareState, civ: int) -> list[int]:
+def free_capitals(state: MareData, civ: int) -> list[int]:
     """Free set-up: where ``civ`` may found its capital (text: Greece, Atlantis)."""
     choices = [p for p in FREE_CAPITALS[civ] if state.influence[p] == NOBODY]
     return choices or [FREE_CAPITALS[civ][0]]
 
 
-def setup_area(state: MareState, civ: int) -> set[int]:
+def setup_area(state: MareData, civ: int) -> set[int]:
     """Free set-up: the capital and the provinces next to it (ruling R13: by border
     or across a sea the capital touches)."""
     capital = state.capital[civ]
@@ -283,7 +283,7 @@ def setup_area(state: MareState, civ: int) -> set[int]:
 
 
 # ------------------------------------------------------------------ battles
-def ground_units(state: MareState, civ: int, province: int) -> int:
+def ground_units(state: MareData, civ: int, province: int) -> int:
     """Legions, creatures and (for the owner) fortresses of ``civ`` in ``province``."""
     count = state.legions[civ][province] + state.creatures[civ][province]
     if state.influence[province] == civ:
@@ -291,16 +291,16 @@ def ground_units(state: MareState, civ: int, province: int) -> int:
     return count
 
 
-def civs_present(state: MareState, province: int) -> list[int]:
+def civs_present(state: MareData, province: int) -> list[int]:
     return [c for c in range(CIVS) if ground_units(state, c, province)]
 
 
-def at_war(state: MareState, province: int) -> bool:
+def at_war(state: MareData, province: int) -> bool:
     """Text: a province is at war while several players' units stand in it."""
     return len(civs_present(state, province)) > 1
 
 
-def next_enemy(state: MareState, mover: int, province: int) -> int:
+def next_enemy(state: MareData, mover: int, province: int) -> int:
     """The next civilization ``mover`` must fight in ``province`` this turn, if any."""
     for civ in civs_present(state, province):
         if civ != mover and province * CIVS + civ not in state.fought:
@@ -308,7 +308,7 @@ def next_enemy(state: MareState, mover: int, province: int) -> int:
     return NOBODY
 
 
-def may_exploit(state: MareState, mover: int, province: int) -> bool:
+def may_exploit(state: MareData, mover: int, province: int) -> bool:
     """Text: a sole surviving invader may sack, occupy or convert an enemy province."""
     owner = state.influence[province]
     if owner in (NOBODY, mover) or civs_present(state, province) != [mover]:
@@ -320,12 +320,12 @@ def may_exploit(state: MareState, mover: int, province: int) -> bool:
     return bool(entered or fought)
 
 
-def _seat_cards(state: MareState, civ: int) -> list[int]:
+def _seat_cards(state: MareData, civ: int) -> list[int]:
     seat = state.seat_of[civ]
     return state.owned[seat] if seat != NOBODY else []
 
 
-def _roll(state: MareState, dice: list[int] | None) -> int:
+def _roll(state: MareData, dice: list[int] | None) -> int:
     """One die from the match's generator, its face kept in ``dice`` when given."""
     face = state.rng.below(6) + 1
     if dice is not None:
@@ -334,7 +334,7 @@ def _roll(state: MareState, dice: list[int] | None) -> int:
 
 
 def battle_total(
-    state: MareState,
+    state: MareData,
     civ: int,
     province: int,
     attacking: bool,
@@ -373,7 +373,7 @@ def battle_total(
     return total
 
 
-def naval_total(state: MareState, civ: int, sea: int, dice: list[int] | None = None) -> int:
+def naval_total(state: MareData, civ: int, sea: int, dice: list[int] | None = None) -> int:
     """Text: a die per trireme in the sea, plus card bonuses and, beside a fleet of
     its owner, the Krakens on the shores of that sea (faces kept as battle_total's)."""
     per_die = sum(
@@ -388,7 +388,7 @@ def naval_total(state: MareState, civ: int, sea: int, dice: list[int] | None = N
     return total
 
 
-def loss_kinds(state: MareState, civ: int, province: int) -> list[int]:
+def loss_kinds(state: MareData, civ: int, province: int) -> list[int]:
     """Unit kinds ``civ`` could lose in ``province`` (the owner picks: text)."""
     out = []
     if state.legions[civ][province]:
@@ -408,7 +408,7 @@ def neutral_loss(kinds: list[int]) -> int:
     return kinds[0]
 
 
-def remove_unit(state: MareState, civ: int, province: int, kind: int) -> None:
+def remove_unit(state: MareData, civ: int, province: int, kind: int) -> None:
     if kind == LEGION_UNIT:
         state.legions[civ][province] -= 1
         if civ == state.civ_of[state.queue[0]] if state.queue else False:
@@ -425,7 +425,7 @@ def remove_unit(state: MareState, civ: int, province: int, kind: int) -> None:
         state.fortresses[province] -= 1
 
 
-def refresh_control(state: MareState) -> None:
+def refresh_control(state: MareData) -> None:
     """Text: occupation and conversion end when the invader's units leave."""
     for p in range(PROVINCES):
         for holder in (state.occupier, state.converter):
@@ -434,12 +434,12 @@ def refresh_control(state: MareState) -> None:
                 holder[p] = NOBODY
 
 
-def guards_temples(state: MareState, civ: int) -> bool:
+def guards_temples(state: MareData, civ: int) -> bool:
     """Antigone: ``civ``'s temples cannot be sacked, nor its temple provinces struck."""
     return any(e.arg == "temple" for e in effects_of(_seat_cards(state, civ), GUARD))
 
 
-def after_battle_options(state: MareState, province: int) -> list[MareAction]:
+def after_battle_options(state: MareData, province: int) -> list[MareAction]:
     """Text: sack one building (never a fortress), occupy, or convert; where a Sphinx
     defended this turn, only occupy (ruling R29); Antigone's temples stand (R22)."""
     out = []
@@ -461,7 +461,7 @@ def after_battle_options(state: MareState, province: int) -> list[MareAction]:
     return out
 
 
-def sack(state: MareState, province: int, building: int, commodity: int) -> None:
+def sack(state: MareData, province: int, building: int, commodity: int) -> None:
     """Text: the destroyed building returns to the general stock."""
     if building == CARAVAN:
         state.caravans[province] &= ~(1 << ICONS[province].index(commodity))
@@ -475,7 +475,7 @@ def sack(state: MareState, province: int, building: int, commodity: int) -> None
 
 
 # ------------------------------------------------------------------ moves
-def move_range(state: MareState, civ: int, unit: str) -> int:
+def move_range(state: MareData, civ: int, unit: str) -> int:
     """Spaces a ``unit`` of ``civ`` may move (1; Atlas, Jason, Ariadne: 2)."""
     return max(
         [1, *(e.amount for e in effects_of(_seat_cards(state, civ), MOVE_RANGE) if e.arg == unit)]
@@ -493,12 +493,12 @@ def _within(links: tuple[tuple[int, ...], ...], start: int, steps: int) -> list[
     return sorted(seen)
 
 
-def land_reach(state: MareState, civ: int, province: int) -> list[int]:
+def land_reach(state: MareData, civ: int, province: int) -> list[int]:
     """Provinces a legion of ``civ`` reaches from ``province`` by land borders."""
     return _within(LAND_NEIGHBOURS, province, move_range(state, civ, "legion"))
 
 
-def naval_options(state: MareState, civ: int) -> list[MareAction]:
+def naval_options(state: MareData, civ: int) -> list[MareAction]:
     """Launches, sea moves (each trireme once) and optional naval battles (text)."""
     row = state.triremes[civ]
     out: list[MareAction] = []
@@ -521,7 +521,7 @@ def naval_options(state: MareState, civ: int) -> list[MareAction]:
     return out
 
 
-def sail(state: MareState, civ: int, start: int, end: int) -> None:
+def sail(state: MareData, civ: int, start: int, end: int) -> None:
     state.triremes[civ][start] -= 1
     state.triremes[civ][end] += 1
     state.moved_triremes[end] += 1
@@ -529,12 +529,12 @@ def sail(state: MareState, civ: int, start: int, end: int) -> None:
         state.moved_triremes[start] = min(state.moved_triremes[start], state.triremes[civ][start])
 
 
-def raids(state: MareState, civ: int) -> bool:
+def raids(state: MareData, civ: int) -> bool:
     """Penthesilea: ``civ``'s legions may attack across one sea without triremes."""
     return any(e.arg == "legion" for e in effects_of(_seat_cards(state, civ), RAID))
 
 
-def raid_targets(state: MareState, civ: int, province: int) -> set[int]:
+def raid_targets(state: MareData, civ: int, province: int) -> set[int]:
     """Provinces on a sea ``province`` touches that a raid may attack: under another
     civilization's influence or holding another's ground units (ruling R26)."""
     return {
@@ -545,7 +545,7 @@ def raid_targets(state: MareState, civ: int, province: int) -> set[int]:
     }
 
 
-def creature_targets(state: MareState, civ: int, province: int) -> list[int]:
+def creature_targets(state: MareData, civ: int, province: int) -> list[int]:
     """Where a creature of ``civ`` may go: a Pegasus flies two spaces and is never
     carried; a Kraken keeps to coastal provinces; the rest move like legions."""
     if creature_effect(civ, FLIGHT):
@@ -556,7 +556,7 @@ def creature_targets(state: MareState, civ: int, province: int) -> list[int]:
     return sorted(targets)
 
 
-def ground_options(state: MareState, civ: int) -> list[MareAction]:
+def ground_options(state: MareData, civ: int) -> list[MareAction]:
     """Each legion and creature that has not moved may cross a border or a chain."""
     out: list[MareAction] = []
     raiding = raids(state, civ)
@@ -583,7 +583,7 @@ def set_spare(owned: list[int], used: int, phase: int) -> int:
     return sum(e.amount for e in effects_of(owned, SET_BONUS) if e.arg == "commodity")
 
 
-def march(state: MareState, civ: int, unit: int, start: int, end: int) -> None:
+def march(state: MareData, civ: int, unit: int, start: int, end: int) -> None:
     if unit == 0:
         state.legions[civ][start] -= 1
         state.legions[civ][end] += 1
@@ -596,7 +596,7 @@ def march(state: MareState, civ: int, unit: int, start: int, end: int) -> None:
 
 
 # ------------------------------------------------------------------ ranking
-def rank_key(state: MareState, seat: int) -> tuple[int, int, int, int, int]:
+def rank_key(state: MareData, seat: int) -> tuple[int, int, int, int, int]:
     """Ruling R11: the winner; then heroes and wonders, provinces, roles, cities."""
     civ = state.civ_of[seat]
     cities = sum(state.cities[p] for p in range(PROVINCES) if state.influence[p] == civ)
