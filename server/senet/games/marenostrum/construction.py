@@ -1,4 +1,9 @@
-"""What a seat may build or buy now, and where (the construction and set-up steps)."""
+"""What a seat may build or buy now, and where.
+
+The same list serves the construction step (paid in cards, see
+:mod:`~senet.games.marenostrum.purchases`) and the free set-up (paid in points, only
+near the capital).
+"""
 
 from __future__ import annotations
 

@@ -234,5 +234,6 @@ class Military(TurnOrder):
         )
 
     def _sail(self, seat: int, start: int, end: int) -> None:
+        """A naval move: one of ``seat``'s triremes sails from ``start`` to ``end``."""
         rules.sail(self, self.civ_of[seat], start, end)
         self.emit("sailed", seat=seat, start=SPACE_IDS[start], end=SPACE_IDS[end])
