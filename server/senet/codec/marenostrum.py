@@ -65,8 +65,13 @@ from senet.games.marenostrum.constants import (
 )
 from senet.games.marenostrum.game import MARENOSTRUM
 from senet.games.marenostrum.snapshot import FIELDS, HIDDEN, VIEW_KEYS
-from senet.games.marenostrum.state import BUY_ITEM, CONVERT_ITEM, GOD_ITEM
-from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+from senet.games.marenostrum.tokens import (
+    BUILDING_NAMES,
+    BUY_ITEM,
+    CONVERT_ITEM,
+    GOD_ITEM,
+    ITEMS,
+)
 from senet.v1 import mare_nostrum_pb2 as pb
 
 NOBODY = -1

@@ -143,11 +143,6 @@ def space_index(space_id: str) -> int:
     return _INDEX.get(space_id, -1)
 
 
-def is_sea(space: int) -> bool:
-    """Whether ``space`` is a sea space."""
-    return space >= PROVINCES
-
-
 def _pairs(text: str) -> list[tuple[int, int]]:
     out = []
     for pair in text.split():

@@ -40,6 +40,16 @@ def bank_start() -> list[int]:
     return [BANK_TAX, *([BANK_PER_COMMODITY] * len(COMMODITIES))]
 
 
+def draw(bank: list[int], hand: list[int], card: int, count: int) -> int:
+    """Move up to ``count`` cards of ``card`` from ``bank`` to ``hand``; return how many.
+
+    The bank is finite: a draw from an empty pile gets fewer cards, never an error."""
+    got = min(count, bank[card])
+    bank[card] -= got
+    hand[card] += got
+    return got
+
+
 def card_type(name: str) -> int:
     """The card type named ``name`` (``tax``, ``grain``...); ``-1`` when unknown."""
     try:

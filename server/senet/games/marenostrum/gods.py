@@ -19,12 +19,12 @@ from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACES
 from senet.games.marenostrum.cards import GOD_IDS
 from senet.games.marenostrum.civilizations import CIVS
-from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES
+from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES, draw
 from senet.games.marenostrum.constants import NOBODY
 from senet.games.marenostrum.tokens import CARAVAN, CITY
 
 if TYPE_CHECKING:
-    from senet.games.marenostrum.state import MareState
+    from senet.games.marenostrum.data import MareData
 
 ATHENA, BAAL, HERMES, ISIS, ISHTAR, MARS, POSEIDON, VULCAN = (
     GOD_IDS.index(name)
@@ -36,29 +36,30 @@ ISHTAR_BONUS = 2
 MARS_BONUS = 6
 
 
-def ready(state: MareState, god: int, seat: int) -> bool:
+def ready(state: MareData, god: int, seat: int) -> bool:
     """Whether ``seat`` holds ``god`` with its power unused."""
     return state.god_holder[god] == seat and not state.god_used[god]
 
 
-def _use(state: MareState, god: int) -> None:
+def _use(state: MareData, god: int) -> None:
     state.god_used[god] = 1
-    state._emit("god_invoked", seat=state.god_holder[god], god=GOD_IDS[god])
+    state.emit("god_invoked", seat=state.god_holder[god], god=GOD_IDS[god])
 
 
-def protected(state: MareState, civ: int) -> bool:
+def protected(state: MareData, civ: int) -> bool:
     """Athena: her holder's pieces cannot be a god's target."""
     holder = state.god_holder[ATHENA]
     return holder != NOBODY and state.civ_of[holder] == civ
 
 
-def after_revenue(state: MareState, produced: list[list[int]]) -> None:
+def after_revenue(state: MareData, produced: list[list[int]]) -> None:
     """Hermes, then Isis (notes 3.7: Hermes comes before Isis)."""
     for seat in range(state.seat_count):
         if ready(state, HERMES, seat):
             kinds = [c for c in COMMODITY_TYPES if produced[seat][c]] or list(COMMODITY_TYPES)
             for _ in range(HERMES_CARDS):
-                state._draw(seat, max(kinds, key=lambda c: (state.bank[c], -c)), 1)
+                fullest = max(kinds, key=lambda c: (state.bank[c], -c))
+                draw(state.bank, state.hands[seat], fullest, 1)
             _use(state, HERMES)
     for seat in range(state.seat_count):
         if ready(state, ISIS, seat):
@@ -67,14 +68,14 @@ def after_revenue(state: MareState, produced: list[list[int]]) -> None:
                 pool = [c for c in range(CARD_TYPES) for _ in range(state.bank[c])]
                 if pool:
                     card = state.rng.choice(pool)
-                    state._draw(each, card, 1)
-                    state._emit(
+                    draw(state.bank, state.hands[each], card, 1)
+                    state.emit(
                         "card_drawn_private", frozenset({each}), seat=each, card=CARD_NAMES[card]
                     )
-                    state._emit("card_drawn", seat=each)
+                    state.emit("card_drawn", seat=each)
 
 
-def ishtar_role(state: MareState, counts: list[list[int]]) -> int:
+def ishtar_role(state: MareData, counts: list[list[int]]) -> int:
     """Ishtar: the first role the +2 wins or keeps for her holder; uses her then."""
     for seat in range(state.seat_count):
         if not ready(state, ISHTAR, seat):
@@ -89,7 +90,7 @@ def ishtar_role(state: MareState, counts: list[list[int]]) -> int:
     return NOBODY
 
 
-def mars_bonus(state: MareState, civ: int) -> int:
+def mars_bonus(state: MareData, civ: int) -> int:
     """Mars: +6 to his holder's total in its first ground battle."""
     seat = state.seat_of[civ]
     if seat != NOBODY and ready(state, MARS, seat):
@@ -98,7 +99,7 @@ def mars_bonus(state: MareState, civ: int) -> int:
     return 0
 
 
-def invoke_options(state: MareState, seat: int, naval: bool) -> list[MareAction]:
+def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
     """``invoke`` actions of ``seat`` now: Poseidon at sea, Baal and Vulcan on land."""
     civ = state.civ_of[seat]
     out: list[MareAction] = []
@@ -132,7 +133,7 @@ def invoke_options(state: MareState, seat: int, naval: bool) -> list[MareAction]
     return out
 
 
-def invoke(state: MareState, action: MareAction) -> None:
+def invoke(state: MareData, action: MareAction) -> None:
     """Apply an ``invoke``: the targeted piece goes back to its stock."""
     god, space, extra = action.a, action.b, action.c
     _use(state, god)

@@ -52,6 +52,11 @@ ITEMS = (
     CREATURE,
 ) = range(len(ITEMS))
 ITEM_COST = (3, 3, 3, 6, 6, 3, 3, 3, 6)
+#: Pseudo item numbers after ``ITEMS``, for the purchases paid like builds: a hero or
+#: wonder, an offering to a god, a conversion.
+BUY_ITEM = len(ITEMS)
+GOD_ITEM = BUY_ITEM + 1
+CONVERT_ITEM = BUY_ITEM + 2
 #: Heroes and wonders cost a set of 9; the Pyramids 12 (13 in the long game).
 HERO_COST = 9
 PYRAMIDS_COST = 12

@@ -1,0 +1,140 @@
+"""The Greek blockade: a crossing into a Greek province may be attacked at sea.
+
+Text: an attack on a Greek province across the sea must declare its chain of seas
+and its units (``declare``); the Greek player may then attack its triremes in each
+sea of the chain where he has one too (``blockade``). A broken chain sends the units
+back; otherwise the move goes on.
+"""
+
+from __future__ import annotations
+
+from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import rules
+from senet.games.marenostrum.actions import MareAction
+from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS
+from senet.games.marenostrum.cards import FLIGHT, creature_effect
+from senet.games.marenostrum.civilizations import GREECE
+from senet.games.marenostrum.constants import BLOCKADE, DECLARE, GROUND, NOBODY
+from senet.games.marenostrum.military import Military
+
+A = MareAction
+
+
+class GreekBlockade(Military):
+    """Declaring a crossing the Greek player may attack, and his sea battles."""
+
+    def _blockade_starts(self, seat: int, action: MareAction) -> bool:
+        """Text: an attack on a Greek province across the sea must declare its chain;
+        the Greek player may then attack its triremes where he has one too."""
+        civ = self.civ_of[seat]
+        greek = self.seat_of[GREECE]
+        unit, start, end = action.a, action.b, action.c
+        if greek == NOBODY or civ == GREECE or self.influence[end] != GREECE:
+            return False
+        if end in LAND_NEIGHBOURS[start] or (
+            unit == 0 and end in rules.land_reach(self, civ, start)
+        ):
+            return False
+        # Neither a raid (no ships) nor a flight (never carried) crosses by trireme.
+        if unit == 0 and rules.raids(self, civ) and end in rules.raid_targets(self, civ, start):
+            return False
+        if unit == 1 and creature_effect(civ, FLIGHT):
+            return False
+        chain = rules.chain_path(self, civ, start, end)
+        if not any(self.triremes[GREECE][sea] for sea in chain):
+            return False
+        self.blockade = [int(unit == 0), int(unit == 1), start, end, *chain]
+        self.blockaded = []
+        if self.join_options():
+            self.step = DECLARE
+            self.actor = seat
+        else:
+            self._declared(seat)
+        return True
+
+    def join_options(self) -> list[MareAction]:
+        """Text: the attacker specifies the units of the crossing: more unmoved units of
+        the same province may join it along the same chain (ruling R34)."""
+        civ = self.civ_of[self.queue[0]]
+        legions, creatures, start, end = self.blockade[:4]
+        out: list[MareAction] = []
+        if self.legions[civ][start] - self.moved_legions[start] > legions:
+            out.append(A(act.MOVE, 0, start, end))
+        if (
+            self.creatures[civ][start] - self.moved_creatures[start] > creatures
+            and not creature_effect(civ, FLIGHT)
+            and end in rules.creature_targets(self, civ, start)
+        ):
+            out.append(A(act.MOVE, 1, start, end))
+        return out
+
+    def _declare(self, action: MareAction) -> None:
+        if action.kind == act.MOVE:
+            self.blockade[action.a] += 1
+            if self.join_options():
+                return
+        self._declared(self.actor)
+
+    def _declared(self, seat: int) -> None:
+        """The crossing is declared: the Greek player answers."""
+        legions, creatures, start, end = self.blockade[:4]
+        self.step = BLOCKADE
+        self.actor = self.seat_of[GREECE]
+        self.emit(
+            "blockade_declared",
+            seat=seat,
+            start=SPACE_IDS[start],
+            end=SPACE_IDS[end],
+            chain=[SPACE_IDS[s] for s in self.blockade[4:]],
+            legions=legions,
+            creatures=creatures,
+        )
+
+    def blockade_options(self) -> list[int]:
+        """Chain seas where Greece has a trireme and has not attacked yet."""
+        mover = self.civ_of[self.queue[0]]
+        return [
+            sea
+            for sea in self.blockade[4:]
+            if sea not in self.blockaded
+            and self.triremes[GREECE][sea]
+            and self.triremes[mover][sea]
+        ]
+
+    def _blockade(self, action: MareAction) -> None:
+        """Notes 6: a broken chain sends the units back to their start, free to move
+        again; otherwise the move goes on and the ground battle follows as usual."""
+        mover_seat = self.queue[0]
+        mover = self.civ_of[mover_seat]
+        legions, creatures, start, end = self.blockade[:4]
+        if action.kind == act.BLOCKADE:
+            sea = action.a
+            self.blockaded.append(sea)
+            fight = self._sea_fight(sea, GREECE, mover)
+            self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+            self.emit(
+                "blockade_battle",
+                sea=SPACE_IDS[sea],
+                greek=fight.first,
+                invader=fight.second,
+                greek_losses=fight.first_lost,
+                invader_losses=fight.second_lost,
+                greek_dice=fight.first_dice,
+                invader_dice=fight.second_dice,
+            )
+            if not self.triremes[mover][sea]:
+                self.emit("blockade_held", province=SPACE_IDS[end])
+                self._close_blockade(mover_seat)
+                return
+            if self.blockade_options():
+                return
+        self._close_blockade(mover_seat)
+        for unit, count in ((0, legions), (1, creatures)):
+            for _ in range(count):
+                self._march(mover_seat, unit, start, end)
+
+    def _close_blockade(self, mover_seat: int) -> None:
+        self.blockade = []
+        self.blockaded = []
+        self.step = GROUND
+        self.actor = mover_seat

@@ -1,0 +1,158 @@
+"""What a seat may build or buy now, and where.
+
+The same list serves the construction step (paid in cards, see
+:mod:`~senet.games.marenostrum.purchases`) and the free set-up (paid in points, only
+near the capital).
+"""
+
+from __future__ import annotations
+
+from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import rules
+from senet.games.marenostrum.actions import MareAction
+from senet.games.marenostrum.board import CITY_SITES, ICONS, PROVINCES, SHORES
+from senet.games.marenostrum.cards import (
+    COASTAL,
+    EXEMPT,
+    FORTRESS_LIMIT,
+    PYRAMIDS_INDEX,
+    creature_effect,
+    effects_of,
+)
+from senet.games.marenostrum.constants import (
+    CREATURE_UNIT,
+    FORTRESS_UNIT,
+    LEGION_UNIT,
+    NOBODY,
+    SETUP,
+)
+from senet.games.marenostrum.purchases import Purchases
+from senet.games.marenostrum.tokens import (
+    BUY_ITEM,
+    CARAVAN,
+    CARAVAN_ITEM,
+    CITY,
+    CITY_ITEM,
+    CONVERT_ITEM,
+    CREATURE,
+    FORTRESS,
+    HERO_COST,
+    INFLUENCE,
+    ITEM_COST,
+    LEGION,
+    MARKET,
+    MARKET_ITEM,
+    MAX_CREATURES,
+    MAX_FORTRESSES,
+    MAX_INFLUENCE,
+    MAX_LEGIONS,
+    MAX_TRIREMES,
+    TEMPLE,
+    TEMPLE_ITEM,
+    TRIREME,
+)
+
+A = MareAction
+
+
+class Construction(Purchases):
+    """The ``build``, ``buy`` and ``convert`` choices a seat can afford and place."""
+
+    def can_place(self, civ: int, province: int, war_ok: bool = False) -> bool:
+        """Text: own influence, not placed this turn, not at war or occupied (capital ok).
+
+        ``war_ok``: Moses's owner builds in its provinces at war too (ruling R25)."""
+        if self.influence[province] != civ or self.new_influence[province]:
+            return False
+        if province == self.capital[civ]:
+            return True
+        if self.occupier[province] not in (NOBODY, civ):
+            return False
+        if self.converter[province] not in (NOBODY, civ):
+            return False
+        return war_ok or not rules.at_war(self, province)
+
+    def build_options(self, seat: int) -> list[MareAction]:
+        """Every ``build``, ``buy`` and ``convert`` ``seat`` can afford and place now."""
+        civ = self.civ_of[seat]
+        out: list[MareAction] = []
+        setup = self.phase == SETUP
+
+        def affordable(item: int, card: int = -1) -> bool:
+            if setup:
+                return (
+                    ITEM_COST[item] <= self.points_left
+                    if item < BUY_ITEM
+                    else (self.points_left >= HERO_COST)
+                )
+            return self.can_pay(seat, self.cost(seat, item, card))
+
+        if setup and self.influence[self.capital[civ]] != civ:
+            if affordable(INFLUENCE):
+                return [A(act.BUILD, INFLUENCE, self.capital[civ])]
+            return []
+        allowed = rules.setup_area(self, civ) if setup else None
+        if affordable(INFLUENCE) and rules.markers_on_board(self, civ) < MAX_INFLUENCE:
+            for province in rules.influence_targets(self, civ):
+                if allowed is None or province in allowed:
+                    out.append(A(act.BUILD, INFLUENCE, province))
+        fortress_limit = max([1, *(e.amount for e in effects_of(self.owned[seat], FORTRESS_LIMIT))])
+        counts = rules.piece_counts(self, civ)
+        war_ok = any(e.arg == "at_war" for e in effects_of(self.owned[seat], EXEMPT))
+        coastal = creature_effect(civ, COASTAL) is not None
+        for province in range(PROVINCES):
+            if not self.can_place(civ, province, war_ok):
+                continue
+            if allowed is not None and province not in allowed:
+                continue
+            if (
+                self.cities[province] < CITY_SITES[province]
+                and self.stock[CITY]
+                and affordable(CITY_ITEM)
+            ):
+                out.append(A(act.BUILD, CITY_ITEM, province))
+            if self.stock[CARAVAN] and affordable(CARAVAN_ITEM):
+                for i, commodity in enumerate(ICONS[province]):
+                    if not self.caravans[province] >> i & 1:
+                        out.append(A(act.BUILD, CARAVAN_ITEM, province, commodity))
+            if not self.temples[province] and self.stock[TEMPLE] and affordable(TEMPLE_ITEM):
+                out.append(A(act.BUILD, TEMPLE_ITEM, province))
+            if not self.markets[province] and self.stock[MARKET] and affordable(MARKET_ITEM):
+                out.append(A(act.BUILD, MARKET_ITEM, province))
+            if (
+                self.fortresses[province] < fortress_limit
+                and counts[FORTRESS_UNIT] < MAX_FORTRESSES
+                and affordable(FORTRESS)
+            ):
+                out.append(A(act.BUILD, FORTRESS, province))
+            units_here = not setup or province == self.capital[civ]
+            if units_here and counts[LEGION_UNIT] < MAX_LEGIONS and affordable(LEGION):
+                out.append(A(act.BUILD, LEGION, province))
+            if (
+                units_here
+                and SHORES[province]
+                and rules.trireme_count(self, civ) < MAX_TRIREMES
+                and affordable(TRIREME)
+            ):
+                out.append(A(act.BUILD, TRIREME, province))
+            if (
+                units_here
+                and counts[CREATURE_UNIT] < MAX_CREATURES
+                and (SHORES[province] or not coastal)
+                and affordable(CREATURE)
+            ):
+                out.append(A(act.BUILD, CREATURE, province))
+        if setup:
+            hero = civ
+            if hero not in self.owned[seat] and self.points_left >= HERO_COST:
+                out.append(A(act.BUY, hero))
+            return out
+        if rules.markers_on_board(self, civ) < MAX_INFLUENCE and self.can_pay(
+            seat, self.cost(seat, CONVERT_ITEM)
+        ):
+            for province in rules.convertible(self, civ):
+                out.append(A(act.CONVERT, province))
+        for card in [*self.available, PYRAMIDS_INDEX]:
+            if affordable(BUY_ITEM, card):
+                out.append(A(act.BUY, card))
+        return out

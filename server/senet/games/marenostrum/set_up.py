@@ -1,0 +1,172 @@
+"""Setting up a match: the standard start or the free set-up, then the first roles.
+
+The standard set-up places every civilization's printed start; the free set-up
+(option ``free_setup``) gives each player 9 points to spend in each of five rounds,
+in a random order, its first choice possibly the capital. Civilizations nobody
+plays are neutral and keep a small garrison (ruling R3).
+"""
+
+from __future__ import annotations
+
+from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import rules
+from senet.games.marenostrum.actions import MareAction
+from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS
+from senet.games.marenostrum.cards import OWNABLE_IDS, POOL_INDEXES, SET_ASIDE
+from senet.games.marenostrum.civilizations import CIVS, FREE_CAPITALS, START, START_TAX_CARDS
+from senet.games.marenostrum.commodities import TAX
+from senet.games.marenostrum.constants import (
+    COMMERCE_ROLE,
+    MILITARY_ROLE,
+    NOBODY,
+    POLITICAL_ROLE,
+    PRIEST_ROLE,
+    ROLE_IDS,
+    SETUP_BUILD,
+    SETUP_CAPITAL,
+)
+from senet.games.marenostrum.construction import Construction
+from senet.games.marenostrum.tokens import (
+    CARAVAN,
+    CITY,
+    FREE_SETUP_POINTS,
+    FREE_SETUP_ROUNDS,
+    HERO_COST,
+    ITEM_COST,
+    MARKET,
+    TEMPLE,
+)
+
+#: Set-up order of the roles (ruling R9): military, political, commerce, priest.
+SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
+
+
+class SetUp(Construction):
+    """Laying out a new match, the free set-up's rounds and the first roles."""
+
+    def setup(self, seed: int) -> None:
+        """Lay out a new match from ``seed``: civilizations, cards, board, roles."""
+        self.rng = rules.new_rng(seed)
+        civs = list(range(CIVS))
+        self.rng.shuffle(civs)
+        self.civ_of = civs[: self.seat_count]
+        self.seat_of = [NOBODY] * CIVS
+        for seat, civ in enumerate(self.civ_of):
+            self.seat_of[civ] = seat
+        pool = list(POOL_INDEXES)
+        self.rng.shuffle(pool)
+        self.set_aside = sorted(pool[:SET_ASIDE])
+        self.available = sorted(pool[SET_ASIDE:])
+        for civ in range(CIVS):
+            if self.seat_of[civ] == NOBODY:
+                self._place_neutral(civ)
+        for seat in range(self.seat_count):
+            self._draw(seat, TAX, START_TAX_CARDS)
+        if self.options.get("free_setup"):
+            order = list(range(self.seat_count))
+            self.rng.shuffle(order)
+            self.queue = order
+            self._setup_next()
+            return
+        for seat, civ in enumerate(self.civ_of):
+            self._place_start(civ)
+            self.owned[seat] = [civ]
+        self._setup_roles()
+        self._start_turn()
+
+    def _place_neutral(self, civ: int) -> None:
+        """Text: capital gets influence, creature, legion, fortress; ruling R3: the
+        other two starting provinces get influence, legion, fortress."""
+        start = START[civ]
+        for province in start.provinces:
+            self.influence[province] = civ
+            self.legions[civ][province] += 1
+            self.fortresses[province] += 1
+        self.creatures[civ][start.provinces[0]] += 1
+
+    def _place_start(self, civ: int) -> None:
+        start = START[civ]
+        for province in start.provinces:
+            self.influence[province] = civ
+        for province in start.cities:
+            self._add_building(province, CITY)
+        for province, commodity in start.caravans:
+            self.caravans[province] |= 1 << ICONS[province].index(commodity)
+            self.stock[CARAVAN] -= 1
+        for province in start.temples:
+            self._add_building(province, TEMPLE)
+        for province in start.markets:
+            self._add_building(province, MARKET)
+        for province in start.fortresses:
+            self.fortresses[province] += 1
+        for province in start.legions:
+            self.legions[civ][province] += 1
+        for sea in start.triremes:
+            self.triremes[civ][sea] += 1
+
+    def _setup_roles(self) -> None:
+        """Text: roles by building possession; ties at random, but nobody gets two."""
+        self.roles = [NOBODY] * len(ROLE_IDS)
+        counts = [rules.role_counts(self, seat) for seat in range(self.seat_count)]
+        for role in SETUP_ROLE_ORDER:
+            values = [counts[s][role] for s in range(self.seat_count)]
+            best = [s for s in range(self.seat_count) if values[s] == max(values)]
+            if len(best) > 1:
+                free = [s for s in best if s not in self.roles]
+                best = free or best
+            self.roles[role] = best[0] if len(best) == 1 else self.rng.choice(best)
+        self.emit("roles_assigned", roles=list(self.roles))
+
+    def _setup_next(self) -> None:
+        """Free set-up: the next player of this round spends 9 points."""
+        seat = self.queue[0]
+        civ = self.civ_of[seat]
+        self.actor = seat
+        self.points_left = FREE_SETUP_POINTS
+        self.new_influence = [0] * PROVINCES
+        if (
+            self.influence[self.capital[civ]] != civ
+            and len(FREE_CAPITALS[civ]) > 1
+            and (self.setup_turns < self.seat_count)
+        ):
+            choices = rules.free_capitals(self, civ)
+            if len(choices) > 1:
+                self.step = SETUP_CAPITAL
+                return
+            self.capital[civ] = choices[0]
+        self.step = SETUP_BUILD
+        if not self.build_options(seat):
+            self._setup_advance()
+
+    def _setup_build(self, action: MareAction) -> None:
+        seat = self.actor
+        if action.kind == act.BUY:
+            self.points_left -= HERO_COST
+            self.owned[seat] = sorted([*self.owned[seat], action.a])
+            self.emit("bought", seat=seat, card=OWNABLE_IDS[action.a])
+        else:
+            self.points_left -= ITEM_COST[action.a]
+            self._place_item(self.civ_of[seat], action.a, action.b, action.c)
+        if self.points_left == 0 or not self.build_options(seat):
+            self._setup_advance()
+
+    def _setup_advance(self) -> None:
+        """The next player builds; after five rounds the game begins (text)."""
+        self.points_left = 0
+        self.queue.append(self.queue.pop(0))
+        self.setup_turns += 1
+        if self.setup_turns >= FREE_SETUP_ROUNDS * self.seat_count:
+            self.queue = []
+            self.new_influence = [0] * PROVINCES
+            self._setup_roles()
+            self._start_turn()
+            return
+        self._setup_next()
+
+    def _found_capital(self, seat: int, province: int) -> None:
+        """Free set-up: ``seat`` founds its capital in ``province``, then builds."""
+        self.capital[self.civ_of[seat]] = province
+        self.emit("capital_founded", seat=seat, province=SPACE_IDS[province])
+        self.step = SETUP_BUILD
+        if not self.build_options(seat):
+            self._setup_advance()
