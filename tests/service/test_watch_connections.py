@@ -85,8 +85,8 @@ async def test_2000_watch_streams_use_a_few_dozen_redis_connections(
             me = Caller(tokens[seat])
             legal = await service.legal_actions(me, match_id)
             notation = str(legal.actions[0].notation)
-            start = await asyncio.wait_for(_next(calls[index]), 10)
-            assert start.snapshot.match.started  # the match waited when the watch began
+            began = await asyncio.wait_for(_next(calls[index]), 10)
+            assert began.snapshot.match.started  # the match waited when the watch began
             await service.submit(me, match_id, notation, None, "first", None, lambda o: o)
             update = await asyncio.wait_for(_next(calls[index]), 10)
             assert update.update.version == 1
