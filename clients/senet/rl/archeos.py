@@ -1,0 +1,120 @@
+"""Archeos Society for learning agents: its action space and observation features.
+
+Actions: each card kind on every card type, ``lead`` on every card type and basis,
+advances and moves back on every vehicle target, every Professor token, then the bare
+actions, all from the core's tables. An expedition is already built card by card in
+the core (``lead``, ``add``..., ``go``), so the space stays small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from senet.games import Action, Game
+from senet.games.archeos import actions as act
+from senet.games.archeos.cards import CARD_NAMES, CARD_TYPES, COLOUR_NAMES, ROLE_NAMES
+from senet.games.archeos.constants import STEPS
+from senet.games.archeos.sites import LINGUIST_END, PROFESSOR_TOKENS, SITE_IDS
+from senet.rl.encoding import RlEncoding
+from senet.rl.features import (
+    Feature,
+    View,
+    counts,
+    custom,
+    number,
+    numbers,
+    one_hot,
+    per_seat,
+    relative_seat,
+    seat,
+    seat_numbers,
+)
+
+MAX_SEATS = 6
+
+
+def _candidates() -> Iterator[Action]:
+    for kind in act.CARD_KINDS:
+        for card in range(CARD_TYPES):
+            yield act.ArcheosAction(kind, card)
+    for card in range(CARD_TYPES):
+        for basis in range(len(act.BASIS_NAMES)):
+            yield act.ArcheosAction(act.LEAD, card, basis)
+    for kind in act.TARGET_KINDS:
+        for target in range(act.TARGETS):
+            yield act.ArcheosAction(kind, -1, target)
+    for token in PROFESSOR_TOKENS:
+        yield act.ArcheosAction(act.PROFESSOR, -1, token)
+    for kind in act.BARE_KINDS:
+        yield act.ArcheosAction(kind)
+
+
+def _length_of(key: str) -> Feature:
+    def write(entry: View, out: list[float], at: int) -> None:
+        out[at] = float(len(entry.get(key) or ()))
+
+    return custom(f"{key} count", 1, write)
+
+
+def _write_ur_queue(view: View, out: list[float], at: int) -> None:
+    queue = ((view.get("pending") or {}).get("ur_queue")) or ()
+    for queued in queue:
+        out[at + relative_seat(queued, view["viewer"] or 0, view["seats"])] = 1.0
+
+
+_PLAYER: tuple[Feature, ...] = (
+    number("score", "score", scale=50),
+    number("hand size", "hand_size", scale=10),
+    counts("known hand", "known_hand", vocabulary=CARD_NAMES),
+    numbers("sites", "sites", length=len(SITE_IDS) + 1, scale=10),
+    number("linguist", "linguist", scale=LINGUIST_END),
+    counts("relics", "relics", vocabulary=COLOUR_NAMES),
+    counts("professor tokens", "professor_tokens", vocabulary=PROFESSOR_TOKENS),
+    _length_of("expeditions"),
+    counts("hand", "hand", vocabulary=CARD_NAMES),
+    counts("kept", "kept", vocabulary=CARD_NAMES),
+)
+
+
+class ArcheosEncoding(RlEncoding):
+    """Archeos Society's action space and observation features."""
+
+    game_id = "archeos"
+    version = 1
+
+    def action_candidates(
+        self, game: Game, seats: int, options: Mapping[str, Any]
+    ) -> Iterator[Action]:
+        return _candidates()
+
+    def features(self, seats: int, options: Mapping[str, Any]) -> Sequence[Feature]:
+        return (
+            counts("roles in the deck", "roles", vocabulary=ROLE_NAMES),
+            one_hot("advanced site", "advanced_site", vocabulary=SITE_IDS),
+            number("season", "season", scale=3),
+            number("seasons", "seasons", scale=3),
+            one_hot("step", "step", vocabulary=STEPS),
+            seat("current seat", "current_seat", max_seats=MAX_SEATS),
+            seat("first seat", "first_seat", max_seats=MAX_SEATS),
+            seat("last monkey seat", "last_monkey_seat", max_seats=MAX_SEATS),
+            number("deck size", "deck_size", scale=100),
+            number("deck monkey-free top", "deck_monkey_free_top", scale=100),
+            number("monkeys drawn", "monkeys_drawn", scale=3),
+            counts("display", "display", vocabulary=CARD_NAMES),
+            counts("professor supply", "professor_supply", vocabulary=PROFESSOR_TOKENS),
+            counts("expedition cards", "expedition", "cards", vocabulary=CARD_NAMES),
+            one_hot("expedition basis", "expedition", "basis", vocabulary=act.BASIS_NAMES),
+            number("expedition limit", "expedition", "limit", scale=10),
+            number("expedition advanced", "expedition", "advanced"),
+            number("in Ur", "pending", "in_ur"),
+            number("linguist advances", "pending", "linguist_advances"),
+            number("keep limit", "pending", "keep_limit"),
+            number("Chichen draws", "pending", "chichen_draws"),
+            custom("Ur queue", MAX_SEATS, _write_ur_queue),
+            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
+            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+        )
+
+
+ARCHEOS_RL = ArcheosEncoding()

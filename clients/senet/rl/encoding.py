@@ -1,0 +1,192 @@
+"""Per-game encodings for learning agents: a fixed action space and an observation tensor.
+
+Each game publishes an :class:`RlEncoding` in the ``senet.rl_encodings`` entry-point
+group under its id (Senet's own in ``pyproject.toml``, Pebbles' in the test suite's
+plug-ins). The encoding only *declares*: the candidate actions (built from the rules
+core's own tables) and the observation features. Everything else (the index, the
+mask, the tensor) is built here, the same way for every game.
+
+The action space of a game, seat count and options is every action the core could
+ever call legal, each once, in a stable order: index ``i`` means the same notation
+for as long as the encoding's :attr:`RlEncoding.version` stays the same. A candidate
+is kept only if its notation parses back to it, so a space never holds an action the
+core would not accept as well-formed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from senet.games import Action, Game, GameState, get_game
+from senet.games.errors import MalformedActionError
+from senet.games.plugins import PluginRegistry
+from senet.rl.features import Feature, View
+
+
+class RlEncoding(ABC):
+    """What a game declares so that learning agents can play it.
+
+    Attributes:
+        game_id: The game this encoding serves (checked against the entry point name).
+        version: Bumped whenever the action order or the observation layout changes:
+            a policy trained on one version is not valid for another.
+    """
+
+    game_id: str
+    version: int
+
+    @abstractmethod
+    def action_candidates(
+        self, game: Game, seats: int, options: Mapping[str, Any]
+    ) -> Iterable[Action]:
+        """Every action that could ever be legal (a superset is fine), in a stable order.
+
+        Derived from the core's tables, never listed by hand: candidates that do not
+        round-trip through their notation are dropped, duplicates keep their first place.
+        """
+
+    @abstractmethod
+    def features(self, seats: int, options: Mapping[str, Any]) -> Sequence[Feature]:
+        """The observation tensor's features, in order."""
+
+
+ENCODINGS: PluginRegistry[RlEncoding] = PluginRegistry(
+    "senet.rl_encodings", "rl encoding", lambda encoding: encoding.game_id
+)
+
+
+def encoding_for(game_id: str) -> RlEncoding:
+    """The encoding published for ``game_id``.
+
+    Raises:
+        UnknownGameError: no plug-in provides one.
+    """
+    return ENCODINGS.get(game_id)
+
+
+class ActionSpace:
+    """A game's actions, indexed: the map between legal actions and a mask.
+
+    Args:
+        game: The rules core.
+        actions: The enumerated actions, in index order.
+        version: The encoding's version.
+    """
+
+    def __init__(self, game: Game, actions: Sequence[Action], version: int) -> None:
+        self.game = game
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.version = version
+        self.index: dict[Action, int] = {action: i for i, action in enumerate(self.actions)}
+        self.notations: tuple[str, ...] = tuple(a.notation() for a in self.actions)
+        #: A digest of the notations in order: equal digests, equal spaces.
+        self.fingerprint = hashlib.sha256("\n".join(self.notations).encode()).hexdigest()[:16]
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def index_of(self, action: Action) -> int:
+        """The index of ``action``.
+
+        Raises:
+            KeyError: the action is not in the space (the encoding is incomplete).
+        """
+        try:
+            return self.index[action]
+        except KeyError:
+            raise KeyError(
+                f"{action.notation()!r} is not in the {self.game.info.id} action space "
+                f"(version {self.version})"
+            ) from None
+
+    def indexes(self, actions: Iterable[Action]) -> list[int]:
+        """The indexes of ``actions``, in their order."""
+        return [self.index_of(action) for action in actions]
+
+    def mask(self, actions: Iterable[Action]) -> bytearray:
+        """One byte per index: 1 where the action is among ``actions``."""
+        out = bytearray(len(self.actions))
+        for i in self.indexes(actions):
+            out[i] = 1
+        return out
+
+    def legal_mask(self, state: GameState, seat: int) -> bytearray:
+        """The mask of ``seat``'s legal actions in ``state`` (all zeros when it does not decide)."""
+        return self.mask(state.legal_actions_for(seat))
+
+
+@cache
+def _space(game_id: str, seats: int, options_key: tuple[tuple[str, Any], ...]) -> ActionSpace:
+    game = get_game(game_id)
+    encoding = encoding_for(game_id)
+    kept: dict[Action, None] = {}
+    for action in encoding.action_candidates(game, seats, dict(options_key)):
+        if action in kept:
+            continue
+        try:
+            if game.parse_action(action.notation()) != action:
+                continue
+        except (MalformedActionError, IndexError, ValueError):
+            continue
+        kept[action] = None
+    return ActionSpace(game, list(kept), encoding.version)
+
+
+def action_space(
+    game_id: str, seats: int, options: Mapping[str, object] | None = None
+) -> ActionSpace:
+    """The action space of ``game_id`` for ``seats`` and ``options`` (built once per process).
+
+    Raises:
+        InvalidOptionsError: the seat count or options are not valid for the game.
+        UnknownGameError: the game or its encoding is not installed.
+    """
+    normalized = get_game(game_id).normalize_options(seats, options)
+    return _space(game_id, seats, tuple(sorted(normalized.items())))
+
+
+class ObservationEncoder:
+    """Turns one seat's view into the game's fixed-length float vector.
+
+    Args:
+        features: The game's features, in order.
+    """
+
+    def __init__(self, features: Sequence[Feature]) -> None:
+        self.features = tuple(features)
+        self.size = sum(f.size for f in self.features)
+        layout: list[tuple[str, int, int]] = []
+        at = 0
+        for feature in self.features:
+            layout.append((feature.name, at, feature.size))
+            at += feature.size
+        #: (name, offset, size) of each feature: where each lies in the tensor.
+        self.layout: tuple[tuple[str, int, int], ...] = tuple(layout)
+
+    def encode(self, view: View) -> list[float]:
+        """The tensor of ``view`` (a seat's view: ``GameState.view(seat)``)."""
+        out = [0.0] * self.size
+        at = 0
+        for feature in self.features:
+            feature.write(view, out, at)
+            at += feature.size
+        return out
+
+
+@cache
+def _encoder(
+    game_id: str, seats: int, options_key: tuple[tuple[str, Any], ...]
+) -> ObservationEncoder:
+    return ObservationEncoder(encoding_for(game_id).features(seats, dict(options_key)))
+
+
+def observation_encoder(
+    game_id: str, seats: int, options: Mapping[str, object] | None = None
+) -> ObservationEncoder:
+    """The observation encoder of ``game_id`` for ``seats`` and ``options`` (built once)."""
+    normalized = get_game(game_id).normalize_options(seats, options)
+    return _encoder(game_id, seats, tuple(sorted(normalized.items())))

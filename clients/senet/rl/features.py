@@ -1,0 +1,190 @@
+"""Observation features: small declared pieces that turn a seat's view into floats.
+
+A game's observation tensor is the concatenation of its features, in the order its
+encoding declares them. Each feature has a fixed size known before any view is seen,
+so the tensor's length depends on the game, the seat count and the options only.
+Features read the view (``GameState.view(seat)``) and nothing else: an observation
+can never show what the seat may not see.
+
+Seats are relative to the viewer: slot 0 is the viewer, slot 1 the next seat in
+turn order, and so on, so a policy learnt at one seat plays any seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+View = Mapping[str, Any]
+#: Writes a feature's floats for one view into ``out`` starting at ``at``.
+Writer = Callable[[View, list[float], int], None]
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named slice of the observation tensor.
+
+    Attributes:
+        name: What the slice means (documented in ``docs/learning.md``).
+        size: How many floats it takes, whatever the view.
+        write: Fills ``out[at : at + size]`` from a view (the slice starts zeroed).
+    """
+
+    name: str
+    size: int
+    write: Writer
+
+
+def lookup(view: View, path: Sequence[str | int]) -> Any:
+    """The value at ``path`` (keys and list indexes) in ``view``; ``None`` if absent."""
+    value: Any = view
+    for key in path:
+        if isinstance(value, Mapping):
+            value = value.get(key)  # type: ignore[call-overload]
+        elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
+            value = value[key]
+        else:
+            return None
+        if value is None:
+            return None
+    return value
+
+
+def relative_seat(seat: int, viewer: int, seats: int) -> int:
+    """``seat`` counted from ``viewer`` in turn order (the viewer is 0)."""
+    return (seat - viewer) % seats
+
+
+def number(name: str, *path: str | int, scale: float = 1.0) -> Feature:
+    """One number (``None``, false or absent: 0; true: 1), divided by ``scale``."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        value = lookup(view, path)
+        out[at] = float(value or 0) / scale
+
+    return Feature(name, 1, write)
+
+
+def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Feature:
+    """A list of numbers, zero-padded to ``length``.
+
+    Raises (when writing):
+        ValueError: the list is longer than ``length`` (the declaration is wrong).
+    """
+
+    def write(view: View, out: list[float], at: int) -> None:
+        values = lookup(view, path) or ()
+        if len(values) > length:
+            raise ValueError(f"feature {name!r}: {len(values)} values, declared {length}")
+        for i, value in enumerate(values):
+            out[at + i] = float(value or 0) / scale
+
+    return Feature(name, length, write)
+
+
+def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feature:
+    """The value's position in ``vocabulary`` as a one-hot block; all zeros for ``None``.
+
+    Raises (when writing):
+        ValueError: a value outside the vocabulary.
+    """
+    index = {value: i for i, value in enumerate(vocabulary)}
+
+    def write(view: View, out: list[float], at: int) -> None:
+        value = lookup(view, path)
+        if value is None:
+            return
+        if value not in index:
+            raise ValueError(f"feature {name!r}: {value!r} is not in its vocabulary")
+        out[at + index[value]] = 1.0
+
+    return Feature(name, len(vocabulary), write)
+
+
+def counts(
+    name: str, *path: str | int, vocabulary: Sequence[Hashable], scale: float = 1.0
+) -> Feature:
+    """How many of each vocabulary entry: from a list of entries (a multi-hot when
+    each appears once) or a mapping of entry to number.
+
+    Raises (when writing):
+        ValueError: an entry outside the vocabulary.
+    """
+    index = {value: i for i, value in enumerate(vocabulary)}
+
+    def write(view: View, out: list[float], at: int) -> None:
+        found = lookup(view, path)
+        if found is None:
+            return
+        pairs: Iterable[tuple[Any, Any]] = (
+            found.items() if isinstance(found, Mapping) else ((entry, 1) for entry in found)
+        )
+        for entry, amount in pairs:
+            if entry not in index:
+                raise ValueError(f"feature {name!r}: {entry!r} is not in its vocabulary")
+            out[at + index[entry]] += float(amount or 0) / scale
+
+    return Feature(name, len(vocabulary), write)
+
+
+def seat(name: str, *path: str | int, max_seats: int) -> Feature:
+    """A seat number as a one-hot over seats relative to the viewer; zeros for ``None``."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        value = lookup(view, path)
+        if value is None or value < 0:
+            return
+        out[at + relative_seat(value, _viewer(view), _seats(view))] = 1.0
+
+    return Feature(name, max_seats, write)
+
+
+def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Feature]) -> Feature:
+    """The inner features of each seat's entry of the list at ``path``, viewer first.
+
+    Entry ``i`` of the list belongs to seat ``i``; seats the match does not have
+    stay zero up to ``max_seats``.
+    """
+    width = sum(f.size for f in inner)
+
+    def write(view: View, out: list[float], at: int) -> None:
+        entries = lookup(view, path) or ()
+        viewer, seats = _viewer(view), _seats(view)
+        for seat_index, entry in enumerate(entries):
+            start = at + relative_seat(seat_index, viewer, seats) * width
+            for feature in inner:
+                feature.write(entry, out, start)
+                start += feature.size
+
+    return Feature(name, max_seats * width, write)
+
+
+def custom(name: str, size: int, write: Writer) -> Feature:
+    """A feature a game computes itself (``write`` must stay within ``size``)."""
+    return Feature(name, size, write)
+
+
+def _viewer(view: View) -> int:
+    viewer = view.get("viewer")
+    return viewer if isinstance(viewer, int) else 0
+
+
+def _seats(view: View) -> int:
+    seats = view.get("seats")
+    if isinstance(seats, int) and seats > 0:
+        return seats
+    found = view.get("scores")
+    return len(found) if isinstance(found, list) and found else 1
+
+
+def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0) -> Feature:
+    """A list with one number per seat (scores, hand sizes), viewer first."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        values = lookup(view, path) or ()
+        viewer, seats = _viewer(view), _seats(view)
+        for seat_index, value in enumerate(values):
+            out[at + relative_seat(seat_index, viewer, seats)] = float(value or 0) / scale
+
+    return Feature(name, max_seats, write)

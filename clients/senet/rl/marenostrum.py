@@ -1,0 +1,220 @@
+"""Mare Nostrum for learning agents: its action space and observation features.
+
+Actions: each kind on every argument its parser reads (cards, seats, spaces,
+civilizations, gods, items, heroes and wonders, unit kinds, buildings), from the
+core's tables; candidates whose notation does not read back (a caravan without its
+commodity, a fight on land) are dropped. ``size`` goes up to every card of the game.
+Purchases are already paid card by card (``pay``) and trades offered card by card
+(``offer``), so no action names a set of cards. About eleven thousand actions at six
+seats; ``sail`` and ``move`` (every pair of spaces) are most of them.
+
+The trade offers are simultaneous: each trader's pending offer is in its own view
+only (``offer``), which is all its observation shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import product
+from typing import Any
+
+from senet.games import Action, Game
+from senet.games.marenostrum import actions as act
+from senet.games.marenostrum.board import PROVINCES, SPACES
+from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
+from senet.games.marenostrum.civilizations import CIVS
+from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
+from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
+from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
+from senet.rl.encoding import RlEncoding
+from senet.rl.features import (
+    Feature,
+    View,
+    custom,
+    lookup,
+    number,
+    numbers,
+    one_hot,
+    relative_seat,
+    seat,
+    seat_numbers,
+)
+
+MAX_SEATS = act.MAX_SEATS
+#: Owner channels: seats relative to the viewer, then the neutral civilizations.
+OWNERS = MAX_SEATS + 1
+A = act.MareAction
+
+
+def _candidates(seats: int) -> Iterator[Action]:
+    cards = range(CARD_TYPES)
+    spaces = range(SPACES)
+    provinces = range(PROVINCES)
+    seas = range(PROVINCES, SPACES)
+    civs = range(CIVS)
+    yield from (A(act.SIZE, k) for k in range(sum(bank_start()) + 1))
+    for kind in act.CARD_KINDS:
+        yield from (A(kind, card) for card in cards)
+    yield from (A(act.TAKE, s, card) for s, card in product(range(seats), cards))
+    for kind in act.SEAT_KINDS:
+        yield from (A(kind, s) for s in range(seats))
+    yield from (A(act.GOD, god) for god in range(len(GOD_IDS)))
+    invoke_targets = (-1, *range(max(CIVS, CARD_TYPES)))
+    yield from (
+        A(act.INVOKE, *args) for args in product(range(len(GOD_IDS)), spaces, invoke_targets)
+    )
+    for kind in (act.SWAP, act.BARTER):
+        yield from (A(kind, give, get) for give, get in product(cards, cards))
+    yield from (A(act.BUILD, *args) for args in product(range(len(ITEMS)), provinces, (-1, *cards)))
+    yield from (A(act.BUY, item) for item in range(len(OWNABLE_IDS)))
+    yield from (A(act.CONVERT, province) for province in (-1, *provinces))
+    yield from (A(act.CAPITAL, province) for province in provinces)
+    yield from (A(act.SAIL, a, b) for a, b in product(spaces, spaces))
+    yield from (A(act.FIGHT, sea, civ) for sea, civ in product(seas, civs))
+    yield from (A(act.BLOCKADE, sea) for sea in seas)
+    yield from (A(act.GAZE, province, civ) for province, civ in product(provinces, civs))
+    yield from (
+        A(act.MOVE, *args) for args in product(range(len(act.UNIT_LETTERS)), provinces, provinces)
+    )
+    yield from (A(act.LOSE, unit) for unit in range(len(UNIT_KINDS)))
+    yield from (
+        A(act.SACK, b, card) for b, card in product(range(len(act.SACK_KINDS)), (-1, *cards))
+    )
+    yield from (A(kind) for kind in act.BARE_KINDS)
+
+
+def _owner(view: View, civ: int) -> int:
+    """The owner channel of civilization ``civ``: its seat relative to the viewer, or neutral."""
+    seat_of = lookup(view, ("state", "seat_of")) or ()
+    owner = seat_of[civ] if 0 <= civ < len(seat_of) else -1
+    if owner < 0:
+        return OWNERS - 1
+    return relative_seat(owner, view["viewer"] or 0, len(view["scores"]))
+
+
+def _by_owner(key: str, width: int, scale: float) -> Feature:
+    """A per-civilization, per-space table summed into owner channels."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        rows = lookup(view, ("state", key)) or ()
+        for civ, row in enumerate(rows):
+            base = at + _owner(view, civ) * width
+            for space, amount in enumerate(row):
+                out[base + space] += amount / scale
+
+    return custom(key, OWNERS * width, write)
+
+
+def _influence(view: View, out: list[float], at: int) -> None:
+    for province, civ in enumerate(lookup(view, ("state", "influence")) or ()):
+        if civ >= 0:
+            out[at + province * OWNERS + _owner(view, civ)] = 1.0
+
+
+def _seat_table(key: str, width: int) -> Feature:
+    """A per-seat list in the public state (seat ``i``'s entry), owner channels per slot."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        viewer, seats = view["viewer"] or 0, len(view["scores"])
+        for slot, value in enumerate(lookup(view, ("state", key)) or ()):
+            if value >= 0:
+                out[at + slot * MAX_SEATS + relative_seat(value, viewer, seats)] = 1.0
+
+    return custom(key, width * MAX_SEATS, write)
+
+
+def _deciding(view: View, out: list[float], at: int) -> None:
+    for deciding in view.get("deciding_seats") or ():
+        out[at + relative_seat(deciding, view["viewer"] or 0, len(view["scores"]))] = 1.0
+
+
+def _bit_count(key: str) -> Feature:
+    def write(view: View, out: list[float], at: int) -> None:
+        for province, bits in enumerate(lookup(view, ("state", key)) or ()):
+            out[at + province] = float(bin(bits).count("1"))
+
+    return custom(key, PROVINCES, write)
+
+
+def _owned(entry: Any, out: list[float], at: int) -> None:
+    for item in entry or ():
+        out[at + item] = 1.0
+
+
+def _per_seat_rows(key: str, width: int, write_row: Any = None) -> Feature:
+    """Rows of the public state with one entry per seat, viewer first."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        viewer, seats = view["viewer"] or 0, len(view["scores"])
+        for s, row in enumerate(lookup(view, ("state", key)) or ()):
+            base = at + relative_seat(s, viewer, seats) * width
+            if write_row is not None:
+                write_row(row, out, base)
+            else:
+                for i, value in enumerate(row):
+                    out[base + i] = float(value)
+
+    return custom(key, MAX_SEATS * width, write)
+
+
+class MareNostrumEncoding(RlEncoding):
+    """Mare Nostrum's action space and observation features."""
+
+    game_id = "marenostrum"
+    version = 1
+
+    def action_candidates(
+        self, game: Game, seats: int, options: Mapping[str, Any]
+    ) -> Iterator[Action]:
+        return _candidates(seats)
+
+    def features(self, seats: int, options: Mapping[str, Any]) -> Sequence[Feature]:
+        state_number = number
+        return (
+            *(
+                number(f"option {name}", "state", "options", name)
+                for name in ("free_setup", "long_game", "mythology_hannibal")
+            ),
+            one_hot("phase", "phase_name", vocabulary=PHASE_NAMES),
+            one_hot("step", "state", "step", vocabulary=STEPS),
+            state_number("turn", "state", "turn", scale=10),
+            seat("current seat", "current_seat", max_seats=MAX_SEATS),
+            custom("deciding seats", MAX_SEATS, _deciding),
+            *(seat(f"role {role}", "role_holders", role, max_seats=MAX_SEATS) for role in ROLE_IDS),
+            numbers("hand", "hand", length=CARD_TYPES, scale=5),
+            numbers("offer", "offer", length=CARD_TYPES, scale=5),
+            seat_numbers("hand sizes", "hand_sizes", max_seats=MAX_SEATS, scale=10),
+            seat_numbers("offer sizes", "offer_sizes", max_seats=MAX_SEATS, scale=10),
+            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=10),
+            state_number("trade size", "state", "trade_size", scale=10),
+            seat("taker", "state", "taker", max_seats=MAX_SEATS),
+            state_number("cards left to pay", "state", "pay_left", scale=10),
+            state_number("set-up points left", "state", "points_left", scale=9),
+            custom("influence", PROVINCES * OWNERS, _influence),
+            _by_owner("legions", PROVINCES, 4),
+            _by_owner("creatures", PROVINCES, 2),
+            _by_owner("triremes", SPACES, 4),
+            numbers("fortresses", "state", "fortresses", length=PROVINCES),
+            numbers("cities", "state", "cities", length=PROVINCES),
+            _bit_count("caravans"),
+            numbers("temples", "state", "temples", length=PROVINCES),
+            numbers("markets", "state", "markets", length=PROVINCES),
+            _seat_table("occupier", PROVINCES),
+            _seat_table("converter", PROVINCES),
+            numbers("stock", "state", "stock", length=len(BUILDING_STOCK[MAX_SEATS]), scale=10),
+            numbers("bank", "state", "bank", length=CARD_TYPES, scale=10),
+            custom(
+                "available",
+                len(OWNABLE_IDS),
+                lambda v, out, at: _owned(lookup(v, ("state", "available")), out, at),
+            ),
+            _seat_table("god_holder", len(GOD_IDS)),
+            numbers("gods used", "state", "god_used", length=len(GOD_IDS)),
+            _per_seat_rows("face_up", CARD_TYPES),
+            _per_seat_rows("face_down", CARD_TYPES),
+            _per_seat_rows("owned", len(OWNABLE_IDS), _owned),
+            _per_seat_rows("free_left", len(ITEMS)),
+        )
+
+
+MARENOSTRUM_RL = MareNostrumEncoding()

@@ -1,0 +1,156 @@
+"""Mykerinos for learning agents: its action space and observation features.
+
+Actions: every placement of every kind on every chain of spaces of the largest
+region (built from the core's shape tables, kept when its spaces are adjacent on the
+grid), then the room, side, draft and blocking actions from the core's tables, then
+the bare actions. One space serves every seat count and variant, so a policy moves
+between them (actions a variant never allows are simply never legal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from senet.games import Action, Game
+from senet.games.mykerinos import actions as act
+from senet.games.mykerinos.constants import COLOUR_NAMES, PHASES
+from senet.games.mykerinos.museum import ROOM_IDS, room_name
+from senet.games.mykerinos.patrons import PATRON_CODES
+from senet.games.mykerinos.placements import PAIR_SHAPES, TRIPLE_SHAPES
+from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES, SPACE_NAMES
+from senet.rl.encoding import RlEncoding
+from senet.rl.features import (
+    Feature,
+    View,
+    counts,
+    custom,
+    number,
+    one_hot,
+    per_seat,
+    relative_seat,
+    seat,
+    seat_numbers,
+)
+
+MAX_SEATS = 4
+#: Owners of a space or room: the seats relative to the viewer, then anyone else
+#: (the neutral player, a colour no seat plays).
+OWNERS = MAX_SEATS + 1
+PLOTS = MAX_AREA_ROWS * 2 * 2
+SHAPES = {1: ((),), 2: PAIR_SHAPES, 3: TRIPLE_SHAPES}
+
+
+def _chain(spaces: Sequence[int]) -> bool:
+    """Whether ``spaces`` lie on the region and each touches another (no wrapped row)."""
+    if any(not 0 <= s < MAX_SPACES for s in spaces):
+        return False
+    cells = [divmod(s, COLUMNS) for s in spaces]
+    return (
+        all(any(abs(r - r2) + abs(c - c2) == 1 for r2, c2 in cells) for r, c in cells)
+        or len(cells) == 1
+    )
+
+
+def _candidates() -> Iterator[Action]:
+    for kind, sizes in act.PLACEMENT_SIZES.items():
+        for size in sizes:
+            for first in range(MAX_SPACES):
+                for offsets in SHAPES[size]:
+                    spaces = (first, *(first + d for d in offsets))
+                    if _chain(spaces):
+                        yield act.placement(kind, *spaces)
+    for table in (*act.ROOM_ACTIONS.values(), *act.SIDE_ACTIONS.values(), act.DRAFT_ACTIONS):
+        yield from table
+    yield from act.BLOCK_ACTIONS.values()
+    for kind in act.BARE_KINDS:
+        yield act.MykerinosAction(kind)
+
+
+def _owner_slot(view: View, colour: str) -> int:
+    """The owner channel of ``colour``: a player's relative seat, else the last one."""
+    for player in view.get("players") or ():
+        if player.get("colour") == colour:
+            return relative_seat(player["seat"], view["viewer"] or 0, view["seats"])
+    return OWNERS - 1
+
+
+def _write_occupied(view: View, out: list[float], at: int) -> None:
+    index = {name: i for i, name in enumerate(SPACE_NAMES)}
+    for space, colour in (view.get("occupied") or {}).items():
+        out[at + index[space] * OWNERS + _owner_slot(view, colour)] = 1.0
+
+
+def _write_rooms(view: View, out: list[float], at: int) -> None:
+    index = {room_name(i): i for i in range(ROOM_IDS)}
+    for room in (view.get("museum") or {}).get("rooms") or ():
+        base = at + index[room["room"]] * (OWNERS + 2)
+        out[base] = 1.0  # the room is in this museum
+        out[base + 1] = room["value"] / 5
+        if room["occupant"] is not None:
+            out[base + 2 + _owner_slot(view, room["occupant"])] = 1.0
+
+
+def _write_plots(view: View, out: list[float], at: int) -> None:
+    width = 3 + len(PATRON_CODES)
+    for plot in ((view.get("region") or {}).get("plots")) or ():
+        base = at + plot["slot"] * width
+        out[base] = 1.0
+        out[base + 1] = plot["points"] / 5
+        out[base + 2] = float(plot["rotated"])
+        if plot["patron"] is not None:
+            out[base + 3 + PATRON_CODES.index(plot["patron"])] = 1.0
+
+
+_PLAYER: tuple[Feature, ...] = (
+    number("prestige", "prestige", scale=50),
+    counts("reserve", "reserve", vocabulary=COLOUR_NAMES, scale=10),
+    *(number(f"patron {code} cards", "patrons", code, "cards") for code in PATRON_CODES),
+    *(number(f"patron {code} used", "patrons", code, "used") for code in PATRON_CODES),
+    custom("plots won", 1, lambda p, out, at: _put(out, at, len(p.get("plots_won") or ()))),
+    custom("nile cards", 1, lambda p, out, at: _put(out, at, len(p.get("nile_cards") or ()))),
+    number("blocking tokens", "tokens"),
+    number("active", "active"),
+)
+
+
+def _put(out: list[float], at: int, value: float) -> None:
+    out[at] = value
+
+
+class MykerinosEncoding(RlEncoding):
+    """Mykerinos' action space and observation features."""
+
+    game_id = "mykerinos"
+    version = 1
+
+    def action_candidates(
+        self, game: Game, seats: int, options: Mapping[str, Any]
+    ) -> Iterator[Action]:
+        return _candidates()
+
+    def features(self, seats: int, options: Mapping[str, Any]) -> Sequence[Feature]:
+        return (
+            *(
+                number(f"option {name}", "options", name)
+                for name in ("nile", "team", "quick", "classic")
+            ),
+            one_hot("phase", "phase", vocabulary=PHASES),
+            number("campaign", "campaign", scale=4),
+            number("campaigns", "campaigns", scale=4),
+            seat("current seat", "current_seat", max_seats=MAX_SEATS),
+            seat("start seat", "start_seat", max_seats=MAX_SEATS),
+            seat("final action seat", "final_action_seat", max_seats=MAX_SEATS),
+            custom("plots", PLOTS * (3 + len(PATRON_CODES)), _write_plots),
+            counts("pyramids", "region", "pyramids", vocabulary=SPACE_NAMES),
+            counts("river", "region", "river", vocabulary=SPACE_NAMES),
+            custom("occupied", MAX_SPACES * OWNERS, _write_occupied),
+            custom("museum rooms", ROOM_IDS * (OWNERS + 2), _write_rooms),
+            counts("general reserve", "general_reserve", vocabulary=COLOUR_NAMES, scale=25),
+            number("deck size", "deck_size", scale=40),
+            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
+            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+        )
+
+
+MYKERINOS_RL = MykerinosEncoding()
