@@ -45,7 +45,7 @@ $(RUNTIME): pyproject.toml $(GENERATED)
 	touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)
-	$(EDITABLE) '.[test,bench]'
+	$(EDITABLE) '.[test,bench,rl]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,0 +1,184 @@
+"""PettingZoo's AEC API over any game with an encoding.
+
+``env("marenostrum", seats=4, options={"turn_limit": 2})`` is one match per episode,
+seeded by ``reset(seed=...)`` (the match seed: the same seed and actions replay the
+same match). Agents are ``seat_0`` ... ``seat_<n-1>``. Each observation is a dict:
+``observation`` (the game's float32 tensor, from the agent's view only) and
+``action_mask`` (int8 over the game's fixed action space); ``infos`` are empty, and
+:meth:`SenetEnv.view` gives the structured view for those who want it.
+
+Where several seats decide at once (Mare Nostrum's hidden trade offers), they act one
+after the other in seat order, the AEC way: each acts on its own view, which never
+shows another seat's pending choice, and the core reveals the choices together.
+
+Rewards come at the end only: a seat gets the share of the other seats it finishes
+ahead of minus the share it finishes behind (``ranking()``, ties count for neither),
+so the winner of a two-seat match gets 1 and the loser -1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from senet.games import GameState, Rng, get_game
+from senet.rl.encoding import action_space, observation_encoder
+
+#: The episode seed when ``reset`` is given none and was never seeded.
+DEFAULT_SEED = 0
+
+
+def agent_name(seat: int) -> str:
+    """The PettingZoo agent of ``seat``."""
+    return f"seat_{seat}"
+
+
+def final_rewards(state: GameState) -> list[float]:
+    """Each seat's reward for a finished match: (seats beaten - seats ahead) / (seats - 1)."""
+    ranking = state.ranking()
+    others = max(1, len(ranking) - 1)
+    return [
+        (sum(place < other for other in ranking) - sum(other < place for other in ranking)) / others
+        for place in ranking
+    ]
+
+
+class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    """One Senet game as a PettingZoo AEC environment.
+
+    Args:
+        game_id: A game with an encoding (``senet.rl_encodings``).
+        seats: Seat count (the game's least when omitted).
+        options: Match options (the game's defaults when omitted).
+        render_mode: ``"ansi"`` (the last action and the scores as text) or ``None``.
+        max_steps: Truncate an episode after this many actions (``None``: never).
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "senet_v1", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        game_id: str,
+        seats: int | None = None,
+        options: Mapping[str, object] | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = get_game(game_id)
+        self.seats = self.game.info.min_seats if seats is None else seats
+        self.options = self.game.normalize_options(self.seats, options)
+        self.space = action_space(game_id, self.seats, self.options)
+        self.encoder = observation_encoder(game_id, self.seats, self.options)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.metadata = {**self.metadata, "name": f"senet_{game_id}_v{self.space.version}"}
+        self.possible_agents = [agent_name(seat) for seat in range(self.seats)]
+        self._seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        tensor = spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32)
+        mask = spaces.Box(0, 1, (len(self.space),), np.int8)
+        self._observation_spaces = {
+            agent: spaces.Dict({"observation": tensor, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self._action_spaces = {
+            agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents
+        }
+        self._seeds = Rng(DEFAULT_SEED)
+        self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
+        self.last_notation = ""
+        self.steps = 0
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new match: from ``seed``, or the next seed of the last seeded sequence."""
+        if seed is not None:
+            self._seeds = Rng(seed)
+            match_seed = seed
+        else:
+            match_seed = self._seeds.next_u64() >> 1
+        self.state = self.game.new_match(self.seats, self.options, seed=match_seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.last_notation = ""
+        self.steps = 0
+        self.agent_selection = self._next_agent()
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat_of[agent]
+        return {
+            "observation": np.asarray(self.encoder.encode(self.state.view(seat)), np.float32),
+            "action_mask": np.frombuffer(self.space.legal_mask(self.state, seat), np.int8),
+        }
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """The agent's view as structured data (``GameState.view``)."""
+        return self.state.view(self._seat_of[agent])
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat_of[agent]
+        if action is None or not 0 <= int(action) < len(self.space):
+            raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
+        chosen = self.space.actions[int(action)]
+        if chosen not in self.state.legal_actions_for(seat):
+            raise ValueError(
+                f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.state.apply_unchecked(chosen, seat)
+        self.last_notation = chosen.notation()
+        self.steps += 1
+        if self.state.is_over():
+            for other, reward in zip(self.agents, final_rewards(self.state), strict=True):
+                self.rewards[other] = reward
+                self.terminations[other] = True
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            self.truncations = {other: True for other in self.agents}
+        self.agent_selection = self._next_agent()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        return json.dumps(
+            {"last": self.last_notation, "to_move": self.state.deciding_seats(),
+             "scores": self.state.scores()}
+        )  # fmt: skip
+
+    def close(self) -> None:
+        return None
+
+    def _next_agent(self) -> str:
+        deciding = self.state.deciding_seats()
+        return agent_name(deciding[0]) if deciding else self.possible_agents[0]
+
+
+def env(
+    game_id: str,
+    seats: int | None = None,
+    options: Mapping[str, object] | None = None,
+    **kwargs: Any,
+) -> SenetEnv:
+    """The AEC environment of ``game_id`` (see :class:`SenetEnv` for the arguments)."""
+    return SenetEnv(game_id, seats, options, **kwargs)
