@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import ClassVar
+from importlib.metadata import entry_points
+from typing import ClassVar, Protocol
 
 from senet.codec import codec_for
 from senet.games import Action, GameState, Rng, get_game
@@ -102,7 +103,23 @@ def state_from_proto_view(
 
 
 # ------------------------------------------------------------------ registry
-STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
+class StrategyFactory(Protocol):
+    """What a published strategy is: called with the seed and budgets (names: a-z and _)."""
+
+    def __call__(self, *, seed: int, iterations: int | None, seconds: float | None) -> Strategy: ...
+
+
+#: Strategies other distributions publish (a trained policy, say), one entry point per
+#: strategy name, each a :class:`StrategyFactory`. Read once, at import, so that the
+#: names are known before any is loaded; a factory is imported when first used.
+STRATEGY_GROUP = "senet.bot_strategies"
+BUILT_IN_STRATEGIES: tuple[str, ...] = ("random", "greedy", "mcts")
+_PUBLISHED = {
+    point.name: point
+    for point in entry_points(group=STRATEGY_GROUP)
+    if point.name not in BUILT_IN_STRATEGIES
+}
+STRATEGY_NAMES: tuple[str, ...] = (*BUILT_IN_STRATEGIES, *sorted(_PUBLISHED))
 
 
 def make_strategy(
@@ -112,7 +129,8 @@ def make_strategy(
     iterations: int | None = None,
     seconds: float | None = None,
 ) -> Strategy:
-    """Build the strategy registered as ``name`` (``random``, ``greedy``, ``mcts``).
+    """Build the strategy registered as ``name`` (``random``, ``greedy``, ``mcts``, or one
+    published in the ``senet.bot_strategies`` group).
 
     Budgets only mean something to searching strategies (``mcts``); the others
     accept and ignore them so that an arena can hand every seat the same settings.
@@ -136,4 +154,7 @@ def make_strategy(
         return GreedyStrategy(seed=seed)
     if name == MctsStrategy.name:
         return MctsStrategy(seed=seed, iterations=iterations, seconds=seconds)
+    if name in _PUBLISHED:
+        factory: StrategyFactory = _PUBLISHED[name].load()
+        return factory(seed=seed, iterations=iterations, seconds=seconds)
     raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
