@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, peer, reliability, rules, scale, service
+from tests.bench import bots, peer, reliability, rl, rules, scale, service
 
 
 class Benchmark(Protocol):
@@ -23,6 +23,7 @@ class Benchmark(Protocol):
 # Run in this order; each prints its human-readable lines and ``name: value`` lines.
 BENCHMARKS: dict[str, Benchmark] = {
     "rules": rules.run,
+    "rl": rl.run,
     "service": service.run,
     "bots": bots.run,
     "scale": scale.run,

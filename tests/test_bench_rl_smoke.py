@@ -1,0 +1,21 @@
+"""Smoke test of the learning-adapter benchmark: it runs end to end and prints its figures.
+
+Timings are never asserted; the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+from senet.games import all_games
+from tests.bench import rl, rules
+from tests.sync import in_thread
+
+
+def test_rl_benchmark_prints_a_figure_per_game() -> None:
+    lines: list[str] = []
+    budget = rules.Budget(rounds=1, seconds=0.0, min_games=1, warmup_games=0)
+    figures = in_thread(rl.run, budget=budget, out=lines.append)
+    for game in all_games():
+        for figure in ("env_steps_per_s", "env_vs_core"):
+            name = f"rl.{game.info.id}.{figure}"
+            assert name in figures
+            assert any(line.startswith(f"{name}: ") for line in lines)
