@@ -50,6 +50,12 @@ def play_env_episode(game: Game, seats: int, seed: int) -> int:
     return steps
 
 
+def _stream(play: Callable[[Game, int, int], int], game: Game, seats: int) -> Callable[[], int]:
+    """Plays the next seed's match of ``game`` at each call."""
+    seeds = iter(range(1, 1 << 62))
+    return lambda: play(game, seats, next(seeds))
+
+
 def run(
     *,
     quick: bool = False,
@@ -66,16 +72,8 @@ def run(
     pairs: list[tuple[Game, Workload, Workload]] = []
     for game in chosen:
         seats = reference_seats(game)
-        core_seeds = iter(range(1, 1 << 62))
-        env_seeds = iter(range(1, 1 << 62))
-        core = Workload(
-            f"{game.info.id} {seats}p core",
-            lambda g=game, s=seats, it=core_seeds: play_senet_game(g, s, next(it)),
-        )
-        adapter = Workload(
-            f"{game.info.id} {seats}p env",
-            lambda g=game, s=seats, it=env_seeds: play_env_episode(g, s, next(it)),
-        )
+        core = Workload(f"{game.info.id} {seats}p core", _stream(play_senet_game, game, seats))
+        adapter = Workload(f"{game.info.id} {seats}p env", _stream(play_env_episode, game, seats))
         pairs.append((game, core, adapter))
     order = [w for _, core, adapter in pairs for w in (core, adapter)]
     out(

@@ -41,7 +41,7 @@ def lookup(view: View, path: Sequence[str | int]) -> Any:
     value: Any = view
     for key in path:
         if isinstance(value, Mapping):
-            value = value.get(key)  # type: ignore[call-overload]
+            value = value.get(key)
         elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
             value = value[key]
         else:

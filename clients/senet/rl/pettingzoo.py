@@ -59,7 +59,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "senet_v1", "is_parallelizable": False}
+    RENDER_MODES = ("ansi",)
+    metadata = {"render_modes": list(RENDER_MODES), "name": "senet_v1", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -75,8 +76,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.options = self.game.normalize_options(self.seats, options)
         self.space = action_space(game_id, self.seats, self.options)
         self.encoder = observation_encoder(game_id, self.seats, self.options)
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        if render_mode is not None and render_mode not in self.RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {self.RENDER_MODES} or None")
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.metadata = {**self.metadata, "name": f"senet_{game_id}_v{self.space.version}"}
