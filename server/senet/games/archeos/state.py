@@ -28,6 +28,7 @@ from senet.games.archeos import labels, snapshot
 from senet.games.archeos.actions import (
     BASIS_NAMES,
     BY_COLOUR,
+    BY_ROLE,
     SECOND_VEHICLE,
     TARGETS,
     ArcheosAction,
@@ -537,7 +538,9 @@ class ArcheosState(GameState):
 
     def _leads(self, seat: int) -> list[ArcheosAction]:
         leaders = sorted({c for c in self.hands[seat] if role_of(c) != Role.MERCENARY})
-        return [ArcheosAction(act.LEAD, c, basis) for c in leaders for basis in (0, 1)]
+        return [
+            ArcheosAction(act.LEAD, c, basis) for c in leaders for basis in (BY_COLOUR, BY_ROLE)
+        ]
 
     def _return_hand(self) -> None:
         """Stage 4: the rest of the hand goes to the display (Physician: keep some)."""
