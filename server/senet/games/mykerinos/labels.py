@@ -250,7 +250,7 @@ def _why_not_reward(state: MykerinosState, seat: int, a: MykerinosAction) -> str
 def _why_not_block(state: MykerinosState, target: int) -> str:
     if target >= act.ROOM_TARGET:
         room = target - act.ROOM_TARGET
-        if room not in state._museum_rooms:
+        if not state.has_room(room):
             return f"this museum has no {room_label(room, state.names)}"
         return f"the {room_label(room, state.names)} is not empty"
     if target >= state.shape.size:
@@ -260,7 +260,7 @@ def _why_not_block(state: MykerinosState, target: int) -> str:
 
 def _why_not_room(state: MykerinosState, colour: int, room: int) -> str:
     name = room_label(room, state.names)
-    if room not in state._museum_rooms:
+    if not state.has_room(room):
         return f"this museum has no {name} (those wings are not neighbours)"
     if state.museum[room] != EMPTY:
         return f"the {name} is occupied"
