@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from senet.games.marenostrum import commodities, tokens
+from senet.games.wording import a_or_an
 from senet.text.seat_names import SeatNames
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
@@ -92,7 +93,7 @@ def phase_name(value: int) -> str:
 def units_text(legions: int, creatures: int) -> str:
     """``2 legions and a creature``: the units of a crossing or a strike."""
     parts = [
-        f"{n} {unit}s" if n > 1 else f"a {unit}"
+        f"{n} {unit}s" if n > 1 else a_or_an(unit)
         for n, unit in ((legions, "legion"), (creatures, "creature"))
         if n
     ]

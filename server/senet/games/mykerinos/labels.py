@@ -27,6 +27,7 @@ from senet.games.mykerinos.museum import room_label, room_value
 from senet.games.mykerinos.patrons import Patron
 from senet.games.mykerinos.plots import PLOT_CARDS
 from senet.games.mykerinos.region import space_name
+from senet.games.wording import a_or_an
 
 if TYPE_CHECKING:
     from senet.games.mykerinos.state import MykerinosState
@@ -127,7 +128,7 @@ def _variant_label(state: MykerinosState, a: MykerinosAction, spaces: str) -> st
     if kind == act.TEAM_EXPAND:
         return f"Expand your teammate's excavation onto {spaces} with their archaeologists"
     if kind == act.DRAFT:
-        return f"Draft a {state.names[a.arg]} patron card"
+        return f"Draft {a_or_an(state.names[a.arg])} patron card"
     if kind == act.GOVERNOR:
         verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
         return f"Governor: {verb} {spaces}, then place a blocking token"
