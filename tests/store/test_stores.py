@@ -33,7 +33,7 @@ from senet.store import (
 from senet.store.base import MatchStatus
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from tests.conftest import RedisServer
+from tests.conftest import STORE_BUDGET_S, RedisServer
 
 IDLE_TTL_S = 30.0
 FINISHED_TTL_S = 10.0
@@ -72,7 +72,10 @@ class Backend:
             self._memory = store
         else:
             store = RedisStore.from_url(
-                self.redis_url, idle_ttl_s=idle_ttl_s, finished_ttl_s=finished_ttl_s
+                self.redis_url,
+                idle_ttl_s=idle_ttl_s,
+                finished_ttl_s=finished_ttl_s,
+                socket_timeout_s=STORE_BUDGET_S,
             )
         self._stores.append(store)
         return store
