@@ -13,7 +13,8 @@ GENERATED := proto/senet/v1/__init__.py
 # Test workers: twice the cores, as many tests wait on servers, subprocesses and
 # browsers rather than compute (at one per core the cores idle half the time).
 WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
-# The tests `make quick` runs: all but those marked slow, spread over the cores.
+# The tests `make quick` runs: all but those marked slow (a second or more, or on the
+# Redis Cluster), spread over the cores.
 QUICK_TESTS ?= -m "not slow" -n auto
 
 .PHONY: install proto proto-lint test quick lint typecheck unit bench run clean deploy-lock playthroughs

@@ -314,6 +314,7 @@ class Clocked:
         return await self.ids(**filters)
 
 
+@pytest.mark.slow
 async def test_entries_expire_with_their_matches(clocked: Clocked) -> None:
     old = await clocked.create()
     await clocked.advance(0.6)

@@ -437,6 +437,7 @@ async def test_blocking_reads_do_not_starve_commits(backend: Backend) -> None:
 # -- expiry ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_idle_match_expires_and_commits_refresh_it(backend: Backend) -> None:
     store = backend.make(idle_ttl_s=0.6, finished_ttl_s=0.2)
     await store.create(new_match())
@@ -662,6 +663,7 @@ async def _expect_unavailable(call: Callable[[], Any]) -> None:
     assert time.monotonic() - t0 < 3.0, "an outage must surface quickly"
 
 
+@pytest.mark.slow
 async def test_redis_down_raises_unavailable_then_recovers(redis_server: RedisServer) -> None:
     redis_server.start()
     redis_server.flushall()
