@@ -33,11 +33,36 @@ plugins.enable()
 
 _START_TIMEOUT_S = 10.0
 
+#: Time budget of one store operation for tests that are not about the budget (the
+#: server's default is 2 s). On a loaded machine a Redis Cluster call can take longer
+#: than that, and the test would fail with StoreUnavailable for a reason it does not
+#: test; the budget tests (tests/store/test_store_budget.py) set their own.
+STORE_BUDGET_S = 20.0
 
+
+#: Fixtures and parameters that put a test on the Redis Cluster.
+_CLUSTER_FIXTURES = frozenset({"redis_cluster", "redis_cluster_url"})
+_CLUSTER_PARAM = "redis-cluster"
+
+
+def _on_the_cluster(item: pytest.Item) -> bool:
+    if _CLUSTER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    callspec = getattr(item, "callspec", None)
+    return callspec is not None and _CLUSTER_PARAM in callspec.params.values()
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Slow tests first (in their own order), so that spread over workers the long
+    """Every test on the Redis Cluster is slow: the cluster (three servers per worker)
+    belongs to ``make test``, not to ``make quick``. Runs before ``-m`` deselects.
+
+    Then slow tests first (in their own order), so that spread over workers the long
     ones start early and the quick ones fill in at the end, instead of a few long
     ones running alone after everything else."""
+    for item in items:
+        if _on_the_cluster(item):
+            item.add_marker(pytest.mark.slow)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from senet.games import all_games
 from tests.bench import rules
 from tests.sync import in_thread
 
 
+@pytest.mark.slow
 def test_rules_benchmark_prints_the_ratio_line() -> None:
     lines: list[str] = []
     budget = rules.Budget(rounds=1, seconds=0.0, min_games=1, warmup_games=0)

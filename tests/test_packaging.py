@@ -56,6 +56,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[zipfile.ZipFile]
         yield archive
 
 
+@pytest.mark.slow
 def test_every_file_is_under_senet_or_the_dist_info(wheel: zipfile.ZipFile) -> None:
     tops = {name.split("/", 1)[0] for name in wheel.namelist()}
     assert tops == {"senet", DIST_INFO}
@@ -93,6 +94,7 @@ def test_metadata_names_the_licence_and_no_build_tool(wheel: zipfile.ZipFile) ->
     assert not [line for line in requires if "mypy-protobuf" in line]
 
 
+@pytest.mark.slow
 def test_installing_the_wheel_adds_one_import_root(wheel: zipfile.ZipFile, tmp_path: Path) -> None:
     assert wheel.filename is not None
     site = tmp_path / "site-packages"

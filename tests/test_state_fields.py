@@ -148,6 +148,7 @@ def test_states_hold_exactly_the_declared_attributes(
             assert undeclared_attributes(state.determinize(0, step)) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "seats", "options"), CASES)
 def test_a_clone_shares_no_mutable_object_and_plays_on_alone(
     game: Game, seats: int, options: JsonDict

@@ -55,6 +55,7 @@ def test_the_install_hint_keeps_its_brackets(
     assert "pip install 'senet[plot]'" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 async def test_progress_is_reported_for_every_action_and_every_match() -> None:
     config = ArenaConfig(
         game="mykerinos",

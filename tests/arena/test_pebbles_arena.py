@@ -12,6 +12,7 @@ import pytest
 from senet.cli import main
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", ["0", "1"])
 def test_a_small_pebbles_tournament(tmp_path: Path, processes: str) -> None:
     out = tmp_path / "results.json"

@@ -21,6 +21,7 @@ async def test_without_an_address_or_a_factory_the_arena_refuses_to_start() -> N
         await run_arena(config)
 
 
+@pytest.mark.slow
 async def test_the_arena_enters_the_factory_s_server_and_leaves_it_when_done() -> None:
     events: list[str] = []
 

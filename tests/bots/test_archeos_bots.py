@@ -45,6 +45,7 @@ def _positions(seats: int, seed: int, every: int) -> Iterator[ArcheosState]:
         step += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 6])
 @pytest.mark.parametrize("name", ["random", "greedy"])
 def test_random_and_greedy_play_full_matches(name: str, seats: int) -> None:
@@ -52,12 +53,14 @@ def test_random_and_greedy_play_full_matches(name: str, seats: int) -> None:
     assert state.is_over() and len(state.ranking()) == seats
 
 
+@pytest.mark.slow
 def test_mcts_plays_a_full_match() -> None:
     strategies = [_strategy("mcts", 1)] + [_strategy("random", s) for s in range(1, 3)]
     state = _play(3, 5, strategies)
     assert state.is_over()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", STRATEGY_NAMES)
 def test_choices_do_not_depend_on_other_hands_or_the_deck(name: str) -> None:
     checked = 0
@@ -86,6 +89,7 @@ def test_a_remote_bot_decides_like_a_local_one() -> None:
             assert _strategy(name, seed=2).choose(rebuilt, seat) == local
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_clearly() -> None:
     wins = 0
     for match in range(8):

@@ -120,6 +120,7 @@ def test_choices_do_not_depend_on_hidden_parts(name: str) -> None:
     assert checked > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["greedy", "mcts"])
 def test_search_never_touches_the_state_it_is_given(
     name: str, monkeypatch: pytest.MonkeyPatch
@@ -146,6 +147,7 @@ def test_search_never_touches_the_state_it_is_given(
         originals.pop()
 
 
+@pytest.mark.slow
 def test_a_remote_bot_decides_like_a_local_one() -> None:
     """Rebuilt from the protobuf view the server sends, a position gets the same
     choice as the real state (the view says everything the strategy uses)."""

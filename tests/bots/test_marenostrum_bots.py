@@ -66,6 +66,7 @@ def test_random_and_greedy_play_full_matches(name: str, seats: int, free_setup: 
     assert state.is_over() and len(state.ranking()) == seats
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("free_setup", [False, True])
 def test_mcts_plays_a_full_match_within_its_budget(free_setup: bool) -> None:
     mcts = MctsStrategy(seed=1, iterations=MCTS_ITERATIONS)
@@ -171,6 +172,7 @@ def test_a_remote_bot_decides_like_a_local_one() -> None:
             assert _strategy(name, seed=2).choose(rebuilt, seat) == local
 
 
+@pytest.mark.slow
 def test_greedy_beats_random_clearly() -> None:
     """Greedy in one seat (rotating) against three random bots, 8 seeded 4p matches
     (measured: 7 first places of 8)."""

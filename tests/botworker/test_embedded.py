@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from senet.cli.beside import embedded_bot_workers
 from senet.client.client import SenetClient
 from senet.service.server import create_server
@@ -12,6 +14,7 @@ from senet.service.settings import Settings
 ADMIN = "test-admin-key"
 
 
+@pytest.mark.slow
 async def test_embedded_workers_play_every_bot_seat_and_stop_when_asked(capsys) -> None:
     settings = Settings(host="0.0.0.0", port=0, log_json=False, admin_key=ADMIN)
     running = await create_server(settings)

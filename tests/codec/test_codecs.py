@@ -624,6 +624,7 @@ def test_variant_matches_convert_completely(seats: int, options: dict[str, bool]
         assert {"river_ranked", "nile_card_taken", "river_done"} <= set(event_kinds)
 
 
+@pytest.mark.slow
 def test_every_nile_action_and_event_converts() -> None:
     """Rare Nile moments (Governor, blocking, the tie card) occur somewhere in these
     random matches, and all of them go through the codec faithfully."""
@@ -973,12 +974,14 @@ def _check_decodes_or_is_malformed(action: match_pb2.Action) -> bool:
     return True
 
 
+@pytest.mark.slow
 @FUZZ
 @given(TYPED_ACTIONS)
 def test_arbitrary_typed_actions_decode_or_are_malformed(action: pb.MykerinosAction):
     _check_decodes_or_is_malformed(match_pb2.Action(mykerinos=action))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(NEAR_ACTIONS)
 def test_near_valid_typed_actions_decode_or_are_malformed(action: pb.MykerinosAction):

@@ -60,6 +60,7 @@ def test_plain_data_round_trips_with_its_types(value: Any) -> None:
     assert _typed(decoded) == _typed(value)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(st.dictionaries(st.text(max_size=6), JSON, max_size=5))
 def test_objects_round_trip(value: dict[str, Any]) -> None:

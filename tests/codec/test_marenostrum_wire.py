@@ -601,12 +601,14 @@ def _check_decodes_or_is_malformed(action: match_pb2.Action) -> bool:
     return True
 
 
+@pytest.mark.slow
 @FUZZ
 @given(TYPED_ACTIONS)
 def test_arbitrary_typed_actions_decode_or_are_malformed(action: pb.MareNostrumAction) -> None:
     _check_decodes_or_is_malformed(match_pb2.Action(marenostrum=action))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(near_actions())
 def test_near_valid_typed_actions_decode_or_are_malformed(action: pb.MareNostrumAction) -> None:
@@ -623,6 +625,7 @@ def test_arbitrary_wire_bytes_decode_or_are_malformed(data: bytes) -> None:
     _check_decodes_or_is_malformed(action)
 
 
+@pytest.mark.slow
 def test_near_valid_actions_are_often_accepted() -> None:
     """Guards the fuzzer above against only ever testing the refusal path."""
     examples: list[pb.MareNostrumAction] = []

@@ -95,6 +95,7 @@ WITH_TLS = kustomize_resources(K8S / "tls")
 
 
 # ----------------------------------------------------------------- kubernetes
+@pytest.mark.slow
 @pytest.mark.parametrize("version", KUBERNETES_VERSIONS)
 @pytest.mark.parametrize("variant", ["base", "tls"])
 def test_every_manifest_validates_against_the_kubernetes_schemas(
@@ -290,6 +291,7 @@ def compose_config() -> Doc:
     return resolved
 
 
+@pytest.mark.slow
 def test_compose_runs_the_stack_the_issue_asks_for(compose_config: Doc) -> None:
     services = compose_config["services"]
     assert {"redis", "server", "envoy", "bots", "prometheus", "arena"} <= set(services)

@@ -60,7 +60,7 @@ def lay_region(
     turns = list(rotated) if rotated is not None else [False] * count
     state.slots = list(zip(ids, turns, strict=True))
     state.shape = region_shape(count // 4)
-    state._lay_region()
+    state.lay_terrain()
     if pyramids is not None:
         state.pyramid = [False] * state.shape.size
         for name in pyramids:
@@ -122,7 +122,7 @@ def set_museum(
 ) -> None:
     """Order the wings (ring order) and place archaeologists in rooms."""
     state.wing_order = [CODE_TO_PATRON[w] for w in wings]
-    state._index_museum()
+    state.index_museum()
     state.museum = [st.EMPTY] * len(state.museum)
     for room, colour in (occupants or {}).items():
         state.museum[parse_room(room)] = colour
@@ -166,7 +166,7 @@ def lay_nile(state: MykerinosState, cards: Sequence[int]) -> None:
         deck = state.nile_governor_deck if NILE_CARDS[card].governor else state.nile_neutral_deck
         deck.remove(card)
     state.nile_rows = list(cards)
-    state._lay_region()
+    state.lay_terrain()
 
 
 def nile_card(effect: str, points: int | None = None) -> int:

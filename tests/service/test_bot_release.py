@@ -58,6 +58,7 @@ async def test_a_decision_given_up_comes_back_after_the_retry_delay(
     assert all(d.version > again[0].version for d in following)
 
 
+@pytest.mark.slow
 async def test_bots_that_give_up_every_other_decision_still_finish_their_match(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

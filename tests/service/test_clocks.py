@@ -33,6 +33,7 @@ async def _finish(
     return (await client.get(match_id)).match
 
 
+@pytest.mark.slow
 async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(
     server: RunningServer,
 ) -> None:
@@ -61,6 +62,7 @@ async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(
         assert exported == {(match_pb2.ACTION_ORIGIN_TIMEOUT, "random")}
 
 
+@pytest.mark.slow
 async def test_every_update_carries_the_clocks(server: RunningServer) -> None:
     control = match_pb2.TimeControl(reserve_ms=60_000, increment_ms=1000, decision_ms=40)
     async with SenetClient(f"127.0.0.1:{server.port}") as client:

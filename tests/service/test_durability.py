@@ -101,6 +101,7 @@ async def test_a_restart_of_a_store_without_persistence_is_an_error(
         await store.close()
 
 
+@pytest.mark.slow
 async def test_every_cluster_primary_is_asked(redis_cluster_url: str) -> None:
     store = RedisStore.from_url(redis_cluster_url)
     try:

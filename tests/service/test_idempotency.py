@@ -211,6 +211,7 @@ async def stalled_deployment(redis_url: str, redis_key_prefix: str) -> Any:
         await raw.aclose()
 
 
+@pytest.mark.slow
 async def test_calls_during_a_redis_stall_fail_unavailable_before_it_ends(
     stalled_deployment: Any,
 ) -> None:

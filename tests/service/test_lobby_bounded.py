@@ -41,6 +41,7 @@ async def index_size(store: MatchStore) -> int:
     return sum(int(size) for size in sizes)
 
 
+@pytest.mark.slow
 async def test_the_index_empties_once_matches_expire_without_any_listing(
     lobby_kind: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 ) -> None:

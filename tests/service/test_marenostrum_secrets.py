@@ -87,11 +87,6 @@ STREAM_SILENCE_S = 60.0
 Viewer = int | None  # a seat, or None for the spectator
 
 
-def card_enum(index: int) -> mn.MareNostrumCard.ValueType:
-    """The protocol's card for the rules core's card index (enums are index + 1)."""
-    return mn.MareNostrumCard.ValueType(index + 1)
-
-
 def counts_of(cards: mn.MareNostrumCards) -> list[int]:
     out = [0] * CARD_TYPES
     for entry in cards.cards:

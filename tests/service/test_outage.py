@@ -54,6 +54,7 @@ async def durable_server(
         await server.stop()
 
 
+@pytest.mark.slow
 async def test_redis_outage_is_unavailable_then_the_match_continues(
     durable_redis: DurableRedis, durable_server: RunningServer
 ) -> None:

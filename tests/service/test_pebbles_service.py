@@ -14,6 +14,7 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
 from google.protobuf.message import Message
 
 from senet.codec import codec_for
@@ -164,6 +165,7 @@ async def test_a_drawn_pebble_reaches_its_seat_alone(
             assert draws, f"seat {viewer} never saw its own draws"
 
 
+@pytest.mark.slow
 async def test_server_processes_host_the_test_game(process_clients: list[Client]) -> None:
     """A ``senet serve`` child process finds Pebbles through the inherited PYTHONPATH."""
     first, second = process_clients

@@ -10,6 +10,8 @@ import asyncio
 import subprocess
 import sys
 
+import pytest
+
 from senet.service.server import LIVENESS_SERVICE, RunningServer
 from tests.service.conftest import REPO, free_port
 
@@ -21,6 +23,7 @@ async def exit_status(*argv: str) -> int:
     return await proc.wait()
 
 
+@pytest.mark.slow
 async def test_probe_exit_status_follows_health(server: RunningServer) -> None:
     address = f"127.0.0.1:{server.port}"
     probe = ("-m", "senet.service.probe", "--address", address)

@@ -54,6 +54,7 @@ async def collect_updates(
     return updates
 
 
+@pytest.mark.slow
 async def test_two_processes_play_one_match_alternating_replicas(
     process_clients: list[Client],
 ) -> None:

@@ -87,6 +87,7 @@ def _stream(
 STREAMS = pytest.mark.parametrize("kind", ["watch", "play"])
 
 
+@pytest.mark.slow
 @STREAMS
 async def test_a_re_leased_bot_seat_s_old_token_stream_gets_no_private_draws(kind: str) -> None:
     service = MatchService(MemoryStore(), Settings(heartbeat_s=0.05))

@@ -581,6 +581,7 @@ async def test_oversized_request_is_resource_exhausted(deployment: Deployment) -
     assert (await client.join(match_id, name="ok")).seat == 0  # the server is fine
 
 
+@pytest.mark.slow
 async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     server = await deployment.start(seat_rate_per_s=1, seat_burst=2)
     client = deployment.client(server)
@@ -601,6 +602,7 @@ async def test_rate_limit_per_seat(deployment: Deployment) -> None:
     await match.seats[0].legal(match.match_id)  # refilled
 
 
+@pytest.mark.slow
 async def test_drain_reports_not_serving_then_ends_streams_with_draining(
     deployment: Deployment,
 ) -> None:

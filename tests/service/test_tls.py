@@ -63,6 +63,7 @@ async def tls_server(pki: Pki) -> AsyncIterator[RunningServer]:
         await server.stop()
 
 
+@pytest.mark.slow
 async def test_clients_and_bot_workers_play_over_tls(tls_server: RunningServer, pki: Pki) -> None:
     target = f"localhost:{tls_server.port}"
     async with SenetClient(target, admin_key=ADMIN, tls_ca=str(pki.ca)) as admin:

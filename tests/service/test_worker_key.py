@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 
+import pytest
+
 from senet.cli.beside import embedded_bot_workers
 from senet.client.client import SenetClient
 from senet.service.server import create_server
@@ -49,6 +51,7 @@ async def test_without_a_worker_key_only_the_admin_key_leases(deployment: Deploy
     )
 
 
+@pytest.mark.slow
 async def test_embedded_workers_get_a_key_drawn_in_process() -> None:
     settings = Settings(port=0, log_json=False, embedded_bot_workers=1)
     running = await create_server(settings)

@@ -55,6 +55,7 @@ async def _new_match(store: RedisStore, match_id: str) -> None:
     await store.create(NewMatch(match_id, '{"m":1}', '{"s":1}'))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("multiplex", [True, False], ids=["muxed", "redis-py"])
 async def test_a_load_during_a_stall_is_unavailable_before_redis_wakes(
     redis_url: str, stalls: Callable[[float], Awaitable[asyncio.Task[Any]]], multiplex: bool
@@ -73,6 +74,7 @@ async def test_a_load_during_a_stall_is_unavailable_before_redis_wakes(
         await store.close()
 
 
+@pytest.mark.slow
 async def test_a_blocking_read_during_a_stall_is_unavailable_before_redis_wakes(
     redis_url: str, stalls: Callable[[float], Awaitable[asyncio.Task[Any]]]
 ) -> None:
@@ -87,6 +89,7 @@ async def test_a_blocking_read_during_a_stall_is_unavailable_before_redis_wakes(
         await store.close()
 
 
+@pytest.mark.slow
 async def test_ping_during_a_stall_is_unavailable_before_redis_wakes(
     redis_url: str, stalls: Callable[[float], Awaitable[asyncio.Task[Any]]]
 ) -> None:
@@ -101,6 +104,7 @@ async def test_ping_during_a_stall_is_unavailable_before_redis_wakes(
         await store.close()
 
 
+@pytest.mark.slow
 async def test_a_create_that_ran_after_its_caller_gave_up_reports_match_exists(
     redis_url: str, stalls: Callable[[float], Awaitable[asyncio.Task[Any]]]
 ) -> None:
@@ -120,6 +124,7 @@ async def test_a_create_that_ran_after_its_caller_gave_up_reports_match_exists(
         await store.close()
 
 
+@pytest.mark.slow
 async def test_an_abandoned_reply_is_never_handed_to_a_later_command(
     redis_url: str, raw_redis: AsyncRedis, stalls: Callable[[float], Awaitable[asyncio.Task[Any]]]
 ) -> None:

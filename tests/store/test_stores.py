@@ -33,7 +33,7 @@ from senet.store import (
 from senet.store.base import MatchStatus
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from tests.conftest import RedisServer
+from tests.conftest import STORE_BUDGET_S, RedisServer
 
 IDLE_TTL_S = 30.0
 FINISHED_TTL_S = 10.0
@@ -72,7 +72,10 @@ class Backend:
             self._memory = store
         else:
             store = RedisStore.from_url(
-                self.redis_url, idle_ttl_s=idle_ttl_s, finished_ttl_s=finished_ttl_s
+                self.redis_url,
+                idle_ttl_s=idle_ttl_s,
+                finished_ttl_s=finished_ttl_s,
+                socket_timeout_s=STORE_BUDGET_S,
             )
         self._stores.append(store)
         return store
@@ -434,6 +437,7 @@ async def test_blocking_reads_do_not_starve_commits(backend: Backend) -> None:
 # -- expiry ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_idle_match_expires_and_commits_refresh_it(backend: Backend) -> None:
     store = backend.make(idle_ttl_s=0.6, finished_ttl_s=0.2)
     await store.create(new_match())
@@ -659,6 +663,7 @@ async def _expect_unavailable(call: Callable[[], Any]) -> None:
     assert time.monotonic() - t0 < 3.0, "an outage must surface quickly"
 
 
+@pytest.mark.slow
 async def test_redis_down_raises_unavailable_then_recovers(redis_server: RedisServer) -> None:
     redis_server.start()
     redis_server.flushall()

@@ -50,6 +50,7 @@ async def server() -> AsyncIterator[tuple[str, SenetClient]]:
         await served.stop()
 
 
+@pytest.mark.slow
 async def test_a_clocked_match_counts_down_on_screen(server: tuple[str, SenetClient]) -> None:
     address, client = server
     control = match_pb2.TimeControl(decision_ms=600_000, reserve_ms=900_000, increment_ms=0)
@@ -79,6 +80,7 @@ async def test_a_match_without_clocks_shows_none(server: tuple[str, SenetClient]
         assert app.clock is None and [r.clock for r in app.players.rows] == ["", ""]
 
 
+@pytest.mark.slow
 async def test_quit_then_leave_before_the_start_reopens_the_seat(
     server: tuple[str, SenetClient],
 ) -> None:
@@ -142,6 +144,7 @@ async def test_quit_then_pause_keeps_the_seat(server: tuple[str, SenetClient]) -
     assert session.resume_command() is not None
 
 
+@pytest.mark.slow
 async def test_a_move_played_on_timeout_says_so_in_the_log(
     server: tuple[str, SenetClient],
 ) -> None:

@@ -31,6 +31,7 @@ async def director() -> AsyncIterator[Session]:
         await server.stop()
 
 
+@pytest.mark.slow
 async def test_the_marenostrum_table_fits_and_its_regions_are_reachable(
     director: Session,
 ) -> None:

@@ -70,6 +70,7 @@ async def _first_mover(sessions: list[Session]) -> tuple[Session, Session]:
     return me, other
 
 
+@pytest.mark.slow
 async def test_filtering_narrows_the_list_and_the_board_stays(
     two_seats: tuple[str, SenetClient, str, list[Session]],
 ) -> None:
@@ -139,6 +140,7 @@ async def test_a_resumed_seat_sees_its_recent_log(
         check_screen(app, (80, 24))
 
 
+@pytest.mark.slow
 async def test_a_lost_server_shows_at_once_and_the_screen_reconnects() -> None:
     store = MemoryStore()
     server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"), store)
@@ -186,6 +188,7 @@ async def test_a_lost_server_shows_at_once_and_the_screen_reconnects() -> None:
         await server.stop()
 
 
+@pytest.mark.slow
 async def test_the_help_opens_and_closes(
     two_seats: tuple[str, SenetClient, str, list[Session]],
 ) -> None:

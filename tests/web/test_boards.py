@@ -24,6 +24,7 @@ def _summary(game_id: str, seats: int, name: str = "Ada") -> match_pb2.MatchSumm
     return summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_id", "seats"),
     [("mykerinos", 4), ("mykerinos", 2), ("archeos", 3), ("marenostrum", 4)],

@@ -147,6 +147,7 @@ def _check_privacy(drawn: str, view: pb.MareNostrumView, viewer: int | None) -> 
     assert (("offer", str(viewer)) in sections) == bool(mine.offer.cards)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seats", "seed"), [(3, 11), (4, 12), (5, 13), (6, 14)])
 def test_random_matches_draw_every_space_owner_and_unit_for_every_viewer(
     seats: int, seed: int

@@ -12,6 +12,7 @@ from html import escape
 from importlib.resources import files
 from string import Template
 
+from senet.games.wording import a_or_an
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web.security import CSRF_FIELD
 
@@ -182,7 +183,8 @@ def lobby(
             f"<fieldset><legend>Options</legend>{options or '<p>none</p>'}</fieldset>"
             f"<div class='opt'><label for='{escape(game.id)}-name'>your name</label>"
             f"<input id='{escape(game.id)}-name' name='name' value='Player' maxlength='40'></div>"
-            f"<button type='submit'>Create a {escape(game.name)} match</button></form></section>"
+            f"<button type='submit'>Create {escape(a_or_an(game.name))} match</button>"
+            "</form></section>"
         )
     alert = f"<p class='problem' role='alert'>{escape(problem)}</p>" if problem else ""
     main = f"""{alert}

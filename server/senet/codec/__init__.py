@@ -4,12 +4,15 @@ This package is the only code that imports both ``senet.games`` and generated
 code: the cores stay pure (no protobuf), and the service stays game-agnostic (it
 asks :func:`codec_for` for a game's codec and never reads a game's messages).
 
-Typical use in the service::
+Typical use, as the service does it for a ``SubmitActionRequest`` (``request``) on a
+match of ``game_id``, answering with a ``MatchUpdate`` (``update``)::
 
-    codec = codec_for(match.game_id)
-    notation = codec.action_from_proto(request.action)  # MalformedActionError on bad input
+    codec = codec_for(game_id)  # UnknownGameError: no codec serves that game
+    notation = codec.action_from_proto(request.typed)  # MalformedActionError on bad input
     events = state.apply(seat, notation)
-    update.events.extend(codec.event_to_proto(e) for e in events if e.visible_to(viewer))
+    for event in events:
+        if event.visible_to(viewer):
+            codec.write_event(update.events.add(), event)
 """
 
 from senet.codec.base import (

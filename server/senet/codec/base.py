@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Action, Event, GameState, JsonDict, OptionValue
 from senet.games.plugins import PluginRegistry
+from senet.games.wording import a_or_an
 from senet.v1 import match_pb2
 
 
@@ -282,11 +283,11 @@ def require_game_message(which: str | None, game_id: str, message: str) -> None:
     """
     if which is None:
         raise MalformedActionError(
-            f"{message}.game is empty: set the {game_id} field for a {game_id} match"
+            f"{message}.game is empty: set the {game_id} field for {a_or_an(game_id)} match"
         )
     if which != game_id:
         raise MalformedActionError(
-            f"{message}.game is set to {which} but this is a {game_id} match"
+            f"{message}.game is set to {which} but this is {a_or_an(game_id)} match"
         )
 
 

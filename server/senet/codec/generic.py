@@ -24,6 +24,7 @@ from senet.codec.base import GENERIC_FIELD, GameCodec
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Action, Event, JsonDict, OptionValue
 from senet.games.registry import get_game
+from senet.games.wording import a_or_an
 from senet.v1 import generic_pb2, match_pb2
 
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -51,7 +52,7 @@ class GenericCodec(GameCodec):
         if which != GENERIC_FIELD:
             raise MalformedActionError(
                 f"Action.game is {'set to ' + which if which else 'empty'}: set the "
-                f"{GENERIC_FIELD} field for a {self.game_id} match"
+                f"{GENERIC_FIELD} field for {a_or_an(self.game_id)} match"
             )
         generic = action.generic
         if generic.game_id != self.game_id:
@@ -69,13 +70,13 @@ class GenericCodec(GameCodec):
 
     def write_action(self, out: match_pb2.Action, action: Action) -> None:
         if not isinstance(action, self._action_type):
-            raise TypeError(f"not a {self.game_id} action value: {action!r}")
+            raise TypeError(f"not {a_or_an(self.game_id)} action value: {action!r}")
         out.generic.game_id = self.game_id
         out.generic.notation = action.notation()
 
     def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
         if "game" in view and view["game"] != self.game_id:
-            raise ValueError(f"not a {self.game_id} view: game {view['game']!r}")
+            raise ValueError(f"not {a_or_an(self.game_id)} view: game {view['game']!r}")
         out = match_pb2.View()
         out.generic.game_id = self.game_id
         write_object(out.generic.data, view)
@@ -92,7 +93,7 @@ class GenericCodec(GameCodec):
         which = view.WhichOneof("game")
         if which != GENERIC_FIELD or view.generic.game_id != self.game_id:
             game = view.generic.game_id if which == GENERIC_FIELD else which
-            raise ValueError(f"not a {self.game_id} view: game {game!r}")
+            raise ValueError(f"not {a_or_an(self.game_id)} view: game {game!r}")
         return read_object(view.generic.data)
 
     def event_to_proto(self, event: Event) -> match_pb2.GameEvent:
@@ -102,7 +103,7 @@ class GenericCodec(GameCodec):
 
     def write_event(self, out: match_pb2.GameEvent, event: Event) -> None:
         if not event.kind:
-            raise ValueError(f"a {self.game_id} event without a kind: {event!r}")
+            raise ValueError(f"{a_or_an(self.game_id)} event without a kind: {event!r}")
         out.generic.kind = event.kind
         write_object(out.generic.data, event.data)
 

@@ -364,19 +364,12 @@ def _nile_card_to_proto(entry: Mapping[str, Any]) -> pb.MykerinosNileCard:
     )
 
 
-def region_to_proto(region: Mapping[str, Any]) -> pb.MykerinosRegion:
-    """The region part of a view or of a ``campaign_started`` event.
+def _fill_region(out: pb.MykerinosRegion, region: Mapping[str, Any]) -> None:
+    """Write the region part of a view or of a ``campaign_started`` event into ``out``.
 
     The Nile's river and cards go in ``region.nile``, set exactly when the core
     sent them (The Nile is played), even when both lists are empty.
     """
-    out = pb.MykerinosRegion()
-    _fill_region(out, region)
-    return out
-
-
-def _fill_region(out: pb.MykerinosRegion, region: Mapping[str, Any]) -> None:
-    """:func:`region_to_proto`, written into ``out`` (see the note above)."""
     out.SetInParent()
     out.columns = region["columns"]
     out.rows = region["rows"]
@@ -627,7 +620,7 @@ def _nile_card_from_proto(entry: pb.MykerinosNileCard) -> JsonDict:
 
 
 def region_from_proto(region: pb.MykerinosRegion) -> JsonDict:
-    """Inverse of :func:`region_to_proto`."""
+    """Inverse of :func:`_fill_region`."""
     out: JsonDict = {
         "columns": region.columns,
         "rows": region.rows,

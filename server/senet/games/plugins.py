@@ -10,6 +10,7 @@ group                      object                                       layer
 ``senet.codecs``           :class:`~senet.codec.base.GameCodec`         protocol codec
 ``senet.text_renderers``   a text renderer (:mod:`senet.text`)          text client
 ``senet.bot_heuristics``   heuristics (:mod:`senet.bots.heuristics`)    bots
+``senet.web_boards``       a web board (:mod:`senet.web.boards`)        web client
 =========================  ===========================================  ===============
 
 Senet's own games are declared in ``pyproject.toml``; a third-party game declares

@@ -58,7 +58,3 @@ class Rng:
     def choice(self, items: list[T]) -> T:
         """Return one element of a non-empty list, uniformly."""
         return items[self.below(len(items))]
-
-    def fork(self) -> Rng:
-        """Return an independent generator derived from this one (advances this one)."""
-        return Rng(self.next_u64())

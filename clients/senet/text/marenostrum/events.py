@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from senet.games.wording import a_or_an
 from senet.text.marenostrum.names import (
     Seats,
     card_name,
@@ -100,7 +101,7 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
         what = item_name(event.item)
         if event.commodity:
             what = f"{card_name(event.commodity)} {what}"
-        return f"{who} builds a {what} in {event.space}."
+        return f"{who} builds {a_or_an(what)} in {event.space}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_GAME_OVER:
         reason = REASONS.get(event.reason, event.reason)
         if event.HasField("winner"):
@@ -124,7 +125,7 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CONVERTING:
         return f"{who} starts converting {event.space}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_MOVED:
-        return f"{who} moves a {unit_name(event.unit)} {event.start} -> {event.end}."
+        return f"{who} moves {a_or_an(unit_name(event.unit))} {event.start} -> {event.end}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CARD_POWER:
         return f"{who} uses {title(event.card_id)}'s power."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_DECLARED:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from senet.games.marenostrum import commodities, tokens
+from senet.games.wording import a_or_an
 from senet.text.seat_names import SeatNames
 from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
@@ -22,7 +23,6 @@ CIV_STYLES = ("bold red", "bold blue", "bold yellow", "bold magenta", "bold gree
 #: enums follow the core's tables, see mare_nostrum.proto).
 CARD_NAMES = commodities.CARD_NAMES
 ITEM_NAMES = tokens.ITEMS
-BUILDING_NAMES = ("caravan", "market", "city", "temple")
 UNIT_NAMES = ("legion", "creature", "fortress")
 ROLE_NAMES = ("Director of Commerce", "High Priest", "Political Leader", "Military Leader")
 ROLE_SHORT = ("Commerce", "Priest", "Political", "Military")
@@ -78,10 +78,6 @@ def item_name(value: int) -> str:
     return _name(ITEM_NAMES, value)
 
 
-def building_name(value: int) -> str:
-    return _name(BUILDING_NAMES, value)
-
-
 def unit_name(value: int) -> str:
     return _name(UNIT_NAMES, value)
 
@@ -97,7 +93,7 @@ def phase_name(value: int) -> str:
 def units_text(legions: int, creatures: int) -> str:
     """``2 legions and a creature``: the units of a crossing or a strike."""
     parts = [
-        f"{n} {unit}s" if n > 1 else f"a {unit}"
+        f"{n} {unit}s" if n > 1 else a_or_an(unit)
         for n, unit in ((legions, "legion"), (creatures, "creature"))
         if n
     ]
@@ -113,10 +109,6 @@ def cards_text(cards: pb.MareNostrumCards) -> str:
     """``tax x3, grain, wine x2``; ``none`` when empty."""
     parts = [card_name(c.card) + (f" x{c.count}" if c.count > 1 else "") for c in cards.cards]
     return ", ".join(parts) or "none"
-
-
-def card_count(cards: pb.MareNostrumCards) -> int:
-    return sum(c.count for c in cards.cards)
 
 
 def card_list(values: Iterable[int]) -> str:

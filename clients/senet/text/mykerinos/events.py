@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from senet.games.wording import a_or_an
 from senet.text.mykerinos.names import Seats
 from senet.text.mykerinos.tables import (
     COLOUR_NAME,
@@ -89,7 +90,7 @@ def _describe_variant_event(event: pb.MykerinosEvent, kind: str | None, seats: S
     names = seats.patrons
     if kind == "drafted":
         d = event.drafted
-        return f"{seats.label(d.seat)} drafted a {names.get(d.patron, '?')}."
+        return f"{seats.label(d.seat)} drafted {a_or_an(names.get(d.patron, '?'))}."
     if kind == "draft_discarded":
         return f"The undrafted {names.get(event.draft_discarded.patron, '?')} plot is discarded."
     if kind == "blocked":

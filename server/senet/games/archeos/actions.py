@@ -35,7 +35,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from senet.games.archeos.cards import CARD_TYPES, COLOUR_LETTERS, COLOURS, card_name, parse_card
-from senet.games.archeos.sites import PROFESSOR_TOKENS
+from senet.games.archeos.sites import PROFESSOR_TOKENS, Special
 from senet.games.errors import MalformedActionError
 from senet.games.notation import read_number
 
@@ -73,6 +73,11 @@ def target_name(target: int) -> str:
     if target == SECOND_VEHICLE:
         return "y2"
     return COLOUR_LETTERS[target]
+
+
+def site_of_target(target: int) -> int:
+    """The site a vehicle target stands on: its own, or Ta-Sekhet-Ma'at for ``y2``."""
+    return int(Special.TA_SEKHET_MAAT) if target == SECOND_VEHICLE else target
 
 
 def parse_target(text: str) -> int:

@@ -134,18 +134,6 @@ def _index_of(text: str, short: tuple[str, ...], long: tuple[str, ...]) -> int |
     return None
 
 
-def parse_role(text: str) -> int:
-    """A role by code or name (``"bot"`` or ``"botanist"``).
-
-    Raises:
-        ValueError: no role has that name.
-    """
-    found = _index_of(text.strip().lower(), ROLE_CODES, ROLE_NAMES)
-    if found is None:
-        raise ValueError(f"unknown role {text!r}")
-    return found
-
-
 def deck_for(roles: list[int]) -> list[int]:
     """Every role card of the chosen roles (no monkeys), in type order."""
     out: list[int] = []

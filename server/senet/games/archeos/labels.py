@@ -9,7 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from senet.games.archeos import actions as act
-from senet.games.archeos.actions import BASIS_NAMES, BY_COLOUR, SECOND_VEHICLE, target_name
+from senet.games.archeos.actions import (
+    BASIS_NAMES,
+    BY_COLOUR,
+    SECOND_VEHICLE,
+    site_of_target,
+    target_name,
+)
 from senet.games.archeos.cards import COLOUR_NAMES, HAND_LIMIT, Role, card_label, role_of
 from senet.games.archeos.constants import (
     BUILD,
@@ -66,9 +72,9 @@ def describe(state: ArcheosState, action: Any) -> str:
         )
     if kind in (act.ADVANCE, act.BACK):
         site = (
-            SITE_NAMES[state._site_of(a.arg)]
-            if state.is_advanced(Special(state._site_of(a.arg)))
-            else COLOUR_NAMES[state._site_of(a.arg)] + " site"
+            SITE_NAMES[site_of_target(a.arg)]
+            if state.is_advanced(Special(site_of_target(a.arg)))
+            else COLOUR_NAMES[site_of_target(a.arg)] + " site"
         )
         vehicle = " (second vehicle)" if a.arg == SECOND_VEHICLE else ""
         verb = "Advance" if kind == act.ADVANCE else "Move back"
@@ -124,7 +130,7 @@ def explain_illegal(state: ArcheosState, action: Any) -> str:
     if a.kind == act.ADD:
         if len(state.exp_cards) >= state.exp_limit:
             return f"this expedition may hold at most {state.exp_limit} cards"
-        if not state._fits(a.card):
+        if not state.fits_expedition(a.card):
             basis = BASIS_NAMES[state.exp_basis]
             return f"the {card_label(a.card)} does not match the expedition's {basis}"
         if a.card not in hand:

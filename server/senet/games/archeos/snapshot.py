@@ -14,7 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from senet.games import validate as v
-from senet.games.archeos.actions import BASIS_NAMES, TARGETS
+from senet.games.archeos.actions import BASIS_NAMES, TARGETS, site_of_target
 from senet.games.archeos.cards import (
     CARD_TYPES,
     COLOUR_NAMES,
@@ -192,7 +192,7 @@ def _check_consistency(state: ArcheosState) -> None:
     """Cards add up, positions fit their tracks, the step's context is present."""
     for seat in range(state.seat_count):
         for target in range(TARGETS):
-            last = state.track(state._site_of(target)).last
+            last = state.track(site_of_target(target)).last
             if state.positions[seat][target] > last:
                 raise CorruptStateError("a vehicle stands beyond the end of its track")
     if sorted(state.supply + [t for row in state.tokens for t in row]) != list(PROFESSOR_TOKENS):

@@ -28,10 +28,12 @@ from senet.games.archeos import labels, snapshot
 from senet.games.archeos.actions import (
     BASIS_NAMES,
     BY_COLOUR,
+    BY_ROLE,
     SECOND_VEHICLE,
     TARGETS,
     ArcheosAction,
     is_well_formed,
+    site_of_target,
     target_name,
 )
 from senet.games.archeos.cards import (
@@ -211,10 +213,6 @@ class ArcheosState(GameState):
     def _order_from(self, seat: int) -> list[int]:
         return [(seat + i) % self.seat_count for i in range(self.seat_count)]
 
-    @staticmethod
-    def _site_of(target: int) -> int:
-        return int(Special.TA_SEKHET_MAAT) if target == SECOND_VEHICLE else target
-
     def _vehicle_targets(self, seat: int) -> list[int]:
         """Targets (sites, plus Ta-Sekhet-Ma'at's second vehicle when in play).
 
@@ -232,7 +230,7 @@ class ArcheosState(GameState):
         """Targets at ``sites`` that can move on (past a threshold of ``size`` if given)."""
         out = []
         for target in self._vehicle_targets(seat):
-            site = self._site_of(target)
+            site = site_of_target(target)
             if site not in sites:
                 continue
             track, space = self.track(site), self.positions[seat][target]
@@ -371,7 +369,9 @@ class ArcheosState(GameState):
         if card in self.known[seat]:
             self.known[seat].remove(card)
 
-    def _fits(self, card: int) -> bool:
+    def fits_expedition(self, card: int) -> bool:
+        """Whether ``card`` may join the expedition being built: a Mercenary, or a card
+        of the leader's colour or role, as the expedition goes."""
         if role_of(card) == Role.MERCENARY:
             return True
         leader = self.exp_cards[0]
@@ -383,7 +383,7 @@ class ArcheosState(GameState):
         if len(self.exp_cards) >= self.exp_limit:
             return []
         lowest = self.exp_cards[-1] if len(self.exp_cards) > 1 else 0
-        return sorted({c for c in self.hands[seat] if c >= lowest and self._fits(c)})
+        return sorted({c for c in self.hands[seat] if c >= lowest and self.fits_expedition(c)})
 
     def _leader_role(self) -> int:
         return role_of(self.exp_cards[0])
@@ -414,7 +414,7 @@ class ArcheosState(GameState):
 
     def _can_hurt(self, target: int) -> bool:
         """Whether advancing ``target`` may cost its player points (A-9)."""
-        return self.track(self._site_of(target)).advancing_can_hurt
+        return self.track(site_of_target(target)).advancing_can_hurt
 
     def _is_choice(self, seat: int, options: list[int]) -> bool:
         """Whether a "may advance" needs the player: several vehicles, or one whose
@@ -439,7 +439,7 @@ class ArcheosState(GameState):
         Chichén Itzá's cards come at the end of the turn, so a season-end (Professor)
         advance there draws nothing: the season's cards are already back in the deck.
         """
-        site = self._site_of(target)
+        site = site_of_target(target)
         before = self.positions[seat][target]
         self._move(seat, target, 1, reason)
         chichen = self.is_advanced(Special.CHICHEN_ITZA) and site == Special.CHICHEN_ITZA
@@ -537,7 +537,9 @@ class ArcheosState(GameState):
 
     def _leads(self, seat: int) -> list[ArcheosAction]:
         leaders = sorted({c for c in self.hands[seat] if role_of(c) != Role.MERCENARY})
-        return [ArcheosAction(act.LEAD, c, basis) for c in leaders for basis in (0, 1)]
+        return [
+            ArcheosAction(act.LEAD, c, basis) for c in leaders for basis in (BY_COLOUR, BY_ROLE)
+        ]
 
     def _return_hand(self) -> None:
         """Stage 4: the rest of the hand goes to the display (Physician: keep some)."""

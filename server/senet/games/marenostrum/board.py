@@ -185,4 +185,3 @@ LAND_NEIGHBOURS, SHORES, SEA_NEIGHBOURS = _build()
 #: City sites per province and commodity icons per province (caravan slots).
 CITY_SITES: tuple[int, ...] = tuple(len(p.cities) for p in PROVINCE_DATA)
 ICONS: tuple[tuple[int, ...], ...] = tuple(p.icons for p in PROVINCE_DATA)
-AEGEAN = _INDEX["aeg"]

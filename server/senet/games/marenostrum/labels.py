@@ -12,13 +12,14 @@ from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
 from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+from senet.games.wording import a_or_an
 
 if TYPE_CHECKING:
     from senet.games.marenostrum.state import MareState
 
 
 def _card(index: int) -> str:
-    return "a tax card" if index == 0 else f"a {CARD_NAMES[index]} card"
+    return a_or_an(f"{CARD_NAMES[index]} card")
 
 
 def describe(state: MareState, action: Any) -> str:
@@ -58,7 +59,7 @@ def describe(state: MareState, action: Any) -> str:
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"
-        return f"Build a {what} in {SPACE_NAMES[b]}"
+        return f"Build {a_or_an(what)} in {SPACE_NAMES[b]}"
     if kind == act.BUY:
         return f"Buy {OWNABLE[a].name}"
     if kind == act.CONVERT:
@@ -76,10 +77,10 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.MOVE:
         unit = ("legion", "creature")[a]
         if state.step == DECLARE:
-            return f"Add a {unit} of {SPACE_NAMES[b]} to the crossing"
-        return f"Move a {unit} from {SPACE_NAMES[b]} to {SPACE_NAMES[c]}"
+            return f"Add {a_or_an(unit)} of {SPACE_NAMES[b]} to the crossing"
+        return f"Move {a_or_an(unit)} from {SPACE_NAMES[b]} to {SPACE_NAMES[c]}"
     if kind == act.LOSE:
-        return f"Lose a {UNIT_KINDS[a]}"
+        return f"Lose {a_or_an(UNIT_KINDS[a])}"
     if kind == act.SACK:
         what = BUILDING_NAMES[a] if b < 0 else f"{CARD_NAMES[b]} caravan"
         return f"Sack the province: destroy its {what}"

@@ -27,6 +27,7 @@ from senet.games.mykerinos.museum import room_label, room_value
 from senet.games.mykerinos.patrons import Patron
 from senet.games.mykerinos.plots import PLOT_CARDS
 from senet.games.mykerinos.region import space_name
+from senet.games.wording import a_or_an
 
 if TYPE_CHECKING:
     from senet.games.mykerinos.state import MykerinosState
@@ -127,7 +128,7 @@ def _variant_label(state: MykerinosState, a: MykerinosAction, spaces: str) -> st
     if kind == act.TEAM_EXPAND:
         return f"Expand your teammate's excavation onto {spaces} with their archaeologists"
     if kind == act.DRAFT:
-        return f"Draft a {state.names[a.arg]} patron card"
+        return f"Draft {a_or_an(state.names[a.arg])} patron card"
     if kind == act.GOVERNOR:
         verb = "start an excavation at" if len(a.spaces) == 1 else "expand onto"
         return f"Governor: {verb} {spaces}, then place a blocking token"
@@ -250,7 +251,7 @@ def _why_not_reward(state: MykerinosState, seat: int, a: MykerinosAction) -> str
 def _why_not_block(state: MykerinosState, target: int) -> str:
     if target >= act.ROOM_TARGET:
         room = target - act.ROOM_TARGET
-        if room not in state._museum_rooms:
+        if not state.has_room(room):
             return f"this museum has no {room_label(room, state.names)}"
         return f"the {room_label(room, state.names)} is not empty"
     if target >= state.shape.size:
@@ -260,7 +261,7 @@ def _why_not_block(state: MykerinosState, target: int) -> str:
 
 def _why_not_room(state: MykerinosState, colour: int, room: int) -> str:
     name = room_label(room, state.names)
-    if room not in state._museum_rooms:
+    if not state.has_room(room):
         return f"this museum has no {name} (those wings are not neighbours)"
     if state.museum[room] != EMPTY:
         return f"the {name} is occupied"

@@ -24,12 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from itertools import compress
 from struct import Struct
 
 from senet.games.mykerinos.region import COLUMNS, MAX_SPACES
-
-Neighbours = Sequence[Sequence[int]]
 
 #: Bits of one space's byte, of one row's bytes.
 _SPACE_BITS = 8
@@ -76,11 +73,6 @@ def flag_mask(flags: Sequence[bool]) -> int:
 def selectors(spaces: int, size: int) -> bytes:
     """``spaces`` as one 0/1 byte per space of a region of ``size`` spaces."""
     return spaces.to_bytes(size, "little")
-
-
-def spaces_of(spaces: int, size: int) -> list[int]:
-    """The spaces of a mask, in increasing order."""
-    return list(compress(range(size), spaces.to_bytes(size, "little")))
 
 
 def adjacent(spaces: int) -> int:

@@ -23,7 +23,6 @@ from senet.games.mykerinos.patrons import Patron
 
 PLOT_COLUMNS = 2
 PLOT_ROWS = 3
-PLOT_CELLS = PLOT_COLUMNS * PLOT_ROWS
 
 
 @dataclass(frozen=True)

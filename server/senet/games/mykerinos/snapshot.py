@@ -104,11 +104,11 @@ FIELDS: StateFields[MykerinosState] = StateFields(
         *SCALAR("quick", "team", "classic", "with_nile", "neutral"),
         *SHARED(
             "names",
-            # laid by _lay_region from slots and nile_rows, replaced as a whole
+            # laid by lay_terrain from slots and nile_rows, replaced as a whole
             "shape",
             "pyramid",
             "river",
-            # indexed from wing_order by _index_museum
+            # indexed from wing_order by index_museum
             "_museum_rooms",
             "_five_entries",
             # the events list of the action being applied; None between actions
@@ -216,8 +216,8 @@ def state_from_data(
         placed = state.board.count(colour) + state.museum.count(colour)
         if state.general[colour] + held + placed != total:
             raise CorruptStateError(f"{COLOUR_NAMES[colour]} archaeologists do not add up")
-    state._index_museum()
-    state._lay_region()
+    state.index_museum()
+    state.lay_terrain()
     return state
 
 

@@ -171,7 +171,7 @@ class MykerinosState(GameState):
         """Lay out a new game from ``seed`` and start the first campaign."""
         self.rng = Rng(seed)
         self.rng.shuffle(self.wing_order)
-        self._index_museum()
+        self.index_museum()
         self.start_seat = self.rng.below(self.seat_count)
         self.deck = [card.id for card in PLOT_CARDS]
         self.rng.shuffle(self.deck)
@@ -225,9 +225,14 @@ class MykerinosState(GameState):
         assert patron is not None
         return patron
 
-    def _index_museum(self) -> None:
+    def index_museum(self) -> None:
+        """Work out the museum's room tables from ``wing_order``; call after it changes."""
         self._museum_rooms = ring_rooms(self.wing_order)
         self._five_entries = five_room_entries(self.wing_order)
+
+    def has_room(self, room: int) -> bool:
+        """Whether this match's museum has ``room`` (its two wings are neighbours)."""
+        return room in self._museum_rooms
 
     # ------------------------------------------------------------ variant hooks
     def campaign_plot_counts(self) -> tuple[int, ...]:
@@ -271,7 +276,7 @@ class MykerinosState(GameState):
         ]
         if self.with_nile:
             self._deal_nile_cards()
-        self._lay_region()
+        self.lay_terrain()
         self.board = [EMPTY] * self.shape.size
         self.blocked = [EMPTY] * self.shape.size
         for offset in range(self.seat_count):
@@ -313,8 +318,11 @@ class MykerinosState(GameState):
         self.rng.shuffle(cards)
         self.nile_rows = cards
 
-    def _lay_region(self) -> None:
-        """Pyramids and river spaces as laid: plots, with the Nile cards on top."""
+    def lay_terrain(self) -> None:
+        """Work out pyramids and river spaces as laid: plots, with the Nile cards on top.
+
+        Call after ``slots`` or ``nile_rows`` change (a restored snapshot, a new region).
+        """
         shape = self.shape
         self.pyramid = [
             PLOT_CARDS[self.slots[shape.slot_of[i]][0]].pyramid_at(
@@ -1009,7 +1017,7 @@ class MykerinosState(GameState):
                 self.board[space] = EMPTY
         self.nile_rows = []
         self.on_river = False
-        self._lay_region()
+        self.lay_terrain()
         self._emit("river_done")
         self._next_area()
 
