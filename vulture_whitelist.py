@@ -8,6 +8,17 @@ or an entry point calls; dead code is deleted, not listed here.
 # Entry points (pyproject.toml's plug-in groups): loaded by name from the metadata.
 _.ARCHEOS_CODEC
 _.MYKERINOS_CODEC
+_.ARCHEOS_RL
+_.MARENOSTRUM_RL
+_.MYKERINOS_RL
+_.PEBBLES_RL
+_.UNIFORM
+
+# PettingZoo's AEC API: what its users and api_test call by name.
+_.observation_space
+
+# senet.rl: the action space's published identity (docs/learning.md).
+_.fingerprint
 
 # Textual: class settings and the handlers it dispatches by name (on_<message>,
 # action_<binding>, compose).
