@@ -160,6 +160,49 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     assert places[column] == "3rd", final
     _both_widths(page, screenshots, "usability-resigned-last")
     page.screenshot(path=str(screenshots / "usability-resigned-last-final.png"), full_page=True)
+
+    # Its replay says where it stands, not whom it waits for.
+    page.goto(f"{web_url}/matches/{match_id}/replay")
+    page.wait_for_selector("#verify.ok", timeout=MATCH_WAIT_MS)
+    steps = int(page.locator("#step").get_attribute("max") or 0)
+    page.locator("#step").fill("12")
+    page.wait_for_function("() => document.body.dataset.step === '12'")
+    headline = page.locator("#headline").inner_text()
+    assert headline.startswith(f"Move 12 of {steps}: ") and "Waiting" not in headline
+    _both_widths(page, screenshots, "usability-replay-position")
+    page.locator("#last").click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    assert "3rd" in next(
+        line for line in page.locator("#final").inner_text().splitlines() if "Place" in line
+    )
+    assert page.errors == []
+
+
+def test_boards_show_the_hand_first_stacks_apart_and_the_patron_draft(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "archeos", ["you"] + ["bot:random"] * 5)
+    _my_turn(page)
+    hand = page.locator("#board section:has(h3:text-is('Your hand'))")
+    assert hand.bounding_box()["y"] + 60 < WIDE["height"]
+    _both_widths(page, screenshots, "usability-archeos-board")
+    page.locator("#board svg[aria-label^='The site tracks']").screenshot(
+        path=str(screenshots / "usability-archeos-stacks.png")
+    )
+
+    page.goto(web_url + "/")
+    form = page.locator("section:has(h2#game-mykerinos) form.create")
+    form.locator("input[type=checkbox][name='opt:quick']").check()
+    for seat, choice in enumerate(["you", "bot:greedy", "bot:random", ""]):
+        form.locator(f"select[name=seat{seat}]").select_option(choice)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/matches/*/play")
+    page.wait_for_selector("#board section.draft", timeout=MATCH_WAIT_MS)
+    seat_names = page.locator("table.seats th[scope=row]").all_inner_texts()
+    player_names = page.locator("#board table.players th[scope=row]").all_inner_texts()
+    assert [name.strip() for name in player_names] == [name.strip() for name in seat_names]
+    _both_widths(page, screenshots, "usability-mykerinos-draft")
     assert page.errors == []
 
 
