@@ -230,3 +230,34 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     assert all(a != b for a, b in itertools.pairwise(keys) if a)
     _both_widths(page, screenshots, "usability-recent-and-log")
     assert page.errors == []
+
+
+def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    _my_turn(page)
+    name_height = page.evaluate(
+        "document.querySelector('#board .mn-main text.mn-name').getBoundingClientRect().height"
+    )
+    assert name_height >= 11  # px on screen at 100% zoom: a 10.5 px font, not ~7 px
+    _both_widths(page, screenshots, "usability-marenostrum-map")
+    page.locator("#board .zoom-bar button[data-zoom='in']").first.click()
+    assert page.locator("#board .mn-main").get_attribute("data-zoom") == "1.25"
+    page.screenshot(path=str(screenshots / "usability-marenostrum-zoomed-1280.png"))
+    for _turn in range(40):  # click on until a trade offer or a payment needs the rule
+        if page.locator("#board .mn-rule").count():
+            break
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#actions button.action").first.click()
+        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        _my_turn(page)
+    rule = page.locator("#board .mn-rule")
+    assert rule.count() == 1 and (
+        "tax first" in rule.inner_text() or "one set" in rule.inner_text()
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.locator("#board [data-hand]").bounding_box()["y"] < WIDE["height"]
+    _both_widths(page, screenshots, "usability-marenostrum-rule")
+    assert page.errors == []

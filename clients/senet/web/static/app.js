@@ -157,11 +157,41 @@
     box.hidden = !(lines && lines.length);
   }
 
+  // Zoomable boards (a map drawn with data-zoom-key): 1 is the SVG's natural size,
+  // where its text is meant to be read; the box scrolls to pan. "fit" fits the width.
+  const zooms = {};
+  const ZOOM_STEPS = [0.6, 0.8, 1, 1.25, 1.5, 2];
+  function applyZooms() {
+    document.querySelectorAll("#board [data-zoom-key]").forEach((box) => {
+      const key = box.dataset.zoomKey;
+      if (!(key in zooms)) zooms[key] = 1;
+      const svgEl = box.querySelector("svg");
+      if (!svgEl) return;
+      const zoom = zooms[key];
+      svgEl.style.width = zoom === null ? "100%" : `${Number(box.dataset.natural) * zoom}px`;
+      svgEl.style.maxWidth = zoom === null ? "100%" : "none";
+      box.dataset.zoom = zoom === null ? "fit" : String(zoom);
+    });
+  }
+  function zoomBy(button) {
+    const box = button.closest(".zoom-bar").nextElementSibling;
+    if (!box || !box.dataset.zoomKey) return;
+    const key = box.dataset.zoomKey;
+    const now = zooms[key] === null ? 0.8 : (zooms[key] || 1);
+    const at = ZOOM_STEPS.indexOf(now);
+    const how = button.dataset.zoom;
+    if (how === "fit") zooms[key] = null;
+    else if (how === "in") zooms[key] = ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, at + 1)];
+    else zooms[key] = ZOOM_STEPS[Math.max(0, at - 1)];
+    applyZooms();
+  }
+
   function drawFrame(frame) {
     body.dataset.drawn = "true";
     $("headline").textContent = frame.headline;
     drawRecent(frame.recent);
     $("board").innerHTML = frame.board;
+    applyZooms();
     $("seats").innerHTML = frame.seats;
     const final = $("final");
     final.textContent = frame.final || "";
@@ -256,6 +286,11 @@
   }
 
   document.addEventListener("click", (event) => {
+    const zoomButton = event.target.closest && event.target.closest("#board [data-zoom]");
+    if (zoomButton && zoomButton.tagName === "BUTTON") {
+      zoomBy(zoomButton);
+      return;
+    }
     const el = event.target.closest && event.target.closest("#board [data-target].live");
     if (el) pick(el.dataset.target);
   });
