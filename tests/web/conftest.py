@@ -99,9 +99,13 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def chromium() -> Iterator[object]:
-    """A headless Chromium (the system's; playwright downloads no browser)."""
+    """A headless Chromium (the system's; playwright downloads no browser).
+
+    One per test: playwright's sync API runs an event loop while it is started, and
+    an asyncio test that a worker runs after it could not start its own.
+    """
     if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     from playwright.sync_api import sync_playwright

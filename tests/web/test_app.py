@@ -331,3 +331,100 @@ def test_a_replay_step_says_who_chose_it_when_not_the_seat() -> None:
     label = dealt.describe(action)
     assert line.startswith("1. ")
     assert line.endswith(f"{action.notation()} ({label}) -- played on timeout (random)"), line
+
+
+def test_refusals_read_as_sentences_without_reason_codes() -> None:
+    import grpc
+
+    from senet.client.errors import SenetRpcError
+    from senet.web.errors import human
+
+    def refused(reason: str, message: str) -> SenetRpcError:
+        return SenetRpcError(grpc.StatusCode.FAILED_PRECONDITION, reason, message)
+
+    assert human(refused("NO_OPEN_SEAT", "no open seat")).startswith("Every seat")
+    assert human(refused("MATCH_NOT_FOUND", "no such match")).startswith("There is no match")
+    illegal = human(refused("ILLEGAL_ACTION", "unknown action 'zz9'"))
+    assert illegal == "Not accepted: Unknown action 'zz9'"
+    assert "_" not in human(refused("SOMETHING_NEW", "something new"))
+
+
+def test_the_final_scores_show_the_servers_places_where_a_resigned_seat_is_last() -> None:
+    from senet.web.frames import final_breakdown, with_server_places
+
+    view = match_pb2.View()
+    view.mykerinos.places.extend([1, 2, 3])
+    summary = match_pb2.MatchSummary(
+        game_id="mykerinos", status=match_pb2.MATCH_STATUS_FINISHED, places=[3, 1, 2]
+    )
+    assert list(with_server_places(view, summary).mykerinos.places) == [3, 1, 2]
+    assert list(view.mykerinos.places) == [1, 2, 3]  # the page's view is left alone
+    for seat in range(3):
+        score = view.mykerinos.final_scores.add()
+        score.seat = seat
+    place_line = next(
+        line for line in final_breakdown(summary, view, None).splitlines() if "Place" in line
+    )
+    assert place_line.split()[1:] == ["3rd", "1st", "2nd"]
+
+
+def test_alike_actions_in_a_row_fold_into_one_line() -> None:
+    from senet.web.frames import fold, log_entry, recent_lines
+
+    offers = [
+        log_entry(["Rome (bot): off ?", f"  Rome has offered {n} card(s)."], 1) for n in (1, 2, 3)
+    ]
+    other = log_entry(["Greece (bot): off ?", "  Greece has offered 1 card(s)."], 2)
+    folded = fold([*offers, other])
+    assert [(entry.text.split("\n")[1].strip(), count) for entry, count in folded] == [
+        ("Rome has offered 3 card(s).", 3),
+        ("Greece has offered 1 card(s).", 1),
+    ]
+    assert recent_lines([*offers, other])[0] == (
+        "Rome (bot): off ? (x3): Rome has offered 3 card(s)."
+    )
+
+
+def test_a_replay_says_its_position_not_whose_turn_it_is() -> None:
+    game = get_game("mykerinos")
+    dealt = game.new_match(2, seed=4)
+    seat = dealt.current_seat()
+    assert seat is not None
+    action = dealt.legal_actions()[0]
+    played = dealt.clone()
+    played.apply(seat, action)
+    summary = match_pb2.MatchSummary(game_id="mykerinos")
+    steps = [(seat, action.notation(), dealt.describe(action), "")]
+    replay = Replay("mykerinos", summary, [dealt, played], steps)
+    assert replay.frame(0)["headline"] == "Move 0 of 1: the match as dealt."
+    headline = replay.frame(1)["headline"]
+    assert headline.startswith("Move 1 of 1: ") and action.notation() in headline
+    assert "Waiting" not in headline
+
+
+async def test_the_lobby_lists_the_seats_this_browser_holds_and_joining_one_resumes_it(
+    web: httpx.AsyncClient,
+) -> None:
+    created = await _create(web, seat0="you", seat1="open")
+    match_id = created.headers["location"].split("/")[2]
+    assert web.cookies.get("senet_held") == f"{match_id}.0"
+    page = (await web.get("/")).text
+    assert "id='your-matches'" in page and f"href='/matches/{match_id}/play'>resume" in page
+    again = await web.post(
+        "/join", data={"csrf": web.cookies[CSRF_COOKIE], "match": match_id, "name": "Ada"}
+    )
+    assert again.status_code == 303 and again.headers["location"] == f"/matches/{match_id}/play"
+
+
+async def test_the_lobby_names_options_by_their_descriptions_and_offers_clocks(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    page = (await web.get("/")).text
+    assert ">role_botanist<" not in page and "title='role_botanist'" in page
+    assert "name='clock_decision_s'" in page and "name='clock_timeout'" in page
+    created = await _create(web, clock_decision_s="30", clock_timeout="resign")
+    match_id = created.headers["location"].split("/")[2]
+    async with SenetClient(server) as senet:
+        control = (await senet.get(match_id)).match.time_control
+    assert control.decision_ms == 30_000
+    assert control.timeout_policy == match_pb2.TIMEOUT_POLICY_RESIGN

@@ -10,7 +10,7 @@ import pytest
 
 from senet.codec import codec_for
 from senet.games import get_game
-from senet.v1 import generic_pb2, match_pb2
+from senet.v1 import archeos_pb2, generic_pb2, match_pb2
 from senet.web.boards import WEB_BOARDS, board_for
 from senet.web.boards.generic import GENERIC_BOARD
 
@@ -86,3 +86,63 @@ def test_a_game_without_a_board_gets_the_generic_one() -> None:
 def test_each_board_serves_the_game_it_is_registered_for() -> None:
     for game_id in WEB_BOARDS.game_ids():
         assert board_for(game_id).game_id == game_id
+
+
+def test_the_mykerinos_patron_draft_is_on_the_board_and_chosen_there() -> None:
+    state = get_game("mykerinos").new_match(3, {"quick": True}, seed=2)
+    codec, board = codec_for("mykerinos"), board_for("mykerinos")
+    seat = state.current_seat()
+    assert seat is not None
+    view = codec.view_to_proto(state.view(seat))
+    assert view.mykerinos.HasField("draft")
+    drawn = board.draw(view, _summary("mykerinos", 3), seat)
+    assert "Patron draft" in drawn
+    drafts = [a for a in state.legal_actions() if a.notation().startswith("draft")]
+    assert drafts
+    for action in drafts:
+        keys = board.targets(codec.legal_action_to_proto(state, action), view)
+        assert keys and set(keys) <= set(TARGET.findall(drawn))
+
+
+def test_a_white_archaeologist_in_a_museum_room_does_not_look_like_an_empty_room() -> None:
+    from senet.v1 import mykerinos_pb2 as pb
+    from senet.web.mykerinos.board import EMPTY_ROOM, PIECE
+
+    assert PIECE[pb.MYKERINOS_COLOUR_WHITE][0] != EMPTY_ROOM[0]
+    state = get_game("mykerinos").new_match(4, seed=1)
+    view = codec_for("mykerinos").view_to_proto(state.view(None))
+    view.mykerinos.museum.rooms[0].occupant = pb.MYKERINOS_COLOUR_WHITE
+    drawn = board_for("mykerinos").draw(view, _summary("mykerinos", 4), None)
+    rooms = re.findall(r'<rect[^>]*class="room( empty)?"[^>]*>', drawn)
+    occupied = [room for room in re.findall(r"<rect[^>]*>", drawn) if 'class="room"' in room]
+    assert len(occupied) == 1 and 'stroke-width="3"' in occupied[0]
+    assert len(rooms) == len(view.mykerinos.museum.rooms)
+
+
+def test_the_mykerinos_players_table_names_seats_as_the_seats_table_does() -> None:
+    from senet.web.frames import seat_label
+
+    state = get_game("mykerinos").new_match(2, seed=1)
+    view = codec_for("mykerinos").view_to_proto(state.view(0))
+    summary = _summary("mykerinos", 2)
+    summary.seats[1].kind = match_pb2.SEAT_KIND_BOT
+    summary.seats[1].bot_strategy = "greedy"
+    summary.seats[1].display_name = ""
+    drawn = board_for("mykerinos").draw(view, summary, 0)
+    label = seat_label(summary, view, 1, 0)
+    assert "greedy" in label and label in drawn and "seat 1" not in drawn
+
+
+def test_archeos_cards_show_whole_role_names_and_stacked_vehicles_stay_apart() -> None:
+    from senet.web.archeos.board import VEHICLE_R, stack_offset
+
+    offsets = [stack_offset(slot) for slot in range(6)]
+    for index, (x, y) in enumerate(offsets):
+        for other_x, other_y in offsets[index + 1 :]:
+            assert (x - other_x) ** 2 + (y - other_y) ** 2 >= (2 * VEHICLE_R) ** 2
+    state = get_game("archeos").new_match(3, seed=3)
+    view = codec_for("archeos").view_to_proto(state.view(None))
+    view.archeos.display[0].role = archeos_pb2.ARCHEOS_ROLE_CARTOGRAPHER
+    drawn = board_for("archeos").draw(view, _summary("archeos", 3), None)
+    roles = re.findall(r'class="card-role"[^>]*>([^<]+)<', drawn)
+    assert "Cartographer" in roles

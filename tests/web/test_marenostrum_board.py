@@ -300,3 +300,48 @@ def test_a_crowded_province_keeps_its_units_chips_inside_its_tile(civilizations:
         assert len(shown) == 4
     else:
         assert f"+{civilizations - len(shown)}" in words
+
+
+def test_province_names_are_whole_and_the_tiles_titles_name_them() -> None:
+    info = {p.id: p.name for p in PROVINCE_DATA}
+    state = get_game("marenostrum").new_match(3, seed=1)
+    drawn = BOARD.draw(CODEC.view_to_proto(state.view(None)), _summary(3), None)
+    names = re.findall(r'class="mn-name"[^>]*>([^<]+)<', drawn)
+    assert "Gallia Cisalpina" in names and "Magna Graecia" in names
+    assert all(name == info[key] for key, name in zip(_tile_ids(drawn), names, strict=True))
+    assert "<title>gcis (Gallia Cisalpina): " in drawn
+    assert drawn.count("data-zoom-key=") == 2 and "data-zoom='in'" in drawn
+
+
+def _tile_ids(drawn: str) -> list[str]:
+    return re.findall(r'class="mn-id"[^>]*>([^<]+)<', drawn)
+
+
+def test_the_offer_rule_and_count_show_to_a_trader_before_the_map() -> None:
+    state, _trader = _offer_step_state()
+    view = CODEC.view_to_proto(state.view(None)).marenostrum
+    trader = view.deciding_seats[0]
+    own = CODEC.view_to_proto(state.view(trader))
+    drawn = BOARD.draw(own, _summary(4), trader)
+    offered = sum(e.count for e in own.marenostrum.players[trader].offer.cards)
+    size = own.marenostrum.trade.size
+    assert f"Offering: {offered} of {size} card(s) chosen" in drawn and "tax first" in drawn
+    assert drawn.index("data-hand=") < drawn.index("data-zoom-key=")
+
+
+def test_a_payment_shows_its_cost_what_is_paid_and_what_is_left() -> None:
+    state = get_game("marenostrum").new_match(3, seed=2)
+    rng = random.Random(2)
+    for _step in range(3000):
+        seat = state.current_seat()
+        assert seat is not None
+        view = CODEC.view_to_proto(state.view(seat))
+        if view.marenostrum.HasField("purchase") and view.marenostrum.paid:
+            drawn = BOARD.draw(view, _summary(3), seat)
+            paid = len(view.marenostrum.paid)
+            total = paid + view.marenostrum.pay_left
+            assert f"costs {total} card(s); paid {paid} (" in drawn
+            assert f"{view.marenostrum.pay_left} left" in drawn and "one set" in drawn
+            return
+        state.apply(seat, rng.choice(state.legal_actions()))
+    pytest.fail("no payment under way in 3000 steps")

@@ -10,6 +10,7 @@ protects tokens and actions.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator
@@ -30,10 +31,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from senet.client import SenetClient
-from senet.client.client import describe_error
 from senet.client.errors import SenetRpcError
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages
+from senet.web.errors import human
 from senet.web.replay import ReplayCache, UnreplayableMatch
 from senet.web.security import (
     CSRF_FIELD,
@@ -42,7 +43,11 @@ from senet.web.security import (
     SecurityHeaders,
     csrf_ok,
     csrf_token,
+    held_seats,
     read_seat_cookie,
+    remember_seat,
+    seat_cookie_name,
+    seat_cookie_path,
     set_seat_cookie,
 )
 from senet.web.settings import WebSettings
@@ -139,19 +144,59 @@ def _seat_plans(form: Form, count: int) -> tuple[list[match_pb2.SeatPlan], int |
     return plans, mine
 
 
+def _time_control(form: Form) -> match_pb2.TimeControl | None:
+    """The turn clocks the create form asks for; None without clocks.
+
+    Raises:
+        ValueError: a clock field is not a whole number of at least 0.
+    """
+    control = match_pb2.TimeControl()
+    for name, _label, field, unit in pages.CLOCK_FIELDS:
+        raw = str(form.get(name, "")).strip() or "0"
+        value = int(raw)
+        if not 0 <= value <= 100_000:
+            raise ValueError(name)
+        setattr(control, field, value * unit)
+    if not control.decision_ms and not control.reserve_ms:
+        return None
+    if form.get("clock_timeout") == "resign":
+        control.timeout_policy = match_pb2.TIMEOUT_POLICY_RESIGN
+    return control
+
+
 def create_app(settings: WebSettings | None = None) -> Starlette:
     """The web client's ASGI app, talking to the match server named in ``settings``."""
     web = WebClient(settings or WebSettings())
     secure = web.settings.secure_cookies
 
+    async def held_matches(request: Request) -> list[pages.HeldSeat]:
+        """The matches this browser holds a seat in that the server still knows."""
+        held = held_seats(request)
+
+        async def summary(match_id: str) -> match_pb2.MatchSummary | None:
+            try:
+                return (await web.senet.get(match_id)).match
+            except SenetRpcError:
+                return None
+
+        summaries = await asyncio.gather(*(summary(match_id) for match_id in held))
+        return [
+            pages.HeldSeat(found, seat)
+            for found, seat in zip(summaries, held.values(), strict=True)
+            if found is not None
+        ]
+
     async def lobby(request: Request, problem: str = "", status: int = 200) -> Response:
         listings: list[match_service_pb2.MatchListing] = []
+        mine: list[pages.HeldSeat] = []
         try:
             games = await web.games()
             listings = [m async for m in web.senet.list_matches(limit=LOBBY_MATCHES)]
+            mine = await held_matches(request)
         except SenetRpcError as error:
-            games, problem = [], f"The match server is not answering: {describe_error(error)}"
-        return HTMLResponse(pages.lobby(games, csrf_token(request), problem, listings), status)
+            games, problem = [], human(error, web.settings.server)
+        page = pages.lobby(games, csrf_token(request), problem, listings, mine)
+        return HTMLResponse(page, status)
 
     async def home(request: Request) -> Response:
         return await lobby(request)
@@ -170,25 +215,33 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
                 for spec in game.options
                 if form.getlist(f"opt:{spec.name}")
             }
+            clocks = _time_control(form)
         except ValueError:
-            return await lobby(request, "An option's value is not a number.", 400)
+            return await lobby(request, "An option's or a clock's value is not a number.", 400)
         plans, mine = _seat_plans(form, game.max_seats)
         try:
-            match_id = await web.senet.create_match(game.id, plans, options=options)
+            match_id = await web.senet.create_match(
+                game.id, plans, options=options, time_control=clocks
+            )
         except SenetRpcError as error:
-            return await lobby(request, describe_error(error), 400)
+            return await lobby(request, human(error), 400)
         if mine is None:
             return RedirectResponse(f"/matches/{match_id}/watch", 303)
         return await _join(request, match_id, str(form.get("name", "")), mine)
 
     async def _join(request: Request, match_id: str, name: str, seat: int | None) -> Response:
         name = name.strip()[:MAX_NAME] or "Guest"
+        held = held_seats(request).get(match_id)
+        if held is not None and seat in (None, held):
+            # This browser holds a seat there already: back to it, not a second seat.
+            return RedirectResponse(f"/matches/{match_id}/play", 303)
         try:
             joined = await web.senet.join(match_id, name, seat)
         except SenetRpcError as error:
-            return await lobby(request, describe_error(error), 400)
+            return await lobby(request, human(error), 400)
         response = RedirectResponse(f"/matches/{match_id}/play", 303)
         set_seat_cookie(response, match_id, joined.seat, joined.token, secure=secure)
+        remember_seat(response, request, match_id, joined.seat, secure=secure)
         return response
 
     async def join(request: Request) -> Response:
@@ -253,8 +306,24 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         try:
             done = await handle.submit(notation, expected_version=version, request_id=request_id)
         except SenetRpcError as error:
-            return JSONResponse({"error": describe_error(error), "reason": error.reason}, 409)
+            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
         return JSONResponse({"version": done.version})
+
+    async def leave(request: Request) -> Response:
+        """The seat's player resigns (LeaveMatch); the page goes on as a spectator's."""
+        match_id = _match_id(request)
+        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _forbidden()
+        seat = read_seat_cookie(request, match_id)
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        try:
+            await web.senet.seat(match_id, seat.seat, seat.token).leave()
+        except SenetRpcError as error:
+            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+        response = JSONResponse({"watch": f"/matches/{match_id}/watch"})
+        response.delete_cookie(seat_cookie_name(match_id), path=seat_cookie_path(match_id))
+        return response
 
     async def replay_info(request: Request) -> Response:
         match_id = _match_id(request)
@@ -263,7 +332,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         try:
             replay = await web.replays.get(web.senet, match_id)
         except SenetRpcError as error:
-            return JSONResponse({"error": describe_error(error)}, 409)
+            return JSONResponse({"error": human(error)}, 409)
         except UnreplayableMatch as error:
             return JSONResponse({"error": str(error)}, 409)
         return JSONResponse(replay.summary_data())
@@ -275,7 +344,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         try:
             replay = await web.replays.get(web.senet, match_id)
         except SenetRpcError as error:
-            return JSONResponse({"error": describe_error(error)}, 409)
+            return JSONResponse({"error": human(error)}, 409)
         except UnreplayableMatch as error:
             return JSONResponse({"error": str(error)}, 409)
         return JSONResponse(replay.frame(int(request.path_params["step"])))
@@ -300,6 +369,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/play/events", events),
         Route("/matches/{match_id}/watch/events", events),
         Route("/matches/{match_id}/act", act, methods=["POST"]),
+        Route("/matches/{match_id}/leave", leave, methods=["POST"]),
         Route("/matches/{match_id}/replay/info", replay_info),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay_frame),
         Mount("/static", static, name="static"),

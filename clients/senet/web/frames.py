@@ -9,7 +9,9 @@ and the final breakdown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -88,8 +90,77 @@ def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int 
     if not summary.HasField("current_seat"):
         return "Waiting."
     if summary.current_seat == viewer:
-        return "Your turn: click the board or pick an action below."
+        return "Your turn."
     return f"Waiting for {seat_label(summary, view, summary.current_seat, viewer)}."
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One committed action in the page's log: its lines, and what folds it with its like.
+
+    Entries with the same ``key`` in a row are one line on the page (the newest text,
+    counted): a bot's hidden offers, card by card, say the same but for a number.
+    """
+
+    text: str
+    key: str
+
+    def data(self) -> dict[str, str]:
+        return {"text": self.text, "key": self.key}
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def log_entry(lines: Sequence[str], seat: int) -> LogEntry:
+    """The entry of one action's log lines, played by ``seat``."""
+    text = "\n".join(line.rstrip() for line in lines)
+    return LogEntry(text, f"{seat}|{_NUMBER.sub('#', text)}")
+
+
+def fold(entries: Sequence[LogEntry]) -> list[tuple[LogEntry, int]]:
+    """Entries with their like in a row folded into the newest, with how many there were."""
+    folded: list[tuple[LogEntry, int]] = []
+    for entry in entries:
+        if folded and folded[-1][0].key == entry.key:
+            folded[-1] = (entry, folded[-1][1] + 1)
+        else:
+            folded.append((entry, 1))
+    return folded
+
+
+def recent_lines(entries: Sequence[LogEntry], most: int = 6) -> list[str]:
+    """What happened, folded, one line per action (its events after a colon), newest last."""
+    lines = []
+    for entry, count in fold(entries):
+        head, *rest = entry.text.split("\n")
+        line = head + (f" (x{count})" if count > 1 else "")
+        if rest:
+            line += ": " + " ".join(part.strip() for part in rest)
+        lines.append(line)
+    if len(lines) > most:
+        lines = [f"... {len(lines) - most + 1} earlier action(s)", *lines[-(most - 1) :]]
+    return lines
+
+
+def with_server_places(view: match_pb2.View, summary: match_pb2.MatchSummary) -> match_pb2.View:
+    """``view`` with the server's places in its game's ``places``, if it has that field.
+
+    The rules core ranks by the game's scores alone; the server ranks a resigned seat
+    last (``MatchSummary.places``), and that is the ranking the page must show.
+    """
+    arm = view.WhichOneof("game")
+    if not summary.places or arm is None:
+        return view
+    fields = getattr(view, arm).DESCRIPTOR.fields_by_name
+    if "places" not in fields:
+        return view
+    ranked = match_pb2.View()
+    ranked.CopyFrom(view)
+    places = getattr(ranked, arm).places
+    del places[:]
+    places.extend(summary.places)
+    return ranked
 
 
 def final_breakdown(
@@ -98,6 +169,7 @@ def final_breakdown(
     """The final score breakdown, once the match is finished (else empty)."""
     if summary.status != match_pb2.MATCH_STATUS_FINISHED:
         return ""
+    view = with_server_places(view, summary)
     lines = renderer_for(summary.game_id).final_score_lines(view, summary, viewer, UNICODE)
     return "\n".join(line.plain.rstrip() for line in lines)
 
@@ -133,8 +205,18 @@ def frame(
     viewer: int | None,
     legal: Sequence[match_pb2.LegalAction] = (),
     log: Sequence[str] = (),
+    entries: Sequence[LogEntry] | None = None,
+    recent: Sequence[LogEntry] = (),
 ) -> dict[str, Any]:
-    """Everything the page draws after an update."""
+    """Everything the page draws after an update.
+
+    ``log`` is the new lines; ``entries`` the same lines by action (one line each on
+    the page, folded with their like), one entry per line when not given; ``recent``
+    the actions since the viewer last moved (or since the last frame), for the
+    headline.
+    """
+    if entries is None:
+        entries = [LogEntry(line, "") for line in log]
     mine = (
         viewer is not None
         and summary.status == match_pb2.MATCH_STATUS_ACTIVE
@@ -150,5 +232,7 @@ def frame(
         "seats": seats_html(summary, view, viewer),
         "actions": action_list(legal, view, summary.game_id) if mine else [],
         "log": list(log),
+        "entries": [entry.data() for entry in entries],
+        "recent": recent_lines(recent),
         "final": final_breakdown(summary, view, viewer),
     }

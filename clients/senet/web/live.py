@@ -16,14 +16,16 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from senet.client import SenetClient
-from senet.client.client import describe_error
 from senet.client.errors import SenetRpcError
 from senet.v1 import match_pb2, match_service_pb2
-from senet.web.frames import frame, update_log
+from senet.web.errors import human
+from senet.web.frames import LogEntry, frame, log_entry, update_log
 from senet.web.security import SeatCookie
 
 #: Seconds between keep-alive comments on a quiet page (proxies drop idle streams).
 KEEPALIVE_S = 15.0
+#: Actions since the viewer's last move kept for the headline (it shows the newest).
+RECENT_KEPT = 100
 _END = object()
 
 
@@ -43,7 +45,10 @@ async def frames(
     view = match_pb2.View()
     summary = match_pb2.MatchSummary()
 
-    async def draw(log: list[str]) -> str:
+    # What happened since the viewer's own last move (a spectator: since the last frame).
+    recent: list[LogEntry] = []
+
+    async def draw(log: list[str], entries: list[LogEntry]) -> str:
         """Fetch what the viewer may see now, and the frame to send."""
         nonlocal summary, view
         response = await client.get(match_id, token)
@@ -58,7 +63,7 @@ async def frames(
             legal = list(
                 (await client.seat(match_id, seat.seat, seat.token).legal_actions()).actions
             )
-        return sse("frame", frame(summary, view, viewer, legal, log))
+        return sse("frame", frame(summary, view, viewer, legal, log, entries, recent))
 
     async def pump() -> None:
         # From version 0: the page's log starts with the match's whole history.
@@ -71,9 +76,9 @@ async def frames(
             await inbox.put(_END)
 
     try:
-        yield await draw([])
+        yield await draw([], [])
     except SenetRpcError as error:
-        yield sse("problem", {"message": describe_error(error)})
+        yield sse("problem", {"message": human(error)})
         yield sse("end", {})
         return
     reader = asyncio.create_task(pump())
@@ -88,24 +93,34 @@ async def frames(
             while not inbox.empty():
                 batch.append(inbox.get_nowait())
             log: list[str] = []
+            entries: list[LogEntry] = []
+            if viewer is None:
+                recent.clear()
             changed = False
             finished = False
             for message in batch:
                 if message is _END:
                     finished = True
                 elif isinstance(message, SenetRpcError):
-                    yield sse("problem", {"message": describe_error(message)})
+                    yield sse("problem", {"message": human(message)})
                     finished = True
                 elif isinstance(message, match_service_pb2.WatchMatchResponse):
                     kind = message.WhichOneof("message")
                     if kind == "update":
-                        log += update_log(message.update, view, summary, viewer)
+                        lines = update_log(message.update, view, summary, viewer)
+                        log += lines
+                        entries.append(log_entry(lines, message.update.seat))
+                        if message.update.seat == viewer:
+                            recent.clear()
+                        else:
+                            recent.append(entries[-1])
+                            del recent[:-RECENT_KEPT]
                     changed = changed or kind in ("snapshot", "update")
             if changed:
                 try:
-                    yield await draw(log)
+                    yield await draw(log, entries)
                 except SenetRpcError as error:
-                    yield sse("problem", {"message": describe_error(error)})
+                    yield sse("problem", {"message": human(error)})
             if finished:
                 yield sse("end", {})
                 return

@@ -8,6 +8,7 @@ Every value from the server or a person is escaped here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from html import escape
 from importlib.resources import files
 from string import Template
@@ -26,6 +27,25 @@ SEAT_CHOICES: tuple[tuple[str, str], ...] = (
 )
 #: Bot seats the lobby proposes beside yours.
 DEFAULT_SEATS = 4
+#: The create form's clock fields: field name, label, TimeControl field, ms per unit.
+CLOCK_FIELDS: tuple[tuple[str, str, str, int], ...] = (
+    ("clock_decision_s", "seconds per decision (0: no limit)", "decision_ms", 1000),
+    ("clock_reserve_min", "reserve per seat, minutes (0: none)", "reserve_ms", 60_000),
+    ("clock_increment_s", "seconds added after each decision", "increment_ms", 1000),
+)
+#: What a timeout does, as the create form offers it.
+TIMEOUT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("bot_move", "the server plays a random move"),
+    ("resign", "the seat resigns"),
+)
+
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat this browser holds (its cookie), in a match the server still knows."""
+
+    summary: match_pb2.MatchSummary
+    seat: int
 
 
 def _template(name: str) -> Template:
@@ -66,8 +86,11 @@ def _csrf_input(csrf: str) -> str:
 def _option_input(game_id: str, option: games_pb2.OptionSpec) -> str:
     field = f"opt:{option.name}"
     ident = escape(f"{game_id}-{option.name}", quote=True)
-    label = f"<label for='{ident}'>{escape(option.name)}</label>"
-    help_text = f"<small>{escape(option.description)}</small>"
+    # The description is what a person reads; the name stays in reach (hover) for
+    # those who know the option from the command line.
+    words = escape(option.description or option.name.replace("_", " "))
+    label = f"<label for='{ident}' title='{escape(option.name, quote=True)}'>{words}</label>"
+    help_text = ""
     name = escape(field, quote=True)
     if option.kind == games_pb2.OPTION_KIND_BOOL:
         checked = " checked" if option.default_value.bool_value else ""
@@ -110,6 +133,58 @@ def _seat_select(game: games_pb2.GameInfo, seat: int) -> str:
     )
 
 
+def _clock_fields(game_id: str) -> str:
+    """Turn clocks for the new match (all zero: no clocks)."""
+    fields = []
+    for name, label, _field, _unit in CLOCK_FIELDS:
+        ident = escape(f"{game_id}-{name}", quote=True)
+        fields.append(
+            f"<div class='opt'><label for='{ident}'>{escape(label)}</label>"
+            f"<input type='number' id='{ident}' name='{name}' value='0' min='0' max='100000'></div>"
+        )
+    ident = escape(f"{game_id}-clock_timeout", quote=True)
+    choices = "".join(
+        f"<option value='{value}'>{escape(label)}</option>" for value, label in TIMEOUT_CHOICES
+    )
+    fields.append(
+        f"<div class='opt'><label for='{ident}'>when the time runs out</label>"
+        f"<select id='{ident}' name='clock_timeout'>{choices}</select></div>"
+    )
+    return f"<fieldset class='clocks'><legend>Clocks</legend>{''.join(fields)}</fieldset>"
+
+
+def held_html(held: Sequence[HeldSeat], games: Sequence[games_pb2.GameInfo]) -> str:
+    """The matches this browser holds a seat in: resume a match, replay a finished one."""
+    names = {game.id: game.name for game in games}
+    rows = []
+    for entry in held:
+        summary = entry.summary
+        ident = escape(summary.match_id, quote=True)
+        if summary.status == match_pb2.MATCH_STATUS_FINISHED:
+            act = f"<a href='/matches/{ident}/replay'>replay</a>"
+        else:
+            act = f"<a class='resume' href='/matches/{ident}/play'>resume</a>"
+        seat = next((s for s in summary.seats if s.seat == entry.seat), None)
+        who = seat.display_name if seat is not None and seat.display_name else "you"
+        status = match_pb2.MatchStatus.Name(summary.status).removeprefix("MATCH_STATUS_").lower()
+        if summary.status == match_pb2.MATCH_STATUS_ACTIVE and summary.HasField("current_seat"):
+            status = "your turn" if summary.current_seat == entry.seat else "active"
+        rows.append(
+            f"<tr><td>{escape(names.get(summary.game_id, summary.game_id))}</td>"
+            f"<td><code>{escape(summary.match_id)}</code></td>"
+            f"<td>seat {entry.seat} ({escape(who)})</td><td>{escape(status)}</td>"
+            f"<td>{summary.version}</td><td>{act}</td></tr>"
+        )
+    return (
+        "<section class='your-matches' id='your-matches' aria-labelledby='yours-title'>"
+        "<h2 id='yours-title'>Your matches</h2>"
+        "<table class='listings'><caption>The seats this browser holds</caption><thead><tr>"
+        "<th scope='col'>game</th><th scope='col'>match</th><th scope='col'>your seat</th>"
+        "<th scope='col'>status</th><th scope='col'>moves</th><th scope='col'></th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
 def _seats_text(listing: match_service_pb2.MatchListing) -> str:
     parts = []
     for seat in listing.seats:
@@ -126,8 +201,11 @@ def listings_html(
     listings: Sequence[match_service_pb2.MatchListing],
     games: Sequence[games_pb2.GameInfo],
     csrf: str,
+    held: Sequence[HeldSeat] = (),
 ) -> str:
-    """The lobby's matches (``ListMatches``): join an open seat, watch, or replay."""
+    """The lobby's matches (``ListMatches``): resume your seat, join an open seat,
+    watch, or replay."""
+    mine = {entry.summary.match_id for entry in held}
     if not listings:
         return "<p class='muted'>No matches yet: create one below.</p>"
     names = {game.id: game.name for game in games}
@@ -139,6 +217,11 @@ def listings_html(
         )
         if listing.status == match_pb2.MATCH_STATUS_FINISHED:
             act = f"<a href='/matches/{ident}/replay'>replay</a>"
+        elif listing.match_id in mine:
+            act = (
+                f"<a class='resume' href='/matches/{ident}/play'>resume</a>"
+                f" <a href='/matches/{ident}/watch'>watch</a>"
+            )
         elif open_seats:
             act = (
                 f"<form method='post' action='/join' class='inline'>{_csrf_input(csrf)}"
@@ -168,6 +251,7 @@ def lobby(
     csrf: str,
     problem: str = "",
     listings: Sequence[match_service_pb2.MatchListing] = (),
+    held: Sequence[HeldSeat] = (),
 ) -> str:
     forms = []
     for game in games:
@@ -181,17 +265,25 @@ def lobby(
             f"<input type='hidden' name='game' value='{escape(game.id, quote=True)}'>"
             f"<fieldset><legend>Seats</legend>{seats}</fieldset>"
             f"<fieldset><legend>Options</legend>{options or '<p>none</p>'}</fieldset>"
+            f"{_clock_fields(game.id)}"
             f"<div class='opt'><label for='{escape(game.id)}-name'>your name</label>"
             f"<input id='{escape(game.id)}-name' name='name' value='Player' maxlength='40'></div>"
             f"<button type='submit'>Create {escape(a_or_an(game.name))} match</button>"
             "</form></section>"
         )
     alert = f"<p class='problem' role='alert'>{escape(problem)}</p>" if problem else ""
+    links = " ".join(
+        f"<a href='#game-{escape(game.id, quote=True)}'>{escape(game.name)}</a>" for game in games
+    )
+    nav = f"<nav class='new-match' aria-label='New match'>New match: {links}</nav>" if games else ""
     main = f"""{alert}
+{nav}
 <div class="lobby">
+{held_html(held, games) if held else ""}
+{"".join(forms)}
 <section class="open-matches" id="open-matches" aria-labelledby="open-title">
   <h2 id="open-title">Matches</h2>
-  {listings_html(listings, games, csrf)}
+  {listings_html(listings, games, csrf, held)}
 </section>
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
 <form method="post" action="/join" class="inline" id="join-form">{_csrf_input(csrf)}
@@ -208,6 +300,5 @@ def lobby(
   <button type="submit">Watch live</button>
   <button type="submit" formaction="/replay">Replay</button></form>
 </section>
-{"".join(forms)}
 </div>"""
     return page("Lobby", main, csrf)

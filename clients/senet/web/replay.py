@@ -61,7 +61,8 @@ class Replay:
         del summary.places[:]
         if state.is_over():
             summary.status = match_pb2.MATCH_STATUS_FINISHED
-            summary.places.extend(state.ranking())
+            # The server's places rank a resigned seat last; the rules core cannot know.
+            summary.places.extend(self.summary.places or state.ranking())
         else:
             summary.status = match_pb2.MATCH_STATUS_ACTIVE
         log = [
@@ -70,9 +71,21 @@ class Replay:
             for index, (seat, notation, label, note) in enumerate(self.steps[:step])
         ]
         result = frame(summary, view, None, log=log[-12:])
+        result["headline"] = self.position(step)
         result["step"] = step
         result["steps"] = len(self.steps)
         return result
+
+    def position(self, step: int) -> str:
+        """Where the replay stands: ``Move 12 of 80: Red played ...`` (never whose turn)."""
+        total = len(self.steps)
+        if step == 0:
+            return f"Move 0 of {total}: the match as dealt."
+        seat, notation, label, _note = self.steps[step - 1]
+        view = codec_for(self.game_id).view_to_proto(self.states[step].view(None))
+        who = seat_label(self.summary, view, seat, None)
+        end = " The match is over." if step == total and self.states[step].is_over() else ""
+        return f"Move {step} of {total}: {who} played {notation} ({label}).{end}"
 
     def summary_data(self) -> dict[str, Any]:
         return {

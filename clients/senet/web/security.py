@@ -63,6 +63,43 @@ def set_seat_cookie(
     )
 
 
+#: The matches this browser holds a seat in, for the lobby (ids and seats, never tokens).
+HELD_COOKIE = "senet_held"
+#: Matches the held-seats cookie remembers (the newest).
+HELD_KEPT = 20
+
+
+def held_seats(request: Request) -> dict[str, int]:
+    """The seats this browser holds, by match id, newest first, as the lobby knows them.
+
+    The tokens stay in each match's own cookie (scoped to its pages, so the lobby
+    never sees them); this list only says where to look.
+    """
+    held: dict[str, int] = {}
+    for item in request.cookies.get(HELD_COOKIE, "").split("|"):
+        match_id, _, seat = item.partition(".")
+        if MATCH_ID.fullmatch(match_id) and seat.isdigit():
+            held.setdefault(match_id, int(seat))
+    return held
+
+
+def remember_seat(
+    response: Response, request: Request, match_id: str, seat: int, *, secure: bool
+) -> None:
+    """Add ``match_id``'s seat to the held-seats cookie, newest first."""
+    held = {match_id: seat, **{m: s for m, s in held_seats(request).items() if m != match_id}}
+    value = "|".join(f"{m}.{s}" for m, s in list(held.items())[:HELD_KEPT])
+    response.set_cookie(
+        HELD_COOKIE,
+        value,
+        max_age=7 * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=secure,
+    )
+
+
 def read_seat_cookie(request: Request, match_id: str) -> SeatCookie | None:
     raw = request.cookies.get(seat_cookie_name(match_id), "")
     seat, _, token = raw.partition(".")

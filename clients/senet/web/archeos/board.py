@@ -40,8 +40,14 @@ SEAT_FILLS = ("#ffffff", "#aed6f1", "#f5b041", "#76d7c4", "#f1948a", "#d2b4de")
 INK = "#1b1b1b"
 LABEL_W = 150
 SPACE_W = 54
-ROW_H = 44
+ROW_H = 54
 CARD_W, CARD_H = 64, 84
+#: Letters of a role name that fit a card at the role's font size.
+ROLE_FITS = 9
+#: Vehicles on one space: a grid of columns, each vehicle clear of its neighbours.
+VEHICLE_R = 7
+STACK_COLUMNS = 3
+STACK_DX, STACK_DY = 16, 15
 
 
 def role_name(role: int) -> str:
@@ -71,8 +77,15 @@ def _card(x: float, y: float, card: pb.ArcheosCard) -> list[str]:
             class_="card-letter",
             fill=ink,
         ),
-        svg.text(x + CARD_W / 2, y + 58, role_name(card.role)[:9], class_="card-role", fill=ink),
+        _role_text(x + CARD_W / 2, y + 58, role_name(card.role), ink),
     ]
+
+
+def _role_text(x: float, y: float, role: str, ink: str) -> str:
+    """A role's whole name; a long one (Cartographer) squeezed to the card's width."""
+    fit = CARD_W - 6 if len(role) > ROLE_FITS else None
+    adjust = "spacingAndGlyphs" if fit else None
+    return svg.text(x, y, role, class_="card-role", fill=ink, textLength=fit, lengthAdjust=adjust)
 
 
 def _cards(
@@ -100,11 +113,16 @@ def _track(view: pb.ArcheosView, index: int) -> Track:
 
 
 def _vehicle(x: float, y: float, seat: int, viewer: int | None) -> str:
-    width = 3.5 if seat == viewer else 1.5
+    width = 2.5 if seat == viewer else 1.2
     letter = SEAT_LETTERS[seat] if seat < len(SEAT_LETTERS) else "?"
     return svg.circle(
-        x, y, 9, fill=SEAT_FILLS[seat % len(SEAT_FILLS)], stroke=INK, stroke_width=width
-    ) + svg.text(x, y + 4, letter, class_="vehicle")
+        x, y, VEHICLE_R, fill=SEAT_FILLS[seat % len(SEAT_FILLS)], stroke=INK, stroke_width=width
+    ) + svg.text(x, y + 3.5, letter, class_="vehicle")
+
+
+def stack_offset(slot: int) -> tuple[float, float]:
+    """Where the ``slot``-th vehicle on a space sits, from the first: none covers another."""
+    return (slot % STACK_COLUMNS) * STACK_DX, (slot // STACK_COLUMNS) * STACK_DY
 
 
 def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
@@ -166,9 +184,10 @@ def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
             for seat, space in lane:
                 slot = stacks.get(space, 0)
                 stacks[space] = slot + 1
-                x = LABEL_W + space * SPACE_W + 11 + (slot % 3) * 14
-                vy = y + 24 + (slot // 3) * 8
-                children.append(_vehicle(x, vy, seat, viewer))
+                dx, dy = stack_offset(slot)
+                children.append(
+                    _vehicle(LABEL_W + space * SPACE_W + 9 + dx, y + 22 + dy, seat, viewer)
+                )
             key = f"v:{LETTERS[index]}{'2' if suffix else ''}"
             parts.append(svg.target(key, title, children))
             row += 1
@@ -197,8 +216,8 @@ def _sites(view: pb.ArcheosView, viewer: int | None) -> str:
         stacks[player.linguist] = slot + 1
         parts.append(
             _vehicle(
-                LABEL_W + player.linguist * step + 10 + (slot % 2) * 12,
-                y + 22 + (slot // 2) * 6,
+                LABEL_W + player.linguist * step + 9 + (slot % 2) * 13,
+                y + 19 + (slot // 2) * 9,
                 player.seat,
                 viewer,
             )
@@ -279,8 +298,23 @@ class ArcheosBoard:
         for player in game.players:
             if player.seat == viewer:
                 hand = list(player.hand) + list(player.kept)
-        sections = [
-            f"<p class='board-status'>Step: {escape(step)}</p>",
+        # Your hand and the expedition first: they are what a turn is about, so they
+        # belong in the first screen; the tracks follow.
+        sections = [f"<p class='board-status'>Step: {escape(step)}</p>"]
+        if viewer is not None:
+            sections.append(
+                "<div class='board-row hand-row'>"
+                f"<section><h3>Your hand</h3>{_cards(hand, 'h', 'Your hand', 'No cards')}"
+                "</section>"
+            )
+        sections.append(
+            f"<section><h3>Expedition ({escape(basis) if expedition else 'none'})</h3>"
+            f"{_cards(expedition, 'e', 'Expedition', 'No expedition this turn', clickable=False)}"
+            "</section>"
+        )
+        if viewer is not None:
+            sections.append("</div>")
+        sections += [
             f"<div class='board-row'>{_sites(game, viewer)}</div>",
             "<div class='board-row'>",
             "<section><h3>Display</h3>",
@@ -288,14 +322,7 @@ class ArcheosBoard:
             "</section>",
             f"<section><h3>Deck and tokens</h3>{_supply(game)}</section>",
             "</div>",
-            f"<section><h3>Expedition ({escape(basis) if expedition else 'none'})</h3>"
-            f"{_cards(expedition, 'e', 'Expedition', 'No expedition this turn', clickable=False)}"
-            "</section>",
         ]
-        if viewer is not None:
-            sections.append(
-                f"<section><h3>Your hand</h3>{_cards(hand, 'h', 'Your hand', 'No cards')}</section>"
-            )
         sections.append(_players(game, summary, viewer))
         return "".join(sections)
 

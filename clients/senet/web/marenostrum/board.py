@@ -11,6 +11,7 @@ payment a click on the card in the hand. The labelled list offers every action t
 from __future__ import annotations
 
 from senet.text.marenostrum.names import Seats
+from senet.text.marenostrum.trade import trade_under_way
 from senet.v1 import match_pb2
 from senet.web.marenostrum import panels
 from senet.web.marenostrum.layout import MAIN, WEST
@@ -29,17 +30,24 @@ class MareNostrumBoard:
     ) -> str:
         game = view.marenostrum
         seats = Seats(game, summary, viewer)
+        cards = (
+            f"{panels.rule_html(game, viewer)}<div class='board-row mn-cards-row'>"
+            f"{panels.own_cards_html(game, viewer)}{panels.trade_html(game, seats)}"
+            f"{panels.doings_html(game, seats)}"
+            "</div>"
+        )
+        # While a trade or a payment is under way the hand and the trade are what the
+        # player works with: they come before the map, in the first screen.
+        cards_first = viewer is not None and (trade_under_way(game) or game.HasField("purchase"))
         return (
             "<div class='mn-board'>"
             f"{panels.status_html(game, seats)}"
+            f"{cards if cards_first else ''}"
             f"{map_html(MAIN, game)}"
             f"<div class='mn-west-row'>{map_html(WEST, game)}"
             f"<div class='mn-key'>{joins_html()}{legend_html()}</div></div>"
             f"{panels.players_html(game, seats, panels.victory_target(summary))}"
-            "<div class='board-row'>"
-            f"{panels.own_cards_html(game, viewer)}{panels.trade_html(game, seats)}"
-            f"{panels.doings_html(game, seats)}"
-            "</div>"
+            f"{'' if cards_first else cards}"
             f"{panels.gods_html(game, seats)}{panels.market_html(game)}"
             f"{panels.supply_html(game, seats)}"
             "</div>"

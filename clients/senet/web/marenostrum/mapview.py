@@ -48,7 +48,7 @@ from senet.web.marenostrum.targets import space_key
 INFO = {p.id: p for p in PROVINCE_DATA}
 #: Advance of a character of a tile's id (12px bold) and of its name (9.5px).
 ID_CHAR_WIDTH = 8.0
-NAME_CHAR_WIDTH = 5.3
+NAME_CHAR_WIDTH = 5.9
 
 
 def _pairs(neighbours: tuple[tuple[int, ...], ...]) -> list[tuple[str, str]]:
@@ -263,7 +263,9 @@ def _draw_tile(province: pb.MareNostrumProvince, view: pb.MareNostrumView, marks
     flags = ("★" if province.id in marks.capitals else "") + ("+" if province.influence_new else "")
     name_x = left + 8 + len(province.id) * ID_CHAR_WIDTH
     room = left + layout.TILE_WIDTH - name_x - 4 - 9 * len(flags)
-    name_chars = max(0, int(room / NAME_CHAR_WIDTH))
+    # The whole name, squeezed into the room left when it is long ("Gallia Cisalpina"):
+    # never cut; the tile's title says it in full on hover and focus.
+    squeeze = room if len(name) * NAME_CHAR_WIDTH > room else None
     children = [
         svg.rect(
             left,
@@ -279,7 +281,15 @@ def _draw_tile(province: pb.MareNostrumProvince, view: pb.MareNostrumView, marks
         svg.rect(left, top, layout.TILE_WIDTH, 17, rx=6, fill=colours.strong),
         svg.rect(left, top + 11, layout.TILE_WIDTH, 6, fill=colours.strong),
         svg.text(left + 5, top + 13, province.id, class_="mn-id", fill=colours.ink),
-        svg.text(name_x, top + 13, name[:name_chars], class_="mn-name", fill=colours.ink),
+        svg.text(
+            name_x,
+            top + 13,
+            name,
+            class_="mn-name",
+            fill=colours.ink,
+            textLength=squeeze,
+            lengthAdjust="spacingAndGlyphs" if squeeze else None,
+        ),
         *ring,
     ]
     if flags:
@@ -297,7 +307,7 @@ def _draw_tile(province: pb.MareNostrumProvince, view: pb.MareNostrumView, marks
         province.forces, left + 5, top + 61, left + layout.TILE_WIDTH - 3, caravans_end
     )
     owner = civ_name(province.influence) if province.influence else "nobody"
-    title = f"{province.id}: {province_detail(province, view).plain}{marked}"
+    title = f"{province.id} ({name}): {province_detail(province, view).plain}{marked}"
     return svg.titled(
         title, children, class_="target", data_target=space_key(province.id), data_owner=owner
     )
@@ -401,7 +411,16 @@ def board_svg(board: layout.Board, view: pb.MareNostrumView, marks: Marks) -> st
 
 def map_html(board: layout.Board, view: pb.MareNostrumView) -> str:
     """One board of the map in its own box (on a phone it scrolls sideways alone)."""
-    return f"<div class='mn-map mn-{board.key}'>{board_svg(board, view, Marks(view))}</div>"
+    zoom = (
+        f"<div class='zoom-bar' role='group' aria-label='Zoom {board.key} board'>"
+        "<button type='button' data-zoom='out' aria-label='Zoom out'>&#8722;</button>"
+        "<button type='button' data-zoom='fit'>fit</button>"
+        "<button type='button' data-zoom='in' aria-label='Zoom in'>+</button></div>"
+    )
+    return (
+        f"{zoom}<div class='mn-map mn-{board.key}' data-zoom-key='{board.key}'"
+        f" data-natural='{board.width:g}' tabindex='0'>{board_svg(board, view, Marks(view))}</div>"
+    )
 
 
 def joins_html() -> str:

@@ -295,10 +295,45 @@ def _purchase(view: pb.MareNostrumView) -> str:
         what = f"the conversion of {action.space}"
     else:
         what = "a purchase"
+    paid = len(view.paid)
     return (
-        f"Paying for {what}: {view.pay_left} card(s) left; paid so far "
-        f"{card_list(view.paid)} (one set: tax cards only, or different commodities)"
+        f"Paying for {what}: costs {paid + view.pay_left} card(s); paid {paid}"
+        f"{' (' + card_list(view.paid) + ')' if paid else ''}, {view.pay_left} left"
+        f" · {PAYMENT_RULE}"
     )
+
+
+#: What limits a payment's cards (the rules core's ``holds_set``).
+PAYMENT_RULE = "one set: tax cards only, or commodities all different"
+#: What limits the next card of a hidden offer (the rules core's ``offer_cards``).
+OFFER_RULE = (
+    "cards go in in card order, tax first, then the commodities; a card may go in only "
+    "while enough cards of its kind or later are left to finish the offer"
+)
+
+
+def rule_html(view: pb.MareNostrumView, viewer: int | None) -> str:
+    """The rule that limits the viewer's choice now, with the running count: the hidden
+    offer (how many of how many, in which order) or the payment (cost, paid, left)."""
+    if viewer is None:
+        return ""
+    mine = next((p for p in view.players if p.seat == viewer), None)
+    if mine is None:
+        return ""
+    text = ""
+    if view.step == pb.MARE_NOSTRUM_STEP_OFFER and viewer in view.deciding_seats:
+        offered = sum(entry.count for entry in mine.offer.cards)
+        text = (
+            f"Offering: {offered} of {view.trade.size} card(s) chosen, "
+            f"{view.trade.size - offered} to go. Rule: {OFFER_RULE}."
+        )
+    elif (
+        view.HasField("purchase") and view.HasField("current_seat") and view.current_seat == viewer
+    ):
+        text = _purchase(view) + "."
+    if not text:
+        return ""
+    return f"<p class='mn-rule' role='note'>{escape(text)}</p>"
 
 
 def doings_html(view: pb.MareNostrumView, seats: Seats) -> str:

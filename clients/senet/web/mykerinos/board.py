@@ -16,6 +16,7 @@ from senet.text.mykerinos.tables import COLOUR_NAME, PATRON_CODE, PHASE_NAME, SI
 from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
 from senet.web.boards import svg
+from senet.web.frames import seat_label
 
 CELL = 46
 MARGIN = 26
@@ -37,6 +38,9 @@ PIECE: dict[int, tuple[str, str]] = {
 }
 SAND = "#ecd9a8"
 INK = "#1b1b1b"
+#: An empty museum room: paler than any piece, with a dashed outline, so that a
+#: White archaeologist (white with a black outline) never looks like an empty room.
+EMPTY_ROOM = ("#e6d8b6", "#8a7448")
 
 
 def space_key(column: int, row: int) -> str:
@@ -177,7 +181,8 @@ def _museum(view: pb.MykerinosView, names: dict[int, str]) -> str:
         x = centre + radius * math.cos(angle)
         y = centre + radius * math.sin(angle)
         owner = int(entry.occupant)
-        fill, stroke = PIECE.get(owner, ("#fff8e6", "#7a5c1e"))
+        fill, stroke = PIECE.get(owner, EMPTY_ROOM)
+        occupied = owner in PIECE
         wings = names.get(entry.room.patron, "?")
         if entry.room.second_patron:
             wings += f" / {names.get(entry.room.second_patron, '?')}"
@@ -193,8 +198,9 @@ def _museum(view: pb.MykerinosView, names: dict[int, str]) -> str:
                 rx=6,
                 fill=fill,
                 stroke=stroke,
-                stroke_width=2,
-                class_="room",
+                stroke_width=3 if occupied else 1.5,
+                stroke_dasharray=None if occupied else "4 3",
+                class_="room" if occupied else "room empty",
             ),
             svg.text(
                 x,
@@ -225,13 +231,41 @@ def _nile_cards(view: pb.MykerinosView) -> str:
     return f'<div class="nile-cards">{"".join(items)}</div>'
 
 
+def _draft(view: pb.MykerinosView, labels: dict[int, str], names: dict[int, str]) -> str:
+    """Quick game: the patrons on offer (each a target of ``draft``) and the order."""
+    if not view.HasField("draft"):
+        return ""
+    draft = view.draft
+    cards = []
+    for patron in PATRON_CODE:
+        count = sum(1 for offered in draft.patrons if offered == patron)
+        if not count:
+            continue
+        name = names.get(patron, "?")
+        label = f"Draft a {name} plot ({count} on offer)"
+        children = [
+            svg.rect(2, 2, 116, 40, rx=5, fill="#fff8e6", stroke=INK),
+            svg.text(10, 20, name, class_="card-label"),
+            svg.text(10, 36, f"{count} on offer", class_="track-points"),
+        ]
+        cards.append(svg.svg(120, 44, [svg.target(f"d:{patron}", label, children)], label))
+    order = " > ".join(
+        ("▶ " if index == draft.index else "") + labels.get(seat, f"seat {seat}")
+        for index, seat in enumerate(draft.order)
+    )
+    return (
+        "<section class='draft' aria-label='Patron draft'><h3>Patron draft</h3>"
+        "<p class='board-status'>Each player drafts one patron, then a second in reverse "
+        f"order.</p><div class='nile-cards'>{''.join(cards)}</div>"
+        f"<p class='board-status'>Order: {escape(order)}</p></section>"
+    )
+
+
 def _players(
     view: pb.MykerinosView,
-    summary: match_pb2.MatchSummary,
-    viewer: int | None,
+    labels: dict[int, str],
     names: dict[int, str],
 ) -> str:
-    seat_names = {seat.seat: seat.display_name for seat in summary.seats}
     head = "".join(
         f"<th scope='col'>{escape(names[p][:3])}</th>"
         for p in PATRON_CODE
@@ -246,9 +280,7 @@ def _players(
             [svg.circle(8, 8, 6, fill=fill, stroke=stroke, stroke_width=2)],
             COLOUR_NAME.get(player.colour, "?"),
         )
-        who = seat_names.get(player.seat) or f"seat {player.seat}"
-        if player.seat == viewer:
-            who += " (you)"
+        who = labels.get(player.seat, f"seat {player.seat}")
         reserve = sum(r.count for r in player.reserve)
         cards = {int(p.patron): p for p in player.patrons}
         cells = "".join(
@@ -262,8 +294,8 @@ def _players(
             else ""
         )
         rows.append(
-            f"<tr{current}><th scope='row'>{swatch} {escape(COLOUR_NAME.get(player.colour, '?'))}"
-            f" {escape(who)}</th><td>{player.prestige}</td><td>{reserve}</td>{cells}"
+            f"<tr{current}><th scope='row'>{swatch} {escape(who)}</th>"
+            f"<td>{player.prestige}</td><td>{reserve}</td>{cells}"
             f"<td>{player.tiebreak_space}</td></tr>"
         )
     return (
@@ -289,10 +321,12 @@ class MykerinosBoard:
         status += f" · {game.deck_size} plots in the deck"
         if game.phase == pb.MYKERINOS_PHASE_DELIMITATION:
             status += f" · scoring area {game.delimitation.area + 1}"
+        # The seats table beside the board names seats the same way (frames.seat_label).
+        labels = {seat.seat: seat_label(summary, view, seat.seat, viewer) for seat in summary.seats}
         return (
-            f"<p class='board-status'>{escape(status)}</p>"
+            f"<p class='board-status'>{escape(status)}</p>{_draft(game, labels, names)}"
             f"<div class='board-row'>{_region(game, names)}{_museum(game, names)}</div>"
-            f"{_nile_cards(game)}{_players(game, summary, viewer, names)}"
+            f"{_nile_cards(game)}{_players(game, labels, names)}"
         )
 
     def targets(self, action: match_pb2.LegalAction, view: match_pb2.View) -> list[str]:
@@ -307,6 +341,8 @@ class MykerinosBoard:
                     keys.append(f"p:{plot.slot}")
         elif typed.side:
             keys.append(f"n:{int(typed.side) - int(pb.MYKERINOS_SIDE_NILE_ROW_1)}")
+        if typed.kind == pb.MYKERINOS_ACTION_KIND_DRAFT:
+            keys.append(f"d:{typed.patron}")
         return keys
 
 

@@ -61,9 +61,12 @@
       item.append(button);
       list.append(item);
     });
+    const typed = ($("filter").value || "").trim();
     $("picked").textContent = picked.length
       ? `Picked ${picked.join(", ").replace(/[a-z]:/g, "")}: ${candidates().length} action(s) left (Esc clears).`
-      : "";
+      : typed && !shown.length && actions.length
+        ? `No action matches “${typed}”. Press Enter to hear why from the server, Esc to clear.`
+        : "";
     $("actions-panel").hidden = actions.length === 0;
     markBoard();
   }
@@ -126,9 +129,69 @@
     renderActions();
   }
 
+  // One log line per action; an action like the one before it (a bot's hidden
+  // offers, card by card) replaces it and counts.
+  function appendEntry(log, entry) {
+    const last = log.lastElementChild;
+    if (entry.key && last && last.dataset.key === entry.key) {
+      const count = Number(last.dataset.count || "1") + 1;
+      last.dataset.count = String(count);
+      last.textContent = `${entry.text} (×${count})`;
+      return;
+    }
+    const item = document.createElement("li");
+    item.textContent = entry.text;
+    if (entry.key) item.dataset.key = entry.key;
+    log.append(item);
+  }
+
+  function drawRecent(lines) {
+    const box = $("recent");
+    if (!box) return;
+    box.replaceChildren();
+    (lines || []).forEach((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      box.append(item);
+    });
+    box.hidden = !(lines && lines.length);
+  }
+
+  // Zoomable boards (a map drawn with data-zoom-key): 1 is the SVG's natural size,
+  // where its text is meant to be read; the box scrolls to pan. "fit" fits the width.
+  const zooms = {};
+  const ZOOM_STEPS = [0.6, 0.8, 1, 1.25, 1.5, 2];
+  function applyZooms() {
+    document.querySelectorAll("#board [data-zoom-key]").forEach((box) => {
+      const key = box.dataset.zoomKey;
+      if (!(key in zooms)) zooms[key] = 1;
+      const svgEl = box.querySelector("svg");
+      if (!svgEl) return;
+      const zoom = zooms[key];
+      svgEl.style.width = zoom === null ? "100%" : `${Number(box.dataset.natural) * zoom}px`;
+      svgEl.style.maxWidth = zoom === null ? "100%" : "none";
+      box.dataset.zoom = zoom === null ? "fit" : String(zoom);
+    });
+  }
+  function zoomBy(button) {
+    const box = button.closest(".zoom-bar").nextElementSibling;
+    if (!box || !box.dataset.zoomKey) return;
+    const key = box.dataset.zoomKey;
+    const now = zooms[key] === null ? 0.8 : (zooms[key] || 1);
+    const at = ZOOM_STEPS.indexOf(now);
+    const how = button.dataset.zoom;
+    if (how === "fit") zooms[key] = null;
+    else if (how === "in") zooms[key] = ZOOM_STEPS[Math.min(ZOOM_STEPS.length - 1, at + 1)];
+    else zooms[key] = ZOOM_STEPS[Math.max(0, at - 1)];
+    applyZooms();
+  }
+
   function drawFrame(frame) {
+    body.dataset.drawn = "true";
     $("headline").textContent = frame.headline;
+    drawRecent(frame.recent);
     $("board").innerHTML = frame.board;
+    applyZooms();
     $("seats").innerHTML = frame.seats;
     const final = $("final");
     final.textContent = frame.final || "";
@@ -137,16 +200,14 @@
     body.dataset.version = frame.version;
     const log = $("log");
     if (page === "replay") log.replaceChildren();
-    (frame.log || []).forEach((line) => {
-      const item = document.createElement("li");
-      item.textContent = line;
-      log.append(item);
-    });
+    const entries = frame.entries || (frame.log || []).map((line) => ({ text: line, key: "" }));
+    entries.forEach((entry) => appendEntry(log, entry));
     while (log.children.length > 200) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
     if (page === "play") {
       // A new position: what was typed or clicked for the old one no longer applies.
       if (Number(frame.version) !== version) $("filter").value = "";
+      $("leave-panel").hidden = frame.status !== "active";
       actions = frame.actions || [];
       version = Number(frame.version);
       picked = [];
@@ -160,11 +221,27 @@
     // Every connection starts with the match's whole log: a reconnect must not repeat it.
     stream.addEventListener("open", () => $("log").replaceChildren());
     stream.addEventListener("frame", (event) => drawFrame(JSON.parse(event.data)));
-    stream.addEventListener("problem", (event) => showProblem(JSON.parse(event.data).message));
+    stream.addEventListener("problem", (event) => {
+      const message = JSON.parse(event.data).message;
+      showProblem(message);
+      if (!body.dataset.drawn) failed(message);
+    });
     stream.addEventListener("end", () => {
       stream.close();
       body.dataset.ended = "true";
+      if (!body.dataset.drawn) failed("");
     });
+  }
+
+  // Nothing to draw (an unknown match, a server that refuses): stop waiting, say so.
+  function failed(message) {
+    body.dataset.failed = "true";
+    const headline = $("headline");
+    headline.textContent = `Nothing to show${message ? "" : " for this match"}. `;
+    const back = document.createElement("a");
+    back.href = "/";
+    back.textContent = "Back to the lobby";
+    headline.append(back);
   }
 
   async function replay() {
@@ -209,6 +286,11 @@
   }
 
   document.addEventListener("click", (event) => {
+    const zoomButton = event.target.closest && event.target.closest("#board [data-zoom]");
+    if (zoomButton && zoomButton.tagName === "BUTTON") {
+      zoomBy(zoomButton);
+      return;
+    }
     const el = event.target.closest && event.target.closest("#board [data-target].live");
     if (el) pick(el.dataset.target);
   });
@@ -232,7 +314,20 @@
     }
   });
 
+  async function leave() {
+    if (!window.confirm("Resign? The server plays your seat out and ranks you last.")) return;
+    const response = await fetch(`/matches/${matchId}/leave`, {
+      method: "POST",
+      headers: { "x-csrf-token": csrf },
+      credentials: "same-origin",
+    });
+    const answer = await response.json();
+    if (!response.ok) showProblem(answer.error || `refused (${response.status})`);
+    else window.location.assign(answer.watch);
+  }
+
   if (page === "play") {
+    $("leave").addEventListener("click", leave);
     $("filter").addEventListener("input", renderActions);
     $("filter").addEventListener("keydown", (event) => {
       if (event.key !== "Enter") return;
@@ -241,6 +336,9 @@
       const shown = $("actions").querySelectorAll("button.action");
       if (exact) submit(exact.n);
       else if (shown.length === 1) submit(shown[0].dataset.notation);
+      // Nothing matches: the server says why (its reason, in words), so a mistyped
+      // notation never just does nothing.
+      else if (text && !shown.length) submit(text);
     });
   }
   // Turn clocks: the seat deciding counts down from its deadline (server time, Unix

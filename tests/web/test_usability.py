@@ -1,0 +1,263 @@
+"""What a first-time player meets in the browser (issue 34, the web part), each shown
+in screenshots at 1280x900 and 800x900 and held by an assertion that fails if the
+problem comes back: refusals in words, a way back to your seat, the server's places,
+a replay's position, what just happened and a log beside the board, the lobby's
+options and clocks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.test_browser import MATCH_WAIT_MS, YOUR_TURN_OR_OVER, _create, _new_page
+
+pytestmark = pytest.mark.slow
+
+WIDE = {"width": 1280, "height": 900}
+NARROW = {"width": 800, "height": 900}
+#: A reason code (``NO_OPEN_SEAT``, ``ILLEGAL_ACTION``) where words belong.
+REASON_CODE = re.compile(r"\b[A-Z]{2,}_[A-Z_]{2,}\b")
+
+
+@pytest.fixture
+def new_page(chromium: Any) -> Iterator[Callable[[dict[str, int]], Any]]:
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int]) -> Any:
+        page = _new_page(chromium, viewport)
+        contexts.append(page.context)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def _both_widths(page: Any, screenshots: Path, name: str) -> None:
+    """Screenshots of the page's first screen at 1280x900, then at 800x900."""
+    for size in (WIDE, NARROW):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(screenshots / f"{name}-{size['width']}.png"))
+    page.set_viewport_size(WIDE)
+
+
+def _my_turn(page: Any) -> None:
+    page.wait_for_function(YOUR_TURN_OR_OVER, timeout=MATCH_WAIT_MS)
+
+
+def test_a_wrong_notation_says_why(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "mykerinos", ["you", "bot:random"])
+    _my_turn(page)
+    page.locator("#filter").fill("zz9")
+    assert "No action matches “zz9”" in page.locator("#picked").inner_text()
+    page.locator("#filter").press("Enter")
+    page.wait_for_selector("#problem:not([hidden])", timeout=MATCH_WAIT_MS)
+    problem = page.locator("#problem").inner_text()
+    assert problem.startswith("Not accepted:") and "zz9" in problem
+    assert not REASON_CODE.search(problem), problem
+    _both_widths(page, screenshots, "usability-wrong-notation")
+    # The refusal's 409 is the one console line Chromium writes; nothing else.
+    assert [error for error in page.errors if "409 (Conflict)" not in error] == []
+
+
+def test_refusals_are_sentences_and_an_unknown_match_ends_the_wait(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    owner = new_page(WIDE)
+    match_id = _create(owner, web_url, "mykerinos", ["you", "bot:random"])
+    stranger = new_page(WIDE)
+    stranger.goto(web_url + "/")
+    stranger.locator("#join-id").fill(match_id)
+    stranger.locator("#join-form button[type=submit]").click()
+    stranger.wait_for_selector("p.problem")
+    problem = stranger.locator("p.problem").inner_text()
+    assert "Every seat of this match is taken" in problem
+    assert not REASON_CODE.search(stranger.content().split("<main", 1)[1]), problem
+    _both_widths(stranger, screenshots, "usability-no-open-seat")
+
+    stranger.goto(f"{web_url}/matches/0123abcd/watch")
+    stranger.wait_for_function("() => document.body.dataset.failed === 'true'")
+    headline = stranger.locator("#headline").inner_text()
+    assert "Connecting" not in headline and "Nothing to show" in headline
+    assert "no match with that id" in stranger.locator("#problem").inner_text()
+    assert stranger.locator("#board").is_hidden()
+    _both_widths(stranger, screenshots, "usability-unknown-match")
+    assert owner.errors == []
+
+
+def test_the_lobby_leads_back_to_the_seats_this_browser_holds(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    match_id = _create(page, web_url, "archeos", ["you", "open", "bot:random"])
+    page.goto(web_url + "/")
+    row = page.locator(f"#your-matches tr:has(code:text-is('{match_id}'))")
+    assert row.count() == 1 and "seat 0" in row.inner_text()
+    assert page.locator(f"#open-matches tr:has(code:text-is('{match_id}')) a.resume").count() == 1
+    _both_widths(page, screenshots, "usability-your-matches")
+    row.locator("a.resume").click()
+    page.wait_for_url(f"**/matches/{match_id}/play")
+    # Joining by id a match where this browser holds a seat goes back to that seat.
+    page.goto(web_url + "/")
+    page.locator("#join-id").fill(match_id)
+    page.locator("#join-form button[type=submit]").click()
+    page.wait_for_url(f"**/matches/{match_id}/play")
+    page.wait_for_function("() => document.body.dataset.drawn === 'true'")
+    assert page.locator("p.problem:not([hidden])").count() == 0
+    assert page.errors == []
+
+
+def test_the_lobby_shows_options_by_their_descriptions_with_clocks_near_the_top(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    page.goto(web_url + "/")
+    forms = page.locator("form.create")
+    labels = forms.locator(".opt label").all_inner_texts()
+    assert labels and not [text for text in labels if re.fullmatch(r"[a-z]+(_[a-z]+)+", text)]
+    assert forms.locator("input[name=clock_decision_s]").count() == forms.count()
+    game_tops = [
+        page.locator(f"#game-{game}").bounding_box()["y"]
+        for game in ("mykerinos", "archeos", "marenostrum")
+    ]
+    matches_top = page.locator("#open-matches").bounding_box()["y"]
+    assert max(game_tops) < matches_top
+    assert page.locator("nav.new-match a[href='#game-mykerinos']").count() == 1
+    _both_widths(page, screenshots, "usability-lobby")
+    page.set_viewport_size(NARROW)
+    page.locator("nav.new-match a[href='#game-mykerinos']").click()
+    page.screenshot(path=str(screenshots / "usability-lobby-mykerinos-800.png"))
+
+
+def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """The person resigns at once; the bots play on, and the final scores show the
+    server's places (the resigned seat last), not the rules core's."""
+    page = new_page(WIDE)
+    match_id = _create(page, web_url, "mykerinos", ["you", "bot:random", "bot:random"])
+    _my_turn(page)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#leave").click()
+    page.wait_for_url(f"**/matches/{match_id}/watch")
+    page.wait_for_selector("#final:not([hidden])", timeout=MATCH_WAIT_MS)
+    resigned = page.locator("table.seats tr:has(th:has-text('Player'))")
+    assert "#3" in resigned.inner_text()
+    final = page.locator("#final").inner_text().splitlines()
+    header = next(line for line in final if line.strip().startswith("Blue"))
+    places = next(line for line in final if line.startswith("Place")).split()[1:]
+    column = header.split().index("Blue")
+    assert places[column] == "3rd", final
+    _both_widths(page, screenshots, "usability-resigned-last")
+    page.screenshot(path=str(screenshots / "usability-resigned-last-final.png"), full_page=True)
+
+    # Its replay says where it stands, not whom it waits for.
+    page.goto(f"{web_url}/matches/{match_id}/replay")
+    page.wait_for_selector("#verify.ok", timeout=MATCH_WAIT_MS)
+    steps = int(page.locator("#step").get_attribute("max") or 0)
+    page.locator("#step").fill("12")
+    page.wait_for_function("() => document.body.dataset.step === '12'")
+    headline = page.locator("#headline").inner_text()
+    assert headline.startswith(f"Move 12 of {steps}: ") and "Waiting" not in headline
+    _both_widths(page, screenshots, "usability-replay-position")
+    page.locator("#last").click()
+    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    assert "3rd" in next(
+        line for line in page.locator("#final").inner_text().splitlines() if "Place" in line
+    )
+    assert page.errors == []
+
+
+def test_boards_show_the_hand_first_stacks_apart_and_the_patron_draft(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "archeos", ["you"] + ["bot:random"] * 5)
+    _my_turn(page)
+    hand = page.locator("#board section:has(h3:text-is('Your hand'))")
+    assert hand.bounding_box()["y"] + 60 < WIDE["height"]
+    _both_widths(page, screenshots, "usability-archeos-board")
+    page.locator("#board svg[aria-label^='The site tracks']").screenshot(
+        path=str(screenshots / "usability-archeos-stacks.png")
+    )
+
+    page.goto(web_url + "/")
+    form = page.locator("section:has(h2#game-mykerinos) form.create")
+    form.locator("input[type=checkbox][name='opt:quick']").check()
+    for seat, choice in enumerate(["you", "bot:greedy", "bot:random", ""]):
+        form.locator(f"select[name=seat{seat}]").select_option(choice)
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/matches/*/play")
+    page.wait_for_selector("#board section.draft", timeout=MATCH_WAIT_MS)
+    seat_names = page.locator("table.seats th[scope=row]").all_inner_texts()
+    player_names = page.locator("#board table.players th[scope=row]").all_inner_texts()
+    assert [name.strip() for name in player_names] == [name.strip() for name in seat_names]
+    _both_widths(page, screenshots, "usability-mykerinos-draft")
+    assert page.errors == []
+
+
+def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    _my_turn(page)
+    for _turn in range(6):  # the bots move in between: the headline says what they did
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#actions button.action").first.click()
+        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        _my_turn(page)
+        if page.locator("#recent:not([hidden])").count():
+            break
+    assert page.locator("#recent li").count() >= 1
+    board = page.locator(".board-area").bounding_box()
+    log = page.locator("#log").bounding_box()
+    actions = page.locator("#actions-panel").bounding_box()
+    assert log["x"] > board["x"] + board["width"] - 1  # beside the board
+    assert log["y"] < actions["y"]  # above the list of actions, not under it
+    assert log["y"] < WIDE["height"]
+    keys = page.eval_on_selector_all("#log li", "items => items.map((li) => li.dataset.key || '')")
+    assert all(a != b for a, b in itertools.pairwise(keys) if a)
+    _both_widths(page, screenshots, "usability-recent-and-log")
+    assert page.errors == []
+
+
+def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    page = new_page(WIDE)
+    _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    _my_turn(page)
+    name_height = page.evaluate(
+        "document.querySelector('#board .mn-main text.mn-name').getBoundingClientRect().height"
+    )
+    assert name_height >= 11  # px on screen at 100% zoom: a 10.5 px font, not ~7 px
+    _both_widths(page, screenshots, "usability-marenostrum-map")
+    page.locator("#board .zoom-bar button[data-zoom='in']").first.click()
+    assert page.locator("#board .mn-main").get_attribute("data-zoom") == "1.25"
+    page.screenshot(path=str(screenshots / "usability-marenostrum-zoomed-1280.png"))
+    for _turn in range(40):  # click on until a trade offer or a payment needs the rule
+        if page.locator("#board .mn-rule").count():
+            break
+        version = page.evaluate("document.body.dataset.version")
+        page.locator("#actions button.action").first.click()
+        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        _my_turn(page)
+    rule = page.locator("#board .mn-rule")
+    assert rule.count() == 1 and (
+        "tax first" in rule.inner_text() or "one set" in rule.inner_text()
+    )
+    page.evaluate("window.scrollTo(0, 0)")
+    assert page.locator("#board [data-hand]").bounding_box()["y"] < WIDE["height"]
+    _both_widths(page, screenshots, "usability-marenostrum-rule")
+    assert page.errors == []
