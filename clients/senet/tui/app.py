@@ -32,9 +32,11 @@ from collections.abc import Sequence
 
 import grpc
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
@@ -75,6 +77,13 @@ WIDE_COLUMNS = 120
 #: Rows of the players and log panes below the board (more when more seats play).
 NARROW_SIDE_ROWS = 5
 TALL_ROWS = 36
+#: Rows of the players and log below the board on a tall narrow screen, at least.
+TALL_SIDE_ROWS = 10
+#: Rows the board keeps when the log below it grows.
+BOARD_MIN_ROWS = 8
+#: Rows of the prompt (its border, the hint, the actions and the input line).
+PROMPT_ROWS = 6
+TALL_PROMPT_ROWS = 11
 
 
 class HelpScreen(ModalScreen[None]):
@@ -153,8 +162,8 @@ class PlayApp(App[int]):
     #side { height: 6; layout: horizontal; border-top: solid $primary-darken-2; }
     #players { width: 32; height: 100%; padding: 0 1 0 0; }
     App.-clocked #players { width: 43; }
-    #log { width: 1fr; height: 100%; scrollbar-size-vertical: 1; }
-    #prompt { height: 6; border-top: solid $primary-darken-2; }
+    #log { width: 1fr; height: 100%; padding-left: 2; scrollbar-size-vertical: 1; }
+    #prompt { height: $prompt-rows; border-top: solid $primary-darken-2; }
     #hint { height: 1; }
     #actions { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
     #entry { height: 1; border: none; padding: 0 1; }
@@ -165,11 +174,15 @@ class PlayApp(App[int]):
         border-left: solid $primary-darken-2;
     }
     App.-wide #players { width: 100%; }
-    App.-wide #log { width: 100%; height: 1fr; border-top: solid $primary-darken-2; }
-    App.-tall #prompt { height: 11; }
+    App.-wide #log {
+        width: 100%; height: 1fr; padding-left: 0; border-top: solid $primary-darken-2;
+    }
+    App.-tall #prompt { height: $tall-prompt-rows; }
     #board.-maximized { width: 100%; height: 1fr; }
     App.-wide #players { height: 8; }
-    """
+    """.replace("$prompt-rows", str(PROMPT_ROWS)).replace(
+        "$tall-prompt-rows", str(TALL_PROMPT_ROWS)
+    )
     #: Zooming the board keeps the status line and the prompt: the game goes on.
     ALLOW_IN_MAXIMIZED_VIEW = "#status, #prompt, Footer"
     BINDINGS = [
@@ -213,7 +226,7 @@ class PlayApp(App[int]):
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
-        self._side_rows = 0
+        self._size_now: Size | None = None
         self.board = BoardPane(id="board")
         self.players = PlayersPane(id="players")
         self.log_pane = LogPane(id="log")
@@ -249,17 +262,38 @@ class PlayApp(App[int]):
         self.run_worker(self._follow(), name="follow", exit_on_error=False)
         self.set_interval(CLOCK_TICK_S, self._tick_clock, name="clock")
 
-    def on_resize(self) -> None:
-        self._fit_layout()
+    def on_resize(self, event: events.Resize) -> None:
+        # The event's size: ``self.size`` may still be the size before this change.
+        self._fit_layout(event.size)
         self.call_after_refresh(self._draw)
 
-    def _fit_layout(self) -> None:
-        wide = self.size.width >= WIDE_COLUMNS
+    def _fit_layout(self, size: Size | None = None) -> None:
+        """Choose the layout for ``size`` (the terminal's): side by side from
+        :data:`WIDE_COLUMNS`, stacked below; every change of size chooses again."""
+        size = size if size is not None else self.size
+        self._size_now = size
+        wide = size.width >= WIDE_COLUMNS
         self.set_class(wide, "-wide")
-        self.set_class(self.size.height >= TALL_ROWS, "-tall")
+        self.set_class(size.height >= TALL_ROWS, "-tall")
+        side = self.query_one("#side")
         if wide:
-            self._side_rows = 0
-            self.query_one("#side").styles.clear_rule("height")  # the CSS decides
+            side.styles.clear_rule("height")  # the CSS decides
+        else:
+            side.styles.height = self._narrow_side_rows(size)
+
+    def _narrow_side_rows(self, size: Size) -> int:
+        """Rows of the players and log below the board (stacked layout): every seat's
+        line, and the log grows into whatever rows the board's drawing leaves unused,
+        so long as the board keeps :data:`BOARD_MIN_ROWS`."""
+        seats = len(self.players.rows) or (len(self.summary.seats) if self.summary else 0)
+        wanted = 1 + max(NARROW_SIDE_ROWS, seats)
+        prompt = TALL_PROMPT_ROWS if size.height >= TALL_ROWS else PROMPT_ROWS
+        main = size.height - 2 - prompt  # the status line and the footer
+        board = len(self.board.lines) or main
+        spare = min(main - BOARD_MIN_ROWS, main - board)
+        if size.height >= TALL_ROWS:
+            spare = max(spare, TALL_SIDE_ROWS)
+        return max(wanted, spare)
 
     # ------------------------------------------------------------ who and what
     @property
@@ -459,10 +493,7 @@ class PlayApp(App[int]):
         self.set_class(any(row.clock for row in rows), "-clocked")
         self.players.show(rows, "FINAL SCORES" if self.over else "PLAYERS")
         # Below the board (narrow screens) the pane grows to hold every seat (up to 6).
-        wanted = 1 + max(NARROW_SIDE_ROWS, len(rows))
-        if not self.has_class("-wide") and self._side_rows != wanted:
-            self._side_rows = wanted
-            self.query_one("#side").styles.height = wanted
+        self._fit_layout(self._size_now)
 
     def clock_text(self, seat: int) -> str:
         """The seat's clock (its reserve; for the seat deciding, the time left), or
@@ -611,7 +642,9 @@ class PlayApp(App[int]):
             elif self.shown and self.actions.chosen is not None:
                 chosen = legal[self.actions.chosen].notation
             elif isinstance(choice, choose.Problem):
+                # The hint is one line: the log keeps the whole sentence, wrapped.
                 self._hint(Text(choice.message, style="bold red"))
+                self._say(choice.message, style="red")
                 return
             else:
                 chosen = text  # not listed: the server explains a refusal

@@ -13,25 +13,37 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import ScrollableContainer
+from textual.containers import ScrollableContainer, VerticalScroll
 from textual.message import Message
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from senet.v1 import match_pb2
 
 
 class StatusLine(Static):
-    """One line: the game and match on the left, the connection state on the right."""
+    """One line: the game and match on the left, the connection state on the right.
+
+    Laid out when drawn, at the width the line has then, so that a resized terminal
+    keeps the connection state at its right end."""
+
+    where = ""
+    state = Text("")
 
     def show(self, where: str, state: Text) -> None:
+        self.where, self.state = where, state
+        self.refresh()
+
+    def render(self) -> Text:
         width = max(1, self.size.width)
-        line = Text(where, style="bold")
-        room = width - line.cell_len - state.cell_len
-        line.append(" " * max(1, room))
+        state = self.state.copy()
+        line = Text(self.where, style="bold")
+        # The connection state is what a person looks for: the match id gives way first.
+        line.truncate(max(1, width - state.cell_len - 1), overflow="ellipsis")
+        line.append(" " * max(1, width - line.cell_len - state.cell_len))
         line.append_text(state)
         line.truncate(width, overflow="ellipsis")
-        self.update(line)
+        return line
 
 
 class BoardPane(ScrollableContainer):
@@ -84,14 +96,21 @@ class PlayerRow:
 
 
 class PlayersPane(Static):
-    """Who plays, their scores, whose turn it is, and each seat's clock."""
+    """Who plays, their scores, whose turn it is, and each seat's clock.
+
+    Laid out when drawn, at the pane's size then (a resize draws it again)."""
 
     rows: Sequence[PlayerRow] = ()
+    title = "PLAYERS"
 
     def show(self, rows: Sequence[PlayerRow], title: str = "PLAYERS") -> None:
         """One line a seat (name, clock, score); the title too when the pane has a
         row to spare. Clocks line up in a column of their own, before the scores."""
-        self.rows = rows
+        self.rows, self.title = rows, title
+        self.refresh()
+
+    def render(self) -> Text:
+        rows, title = self.rows, self.title
         width = max(12, self.size.width or 30)
         clock_width = max((len(row.clock) for row in rows), default=0)
         out = Text()
@@ -113,23 +132,52 @@ class PlayersPane(Static):
             out.append_text(line)
             out.append("\n")
         out.rstrip()
-        self.update(out)
+        return out
 
 
-class LogPane(RichLog):
-    """The recent log: the lines of every committed action, newest at the bottom."""
+class LogPane(VerticalScroll):
+    """The recent log: the lines of every committed action, newest at the bottom.
 
+    Lines wrap at word boundaries at the pane's width, again after every resize, and
+    the newest line stays in view (the pane is anchored to its end)."""
+
+    DEFAULT_CSS = """
+    LogPane > Static { width: 1fr; height: auto; }
+    """
     can_focus = False
+    #: Lines kept; older ones scroll out for good.
+    MAX_LINES = 500
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=500)
+        super().__init__(id=id)
+        self.lines: list[Text] = []
+        #: Every line added, in plain text (what tests read).
         self.lines_written: list[str] = []
+        self.body = Static(id="log-text")
+
+    def compose(self) -> ComposeResult:
+        yield self.body
+
+    def on_mount(self) -> None:
+        self.anchor()
 
     def add(self, lines: Sequence[str | Text]) -> None:
         for line in lines:
-            text = line if isinstance(line, Text) else Text(line)
+            text = line.copy() if isinstance(line, Text) else Text(line)
+            text.overflow = "fold"  # a word longer than the pane is folded, never cut
             self.lines_written.append(text.plain)
-            self.write(text)
+            self.lines.append(text)
+        del self.lines[: -self.MAX_LINES]
+        self.body.update(Text("\n").join(self.lines))
+        self.scroll_end(animate=False, immediate=False)
+
+    def drawn(self) -> list[str]:
+        """The log as the pane draws it: every line wrapped at the pane's width."""
+        width = max(1, self.body.size.width)
+        rows: list[str] = []
+        for line in self.lines:
+            rows.extend(part.plain for part in line.wrap(self.app.console, width))
+        return rows
 
 
 class ActionList(OptionList):
