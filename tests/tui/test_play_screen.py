@@ -87,9 +87,10 @@ async def test_filtering_narrows_the_list_and_the_board_stays(
         assert all("c3" in app.legal_actions[i].notation for i in app.shown)
         assert app.board.region == board_region
         check_screen(app, (80, 24))
-        await pilot.press("question_mark")  # typed text: '?' is a character
-        assert app.entry.value == "c3?"
-        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.press("question_mark")  # after a filter too, '?' explains
+        assert app.entry.value == "c3"
+        assert app.legal_actions[app.actions.chosen or 0].notation in app.hint_text
+        await pilot.press("backspace", "backspace")
         await pilot.press("down", "down", "question_mark")
         explained = app.legal_actions[app.actions.chosen or 0]
         assert explained.label in screen_text(app) or explained.label[:40] in app.hint_text
@@ -269,3 +270,33 @@ async def test_the_log_takes_the_rows_a_short_board_leaves(
         await pilot.pause()
         assert app.log_pane.region.height > usual
         assert app.board.region.height >= 4
+
+
+async def test_question_mark_explains_the_highlighted_action_even_after_a_filter(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """``?`` after a filter explains (it is not typed into the filter): the action's
+    label, what playing it changes (the core as a forward model), what else may be
+    played now, and the core's reason why a typed action that fits none may not."""
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        first = app.legal_actions[0]
+        await pilot.press(*first.notation.split()[-1], "question_mark")
+        assert app.entry.value == first.notation.split()[-1]
+        logged = " ".join(app.log_pane.lines_written)
+        assert f"{first.notation} - {first.label}" in app.hint_text
+        assert "If played: " in logged and "decide" in logged, logged
+        words = sorted({a.notation.split()[0] for a in app.legal_actions})
+        assert "You may play now: " in logged and all(w in logged for w in words), logged
+        text = " ".join(screen_text(app).split())
+        assert "If played: " in text, text
+        # A typed action that fits none: the core says why not.
+        app.entry.value = "take l"
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert app.entry.value == "take l"
+        logged = " ".join(app.log_pane.lines_written)
+        assert "Not 'take l' now: rewards are chosen during delimitation" in logged, logged

@@ -46,7 +46,7 @@ from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
-from senet.tui import picker
+from senet.tui import explain, picker
 from senet.tui.panes import (
     ActionList,
     BoardPane,
@@ -140,7 +140,8 @@ class QuitScreen(ModalScreen[str | None]):
 KEYS_HELP = """Keys
   type          filter the actions (notation or words); a number picks action N
   Up/Down       move in the list          Enter   play the highlighted action
-  ?             explain the highlighted action
+  ?             explain the highlighted action (what it does, what else may be
+                played now, and why a typed action that fits none may not)
   PageUp/Down   scroll the board          F2      zoom the board (again: back)
   F3            next region of the board  F1      this help
   Ctrl+Q        leave for good, or pause (the resume command is printed)
@@ -590,15 +591,20 @@ class PlayApp(App[int]):
         self.explain()
 
     def explain(self) -> None:
-        """Show what the highlighted action does (its label from the core)."""
+        """Explain the highlighted action (its label, what it changes), what may be
+        played now, and why a typed action that fits none may not; in the log, with
+        the first line in the hint (see :mod:`senet.tui.explain`)."""
         index = self.actions.chosen
-        if index is None:
+        typed = self.entry.value
+        summary, view, seat = self.summary, self.view, self.viewer
+        if summary is None or view is None or seat is None or self.legal is None:
             self._hint(Text("No action to explain now; F1 shows the help.", style="italic"))
             return
-        action = self.legal_actions[index]
-        line = f"{index + 1}: {action.notation} - {action.label}"
-        self._hint(Text(line, style="bold"))
-        self._say(line)
+        lines = explain.explain(
+            self.renderer, summary, view, seat, self.legal_actions, index, typed
+        )
+        self._hint(Text(lines[0].strip(), style="bold"))
+        self.log_pane.add([Text(lines[0], style="bold"), *lines[1:]])
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()

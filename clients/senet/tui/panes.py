@@ -221,7 +221,7 @@ class Entry(Input):
     """The prompt's input line: typing filters, arrows move in the list, ``?`` explains."""
 
     class Explain(Message):
-        """``?`` typed on an empty line: explain the highlighted action."""
+        """``?`` typed: explain the highlighted action (the filter stays as typed)."""
 
     class Move(Message):
         """An arrow key: move the highlight by ``step``."""
@@ -233,7 +233,8 @@ class Entry(Input):
     _STEPS = {"up": -1, "down": 1}
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.character == "?" and not self.value:
+        # ``?`` is never part of notation: after a filter too, it explains.
+        if event.character == "?":
             event.stop()
             event.prevent_default()
             self.post_message(self.Explain())
