@@ -232,3 +232,25 @@ async def test_a_seat_taken_meanwhile_brings_the_lobby_back_with_the_reason(
         assert f"Could not join {match_id}:" in notes[1], notes[1]
     finally:
         await client.close()
+
+
+async def test_moves_and_age_stay_in_view_at_80_columns_with_many_seats() -> None:
+    """Six seats of bots with their strategies do not push the moves and the age off
+    an 80-column screen: the seats column takes what is left, cut with an ellipsis."""
+    many = _listing("many", [True] * 6)
+    many.version = 1234
+    for info in many.seats:
+        info.display_name = "Somebody with a long name"
+
+    class Many(Host):
+        async def load(self) -> list[match_service_pb2.MatchListing]:
+            return [many]
+
+    app = Many()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = [s.text.rstrip() for s in app.screen._compositor.render_strips()]
+        head = next(row for row in rows if "match" in row and "seats" in row)
+        assert head.split() == ["match", "game", "status", "seats", "moves", "age"], rows
+        line = next(row for row in rows if row.lstrip().startswith("many"))
+        assert len(line) <= 80 and "\u2026" in line and " 1234 " in line, rows

@@ -55,6 +55,7 @@ from senet.tui.panes import (
     PlayerRow,
     PlayersPane,
     StatusLine,
+    WrappedText,
 )
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -93,17 +94,27 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
         width: 84; max-width: 100%; height: 90%; border: round $accent; background: $panel;
+        scrollbar-size-vertical: 1;
     }
     """
-    BINDINGS = [Binding("escape,enter,f1,q", "dismiss", "Close")]
+    BINDINGS = [
+        Binding("escape,enter,f1,q", "dismiss", "Close"),
+        Binding("pageup", "page(-1)", "Up", show=False),
+        Binding("pagedown,space", "page(1)", "Down", show=False),
+    ]
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(Text(self.text))
+        with VerticalScroll(can_focus=True) as scroll:
+            scroll.border_title = "HELP - PgUp/PgDn scroll, Esc closes"
+            yield WrappedText(self.text, id="help-text")
+
+    def action_page(self, direction: int) -> None:
+        scroll = self.query_one(VerticalScroll)
+        scroll.scroll_relative(y=direction * max(1, scroll.size.height - 2), animate=False)
 
 
 class QuitScreen(ModalScreen[str | None]):
@@ -180,6 +191,13 @@ class PlayApp(App[int]):
     }
     App.-tall #prompt { height: $tall-prompt-rows; }
     #board.-maximized { width: 100%; height: 1fr; }
+    App.-narrow #board { scrollbar-size-vertical: 0; }
+    /* An 80-column help text needs every column of an 80-column screen. */
+    App.-narrow HelpScreen > VerticalScroll {
+        height: 100%; border: none; border-top: round $accent; border-bottom: round $accent;
+        scrollbar-size-vertical: 0;
+    }
+    #side { border-title-align: right; border-title-color: $text-muted; }
     App.-wide #players { height: 8; }
     """.replace("$prompt-rows", str(PROMPT_ROWS)).replace(
         "$tall-prompt-rows", str(TALL_PROMPT_ROWS)
@@ -257,6 +275,7 @@ class PlayApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.board.on_scroll = self._board_scrolled
         self._fit_layout()
         self.entry.focus()
         self._draw_status()
@@ -275,12 +294,24 @@ class PlayApp(App[int]):
         self._size_now = size
         wide = size.width >= WIDE_COLUMNS
         self.set_class(wide, "-wide")
+        # No column for a scrollbar beside an 80-column drawing: the line below the
+        # board says what is left to scroll instead (see _board_scrolled).
+        self.set_class(size.width <= drawing.WIDTH, "-narrow")
         self.set_class(size.height >= TALL_ROWS, "-tall")
         side = self.query_one("#side")
         if wide:
             side.styles.clear_rule("height")  # the CSS decides
         else:
             side.styles.height = self._narrow_side_rows(size)
+
+    def _board_scrolled(self) -> None:
+        """Below the board (stacked layout), how much of the drawing is left below."""
+        below = self.board.rows_below
+        side = self.query_one("#side")
+        if below and not self.has_class("-wide") and self.screen.maximized is None:
+            side.border_title = f"board: {below} more lines below - PgDn, F3 next part"
+        else:
+            side.border_title = None
 
     def _narrow_side_rows(self, size: Size) -> int:
         """Rows of the players and log below the board (stacked layout): every seat's
@@ -721,7 +752,7 @@ class PlayApp(App[int]):
         self.board.scroll_to(y=starts[self._region], animate=False)
 
     def action_board_page(self, direction: int) -> None:
-        step = max(1, self.board.size.height - 1)
+        step = max(1, self.board.scrollable_content_region.height - 1)
         self.board.scroll_relative(y=direction * step, animate=False)
 
     def action_escape(self) -> None:

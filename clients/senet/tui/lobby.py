@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -81,6 +82,14 @@ class GamePicker(ModalScreen[str | None]):
         self.dismiss(event.option.id)
 
 
+#: Widths of the lobby's columns but the seats (which take the rest of the screen).
+LOBBY_WIDTHS = {"match": 16, "game": 16, "status": 8, "moves": 5, "age": 4}
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)] + "\u2026"
+
+
 def _seats(game: games_pb2.GameInfo) -> str:
     if game.min_seats == game.max_seats:
         return str(game.min_seats)
@@ -131,7 +140,6 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.table.add_columns("match", "game", "status", "seats", "moves", "age")
         self.table.focus()
         if self.load_games is not None:
             # Without the games, the ids alone; the listing below says what failed.
@@ -145,23 +153,39 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         except SenetRpcError as exc:
             self.note.update(f"Could not list the matches: {for_people(exc)} (r tries again)")
             return
-        self.table.clear()
-        for listing in self.matches:
-            self.table.add_row(
-                listing.match_id,
-                text_lobby.game_words(listing, self.variants),
-                text_lobby.status_word(listing),
-                text_lobby.seat_words(listing),
-                str(listing.version),
-                text_lobby.age(listing.created_time_ms),
-                key=listing.match_id,
-            )
+        self._fill()
         if self.first_note:
             self.first_note = ""  # shown once, over the first listing
         elif self.matches:
             self.note.update(f"{len(self.matches)} match(es).")
         else:
             self.note.update("No match is being played yet: n starts one.")
+
+    def on_resize(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        """The table at the screen's width: the seats take what the other columns
+        leave (cut with an ellipsis), so that moves and age stay in view at 80."""
+        row = self.table.cursor_row
+        self.table.clear(columns=True)
+        widths = dict(LOBBY_WIDTHS)
+        fixed = sum(widths.values()) + 2 * (len(widths) + 1)  # each cell's padding
+        widths["seats"] = max(8, self.size.width - fixed - 1)
+        for name in ("match", "game", "status", "seats", "moves", "age"):
+            self.table.add_column(name, width=widths[name], key=name)
+        for listing in self.matches:
+            self.table.add_row(
+                listing.match_id,
+                _cut(text_lobby.game_words(listing, self.variants), widths["game"]),
+                text_lobby.status_word(listing),
+                _cut(text_lobby.seat_words(listing), widths["seats"]),
+                Text(str(listing.version), justify="right"),
+                Text(text_lobby.age(listing.created_time_ms), justify="right"),
+                key=listing.match_id,
+            )
+        if self.matches:
+            self.table.move_cursor(row=min(row, len(self.matches) - 1))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_pick("join")  # Enter on a row

@@ -7,7 +7,9 @@ another off the screen: the board takes what is left and scrolls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -19,6 +21,44 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from senet.v1 import match_pb2
+
+
+def hanging_wrap(text: str, width: int) -> Text:
+    """``text`` wrapped at ``width`` line by line, each continuation indented to where
+    the line's words start after its first gap of two spaces (a key's description in
+    a help table) or else two past the line's own indent, so a wrapped entry still
+    reads as one."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        gap = re.match(r"^(\s*\S.*?\s{2,})\S", line)
+        lead = len(line) - len(line.lstrip())
+        indent = len(gap.group(1)) if gap and len(gap.group(1)) < width // 2 else lead + 2
+        out.extend(
+            textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=" " * indent,
+                drop_whitespace=True,
+                break_on_hyphens=False,
+                replace_whitespace=False,
+            )
+            or [""]
+        )
+    return Text("\n".join(out))
+
+
+class WrappedText(Static):
+    """Plain text wrapped with :func:`hanging_wrap` at the widget's width when drawn."""
+
+    def __init__(self, text: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.text = text
+
+    def render(self) -> Text:
+        return hanging_wrap(self.text, max(10, self.size.width))
 
 
 class StatusLine(Static):
@@ -46,11 +86,40 @@ class StatusLine(Static):
         return line
 
 
+#: Lines of the viewer's hand kept in view at the top of the board, at most.
+PINNED_ROWS = 3
+
+
+def hand_lines(lines: Sequence[Text]) -> list[Text]:
+    """The viewer's hand in a game's drawing: the line that starts with ``your hand``
+    and the lines indented deeper under it (every game's drawing words it so)."""
+    for index, line in enumerate(lines):
+        plain = line.plain
+        if plain.lstrip().lower().startswith("your hand"):
+            indent = len(plain) - len(plain.lstrip())
+            block = [line]
+            for more in lines[index + 1 :]:
+                text = more.plain
+                if not text.strip() or len(text) - len(text.lstrip()) <= indent:
+                    break
+                block.append(more)
+            return block[:PINNED_ROWS]
+    return []
+
+
 class BoardPane(ScrollableContainer):
-    """The game's own drawing of the table, scrollable both ways; ``F2`` zooms it."""
+    """The game's own drawing of the table, scrollable both ways; ``F2`` zooms it.
+
+    The viewer's hand (:func:`hand_lines`) is also pinned at the top, so that it is
+    in view wherever the board is scrolled. :attr:`on_scroll` is told of every
+    vertical scroll (the app says what lies below)."""
 
     DEFAULT_CSS = """
     BoardPane > Static { width: auto; height: auto; }
+    BoardPane > #board-pinned {
+        dock: top; width: 100%; height: auto; background: $boost;
+    }
+    BoardPane > #board-pinned.-empty { display: none; }
     """
     can_focus = False
     ALLOW_MAXIMIZE = True
@@ -58,14 +127,35 @@ class BoardPane(ScrollableContainer):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[Text] = []
+        self.pinned_lines: list[Text] = []
         self.body = Static(id="board-text")
+        self.pinned = Static(id="board-pinned", classes="-empty")
+        self.on_scroll: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
+        yield self.pinned
         yield self.body
 
     def show(self, lines: Sequence[Text]) -> None:
         self.lines = list(lines)
         self.body.update(Text("\n").join(self.lines))
+        self.pinned_lines = [line.copy() for line in hand_lines(self.lines)]
+        for line in self.pinned_lines:
+            line.no_wrap, line.overflow = False, "fold"
+        self.pinned.set_class(not self.pinned_lines, "-empty")
+        self.pinned.update(Text("\n").join(self.pinned_lines))
+        if self.on_scroll is not None:
+            self.call_after_refresh(self.on_scroll)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self.on_scroll is not None:
+            self.on_scroll()
+
+    @property
+    def rows_below(self) -> int:
+        """Lines of the drawing below the pane's lower edge."""
+        return max(0, round(self.max_scroll_y - self.scroll_y))
 
     @property
     def plain(self) -> str:
