@@ -93,17 +93,29 @@ PINNED_ROWS = 3
 def hand_lines(lines: Sequence[Text]) -> list[Text]:
     """The viewer's hand in a game's drawing: the line that starts with ``your hand``
     and the lines indented deeper under it (every game's drawing words it so)."""
+    start = hand_start(lines)
+    return [] if start is None else _hand_block(lines, start)
+
+
+def hand_start(lines: Sequence[Text]) -> int | None:
+    """Where the viewer's hand starts in a drawing (None: no hand drawn)."""
     for index, line in enumerate(lines):
+        if line.plain.lstrip().lower().startswith("your hand"):
+            return index
+    return None
+
+
+def _hand_block(lines: Sequence[Text], index: int) -> list[Text]:
+    for line in lines[index : index + 1]:
         plain = line.plain
-        if plain.lstrip().lower().startswith("your hand"):
-            indent = len(plain) - len(plain.lstrip())
-            block = [line]
-            for more in lines[index + 1 :]:
-                text = more.plain
-                if not text.strip() or len(text) - len(text.lstrip()) <= indent:
-                    break
-                block.append(more)
-            return block[:PINNED_ROWS]
+        indent = len(plain) - len(plain.lstrip())
+        block = [line]
+        for more in lines[index + 1 :]:
+            text = more.plain
+            if not text.strip() or len(text) - len(text.lstrip()) <= indent:
+                break
+            block.append(more)
+        return block[:PINNED_ROWS]
     return []
 
 
@@ -142,13 +154,29 @@ class BoardPane(ScrollableContainer):
         self.pinned_lines = [line.copy() for line in hand_lines(self.lines)]
         for line in self.pinned_lines:
             line.no_wrap, line.overflow = False, "fold"
-        self.pinned.set_class(not self.pinned_lines, "-empty")
         self.pinned.update(Text("\n").join(self.pinned_lines))
+        self._pin()
         if self.on_scroll is not None:
             self.call_after_refresh(self.on_scroll)
 
+    def _pin(self) -> None:
+        """Show the pinned hand only while the drawing's own hand is out of view (the
+        whole pane's height counts, so that pinning never hides what it repeats)."""
+        start = hand_start(self.lines)
+        top = round(self.scroll_y)
+        in_view = (
+            start is not None
+            and top <= start
+            and (start + len(self.pinned_lines) <= top + self.size.height)
+        )
+        self.pinned.set_class(not self.pinned_lines or in_view, "-empty")
+
+    def on_resize(self) -> None:
+        self._pin()
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
+        self._pin()
         if self.on_scroll is not None:
             self.on_scroll()
 
