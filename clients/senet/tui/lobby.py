@@ -4,7 +4,8 @@ The screen only shows what it is given and says what the player chose; where the
 list comes from is the caller's business (``ListMatches`` in :mod:`senet.tui.run`).
 The caller passes a ``load`` coroutine that returns the listings (called on opening
 and on ``r``) and, to start a match from here, a ``games`` coroutine (``ListGames``)
-from which ``n`` asks the game; it then opens the play screen for the
+from which ``n`` asks the game, then the match's settings (the new-match form,
+:mod:`senet.tui.newmatch`); it then opens the play screen for the
 :class:`LobbyChoice` it gets back. The columns are the line mode's
 (:func:`senet.text.lobby.listing_table`), so both modes describe a match alike.
 """
@@ -27,6 +28,7 @@ from textual.widgets.option_list import Option
 from senet.client.errors import SenetRpcError
 from senet.text import lobby as text_lobby
 from senet.text.errors import for_people
+from senet.tui.newmatch import NewMatchChoices, NewMatchForm
 from senet.v1 import games_pb2, match_service_pb2
 
 Load = Callable[[], Awaitable[Sequence[match_service_pb2.MatchListing]]]
@@ -41,6 +43,8 @@ class LobbyChoice:
     how: Literal["join", "watch", "new"]
     match_id: str = ""
     game_id: str = ""
+    #: The new-match form's answers (None: a new match was asked for without it).
+    new: NewMatchChoices | None = None
 
 
 def open_seats(listing: match_service_pb2.MatchListing) -> int:
@@ -213,9 +217,15 @@ class LobbyScreen(Screen[LobbyChoice | None]):
             self.dismiss(LobbyChoice("new"))
             return
 
+        by_id = {game.id: game for game in games}
+
+        def filled(choices: NewMatchChoices | None) -> None:
+            if choices is not None:
+                self.dismiss(LobbyChoice("new", game_id=choices.game_id, new=choices))
+
         def chosen(game_id: str | None) -> None:
             if game_id:
-                self.dismiss(LobbyChoice("new", game_id=game_id))
+                self.app.push_screen(NewMatchForm(by_id[game_id]), callback=filled)
 
         self.app.push_screen(GamePicker(games), callback=chosen)
 
