@@ -128,7 +128,7 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         self.where = where
         self.matches: list[match_service_pb2.MatchListing] = []
         self.variants: Mapping[str, Sequence[str]] = {}
-        self.table: DataTable[str] = DataTable(cursor_type="row", id="matches")
+        self.table: DataTable[str | Text] = DataTable(cursor_type="row", id="matches")
         self.note = Static(note, id="lobby-note")
         self.first_note = note
 

@@ -151,12 +151,8 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
         """The form's values; raises ValueError (a sentence) on a value out of range."""
         game = self.game
         people = _integer(self.query_one("#people", Input).value, "People") or 0
-        bots = tuple(
-            str(value)
-            for index in range(self.bot_rows)
-            if (value := self.query_one(f"#bot-{index}", Select).value) not in (NO_BOT, None)
-            and isinstance(value, str)
-        )
+        picked = [self.query_one(f"#bot-{index}", Select).value for index in range(self.bot_rows)]
+        bots = tuple(str(p) for p in picked if isinstance(p, str) and p != NO_BOT)
         seats = people + len(bots)
         if people < 1:
             raise ValueError("At least one person plays: you.")
