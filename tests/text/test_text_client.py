@@ -338,9 +338,17 @@ def test_resolve_knows_no_game_without_hints() -> None:
     assert choose.resolve("move e4 e2", legal) == choose.Submit("move e4 e2")
     assert choose.resolve("LEAD col r-bot", legal) == choose.Submit("lead r-bot col")
     assert choose.resolve("play 5", legal) == choose.Submit("play 5")
-    # Without hints nothing is typed alone or aliased: the server judges it.
-    assert choose.resolve("e2", legal) == choose.Submit("e2", known=False)
-    assert choose.resolve("take left", legal) == choose.Submit("take left", known=False)
+    # Without hints nothing is typed alone or aliased; a listed first word goes to the
+    # server, which judges the rest.
+    assert choose.resolve("move e2 e9", legal) == choose.Submit("move e2 e9", known=False)
+    # A first word no legal action starts with: the words this position allows, only.
+    for typed in ("e2", "take left", "zz9"):
+        problem = choose.resolve(typed, legal)
+        assert isinstance(problem, choose.Problem), typed
+        assert problem.message == (
+            f"No action starts with {typed.split()[0]!r} now: you can play "
+            "lead, move, pass, play (or a number from 1 to 5; ? for help)."
+        )
 
 
 def test_resolve_asks_when_reordered_input_fits_several_actions() -> None:
@@ -455,7 +463,7 @@ def test_a_person_plays_a_whole_match_in_a_terminal(server_address: str) -> None
     campaign = 0
     placed = 0
     decisions = 0
-    mistakes = ["b z9 c2", "99"]
+    mistakes = ["a z9", "99"]
     while True:
         index = child.expect([PROMPT, "FINAL SCORES", pexpect.EOF], timeout=30)
         if index != 0:

@@ -158,5 +158,5 @@ async def test_a_move_played_on_timeout_says_so_in_the_log(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: any(map(mine.search, app.log_pane.lines_written)))
         # As the pane draws it (wrapped to its width; it scrolls on as the match runs).
-        drawn = " ".join(" ".join(strip.text for strip in app.log_pane.lines).split())
+        drawn = " ".join(" ".join(app.log_pane.drawn()).split())
         assert re.search(r"\(Ada, you\): .*? -- played on timeout \(random\)", drawn), drawn

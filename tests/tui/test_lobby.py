@@ -13,12 +13,14 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Checkbox, Input, Select
 
 from senet.client.client import SenetClient
 from senet.text import cli as play_cli
 from senet.text import drawing
 from senet.tui.app import PlayApp
 from senet.tui.lobby import LobbyApp, LobbyChoice, LobbyScreen
+from senet.tui.newmatch import NewMatchChoices, NewMatchForm
 from senet.tui.run import lobby_session
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from tests.tui.conftest import screen_text, wait_for
@@ -94,7 +96,12 @@ async def test_n_asks_the_game_when_the_server_lists_them() -> None:
         await pilot.press("n")
         await pilot.pause()
         await pilot.press("down", "enter")
-    assert app.return_value == LobbyChoice("new", game_id="archeos")
+        await pilot.pause()
+        assert isinstance(app.screen, NewMatchForm)
+        await pilot.press("ctrl+s")  # the form's defaults: you and one random bot
+    assert app.return_value == LobbyChoice(
+        "new", game_id="archeos", new=NewMatchChoices("archeos", people=1, bots=("random",))
+    )
 
 
 def _args(address: str, *more: str) -> argparse.Namespace:
@@ -191,7 +198,19 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
             for _ in range(ids.index("mykerinos")):
                 await pilot.press("down")
             await pilot.press("enter")
+            # The new-match form: a strategy per bot seat, clocks, an option, a seed.
+            await wait_for(pilot, app, lambda: isinstance(app.screen, NewMatchForm))  # type: ignore[arg-type]
+            form = app.screen
+            forms.append(screen_text(app))  # type: ignore[arg-type]
+            form.query_one("#bot-0", Select).value = "greedy"
+            form.query_one("#bot-1", Select).value = "mcts"
+            form.query_one("#decision_s", Input).value = "30"
+            form.query_one("#option-quick", Checkbox).value = True
+            form.query_one("#seed", Input).value = "12"
+            await pilot.pause()
+            await pilot.press("ctrl+s")
 
+        forms: list[str] = []
         out = io.StringIO()
         console = drawing.make_console(no_color=True, file=out)
         session = await lobby_session(
@@ -200,9 +219,13 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
         assert session is not None and session.seat is not None
         summary = (await client.get(session.match_id)).match
         assert summary.game_id == "mykerinos"
-        kinds = [s.kind for s in summary.seats]
-        assert kinds.count(match_pb2.SEAT_KIND_BOT) >= 1 and summary.seats[0].claimed
+        bots = [s.bot_strategy for s in summary.seats if s.kind == match_pb2.SEAT_KIND_BOT]
+        assert bots == ["greedy", "mcts"] and summary.seats[0].claimed
+        assert summary.time_control.decision_ms == 30_000
+        assert summary.options["quick"].bool_value is True
         assert f"Created mykerinos match {session.match_id}" in out.getvalue()
+        # The form at 80x24 shows what it asks, starting with the seats.
+        assert "NEW Mykerinos MATCH" in forms[0] and "Bot seat 1" in forms[0], forms[0]
     finally:
         await client.close()
 
@@ -232,3 +255,25 @@ async def test_a_seat_taken_meanwhile_brings_the_lobby_back_with_the_reason(
         assert f"Could not join {match_id}:" in notes[1], notes[1]
     finally:
         await client.close()
+
+
+async def test_moves_and_age_stay_in_view_at_80_columns_with_many_seats() -> None:
+    """Six seats of bots with their strategies do not push the moves and the age off
+    an 80-column screen: the seats column takes what is left, cut with an ellipsis."""
+    many = _listing("many", [True] * 6)
+    many.version = 1234
+    for info in many.seats:
+        info.display_name = "Somebody with a long name"
+
+    class Many(Host):
+        async def load(self) -> list[match_service_pb2.MatchListing]:
+            return [many]
+
+    app = Many()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = [s.text.rstrip() for s in app.screen._compositor.render_strips()]
+        head = next(row for row in rows if "match" in row and "seats" in row)
+        assert head.split() == ["match", "game", "status", "seats", "moves", "age"], rows
+        line = next(row for row in rows if row.lstrip().startswith("many"))
+        assert len(line) <= 80 and "\u2026" in line and " 1234 " in line, rows

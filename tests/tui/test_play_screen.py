@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
+from rich.text import Text
 
 from senet.client.client import SenetClient
 from senet.service.server import create_server
@@ -87,9 +88,10 @@ async def test_filtering_narrows_the_list_and_the_board_stays(
         assert all("c3" in app.legal_actions[i].notation for i in app.shown)
         assert app.board.region == board_region
         check_screen(app, (80, 24))
-        await pilot.press("question_mark")  # typed text: '?' is a character
-        assert app.entry.value == "c3?"
-        await pilot.press("backspace", "backspace", "backspace")
+        await pilot.press("question_mark")  # after a filter too, '?' explains
+        assert app.entry.value == "c3"
+        assert app.legal_actions[app.actions.chosen or 0].notation in app.hint_text
+        await pilot.press("backspace", "backspace")
         await pilot.press("down", "down", "question_mark")
         explained = app.legal_actions[app.actions.chosen or 0]
         assert explained.label in screen_text(app) or explained.label[:40] in app.hint_text
@@ -111,13 +113,36 @@ async def test_a_refused_action_is_explained_without_codes(
     app = PlayApp(me)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: app.legal is not None)
-        app.entry.value = "zz q9"
+        # A listed first word with a bad argument: the server's reason, in words.
+        word = app.legal_actions[0].notation.split()[0]
+        app.entry.value = f"{word} q9"
         await pilot.pause()
         await pilot.press("enter")
         await wait_for(pilot, app, lambda: app.hint_text.startswith("Not accepted"))
         text = screen_text(app)
         assert "Not accepted" in text
         assert "MALFORMED" not in text and "ILLEGAL" not in text and "INVALID_ARGUMENT" not in text
+
+
+async def test_an_unknown_word_lists_only_the_words_of_the_legal_actions(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """``zz9`` names no action: the answer lists the first words of the actions this
+    seat may play now, not the words of every variant of the game (draft, gov, tb)."""
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        words = sorted({a.notation.split()[0] for a in app.legal_actions})
+        await pilot.press(*"zz9", "enter")
+        await wait_for(pilot, app, lambda: app.hint_text.startswith("No action starts"))
+        said = " ".join(" ".join(app.log_pane.drawn()).split())
+        assert f"No action starts with 'zz9' now: you can play {', '.join(words)} (" in said
+        for other in ("draft", "gov", "tb", "usetie"):
+            assert other not in words and f" {other}," not in said, said
+        text = " ".join(screen_text(app).split())
+        assert f"you can play {', '.join(words)} (" in text, text
 
 
 async def test_a_resumed_seat_sees_its_recent_log(
@@ -207,3 +232,74 @@ async def test_the_help_opens_and_closes(
         await pilot.press("f2")
         await pilot.pause()
         assert app.screen.maximized is None
+
+
+async def test_the_log_wraps_whole_words_and_keeps_the_newest_line_in_view(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """A message longer than the log pane wraps at word boundaries (no word is cut),
+    at 80x24 and at 140x40, and after many lines the newest is still on screen."""
+    _, _, _, sessions = two_seats
+    app = PlayApp(sessions[0])
+    words = [f"word{n:02d}" for n in range(40)]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        for size in ((80, 24), (140, 40)):
+            await pilot.resize_terminal(*size)
+            app.log_pane.add([f"{size}: " + " ".join(words)])
+            for filler in range(30):
+                app.log_pane.add([f"filler line {filler}"])
+            app.log_pane.add(["Newest: " + " ".join(words[:20])])
+            await wait_for(pilot, app, lambda: "Newest:" in screen_text(app))
+            text = screen_text(app)
+            area = app.log_pane.region
+            rows = [row[area.x : area.right] for row in text.splitlines()[area.y : area.bottom]]
+            shown = " ".join(" ".join(rows).split())
+            # The newest message whole, word by word, in the pane: wrapped, not cut.
+            assert "Newest: " + " ".join(words[:20]) in shown, text
+            assert area.height >= 4, (area, text)
+
+
+async def test_the_log_takes_the_rows_a_short_board_leaves(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    _, _, _, sessions = two_seats
+    app = PlayApp(sessions[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        usual = app.log_pane.region.height
+        app.board.show([Text("a short board")] * 4)
+        app._fit_layout()
+        await pilot.pause()
+        assert app.log_pane.region.height > usual
+        assert app.board.region.height >= 4
+
+
+async def test_question_mark_explains_the_highlighted_action_even_after_a_filter(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """``?`` after a filter explains (it is not typed into the filter): the action's
+    label, what playing it changes (the core as a forward model), what else may be
+    played now, and the core's reason why a typed action that fits none may not."""
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        first = app.legal_actions[0]
+        await pilot.press(*first.notation.split()[-1], "question_mark")
+        assert app.entry.value == first.notation.split()[-1]
+        logged = " ".join(app.log_pane.lines_written)
+        assert f"{first.notation} - {first.label}" in app.hint_text
+        assert "If played: " in logged and "decide" in logged, logged
+        words = sorted({a.notation.split()[0] for a in app.legal_actions})
+        assert "You may play now: " in logged and all(w in logged for w in words), logged
+        text = " ".join(screen_text(app).split())
+        assert "If played: " in text, text
+        # A typed action that fits none: the core says why not.
+        app.entry.value = "take l"
+        await pilot.pause()
+        await pilot.press("question_mark")
+        assert app.entry.value == "take l"
+        logged = " ".join(app.log_pane.lines_written)
+        assert "Not 'take l' now: rewards are chosen during delimitation" in logged, logged

@@ -9,6 +9,7 @@ person would: join from the list, then leave for good.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -38,6 +39,11 @@ def server_with_bots(tmp_path: Path) -> Iterator[str]:
     yield from _serve(tmp_path, "--embedded-bot-workers", "1")
 
 
+#: The environment of the tmux server, without the fixed size pytest puts there
+#: (COLUMNS, LINES): a program in the pane that read it would not follow a resize.
+_TERMINAL_ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+
+
 class Tmux:
     """One tmux server of our own (its own socket), holding one window."""
 
@@ -52,6 +58,7 @@ class Tmux:
             capture_output=True,
             text=True,
             check=True,
+            env=_TERMINAL_ENV,
         )
         return done.stdout
 
@@ -60,6 +67,9 @@ class Tmux:
 
     def keys(self, *keys: str) -> None:
         self._run("send-keys", "-t", "play", *keys)
+
+    def resize(self, width: int, height: int) -> None:
+        self._run("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
@@ -156,3 +166,53 @@ def test_the_lobby_then_leaving_for_good_in_a_real_terminal(server_with_bots: st
             return [s.claimed for s in (await client.get(match_id)).match.seats]
 
     assert run_sync(seats()) == [False, False]
+
+
+def _layout(screen: str) -> str:
+    """ "wide" when the players pane stands beside the board, "stacked" when below it."""
+    rows = screen.splitlines()
+    beside = any("MYKERINOS" in row and "PLAYERS" in row for row in rows)
+    return "wide" if beside else "stacked"
+
+
+def test_the_layout_follows_every_resize_both_ways(server_with_bots: str) -> None:
+    """80x24, 140x40, 141x40, 140x40, 80x24 (the steps of issue 34): at every size the
+    layout is the one for that size, and the status (with "connected" at its right
+    end), the players pane, the log and the prompt are all on the screen."""
+    command = [
+        "env", "TERM=xterm-256color", sys.executable, "-m", "senet.cli", "play",
+        "--server", server_with_bots, "--new", "mykerinos", "--bots", "1",
+        "--seed", "9", "--name", "Ada", ";", "sleep", "30",
+    ]  # fmt: skip
+    tmux = Tmux(80, 24, [f"cd {REPO} &&", *command])
+    try:
+        _wait_screen(tmux, "YOUR TURN")
+        tmux.keys("Enter")  # one move of ours, so that the log has a line of ours
+        _wait_screen(tmux, "(Ada, you): ")
+        for width, height, layout in [
+            (140, 40, "wide"), (141, 40, "wide"), (140, 40, "wide"), (80, 24, "stacked"),
+            (141, 40, "wide"), (80, 24, "stacked"),
+        ]:  # fmt: skip
+            tmux.resize(width, height)
+            for _ in range(MAX_READS):
+                screen = tmux.screen()
+                rows = screen.splitlines()
+                if (
+                    len(rows) == height
+                    and rows[0].rstrip().endswith("connected")
+                    and len(rows[0].rstrip()) == width
+                    and _layout(screen) == layout
+                ):
+                    break
+                time.sleep(0.1)
+            else:
+                pytest.fail(f"{width}x{height}: not laid out as {layout}:\n{tmux.screen()}")
+            print(f"--- {width}x{height}\n{screen}")  # the pane capture, in the test's log
+            assert all(len(row) <= width for row in rows), screen
+            # Each seat with its score (in the stacked layout, the log follows on the row).
+            assert re.search(r"> Blue \(Ada, you\) +-?\d+(  |$)", screen, re.M), screen
+            assert re.search(r"\(random bot\) +-?\d+(  |$)", screen, re.M), screen
+            assert "(Ada, you): " in screen.split("PLAYERS", 1)[1], screen  # the log
+            assert "^q Leave" in rows[-1], screen
+    finally:
+        tmux.close()

@@ -559,7 +559,8 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             plan.open_seats,
             options=parse_options(args.option),
             seed=args.seed,
-            bots=[args.bot_strategy] * plan.bots,
+            # One strategy per bot seat (the lobby's form), or --bot-strategy for all.
+            bots=getattr(args, "bot_strategies", None) or [args.bot_strategy] * plan.bots,
             time_control=time_control(args),
         )
         seat = await client.join(match_id, args.name)
@@ -571,8 +572,9 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             markup=False,
         )
         if plan.bots:
+            strategies = ", ".join(getattr(args, "bot_strategies", None) or [args.bot_strategy])
             out.print(
-                f"Bot seats play the {args.bot_strategy} strategy "
+                f"Bot seats play the {strategies} strategy "
                 "(--bot-strategy greedy or mcts for stronger ones).",
                 highlight=False,
                 markup=False,

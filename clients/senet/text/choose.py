@@ -13,7 +13,9 @@ Accepted input:
   at part of the table, for a game whose renderer offers one), ``quit``.
 
 Nothing here knows a game: what a game lets a person type loosely comes from its
-text renderer as :class:`InputHints`. Anything else that looks like notation is
+text renderer as :class:`InputHints`. A first word that no legal action starts with
+is answered here, with the words the legal actions start with (the server would
+list every word of every variant). Anything else that looks like notation is
 handed to the server, whose error (reason and message) tells the player what is
 wrong with it.
 """
@@ -154,7 +156,25 @@ def resolve(
         if fits:
             return _several(line, fits)
         return Problem(f"No legal action takes {', '.join(tokens)} now.")
+    first = hints.aliases.get(tokens_in_order(lowered)[0], tokens_in_order(lowered)[0])
+    words = action_words(actions)
+    if first not in words:
+        return Problem(
+            f"No action starts with {first!r} now: you can play "
+            f"{', '.join(words)} (or a number from 1 to {count}; ? for help)."
+        )
     return Submit(line, known=False)
+
+
+def tokens_in_order(text: str) -> list[str]:
+    """The words of typed notation, lower case, in the order typed."""
+    return text.replace(",", " ").lower().split()
+
+
+def action_words(actions: Sequence[match_pb2.LegalAction]) -> list[str]:
+    """The first words of ``actions``' notations, once each and sorted: what this
+    match lets the seat play now (not every word of every variant of the game)."""
+    return sorted({a.notation.split()[0].lower() for a in actions if a.notation.split()})
 
 
 def _several(line: str, fits: Sequence[tuple[int, match_pb2.LegalAction]]) -> Problem:

@@ -32,9 +32,11 @@ from collections.abc import Sequence
 
 import grpc
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
@@ -44,7 +46,7 @@ from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
-from senet.tui import picker
+from senet.tui import explain, picker
 from senet.tui.panes import (
     ActionList,
     BoardPane,
@@ -53,6 +55,7 @@ from senet.tui.panes import (
     PlayerRow,
     PlayersPane,
     StatusLine,
+    WrappedText,
 )
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -75,6 +78,13 @@ WIDE_COLUMNS = 120
 #: Rows of the players and log panes below the board (more when more seats play).
 NARROW_SIDE_ROWS = 5
 TALL_ROWS = 36
+#: Rows of the players and log below the board on a tall narrow screen, at least.
+TALL_SIDE_ROWS = 10
+#: Rows the board keeps when the log below it grows.
+BOARD_MIN_ROWS = 8
+#: Rows of the prompt (its border, the hint, the actions and the input line).
+PROMPT_ROWS = 6
+TALL_PROMPT_ROWS = 11
 
 
 class HelpScreen(ModalScreen[None]):
@@ -84,17 +94,27 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
         width: 84; max-width: 100%; height: 90%; border: round $accent; background: $panel;
+        scrollbar-size-vertical: 1;
     }
     """
-    BINDINGS = [Binding("escape,enter,f1,q", "dismiss", "Close")]
+    BINDINGS = [
+        Binding("escape,enter,f1,q", "dismiss", "Close"),
+        Binding("pageup", "page(-1)", "Up", show=False),
+        Binding("pagedown,space", "page(1)", "Down", show=False),
+    ]
 
     def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll():
-            yield Static(Text(self.text))
+        with VerticalScroll(can_focus=True) as scroll:
+            scroll.border_title = "HELP - PgUp/PgDn scroll, Esc closes"
+            yield WrappedText(self.text, id="help-text")
+
+    def action_page(self, direction: int) -> None:
+        scroll = self.query_one(VerticalScroll)
+        scroll.scroll_relative(y=direction * max(1, scroll.size.height - 2), animate=False)
 
 
 class QuitScreen(ModalScreen[str | None]):
@@ -131,7 +151,8 @@ class QuitScreen(ModalScreen[str | None]):
 KEYS_HELP = """Keys
   type          filter the actions (notation or words); a number picks action N
   Up/Down       move in the list          Enter   play the highlighted action
-  ?             explain the highlighted action
+  ?             explain the highlighted action (what it does, what else may be
+                played now, and why a typed action that fits none may not)
   PageUp/Down   scroll the board          F2      zoom the board (again: back)
   F3            next region of the board  F1      this help
   Ctrl+Q        leave for good, or pause (the resume command is printed)
@@ -153,8 +174,8 @@ class PlayApp(App[int]):
     #side { height: 6; layout: horizontal; border-top: solid $primary-darken-2; }
     #players { width: 32; height: 100%; padding: 0 1 0 0; }
     App.-clocked #players { width: 43; }
-    #log { width: 1fr; height: 100%; scrollbar-size-vertical: 1; }
-    #prompt { height: 6; border-top: solid $primary-darken-2; }
+    #log { width: 1fr; height: 100%; padding-left: 2; scrollbar-size-vertical: 1; }
+    #prompt { height: $prompt-rows; border-top: solid $primary-darken-2; }
     #hint { height: 1; }
     #actions { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
     #entry { height: 1; border: none; padding: 0 1; }
@@ -165,11 +186,22 @@ class PlayApp(App[int]):
         border-left: solid $primary-darken-2;
     }
     App.-wide #players { width: 100%; }
-    App.-wide #log { width: 100%; height: 1fr; border-top: solid $primary-darken-2; }
-    App.-tall #prompt { height: 11; }
+    App.-wide #log {
+        width: 100%; height: 1fr; padding-left: 0; border-top: solid $primary-darken-2;
+    }
+    App.-tall #prompt { height: $tall-prompt-rows; }
     #board.-maximized { width: 100%; height: 1fr; }
+    App.-narrow #board { scrollbar-size-vertical: 0; }
+    /* An 80-column help text needs every column of an 80-column screen. */
+    App.-narrow HelpScreen > VerticalScroll {
+        height: 100%; border: none; border-top: round $accent; border-bottom: round $accent;
+        scrollbar-size-vertical: 0;
+    }
+    #side { border-title-align: right; border-title-color: $text-muted; }
     App.-wide #players { height: 8; }
-    """
+    """.replace("$prompt-rows", str(PROMPT_ROWS)).replace(
+        "$tall-prompt-rows", str(TALL_PROMPT_ROWS)
+    )
     #: Zooming the board keeps the status line and the prompt: the game goes on.
     ALLOW_IN_MAXIMIZED_VIEW = "#status, #prompt, Footer"
     BINDINGS = [
@@ -213,7 +245,7 @@ class PlayApp(App[int]):
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
-        self._side_rows = 0
+        self._size_now: Size | None = None
         self.board = BoardPane(id="board")
         self.players = PlayersPane(id="players")
         self.log_pane = LogPane(id="log")
@@ -243,23 +275,57 @@ class PlayApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.board.on_scroll = self._board_scrolled
         self._fit_layout()
         self.entry.focus()
         self._draw_status()
         self.run_worker(self._follow(), name="follow", exit_on_error=False)
         self.set_interval(CLOCK_TICK_S, self._tick_clock, name="clock")
 
-    def on_resize(self) -> None:
-        self._fit_layout()
+    def on_resize(self, event: events.Resize) -> None:
+        # The event's size: ``self.size`` may still be the size before this change.
+        self._fit_layout(event.size)
         self.call_after_refresh(self._draw)
 
-    def _fit_layout(self) -> None:
-        wide = self.size.width >= WIDE_COLUMNS
+    def _fit_layout(self, size: Size | None = None) -> None:
+        """Choose the layout for ``size`` (the terminal's): side by side from
+        :data:`WIDE_COLUMNS`, stacked below; every change of size chooses again."""
+        size = size if size is not None else self.size
+        self._size_now = size
+        wide = size.width >= WIDE_COLUMNS
         self.set_class(wide, "-wide")
-        self.set_class(self.size.height >= TALL_ROWS, "-tall")
+        # No column for a scrollbar beside an 80-column drawing: the line below the
+        # board says what is left to scroll instead (see _board_scrolled).
+        self.set_class(size.width <= drawing.WIDTH, "-narrow")
+        self.set_class(size.height >= TALL_ROWS, "-tall")
+        side = self.query_one("#side")
         if wide:
-            self._side_rows = 0
-            self.query_one("#side").styles.clear_rule("height")  # the CSS decides
+            side.styles.clear_rule("height")  # the CSS decides
+        else:
+            side.styles.height = self._narrow_side_rows(size)
+
+    def _board_scrolled(self) -> None:
+        """Below the board (stacked layout), how much of the drawing is left below."""
+        below = self.board.rows_below
+        side = self.query_one("#side")
+        if below and not self.has_class("-wide") and self.screen.maximized is None:
+            side.border_title = f"board: {below} more lines below - PgDn, F3 next part"
+        else:
+            side.border_title = None
+
+    def _narrow_side_rows(self, size: Size) -> int:
+        """Rows of the players and log below the board (stacked layout): every seat's
+        line, and the log grows into whatever rows the board's drawing leaves unused,
+        so long as the board keeps :data:`BOARD_MIN_ROWS`."""
+        seats = len(self.players.rows) or (len(self.summary.seats) if self.summary else 0)
+        wanted = 1 + max(NARROW_SIDE_ROWS, seats)
+        prompt = TALL_PROMPT_ROWS if size.height >= TALL_ROWS else PROMPT_ROWS
+        main = size.height - 2 - prompt  # the status line and the footer
+        board = len(self.board.lines) or main
+        spare = min(main - BOARD_MIN_ROWS, main - board)
+        if size.height >= TALL_ROWS:
+            spare = max(spare, TALL_SIDE_ROWS)
+        return max(wanted, spare)
 
     # ------------------------------------------------------------ who and what
     @property
@@ -459,10 +525,7 @@ class PlayApp(App[int]):
         self.set_class(any(row.clock for row in rows), "-clocked")
         self.players.show(rows, "FINAL SCORES" if self.over else "PLAYERS")
         # Below the board (narrow screens) the pane grows to hold every seat (up to 6).
-        wanted = 1 + max(NARROW_SIDE_ROWS, len(rows))
-        if not self.has_class("-wide") and self._side_rows != wanted:
-            self._side_rows = wanted
-            self.query_one("#side").styles.height = wanted
+        self._fit_layout(self._size_now)
 
     def clock_text(self, seat: int) -> str:
         """The seat's clock (its reserve; for the seat deciding, the time left), or
@@ -559,15 +622,20 @@ class PlayApp(App[int]):
         self.explain()
 
     def explain(self) -> None:
-        """Show what the highlighted action does (its label from the core)."""
+        """Explain the highlighted action (its label, what it changes), what may be
+        played now, and why a typed action that fits none may not; in the log, with
+        the first line in the hint (see :mod:`senet.tui.explain`)."""
         index = self.actions.chosen
-        if index is None:
+        typed = self.entry.value
+        summary, view, seat = self.summary, self.view, self.viewer
+        if summary is None or view is None or seat is None or self.legal is None:
             self._hint(Text("No action to explain now; F1 shows the help.", style="italic"))
             return
-        action = self.legal_actions[index]
-        line = f"{index + 1}: {action.notation} - {action.label}"
-        self._hint(Text(line, style="bold"))
-        self._say(line)
+        lines = explain.explain(
+            self.renderer, summary, view, seat, self.legal_actions, index, typed
+        )
+        self._hint(Text(lines[0].strip(), style="bold"))
+        self.log_pane.add([Text(lines[0], style="bold"), *lines[1:]])
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -611,7 +679,9 @@ class PlayApp(App[int]):
             elif self.shown and self.actions.chosen is not None:
                 chosen = legal[self.actions.chosen].notation
             elif isinstance(choice, choose.Problem):
+                # The hint is one line: the log keeps the whole sentence, wrapped.
                 self._hint(Text(choice.message, style="bold red"))
+                self._say(choice.message, style="red")
                 return
             else:
                 chosen = text  # not listed: the server explains a refusal
@@ -682,7 +752,7 @@ class PlayApp(App[int]):
         self.board.scroll_to(y=starts[self._region], animate=False)
 
     def action_board_page(self, direction: int) -> None:
-        step = max(1, self.board.size.height - 1)
+        step = max(1, self.board.scrollable_content_region.height - 1)
         self.board.scroll_relative(y=direction * step, animate=False)
 
     def action_escape(self) -> None:

@@ -4,7 +4,8 @@ The screen only shows what it is given and says what the player chose; where the
 list comes from is the caller's business (``ListMatches`` in :mod:`senet.tui.run`).
 The caller passes a ``load`` coroutine that returns the listings (called on opening
 and on ``r``) and, to start a match from here, a ``games`` coroutine (``ListGames``)
-from which ``n`` asks the game; it then opens the play screen for the
+from which ``n`` asks the game, then the match's settings (the new-match form,
+:mod:`senet.tui.newmatch`); it then opens the play screen for the
 :class:`LobbyChoice` it gets back. The columns are the line mode's
 (:func:`senet.text.lobby.listing_table`), so both modes describe a match alike.
 """
@@ -16,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -26,6 +28,7 @@ from textual.widgets.option_list import Option
 from senet.client.errors import SenetRpcError
 from senet.text import lobby as text_lobby
 from senet.text.errors import for_people
+from senet.tui.newmatch import NewMatchChoices, NewMatchForm
 from senet.v1 import games_pb2, match_service_pb2
 
 Load = Callable[[], Awaitable[Sequence[match_service_pb2.MatchListing]]]
@@ -40,6 +43,8 @@ class LobbyChoice:
     how: Literal["join", "watch", "new"]
     match_id: str = ""
     game_id: str = ""
+    #: The new-match form's answers (None: a new match was asked for without it).
+    new: NewMatchChoices | None = None
 
 
 def open_seats(listing: match_service_pb2.MatchListing) -> int:
@@ -81,6 +86,14 @@ class GamePicker(ModalScreen[str | None]):
         self.dismiss(event.option.id)
 
 
+#: Widths of the lobby's columns but the seats (which take the rest of the screen).
+LOBBY_WIDTHS = {"match": 16, "game": 16, "status": 8, "moves": 5, "age": 4}
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(1, width - 1)] + "\u2026"
+
+
 def _seats(game: games_pb2.GameInfo) -> str:
     if game.min_seats == game.max_seats:
         return str(game.min_seats)
@@ -115,7 +128,7 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         self.where = where
         self.matches: list[match_service_pb2.MatchListing] = []
         self.variants: Mapping[str, Sequence[str]] = {}
-        self.table: DataTable[str] = DataTable(cursor_type="row", id="matches")
+        self.table: DataTable[str | Text] = DataTable(cursor_type="row", id="matches")
         self.note = Static(note, id="lobby-note")
         self.first_note = note
 
@@ -131,7 +144,6 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         yield Footer()
 
     async def on_mount(self) -> None:
-        self.table.add_columns("match", "game", "status", "seats", "moves", "age")
         self.table.focus()
         if self.load_games is not None:
             # Without the games, the ids alone; the listing below says what failed.
@@ -145,23 +157,39 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         except SenetRpcError as exc:
             self.note.update(f"Could not list the matches: {for_people(exc)} (r tries again)")
             return
-        self.table.clear()
-        for listing in self.matches:
-            self.table.add_row(
-                listing.match_id,
-                text_lobby.game_words(listing, self.variants),
-                text_lobby.status_word(listing),
-                text_lobby.seat_words(listing),
-                str(listing.version),
-                text_lobby.age(listing.created_time_ms),
-                key=listing.match_id,
-            )
+        self._fill()
         if self.first_note:
             self.first_note = ""  # shown once, over the first listing
         elif self.matches:
             self.note.update(f"{len(self.matches)} match(es).")
         else:
             self.note.update("No match is being played yet: n starts one.")
+
+    def on_resize(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        """The table at the screen's width: the seats take what the other columns
+        leave (cut with an ellipsis), so that moves and age stay in view at 80."""
+        row = self.table.cursor_row
+        self.table.clear(columns=True)
+        widths = dict(LOBBY_WIDTHS)
+        fixed = sum(widths.values()) + 2 * (len(widths) + 1)  # each cell's padding
+        widths["seats"] = max(8, self.size.width - fixed - 1)
+        for name in ("match", "game", "status", "seats", "moves", "age"):
+            self.table.add_column(name, width=widths[name], key=name)
+        for listing in self.matches:
+            self.table.add_row(
+                listing.match_id,
+                _cut(text_lobby.game_words(listing, self.variants), widths["game"]),
+                text_lobby.status_word(listing),
+                _cut(text_lobby.seat_words(listing), widths["seats"]),
+                Text(str(listing.version), justify="right"),
+                Text(text_lobby.age(listing.created_time_ms), justify="right"),
+                key=listing.match_id,
+            )
+        if self.matches:
+            self.table.move_cursor(row=min(row, len(self.matches) - 1))
 
     def on_data_table_row_selected(self, _event: DataTable.RowSelected) -> None:
         self.action_pick("join")  # Enter on a row
@@ -189,9 +217,15 @@ class LobbyScreen(Screen[LobbyChoice | None]):
             self.dismiss(LobbyChoice("new"))
             return
 
+        by_id = {game.id: game for game in games}
+
+        def filled(choices: NewMatchChoices | None) -> None:
+            if choices is not None:
+                self.dismiss(LobbyChoice("new", game_id=choices.game_id, new=choices))
+
         def chosen(game_id: str | None) -> None:
             if game_id:
-                self.dismiss(LobbyChoice("new", game_id=game_id))
+                self.app.push_screen(NewMatchForm(by_id[game_id]), callback=filled)
 
         self.app.push_screen(GamePicker(games), callback=chosen)
 

@@ -7,38 +7,131 @@ another off the screen: the board takes what is left and scrolls.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import textwrap
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import ScrollableContainer
+from textual.containers import ScrollableContainer, VerticalScroll
 from textual.message import Message
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from senet.v1 import match_pb2
 
 
+def hanging_wrap(text: str, width: int) -> Text:
+    """``text`` wrapped at ``width`` line by line, each continuation indented to where
+    the line's words start after its first gap of two spaces (a key's description in
+    a help table) or else two past the line's own indent, so a wrapped entry still
+    reads as one."""
+    out: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= width:
+            out.append(line)
+            continue
+        gap = re.match(r"^(\s*\S.*?\s{2,})\S", line)
+        lead = len(line) - len(line.lstrip())
+        indent = len(gap.group(1)) if gap and len(gap.group(1)) < width // 2 else lead + 2
+        out.extend(
+            textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=" " * indent,
+                drop_whitespace=True,
+                break_on_hyphens=False,
+                replace_whitespace=False,
+            )
+            or [""]
+        )
+    return Text("\n".join(out))
+
+
+class WrappedText(Static):
+    """Plain text wrapped with :func:`hanging_wrap` at the widget's width when drawn."""
+
+    def __init__(self, text: str, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.text = text
+
+    def render(self) -> Text:
+        return hanging_wrap(self.text, max(10, self.size.width))
+
+
 class StatusLine(Static):
-    """One line: the game and match on the left, the connection state on the right."""
+    """One line: the game and match on the left, the connection state on the right.
+
+    Laid out when drawn, at the width the line has then, so that a resized terminal
+    keeps the connection state at its right end."""
+
+    where = ""
+    state = Text("")
 
     def show(self, where: str, state: Text) -> None:
+        self.where, self.state = where, state
+        self.refresh()
+
+    def render(self) -> Text:
         width = max(1, self.size.width)
-        line = Text(where, style="bold")
-        room = width - line.cell_len - state.cell_len
-        line.append(" " * max(1, room))
+        state = self.state.copy()
+        line = Text(self.where, style="bold")
+        # The connection state is what a person looks for: the match id gives way first.
+        line.truncate(max(1, width - state.cell_len - 1), overflow="ellipsis")
+        line.append(" " * max(1, width - line.cell_len - state.cell_len))
         line.append_text(state)
         line.truncate(width, overflow="ellipsis")
-        self.update(line)
+        return line
+
+
+#: Lines of the viewer's hand kept in view at the top of the board, at most.
+PINNED_ROWS = 3
+
+
+def hand_lines(lines: Sequence[Text]) -> list[Text]:
+    """The viewer's hand in a game's drawing: the line that starts with ``your hand``
+    and the lines indented deeper under it (every game's drawing words it so)."""
+    start = hand_start(lines)
+    return [] if start is None else _hand_block(lines, start)
+
+
+def hand_start(lines: Sequence[Text]) -> int | None:
+    """Where the viewer's hand starts in a drawing (None: no hand drawn)."""
+    for index, line in enumerate(lines):
+        if line.plain.lstrip().lower().startswith("your hand"):
+            return index
+    return None
+
+
+def _hand_block(lines: Sequence[Text], index: int) -> list[Text]:
+    for line in lines[index : index + 1]:
+        plain = line.plain
+        indent = len(plain) - len(plain.lstrip())
+        block = [line]
+        for more in lines[index + 1 :]:
+            text = more.plain
+            if not text.strip() or len(text) - len(text.lstrip()) <= indent:
+                break
+            block.append(more)
+        return block[:PINNED_ROWS]
+    return []
 
 
 class BoardPane(ScrollableContainer):
-    """The game's own drawing of the table, scrollable both ways; ``F2`` zooms it."""
+    """The game's own drawing of the table, scrollable both ways; ``F2`` zooms it.
+
+    The viewer's hand (:func:`hand_lines`) is also pinned at the top, so that it is
+    in view wherever the board is scrolled. :attr:`on_scroll` is told of every
+    vertical scroll (the app says what lies below)."""
 
     DEFAULT_CSS = """
     BoardPane > Static { width: auto; height: auto; }
+    BoardPane > #board-pinned {
+        dock: top; width: 100%; height: auto; background: $boost;
+    }
+    BoardPane > #board-pinned.-empty { display: none; }
     """
     can_focus = False
     ALLOW_MAXIMIZE = True
@@ -46,14 +139,51 @@ class BoardPane(ScrollableContainer):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines: list[Text] = []
+        self.pinned_lines: list[Text] = []
         self.body = Static(id="board-text")
+        self.pinned = Static(id="board-pinned", classes="-empty")
+        self.on_scroll: Callable[[], None] | None = None
 
     def compose(self) -> ComposeResult:
+        yield self.pinned
         yield self.body
 
     def show(self, lines: Sequence[Text]) -> None:
         self.lines = list(lines)
         self.body.update(Text("\n").join(self.lines))
+        self.pinned_lines = [line.copy() for line in hand_lines(self.lines)]
+        for line in self.pinned_lines:
+            line.no_wrap, line.overflow = False, "fold"
+        self.pinned.update(Text("\n").join(self.pinned_lines))
+        self._pin()
+        if self.on_scroll is not None:
+            self.call_after_refresh(self.on_scroll)
+
+    def _pin(self) -> None:
+        """Show the pinned hand only while the drawing's own hand is out of view (the
+        whole pane's height counts, so that pinning never hides what it repeats)."""
+        start = hand_start(self.lines)
+        top = round(self.scroll_y)
+        in_view = (
+            start is not None
+            and top <= start
+            and (start + len(self.pinned_lines) <= top + self.size.height)
+        )
+        self.pinned.set_class(not self.pinned_lines or in_view, "-empty")
+
+    def on_resize(self) -> None:
+        self._pin()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._pin()
+        if self.on_scroll is not None:
+            self.on_scroll()
+
+    @property
+    def rows_below(self) -> int:
+        """Lines of the drawing below the pane's lower edge."""
+        return max(0, round(self.max_scroll_y - self.scroll_y))
 
     @property
     def plain(self) -> str:
@@ -84,14 +214,21 @@ class PlayerRow:
 
 
 class PlayersPane(Static):
-    """Who plays, their scores, whose turn it is, and each seat's clock."""
+    """Who plays, their scores, whose turn it is, and each seat's clock.
+
+    Laid out when drawn, at the pane's size then (a resize draws it again)."""
 
     rows: Sequence[PlayerRow] = ()
+    title = "PLAYERS"
 
     def show(self, rows: Sequence[PlayerRow], title: str = "PLAYERS") -> None:
         """One line a seat (name, clock, score); the title too when the pane has a
         row to spare. Clocks line up in a column of their own, before the scores."""
-        self.rows = rows
+        self.rows, self.title = rows, title
+        self.refresh()
+
+    def render(self) -> Text:
+        rows, title = self.rows, self.title
         width = max(12, self.size.width or 30)
         clock_width = max((len(row.clock) for row in rows), default=0)
         out = Text()
@@ -113,23 +250,52 @@ class PlayersPane(Static):
             out.append_text(line)
             out.append("\n")
         out.rstrip()
-        self.update(out)
+        return out
 
 
-class LogPane(RichLog):
-    """The recent log: the lines of every committed action, newest at the bottom."""
+class LogPane(VerticalScroll):
+    """The recent log: the lines of every committed action, newest at the bottom.
 
+    Lines wrap at word boundaries at the pane's width, again after every resize, and
+    the newest line stays in view (the pane is anchored to its end)."""
+
+    DEFAULT_CSS = """
+    LogPane > Static { width: 1fr; height: auto; }
+    """
     can_focus = False
+    #: Lines kept; older ones scroll out for good.
+    MAX_LINES = 500
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=500)
+        super().__init__(id=id)
+        self.lines: list[Text] = []
+        #: Every line added, in plain text (what tests read).
         self.lines_written: list[str] = []
+        self.body = Static(id="log-text")
+
+    def compose(self) -> ComposeResult:
+        yield self.body
+
+    def on_mount(self) -> None:
+        self.anchor()
 
     def add(self, lines: Sequence[str | Text]) -> None:
         for line in lines:
-            text = line if isinstance(line, Text) else Text(line)
+            text = line.copy() if isinstance(line, Text) else Text(line)
+            text.overflow = "fold"  # a word longer than the pane is folded, never cut
             self.lines_written.append(text.plain)
-            self.write(text)
+            self.lines.append(text)
+        del self.lines[: -self.MAX_LINES]
+        self.body.update(Text("\n").join(self.lines))
+        self.scroll_end(animate=False, immediate=False)
+
+    def drawn(self) -> list[str]:
+        """The log as the pane draws it: every line wrapped at the pane's width."""
+        width = max(1, self.body.size.width)
+        rows: list[str] = []
+        for line in self.lines:
+            rows.extend(part.plain for part in line.wrap(self.app.console, width))
+        return rows
 
 
 class ActionList(OptionList):
@@ -173,7 +339,7 @@ class Entry(Input):
     """The prompt's input line: typing filters, arrows move in the list, ``?`` explains."""
 
     class Explain(Message):
-        """``?`` typed on an empty line: explain the highlighted action."""
+        """``?`` typed: explain the highlighted action (the filter stays as typed)."""
 
     class Move(Message):
         """An arrow key: move the highlight by ``step``."""
@@ -185,7 +351,8 @@ class Entry(Input):
     _STEPS = {"up": -1, "down": 1}
 
     async def _on_key(self, event: events.Key) -> None:
-        if event.character == "?" and not self.value:
+        # ``?`` is never part of notation: after a filter too, it explains.
+        if event.character == "?":
             event.stop()
             event.prevent_default()
             self.post_message(self.Explain())

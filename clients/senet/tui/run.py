@@ -25,6 +25,7 @@ from senet.text.cli import program
 from senet.text.errors import for_people, reach
 from senet.tui.app import PlayApp
 from senet.tui.lobby import LobbyApp, LobbyChoice
+from senet.tui.newmatch import NewMatchChoices
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 
 #: Matches the lobby lists (newest first); older ones are a ``senet matches`` away.
@@ -74,6 +75,8 @@ async def lobby_session(
             known = {g.id: g for g in await client.list_games()}
             fewest = known[choice.game_id].min_seats if choice.game_id in known else 2
             new = _new_match_args(args, choice.game_id, fewest)
+            if choice.new is not None:
+                new = _form_args(new, choice.new)
             return await open_session(new, client, console)
         try:
             seat = await client.join(choice.match_id, args.name)
@@ -95,6 +98,23 @@ def _new_match_args(args: argparse.Namespace, game_id: str, fewest: int) -> argp
     new.lobby = False
     if not (args.bots or args.seats is not None or args.players is not None):
         new.bots = max(2, fewest) - 1
+    return new
+
+
+def _form_args(args: argparse.Namespace, form: NewMatchChoices) -> argparse.Namespace:
+    """``args`` with the new-match form's answers, as the command line would give them."""
+    new = argparse.Namespace(**vars(args))
+    new.players = None
+    new.seats = form.people
+    new.bots = len(form.bots)
+    new.bot_strategies = list(form.bots)
+    new.option = list(form.options)
+    new.decision_s, new.reserve_s, new.increment_s = (
+        form.decision_s,
+        form.reserve_s,
+        form.increment_s,
+    )
+    new.seed = form.seed
     return new
 
 

@@ -18,7 +18,14 @@ from collections.abc import Iterable, Sequence
 
 from rich.text import Text
 
-from senet.games.marenostrum.board import PROVINCE_DATA, SEA_DATA
+from senet.games.marenostrum.board import (
+    LAND_NEIGHBOURS,
+    PROVINCE_DATA,
+    SEA_DATA,
+    SHORES,
+    SPACE_IDS,
+    space_index,
+)
 from senet.text.drawing import WIDTH, fit, hanging
 from senet.text.marenostrum.names import Seats, card_name, civ_letter, civ_name, civ_style
 from senet.v1 import mare_nostrum_pb2 as pb
@@ -148,6 +155,39 @@ def overview_lines(view: pb.MareNostrumView) -> list[Text]:
         lines += flow("Other", others)
     lines += flow("Seas", [sea_cell(s) for s in view.seas])
     return lines
+
+
+def neighbours_text(province_id: str, view: pb.MareNostrumView) -> str:
+    """A province's neighbours, from the rules core's map: ``land etru=R camp | sea
+    tyr``; a neighbour under influence shows its civilization's letter."""
+    index = space_index(province_id)
+    if index < 0 or index >= len(LAND_NEIGHBOURS):
+        return ""
+    owners = {p.id: p.influence for p in view.provinces}
+
+    def named(space: str) -> str:
+        owner = owners.get(space, 0)
+        return f"{space}={civ_letter(owner)}" if owner else space
+
+    land = " ".join(named(SPACE_IDS[i]) for i in LAND_NEIGHBOURS[index]) or "-"
+    sea = " ".join(SPACE_IDS[i] for i in SHORES[index]) or "-"
+    return f"land {land} | sea {sea}"
+
+
+def province_view_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
+    """The viewer's provinces (influence or occupation), each with its state and its
+    neighbours by land and by sea: the part of the map a turn is played on."""
+    mine = seats.civs.get(seats.viewer, 0) if seats.viewer is not None else 0
+    if not mine:
+        return []
+    capitals = capitals_of(view)
+    ids = [p for p in view.provinces if p.influence == mine or p.occupier == mine]
+    lines = [Text("YOUR PROVINCES  state, then neighbours by land | by sea", style="bold")]
+    for province in ids:
+        cell = province_cell(province, capitals)
+        cell.append(" " * max(1, 24 - cell.cell_len))
+        lines += hanging(Text("  ").append_text(cell), neighbours_text(province.id, view), WIDTH)
+    return lines if ids else []
 
 
 def province_detail(province: pb.MareNostrumProvince, view: pb.MareNostrumView) -> Text:
@@ -294,6 +334,8 @@ def zoom_lines(words: str, view: pb.MareNostrumView, seats: Seats) -> list[Text]
         else:
             line = sea_detail(seas[space])
         lines += hanging(Text(f"  {space:<5}"), line.plain, WIDTH)
+        if space in provinces:
+            lines += hanging(Text("        "), neighbours_text(space, view), WIDTH)
     if unknown:
         names = ", ".join(name for name, _ in REGIONS)
         lines += hanging(

@@ -123,11 +123,18 @@ def player_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
             free = ", ".join(f"{item_name(f.item)} x{f.count}" for f in player.free_builds)
             extra += f"; free builds {free}"
         lines += hanging(Text("    "), extra, WIDTH)
-        if player.seat == seats.viewer:
-            lines += hanging(Text("    your hand: ", style="bold"), cards_text(player.hand), WIDTH)
-            if player.offer.cards:
-                lines += hanging(Text("    your offer: "), cards_text(player.offer), WIDTH)
     return lines
+
+
+def hand_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
+    """The viewer's cards (and offer): near the top, where a turn starts."""
+    for player in view.players:
+        if player.seat == seats.viewer:
+            lines = hanging(Text("your hand: ", style="bold"), cards_text(player.hand), WIDTH)
+            if player.offer.cards:
+                lines += hanging(Text("  your offer: "), cards_text(player.offer), WIDTH)
+            return lines
+    return []
 
 
 def trade_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
@@ -235,15 +242,20 @@ def match_lines(
     viewer: int | None = None,
     cs: Charset = UNICODE,
 ) -> list[Text]:
-    """The whole table; the map overview last, its details after it."""
+    """The whole table. What a turn is played with comes first, so that it fits one
+    80x24 screen with the board zoomed: the seat's hand, the trade, the purchase or
+    battle under way and the seat's provinces with their neighbours; then the
+    roles, gods and stock, the players, and the map overview with its details."""
     seats = Seats(view, summary, viewer)
     lines = header_lines(view, summary, seats)
     lines += end_lines(view, seats)
-    lines += powers_lines(view, seats)
-    lines += player_lines(view, seats)
+    lines += hand_lines(view, seats)
     lines += trade_lines(view, seats)
     lines += purchase_lines(view)
     lines += military_lines(view, seats)
+    lines += board.province_view_lines(view, seats)
+    lines += powers_lines(view, seats)
+    lines += player_lines(view, seats)
     lines += board.overview_lines(view)
     lines += board.detail_lines(view, seats)
     return [fit(line, WIDTH) for line in lines]
