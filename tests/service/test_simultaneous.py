@@ -16,7 +16,7 @@ import pytest
 from senet.games import GameState, get_game
 from senet.service import errors
 from senet.service.matches import Caller, MatchService
-from senet.service.records import MatchUpdate, Snapshot, SubmitOutcome, UpdateRecord
+from senet.service.records import HeadDocument, MatchUpdate, SubmitOutcome, UpdateRecord
 from senet.service.settings import Settings
 from senet.service.zombies import ZombiePlayer
 from senet.store.memory import MemoryStore
@@ -35,7 +35,7 @@ def _same(outcome: SubmitOutcome) -> SubmitOutcome:
 
 async def _state(service: MatchService, match_id: str) -> tuple[int, GameState]:
     stored = await service.store.load(match_id)
-    state = get_game(GAME).state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    state = get_game(GAME).state_from_data(HeadDocument.from_json(stored.snapshot_json).state)
     return stored.version, state
 
 

@@ -53,6 +53,7 @@ from senet.service.lobby import Lobby, LobbyFilter, MatchPage, lobby_entry
 from senet.service.ratelimit import RateLimiter
 from senet.service.records import (
     ZOMBIE,
+    HeadDocument,
     Heartbeat,
     LeaveOutcome,
     LeavePolicy,
@@ -65,7 +66,6 @@ from senet.service.records import (
     MatchUpdate,
     SeatClaim,
     SeatPlan,
-    Snapshot,
     Status,
     SubmitOutcome,
     UpdateRecord,
@@ -80,6 +80,7 @@ from senet.service.records import (
 from senet.service.settings import Settings
 from senet.store import (
     BotDecisionRef,
+    ClaimWrite,
     CommitRequest,
     EventBatch,
     MatchExists,
@@ -90,7 +91,6 @@ from senet.store import (
     StoredMatch,
     StoreError,
 )
-from senet.store import SeatClaim as StoreSeatClaim
 from senet.store.base import BOTS, CLOCKS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -312,7 +312,7 @@ class MatchService:
                 and is_started(meta, stored.seats)
             ):
                 return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
-        return game.state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+        return game.state_from_data(HeadDocument.from_json(stored.snapshot_json).state)
 
     def _read_state(self, game: Game, stored: StoredMatch) -> GameState:
         """:meth:`_state`, for reading only: the cached head's own state when it
@@ -327,7 +327,7 @@ class MatchService:
 
     def _status(self, stored: StoredMatch) -> Status:
         if stored.status == "active":
-            updated = Snapshot.from_json(stored.snapshot_json).updated_at
+            updated = HeadDocument.from_json(stored.snapshot_json).updated_at
             if time.time() - updated > self.settings.idle_ttl_s / 2:
                 return "abandoned"
         return stored.status
@@ -523,7 +523,7 @@ class MatchService:
             if existing is not None:
                 return existing
         clock = None if time_control is None else Clock.initial(time_control, len(seats))
-        snapshot = Snapshot(
+        snapshot = HeadDocument(
             state.to_data(), time.time(), None if clock is None else clock.to_data()
         )
         # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
@@ -645,7 +645,7 @@ class MatchService:
         opens = [s for s, plan in enumerate(meta.seats) if plan.kind == "open"]
         for candidate in candidates:
             if not await self.store.claim_seat(
-                stored.match_id, StoreSeatClaim(candidate, claims[candidate].to_json()), opens
+                stored.match_id, ClaimWrite(candidate, claims[candidate].to_json()), opens
             ):
                 if keyed:
                     # Taken: by another attempt of this join (a retry sent while
@@ -1026,7 +1026,7 @@ class MatchService:
                 request_key=key,
                 log_entry_json=log_entry,
                 events_json=update_json,
-                snapshot_json=Snapshot(
+                snapshot_json=HeadDocument(
                     state.snapshot_data(), now, None if clock is None else clock.to_data()
                 ).to_json(),
                 status=status,
@@ -1655,7 +1655,7 @@ def _zombie_pick(meta: MatchMeta, version: int, state: GameState, seat: int) -> 
 
 def _clock_of(stored: StoredMatch) -> Clock | None:
     """The clocks in a loaded match's head (None: no clocks)."""
-    return Clock.from_data(Snapshot.from_json(stored.snapshot_json).clock)
+    return Clock.from_data(HeadDocument.from_json(stored.snapshot_json).clock)
 
 
 def _control_of(meta: MatchMeta) -> TimeControl | None:

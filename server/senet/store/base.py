@@ -82,8 +82,15 @@ class NewMatch:
 
 
 @dataclass(frozen=True)
-class SeatClaim:
-    """A seat's claim: written once, never overwritten."""
+class ClaimWrite:
+    """A seat claim to write (:meth:`MatchStore.claim_seat`): the seat and its
+    claim document (``senet.service.records.SeatClaim`` JSON), opaque here.
+
+    A claim is written when a seat is claimed; it is replaced later only by a
+    whole new claim (:meth:`MatchStore.replace_seat_claim`,
+    :meth:`MatchStore.swap_seat_claim`: a bot worker's lease, a takeover), never
+    edited, so equal claim JSON means the same holder.
+    """
 
     seat: int
     claim_json: str
@@ -243,7 +250,7 @@ class MatchStore(ABC):
 
     @abstractmethod
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         """Claim a seat if nobody holds it; ``False`` if it is already taken.
 

@@ -82,6 +82,7 @@ from senet.store.base import (
     BotDecisionLease,
     BotDecisionRef,
     BotQueue,
+    ClaimWrite,
     CommitOutcome,
     CommitRequest,
     CorruptMatch,
@@ -100,7 +101,6 @@ from senet.store.base import (
     MatchStore,
     NewMatch,
     ReopenOutcome,
-    SeatClaim,
     StoredMatch,
     StoreError,
     StoreUnavailable,
@@ -487,7 +487,7 @@ class RedisStore(MatchStore):
         )
 
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         """HSETNX the seat, and start the match when it completes ``starting``
         (one script, ``claim.lua``, that first checks the match exists)."""
