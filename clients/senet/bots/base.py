@@ -23,6 +23,7 @@ from typing import ClassVar
 
 from senet.codec import codec_for
 from senet.games import Action, GameState, Rng, get_game
+from senet.games.bots import BOT_STRATEGIES
 from senet.games.interface import OptionValue
 from senet.v1 import match_pb2
 
@@ -102,7 +103,8 @@ def state_from_proto_view(
 
 
 # ------------------------------------------------------------------ registry
-STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "mcts")
+#: The strategies :func:`make_strategy` builds: the one list the server checks too.
+STRATEGY_NAMES: tuple[str, ...] = BOT_STRATEGIES
 
 
 def make_strategy(

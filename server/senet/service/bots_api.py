@@ -34,8 +34,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 from senet.service import errors
+from senet.service.access import Caller, check_id, is_bot_turn
 from senet.service.grpc_api import run_unary
-from senet.service.matches import LANDED_MS, Caller, MatchService, check_id, is_bot_turn
+from senet.service.handover import LANDED_MS
+from senet.service.matches import MatchService
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from senet.service.settings import Settings
 from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
