@@ -3,7 +3,7 @@
 Thin on purpose: it reads credentials from metadata, converts messages with the
 per-game codecs, calls :class:`~senet.service.matches.MatchService`, and turns
 every exception into a status with ``google.rpc.ErrorInfo`` through
-:func:`senet.service.errors.status_for` (the one mapping).
+:func:`senet.service.grpc_errors.status_for` (the one mapping).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from senet.codec import action_game, codec_for
 from senet.codec.options import game_info_to_proto, options_from_proto, options_to_proto
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
-from senet.service import errors, metrics
+from senet.service import errors, grpc_errors, metrics
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
 from senet.service.matches import (
@@ -98,7 +98,7 @@ def reported(
     INTERNAL leaves one log line with its traceback and the match id, whatever
     the RPC.
     """
-    code, reason, message = errors.status_for(exc)
+    code, reason, message = grpc_errors.status_for(exc)
     metrics.ERRORS.labels(method, reason).inc()
     if code == grpc.StatusCode.INTERNAL:
         log.error(
@@ -113,7 +113,7 @@ def _rich_status(
     exc: BaseException, code: grpc.StatusCode, reason: str, message: str
 ) -> grpc.Status:
     info = error_details_pb2.ErrorInfo(
-        reason=reason, domain=errors.ERROR_DOMAIN, metadata=errors.facts_of(exc)
+        reason=reason, domain=grpc_errors.ERROR_DOMAIN, metadata=grpc_errors.facts_of(exc)
     )
     details = [any_pb2.Any()]
     details[0].Pack(info)
@@ -883,6 +883,6 @@ def _play_error(
             reason=reason,
             message=message,
             request_id=request_id,
-            metadata=errors.facts_of(exc),
+            metadata=grpc_errors.facts_of(exc),
         )
     )
