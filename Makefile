@@ -50,11 +50,14 @@ $(STAMP): $(RUNTIME)
 
 install: $(STAMP)
 
-## make lint: ruff, the layers (import-linter contracts in pyproject.toml), then the protocol.
+## make lint: ruff, the layers (import-linter contracts in pyproject.toml), dead code in the
+## server's service and store (vulture; tools/vulture_whitelist.py lists the framework hooks),
+## then the protocol.
 lint: $(STAMP) proto-lint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(BIN)/vulture server/senet/service server/senet/store tools/vulture_whitelist.py --min-confidence 60
 
 # The buf CLI, pinned in proto/package.json, from the npm registry.
 BUF := proto/node_modules/.bin/buf

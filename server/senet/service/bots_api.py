@@ -39,7 +39,7 @@ from senet.service.handover import LANDED_MS
 from senet.service.matches import MatchService
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
 from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
-from senet.store.base import BOTS, BotQueue
+from senet.store.base import BOTS, BotQueue, now_ms
 
 T = TypeVar("T")
 _WORKER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -72,11 +72,6 @@ class LeasedDecision:
     strategy: str
     token: str
     lease_expires_ms: int
-
-
-def _now_ms() -> int:
-    """Wall clock in ms: leases are compared across replicas, so not monotonic."""
-    return int(time.time() * 1000)
 
 
 def defer_ms(age_ms: int) -> int:
@@ -146,7 +141,7 @@ class BotDecisions:
     async def _acquire_once(
         self, worker_id: str, capacity: int, lease_ms: int
     ) -> list[LeasedDecision]:
-        now = _now_ms()
+        now = now_ms()
         leases = await self.store.acquire_bot_decisions(
             worker_id, capacity, lease_ms, now, self.queue
         )
@@ -243,7 +238,7 @@ class BotDecisions:
         """Extend the worker's leases; the decisions missing from the answer are lost."""
         self._check(caller, worker_id, lease_ms)
         return await self.store.renew_bot_decisions(
-            worker_id, self._refs(refs), lease_ms, _now_ms(), self.queue
+            worker_id, self._refs(refs), lease_ms, now_ms(), self.queue
         )
 
     async def release(
@@ -259,7 +254,7 @@ class BotDecisions:
         """
         self._check(caller, worker_id)
         decisions = self._refs(refs)
-        now = _now_ms()
+        now = now_ms()
         verdicts = await asyncio.gather(*(self._verdict(ref, now) for ref in decisions))
         due: list[BotDecisionRef] = []
         done: list[BotDecisionRef] = []

@@ -20,10 +20,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from senet.service.access import MatchAccess, bot_of, control_of, is_started
-from senet.service.clocks import Clock, now_ms, started_ms
+from senet.service.clocks import Clock, started_ms
 from senet.service.records import MatchMeta
 from senet.store import BotDecisionRef
-from senet.store.base import CLOCKS, BotQueue
+from senet.store.base import CLOCKS, BotQueue, now_ms
 
 
 @dataclass(frozen=True)

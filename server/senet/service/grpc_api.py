@@ -54,6 +54,7 @@ from senet.service.records import (
 )
 from senet.service.settings import Settings
 from senet.service.wire import LegalEntries, request_id_field
+from senet.store.base import now_ms
 from senet.v1 import match_pb2, match_service_pb2, match_service_pb2_grpc
 
 log = logging.getLogger("senet.rpc")
@@ -526,7 +527,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         render: Callable[[SubmitOutcome], _Reply],
     ) -> _Reply:
         try:
-            notation, action_game = _notation(request)
+            notation, typed_game = _notation(request)
         except MalformedActionError:
             await self._check_action_game(match_id, request)
             raise
@@ -536,7 +537,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             notation,
             request.expected_version if request.HasField("expected_version") else None,
             request.request_id,
-            action_game,
+            typed_game,
             render=render,
         )
         if not outcome.duplicate:
@@ -829,7 +830,7 @@ def _compact_message(game_id: str, item: WatchItem, prompt: LegalActions | None)
 
 
 def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:
-    return match_pb2.Heartbeat(version=item.version, server_time_ms=int(time.time() * 1000))
+    return match_pb2.Heartbeat(version=item.version, server_time_ms=now_ms())
 
 
 def _prompt_message(legal: LegalActions) -> bytes:

@@ -31,7 +31,7 @@ from senet.service.access import (
     parsed,
     state_of,
 )
-from senet.service.clocks import now_ms, started_ms
+from senet.service.clocks import started_ms
 from senet.service.records import (
     ZOMBIE,
     LeaveOutcome,
@@ -43,6 +43,7 @@ from senet.service.records import (
 )
 from senet.service.submissions import COMMIT_RETRIES, Submission
 from senet.store import MatchNotFound, ReopenOutcome, StoredMatch
+from senet.store.base import now_ms
 
 #: How long after its post a queued entry's write has surely landed or failed:
 #: an older entry ahead of its match is posted again at the match's version.

@@ -25,6 +25,7 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
@@ -542,3 +543,9 @@ class MatchFacts:
     idle_s: float | None
     #: Seconds until the match expires unless written again (None: never).
     expires_in_s: float | None = None
+
+
+def now_ms() -> int:
+    """Wall-clock Unix time in ms: the one clock of queue entries, deadlines and
+    lobby checks, compared across replicas (the service's turn clocks use it too)."""
+    return int(time.time() * 1000)
