@@ -795,7 +795,7 @@ def _stream_message(response: type[_Streamed], game_id: str, item: WatchItem) ->
     """``item`` as a message of a WatchMatch or PlayMatch stream (the same fields).
 
     An update's message is built and serialized once per audience: the streams
-    that share the update (see MatchService._update_for) share its bytes, kept in
+    that share the update (see senet.service.stream_steps.update_for) share its bytes, kept in
     its ``wire`` (the servicer's serializers pass bytes through).
     """
     if isinstance(item, MatchSnapshot):
