@@ -12,8 +12,8 @@ import asyncio
 
 from senet.service.bots_api import BotDecisions
 from senet.service.clocks import TimeControl
-from senet.service.grpc_api import write_update
 from senet.service.matches import Caller, MatchService
+from senet.service.messages import write_update
 from senet.service.records import (
     LoggedAction,
     MatchUpdate,

@@ -8,7 +8,7 @@ INTERNAL, so a drain or a revoked token that landed mid-write ended the session
 instead of resuming it or saying why.
 
 The server here plays PlayMatch only: it prompts the seat many times at once, reads
-the first answer and ends the stream as ``senet serve`` does (``grpc_api.fail``)
+the first answer and ends the stream as ``senet serve`` does (``grpc_errors.fail``)
 while the client is still writing the others. The answers are long (128 KiB in
 all, more than a stream's initial 64 KiB flow-control window), which keeps writes
 pending as the stream ends; each round then showed INTERNAL about one time in two.
@@ -25,7 +25,7 @@ import pytest
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.service import errors, grpc_errors
-from senet.service.grpc_api import fail
+from senet.service.grpc_errors import fail
 from senet.service.server import SERVICE_NAME
 from senet.store import MatchNotFound
 from senet.v1 import match_pb2
