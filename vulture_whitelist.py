@@ -13,6 +13,7 @@ _.MARENOSTRUM_RL
 _.MYKERINOS_RL
 _.PEBBLES_RL
 _.UNIFORM
+_.BOT_STRATEGIES  # senet.service reads it (vulture's first run leaves the service out)
 
 # PettingZoo's AEC API: what its users and api_test call by name.
 _.observation_space
@@ -34,6 +35,9 @@ _.no_wrap
 _.overflow
 _.compose
 _.on_mount
+_.on_button_pressed
+_.action_page
+_.border_title
 _.on_resize
 _.on_input_changed
 _.on_input_submitted

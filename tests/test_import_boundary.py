@@ -137,3 +137,17 @@ def test_loading_every_game_pulls_in_no_forbidden_module() -> None:
         cwd=ROOT,
     )
     assert out.stdout.strip() == ""
+
+
+GRPC_CONTRACT = "Only the gRPC face and the server set-up import grpc"
+
+
+def test_the_grpc_contract_names_every_module_of_the_service() -> None:
+    """A new module of senet.service is either gRPC-free (a source of the contract)
+    or part of the gRPC face and the server set-up (forbidden to the others)."""
+    contract = _contract(GRPC_CONTRACT)
+    named = {m for m in contract["source_modules"] + contract["forbidden_modules"]}
+    folder = ROOT / "server" / "senet" / "service"
+    modules = {f"senet.service.{p.stem}" for p in folder.glob("*.py") if p.stem != "__init__"}
+    assert modules <= named
+    assert not set(contract["source_modules"]) & set(contract["forbidden_modules"])

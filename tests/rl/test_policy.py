@@ -47,11 +47,6 @@ def test_an_illegal_pick_is_refused() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="the service accepts hosted bot seats of its built-in strategies only "
-    "(senet.service.matches.BOT_STRATEGIES); it must read senet.bot_strategies too",
-)
 def test_the_policy_plays_an_arena_tournament_through_a_server(tmp_path: Path) -> None:
     out = tmp_path / "results.json"
     argv = ["arena", "--game", "pebbles", "--players", "rl_uniform,greedy,random"]

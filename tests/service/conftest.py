@@ -38,7 +38,7 @@ from grpc_status import rpc_status
 
 from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
-from senet.service.errors import ERROR_DOMAIN
+from senet.service.grpc_errors import ERROR_DOMAIN
 from senet.service.matches import Caller, MatchService
 from senet.service.records import MatchMeta, SeatPlan
 from senet.service.server import SERVICE_NAME, RunningServer, create_server

@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 
 from senet.service.bots_api import BotDecisions
-from senet.service.clocks import TimeControl, now_ms
-from senet.service.grpc_api import write_update
+from senet.service.clocks import TimeControl
 from senet.service.matches import Caller, MatchService
+from senet.service.messages import write_update
 from senet.service.records import (
     LoggedAction,
     MatchUpdate,
@@ -24,6 +24,7 @@ from senet.service.records import (
 )
 from senet.service.settings import Settings
 from senet.service.zombies import ZombiePlayer
+from senet.store.base import now_ms
 from senet.store.memory import MemoryStore
 from senet.v1 import match_pb2
 from tests.service.conftest import head_state, service_match

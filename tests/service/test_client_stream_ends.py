@@ -8,7 +8,7 @@ INTERNAL, so a drain or a revoked token that landed mid-write ended the session
 instead of resuming it or saying why.
 
 The server here plays PlayMatch only: it prompts the seat many times at once, reads
-the first answer and ends the stream as ``senet serve`` does (``grpc_api.fail``)
+the first answer and ends the stream as ``senet serve`` does (``grpc_errors.fail``)
 while the client is still writing the others. The answers are long (128 KiB in
 all, more than a stream's initial 64 KiB flow-control window), which keeps writes
 pending as the stream ends; each round then showed INTERNAL about one time in two.
@@ -24,9 +24,10 @@ import pytest
 
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
-from senet.service import errors
-from senet.service.grpc_api import fail
+from senet.service import errors, grpc_errors
+from senet.service.grpc_errors import fail
 from senet.service.server import SERVICE_NAME
+from senet.store import MatchNotFound
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
 
@@ -40,7 +41,7 @@ class EndingPlayServer:
     """PlayMatch that ends each stream with the next of ``endings`` once the client
     is writing; when none is left, it sends the match's last update and ends well."""
 
-    def __init__(self, endings: list[errors.ServiceError]) -> None:
+    def __init__(self, endings: list[Exception]) -> None:
         self.endings = endings
         self.hellos: list[ms.PlayHello] = []
 
@@ -89,13 +90,11 @@ async def _answer(turn: ms.YourTurn) -> str:
     [
         errors.MalformedRequest("notation too long"),
         errors.BadToken("the seat was left"),
-        errors.MatchNotFoundError("no such match"),
+        MatchNotFound("no such match"),
     ],
-    ids=lambda ending: ending.reason,
+    ids=lambda ending: grpc_errors.status_for(ending)[1],
 )
-async def test_a_stream_ended_mid_write_reports_the_server_s_status(
-    ending: errors.ServiceError,
-) -> None:
+async def test_a_stream_ended_mid_write_reports_the_server_s_status(ending: Exception) -> None:
     servicer = EndingPlayServer([ending] * ROUNDS)
     server, target = await servicer.serve()
     try:
@@ -108,7 +107,7 @@ async def test_a_stream_ended_mid_write_reports_the_server_s_status(
                 seen.append((ended.value.code, ended.value.reason, ended.value.message))
     finally:
         await server.stop(None)
-    assert seen == [(ending.code, ending.reason, str(ending))] * ROUNDS
+    assert seen == [grpc_errors.status_for(ending)] * ROUNDS
 
 
 @pytest.mark.slow

@@ -20,7 +20,7 @@ from redis.asyncio import Redis as AsyncRedis
 from senet.service.idempotency import match_id_for
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
-from senet.store import NewMatch, SeatClaim, StoreUnavailable
+from senet.store import ClaimWrite, NewMatch, StoreUnavailable
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2
@@ -62,7 +62,7 @@ class _LosesReplies:
             raise StoreUnavailable("reply lost (test)")
 
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         won: bool = await super().claim_seat(match_id, claim, starting)  # type: ignore[misc]
         if "claim" in self.lose:

@@ -11,7 +11,7 @@ from typing import Any
 import grpc
 import pytest
 
-from senet.service import grpc_api
+from senet.service import grpc_api, messages
 from senet.v1 import match_service_pb2 as ms
 from tests.service.conftest import Client, Deployment, Seated, expect_error, mover_of, seated_match
 
@@ -56,7 +56,7 @@ async def test_a_unary_internal_is_logged_once_with_the_match_id(
     match: Seated, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, mover = await mover_of(match)
-    monkeypatch.setattr(grpc_api, "_notation", _fault)
+    monkeypatch.setattr(grpc_api, "submitted_action", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         await expect_error(mover.submit(match.match_id, "pass"), Code.INTERNAL, "INTERNAL")
     _check_logged_once(caplog, "SubmitAction", match.match_id)
@@ -65,7 +65,7 @@ async def test_a_unary_internal_is_logged_once_with_the_match_id(
 async def test_a_watch_internal_is_logged_once_with_the_match_id(
     match: Seated, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(grpc_api, "snapshot_to_proto", _fault)
+    monkeypatch.setattr(messages, "snapshot_to_proto", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         call = match.spectator.watch(match.match_id)
         await expect_error(match.spectator.read(call), Code.INTERNAL, "INTERNAL")
@@ -80,7 +80,7 @@ async def test_a_play_submission_internal_is_logged_once_with_the_match_id(
     call = mover.play()
     await call.write(ms_hello(match.match_id))
     assert (await _first(mover, call)).HasField("snapshot")
-    monkeypatch.setattr(grpc_api, "_notation", _fault)
+    monkeypatch.setattr(grpc_api, "submitted_action", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         await call.write(ms_submit("pass", "r1"))
         error = await _error_of(mover, call)
@@ -97,7 +97,7 @@ async def test_a_play_stream_internal_is_logged_once_with_the_match_id(
     match: Seated, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, mover = await mover_of(match)
-    monkeypatch.setattr(grpc_api, "snapshot_to_proto", _fault)
+    monkeypatch.setattr(messages, "snapshot_to_proto", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         call = mover.play()
         await call.write(ms_hello(match.match_id))

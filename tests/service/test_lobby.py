@@ -26,7 +26,7 @@ from senet.service.matches import Caller, MatchService
 from senet.service.records import SeatPlan
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
-from senet.store import MatchStore, SeatClaim, StoreUnavailable
+from senet.store import ClaimWrite, MatchStore, StoreUnavailable
 from senet.store.base import LOBBY_CREATE_GRACE_S, LobbyCursor, LobbyEntry, LobbyHint, LobbyQuery
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
@@ -346,7 +346,7 @@ async def test_readers_see_the_match_not_a_stale_hint_and_repair_it(clocked: Clo
     # Both seats claimed behind the lobby's back: the hint still says "open".
     for seat in (0, 1):
         claim = f'{{"name": "x{seat}", "token_hash": "{seat}", "joined_at": 0}}'
-        assert await clocked.store.claim_seat(match_id, SeatClaim(seat, claim))
+        assert await clocked.store.claim_seat(match_id, ClaimWrite(seat, claim))
     assert await clocked.ids(has_open_seat=True) == []
     scan = await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)
     (entry,) = scan.entries

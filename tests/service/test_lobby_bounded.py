@@ -16,7 +16,7 @@ from senet.service.matches import Caller
 from senet.service.records import SeatPlan
 from senet.service.server import create_server
 from senet.service.settings import Settings
-from senet.store import MatchStore, NewMatch, SeatClaim
+from senet.store import ClaimWrite, MatchStore, NewMatch
 from senet.store.base import LobbyCursor, LobbyEntry, LobbyHint
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
@@ -91,7 +91,7 @@ async def test_a_live_match_past_its_entry_deadline_keeps_its_entry() -> None:
     await store.create(NewMatch("m1", "{}", "{}", waiting=True))
     clock.now += 3
     # The claim that starts it: the idle TTL from now on, and no lobby write.
-    assert await store.claim_seat("m1", SeatClaim(0, "{}"), starting=[0])
+    assert await store.claim_seat("m1", ClaimWrite(0, "{}"), starting=[0])
     clock.now += 3  # past the entry's deadline (waiting TTL), not the match's expiry
     assert await store.lobby_sweep(10) == 1
     assert "m1" in store._lobby

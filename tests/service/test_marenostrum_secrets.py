@@ -48,10 +48,10 @@ from senet.client.client import SenetClient
 from senet.codec import codec_for
 from senet.games import get_game
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
-from senet.service.records import Snapshot
+from senet.service.records import HeadDocument
 from senet.service.server import RunningServer
+from senet.store import ClaimWrite as StoredClaim
 from senet.store import NewMatch
-from senet.store import SeatClaim as StoredClaim
 from senet.v1 import bot_service_pb2, games_pb2, match_pb2
 from senet.v1 import mare_nostrum_pb2 as mn
 from senet.v1 import match_service_pb2 as ms
@@ -98,7 +98,7 @@ def counts_of(cards: mn.MareNostrumCards) -> list[int]:
 async def hidden(server: RunningServer, match_id: str) -> tuple[list[list[int]], list[list[int]]]:
     """Every seat's hand and pending offer, as counts by card, from the store."""
     stored = await server.store.load(match_id)
-    state = Snapshot.from_json(stored.snapshot_json).state
+    state = HeadDocument.from_json(stored.snapshot_json).state
     return state["hands"], state["offers"]
 
 
@@ -109,7 +109,7 @@ async def twin_for(
     cannot see dealt afresh: the other seats' hands and pending offers. Returns its
     id, and whether some other seat's pending offer differs in it."""
     stored = await server.store.load(match_id)
-    snapshot = Snapshot.from_json(stored.snapshot_json)
+    snapshot = HeadDocument.from_json(stored.snapshot_json)
     state = get_game(GAME).state_from_data(snapshot.state)
     twin = state.determinize(viewer, zlib.crc32(name.encode()))
     secret = ("hands", "offers")

@@ -9,7 +9,7 @@ from pathlib import Path
 import grpc
 
 from senet.games import errors as game_errors
-from senet.service import errors
+from senet.service import errors, grpc_errors
 from senet.store import MatchNotFound, StoreUnavailable
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
@@ -36,13 +36,13 @@ def _subclasses(base: type[Exception]) -> list[type[Exception]]:
 
 
 def _served() -> dict[str, str]:
-    """Every reason the one mapping (errors.status_for) can produce, with its code."""
+    """Every reason the one mapping (grpc_errors.status_for) can produce, with its code."""
     served: dict[str, str] = {}
     classes = _subclasses(errors.ServiceError) + _subclasses(game_errors.GameError)
     examples: list[BaseException] = [cls("x") for cls in classes]
     examples += [MatchNotFound("x"), StoreUnavailable("x"), RuntimeError("a bug")]
     for exc in examples:
-        code, reason, _ = errors.status_for(exc)
+        code, reason, _ = grpc_errors.status_for(exc)
         served[reason] = code.name
     return served
 

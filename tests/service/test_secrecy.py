@@ -52,10 +52,10 @@ from google.protobuf.message import Message
 
 from senet.codec import codec_for, option_value_to_proto
 from senet.games import Event, Game, GameState, all_games
-from senet.service.records import Snapshot
+from senet.service.records import HeadDocument
 from senet.service.server import RunningServer
+from senet.store import ClaimWrite as StoredClaim
 from senet.store import NewMatch
-from senet.store import SeatClaim as StoredClaim
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
 from tests.service.conftest import (
@@ -189,12 +189,12 @@ async def write_twin(
     """A copy of the match (same meta, seats and tokens) with everything ``viewer``
     cannot see resampled; its id, and whether anything hidden came out different."""
     stored = await server.store.load(match_id)
-    snapshot = Snapshot.from_json(stored.snapshot_json)
+    snapshot = HeadDocument.from_json(stored.snapshot_json)
     game = next(g for g in all_games() if g.info.id == snapshot.state["game"])
     state = game.state_from_data(snapshot.state)
     twin = state.determinize(viewer, zlib.crc32(name.encode()))
     assert twin.view(viewer) == state.view(viewer), name
-    twin_snapshot = Snapshot(twin.to_data(), time.time(), snapshot.clock)
+    twin_snapshot = HeadDocument(twin.to_data(), time.time(), snapshot.clock)
     await server.store.create(NewMatch(name, stored.meta_json, twin_snapshot.to_json()))
     for seat, claim in stored.seats.items():
         assert await server.store.claim_seat(name, StoredClaim(seat, claim))

@@ -14,9 +14,9 @@ import random
 import pytest
 
 from senet.games import GameState, get_game
-from senet.service import errors
+from senet.service import errors, submissions
 from senet.service.matches import Caller, MatchService
-from senet.service.records import MatchUpdate, Snapshot, SubmitOutcome, UpdateRecord
+from senet.service.records import HeadDocument, MatchUpdate, SubmitOutcome, UpdateRecord
 from senet.service.settings import Settings
 from senet.service.zombies import ZombiePlayer
 from senet.store.memory import MemoryStore
@@ -35,7 +35,7 @@ def _same(outcome: SubmitOutcome) -> SubmitOutcome:
 
 async def _state(service: MatchService, match_id: str) -> tuple[int, GameState]:
     stored = await service.store.load(match_id)
-    state = get_game(GAME).state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    state = get_game(GAME).state_from_data(HeadDocument.from_json(stored.snapshot_json).state)
     return stored.version, state
 
 
@@ -106,14 +106,14 @@ async def test_a_standing_choice_never_shares_its_state_with_another_submission(
     meanwhile = state.legal_actions_for(third)[0].notation()
     await service.submit(callers[first], match_id, theirs, version, "a", None, _same)
     service.cache.forget(match_id)  # the standing choice will parse the head itself
-    stands = service.decision_stands
+    stands = submissions.decision_stands
 
     async def while_judging(*args: object) -> bool:
         # The third seat submits at the head the standing choice has just parsed.
         await service.submit(callers[third], match_id, meanwhile, None, "c", None, _same)
         return await stands(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(service, "decision_stands", while_judging)
+    monkeypatch.setattr(submissions, "decision_stands", while_judging)
     later, _ = await service.submit(callers[second], match_id, mine, version, "b", None, _same)
     assert later.version == version + 3
     # The stored match is the three choices, each applied once.

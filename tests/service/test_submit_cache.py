@@ -19,7 +19,7 @@ import pytest
 from senet.games import GameState, get_game
 from senet.games.errors import IllegalActionError, MalformedActionError, NotYourTurnError
 from senet.service.matches import Caller, MatchService
-from senet.service.records import Snapshot, SubmitOutcome
+from senet.service.records import HeadDocument, SubmitOutcome
 from senet.service.settings import Settings
 from senet.store import CommitOutcome, CommitRequest
 from senet.store.memory import MemoryStore
@@ -35,7 +35,7 @@ def _same(outcome: SubmitOutcome) -> SubmitOutcome:
 
 async def _stored_state(service: MatchService, match_id: str) -> GameState:
     stored = await service.store.load(match_id)
-    return get_game("mykerinos").state_from_data(Snapshot.from_json(stored.snapshot_json).state)
+    return get_game("mykerinos").state_from_data(HeadDocument.from_json(stored.snapshot_json).state)
 
 
 async def _play(service: MatchService, match_id: str, callers: list[Caller], request: str) -> int:

@@ -10,7 +10,7 @@ import grpc
 import pytest
 from google.protobuf.descriptor import MethodDescriptor
 
-from senet.service.malformed import RateLimitedLog
+from senet.service.logs import RateLimitedLog
 from senet.v1 import bot_service_pb2, match_service_pb2
 from tests.service.conftest import Client, Deployment, expect_error, seated_match
 

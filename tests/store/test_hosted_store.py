@@ -20,10 +20,10 @@ import pytest
 from senet.store import (
     BotDecisionLease,
     BotDecisionRef,
+    ClaimWrite,
     CommitOutcome,
     MatchNotFound,
     MatchStore,
-    SeatClaim,
 )
 from senet.store.base import ZOMBIES
 from senet.store.memory import MemoryStore
@@ -118,7 +118,7 @@ async def test_the_zombie_queue_is_apart_from_the_bot_queue(store: MatchStore) -
 
 async def test_a_claim_is_swapped_or_removed_only_if_unchanged(store: MatchStore) -> None:
     await store.create(new_match("m"))
-    assert await store.claim_seat("m", SeatClaim(0, "ann"))
+    assert await store.claim_seat("m", ClaimWrite(0, "ann"))
     assert not await store.swap_seat_claim("m", 0, "someone else", "bot")
     assert await store.swap_seat_claim("m", 0, "ann", "ann-resigned")
     assert (await store.load("m")).seats == {0: "ann-resigned"}
@@ -131,7 +131,7 @@ async def test_a_claim_is_swapped_or_removed_only_if_unchanged(store: MatchStore
 
 async def test_a_commit_handing_the_turn_to_a_changed_seat_conflicts(store: MatchStore) -> None:
     await store.create(new_match("m"))
-    await store.claim_seat("m", SeatClaim(1, "bob"))
+    await store.claim_seat("m", ClaimWrite(1, "bob"))
     stale = replace(req(0), next_seat=1, next_seat_claim_json="bob")
     await store.swap_seat_claim("m", 1, "bob", "bob-left")
     assert await store.commit("m", stale) == CommitOutcome("conflict", 0)
@@ -144,7 +144,7 @@ async def test_waiting_matches_expire_early_unless_started() -> None:
     store = MemoryStore(idle_ttl_s=1000, waiting_ttl_s=10, clock=lambda: clock[0])
     await store.create(replace(new_match("idle"), waiting=True))
     await store.create(replace(new_match("started"), waiting=True))
-    assert await store.claim_seat("started", SeatClaim(1, "bob"), starting=[1])
+    assert await store.claim_seat("started", ClaimWrite(1, "bob"), starting=[1])
     clock[0] = 11
     with pytest.raises(MatchNotFound):
         await store.load("idle")
@@ -159,9 +159,9 @@ async def test_waiting_matches_get_the_waiting_ttl_in_redis(redis_url: str) -> N
         await store.create(replace(new_match("w"), waiting=True))
         head = store.keys("w").head
         assert 0 < await store._client.pttl(head) <= 10_000
-        assert await store.claim_seat("w", SeatClaim(0, "ann"), starting=[0, 2])
+        assert await store.claim_seat("w", ClaimWrite(0, "ann"), starting=[0, 2])
         assert 0 < await store._client.pttl(store.keys("w").seats) <= 10_000
-        assert await store.claim_seat("w", SeatClaim(2, "bob"), starting=[0, 2])
+        assert await store.claim_seat("w", ClaimWrite(2, "bob"), starting=[0, 2])
         for key in (head, store.keys("w").meta, store.keys("w").seats, store.keys("w").events):
             assert await store._client.pttl(key) > 10_000
     finally:
@@ -174,10 +174,10 @@ async def test_the_claim_that_completes_the_open_seats_starts_the_match(
     """The start is a batch of its own (version 0), read only from before it."""
     await store.create(replace(new_match("m"), waiting=True))
     assert await store.events_after("m", -1) == []
-    assert await store.claim_seat("m", SeatClaim(0, "ann"), starting=[0, 2])
+    assert await store.claim_seat("m", ClaimWrite(0, "ann"), starting=[0, 2])
     assert await store.events_after("m", -1) == []
-    assert not await store.claim_seat("m", SeatClaim(0, "eve"), starting=[0, 2])
-    assert await store.claim_seat("m", SeatClaim(2, "bob"), starting=[0, 2])
+    assert not await store.claim_seat("m", ClaimWrite(0, "eve"), starting=[0, 2])
+    assert await store.claim_seat("m", ClaimWrite(2, "bob"), starting=[0, 2])
     (start,) = await store.events_after("m", -1)
     assert start.is_start and start.version == 0
     assert await store.events_after("m", 0) == []
@@ -192,7 +192,7 @@ async def test_a_blocked_read_from_before_the_start_wakes_on_the_start(
     await store.create(replace(new_match("m"), waiting=True))
     waiting = asyncio.ensure_future(store.events_after("m", -1, block_ms=30_000))
     await asyncio.sleep(0)
-    assert await store.claim_seat("m", SeatClaim(0, "ann"), starting=[0])
+    assert await store.claim_seat("m", ClaimWrite(0, "ann"), starting=[0])
     assert [b.is_start for b in await waiting] == [True]
 
 
@@ -200,17 +200,17 @@ async def test_a_seat_reopens_only_before_the_start(store: MatchStore) -> None:
     """Reopening and starting exclude each other: after the claim that starts
     the match (or any commit), no claim can be removed."""
     await store.create(replace(new_match("m"), waiting=True))
-    assert await store.claim_seat("m", SeatClaim(0, "ann"), starting=[0, 1])
+    assert await store.claim_seat("m", ClaimWrite(0, "ann"), starting=[0, 1])
     assert await store.reopen_seat("m", 0, "eve") == "changed"
     assert await store.reopen_seat("m", 0, "ann") == "reopened"
-    assert await store.claim_seat("m", SeatClaim(0, "ann"), starting=[0, 1])
-    assert await store.claim_seat("m", SeatClaim(1, "bob"), starting=[0, 1])
+    assert await store.claim_seat("m", ClaimWrite(0, "ann"), starting=[0, 1])
+    assert await store.claim_seat("m", ClaimWrite(1, "bob"), starting=[0, 1])
     assert await store.reopen_seat("m", 0, "ann") == "started"
     assert not await store.swap_seat_claim("m", 0, "ann", None)
     assert (await store.load("m")).seats == {0: "ann", 1: "bob"}
     with pytest.raises(MatchNotFound):
         await store.reopen_seat("nope", 0, "ann")
     await store.create(new_match("c"))
-    assert await store.claim_seat("c", SeatClaim(0, "ann"))
+    assert await store.claim_seat("c", ClaimWrite(0, "ann"))
     assert await store.commit("c", req(0)) == CommitOutcome("committed", 1)
     assert await store.reopen_seat("c", 0, "ann") == "started"

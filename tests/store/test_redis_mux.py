@@ -22,7 +22,7 @@ import redis.exceptions as rex
 from redis.asyncio import Redis as AsyncRedis
 from redis.asyncio.connection import Connection, ConnectionPool
 
-from senet.store import CommitOutcome, MatchNotFound, SeatClaim, StoreUnavailable
+from senet.store import ClaimWrite, CommitOutcome, MatchNotFound, StoreUnavailable
 from senet.store.redis_mux import MuxConnection, MuxUnsupported
 from senet.store.redis_store import RedisStore
 from tests.conftest import RedisServer
@@ -403,7 +403,7 @@ async def test_store_falls_back_to_redis_py_when_the_mux_cannot_place_a_call(
     store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
     try:
         await store.create(new_match())
-        await store.claim_seat("m1", SeatClaim(1, '{"n": "ann"}'))
+        await store.claim_seat("m1", ClaimWrite(1, '{"n": "ann"}'))
         mux = store._mux_for(store.keys("m1").head)
         assert mux is not None
         calls = 0
@@ -434,8 +434,8 @@ async def test_store_without_multiplexing_gives_the_same_results(
     async def sequence(store: RedisStore) -> list[Any]:
         out: list[Any] = []
         await store.create(new_match())
-        out.append(await store.claim_seat("m1", SeatClaim(0, '{"n": "ann"}')))
-        out.append(await store.claim_seat("m1", SeatClaim(0, '{"n": "bob"}')))
+        out.append(await store.claim_seat("m1", ClaimWrite(0, '{"n": "ann"}')))
+        out.append(await store.claim_seat("m1", ClaimWrite(0, '{"n": "bob"}')))
         out.append(await store.commit("m1", req(0)))
         out.append(await store.commit("m1", req(0)))
         out.append(await store.commit("m1", req(0, key="1:other")))

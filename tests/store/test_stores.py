@@ -20,13 +20,13 @@ from redis.asyncio import Redis as AsyncRedis
 from redis.crc import key_slot
 
 from senet.store import (
+    ClaimWrite,
     CommitOutcome,
     CommitRequest,
     EventBatch,
     MatchNotFound,
     MatchStore,
     NewMatch,
-    SeatClaim,
     StoreError,
     StoreUnavailable,
 )
@@ -201,7 +201,7 @@ async def test_unknown_match_raises_not_found(store: MatchStore) -> None:
     with pytest.raises(MatchNotFound):
         await store.load("nope")
     with pytest.raises(MatchNotFound):
-        await store.claim_seat("nope", SeatClaim(0, "{}"))
+        await store.claim_seat("nope", ClaimWrite(0, "{}"))
     with pytest.raises(MatchNotFound):
         await store.commit("nope", req(0))
     with pytest.raises(MatchNotFound):
@@ -214,9 +214,9 @@ async def test_unknown_match_raises_not_found(store: MatchStore) -> None:
 
 async def test_claim_seat_once_only(store: MatchStore) -> None:
     await store.create(new_match())
-    assert await store.claim_seat("m1", SeatClaim(0, '{"name": "ann"}'))
-    assert not await store.claim_seat("m1", SeatClaim(0, '{"name": "bob"}'))
-    assert await store.claim_seat("m1", SeatClaim(2, '{"name": "bob"}'))
+    assert await store.claim_seat("m1", ClaimWrite(0, '{"name": "ann"}'))
+    assert not await store.claim_seat("m1", ClaimWrite(0, '{"name": "bob"}'))
+    assert await store.claim_seat("m1", ClaimWrite(2, '{"name": "bob"}'))
     loaded = await store.load("m1")
     assert loaded.seats == {0: '{"name": "ann"}', 2: '{"name": "bob"}'}
     assert loaded.version == 0
@@ -225,7 +225,7 @@ async def test_claim_seat_once_only(store: MatchStore) -> None:
 async def test_concurrent_claims_exactly_one_wins(backend: Backend) -> None:
     stores = [backend.replica() for _ in range(4)]
     await stores[0].create(new_match())
-    claims = [SeatClaim(1, json.dumps({"name": f"p{i}"})) for i in range(16)]
+    claims = [ClaimWrite(1, json.dumps({"name": f"p{i}"})) for i in range(16)]
     won = await asyncio.gather(
         *(stores[i % len(stores)].claim_seat("m1", c) for i, c in enumerate(claims))
     )
@@ -462,10 +462,10 @@ async def test_claiming_a_seat_does_not_extend_the_match(backend: Backend) -> No
     store = backend.make(idle_ttl_s=0.6, finished_ttl_s=0.2)
     await store.create(new_match())
     await backend.advance(0.35)
-    assert await store.claim_seat("m1", SeatClaim(0, "{}"))
+    assert await store.claim_seat("m1", ClaimWrite(0, "{}"))
     await backend.advance(0.35)
     with pytest.raises(MatchNotFound):
-        await store.claim_seat("m1", SeatClaim(1, "{}"))
+        await store.claim_seat("m1", ClaimWrite(1, "{}"))
     await store.create(new_match())
     assert (await store.load("m1")).seats == {}
 
@@ -533,7 +533,7 @@ async def test_redis_ttls_follow_status(redis_store: RedisStore, raw_redis: Asyn
     ttls = await _ttls_ms(raw_redis, redis_store, "m1")
     k = redis_store.keys("m1")
     assert all(idle_ms - 1000 < ttls[key] <= idle_ms for key in (k.meta, k.head))
-    assert await redis_store.claim_seat("m1", SeatClaim(0, "{}"))
+    assert await redis_store.claim_seat("m1", ClaimWrite(0, "{}"))
     assert idle_ms - 1000 < await raw_redis.pttl(k.seats) <= idle_ms
 
     await redis_store.commit("m1", req(0))
@@ -558,7 +558,7 @@ async def test_redis_commits_renew_expiry_only_when_below_the_idle_ttl(
     renewed_ms = idle_ms + idle_ms // 64
     k = redis_store.keys("m1")
     await redis_store.create(new_match())
-    assert await redis_store.claim_seat("m1", SeatClaim(0, "{}"))
+    assert await redis_store.claim_seat("m1", ClaimWrite(0, "{}"))
     await redis_store.commit("m1", req(0))  # the first commit renews every key
     assert await raw_redis.pexpire(k.log, 5000)  # a marker: renewal would overwrite it
     await redis_store.commit("m1", req(1))
@@ -573,7 +573,7 @@ async def test_redis_without_ttl_persists_keys(redis_url: str, raw_redis: AsyncR
     store = RedisStore.from_url(redis_url, idle_ttl_s=None, finished_ttl_s=0)
     try:
         await store.create(new_match())
-        await store.claim_seat("m1", SeatClaim(0, "{}"))
+        await store.claim_seat("m1", ClaimWrite(0, "{}"))
         await store.commit("m1", req(0, status="finished"))
         assert set((await _ttls_ms(raw_redis, store, "m1")).values()) == {-1}
     finally:
@@ -582,7 +582,7 @@ async def test_redis_without_ttl_persists_keys(redis_url: str, raw_redis: AsyncR
 
 async def test_redis_layout(redis_store: RedisStore, raw_redis: AsyncRedis) -> None:
     await redis_store.create(new_match())
-    await redis_store.claim_seat("m1", SeatClaim(2, '{"n": 1}'))
+    await redis_store.claim_seat("m1", ClaimWrite(2, '{"n": 1}'))
     r = req(0, key="2:q")
     await redis_store.commit("m1", r)
     k = redis_store.keys("m1")
@@ -644,7 +644,7 @@ async def test_redis_resp3_url_works(redis_url: str) -> None:
         assert isinstance(store._blocking, AsyncRedis)
         assert store._blocking.connection_pool.connection_kwargs["protocol"] == 3
         await store.create(new_match())
-        await store.claim_seat("m1", SeatClaim(1, "{}"))
+        await store.claim_seat("m1", ClaimWrite(1, "{}"))
         watcher = asyncio.create_task(store.events_after("m1", 0, block_ms=3000))
         await asyncio.sleep(0.05)
         r = req(0)
@@ -682,7 +682,7 @@ async def test_redis_down_raises_unavailable_then_recovers(redis_server: RedisSe
         await _expect_unavailable(store.ping)
         await _expect_unavailable(lambda: store.load("m1"))
         await _expect_unavailable(lambda: store.create(new_match("m2")))
-        await _expect_unavailable(lambda: store.claim_seat("m1", SeatClaim(0, "{}")))
+        await _expect_unavailable(lambda: store.claim_seat("m1", ClaimWrite(0, "{}")))
         await _expect_unavailable(lambda: store.commit("m1", req(1)))
         await _expect_unavailable(lambda: store.events_after("m1", 0))
         await _expect_unavailable(lambda: store.events_after("m1", 5, block_ms=100))
@@ -694,7 +694,7 @@ async def test_redis_down_raises_unavailable_then_recovers(redis_server: RedisSe
             await store.load("m1")
         await store.create(new_match("m2"))
         assert await store.commit("m2", req(0)) == CommitOutcome("committed", 1)
-        assert await store.claim_seat("m2", SeatClaim(0, "{}"))
+        assert await store.claim_seat("m2", ClaimWrite(0, "{}"))
         assert (await store.load("m2")).version == 1
         assert [b.version for b in await watcher.events_after("m2", 0, block_ms=100)] == [1]
         woke = asyncio.create_task(watcher.events_after("m2", 1, block_ms=5000))

@@ -24,6 +24,7 @@ from typing import ClassVar, Protocol
 
 from senet.codec import codec_for
 from senet.games import Action, GameState, Rng, get_game
+from senet.games.bots import BUILT_IN, STRATEGY_GROUP
 from senet.games.interface import OptionValue
 from senet.v1 import match_pb2
 
@@ -112,8 +113,7 @@ class StrategyFactory(Protocol):
 #: Strategies other distributions publish (a trained policy, say), one entry point per
 #: strategy name, each a :class:`StrategyFactory`. Read once, at import, so that the
 #: names are known before any is loaded; a factory is imported when first used.
-STRATEGY_GROUP = "senet.bot_strategies"
-BUILT_IN_STRATEGIES: tuple[str, ...] = ("random", "greedy", "mcts")
+BUILT_IN_STRATEGIES: tuple[str, ...] = BUILT_IN
 _PUBLISHED = {
     point.name: point
     for point in entry_points(group=STRATEGY_GROUP)

@@ -29,18 +29,17 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 from senet.service import errors
-from senet.service.grpc_api import run_unary
-from senet.service.matches import LANDED_MS, Caller, MatchService, check_id, is_bot_turn
+from senet.service.access import Caller, check_id, is_bot_turn
+from senet.service.handover import LANDED_MS
+from senet.service.matches import MatchService
 from senet.service.records import MatchMeta, SeatClaim, new_token, token_hash
-from senet.service.settings import Settings
 from senet.store import BotDecisionLease, BotDecisionRef, MatchNotFound, StoredMatch
-from senet.store.base import BOTS, BotQueue
-from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
+from senet.store.base import BOTS, BotQueue, now_ms
 
 T = TypeVar("T")
 _WORKER_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -73,11 +72,6 @@ class LeasedDecision:
     strategy: str
     token: str
     lease_expires_ms: int
-
-
-def _now_ms() -> int:
-    """Wall clock in ms: leases are compared across replicas, so not monotonic."""
-    return int(time.time() * 1000)
 
 
 def defer_ms(age_ms: int) -> int:
@@ -147,7 +141,7 @@ class BotDecisions:
     async def _acquire_once(
         self, worker_id: str, capacity: int, lease_ms: int
     ) -> list[LeasedDecision]:
-        now = _now_ms()
+        now = now_ms()
         leases = await self.store.acquire_bot_decisions(
             worker_id, capacity, lease_ms, now, self.queue
         )
@@ -244,7 +238,7 @@ class BotDecisions:
         """Extend the worker's leases; the decisions missing from the answer are lost."""
         self._check(caller, worker_id, lease_ms)
         return await self.store.renew_bot_decisions(
-            worker_id, self._refs(refs), lease_ms, _now_ms(), self.queue
+            worker_id, self._refs(refs), lease_ms, now_ms(), self.queue
         )
 
     async def release(
@@ -260,7 +254,7 @@ class BotDecisions:
         """
         self._check(caller, worker_id)
         decisions = self._refs(refs)
-        now = _now_ms()
+        now = now_ms()
         verdicts = await asyncio.gather(*(self._verdict(ref, now) for ref in decisions))
         due: list[BotDecisionRef] = []
         done: list[BotDecisionRef] = []
@@ -271,77 +265,3 @@ class BotDecisions:
             await self.store.defer_bot_decisions(worker_id, due, until, self.queue)
         if done:
             await self.store.release_bot_decisions(worker_id, done, self.queue)
-
-
-def _ref_to_proto(ref: BotDecisionRef) -> bot_service_pb2.BotDecisionRef:
-    return bot_service_pb2.BotDecisionRef(match_id=ref.match_id, seat=ref.seat, version=ref.version)
-
-
-def _refs_of(
-    refs: Iterable[bot_service_pb2.BotDecisionRef],
-) -> list[tuple[str, int, int]]:
-    return [(r.match_id, r.seat, r.version) for r in refs]
-
-
-class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
-    """Implements senet.v1.BotService over :class:`BotDecisions` (errors as in MatchService)."""
-
-    def __init__(self, bots: BotDecisions, settings: Settings) -> None:
-        self.bots = bots
-        self.settings = settings
-        #: Set when the server drains: workers then lease decisions from other replicas.
-        self.draining = False
-
-    async def _unary(
-        self,
-        method: str,
-        context: Any,
-        body: Callable[[Caller], Awaitable[T]],
-    ) -> T:
-        return await run_unary(method, context, self.settings, body, self.draining)
-
-    async def AcquireBotDecisions(
-        self, request: bot_service_pb2.AcquireBotDecisionsRequest, context: Any
-    ) -> bot_service_pb2.AcquireBotDecisionsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.AcquireBotDecisionsResponse:
-            decisions = await self.bots.acquire(
-                caller, request.worker_id, request.capacity, request.lease_ms, request.wait_ms
-            )
-            return bot_service_pb2.AcquireBotDecisionsResponse(
-                decisions=[
-                    bot_service_pb2.BotDecision(
-                        match_id=d.match_id,
-                        seat=d.seat,
-                        version=d.version,
-                        game_id=d.game_id,
-                        strategy=d.strategy,
-                        token=d.token,
-                        lease_expires_ms=d.lease_expires_ms,
-                    )
-                    for d in decisions
-                ]
-            )
-
-        return await self._unary("AcquireBotDecisions", context, body)
-
-    async def RenewBotDecisions(
-        self, request: bot_service_pb2.RenewBotDecisionsRequest, context: Any
-    ) -> bot_service_pb2.RenewBotDecisionsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.RenewBotDecisionsResponse:
-            held = await self.bots.renew(
-                caller, request.worker_id, _refs_of(request.decisions), request.lease_ms
-            )
-            return bot_service_pb2.RenewBotDecisionsResponse(
-                decisions=[_ref_to_proto(r) for r in held]
-            )
-
-        return await self._unary("RenewBotDecisions", context, body)
-
-    async def ReleaseBotDecisions(
-        self, request: bot_service_pb2.ReleaseBotDecisionsRequest, context: Any
-    ) -> bot_service_pb2.ReleaseBotDecisionsResponse:
-        async def body(caller: Caller) -> bot_service_pb2.ReleaseBotDecisionsResponse:
-            await self.bots.release(caller, request.worker_id, _refs_of(request.decisions))
-            return bot_service_pb2.ReleaseBotDecisionsResponse()
-
-        return await self._unary("ReleaseBotDecisions", context, body)

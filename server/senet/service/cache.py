@@ -5,9 +5,9 @@ the version decides. A replica that served the previous action of a match (the
 usual case behind a sticky or lightly loaded balancer) applies the next action to
 its cached state and commits with ``expected_version`` = the cached version in a
 single store round trip; if another replica committed meanwhile, the commit
-reports a conflict and the caller reloads. Seat claims are written at most once,
-so a cached claim never becomes wrong; a token not found in the cached claims
-sends the caller back to the store.
+reports a conflict and the caller reloads. A claim that changes (a bot worker's
+lease, a takeover) is a new claim, which the commit checks in the store; a token
+not found in the cached claims sends the caller back to the store.
 """
 
 from __future__ import annotations

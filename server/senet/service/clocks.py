@@ -19,7 +19,6 @@ action loses no timeout.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
@@ -182,9 +181,4 @@ def started_ms(meta: MatchMeta, seats: Mapping[int, str]) -> int:
     return int(max([meta.created_at, *joined]) * 1000)
 
 
-def now_ms() -> int:
-    """Wall clock in ms: deadlines are compared across replicas."""
-    return int(time.time() * 1000)
-
-
-__all__ = ["Clock", "ClockView", "TimeControl", "TimeoutPolicy", "now_ms", "started_ms"]
+__all__ = ["Clock", "ClockView", "TimeControl", "TimeoutPolicy", "started_ms"]

@@ -46,7 +46,7 @@ from senet.games import get_game
 from senet.games.errors import CorruptStateError
 from senet.games.interface import JsonDict
 from senet.service import errors, metrics
-from senet.service.malformed import RateLimitedLog
+from senet.service.logs import RateLimitedLog
 from senet.service.records import (
     MatchMeta,
     SeatSummary,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 _RESERVED = set(vars(logging.makeLogRecord({})))
@@ -39,3 +40,30 @@ def configure(level: str = "INFO", json_lines: bool = True) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
     logging.Formatter.converter = time.gmtime
+
+
+class RateLimitedLog:
+    """At most one warning per ``interval_s``, counting the ones left out."""
+
+    def __init__(
+        self,
+        interval_s: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+        logger: logging.Logger | None = None,
+    ) -> None:
+        self._logger = logger or logging.getLogger("senet")
+        self._interval_s = interval_s
+        self._clock = clock
+        self._next_at = 0.0
+        self._suppressed = 0
+
+    def warn(self, message: str, **extra: Any) -> bool:
+        """Log ``message`` unless one was logged less than ``interval_s`` ago."""
+        now = self._clock()
+        if now < self._next_at:
+            self._suppressed += 1
+            return False
+        self._logger.warning(message, extra={**extra, "suppressed_since_last": self._suppressed})
+        self._suppressed = 0
+        self._next_at = now + self._interval_s
+        return True

@@ -19,7 +19,6 @@ stream sends serialized already (:mod:`senet.service.wire`).
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import grpc
 
 from senet.service import errors
+from senet.service.logs import RateLimitedLog
 from senet.service.wire import passing_bytes
 
 log = logging.getLogger("senet.rpc")
@@ -40,34 +40,7 @@ class Unparsable:
     error: str
 
 
-class RateLimitedLog:
-    """At most one warning per ``interval_s``, counting the ones left out."""
-
-    def __init__(
-        self,
-        interval_s: float = 10.0,
-        clock: Callable[[], float] = time.monotonic,
-        logger: logging.Logger = log,
-    ) -> None:
-        self._logger = logger
-        self._interval_s = interval_s
-        self._clock = clock
-        self._next_at = 0.0
-        self._suppressed = 0
-
-    def warn(self, message: str, **extra: Any) -> bool:
-        """Log ``message`` unless one was logged less than ``interval_s`` ago."""
-        now = self._clock()
-        if now < self._next_at:
-            self._suppressed += 1
-            return False
-        self._logger.warning(message, extra={**extra, "suppressed_since_last": self._suppressed})
-        self._suppressed = 0
-        self._next_at = now + self._interval_s
-        return True
-
-
-_LOG = RateLimitedLog()
+_LOG = RateLimitedLog(logger=log)
 
 
 def _error(method: str, request: Unparsable) -> errors.MalformedRequest:

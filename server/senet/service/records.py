@@ -343,8 +343,12 @@ def _parsed_record(text: str) -> UpdateRecord:
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """The stored head document: the full rules state and when it last changed."""
+class HeadDocument:
+    """The stored head document (the store's ``snapshot_json``): the full rules
+    state (``GameState.snapshot_data()``), when it last changed, and the clocks.
+
+    Not to be confused with :class:`MatchSnapshot`, the public view of a match a
+    client is sent."""
 
     state: JsonDict
     updated_at: float
@@ -358,7 +362,7 @@ class Snapshot:
         return dumps(doc)
 
     @classmethod
-    def from_json(cls, text: str) -> Snapshot:
+    def from_json(cls, text: str) -> HeadDocument:
         """The stored head document (CorruptStateError when it is not one)."""
         raw = _document(text, "snapshot")
         state, updated_at = raw.get("state"), raw.get("updated_at")

@@ -23,9 +23,11 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection
 
 from senet.service import durability, malformed, processes
-from senet.service.bots_api import BotDecisions, BotServicer
+from senet.service.bots_api import BotDecisions
 from senet.service.durability import DurabilityWatch
-from senet.service.grpc_api import MatchServicer, fail
+from senet.service.grpc_api import MatchServicer
+from senet.service.grpc_bots import BotServicer
+from senet.service.grpc_errors import fail
 from senet.service.matches import MatchService
 from senet.service.settings import Settings
 from senet.service.timeouts import ClockKeeper

@@ -18,10 +18,9 @@ import logging
 import secrets
 
 from senet.service.bots_api import POST_GRACE_MS, BotDecisions, LeasedDecision, defer_ms
-from senet.service.clocks import now_ms
 from senet.service.matches import Caller, MatchService
 from senet.store import BotDecisionRef, StoreError
-from senet.store.base import CLOCKS
+from senet.store.base import CLOCKS, now_ms
 
 log = logging.getLogger("senet.clocks")
 _CAPACITY = 100
@@ -64,8 +63,6 @@ class ClockKeeper:
         self.entries = ClockDecisions(matches)
         self.worker_id = "clocks-" + secrets.token_hex(6)
         self._admin = Caller(is_admin=True, is_worker=True)
-        #: Timeouts this replica applied.
-        self.applied = 0
 
     async def run(self) -> None:
         """Acquire while timeouts are being applied: one slow timeout (or a
@@ -109,8 +106,6 @@ class ClockKeeper:
                 until = until or now + defer_ms(now - posted)
                 await store.defer_bot_decisions(self.worker_id, [ref], until, CLOCKS)
                 return
-            if verdict == "done":
-                self.applied += 1
             await store.release_bot_decisions(self.worker_id, [ref], CLOCKS)
         except StoreError as exc:
             log.warning("timeout not applied (the lease expires, a keeper retries): %s", exc)

@@ -4,6 +4,7 @@ implementation."""
 from senet.store.base import (
     BotDecisionLease,
     BotDecisionRef,
+    ClaimWrite,
     CommitOutcome,
     CommitRequest,
     CorruptMatch,
@@ -15,7 +16,6 @@ from senet.store.base import (
     MatchStore,
     NewMatch,
     ReopenOutcome,
-    SeatClaim,
     StoredMatch,
     StoreError,
     StoreUnavailable,
@@ -24,6 +24,7 @@ from senet.store.base import (
 __all__ = [
     "BotDecisionLease",
     "BotDecisionRef",
+    "ClaimWrite",
     "CommitOutcome",
     "CommitRequest",
     "CorruptMatch",
@@ -35,7 +36,6 @@ __all__ = [
     "MatchStore",
     "NewMatch",
     "ReopenOutcome",
-    "SeatClaim",
     "StoreError",
     "StoreUnavailable",
     "StoredMatch",

@@ -25,6 +25,7 @@ service cannot be reached, :class:`MatchNotFound` for unknown (or expired) match
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
@@ -82,8 +83,15 @@ class NewMatch:
 
 
 @dataclass(frozen=True)
-class SeatClaim:
-    """A seat's claim: written once, never overwritten."""
+class ClaimWrite:
+    """A seat claim to write (:meth:`MatchStore.claim_seat`): the seat and its
+    claim document (``senet.service.records.SeatClaim`` JSON), opaque here.
+
+    A claim is written when a seat is claimed; it is replaced later only by a
+    whole new claim (:meth:`MatchStore.replace_seat_claim`,
+    :meth:`MatchStore.swap_seat_claim`: a bot worker's lease, a takeover), never
+    edited, so equal claim JSON means the same holder.
+    """
 
     seat: int
     claim_json: str
@@ -243,7 +251,7 @@ class MatchStore(ABC):
 
     @abstractmethod
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         """Claim a seat if nobody holds it; ``False`` if it is already taken.
 
@@ -535,3 +543,9 @@ class MatchFacts:
     idle_s: float | None
     #: Seconds until the match expires unless written again (None: never).
     expires_in_s: float | None = None
+
+
+def now_ms() -> int:
+    """Wall-clock Unix time in ms: the one clock of queue entries, deadlines and
+    lobby checks, compared across replicas (the service's turn clocks use it too)."""
+    return int(time.time() * 1000)

@@ -27,6 +27,7 @@ from senet.store.base import (
     BotDecisionLease,
     BotDecisionRef,
     BotQueue,
+    ClaimWrite,
     CommitOutcome,
     CommitRequest,
     CorruptMatch,
@@ -45,7 +46,6 @@ from senet.store.base import (
     MatchStore,
     NewMatch,
     ReopenOutcome,
-    SeatClaim,
     StoredMatch,
 )
 
@@ -198,7 +198,7 @@ class MemoryStore(MatchStore):
             )
 
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         """Claim a seat if nobody holds it; claiming does not refresh the TTL,
         except that the claim that starts the match gives it the idle TTL."""

@@ -82,6 +82,7 @@ from senet.store.base import (
     BotDecisionLease,
     BotDecisionRef,
     BotQueue,
+    ClaimWrite,
     CommitOutcome,
     CommitRequest,
     CorruptMatch,
@@ -100,10 +101,10 @@ from senet.store.base import (
     MatchStore,
     NewMatch,
     ReopenOutcome,
-    SeatClaim,
     StoredMatch,
     StoreError,
     StoreUnavailable,
+    now_ms,
 )
 from senet.store.redis_durability import read_durability
 from senet.store.redis_mux import MuxConnection, MuxUnsupported
@@ -487,7 +488,7 @@ class RedisStore(MatchStore):
         )
 
     async def claim_seat(
-        self, match_id: str, claim: SeatClaim, starting: Sequence[int] = ()
+        self, match_id: str, claim: ClaimWrite, starting: Sequence[int] = ()
     ) -> bool:
         """HSETNX the seat, and start the match when it completes ``starting``
         (one script, ``claim.lua``, that first checks the match exists)."""
@@ -769,7 +770,7 @@ class RedisStore(MatchStore):
             {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
             separators=(",", ":"),
         )
-        now_ms = _now_ms()
+        now = now_ms()
         ttl_ms = self._lobby_ttl_ms(hint)
         sample, due = await self._call(
             self._lobby_scripts["put"],
@@ -779,14 +780,14 @@ class RedisStore(MatchStore):
                 entry.match_id,
                 text,
                 self.LOBBY_SAMPLE,
-                now_ms + ttl_ms if ttl_ms else 0,
+                now + ttl_ms if ttl_ms else 0,
                 self.LOBBY_DUE,
-                now_ms,
+                now,
             ],
         )
         await asyncio.gather(
             self._lobby_check_sample(cast(list[str], sample)),
-            self._lobby_check_due([_lobby_cursor(m) for m in cast(list[str], due)], now_ms),
+            self._lobby_check_due([_lobby_cursor(m) for m in cast(list[str], due)], now),
         )
 
     async def _lobby_check_sample(self, sample: list[str]) -> None:
@@ -802,10 +803,10 @@ class RedisStore(MatchStore):
 
     async def lobby_sweep(self, limit: int) -> int:
         """Two scripts on the lobby's slot around one read of each match."""
-        now_ms = _now_ms()
-        due = await self._call(self._lobby_scripts["due"], self.lobby_keys()[1:], [now_ms, limit])
+        now = now_ms()
+        due = await self._call(self._lobby_scripts["due"], self.lobby_keys()[1:], [now, limit])
         cursors = [_lobby_cursor(m) for m in cast(list[str], due)]
-        await self._lobby_check_due(cursors, now_ms)
+        await self._lobby_check_due(cursors, now)
         return len(cursors)
 
     async def _lobby_check_due(self, cursors: list[LobbyCursor], now_ms: int) -> None:
@@ -1033,11 +1034,6 @@ def _lobby_hint(text: str) -> LobbyHint | None:
         return None
     raw = json.loads(text)
     return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
-
-
-def _now_ms() -> int:
-    """Wall-clock Unix time in ms: lobby deadlines are compared across replicas."""
-    return int(time.time() * 1000)
 
 
 def _to_ms(seconds: float | None) -> int:
