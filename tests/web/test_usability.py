@@ -212,7 +212,9 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     page = new_page(WIDE)
     _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
     _my_turn(page)
-    for _turn in range(6):  # the bots move in between: the headline says what they did
+    # The bots move in between (a turn of several steps may come first): the headline
+    # then says what they did.
+    for _turn in range(40):
         version = page.evaluate("document.body.dataset.version")
         page.locator("#actions button.action").first.click()
         page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")

@@ -298,7 +298,10 @@ class PlayApp(App[int]):
         # board says what is left to scroll instead (see _board_scrolled).
         self.set_class(size.width <= drawing.WIDTH, "-narrow")
         self.set_class(size.height >= TALL_ROWS, "-tall")
-        side = self.query_one("#side")
+        found = self.query("#side")
+        if not found:
+            return  # a clock tick after the screen was taken down (the app is closing)
+        side = found.first()
         if wide:
             side.styles.clear_rule("height")  # the CSS decides
         else:
