@@ -26,10 +26,18 @@ async def _windows() -> tuple[peer.Sample, peer.Sample]:
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(channel), PEBBLES)
-            await pool.fill(4, 200)
-            unary = await peer.unary_window(pool, 4, 0.2)
-            await pool.fill(4, 200)
-            play = await peer.play_window(pool, 4, 0.2)
+            # A window on a loaded machine may end before its first move: the test
+            # waits for moves (up to ten windows), never for a time.
+            for _ in range(10):
+                await pool.fill(4, 200)
+                unary = await peer.unary_window(pool, 4, 0.2)
+                if unary.moves:
+                    break
+            for _ in range(10):
+                await pool.fill(4, 200)
+                play = await peer.play_window(pool, 4, 0.2)
+                if play.moves:
+                    break
     finally:
         await server.stop(None)
     return unary, play
