@@ -56,9 +56,6 @@ install: $(STAMP)
 # arguments and unreachable code, which ruff already finds. What only a framework calls
 # by name is in vulture_whitelist.py. The tests are scanned too, so code used only by a
 # test counts as used and a dead test helper is found.
-# senet.service and senet.store have a run of their own, whose whitelist
-# (tools/vulture_whitelist.py) imports what it names, so a rename is caught.
-VULTURE_EXCLUDE := server/senet/service,server/senet/store,node_modules
 
 ## make lint: ruff, dead code (vulture), the layers (import-linter contracts in pyproject.toml),
 ## then the protocol.
@@ -66,9 +63,8 @@ lint: $(STAMP) proto-lint
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/vulture server clients tests vulture_whitelist.py --min-confidence 60 \
-		--exclude $(VULTURE_EXCLUDE)
+		--exclude node_modules
 	$(BIN)/lint-imports --no-logo
-	$(BIN)/vulture server/senet/service server/senet/store tools/vulture_whitelist.py --min-confidence 60
 
 # The buf CLI, pinned in proto/package.json, from the npm registry.
 BUF := proto/node_modules/.bin/buf

@@ -14,15 +14,9 @@ from senet.service.bots_api import BotDecisions
 from senet.service.clocks import TimeControl
 from senet.service.matches import Caller, MatchService
 from senet.service.messages import write_update
-from senet.service.records import (
-    LoggedAction,
-    MatchUpdate,
-    SeatClaim,
-    UpdateRecord,
-    action_origin,
-    logged_action,
-)
+from senet.service.records import SeatClaim, UpdateRecord, action_origin
 from senet.service.settings import Settings
+from senet.service.views import LoggedAction, MatchUpdate, logged_action
 from senet.service.zombies import ZombiePlayer
 from senet.store.base import now_ms
 from senet.store.memory import MemoryStore

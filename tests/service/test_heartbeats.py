@@ -7,8 +7,8 @@ import asyncio
 import time
 
 from senet.service.matches import MatchService
-from senet.service.records import Heartbeat, MatchSnapshot, MatchUpdate
 from senet.service.settings import Settings
+from senet.service.views import Heartbeat, MatchSnapshot, MatchUpdate
 from senet.store.memory import MemoryStore
 from tests.service.conftest import service_match
 

@@ -24,8 +24,9 @@ from senet.service import bots_api
 from senet.service.bots_api import BotDecisions
 from senet.service.clocks import TimeControl
 from senet.service.matches import LANDED_MS, Caller, MatchService
-from senet.service.records import SeatPlan, SubmitOutcome
+from senet.service.records import SeatPlan
 from senet.service.settings import Settings
+from senet.service.views import SubmitOutcome
 from senet.store import BotDecisionRef, CommitOutcome, CommitRequest, StoreUnavailable
 from senet.store.base import CLOCKS
 from senet.store.memory import MemoryStore

@@ -9,8 +9,9 @@ import pytest
 from senet.games import get_game
 from senet.service import errors
 from senet.service.matches import Caller, MatchService
-from senet.service.records import SeatPlan, SubmitOutcome
+from senet.service.records import SeatPlan
 from senet.service.settings import Settings
+from senet.service.views import SubmitOutcome
 from senet.store.memory import MemoryStore
 
 

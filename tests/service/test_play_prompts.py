@@ -11,8 +11,8 @@ import asyncio
 from typing import Any
 
 from senet.service.matches import MatchService
-from senet.service.records import LegalActions, MatchSnapshot, MatchUpdate
 from senet.service.settings import Settings
+from senet.service.views import LegalActions, MatchSnapshot, MatchUpdate
 from senet.store.memory import MemoryStore
 from tests.service.conftest import service_match
 

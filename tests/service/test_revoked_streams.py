@@ -18,8 +18,9 @@ import pytest
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
 from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
-from senet.service.records import MatchUpdate, SeatPlan, UpdateRecord
+from senet.service.records import SeatPlan, UpdateRecord
 from senet.service.settings import Settings
+from senet.service.views import MatchUpdate
 from senet.store.memory import MemoryStore
 
 WORKER = Caller(is_worker=True)

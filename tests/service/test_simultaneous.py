@@ -16,8 +16,9 @@ import pytest
 from senet.games import GameState, get_game
 from senet.service import errors, submissions
 from senet.service.matches import Caller, MatchService
-from senet.service.records import HeadDocument, MatchUpdate, SubmitOutcome, UpdateRecord
+from senet.service.records import HeadDocument, UpdateRecord
 from senet.service.settings import Settings
+from senet.service.views import MatchUpdate, SubmitOutcome
 from senet.service.zombies import ZombiePlayer
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore

@@ -19,8 +19,9 @@ import pytest
 from senet.games import GameState, get_game
 from senet.games.errors import IllegalActionError, MalformedActionError, NotYourTurnError
 from senet.service.matches import Caller, MatchService
-from senet.service.records import HeadDocument, SubmitOutcome
+from senet.service.records import HeadDocument
 from senet.service.settings import Settings
+from senet.service.views import SubmitOutcome
 from senet.store import CommitOutcome, CommitRequest
 from senet.store.memory import MemoryStore
 from tests.service.conftest import service_match

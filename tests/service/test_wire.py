@@ -8,7 +8,7 @@ import pytest
 
 from senet.codec import codec_for
 from senet.games import all_games
-from senet.service.records import LegalAction, LegalActions
+from senet.service.views import LegalAction, LegalActions
 from senet.service.wire import LegalEntries, passing_bytes, request_id_field, varint
 from senet.v1 import match_pb2, match_service_pb2
 

@@ -33,19 +33,9 @@ from senet.service.clocks import Clock, ClockView, TimeControl, started_ms
 from senet.service.feeds import FeedHub
 from senet.service.lobby import Lobby, lobby_entry
 from senet.service.ratelimit import RateLimiter
-from senet.service.records import (
-    ZOMBIE,
-    HeadDocument,
-    LegalAction,
-    MatchMeta,
-    MatchSummary,
-    MatchUpdate,
-    SeatClaim,
-    Status,
-    seat_summaries,
-    token_hash,
-)
+from senet.service.records import ZOMBIE, HeadDocument, MatchMeta, SeatClaim, Status, token_hash
 from senet.service.settings import Settings
+from senet.service.views import LegalAction, MatchSummary, MatchUpdate, seat_summaries
 from senet.store import MatchStore, StoredMatch, StoreError
 from senet.store.base import BOTS, ZOMBIES, BotQueue
 

@@ -45,13 +45,12 @@ from senet.service.records import (
     HeadDocument,
     LeavePolicy,
     MatchMeta,
-    MatchSnapshot,
-    MatchSummary,
     SeatClaim,
     SeatPlan,
     new_token,
     token_hash,
 )
+from senet.service.views import MatchSnapshot, MatchSummary
 from senet.store import ClaimWrite, EventBatch, MatchExists, MatchNotFound, NewMatch, StoredMatch
 
 _ENTROPY_RE = re.compile(r"^[A-Za-z0-9_-]{0,64}$")

@@ -12,8 +12,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import secrets
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -23,6 +21,7 @@ from senet.codec import action_game
 from senet.codec.options import game_info_to_proto, options_from_proto, options_to_proto
 from senet.games.errors import MalformedActionError
 from senet.service import errors, metrics
+from senet.service.grpc_calls import caller_of, run_unary
 from senet.service.grpc_errors import fail, play_error
 from senet.service.matches import (
     Caller,
@@ -50,87 +49,13 @@ from senet.service.messages import (
     write_listing,
 )
 from senet.service.quotas import Quotas
-from senet.service.records import (
-    SubmitOutcome,
-    token_hash,
-)
+from senet.service.records import token_hash
 from senet.service.settings import Settings
+from senet.service.views import SubmitOutcome
 from senet.v1 import match_service_pb2, match_service_pb2_grpc
 
 log = logging.getLogger("senet.rpc")
 T = TypeVar("T")
-
-
-def _caller(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> Caller:
-    token = None
-    admin = not settings.admin_key
-    admin_matched = worker = False
-    for key, value in context.invocation_metadata() or ():
-        if key == "authorization" and isinstance(value, str):
-            scheme, _, credential = value.partition(" ")
-            if scheme.lower() != "bearer" or not credential.strip():
-                raise errors.BadToken("authorization must be 'Bearer <token>'")
-            token = credential.strip()
-        elif key == "x-senet-admin-key" and isinstance(value, str) and settings.admin_key:
-            admin = admin_matched = secrets.compare_digest(value, settings.admin_key)
-        elif key == "x-senet-worker-key" and isinstance(value, str) and settings.worker_key:
-            worker = secrets.compare_digest(value, settings.worker_key)
-    return Caller(
-        token=token,
-        is_admin=admin,
-        is_worker=worker or admin_matched,
-        client=client_of(context, settings),
-    )
-
-
-def client_of(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> str:
-    """The client a call counts against (see senet.service.quotas): the trusted
-    proxy's header when configured and present, else the peer's address
-    without its port."""
-    if settings.client_header:
-        for key, value in context.invocation_metadata() or ():
-            if key == settings.client_header and isinstance(value, str) and value:
-                return value.split(",")[0].strip()
-    peer = context.peer() or ""
-    kind, _, address = peer.partition(":")
-    if kind in ("ipv4", "ipv6"):
-        return address.rpartition(":")[0] or address
-    return peer
-
-
-async def run_unary(
-    method: str,
-    context: grpc.aio.ServicerContext[Any, Any],
-    settings: Settings,
-    body: Callable[[Caller], Awaitable[T]],
-    draining: bool = False,
-    quotas: Quotas | None = None,
-    match_id: str = "",
-) -> T:
-    """Run one unary RPC body for every servicer: credentials in, quota taken
-    (when given), errors mapped, metrics out (``match_id``: the match the
-    request names, for the log)."""
-    started = time.perf_counter()
-    try:
-        if draining:
-            raise errors.Draining("server is shutting down; retry on another replica")
-        caller = _caller(context, settings)
-        if quotas is not None:
-            quotas.take_call(caller.client)
-        result = await body(caller)
-    except Exception as exc:  # every failure goes through the one mapping
-        await fail(context, method, exc, match_id)
-        raise AssertionError("abort returned") from exc
-    ok, latency = _success_metrics(method)
-    ok.inc()
-    latency.observe(time.perf_counter() - started)
-    return result
-
-
-@functools.cache
-def _success_metrics(method: str) -> tuple[Any, Any]:
-    """The OK counter and latency histogram children of ``method``, looked up once."""
-    return metrics.RPCS.labels(method, "OK"), metrics.LATENCY.labels(method)
 
 
 @functools.cache
@@ -398,7 +323,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; retry on another replica")
-            caller = _caller(context, self.settings)
+            caller = caller_of(context, self.settings)
             from_version = request.from_version if request.HasField("from_version") else None
             game_id = await self.service.game_of(request.match_id)
             with self._stream("WatchMatch", request.match_id, caller):
@@ -417,7 +342,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; retry on another replica")
-            caller = _caller(context, self.settings)
+            caller = caller_of(context, self.settings)
             first = await anext(aiter(request_iterator), None)
             if first is None or first.WhichOneof("message") != "hello":
                 raise errors.MalformedRequest("the first PlayMatch message must be a hello")

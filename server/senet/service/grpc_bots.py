@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from senet.service.access import Caller
 from senet.service.bots_api import BotDecisions
-from senet.service.grpc_api import run_unary
+from senet.service.grpc_calls import run_unary
 from senet.service.settings import Settings
 from senet.store import BotDecisionRef
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc

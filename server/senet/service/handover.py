@@ -32,16 +32,9 @@ from senet.service.access import (
     state_of,
 )
 from senet.service.clocks import started_ms
-from senet.service.records import (
-    ZOMBIE,
-    LeaveOutcome,
-    MatchMeta,
-    MatchSummary,
-    SeatClaim,
-    new_token,
-    token_hash,
-)
+from senet.service.records import ZOMBIE, LeaveOutcome, MatchMeta, SeatClaim, new_token, token_hash
 from senet.service.submissions import COMMIT_RETRIES, Submission
+from senet.service.views import MatchSummary
 from senet.store import MatchNotFound, ReopenOutcome, StoredMatch
 from senet.store.base import now_ms
 

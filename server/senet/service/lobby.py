@@ -47,14 +47,8 @@ from senet.games.errors import CorruptStateError
 from senet.games.interface import JsonDict
 from senet.service import errors, metrics
 from senet.service.logs import RateLimitedLog
-from senet.service.records import (
-    MatchMeta,
-    SeatSummary,
-    Status,
-    dumps,
-    loads,
-    seat_summaries,
-)
+from senet.service.records import MatchMeta, Status, dumps, loads
+from senet.service.views import SeatSummary, seat_summaries
 from senet.store.base import (
     LOBBY_CREATE_GRACE_S,
     CorruptMatch,

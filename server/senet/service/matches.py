@@ -47,20 +47,17 @@ from senet.service.access import (
 from senet.service.clocks import TimeControl
 from senet.service.handover import LANDED_MS, TimeoutVerdict
 from senet.service.lobby import LobbyFilter, MatchPage
-from senet.service.records import (
-    LeaveOutcome,
-    LeavePolicy,
-    LegalActions,
-    MatchExport,
-    MatchMeta,
-    MatchSnapshot,
-    MatchSummary,
-    SeatPlan,
-    SubmitOutcome,
-)
+from senet.service.records import LeaveOutcome, LeavePolicy, MatchMeta, SeatPlan
 from senet.service.settings import Settings
 from senet.service.stream_steps import PlayItem, Sink, WatchItem
 from senet.service.submissions import another_game_message
+from senet.service.views import (
+    LegalActions,
+    MatchExport,
+    MatchSnapshot,
+    MatchSummary,
+    SubmitOutcome,
+)
 from senet.store import MatchStore, StoredMatch
 
 R = TypeVar("R")

@@ -20,20 +20,17 @@ from senet.games.interface import Event
 from senet.service import errors
 from senet.service.clocks import ClockView, TimeControl, TimeoutPolicy
 from senet.service.lobby import LobbyFilter, MatchListing
-from senet.service.records import (
-    ActionOrigin,
+from senet.service.records import ActionOrigin, LeavePolicy, SeatPlan, Status
+from senet.service.stream_steps import WatchItem
+from senet.service.views import (
     Heartbeat,
-    LeavePolicy,
     LegalActions,
     MatchSnapshot,
     MatchSummary,
     MatchUpdate,
-    SeatPlan,
     SeatSummary,
-    Status,
     SubmitOutcome,
 )
-from senet.service.stream_steps import WatchItem
 from senet.service.wire import LegalEntries, request_id_field
 from senet.store.base import now_ms
 from senet.v1 import match_pb2, match_service_pb2

@@ -18,7 +18,7 @@ from senet.service.access import (
     seat_of,
 )
 from senet.service.cache import CachedMatch
-from senet.service.records import LegalAction, LegalActions
+from senet.service.views import LegalAction, LegalActions
 
 
 def prompt_cached(

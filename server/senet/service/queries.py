@@ -19,13 +19,8 @@ from senet.service.access import (
     seat_of,
     state_of,
 )
-from senet.service.records import (
-    LegalActions,
-    MatchExport,
-    MatchSnapshot,
-    logged_action,
-    seat_entropy,
-)
+from senet.service.records import seat_entropy
+from senet.service.views import LegalActions, MatchExport, MatchSnapshot, logged_action
 
 
 async def get(access: MatchAccess, caller: Caller, match_id: str) -> MatchSnapshot:

@@ -18,14 +18,8 @@ from senet.games import Event, Game
 from senet.service import errors
 from senet.service.access import Caller, MatchAccess, meta_of
 from senet.service.prompts import prompt_cached, seat_prompt
-from senet.service.records import (
-    Heartbeat,
-    LegalActions,
-    MatchSnapshot,
-    MatchUpdate,
-    UpdateRecord,
-    claim_fingerprint,
-)
+from senet.service.records import UpdateRecord, claim_fingerprint
+from senet.service.views import Heartbeat, LegalActions, MatchSnapshot, MatchUpdate
 from senet.store import EventBatch
 
 #: Recent updates kept parsed, and as each audience receives them, for the streams

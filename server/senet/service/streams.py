@@ -17,8 +17,8 @@ from senet.games import get_game
 from senet.service import errors
 from senet.service.access import Caller, MatchAccess, is_started, meta_of, seat_of
 from senet.service.prompts import seat_prompt
-from senet.service.records import Heartbeat, MatchSnapshot
 from senet.service.stream_steps import PlayItem, Sink, StreamSteps, WatchItem
+from senet.service.views import Heartbeat, MatchSnapshot
 from senet.store import StoredMatch
 
 

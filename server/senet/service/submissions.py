@@ -45,7 +45,8 @@ from senet.service.access import (
 )
 from senet.service.cache import CachedMatch
 from senet.service.commit_plan import plan_commit, request_key
-from senet.service.records import SubmitOutcome, UpdateRecord, token_hash
+from senet.service.records import UpdateRecord, token_hash
+from senet.service.views import SubmitOutcome
 from senet.store import EventBatch, StoredMatch
 
 _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from senet.codec import codec_for
-from senet.service.records import LegalActions
+from senet.service.views import LegalActions
 from senet.v1 import match_pb2
 
 #: Entries kept (their bytes, about 60 each): a few games' worth of distinct actions.
