@@ -49,3 +49,12 @@ def test_null_server_plays_the_peer_load() -> None:
     assert unary.moves > 0 and len(unary.latencies) == unary.moves
     # Every PlayMatch move was answered on its mover's stream by its own update.
     assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves
+
+
+def test_a_retried_submission_is_answered_again_not_committed_twice() -> None:
+    """A benchmark must not fail on a retried reply: the null server answers a
+    request id it has just committed with the version it made, as Senet does."""
+    match = null_server._Match(seats=2)
+    assert match.commit("bench-1") == 1
+    assert match.commit("bench-1") is None and match.version == 1
+    assert match.commit("bench-2") == 2

@@ -47,6 +47,17 @@ class _Match:
     version: int = 0
     #: Each open PlayMatch stream's outbox, by the seat it plays.
     streams: dict[int, list[asyncio.Queue[bytes | None]]] = field(default_factory=dict)
+    #: The request id of the last submission and the version it made: a retried
+    #: request is answered again, not committed twice, as Senet answers it.
+    last: tuple[str, int] = ("", 0)
+
+    def commit(self, request_id: str) -> int | None:
+        """Commit one move; None when ``request_id`` is the last move's, retried."""
+        if request_id and request_id == self.last[0]:
+            return None
+        self.version += 1
+        self.last = (request_id, self.version)
+        return self.version
 
     def to_move(self, version: int) -> int:
         return version % self.seats
@@ -83,11 +94,11 @@ class NullService:
 
     async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
         match, _seat = self._caller(context)
-        match.version += 1
+        version = match.commit(request.request_id)
+        if version is None:
+            version = match.last[1]
         reply = match_service_pb2.SubmitActionResponse(
-            version=match.version,
-            request_id=request.request_id,
-            current_seat=match.to_move(match.version),
+            version=version, request_id=request.request_id, current_seat=match.to_move(version)
         )
         return reply.SerializeToString()
 
@@ -127,8 +138,10 @@ class NullService:
     def _commit(
         self, match: _Match, seat: int, submit: match_service_pb2.SubmitActionRequest
     ) -> None:
-        match.version += 1
-        version, next_seat = match.version, match.to_move(match.version)
+        version = match.commit(submit.request_id)
+        if version is None:  # retried: its update went out when it was committed
+            return
+        next_seat = match.to_move(version)
         update = match_service_pb2.PlayMatchResponse(
             update=match_pb2.MatchUpdate(
                 version=version,

@@ -453,8 +453,11 @@ async def play_match_timed(
                     version = turn.version
                     if version in mine:  # prompted again: the answer is on its way
                         continue
-                    # The null server knows no game: it prompts past the match's end.
-                    if now >= deadline or version >= len(match.plan):
+                    # Once the window is done nothing more is sent: a move sent then
+                    # would be committed unseen, leaving the match a version ahead of
+                    # what the next window expects. The null server knows no game: it
+                    # prompts past the match's end.
+                    if done.is_set() or now >= deadline or version >= len(match.plan):
                         settle()
                         continue
                     _seat, notation = match.plan[version]
