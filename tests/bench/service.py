@@ -559,9 +559,17 @@ async def with_cpu(pid: int, work: Awaitable[Window]) -> CpuWindow:
 async def play_match(stub: Stub, match: Match, deadline: float) -> int:
     """Play ``match`` on PlayMatch streams, one per seat, until it ends or
     ``deadline``: each prompt is answered on its stream with the planned action.
-    Returns the actions committed."""
+    Returns the actions committed.
+
+    No stream stops while a submission is unanswered: a move committed after its
+    streams were cancelled would leave the match a version ahead of ``match``
+    (and a finished match looking unfinished to the next workload)."""
     clock = time.perf_counter
     committed = 0
+    unanswered: set[int] = set()  # versions submitted, their updates not yet seen
+
+    def over() -> bool:
+        return (match.finished or clock() >= deadline) and not unanswered
 
     async def seat_stream(seat: int) -> None:
         nonlocal committed
@@ -579,23 +587,23 @@ async def play_match(stub: Stub, match: Match, deadline: float) -> int:
                 kind = message.WhichOneof("message")
                 if kind == "update":
                     match.version = max(match.version, message.update.version)
+                    unanswered.discard(message.update.version - 1)
                     if message.request_id:  # the reply to this seat's submission
                         committed += 1
-                    if match.finished or clock() >= deadline:
-                        return
                 elif kind == "error":
                     raise RuntimeError(f"PlayMatch refused a planned action: {message.error}")
                 turn = prompt_of(message)
-                if turn is not None:
+                if turn is not None and not match.finished and clock() < deadline:
                     version = turn.version
-                    if clock() >= deadline:
-                        return
+                    unanswered.add(version)
                     _seat, notation = match.plan[version]
                     submit = match_service_pb2.SubmitActionRequest(
                         match_id=match.match_id, notation=notation,
                         expected_version=version, request_id=f"bench-{version + 1}",
                     )  # fmt: skip
                     outbox.put_nowait(match_service_pb2.PlayMatchRequest(submit=submit))
+                if over():
+                    return
         finally:
             outbox.put_nowait(None)
             call.cancel()
@@ -677,6 +685,9 @@ async def watch_fanout(
                     result.received.setdefault((index, message.update.version), []).append(now)
                     saw_end = message.update.status == match_pb2.MATCH_STATUS_FINISHED
                 elif kind == "snapshot":
+                    # A match whose last action an earlier workload committed unseen
+                    # starts finished: its stream ends at once, and rightly.
+                    saw_end = message.snapshot.match.status == match_pb2.MATCH_STATUS_FINISHED
                     settle()
             if not match.finished and not saw_end:
                 failed("OK", "the stream ended before the match did")
