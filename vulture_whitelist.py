@@ -75,3 +75,7 @@ _.export_b64
 # folder `make lint` does not scan yet (see the Makefile).
 _._multiplex
 _._timeout_s
+
+# http.server: the request handler methods it dispatches by name (tests serve a JWKS).
+_.do_GET
+_.log_message

@@ -1,0 +1,402 @@
+"""The matchmaking queue: tickets in, matches out, on any replica.
+
+Tickets live in the player store (:mod:`senet.store.players`), so any replica
+accepts, serves and matches them, and a replica's death loses none. Every
+replica runs :meth:`Matchmaker.run`: a pass groups the queued tickets
+(:func:`senet.service.tickets.group_tickets`), then for each group creates the
+match (keyed by the group, so two replicas placing the same group make one
+match) and claims the tickets in one atomic step; a group of which any ticket
+was placed meanwhile is given up, and its match, which nobody joins, expires.
+The players' seats are joined at once with each ticket's secret key, so the
+match starts without waiting for anyone, and each player's stream gets the same
+seat token again from that key (:meth:`Matchmaker.follow`).
+
+The same pass settles the queued matches that ended (ratings, once; see
+:mod:`senet.service.ratings`), frees the players' queue locks, expires tickets
+nobody follows any more, and gives up the seats of matched players who never
+came for their seat token (no-shows): the match's leave policy plays those seats,
+so the other players are not kept waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import asdict, dataclass, replace
+
+from senet.games import get_game
+from senet.games.errors import GameError, InvalidOptionsError
+from senet.service import errors, ratings
+from senet.service.identity import Identity, bot_subject
+from senet.service.matches import Caller, MatchService
+from senet.service.ratings import RatingValue, SeatResult
+from senet.service.records import SeatPlan, dumps, loads
+from senet.service.settings import Settings
+from senet.service.tickets import Group, Ticket, compatible_counts, group_tickets
+from senet.store import MatchNotFound, StoreError
+from senet.store.base import now_ms
+from senet.store.players import Claim, PlayerStore, TicketWrite
+
+log = logging.getLogger("senet.matchmaking")
+
+#: Queued tickets one pass reads (the oldest first).
+SCAN_LIMIT = 5000
+#: Tickets and queued matches one sweep handles.
+SWEEP_LIMIT = 500
+#: How long matched tickets are kept for their players to collect the seat.
+MATCHED_RETAIN_S = 3600
+#: How often a following stream reports the wait when nothing else changed.
+REPORT_EVERY_S = 1.0
+
+
+@dataclass(frozen=True)
+class TicketRequest:
+    """What a player asks to be matched for (FindMatch's ticket)."""
+
+    game_id: str
+    min_seats: int = 0
+    max_seats: int = 0
+    options: Mapping[str, object] | None = None
+    rated: bool = False
+    #: Seconds before bots fill empty seats; None: never.
+    bot_fill_after_s: float | None = None
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One report of a followed ticket."""
+
+    ticket_id: str
+    stage: str  # "queued", "players_found" or "matched"
+    waited_s: float
+    players_found: int
+    rated: bool
+    match_id: str = ""
+    seat: int = -1
+    seat_token: str = ""
+
+
+@dataclass(frozen=True)
+class QueuedSeat:
+    """A seat of a queued match: its player (or bot) and, for players, the ticket."""
+
+    subject: str
+    ticket_id: str = ""
+    lock: str = ""
+
+
+@dataclass(frozen=True)
+class QueuedMatch:
+    """A match made from tickets, remembered until it ends and is settled."""
+
+    game_id: str
+    rated: bool
+    seats: tuple[QueuedSeat, ...]
+
+    def to_json(self) -> str:
+        return dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> QueuedMatch:
+        data = loads(text)
+        seats = tuple(QueuedSeat(**s) for s in data["seats"])
+        return cls(data["game_id"], bool(data["rated"]), seats)
+
+
+def seat_counts(request: TicketRequest) -> tuple[tuple[int, ...], dict[str, object]]:
+    """The seat counts a ticket accepts that its options allow, and the options
+    normalized.
+
+    Raises:
+        UnknownGameError, InvalidOptionsError: no such game, or no accepted
+            seat count with these options.
+    """
+    game = get_game(request.game_id)
+    info = game.info
+    low = request.min_seats or info.min_seats
+    high = request.max_seats or info.max_seats
+    if low > high:
+        raise InvalidOptionsError(f"min_seats {low} is more than max_seats {high}")
+    counts: list[int] = []
+    normalized: dict[str, object] = {}
+    last_error: GameError | None = None
+    for count in range(max(low, info.min_seats), min(high, info.max_seats) + 1):
+        try:
+            normalized = dict(game.normalize_options(count, request.options))
+        except InvalidOptionsError as exc:
+            last_error = exc
+            continue
+        counts.append(count)
+    if not counts:
+        if last_error is not None:
+            raise last_error
+        raise InvalidOptionsError(
+            f"{info.name} is played by {info.min_seats} to {info.max_seats} players, "
+            f"not {low}-{high}"
+        )
+    return tuple(counts), normalized
+
+
+class Matchmaker:
+    """The queue of one replica over the shared player store."""
+
+    def __init__(self, service: MatchService, players: PlayerStore, settings: Settings) -> None:
+        self.service = service
+        self.players = players
+        self.settings = settings
+        #: Queued tickets per bucket at this replica's last pass.
+        self._found: dict[str, int] = {}
+        #: Set (then replaced) after every pass: wakes the streams following tickets.
+        self._passed = asyncio.Event()
+
+    # ------------------------------------------------------------- tickets
+    async def enqueue(self, who: Identity, request: TicketRequest) -> Ticket:
+        """Queue a new ticket.
+
+        Raises:
+            AlreadyQueued: the player has a ticket or a queued match of this game.
+            UnknownGameError, InvalidOptionsError: see :func:`seat_counts`.
+        """
+        counts, options = seat_counts(request)
+        (rating_doc,) = await self.players.ratings(request.game_id, [who.subject])
+        fill = request.bot_fill_after_s
+        now = now_ms()
+        ticket = Ticket(
+            ticket_id="tk_" + secrets.token_urlsafe(18),
+            subject=who.subject,
+            name=who.name or who.subject[:32],
+            game_id=request.game_id,
+            seat_counts=counts,
+            options=options,
+            rated=request.rated,
+            bot_fill_after_ms=None if fill is None else int(fill * 1000),
+            rating=RatingValue.from_json(rating_doc).mu,
+            created_ms=now,
+            secret=secrets.token_urlsafe(24),
+        )
+        await self.players.put_player(who.subject, dumps({"name": ticket.name}))
+        holder = await self.players.enqueue(
+            TicketWrite(
+                ticket.ticket_id,
+                ticket.lock,
+                ticket.to_json(),
+                ticket.rating,
+                now,
+                now + int(self.settings.ticket_ttl_s * 1000),
+            )
+        )
+        if holder != ticket.ticket_id:
+            raise errors.AlreadyQueued(
+                f"you already have a ticket or a queued match of {request.game_id}",
+                {"ticketId": holder},
+            )
+        return ticket
+
+    async def resume(self, who: Identity, ticket_id: str) -> Ticket:
+        """The caller's ticket ``ticket_id``.
+
+        Raises:
+            TicketNotFound: unknown, expired or cancelled.
+            NotYourTicket: another player's ticket.
+        """
+        doc = await self.players.ticket(ticket_id) if len(ticket_id) <= 64 else None
+        if doc is None:
+            raise errors.TicketNotFound("no such ticket (it expired or was cancelled)")
+        ticket = Ticket.from_json(doc)
+        if not secrets.compare_digest(ticket.subject, who.subject):
+            raise errors.NotYourTicket("that ticket belongs to another player")
+        return ticket
+
+    async def follow(self, ticket: Ticket) -> AsyncIterator[Progress]:
+        """Report a ticket's progress until it is matched (the last report carries
+        the seat token). Closing the iterator before then cancels the ticket."""
+        ticket_id = ticket.ticket_id
+        last: tuple[str, int] | None = None
+        reported = 0.0
+        done = False
+        try:
+            while True:
+                doc = await self.players.ticket(ticket_id)
+                if doc is None:
+                    raise errors.TicketNotFound("the ticket expired")
+                ticket = Ticket.from_json(doc)
+                now = now_ms()
+                if ticket.state == "matched":
+                    token = await self._seat_token(ticket)
+                    if not ticket.delivered:
+                        await self.players.update_ticket(
+                            ticket_id, replace(ticket, delivered=True).to_json()
+                        )
+                    done = True
+                    yield self._progress(ticket, now, "matched", token)
+                    return
+                await self.players.touch(ticket_id, now + int(self.settings.ticket_ttl_s * 1000))
+                found = self._found.get(ticket.bucket, 1)
+                stage = "players_found" if found > 1 else "queued"
+                if (stage, found) != last or time.monotonic() - reported >= REPORT_EVERY_S:
+                    last, reported = (stage, found), time.monotonic()
+                    yield self._progress(ticket, now, stage, "", found)
+                passed = self._passed
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(passed.wait(), self.settings.match_interval_s * 4)
+        finally:
+            if not done:
+                await asyncio.shield(self._cancel_quietly(ticket_id))
+
+    async def _cancel_quietly(self, ticket_id: str) -> None:
+        try:
+            await self.players.cancel(ticket_id)
+        except StoreError:
+            log.warning("could not cancel a ticket; it will expire", extra={"ticket": ticket_id})
+
+    def _progress(
+        self, ticket: Ticket, now: int, stage: str, token: str = "", found: int = 0
+    ) -> Progress:
+        return Progress(
+            ticket.ticket_id,
+            stage,
+            ticket.waited_ms(now) / 1000,
+            found,
+            ticket.rated,
+            ticket.match_id,
+            ticket.seat,
+            token,
+        )
+
+    async def _seat_token(self, ticket: Ticket) -> str:
+        """The seat token of a matched ticket: its keyed join, made again."""
+        _, token, _ = await self.service.join(
+            Caller(is_admin=True),
+            ticket.match_id,
+            ticket.seat,
+            ticket.name,
+            request_id=_join_key(ticket),
+            subject=ticket.subject,
+        )
+        return token
+
+    # ------------------------------------------------------------ matching
+    async def run(self) -> None:
+        """Match, settle and sweep until cancelled (every replica runs this)."""
+        settled_at = 0.0
+        while True:
+            try:
+                await self.match_once()
+                if time.monotonic() - settled_at >= self.settings.settle_interval_s:
+                    settled_at = time.monotonic()
+                    await self.sweep_once()
+            except StoreError as exc:
+                log.warning("matchmaking pass failed", extra={"error": str(exc)})
+            await asyncio.sleep(self.settings.match_interval_s)
+
+    async def match_once(self) -> int:
+        """One pass over the queue; the number of matches made."""
+        tickets = [Ticket.from_json(doc) for doc in await self.players.queued(SCAN_LIMIT)]
+        now = now_ms()
+        made = 0
+        for group in group_tickets(tickets, now):
+            if await self.place(group):
+                made += 1
+        self._found = compatible_counts(tickets)
+        self._passed.set()
+        self._passed = asyncio.Event()
+        return made
+
+    async def place(self, group: Group) -> bool:
+        """Make the group's match and claim its tickets; False when another pass
+        placed one of them first (the match made here then expires unjoined)."""
+        first = group.tickets[0]
+        strategy = self.settings.bot_fill_strategy
+        plans = [SeatPlan("open")] * len(group.tickets) + [SeatPlan("bot", strategy)] * group.bots
+        digest = hashlib.sha256(group.key.encode()).hexdigest()[:32]
+        snapshot = await self.service.create_match(
+            Caller(is_admin=True),
+            first.game_id,
+            first.options,
+            plans,
+            None,
+            request_id=f"queue-{digest}",
+        )
+        match_id = snapshot.summary.match_id
+        bot = bot_subject(strategy, ratings.strategy_version(strategy))
+        seats = tuple(QueuedSeat(t.subject, t.ticket_id, t.lock) for t in group.tickets) + tuple(
+            QueuedSeat(bot) for _ in range(group.bots)
+        )
+        record = QueuedMatch(first.game_id, first.rated, seats)
+        await self.players.add_queued_match(match_id, record.to_json())
+        now = now_ms()
+        matched = tuple(t.matched(match_id, seat, now) for seat, t in enumerate(group.tickets))
+        claimed = await self.players.claim(
+            Claim(
+                tuple(t.ticket_id for t in matched),
+                tuple(t.to_json() for t in matched),
+                now + MATCHED_RETAIN_S * 1000,
+            )
+        )
+        if not claimed:
+            # The match is nobody's: forget it (locks are held by other tickets).
+            await self.players.release(match_id, [])
+            return False
+        for ticket in matched:
+            try:
+                await self._seat_token(ticket)
+            except (errors.ServiceError, GameError, StoreError) as exc:
+                # The player's stream joins the seat with the same key later.
+                log.warning("could not join a matched seat", extra={"error": str(exc)})
+        return True
+
+    # ------------------------------------------------------------ sweeping
+    async def sweep_once(self) -> None:
+        """Expire abandoned tickets, then settle, release or check every queued match."""
+        await self.players.expire(now_ms(), SWEEP_LIMIT)
+        for match_id, doc in await self.players.queued_matches(SWEEP_LIMIT):
+            await self.check_match(match_id, QueuedMatch.from_json(doc))
+
+    async def check_match(self, match_id: str, record: QueuedMatch) -> None:
+        """Settle and release a queued match that ended; give up no-shows' seats."""
+        locks = [(s.lock, s.ticket_id) for s in record.seats if s.ticket_id]
+        try:
+            snapshot = await self.service.get(Caller(), match_id)
+        except MatchNotFound:
+            await self.players.release(match_id, locks)
+            return
+        summary = snapshot.summary
+        if summary.status == "active":
+            await self._give_up_no_shows(match_id, record)
+            return
+        if summary.status == "finished" and record.rated:
+            seats = [
+                SeatResult(seat.subject, summary.places[i]) for i, seat in enumerate(record.seats)
+            ]
+            outcome = await ratings.settle(self.players, match_id, record.game_id, seats)
+            if outcome == "conflict":
+                return  # the next sweep tries again
+        await self.players.release(match_id, locks)
+
+    async def _give_up_no_shows(self, match_id: str, record: QueuedMatch) -> None:
+        deadline = now_ms() - int(self.settings.no_show_s * 1000)
+        for seat in record.seats:
+            if not seat.ticket_id:
+                continue
+            doc = await self.players.ticket(seat.ticket_id)
+            if doc is None:
+                continue
+            ticket = Ticket.from_json(doc)
+            if ticket.delivered or ticket.left or ticket.matched_ms > deadline:
+                continue
+            try:
+                token = await self._seat_token(ticket)
+                await self.service.leave(Caller(token=token), match_id)
+            except (errors.ServiceError, GameError) as exc:
+                log.info("no-show seat not left", extra={"error": str(exc)})
+            await self.players.update_ticket(ticket.ticket_id, replace(ticket, left=True).to_json())
+
+
+def _join_key(ticket: Ticket) -> str:
+    """The request id of a ticket's seat join (its secret: the token is minted from it)."""
+    return "q" + hashlib.sha256(ticket.secret.encode()).hexdigest()[:40]
