@@ -92,8 +92,7 @@ class RedisPlayerStore(PlayerStore):
         board = self.key(f"board:{game_id}")
         flat = await self._store.read("ZREVRANGE", board, offset, offset + limit - 1, "WITHSCORES")
         total = await self._store.read("ZCARD", board)
-        pairs = list(flat)
-        rows = [(str(pairs[i]), float(pairs[i + 1])) for i in range(0, len(pairs), 2)]
+        rows = [(str(member), float(score)) for member, score in _pairs(flat)]
         return rows, int(total)
 
     async def recent(self, subject: str, limit: int) -> list[str]:
@@ -105,8 +104,7 @@ class RedisPlayerStore(PlayerStore):
 
     async def queued_matches(self, limit: int) -> list[tuple[str, str]]:
         _, flat = await self._store.read("HSCAN", self.key("matches"), 0, "COUNT", limit)
-        pairs = list(flat)
-        return [(str(pairs[i]), str(pairs[i + 1])) for i in range(0, len(pairs), 2)][:limit]
+        return [(str(match_id), str(doc)) for match_id, doc in _pairs(flat)][:limit]
 
     async def release(self, match_id: str, locks: Sequence[tuple[str, str]]) -> None:
         args: list[Any] = [match_id]
@@ -168,3 +166,14 @@ class RedisPlayerStore(PlayerStore):
     async def update_ticket(self, ticket_id: str, doc: str) -> bool:
         keys = [self.key(p) for p in ("tickets", "by_age", "expiry")]
         return bool(await self._store.run_script("tickets_touch", keys, ["update", ticket_id, doc]))
+
+
+def _pairs(reply: Any) -> list[tuple[Any, Any]]:
+    """A reply of pairs as pairs, whether the client paired it already (redis-py's
+    callbacks for WITHSCORES and HSCAN) or left it flat."""
+    if isinstance(reply, dict):
+        return list(reply.items())
+    items = list(reply)
+    if items and isinstance(items[0], list | tuple):
+        return [(a, b) for a, b in items]
+    return [(items[i], items[i + 1]) for i in range(0, len(items), 2)]
