@@ -339,8 +339,11 @@ class Matchmaker:
             )
         )
         if not claimed:
-            # The match is nobody's: forget it (locks are held by other tickets).
-            await self.players.release(match_id, [])
+            # Another pass placed the same group (it made the same match: keep its
+            # record) or another group (this match is nobody's: forget it).
+            doc = await self.players.ticket(first.ticket_id)
+            if doc is None or Ticket.from_json(doc).match_id != match_id:
+                await self.players.release(match_id, [])
             return False
         for ticket in matched:
             try:
