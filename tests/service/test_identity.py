@@ -23,8 +23,10 @@ from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
 from senet.service import errors
 from senet.service.identity import GUEST_KEY_FILE, Identities, guest_key
+from senet.service.records import SeatClaim
 from senet.service.server import RunningServer
 from senet.service.settings import Settings
+from senet.v1 import match_service_pb2 as ms
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
 from tests.service.conftest import Deployment, expect_error
@@ -220,3 +222,27 @@ async def test_identity_errors_over_grpc(deployment: Deployment, server: Running
         grpc.StatusCode.INVALID_ARGUMENT,
         "MALFORMED_REQUEST",
     )
+
+
+async def test_a_seat_joined_with_an_identity_records_its_subject(
+    deployment: Deployment, server: RunningServer
+) -> None:
+    """A bad identity token refuses the join and leaves the seat open."""
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    guest = await stub.RegisterGuest(pb.RegisterGuestRequest(display_name="Ada"))
+    client = deployment.client(server)
+    match_id = (await client.create(2, game_id="pebbles")).match_id
+    bad = (("x-senet-identity", guest.identity_token[:-2]),)
+    join = ms.JoinMatchRequest(match_id=match_id, seat=0, display_name="Ada")
+    await expect_error(
+        client.stub.JoinMatch(join, metadata=bad), grpc.StatusCode.UNAUTHENTICATED, "BAD_IDENTITY"
+    )
+    assert (await server.store.load(match_id)).seats == {}
+    mine = (("x-senet-identity", guest.identity_token),)
+    await client.stub.JoinMatch(join, metadata=mine)
+    await client.stub.JoinMatch(ms.JoinMatchRequest(match_id=match_id, display_name="Bob"))
+    seats = (await server.store.load(match_id)).seats
+    assert {s: SeatClaim.from_json(c).subject for s, c in seats.items()} == {
+        0: guest.subject,
+        1: "",
+    }

@@ -77,6 +77,7 @@ async def _eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
 
 
 # ---------------------------------------------------------------- the happy path
+@pytest.mark.slow
 async def test_two_players_on_two_replicas_are_matched_play_and_are_rated(
     deployment: Deployment,
 ) -> None:

@@ -235,9 +235,9 @@ async def create_server(
     )
     players = players if players is not None else build_players(store)
     matchmaker = Matchmaker(service, players, settings)
-    player_servicer = PlayerServicer(
-        PlayerDirectory(players, Identities(settings)), matchmaker, settings
-    )
+    identities = Identities(settings)
+    servicer.identities = identities
+    player_servicer = PlayerServicer(PlayerDirectory(players, identities), matchmaker, settings)
     malformed.register(
         player_service_pb2_grpc.add_PlayerServiceServicer_to_server, player_servicer, server, fail
     )
