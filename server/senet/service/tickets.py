@@ -133,6 +133,9 @@ def group_tickets(tickets: Iterable[Ticket], now_ms: int) -> list[Group]:
     seat count stays acceptable to all. The group is a match when it reaches its
     fewest common seat count; short of it, when every member has waited for bots,
     it is filled with bots up to that count.
+
+    Each bucket is walked in rating order outwards from the anchor, so a pass
+    costs about the bucket's size per anchor, not its square.
     """
     buckets: dict[str, list[Ticket]] = {}
     for ticket in tickets:
@@ -140,31 +143,54 @@ def group_tickets(tickets: Iterable[Ticket], now_ms: int) -> list[Group]:
             buckets.setdefault(ticket.bucket, []).append(ticket)
     groups: list[Group] = []
     for bucket in buckets.values():
-        bucket.sort(key=lambda t: (t.created_ms, t.ticket_id))
-        placed: set[str] = set()
-        for anchor in bucket:
-            if anchor.ticket_id in placed:
+        free = sorted(bucket, key=lambda t: (t.rating, t.created_ms, t.ticket_id))
+        at = {t.ticket_id: i for i, t in enumerate(free)}
+        for anchor in sorted(bucket, key=lambda t: (t.created_ms, t.ticket_id)):
+            if anchor.ticket_id not in at:
                 continue
-            group = _grow(anchor, [t for t in bucket if t.ticket_id not in placed], now_ms)
+            group = _grow(anchor, free, at[anchor.ticket_id], now_ms)
             if group is not None:
                 groups.append(group)
-                placed.update(t.ticket_id for t in group.tickets)
+                placed = {t.ticket_id for t in group.tickets}
+                free = [t for t in free if t.ticket_id not in placed]
+                at = {t.ticket_id: i for i, t in enumerate(free)}
     return groups
 
 
-def _grow(anchor: Ticket, free: Sequence[Ticket], now_ms: int) -> Group | None:
+def _nearest(by_rating: Sequence[Ticket], at: int, reach: float) -> Iterable[Ticket]:
+    """The tickets of ``by_rating`` (sorted by rating) within ``reach`` of the
+    rating of the one at ``at``, closest first (then oldest)."""
+    anchor = by_rating[at]
+    left, right = at - 1, at + 1
+    while True:
+        below = by_rating[left] if left >= 0 else None
+        above = by_rating[right] if right < len(by_rating) else None
+        if below is not None and anchor.rating - below.rating > reach:
+            below = None
+        if above is not None and above.rating - anchor.rating > reach:
+            above = None
+        if below is None and above is None:
+            return
+        if below is not None and (
+            above is None
+            or (anchor.rating - below.rating, below.created_ms, below.ticket_id)
+            <= (above.rating - anchor.rating, above.created_ms, above.ticket_id)
+        ):
+            yield below
+            left -= 1
+        elif above is not None:
+            yield above
+            right += 1
+
+
+def _grow(anchor: Ticket, by_rating: Sequence[Ticket], at: int, now_ms: int) -> Group | None:
     counts = set(anchor.seat_counts)
     members = [anchor]
-    others = sorted(
-        (t for t in free if t.ticket_id != anchor.ticket_id),
-        key=lambda t: (abs(t.rating - anchor.rating), t.created_ms, t.ticket_id),
-    )
-    for other in others:
+    for other in _nearest(by_rating, at, anchor.tolerance(now_ms)):
         if len(members) >= max(counts):
             break
-        reach = min(anchor.tolerance(now_ms), other.tolerance(now_ms))
-        if abs(other.rating - anchor.rating) > reach:
-            break  # sorted by distance: nobody further is closer
+        if abs(other.rating - anchor.rating) > other.tolerance(now_ms):
+            continue
         common = counts & set(other.seat_counts)
         if not common or max(common) < len(members) + 1:
             continue
