@@ -46,10 +46,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import grpc
 import jwt
 import redis
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
 
 from senet.service.ratings import RatingValue
 from senet.service.records import loads
@@ -209,19 +212,28 @@ async def _play(
                 dead[target] = dead[target] or budget.kill_at_s is not None
                 await asyncio.sleep(0.05 * (attempt + 1))
                 continue
-            if (
-                "TICKET_NOT_FOUND" in (exc.details() or "")
-                or exc.code() == grpc.StatusCode.NOT_FOUND
-            ):
-                outcome.lost += 1
-            else:
-                outcome.errors.append(f"{exc.code().name}: {exc.details()}")
-                outcome.lost += 1
+            facts = _error_facts(exc)
+            if facts.get("reason") == "ALREADY_QUEUED" and not ticket_id:
+                # A stream broken before its first report had queued the ticket.
+                ticket_id = facts.get("ticketId", "")
+                continue
+            outcome.errors.append(f"{exc.code().name}: {exc.details()}")
+            outcome.lost += 1
             return
         finally:
             call.cancel()
     outcome.errors.append("gave up after 20 broken streams")
     outcome.lost += 1
+
+
+def _error_facts(exc: grpc.aio.AioRpcError) -> dict[str, str]:
+    """The ErrorInfo of a failed call: its metadata, and its reason as "reason"."""
+    status = rpc_status.from_call(cast(grpc.Call, exc))
+    for detail in status.details if status is not None else ():
+        info = error_details_pb2.ErrorInfo()
+        if detail.Unpack(info):
+            return {**info.metadata, "reason": info.reason}
+    return {}
 
 
 async def _load(

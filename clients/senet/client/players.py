@@ -113,6 +113,12 @@ class PlayerClient:
                 return
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
+                queued_before = error.reason == "ALREADY_QUEUED" and not ticket_id
+                if queued_before and resumes < _RESUMES:
+                    # A stream lost before its first report had queued the ticket.
+                    ticket_id = error.facts.get("ticketId", "")
+                    resumes += 1
+                    continue
                 if not (error.retryable and ticket_id) or resumes == _RESUMES:
                     raise error from None
             finally:

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -52,6 +53,8 @@ SWEEP_LIMIT = 500
 MATCHED_RETAIN_S = 3600
 #: How often a following stream reports the wait when nothing else changed.
 REPORT_EVERY_S = 1.0
+#: Groups one pass places at once (each a few store round trips).
+PLACING_AT_ONCE = 16
 
 
 @dataclass(frozen=True)
@@ -151,6 +154,8 @@ class Matchmaker:
         self.settings = settings
         #: Queued tickets per bucket at this replica's last pass.
         self._found: dict[str, int] = {}
+        #: The tickets this replica's last pass found queued (and did not place).
+        self._queued_ids: frozenset[str] = frozenset()
         #: Set (then replaced) after every pass: wakes the streams following tickets.
         self._passed = asyncio.Event()
 
@@ -214,17 +219,25 @@ class Matchmaker:
 
     async def follow(self, ticket: Ticket) -> AsyncIterator[Progress]:
         """Report a ticket's progress until it is matched (the last report carries
-        the seat token). Closing the iterator before then cancels the ticket."""
+        the seat token). Closing the iterator before then cancels the ticket.
+
+        The stream reads its ticket from the store only when this replica's last
+        pass over the queue no longer found it queued (so a thousand waiting
+        streams cost the store nothing between passes), and pushes back its expiry
+        a few times per TTL.
+        """
         ticket_id = ticket.ticket_id
         last: tuple[str, int] | None = None
-        reported = 0.0
+        reported = touched = 0.0
+        touch_every = self.settings.ticket_ttl_s / 4
         done = False
         try:
             while True:
-                doc = await self.players.ticket(ticket_id)
-                if doc is None:
-                    raise errors.TicketNotFound("the ticket expired")
-                ticket = Ticket.from_json(doc)
+                if ticket_id not in self._queued_ids:
+                    doc = await self.players.ticket(ticket_id)
+                    if doc is None:
+                        raise errors.TicketNotFound("the ticket expired")
+                    ticket = Ticket.from_json(doc)
                 now = now_ms()
                 if ticket.state == "matched":
                     token = await self._seat_token(ticket)
@@ -235,7 +248,11 @@ class Matchmaker:
                     done = True
                     yield self._progress(ticket, now, "matched", token)
                     return
-                await self.players.touch(ticket_id, now + int(self.settings.ticket_ttl_s * 1000))
+                if time.monotonic() - touched >= touch_every:
+                    touched = time.monotonic()
+                    await self.players.touch(
+                        ticket_id, now + int(self.settings.ticket_ttl_s * 1000)
+                    )
                 found = self._found.get(ticket.bucket, 1)
                 stage = "players_found" if found > 1 else "queued"
                 if (stage, found) != last or time.monotonic() - reported >= REPORT_EVERY_S:
@@ -243,7 +260,7 @@ class Matchmaker:
                     yield self._progress(ticket, now, stage, "", found)
                 passed = self._passed
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(passed.wait(), self.settings.match_interval_s * 4)
+                    await asyncio.wait_for(passed.wait(), self.settings.match_interval_s * 2)
         finally:
             if not done:
                 await asyncio.shield(self._cancel_quietly(ticket_id))
@@ -297,11 +314,22 @@ class Matchmaker:
     async def match_once(self) -> int:
         """One pass over the queue; the number of matches made."""
         tickets = [Ticket.from_json(doc) for doc in await self.players.queued(SCAN_LIMIT)]
-        now = now_ms()
-        made = 0
-        for group in group_tickets(tickets, now):
-            if await self.place(group):
-                made += 1
+        groups = group_tickets(tickets, now_ms())
+        # Replicas grouping the same queue place its groups in different orders, so
+        # that they mostly make different matches instead of racing for the same.
+        random.shuffle(groups)
+        limit = asyncio.Semaphore(PLACING_AT_ONCE)
+
+        async def placed(group: Group) -> bool:
+            async with limit:
+                return await self.place(group)
+
+        outcomes = await asyncio.gather(*(placed(g) for g in groups))
+        made = sum(outcomes)
+        placed_ids = {
+            t.ticket_id for g, ok in zip(groups, outcomes, strict=True) if ok for t in g.tickets
+        }
+        self._queued_ids = frozenset(t.ticket_id for t in tickets) - placed_ids
         self._found = compatible_counts(tickets)
         self._passed.set()
         self._passed = asyncio.Event()
