@@ -37,6 +37,7 @@ _.compose
 _.on_mount
 _.on_button_pressed
 _.action_page
+_.action_play_now
 _.border_title
 _.on_resize
 _.on_input_changed
