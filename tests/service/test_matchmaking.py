@@ -223,3 +223,32 @@ async def test_two_replicas_matching_at_once_never_place_a_ticket_twice(
         assert ticket.ticket_id in {s.ticket_id for s in records[ticket.match_id].seats}
         summary = (await replicas[0].servicer.service.get(Caller(), ticket.match_id)).summary
         assert summary.seats[ticket.seat].claimed and summary.started
+
+
+# ---------------------------------------------------------------- a drained replica
+async def test_a_draining_replica_ends_streams_but_keeps_their_tickets(
+    deployment: Deployment,
+) -> None:
+    """A rolling restart loses no ticket: the stream ends with DRAINING and the
+    player resumes the ticket on another replica."""
+    shared = "guests-of-both-replicas-" + "k" * 16  # replicas share the guest key
+    going = await deployment.start(drain_notice_s=0.0, drain_grace_s=2.0, identity_secret=shared)
+    staying = await deployment.start(identity_secret=shared)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(going))
+    ada, _ = await _guest(stub, "Ada")
+    call = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    queued = await _next(call)
+    draining = asyncio.create_task(going.drain())
+    failure = await expect_error(_drain_stream(call), Code.UNAVAILABLE, "DRAINING")
+    assert "resume" in failure.message
+    await draining
+    other = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(staying))
+    resumed = other.FindMatch(pb.FindMatchRequest(ticket_id=queued.ticket_id), metadata=ada)
+    assert (await _next(resumed)).ticket_id == queued.ticket_id
+    resumed.cancel()
+
+
+async def _drain_stream(call: Any) -> None:
+    """Read the stream to its end (it must end with an error)."""
+    while isinstance(await call.read(), pb.FindMatchResponse):
+        pass

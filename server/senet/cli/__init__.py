@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return health_probe.run(args)
     if args.command == "serve":
         # Drawn before any child process starts, so all of them share it.
-        settings = Settings.from_env().with_args(args).with_embedded_worker_key()
+        settings = Settings.from_env().with_args(args).with_embedded_worker_key().with_guest_key()
         logs.configure(settings.log_level, settings.log_json)
         from senet.service import processes
 

@@ -158,6 +158,9 @@ class Matchmaker:
         self._queued_ids: frozenset[str] = frozenset()
         #: Set (then replaced) after every pass: wakes the streams following tickets.
         self._passed = asyncio.Event()
+        #: Set when the replica drains: streams end with DRAINING and their tickets
+        #: stay queued, for the players to resume on another replica.
+        self.draining = False
 
     # ------------------------------------------------------------- tickets
     async def enqueue(self, who: Identity, request: TicketRequest) -> Ticket:
@@ -233,6 +236,8 @@ class Matchmaker:
         done = False
         try:
             while True:
+                if self.draining:
+                    raise errors.Draining("server is shutting down; resume the ticket elsewhere")
                 if ticket_id not in self._queued_ids:
                     doc = await self.players.ticket(ticket_id)
                     if doc is None:
@@ -262,8 +267,13 @@ class Matchmaker:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(passed.wait(), self.settings.match_interval_s * 2)
         finally:
-            if not done:
+            if not done and not self.draining:
                 await asyncio.shield(self._cancel_quietly(ticket_id))
+
+    def wake(self) -> None:
+        """Wake every stream following a ticket on this replica (to see a drain)."""
+        self._passed.set()
+        self._passed = asyncio.Event()
 
     async def _cancel_quietly(self, ticket_id: str) -> None:
         try:
@@ -309,6 +319,8 @@ class Matchmaker:
                     await self.sweep_once()
             except StoreError as exc:
                 log.warning("matchmaking pass failed", extra={"error": str(exc)})
+            except Exception:  # a bug must not stop this replica's queue for good
+                log.exception("matchmaking pass failed")
             await asyncio.sleep(self.settings.match_interval_s)
 
     async def match_once(self) -> int:
@@ -331,8 +343,7 @@ class Matchmaker:
         }
         self._queued_ids = frozenset(t.ticket_id for t in tickets) - placed_ids
         self._found = compatible_counts(tickets)
-        self._passed.set()
-        self._passed = asyncio.Event()
+        self.wake()
         return made
 
     async def place(self, group: Group) -> bool:
@@ -386,7 +397,12 @@ class Matchmaker:
         """Expire abandoned tickets, then settle, release or check every queued match."""
         await self.players.expire(now_ms(), SWEEP_LIMIT)
         for match_id, doc in await self.players.queued_matches(SWEEP_LIMIT):
-            await self.check_match(match_id, QueuedMatch.from_json(doc))
+            try:
+                await self.check_match(match_id, QueuedMatch.from_json(doc))
+            except StoreError:
+                raise  # the store is out: the next sweep tries them all again
+            except Exception:  # one unreadable match must not hold up the others
+                log.exception("a queued match could not be checked", extra={"match_id": match_id})
 
     async def check_match(self, match_id: str, record: QueuedMatch) -> None:
         """Settle and release a queued match that ended; give up no-shows' seats."""

@@ -140,6 +140,8 @@ class RunningServer:
         self.bot_servicer.draining = True
         if self.player_servicer is not None:
             self.player_servicer.draining = True
+            self.player_servicer.matchmaker.draining = True
+            self.player_servicer.matchmaker.wake()
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 

@@ -79,8 +79,9 @@ class Settings:
         identity_audience: The audience (aud) every identity token must name.
         guest_ttl_s: How long a guest identity token is valid.
         data_dir: Folder of the server's own files (the guest signing key,
-            made on first start); empty: a key drawn per process, so guest
-            tokens of one replica are refused by another.
+            made on first start); empty, without an identity secret: a key drawn
+            at start, so guest tokens last until the server restarts and other
+            replicas refuse them.
         match_interval_s: How often each replica groups the queued tickets.
         ticket_ttl_s: A queued ticket whose FindMatch stream is gone this long
             expires (a client may resume it until then).
@@ -152,6 +153,15 @@ class Settings:
         if self.embedded_bot_workers <= 0 or self.worker_key:
             return self
         return replace(self, worker_key=secrets.token_urlsafe(32))
+
+    def with_guest_key(self) -> Settings:
+        """These settings, with an identity secret drawn to sign guest tokens when
+        neither a secret nor a data folder gives one, so that every process of
+        this server (``processes``) accepts the guests of the others. (Replicas
+        on other hosts share a secret or a data folder to do the same.)"""
+        if self.identity_secret or self.data_dir:
+            return self
+        return replace(self, identity_secret=secrets.token_urlsafe(32))
 
     def with_args(self, args: argparse.Namespace) -> Settings:
         """Override with the flags that were given on the command line."""
