@@ -27,7 +27,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import asdict, dataclass, replace
 
 from senet.games import get_game
@@ -156,8 +156,9 @@ class Matchmaker:
         self._found: dict[str, int] = {}
         #: The tickets this replica's last pass found queued (and did not place).
         self._queued_ids: frozenset[str] = frozenset()
-        #: Set (then replaced) after every pass: wakes the streams following tickets.
-        self._passed = asyncio.Event()
+        #: The bell of each ticket a stream follows on this replica: rung after
+        #: every pass, and at once for the tickets a pass places.
+        self._bells: dict[str, asyncio.Event] = {}
         #: Set when the replica drains: streams end with DRAINING and their tickets
         #: stay queued, for the players to resume on another replica.
         self.draining = False
@@ -234,8 +235,10 @@ class Matchmaker:
         reported = touched = 0.0
         touch_every = self.settings.ticket_ttl_s / 4
         done = False
+        bell = self._bells.setdefault(ticket_id, asyncio.Event())
         try:
             while True:
+                bell.clear()
                 if self.draining:
                     raise errors.Draining("server is shutting down; resume the ticket elsewhere")
                 if ticket_id not in self._queued_ids:
@@ -263,17 +266,27 @@ class Matchmaker:
                 if (stage, found) != last or time.monotonic() - reported >= REPORT_EVERY_S:
                     last, reported = (stage, found), time.monotonic()
                     yield self._progress(ticket, now, stage, "", found)
-                passed = self._passed
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(passed.wait(), self.settings.match_interval_s * 2)
-        finally:
+                    await asyncio.wait_for(bell.wait(), self.settings.match_interval_s * 2)
+        except (asyncio.CancelledError, GeneratorExit):
+            # The player closed the stream: that cancels the ticket. (An error of
+            # this replica or its store does not: the player resumes the ticket.)
             if not done and not self.draining:
                 await asyncio.shield(self._cancel_quietly(ticket_id))
+            raise
+        finally:
+            if self._bells.get(ticket_id) is bell:
+                del self._bells[ticket_id]
 
-    def wake(self) -> None:
-        """Wake every stream following a ticket on this replica (to see a drain)."""
-        self._passed.set()
-        self._passed = asyncio.Event()
+    def wake(self, ticket_ids: Iterable[str] | None = None) -> None:
+        """Wake the streams following these tickets on this replica (None: all of
+        them, after a pass or to see a drain)."""
+        if ticket_ids is None:
+            bells: Iterable[asyncio.Event] = list(self._bells.values())
+        else:
+            bells = [b for b in map(self._bells.get, ticket_ids) if b is not None]
+        for bell in bells:
+            bell.set()
 
     async def _cancel_quietly(self, ticket_id: str) -> None:
         try:
@@ -390,6 +403,10 @@ class Matchmaker:
             except (errors.ServiceError, GameError, StoreError) as exc:
                 # The player's stream joins the seat with the same key later.
                 log.warning("could not join a matched seat", extra={"error": str(exc)})
+        # The players' streams on this replica hand their seats over now, not
+        # when the whole pass is done.
+        self._queued_ids = self._queued_ids - {t.ticket_id for t in matched}
+        self.wake(t.ticket_id for t in matched)
         return True
 
     # ------------------------------------------------------------ sweeping
