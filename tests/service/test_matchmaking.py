@@ -252,3 +252,18 @@ async def _drain_stream(call: Any) -> None:
     """Read the stream to its end (it must end with an error)."""
     while isinstance(await call.read(), pb.FindMatchResponse):
         pass
+
+
+async def test_findmatch_streams_count_against_the_clients_stream_quota(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(client_streams=1)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    bob, _ = await _guest(stub, "Bob")
+    first = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    await _next(first)
+    second = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=bob)
+    failure = await expect_error(second.read(), Code.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+    assert failure.facts == {"quota": "client_streams", "limit": "1"}
+    first.cancel()

@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 from senet.codec.options import options_from_proto
 from senet.service import errors, metrics
 from senet.service.access import Caller
-from senet.service.grpc_calls import run_unary
+from senet.service.grpc_calls import client_of, run_unary
 from senet.service.grpc_errors import fail
 from senet.service.identity import Identity
 from senet.service.matchmaking import Matchmaker, Progress, TicketRequest
 from senet.service.players import PlayerDirectory
+from senet.service.quotas import Quotas
 from senet.service.ratings import RatingValue
 from senet.service.settings import Settings
 from senet.v1 import player_service_pb2 as pb
@@ -68,15 +69,21 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
     """Implements senet.v1.PlayerService."""
 
     def __init__(
-        self, directory: PlayerDirectory, matchmaker: Matchmaker, settings: Settings
+        self,
+        directory: PlayerDirectory,
+        matchmaker: Matchmaker,
+        settings: Settings,
+        quotas: Quotas | None = None,
     ) -> None:
         self.directory = directory
         self.matchmaker = matchmaker
         self.settings = settings
         self.draining = False
+        #: The replica's per-client quotas (shared with MatchService's calls).
+        self.quotas = quotas if quotas is not None else Quotas(settings)
 
     async def _unary(self, method: str, context: Any, body: Callable[[Caller], Awaitable[T]]) -> T:
-        return await run_unary(method, context, self.settings, body, self.draining)
+        return await run_unary(method, context, self.settings, body, self.draining, self.quotas)
 
     async def identity_of(self, context: Any) -> Identity:
         """The caller's verified identity.
@@ -164,15 +171,18 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
         try:
             if self.draining:
                 raise errors.Draining("server is shutting down; resume the ticket elsewhere")
+            client = client_of(context, self.settings)
+            self.quotas.take_call(client)
             identity = await self.identity_of(context)
-            if request.ticket_id:
-                ticket = await self.matchmaker.resume(identity, request.ticket_id)
-            else:
-                ticket = await self.matchmaker.enqueue(
-                    identity, ticket_request_from_proto(request.ticket)
-                )
-            async for progress in self.matchmaker.follow(ticket):
-                yield progress_to_proto(progress)
+            with self.quotas.stream(client, None):
+                if request.ticket_id:
+                    ticket = await self.matchmaker.resume(identity, request.ticket_id)
+                else:
+                    ticket = await self.matchmaker.enqueue(
+                        identity, ticket_request_from_proto(request.ticket)
+                    )
+                async for progress in self.matchmaker.follow(ticket):
+                    yield progress_to_proto(progress)
         except Exception as exc:
             await fail(context, "FindMatch", exc)
         metrics.RPCS.labels("FindMatch", "OK").inc()

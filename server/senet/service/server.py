@@ -239,7 +239,9 @@ async def create_server(
     matchmaker = Matchmaker(service, players, settings)
     identities = Identities(settings)
     servicer.identities = identities
-    player_servicer = PlayerServicer(PlayerDirectory(players, identities), matchmaker, settings)
+    player_servicer = PlayerServicer(
+        PlayerDirectory(players, identities), matchmaker, settings, servicer.quotas
+    )
     malformed.register(
         player_service_pb2_grpc.add_PlayerServiceServicer_to_server, player_servicer, server, fail
     )
