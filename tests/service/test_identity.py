@@ -29,7 +29,7 @@ from senet.service.settings import Settings
 from senet.v1 import match_service_pb2 as ms
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
-from tests.service.conftest import Deployment, expect_error
+from tests.service.conftest import Deployment, expect_error, free_port
 
 ISSUER = "https://id.example.test/"
 AUDIENCE = "senet"
@@ -125,6 +125,15 @@ async def test_a_token_naming_an_unknown_key_id_is_refused(
     await _refused(
         _identities(identity_jwks=jwks_url), _token(provider_key, kid="other"), "no trusted key"
     )
+
+
+async def test_a_jwks_url_that_does_not_answer_is_unavailable_not_a_bad_token(
+    provider_key: rsa.RSAPrivateKey,
+) -> None:
+    """The token may be good: the client is told to retry, not to get another."""
+    closed = f"http://127.0.0.1:{free_port()}/jwks.json"
+    with pytest.raises(errors.IdentityProviderUnavailable):
+        await _identities(identity_jwks=closed).verify(_token(provider_key))
 
 
 async def test_a_token_for_another_audience_is_refused(

@@ -147,3 +147,10 @@ class NotYourTicket(ServiceError):
 
 class PlayerNotFound(ServiceError):
     reason = "PLAYER_NOT_FOUND"
+
+
+class IdentityProviderUnavailable(ServiceError):
+    """The identity provider's keys (a JWKS URL) could not be fetched: the token may
+    be good, so the client retries rather than asks for another."""
+
+    reason = "IDENTITY_PROVIDER_UNAVAILABLE"

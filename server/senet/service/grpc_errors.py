@@ -50,6 +50,7 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.Draining: grpc.StatusCode.UNAVAILABLE,
     errors.IdentityRequired: grpc.StatusCode.UNAUTHENTICATED,
     errors.BadIdentity: grpc.StatusCode.UNAUTHENTICATED,
+    errors.IdentityProviderUnavailable: grpc.StatusCode.UNAVAILABLE,
     errors.TicketNotFound: grpc.StatusCode.NOT_FOUND,
     errors.PlayerNotFound: grpc.StatusCode.NOT_FOUND,
     errors.NotYourTicket: grpc.StatusCode.PERMISSION_DENIED,

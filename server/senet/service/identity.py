@@ -162,6 +162,10 @@ class Identities:
             raise errors.BadIdentity("identity token has the wrong audience") from None
         except jwt.InvalidSignatureError:
             raise errors.BadIdentity("identity token signature does not verify") from None
+        except jwt.PyJWKClientConnectionError as exc:
+            raise errors.IdentityProviderUnavailable(
+                f"the identity provider's keys could not be fetched; retry shortly ({exc})"
+            ) from None
         except jwt.PyJWKClientError as exc:
             raise errors.BadIdentity(f"no trusted key for the identity token: {exc}") from None
         except jwt.PyJWTError as exc:
