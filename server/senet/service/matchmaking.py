@@ -53,6 +53,9 @@ SWEEP_LIMIT = 500
 MATCHED_RETAIN_S = 3600
 #: How often a following stream reports the wait when nothing else changed.
 REPORT_EVERY_S = 1.0
+#: How long after its no-show deadline a queued match's seats are checked (each
+#: sweep reads their tickets; later, every player has come or been given up).
+NO_SHOW_WINDOW_MS = 60_000
 #: Groups one pass places at once (each a few store round trips).
 PLACING_AT_ONCE = 16
 
@@ -100,6 +103,8 @@ class QueuedMatch:
     game_id: str
     rated: bool
     seats: tuple[QueuedSeat, ...]
+    #: When it was made (Unix ms; 0: unknown): no-shows are looked for a while after.
+    created_ms: int = 0
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -108,7 +113,7 @@ class QueuedMatch:
     def from_json(cls, text: str) -> QueuedMatch:
         data = loads(text)
         seats = tuple(QueuedSeat(**s) for s in data["seats"])
-        return cls(data["game_id"], bool(data["rated"]), seats)
+        return cls(data["game_id"], bool(data["rated"]), seats, int(data.get("created_ms", 0)))
 
 
 def seat_counts(request: TicketRequest) -> tuple[tuple[int, ...], dict[str, object]]:
@@ -379,7 +384,7 @@ class Matchmaker:
         seats = tuple(QueuedSeat(t.subject, t.ticket_id, t.lock) for t in group.tickets) + tuple(
             QueuedSeat(bot) for _ in range(group.bots)
         )
-        record = QueuedMatch(first.game_id, first.rated, seats)
+        record = QueuedMatch(first.game_id, first.rated, seats, now_ms())
         await self.players.add_queued_match(match_id, record.to_json())
         now = now_ms()
         matched = tuple(t.matched(match_id, seat, now) for seat, t in enumerate(group.tickets))
@@ -431,7 +436,9 @@ class Matchmaker:
             return
         summary = snapshot.summary
         if summary.status == "active":
-            await self._give_up_no_shows(match_id, record)
+            due = record.created_ms + int(self.settings.no_show_s * 1000)
+            if record.created_ms == 0 or due <= now_ms() <= due + NO_SHOW_WINDOW_MS:
+                await self._give_up_no_shows(match_id, record)
             return
         if summary.status == "finished" and record.rated:
             seats = [
