@@ -37,6 +37,7 @@ _.compose
 _.on_mount
 _.on_button_pressed
 _.action_page
+_.action_play_now
 _.border_title
 _.on_resize
 _.on_input_changed
@@ -75,3 +76,7 @@ _.export_b64
 # folder `make lint` does not scan yet (see the Makefile).
 _._multiplex
 _._timeout_s
+
+# http.server: the request handler methods it dispatches by name (tests serve a JWKS).
+_.do_GET
+_.log_message

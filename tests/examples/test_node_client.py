@@ -1,6 +1,6 @@
-"""The Node.js example (clients/examples/node) plays a whole match against a real
-server: a client written from proto/ alone, with error details and the seed
-commitment checked on the JavaScript side."""
+"""The Node.js examples (clients/examples/node) play whole matches against a real
+server, one of them rated from the queue: clients written from proto/ alone, with
+error details and the seed commitment checked on the JavaScript side."""
 
 from __future__ import annotations
 
@@ -73,3 +73,13 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     # Streams opened while each match waited for players got its start and turns.
     assert checks["promptedAfterWaiting"], checks["starts"]
     assert set(checks["starts"]) == {"mykerinos", "archeos", "marenostrum"}
+
+
+def test_the_node_example_queues_and_plays_a_rated_match(installed: Path, server: str) -> None:
+    done = subprocess.run(
+        ["node", "queue.mjs", server], cwd=installed, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["ok"], report
+    assert report["moves"] > 0 and report["place"] in (1, 2)

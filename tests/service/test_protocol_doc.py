@@ -68,15 +68,24 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["QUOTA_EXCEEDED"] == {"quota", "limit"}  # test_quotas
     assert facts["MATCH_NOT_STARTED"] == {"openSeats"}  # test_not_started
     assert facts["VERSION_AHEAD"] == {"currentVersion"}
+    assert facts["ALREADY_QUEUED"] == {"ticketId"}  # test_matchmaking
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
         "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED", "VERSION_AHEAD",
+        "ALREADY_QUEUED",
     }  # fmt: skip
 
 
 def test_the_proto_lists_the_same_reasons() -> None:
-    service = (GUIDE.parents[1] / "proto" / "senet" / "v1" / "match_service.proto").read_text()
-    header = service[: service.index("service MatchService")]
+    """Between them, the comments on MatchService and PlayerService name every reason."""
+    folder = GUIDE.parents[1] / "proto" / "senet" / "v1"
+    header = ""
+    for file, service_name in (
+        ("match_service.proto", "MatchService"),
+        ("player_service.proto", "PlayerService"),
+    ):
+        text = (folder / file).read_text()
+        header += text[: text.index(f"service {service_name}")]
     named = set(re.findall(r"\b[A-Z][A-Z_]{3,}\b", header)) - {
         code.name for code in grpc.StatusCode
     }

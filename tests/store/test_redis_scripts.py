@@ -38,6 +38,14 @@ PINNED_SHAS = {
     "lobby_due": "3efa6d73a63ce1517703da2db3597febe7df6603",
     "lobby_defer": "57d26176f072b79085c8e09441eb4264df6eaeed",
     "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
+    # -- players, ratings and tickets --
+    "players_settle": "f320fd0cbf740f127221064a6d1eb0984fde5b9c",
+    "players_release": "25940a85286a184860ecda889040729c301bf672",
+    "tickets_enqueue": "380c783725498032f64b843b8178595345dc9222",
+    "tickets_scan": "62ef9d77aa85e0547dde9b6be3676561af997827",
+    "tickets_claim": "4eec2ea6e32464ba7e652a341f6ca788077df360",
+    "tickets_drop": "721d17bb29c6ba986ba75d0ed3416a0bb494f208",
+    "tickets_touch": "b462eeb70c1d8b65f32305ea011afc774311d0db",
 }
 
 

@@ -40,7 +40,7 @@ class LobbyChoice:
     """What the player picked: join or watch ``match_id``, or start a new match
     (of ``game_id`` when the player chose one here)."""
 
-    how: Literal["join", "watch", "new"]
+    how: Literal["join", "watch", "new", "queue"]
     match_id: str = ""
     game_id: str = ""
     #: The new-match form's answers (None: a new match was asked for without it).
@@ -106,6 +106,7 @@ class LobbyScreen(Screen[LobbyChoice | None]):
     BINDINGS = [
         Binding("w", "pick('watch')", "Watch"),
         Binding("n", "new", "New match"),
+        Binding("p", "play_now", "Play now"),
         Binding("r", "reload", "Refresh"),
         Binding("escape,q", "leave", "Quit"),
     ]
@@ -136,7 +137,8 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         where = f" on {self.where}" if self.where else ""
         yield Static(
             f"MATCHES being played{where}, newest first\n"
-            "Enter joins a seat, w watches, n starts a new match, r refreshes",
+            "Enter joins a seat, w watches, n starts a new match, p plays now (the queue), "
+            "r refreshes",
             id="lobby-title",
         )
         yield self.table
@@ -226,6 +228,23 @@ class LobbyScreen(Screen[LobbyChoice | None]):
         def chosen(game_id: str | None) -> None:
             if game_id:
                 self.app.push_screen(NewMatchForm(by_id[game_id]), callback=filled)
+
+        self.app.push_screen(GamePicker(games), callback=chosen)
+
+    async def action_play_now(self) -> None:
+        """Pick a game, then queue for it (see senet.tui.playnow)."""
+        if self.load_games is None:
+            self.note.update("Play now needs the server's games.")
+            return
+        try:
+            games = await self.load_games()
+        except SenetRpcError as exc:
+            self.note.update(f"Could not list the games: {for_people(exc)}")
+            return
+
+        def chosen(game_id: str | None) -> None:
+            if game_id:
+                self.dismiss(LobbyChoice("queue", game_id=game_id))
 
         self.app.push_screen(GamePicker(games), callback=chosen)
 

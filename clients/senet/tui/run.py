@@ -26,6 +26,7 @@ from senet.text.errors import for_people, reach
 from senet.tui.app import PlayApp
 from senet.tui.lobby import LobbyApp, LobbyChoice
 from senet.tui.newmatch import NewMatchChoices
+from senet.tui.playnow import queued_session
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 
 #: Matches the lobby lists (newest first); older ones are a ``senet matches`` away.
@@ -67,6 +68,14 @@ async def lobby_session(
         if choice.how == "watch":
             _say(console, f"Watching match {choice.match_id}.")
             return Session(client, args.server, choice.match_id)
+        if choice.how == "queue":
+            known = {g.id: g for g in await client.list_games()}
+            queued, note = await queued_session(
+                client, args.server, args.name, known[choice.game_id], console
+            )
+            if queued is not None:
+                return queued
+            continue
         if choice.how == "new":
             if not choice.game_id:
                 _say(console, f"Start a match with: {program()} play --new GAME")

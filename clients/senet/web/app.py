@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from senet.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
-from senet.web import live, pages
+from senet.web import live, pages, queue
 from senet.web.errors import human
 from senet.web.replay import ReplayCache, UnreplayableMatch
 from senet.web.security import (
@@ -372,6 +372,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/leave", leave, methods=["POST"]),
         Route("/matches/{match_id}/replay/info", replay_info),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay_frame),
+        *queue.routes(web),
         Mount("/static", static, name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -16,6 +16,7 @@ import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli import leaderboard as leaderboard_cli
 from senet.cli import matches as matches_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
@@ -45,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     arena_cli.add_arguments(arena)
     matches = commands.add_parser("matches", help="list the matches a server hosts (the lobby)")
     matches_cli.add_arguments(matches)
+    board = commands.add_parser("leaderboard", help="print a game's leaderboard of ratings")
+    leaderboard_cli.add_arguments(board)
     probe = commands.add_parser("health", help="exit 0 when a server's health check says SERVING")
     health_probe.add_arguments(probe)
     web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
@@ -70,11 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         return worker.run_seat(args)
     if args.command == "matches":
         return matches_cli.run(args)
+    if args.command == "leaderboard":
+        return leaderboard_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":
         # Drawn before any child process starts, so all of them share it.
-        settings = Settings.from_env().with_args(args).with_embedded_worker_key()
+        settings = Settings.from_env().with_args(args).with_embedded_worker_key().with_guest_key()
         logs.configure(settings.log_level, settings.log_json)
         from senet.service import processes
 

@@ -186,6 +186,7 @@ async def join(
     *,
     request_id: str = "",
     entropy: str = "",
+    subject: str = "",
 ) -> tuple[int, str, MatchSummary]:
     """Claim a seat; returns (seat, token, summary). The token is shown only here.
 
@@ -194,6 +195,7 @@ async def join(
     attempt claimed, with the same token, and never claims a second seat.
     ``entropy`` is the seat's own contribution to the seed of a fair match
     (see senet.service.records.effective_seed); ignored by chosen seeds.
+    ``subject`` is the verified identity of the player, recorded in the claim.
     """
     name = check_display_name(display_name)
     request_id = check_request_id(request_id, required=False)
@@ -228,7 +230,8 @@ async def join(
     }
     joined_at = time.time()
     claims = {
-        c: SeatClaim(name, token_hash(tokens[c]), joined_at, entropy=entropy) for c in candidates
+        c: SeatClaim(name, token_hash(tokens[c]), joined_at, entropy=entropy, subject=subject)
+        for c in candidates
     }
     if stored.status == "active" and len(candidates) == 1 and candidates[0] not in stored.seats:
         # This claim may be the one that starts the match: what the start makes

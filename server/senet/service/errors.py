@@ -114,3 +114,43 @@ class QuotaExceeded(ServiceError):
 
 class Draining(ServiceError):
     reason = "DRAINING"
+
+
+class IdentityRequired(ServiceError):
+    """A call that acts for a player came without an identity token."""
+
+    reason = "IDENTITY_REQUIRED"
+
+
+class BadIdentity(ServiceError):
+    """An identity token that is malformed, expired, or not signed by a trusted key;
+    the message says which."""
+
+    reason = "BAD_IDENTITY"
+
+
+class AlreadyQueued(ServiceError):
+    """The player already has a ticket, or a queued match in progress, for this game."""
+
+    reason = "ALREADY_QUEUED"
+
+
+class TicketNotFound(ServiceError):
+    reason = "TICKET_NOT_FOUND"
+
+
+class NotYourTicket(ServiceError):
+    """A ticket id resumed under another player's identity."""
+
+    reason = "NOT_YOUR_TICKET"
+
+
+class PlayerNotFound(ServiceError):
+    reason = "PLAYER_NOT_FOUND"
+
+
+class IdentityProviderUnavailable(ServiceError):
+    """The identity provider's keys (a JWKS URL) could not be fetched: the token may
+    be good, so the client retries rather than asks for another."""
+
+    reason = "IDENTITY_PROVIDER_UNAVAILABLE"

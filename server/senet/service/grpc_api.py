@@ -23,6 +23,7 @@ from senet.games.errors import MalformedActionError
 from senet.service import errors, metrics
 from senet.service.grpc_calls import caller_of, run_unary
 from senet.service.grpc_errors import fail, play_error
+from senet.service.identity import Identities
 from senet.service.matches import (
     Caller,
     MatchService,
@@ -74,6 +75,8 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self.draining = False
         self._watched: dict[str, int] = {}
         self.quotas = Quotas(settings)
+        #: Verifies identity tokens sent with JoinMatch (the server's one verifier).
+        self.identities: Identities | None = None
 
     def start_draining(self) -> None:
         """Refuse new calls and end every open stream with DRAINING, so clients
@@ -131,6 +134,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         self, request: match_service_pb2.JoinMatchRequest, context: Any
     ) -> match_service_pb2.JoinMatchResponse:
         async def body(caller: Caller) -> match_service_pb2.JoinMatchResponse:
+            subject = await self._subject_of(context)
             seat, token, summary = await self.service.join(
                 caller,
                 request.match_id,
@@ -138,12 +142,21 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request.display_name,
                 request_id=request.request_id,
                 entropy=request.entropy,
+                subject=subject,
             )
             return match_service_pb2.JoinMatchResponse(
                 seat=seat, token=token, match=summary_to_proto(summary)
             )
 
         return await self._unary("JoinMatch", context, body, request.match_id)
+
+    async def _subject_of(self, context: Any) -> str:
+        """The verified subject of the identity token sent with the call ("" without
+        one): a seat joined with an identity records it (senet.service.identity)."""
+        for key, value in context.invocation_metadata() or ():
+            if key == "x-senet-identity" and isinstance(value, str) and self.identities:
+                return (await self.identities.verify(value.strip())).subject
+        return ""
 
     async def LeaveMatch(
         self, request: match_service_pb2.LeaveMatchRequest, context: Any

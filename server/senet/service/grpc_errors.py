@@ -48,6 +48,12 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.RateLimited: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.QuotaExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.Draining: grpc.StatusCode.UNAVAILABLE,
+    errors.IdentityRequired: grpc.StatusCode.UNAUTHENTICATED,
+    errors.BadIdentity: grpc.StatusCode.UNAUTHENTICATED,
+    errors.IdentityProviderUnavailable: grpc.StatusCode.UNAVAILABLE,
+    errors.TicketNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.PlayerNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.NotYourTicket: grpc.StatusCode.PERMISSION_DENIED,
 }
 
 _GAME_CODES: dict[type[Exception], grpc.StatusCode] = {

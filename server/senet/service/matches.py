@@ -153,6 +153,7 @@ class MatchService:
         *,
         request_id: str = "",
         entropy: str = "",
+        subject: str = "",
     ) -> tuple[int, str, MatchSummary]:
         """Claim a seat; returns (seat, token, summary). The token is shown only here.
 
@@ -161,6 +162,7 @@ class MatchService:
         attempt claimed, with the same token, and never claims a second seat.
         ``entropy`` is the seat's own contribution to the seed of a fair match
         (see senet.service.records.effective_seed); ignored by chosen seeds.
+        ``subject``: the player's verified identity, recorded with the seat.
         """
         return await creation.join(
             self.access,
@@ -170,6 +172,7 @@ class MatchService:
             display_name,
             request_id=request_id,
             entropy=entropy,
+            subject=subject,
         )
 
     # ------------------------------------------------------------- reading

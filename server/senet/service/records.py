@@ -153,9 +153,15 @@ class SeatClaim:
     #: The entropy the seat's player added at JoinMatch (kept through takeovers:
     #: the export reveals it).
     entropy: str = ""
+    #: The verified identity (see senet.service.identity) the seat was joined
+    #: with; empty for a seat joined with a bare token (unrated play).
+    subject: str = ""
 
     def to_json(self) -> str:
-        return dumps(asdict(self))
+        data = asdict(self)
+        if not self.subject:
+            del data["subject"]  # a claim without identity reads as it always did
+        return dumps(data)
 
     @classmethod
     def from_json(cls, text: str) -> SeatClaim:

@@ -13,6 +13,7 @@ import asyncio
 import gc
 import logging
 import signal
+import weakref
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,16 +30,23 @@ from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer
 from senet.service.grpc_bots import BotServicer
 from senet.service.grpc_errors import fail
+from senet.service.grpc_players import PlayerServicer
+from senet.service.identity import Identities
 from senet.service.matches import MatchService
+from senet.service.matchmaking import Matchmaker
+from senet.service.players import PlayerDirectory
 from senet.service.settings import Settings
 from senet.service.timeouts import ClockKeeper
 from senet.service.zombies import ZombiePlayer
 from senet.store import MatchStore, StoreError
+from senet.store.players import MemoryPlayerStore, PlayerStore
 from senet.v1 import (
     bot_service_pb2,
     bot_service_pb2_grpc,
     match_service_pb2,
     match_service_pb2_grpc,
+    player_service_pb2,
+    player_service_pb2_grpc,
 )
 
 log = logging.getLogger("senet.server")
@@ -46,6 +54,7 @@ log = logging.getLogger("senet.server")
 _TASKS_STOP_S = 5.0
 SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
+PLAYER_SERVICE_NAME = player_service_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
 #: Health service name that is SERVING while the process runs, whatever the store
 #: says: liveness probes ask for it, so a Redis outage marks replicas unready
 #: (no traffic) without getting them restarted, which would not fix Redis.
@@ -77,6 +86,25 @@ def build_store(settings: Settings) -> MatchStore:
     )
 
 
+#: The in-memory player store of each in-memory match store, so that replicas
+#: sharing one match store in a process (tests) share the players too.
+_MEMORY_PLAYERS: weakref.WeakKeyDictionary[MatchStore, PlayerStore] = weakref.WeakKeyDictionary()
+
+
+def build_players(store: MatchStore) -> PlayerStore:
+    """The player store beside ``store``: in the same Redis, or in memory."""
+    from senet.store.redis_store import RedisStore
+
+    if isinstance(store, RedisStore):
+        from senet.store.redis_players import RedisPlayerStore
+
+        return RedisPlayerStore(store)
+    players = _MEMORY_PLAYERS.get(store)
+    if players is None:
+        players = _MEMORY_PLAYERS[store] = MemoryPlayerStore()
+    return players
+
+
 @dataclass
 class RunningServer:
     """A started server and what it needs to stop cleanly."""
@@ -91,6 +119,8 @@ class RunningServer:
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     #: This replica's enforcer of turn clocks (set once the server runs).
     clock_keeper: ClockKeeper | None = None
+    #: PlayerService (set once the server runs).
+    player_servicer: PlayerServicer | None = None
 
     @property
     def address(self) -> str:
@@ -109,6 +139,10 @@ class RunningServer:
         await asyncio.sleep(self.settings.drain_notice_s)
         self.servicer.start_draining()
         self.bot_servicer.draining = True
+        if self.player_servicer is not None:
+            self.player_servicer.draining = True
+            self.player_servicer.matchmaker.draining = True
+            self.player_servicer.matchmaker.wake()
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 
@@ -175,9 +209,13 @@ async def _watch_store_health(
 
 
 async def create_server(
-    settings: Settings, store: MatchStore | None = None, health_interval_s: float = 1.0
+    settings: Settings,
+    store: MatchStore | None = None,
+    health_interval_s: float = 1.0,
+    players: PlayerStore | None = None,
 ) -> RunningServer:
-    """Build, bind and start a server (port 0 binds a free port)."""
+    """Build, bind and start a server (port 0 binds a free port); ``players``:
+    the player store (default: beside the match store, see :func:`build_players`)."""
     settings = settings.with_embedded_worker_key()
     # Not "store or ...": an empty MemoryStore is falsy (it has __len__).
     store = store if store is not None else build_store(settings)
@@ -198,10 +236,27 @@ async def create_server(
     malformed.register(
         bot_service_pb2_grpc.add_BotServiceServicer_to_server, bot_servicer, server, fail
     )
+    players = players if players is not None else build_players(store)
+    matchmaker = Matchmaker(service, players, settings)
+    identities = Identities(settings)
+    servicer.identities = identities
+    player_servicer = PlayerServicer(
+        PlayerDirectory(players, identities), matchmaker, settings, servicer.quotas
+    )
+    malformed.register(
+        player_service_pb2_grpc.add_PlayerServiceServicer_to_server, player_servicer, server, fail
+    )
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, BOT_SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+        (
+            SERVICE_NAME,
+            BOT_SERVICE_NAME,
+            PLAYER_SERVICE_NAME,
+            health.SERVICE_NAME,
+            reflection.SERVICE_NAME,
+        ),
+        server,
     )
     address = f"{settings.host}:{settings.port}"
     if settings.tls_cert and settings.tls_key:
@@ -219,6 +274,7 @@ async def create_server(
         await persistence.check()
     await server.start()
     running = RunningServer(server, port, servicer, bot_servicer, checker, store, settings)
+    running.player_servicer = player_servicer
     running._tasks.append(
         asyncio.create_task(_watch_store_health(store, checker, health_interval_s, serving))
     )
@@ -232,6 +288,8 @@ async def create_server(
     running._tasks.append(asyncio.create_task(running.clock_keeper.run()))
     # And every replica checks the lobby entries whose match may have expired.
     running._tasks.append(asyncio.create_task(service.lobby.run_sweeps(settings.lobby_sweep_s)))
+    # And every replica matches the queued tickets and settles the queued matches.
+    running._tasks.append(asyncio.create_task(matchmaker.run()))
     return running
 
 

@@ -70,6 +70,26 @@ class Settings:
             several cores; more than one needs Redis (redis_url).
         embedded_bot_workers: Bot workers to run inside this process (``make run``
             uses one so that bot seats are played with no other process).
+        identity_secret: Shared secret (HS256) of the identity provider's
+            tokens; also signs guest tokens. Empty: guests are signed by the key
+            file under data_dir.
+        identity_jwks: The provider's public keys (RS256/ES256): a JWKS file
+            path or an http(s) URL. Empty: no provider keys.
+        identity_issuer: The issuer (iss) provider tokens must name.
+        identity_audience: The audience (aud) every identity token must name.
+        guest_ttl_s: How long a guest identity token is valid.
+        data_dir: Folder of the server's own files (the guest signing key,
+            made on first start); empty, without an identity secret: a key drawn
+            at start, so guest tokens last until the server restarts and other
+            replicas refuse them.
+        match_interval_s: How often each replica groups the queued tickets.
+        ticket_ttl_s: A queued ticket whose FindMatch stream is gone this long
+            expires (a client may resume it until then).
+        no_show_s: A matched seat whose player has not picked up the seat
+            token after this long leaves (the match's leave policy applies).
+        settle_interval_s: How often each replica settles the queued matches
+            that ended (ratings, queue locks).
+        bot_fill_strategy: The bot strategy that fills a queued match's empty seats.
     """
 
     host: str = "127.0.0.1"
@@ -103,6 +123,17 @@ class Settings:
     tls_key: str = ""
     processes: int = 1
     embedded_bot_workers: int = 0
+    identity_secret: str = ""
+    identity_jwks: str = ""
+    identity_issuer: str = ""
+    identity_audience: str = "senet"
+    guest_ttl_s: int = 30 * 24 * 3600
+    data_dir: str = ""
+    match_interval_s: float = 0.25
+    ticket_ttl_s: float = 60.0
+    no_show_s: float = 30.0
+    settle_interval_s: float = 1.0
+    bot_fill_strategy: str = "greedy"
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -122,6 +153,15 @@ class Settings:
         if self.embedded_bot_workers <= 0 or self.worker_key:
             return self
         return replace(self, worker_key=secrets.token_urlsafe(32))
+
+    def with_guest_key(self) -> Settings:
+        """These settings, with an identity secret drawn to sign guest tokens when
+        neither a secret nor a data folder gives one, so that every process of
+        this server (``processes``) accepts the guests of the others. (Replicas
+        on other hosts share a secret or a data folder to do the same.)"""
+        if self.identity_secret or self.data_dir:
+            return self
+        return replace(self, identity_secret=secrets.token_urlsafe(32))
 
     def with_args(self, args: argparse.Namespace) -> Settings:
         """Override with the flags that were given on the command line."""

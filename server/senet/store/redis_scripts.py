@@ -41,6 +41,14 @@ SCRIPT_NAMES: tuple[str, ...] = (
     "lobby_peek",
     "lobby_due",
     "lobby_defer",
+    # -- players, ratings and tickets --
+    "players_settle",
+    "players_release",
+    "tickets_enqueue",
+    "tickets_scan",
+    "tickets_claim",
+    "tickets_drop",
+    "tickets_touch",
 )
 
 

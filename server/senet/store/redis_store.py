@@ -233,6 +233,7 @@ class RedisStore(MatchStore):
         self._bot_release = client.register_script(script_text("bot_release"))
         self._replace_claim = client.register_script(script_text("replace_claim"))
         self._swap_claim = client.register_script(script_text("swap_claim"))
+        self._more_scripts: dict[str, AsyncScript] = {}
 
     @classmethod
     def from_url(
@@ -451,6 +452,28 @@ class RedisStore(MatchStore):
             if self._cluster is None:
                 self._standalone_mux = mux
         return mux
+
+    @property
+    def key_prefix(self) -> str:
+        """The first component of every key of this store."""
+        return self._prefix
+
+    def script(self, name: str) -> AsyncScript:
+        """Script ``name`` of :data:`~senet.store.redis_scripts.SCRIPT_NAMES`, registered
+        once, for a store beside this one sharing its clients (the player store)."""
+        if name not in self._more_scripts:
+            self._more_scripts[name] = self._client.register_script(script_text(name))
+        return self._more_scripts[name]
+
+    async def run_script(self, name: str, keys: list[str], args: list[Any]) -> Any:
+        """Run script ``name`` (keys of one slot) with this store's budget, retries
+        and error translation; its reply."""
+        return await self._call(self.script(name), keys, args)
+
+    async def read(self, command: str, *args: Any) -> Any:
+        """One plain command (a read) with this store's budget and error translation."""
+        async with self._calling(), self._budget():
+            return await self._client.execute_command(command, *args)
 
     def keys(self, match_id: str) -> MatchKeys:
         """The keys of ``match_id``, all sharing the hash tag ``{match_id}``."""

@@ -1,0 +1,64 @@
+"""Play now from the terminal lobby: queue a rated ticket, print the wait, take the seat.
+
+The lobby's ``p`` picks a game; :func:`queued_session` then registers a guest
+identity under the player's name, follows the FindMatch stream (one line per
+report: the wait and the players found) and returns the matched seat as a
+:class:`~senet.text.app.Session` for the play screen. Bots fill the empty seats
+after :data:`BOT_WAIT_S`; Ctrl+C leaves the queue (closing the stream cancels
+the ticket).
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
+from senet.client.players import PlayerClient
+from senet.text.app import Session
+from senet.text.errors import for_people
+from senet.v1 import games_pb2
+from senet.v1 import player_service_pb2 as pb
+
+#: Seconds in the queue before bots fill the empty seats.
+BOT_WAIT_S = 30.0
+
+
+async def queued_session(
+    client: SenetClient, server: str, name: str, game: games_pb2.GameInfo, console: Console
+) -> tuple[Session | None, str]:
+    """The seat the queue found (None and the reason when it failed)."""
+    players = PlayerClient(client)
+    try:
+        await players.register_guest(name or "Guest")
+        seats = (game.min_seats, game.min_seats)
+        console.print(
+            f"Queuing for a rated {game.name} match of {game.min_seats} "
+            f"(bots fill the empty seats after {BOT_WAIT_S:.0f} s; Ctrl+C leaves the queue).",
+            highlight=False,
+            markup=False,
+        )
+        async for progress in players.find_match(
+            game.id, seats=seats, rated=True, bot_fill_after_s=BOT_WAIT_S
+        ):
+            if progress.stage == pb.TICKET_STAGE_MATCHED:
+                seat = client.seat(progress.match_id, progress.seat, progress.seat_token)
+                console.print(
+                    f"Matched: match {progress.match_id}, seat {progress.seat}.",
+                    highlight=False,
+                    markup=False,
+                )
+                return Session(client, server, progress.match_id, seat), ""
+            found = (
+                f", {progress.players_found} players found"
+                if progress.stage == pb.TICKET_STAGE_PLAYERS_FOUND
+                else ""
+            )
+            console.print(
+                f"Waiting for players: {progress.waited_s:.0f} s{found}.",
+                highlight=False,
+                markup=False,
+            )
+    except SenetRpcError as exc:
+        return None, f"Play now failed: {for_people(exc, server)}"
+    return None, "The queue closed before a match was found."

@@ -1,0 +1,271 @@
+"""Play now, the leaderboards and the player pages (senet.v1.PlayerService).
+
+"Play now" queues a ticket for the person and shows the wait live: the page
+(``static/queue.js``) registers a guest identity (kept in an httpOnly cookie, like
+seat tokens), opens ``/play-now/events``, the server-sent events of a FindMatch
+stream, and closing the page or pressing "cancel" closes the stream, which cancels
+the ticket. The MATCHED event names the match but never the seat token: the page
+then posts ``/play-now/claim``, which resumes the ticket once more and keeps the
+token in the match's seat cookie before sending the person to the play page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from html import escape
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from senet.client.errors import SenetRpcError
+from senet.client.players import PlayerClient
+from senet.v1 import games_pb2
+from senet.v1 import player_service_pb2 as pb
+from senet.web import pages
+from senet.web.errors import human
+from senet.web.live import sse
+from senet.web.security import CSRF_HEADER, csrf_ok, csrf_token, remember_seat, set_seat_cookie
+
+if TYPE_CHECKING:
+    from senet.web.app import WebClient
+
+IDENTITY_COOKIE = "senet_identity"
+#: The waits before bots fill empty seats that the form offers (seconds; -1: never).
+BOT_WAITS: tuple[tuple[int, str], ...] = (
+    (10, "after 10 seconds"),
+    (30, "after 30 seconds"),
+    (120, "after 2 minutes"),
+    (-1, "never: people only"),
+)
+_STAGES = {
+    pb.TICKET_STAGE_QUEUED: "queued",
+    pb.TICKET_STAGE_PLAYERS_FOUND: "players_found",
+    pb.TICKET_STAGE_MATCHED: "matched",
+}
+
+
+def _json_error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status)
+
+
+def play_now_page(games: list[games_pb2.GameInfo], csrf: str) -> str:
+    """The Play now form and the live wait beside it."""
+    game_options = "".join(
+        f"<option value='{escape(g.id, quote=True)}' data-min='{g.min_seats}' "
+        f"data-max='{g.max_seats}'>{escape(g.name)} ({g.min_seats}-{g.max_seats} players)</option>"
+        for g in games
+    )
+    waits = "".join(
+        f"<option value='{value}'{' selected' if value == 30 else ''}>{escape(label)}</option>"
+        for value, label in BOT_WAITS
+    )
+    main = (
+        "<section class='play-now' aria-label='Play now'><h2>Play now</h2>"
+        "<form id='queue-form'>"
+        "<label><span>Your name</span> <input name='name' id='queue-name' maxlength='32' "
+        "required value='Guest'></label>"
+        "<label><span>Game</span> "
+        f"<select name='game' id='queue-game'>{game_options}</select></label>"
+        "<label><span>Fewest players</span> <input type='number' id='queue-min' name='min' "
+        "min='1' value='2'></label>"
+        "<label><span>Most players</span> <input type='number' id='queue-max' name='max' "
+        "min='1' value='2'></label>"
+        "<label><span>Rated</span> <input type='checkbox' id='queue-rated' name='rated' "
+        "checked></label>"
+        "<label><span>Fill empty seats with bots</span> "
+        f"<select id='queue-bots' name='bots'>{waits}</select></label>"
+        "<button type='submit' id='queue-go'>Play now</button></form>"
+        "<div id='queue-status' class='queue-status' role='status' aria-live='polite'></div>"
+        "<button type='button' id='queue-cancel' hidden>Cancel</button>"
+        "<p><a href='/leaderboard'>Leaderboards</a> · <a href='/'>Lobby</a></p></section>"
+        "<script src='/static/queue.js' defer></script>"
+    )
+    return pages.page("Play now", main, csrf, "queue")
+
+
+def _rating_cells(rating: pb.Rating) -> str:
+    return f"<td>{rating.conservative:.2f}</td><td>{rating.mu:.2f}</td><td>{rating.sigma:.2f}</td>"
+
+
+def leaderboard_page(
+    games: list[games_pb2.GameInfo], game_id: str, entries: list[pb.LeaderboardEntry], csrf: str
+) -> str:
+    tabs = " · ".join(
+        f"<a href='/leaderboard?game={quote(g.id)}'"
+        f"{' aria-current=page' if g.id == game_id else ''}>{escape(g.name)}</a>"
+        for g in games
+    )
+    rows = "".join(
+        f"<tr><td>{e.rank}</td><td><a href='/player?subject={quote(e.subject)}'>"
+        f"{escape(e.display_name)}</a></td>{_rating_cells(e.rating)}<td>{e.matches}</td></tr>"
+        for e in entries
+    )
+    table = (
+        "<table class='leaderboard'><thead><tr><th>#</th><th>player</th>"
+        "<th>rating (mu - 3 sigma)</th><th>mu</th><th>sigma</th><th>matches</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+        if entries
+        else "<p>Nobody is ranked yet: rated matches come from "
+        "<a href='/play-now'>Play now</a>.</p>"
+    )
+    main = f"<section aria-label='Leaderboard'><h2>Leaderboard</h2><p>{tabs}</p>{table}</section>"
+    return pages.page("Leaderboard", main, csrf, "leaderboard")
+
+
+def player_page(player: pb.GetPlayerResponse, csrf: str) -> str:
+    ratings = "".join(
+        f"<tr><td><a href='/leaderboard?game={quote(r.game_id)}'>{escape(r.game_id)}</a></td>"
+        f"{_rating_cells(r.rating)}<td>{r.matches}</td></tr>"
+        for r in player.ratings
+    )
+    recent = "".join(
+        f"<tr><td>{escape(r.game_id)}</td><td>{r.place} of {r.seat_count}</td>"
+        f"<td>{r.delta:+.2f}</td><td><a href='/matches/{quote(r.match_id)}/replay'>replay</a>"
+        "</td></tr>"
+        for r in player.recent
+    )
+    main = (
+        f"<section aria-label='Player'><h2>{escape(player.display_name)}</h2>"
+        "<table class='ratings'><thead><tr><th>game</th><th>rating</th><th>mu</th>"
+        f"<th>sigma</th><th>matches</th></tr></thead><tbody>{ratings}</tbody></table>"
+        "<h3>Recent rated matches</h3><table class='recent'><thead><tr><th>game</th>"
+        "<th>place</th><th>rating change</th><th></th></tr></thead>"
+        f"<tbody>{recent}</tbody></table></section>"
+    )
+    return pages.page(player.display_name, main, csrf, "player")
+
+
+def routes(web: WebClient) -> list[Route]:
+    """The routes of Play now, the leaderboards and the player pages."""
+    secure = web.settings.secure_cookies
+
+    def identity(request: Request) -> str:
+        return request.cookies.get(IDENTITY_COOKIE, "")
+
+    async def play_now(request: Request) -> Response:
+        try:
+            games = await web.games()
+        except SenetRpcError as error:
+            return HTMLResponse(pages.page("Play now", escape(human(error)), ""), 503)
+        return HTMLResponse(play_now_page(games, csrf_token(request)))
+
+    async def register(request: Request) -> Response:
+        """A guest identity for the name given, kept in an httpOnly cookie."""
+        if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _json_error("missing or wrong CSRF token", 403)
+        try:
+            body: Any = await request.json()
+            name = str(body["name"]).strip()[:32]
+        except (ValueError, KeyError, TypeError):
+            return _json_error("send JSON with a name", 400)
+        players = PlayerClient(web.senet)
+        try:
+            guest = await players.register_guest(name or "Guest")
+        except SenetRpcError as error:
+            return _json_error(human(error), 400)
+        response = JSONResponse({"subject": guest.subject})
+        response.set_cookie(
+            IDENTITY_COOKIE,
+            guest.identity_token,
+            max_age=30 * 24 * 3600,
+            path="/",
+            httponly=True,
+            samesite="strict",
+            secure=secure,
+        )
+        return response
+
+    async def events(request: Request) -> Response:
+        """The FindMatch stream as server-sent events; closing them cancels the ticket."""
+        query = request.query_params
+        players = PlayerClient(web.senet, identity(request))
+        bots = int(query.get("bots", "-1")) if query.get("bots", "").lstrip("-").isdigit() else -1
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                low = int(query.get("min", "0") or 0)
+                high = int(query.get("max", "0") or 0)
+                async for progress in players.find_match(
+                    query.get("game", ""),
+                    seats=(low, high),
+                    rated=query.get("rated") == "1",
+                    bot_fill_after_s=None if bots < 0 else float(bots),
+                ):
+                    yield sse(
+                        "progress",
+                        {
+                            "stage": _STAGES.get(progress.stage, "queued"),
+                            "ticket": progress.ticket_id,
+                            "waited": round(progress.waited_s, 1),
+                            "found": progress.players_found,
+                            "match": progress.match_id,
+                        },
+                    )
+            except SenetRpcError as error:
+                yield sse("problem", {"message": human(error)})
+            except ValueError:
+                yield sse("problem", {"message": "The seat counts must be numbers."})
+            yield sse("end", {})
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"cache-control": "no-store", "x-accel-buffering": "no"},
+        )
+
+    async def claim(request: Request) -> Response:
+        """The matched seat's token into the match's seat cookie; where to play."""
+        if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _json_error("missing or wrong CSRF token", 403)
+        try:
+            body: Any = await request.json()
+            ticket_id = str(body["ticket"])[:64]
+        except (ValueError, KeyError, TypeError):
+            return _json_error("send JSON with the ticket", 400)
+        players = PlayerClient(web.senet, identity(request))
+        matched: pb.FindMatchResponse | None = None
+        try:
+            async for progress in players.find_match("", ticket_id=ticket_id):
+                if progress.stage == pb.TICKET_STAGE_MATCHED:
+                    matched = progress
+        except SenetRpcError as error:
+            return _json_error(human(error), 409)
+        if matched is None:
+            return _json_error("That ticket is not matched yet.", 409)
+        response = JSONResponse({"play": f"/matches/{matched.match_id}/play"})
+        set_seat_cookie(response, matched.match_id, matched.seat, matched.seat_token, secure=secure)
+        remember_seat(response, request, matched.match_id, matched.seat, secure=secure)
+        return response
+
+    async def leaderboard(request: Request) -> Response:
+        try:
+            games = await web.games()
+            game_id = request.query_params.get("game") or (games[0].id if games else "")
+            players = PlayerClient(web.senet)
+            entries = [e async for e in players.leaderboard(game_id, limit=100)]
+        except SenetRpcError as error:
+            return HTMLResponse(pages.page("Leaderboard", escape(human(error)), ""), 400)
+        return HTMLResponse(leaderboard_page(games, game_id, entries, csrf_token(request)))
+
+    async def player(request: Request) -> Response:
+        subject = request.query_params.get("subject", "")[:160]
+        try:
+            found = await PlayerClient(web.senet, identity(request)).get_player(subject)
+        except SenetRpcError as error:
+            return HTMLResponse(pages.page("Player", escape(human(error)), ""), 404)
+        return HTMLResponse(player_page(found, csrf_token(request)))
+
+    return [
+        Route("/play-now", play_now),
+        Route("/play-now/identity", register, methods=["POST"]),
+        Route("/play-now/events", events),
+        Route("/play-now/claim", claim, methods=["POST"]),
+        Route("/leaderboard", leaderboard),
+        Route("/player", player),
+    ]
+
+
+__all__ = ["IDENTITY_COOKIE", "routes"]

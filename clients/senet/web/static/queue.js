@@ -1,0 +1,97 @@
+// Play now: queue a ticket, show the wait live, cancel by closing the stream.
+// The identity and the seat token stay in httpOnly cookies; this script only
+// ever sees the ticket id and the match id.
+"use strict";
+
+(function () {
+  const csrf = document.querySelector('meta[name="senet-csrf"]').content;
+  const $ = (id) => document.getElementById(id);
+  const form = $("queue-form");
+  const status = $("queue-status");
+  const cancel = $("queue-cancel");
+  const game = $("queue-game");
+  let stream = null;
+
+  function seatBounds() {
+    const chosen = game.selectedOptions[0];
+    if (!chosen) return;
+    $("queue-min").value = chosen.dataset.min;
+    $("queue-max").value = chosen.dataset.min;
+    $("queue-min").min = $("queue-max").min = chosen.dataset.min;
+    $("queue-min").max = $("queue-max").max = chosen.dataset.max;
+  }
+
+  function say(text) {
+    status.textContent = text;
+  }
+
+  function stop(text) {
+    if (stream) stream.close();
+    stream = null;
+    cancel.hidden = true;
+    $("queue-go").disabled = false;
+    say(text);
+  }
+
+  async function post(path, body) {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf },
+      body: JSON.stringify(body),
+    });
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
+  }
+
+  async function claim(ticket) {
+    say("Matched! Taking your seat…");
+    try {
+      const done = await post("/play-now/claim", { ticket });
+      window.location.assign(done.play);
+    } catch (error) {
+      stop(error.message);
+    }
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("queue-go").disabled = true;
+    say("Joining the queue…");
+    try {
+      await post("/play-now/identity", { name: $("queue-name").value });
+    } catch (error) {
+      stop(error.message);
+      return;
+    }
+    const query = new URLSearchParams({
+      game: game.value,
+      min: $("queue-min").value,
+      max: $("queue-max").value,
+      rated: $("queue-rated").checked ? "1" : "0",
+      bots: $("queue-bots").value,
+    });
+    stream = new EventSource(`/play-now/events?${query}`);
+    cancel.hidden = false;
+    stream.addEventListener("progress", (event) => {
+      const p = JSON.parse(event.data);
+      if (p.stage === "matched") {
+        stream.close();
+        stream = null;
+        cancel.hidden = true;
+        claim(p.ticket);
+        return;
+      }
+      const found = p.stage === "players_found" ? `, ${p.found} players found` : "";
+      say(`Waiting for players: ${Math.round(p.waited)} s${found}.`);
+    });
+    stream.addEventListener("problem", (event) => stop(JSON.parse(event.data).message));
+    stream.addEventListener("end", () => {
+      if (stream) stop("The queue closed.");
+    });
+  });
+
+  cancel.addEventListener("click", () => stop("Cancelled: you left the queue."));
+  game.addEventListener("change", seatBounds);
+  seatBounds();
+})();

@@ -1,0 +1,269 @@
+"""The matchmaking queue end to end: FindMatch on several replicas, one store.
+
+Issue 36: "one ticket is never placed in two matches, and two replicas matching at
+once never do it either. A player already in an active queued match cannot queue
+twice for the same game." "No-shows: a matched seat whose client does not open its
+stream in time is handled by the match's leave policy, and the other players are
+not made to wait."
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import grpc
+import pytest
+
+from senet.service.identity import Identity
+from senet.service.matches import Caller
+from senet.service.matchmaking import Matchmaker, QueuedMatch, TicketRequest
+from senet.service.records import SeatClaim
+from senet.service.server import RunningServer
+from senet.service.tickets import Ticket
+from senet.v1 import player_service_pb2 as pb
+from senet.v1 import player_service_pb2_grpc
+from tests.service.conftest import Deployment, expect_error
+from tests.service.test_ratings import _play_out
+
+GAME = "pebbles"
+Code = grpc.StatusCode
+Metadata = tuple[tuple[str, str], ...]
+WAIT_S = 20.0
+
+
+async def _guest(stub: Any, name: str) -> tuple[Metadata, str]:
+    guest = await stub.RegisterGuest(pb.RegisterGuestRequest(display_name=name))
+    return (("x-senet-identity", guest.identity_token),), guest.subject
+
+
+def _spec(rated: bool = True, fill_after_s: int | None = None, seats: int = 2) -> pb.TicketSpec:
+    return pb.TicketSpec(
+        game_id=GAME,
+        min_seats=seats,
+        max_seats=seats,
+        mode=pb.MATCH_MODE_RATED if rated else pb.MATCH_MODE_CASUAL,
+        bot_fill_after_s=fill_after_s or 0,
+        bot_fill_never=fill_after_s is None,
+    )
+
+
+async def _until_matched(call: object) -> pb.FindMatchResponse:
+    async with asyncio.timeout(WAIT_S):
+        async for progress in call:  # type: ignore[attr-defined]
+            if progress.stage == pb.TICKET_STAGE_MATCHED:
+                return progress  # type: ignore[no-any-return]
+    raise AssertionError("the stream ended before a match")
+
+
+async def _next(call: Any) -> pb.FindMatchResponse:
+    """The stream's next report."""
+    message = await call.read()
+    assert isinstance(message, pb.FindMatchResponse), message
+    return message
+
+
+def _matchmaker(server: RunningServer) -> Matchmaker:
+    assert server.player_servicer is not None
+    return server.player_servicer.matchmaker
+
+
+async def _eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
+    """Wait until ``check()`` holds (a condition, however slow the machine)."""
+    async with asyncio.timeout(WAIT_S):
+        while not await check():
+            await asyncio.sleep(0.05)
+
+
+# ---------------------------------------------------------------- the happy path
+@pytest.mark.slow
+async def test_two_players_on_two_replicas_are_matched_play_and_are_rated(
+    deployment: Deployment,
+) -> None:
+    first, second = await deployment.start(), await deployment.start()
+    ada_stub, bob_stub = (
+        player_service_pb2_grpc.PlayerServiceStub(deployment.channel(first)),
+        player_service_pb2_grpc.PlayerServiceStub(deployment.channel(second)),
+    )
+    ada, ada_subject = await _guest(ada_stub, "Ada")
+    bob, bob_subject = await _guest(bob_stub, "Bob")
+    ada_call = ada_stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=ada)
+    bob_call = bob_stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=bob)
+    ada_seat, bob_seat = await asyncio.gather(_until_matched(ada_call), _until_matched(bob_call))
+    assert ada_seat.match_id == bob_seat.match_id
+    assert {ada_seat.seat, bob_seat.seat} == {0, 1}
+    assert ada_seat.mode == pb.MATCH_MODE_RATED
+    service = first.servicer.service
+    stored = await service.store.load(ada_seat.match_id)
+    subjects = {s: SeatClaim.from_json(c).subject for s, c in stored.seats.items()}
+    assert subjects == {ada_seat.seat: ada_subject, bob_seat.seat: bob_subject}
+    callers = [Caller(), Caller()]
+    callers[ada_seat.seat] = Caller(token=ada_seat.seat_token)
+    callers[bob_seat.seat] = Caller(token=bob_seat.seat_token)
+    await _play_out(service, ada_seat.match_id, callers)
+
+    async def rated() -> bool:
+        me = await bob_stub.GetPlayer(pb.GetPlayerRequest(), metadata=bob)
+        return [r.matches for r in me.ratings] == [1]
+
+    await _eventually(rated, "Bob's rating")  # any replica's sweep settles it
+    board = await ada_stub.ListLeaderboard(pb.ListLeaderboardRequest(game_id=GAME))
+    assert {e.subject for e in board.entries} == {ada_subject, bob_subject}
+    # The match ended: the lock is free, so both may queue again.
+    again = ada_stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=ada)
+    assert (await _next(again)).stage == pb.TICKET_STAGE_QUEUED
+    again.cancel()
+
+
+async def test_a_ticket_is_filled_with_bots_after_its_wait(deployment: Deployment) -> None:
+    server = await deployment.start()
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    spec = _spec(rated=False, fill_after_s=0, seats=3)
+    matched = await _until_matched(stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada))
+    summary = (await server.servicer.service.get(Caller(), matched.match_id)).summary
+    assert [s.kind for s in summary.seats].count("bot") == 2
+    assert matched.mode == pb.MATCH_MODE_CASUAL
+
+
+# ---------------------------------------------------------------- one ticket per player
+async def test_one_ticket_per_player_and_game_resumed_by_id_and_cancelled_by_closing(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start()
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    bob, _ = await _guest(stub, "Bob")
+    first = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    queued = await _next(first)
+    assert queued.stage == pb.TICKET_STAGE_QUEUED and queued.ticket_id
+    twice = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    failure = await expect_error(twice.read(), Code.FAILED_PRECONDITION, "ALREADY_QUEUED")
+    assert failure.facts == {"ticketId": queued.ticket_id}
+    resumed = stub.FindMatch(pb.FindMatchRequest(ticket_id=queued.ticket_id), metadata=ada)
+    assert (await _next(resumed)).ticket_id == queued.ticket_id
+    stolen = stub.FindMatch(pb.FindMatchRequest(ticket_id=queued.ticket_id), metadata=bob)
+    await expect_error(stolen.read(), Code.PERMISSION_DENIED, "NOT_YOUR_TICKET")
+    unknown = stub.FindMatch(pb.FindMatchRequest(ticket_id="tk_nothing"), metadata=ada)
+    await expect_error(unknown.read(), Code.NOT_FOUND, "TICKET_NOT_FOUND")
+    first.cancel()
+    players = _matchmaker(server).players
+
+    async def gone() -> bool:
+        return await players.ticket(queued.ticket_id) is None
+
+    await _eventually(gone, "the cancelled ticket")
+    again = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    assert (await _next(again)).ticket_id != queued.ticket_id
+    again.cancel()
+
+
+async def test_bad_tickets_are_refused_and_change_nothing(deployment: Deployment) -> None:
+    server = await deployment.start()
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    for spec, reason in (
+        (pb.TicketSpec(), "MALFORMED_REQUEST"),
+        (pb.TicketSpec(game_id="chess"), "UNKNOWN_GAME"),
+        (pb.TicketSpec(game_id=GAME, min_seats=4, max_seats=2), "INVALID_OPTIONS"),
+        (pb.TicketSpec(game_id=GAME, min_seats=9, max_seats=9), "INVALID_OPTIONS"),
+    ):
+        call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
+        await expect_error(call.read(), Code.INVALID_ARGUMENT, reason)
+    assert await _matchmaker(server).players.queued(10) == []
+
+
+# ---------------------------------------------------------------- no-shows
+async def test_a_no_show_is_handled_by_the_leave_policy(deployment: Deployment) -> None:
+    server = await deployment.start(match_interval_s=3600, no_show_s=0.2)
+    matchmaker = _matchmaker(server)
+    request = TicketRequest(GAME, 2, 2, rated=True)
+    ada = await matchmaker.enqueue(Identity("ada", "Ada", False), request)
+    await matchmaker.enqueue(Identity("bob", "Bob", False), request)
+    assert await matchmaker.match_once() == 1
+    async for progress in matchmaker.follow(ada):  # Ada comes; Bob never does
+        assert progress.stage == "matched"
+    doc = await matchmaker.players.ticket(ada.ticket_id)
+    assert doc is not None
+    match_id = Ticket.from_json(doc).match_id
+
+    async def bob_left() -> bool:
+        await matchmaker.sweep_once()
+        summary = (await server.servicer.service.get(Caller(), match_id)).summary
+        return [s.resigned for s in summary.seats].count(True) == 1
+
+    await _eventually(bob_left, "the no-show's seat given up")
+    summary = (await server.servicer.service.get(Caller(), match_id)).summary
+    assert not summary.seats[Ticket.from_json(doc).seat].resigned
+
+
+# ---------------------------------------------------------------- races
+@pytest.mark.parametrize("store_kind", ["memory", "redis", "redis-cluster"])
+async def test_two_replicas_matching_at_once_never_place_a_ticket_twice(
+    deployment: Deployment,
+) -> None:
+    replicas = [await deployment.start(match_interval_s=3600) for _ in range(2)]
+    makers = [_matchmaker(r) for r in replicas]
+    request = TicketRequest(GAME, 2, 4, rated=False)
+    tickets = []
+    for i in range(24):
+        who = Identity(f"p{i}", f"P{i}", False)
+        tickets.append(await makers[i % 2].enqueue(who, request))
+    for _ in range(3):
+        await asyncio.gather(*(m.match_once() for m in makers))
+    players = makers[0].players
+    docs = [await players.ticket(t.ticket_id) for t in tickets]
+    placed = [Ticket.from_json(d) for d in docs if d is not None]
+    assert len(placed) == len(tickets) and all(t.state == "matched" for t in placed)
+    records = {mid: QueuedMatch.from_json(doc) for mid, doc in await players.queued_matches(100)}
+    in_records = [s.ticket_id for r in records.values() for s in r.seats]
+    assert sorted(in_records) == sorted(t.ticket_id for t in tickets)  # each exactly once
+    for ticket in placed:
+        assert ticket.ticket_id in {s.ticket_id for s in records[ticket.match_id].seats}
+        summary = (await replicas[0].servicer.service.get(Caller(), ticket.match_id)).summary
+        assert summary.seats[ticket.seat].claimed and summary.started
+
+
+# ---------------------------------------------------------------- a drained replica
+async def test_a_draining_replica_ends_streams_but_keeps_their_tickets(
+    deployment: Deployment,
+) -> None:
+    """A rolling restart loses no ticket: the stream ends with DRAINING and the
+    player resumes the ticket on another replica."""
+    shared = "guests-of-both-replicas-" + "k" * 16  # replicas share the guest key
+    going = await deployment.start(drain_notice_s=0.0, drain_grace_s=2.0, identity_secret=shared)
+    staying = await deployment.start(identity_secret=shared)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(going))
+    ada, _ = await _guest(stub, "Ada")
+    call = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    queued = await _next(call)
+    draining = asyncio.create_task(going.drain())
+    failure = await expect_error(_drain_stream(call), Code.UNAVAILABLE, "DRAINING")
+    assert "resume" in failure.message
+    await draining
+    other = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(staying))
+    resumed = other.FindMatch(pb.FindMatchRequest(ticket_id=queued.ticket_id), metadata=ada)
+    assert (await _next(resumed)).ticket_id == queued.ticket_id
+    resumed.cancel()
+
+
+async def _drain_stream(call: Any) -> None:
+    """Read the stream to its end (it must end with an error)."""
+    while isinstance(await call.read(), pb.FindMatchResponse):
+        pass
+
+
+async def test_findmatch_streams_count_against_the_clients_stream_quota(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(client_streams=1)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    bob, _ = await _guest(stub, "Bob")
+    first = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=ada)
+    await _next(first)
+    second = stub.FindMatch(pb.FindMatchRequest(ticket=_spec(seats=3)), metadata=bob)
+    failure = await expect_error(second.read(), Code.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
+    assert failure.facts == {"quota": "client_streams", "limit": "1"}
+    first.cancel()

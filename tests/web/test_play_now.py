@@ -1,0 +1,107 @@
+"""Play now, the leaderboards and the player pages of the web client, over a real
+in-process match server (httpx, no browser).
+
+Issue 36: 'the web client gets "Play now" (queue with a visible wait and a
+cancel), a leaderboard page and a player page linking replays'.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from senet.cli.beside import embedded_server
+from senet.web.app import create_app
+from senet.web.queue import IDENTITY_COOKIE
+from senet.web.security import CSRF_COOKIE
+from senet.web.settings import WebSettings
+
+BASE = "http://127.0.0.1:8080"
+# Each test starts an in-process server (a second or more on a loaded machine).
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+async def web() -> AsyncIterator[httpx.AsyncClient]:
+    async with embedded_server() as address:
+        app = create_app(WebSettings(server=address))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+            yield client
+        await app.state.web.close()
+
+
+async def _csrf(web: httpx.AsyncClient) -> dict[str, str]:
+    page = await web.get("/play-now")
+    assert page.status_code == 200
+    return {"x-csrf-token": web.cookies[CSRF_COOKIE]}
+
+
+def _events(text: str) -> list[tuple[str, dict[str, object]]]:
+    found = []
+    for block in text.strip().split("\n\n"):
+        lines = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        if "event" in lines:
+            found.append((lines["event"], json.loads(lines["data"])))
+    return found
+
+
+async def test_the_play_now_page_offers_games_seats_and_the_bot_wait(
+    web: httpx.AsyncClient,
+) -> None:
+    page = (await web.get("/play-now")).text
+    assert "id='queue-form'" in page and "value='pebbles'" in page
+    assert "id='queue-cancel'" in page and "aria-live='polite'" in page
+    assert "/static/queue.js" in page and "never: people only" in page
+    assert (await web.get("/static/queue.js")).status_code == 200
+
+
+async def test_a_guest_plays_now_is_matched_with_bots_and_takes_the_seat(
+    web: httpx.AsyncClient,
+) -> None:
+    headers = await _csrf(web)
+    refused = await web.post("/play-now/identity", json={"name": "Ada"})
+    assert refused.status_code == 403
+    made = await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)
+    assert made.status_code == 200
+    cookie = made.headers["set-cookie"]
+    assert cookie.startswith(f"{IDENTITY_COOKIE}=") and "HttpOnly" in cookie
+    stream = await web.get(
+        "/play-now/events", params={"game": "pebbles", "min": 2, "max": 2, "rated": 1, "bots": 0}
+    )
+    events = _events(stream.text)
+    assert events[0][0] == "progress" and events[-1] == ("end", {})
+    matched = events[-2][1]
+    assert matched["stage"] == "matched" and matched["match"]
+    assert "token" not in json.dumps(events)  # the seat token never reaches the page
+    claimed = await web.post("/play-now/claim", json={"ticket": matched["ticket"]}, headers=headers)
+    assert claimed.json() == {"play": f"/matches/{matched['match']}/play"}
+    seat_cookie = claimed.headers["set-cookie"]
+    assert seat_cookie.startswith(f"senet_seat_{matched['match']}=") and "HttpOnly" in seat_cookie
+    assert (await web.get(f"/matches/{matched['match']}/play")).status_code == 200
+
+
+async def test_queue_problems_come_as_sentences(web: httpx.AsyncClient) -> None:
+    stream = await web.get("/play-now/events", params={"game": "pebbles"})  # no identity
+    (problem, end) = _events(stream.text)
+    assert problem[0] == "problem" and "identity" in str(problem[1]["message"]).lower()
+    assert end == ("end", {})
+    headers = await _csrf(web)
+    await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)
+    stream = await web.get("/play-now/events", params={"game": "chess"})
+    assert _events(stream.text)[0][0] == "problem"
+    claimed = await web.post("/play-now/claim", json={"ticket": "tk_none"}, headers=headers)
+    assert claimed.status_code == 409 and "error" in claimed.json()
+
+
+async def test_the_leaderboard_and_player_pages(web: httpx.AsyncClient) -> None:
+    page = (await web.get("/leaderboard?game=pebbles")).text
+    assert "Nobody is ranked yet" in page and "/leaderboard?game=mykerinos" in page
+    headers = await _csrf(web)
+    made = (await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)).json()
+    mine = await web.get("/player", params={"subject": made["subject"]})
+    assert mine.status_code == 200 and "<h2>Ada</h2>" in mine.text
+    assert (await web.get("/player", params={"subject": "nobody"})).status_code == 404
