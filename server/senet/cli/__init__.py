@@ -16,6 +16,7 @@ import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli import ladder as ladder_cli
 from senet.cli import matches as matches_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
@@ -49,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     health_probe.add_arguments(probe)
     web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
     web_cli.add_arguments(web)
+    ladder = commands.add_parser("ladder", help="start a hosted bot ladder, show its standings")
+    ladder_cli.add_arguments(ladder)
     args = parser.parse_args(argv)
     if args.command == "web":
         return web_cli.run(args)
@@ -70,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return worker.run_seat(args)
     if args.command == "matches":
         return matches_cli.run(args)
+    if args.command == "ladder":
+        return ladder_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":
