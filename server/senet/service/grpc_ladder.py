@@ -17,10 +17,12 @@ from senet.service import errors
 from senet.service.access import Caller
 from senet.service.grpc_calls import run_unary
 from senet.service.grpc_players import IDENTITY_HEADER, rating_to_proto
+from senet.service.headtohead import HeadToHeads
 from senet.service.identity import Identities, Identity
 from senet.service.ladder import LadderMatch, Ladders, LadderSpec
 from senet.service.matches import MatchService
 from senet.service.remote_bots import RemoteBot, RemoteBots
+from senet.service.sequential import Hypotheses
 from senet.service.settings import Settings
 from senet.store import MatchStore
 from senet.store.ladder import LadderStore, MemoryLadderStore
@@ -30,6 +32,12 @@ from senet.v1 import ladder_service_pb2_grpc
 
 T = TypeVar("T")
 MAX_RECENT = 100
+_VERDICTS = {
+    "running": pb.HEAD_TO_HEAD_VERDICT_RUNNING,
+    "a_stronger": pb.HEAD_TO_HEAD_VERDICT_A_STRONGER,
+    "not_stronger": pb.HEAD_TO_HEAD_VERDICT_NOT_STRONGER,
+    "undecided": pb.HEAD_TO_HEAD_VERDICT_UNDECIDED,
+}
 #: The in-memory ladder store of each in-memory match store, so that replicas
 #: sharing one match store in a process (tests) share the ladders too.
 _MEMORY: weakref.WeakKeyDictionary[MatchStore, LadderStore] = weakref.WeakKeyDictionary()
@@ -61,7 +69,9 @@ def build_ladder(
     ladder_store = build_ladder_store(store)
     remote = RemoteBots(service, players, ladder_store)
     ladders = Ladders(service, players, ladder_store, remote, settings)
-    return LadderServicer(remote, ladders, identities, settings)
+    tests = HeadToHeads(ladders.slots, ladder_store, remote, settings)
+    ladders.passes.append(tests.pass_once)
+    return LadderServicer(remote, ladders, tests, identities, settings)
 
 
 def bot_to_proto(bot: RemoteBot) -> pb.Bot:
@@ -104,11 +114,13 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
         self,
         remote: RemoteBots,
         ladders: Ladders,
+        tests: HeadToHeads,
         identities: Identities,
         settings: Settings,
     ) -> None:
         self.remote = remote
         self.ladders = ladders
+        self.tests = tests
         self.identities = identities
         self.settings = settings
         self.draining = False
@@ -203,3 +215,48 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             )
 
         return await self._unary("GetLadder", context, body)
+
+    async def StartHeadToHead(
+        self, request: pb.StartHeadToHeadRequest, context: Any
+    ) -> pb.StartHeadToHeadResponse:
+        async def body(caller: Caller) -> pb.StartHeadToHeadResponse:
+            hypotheses = Hypotheses(
+                request.p0 or 0.5, request.p1 or 0.6, request.alpha or 0.05, request.beta or 0.05
+            )
+            test = await self.tests.start(
+                caller,
+                await self.maybe_identity(context),
+                request.game_id,
+                request.bot_a,
+                request.bot_b,
+                hypotheses,
+                request.max_games or 400,
+                request.decision_ms or 2000,
+                request.parallel or 2,
+            )
+            return pb.StartHeadToHeadResponse(test_id=test.test_id)
+
+        return await self._unary("StartHeadToHead", context, body)
+
+    async def GetHeadToHead(
+        self, request: pb.GetHeadToHeadRequest, context: Any
+    ) -> pb.GetHeadToHeadResponse:
+        async def body(_: Caller) -> pb.GetHeadToHeadResponse:
+            report = await self.tests.report(request.test_id)
+            h = report.test.hypotheses
+            return pb.GetHeadToHeadResponse(
+                test_id=report.test.test_id,
+                verdict=_VERDICTS[report.verdict],
+                wins=report.score.wins,
+                losses=report.score.losses,
+                draws=report.score.draws,
+                win_share=report.score.share,
+                low=report.interval[0],
+                high=report.interval[1],
+                llr=report.llr,
+                llr_lower=h.lower,
+                llr_upper=h.upper,
+                match_ids=report.match_ids,
+            )
+
+        return await self._unary("GetHeadToHead", context, body)

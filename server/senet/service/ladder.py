@@ -23,6 +23,7 @@ import hashlib
 import logging
 import random
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field, replace
 
 from senet.games import get_game
@@ -151,6 +152,8 @@ class Ladders:
         self.remote = remote
         self.settings = settings
         self.slots = Slots(matches, store)
+        #: Other passes run by the same loop (head-to-head tests, tournaments).
+        self.passes: list[Callable[[], Awaitable[None]]] = [self.pass_once]
 
     # ------------------------------------------------------------ settings
     async def start(self, caller: Caller, spec: LadderSpec) -> LadderSpec:
@@ -223,10 +226,11 @@ class Ladders:
     async def run(self) -> None:
         """Schedule, watch and settle every ladder until cancelled (every replica)."""
         while True:
-            try:
-                await self.pass_once()
-            except (StoreError, errors.ServiceError, GameError) as exc:
-                log.warning("ladder pass failed", extra={"error": str(exc)})
+            for one_pass in self.passes:
+                try:
+                    await one_pass()
+                except (StoreError, errors.ServiceError, GameError) as exc:
+                    log.warning("ladder pass failed", extra={"error": str(exc)})
             await asyncio.sleep(self.settings.ladder_interval_s)
 
     async def pass_once(self) -> None:
