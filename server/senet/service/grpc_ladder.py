@@ -24,6 +24,7 @@ from senet.service.matches import MatchService
 from senet.service.remote_bots import RemoteBot, RemoteBots
 from senet.service.sequential import Hypotheses
 from senet.service.settings import Settings
+from senet.service.tournaments import Format, Tournaments
 from senet.store import MatchStore
 from senet.store.ladder import LadderStore, MemoryLadderStore
 from senet.store.players import PlayerStore
@@ -32,6 +33,15 @@ from senet.v1 import ladder_service_pb2_grpc
 
 T = TypeVar("T")
 MAX_RECENT = 100
+_FORMATS: dict[int, Format] = {
+    pb.TOURNAMENT_FORMAT_UNSPECIFIED: "round_robin",
+    pb.TOURNAMENT_FORMAT_ROUND_ROBIN: "round_robin",
+    pb.TOURNAMENT_FORMAT_SWISS: "swiss",
+}
+_FORMAT_ENUMS = {
+    "round_robin": pb.TOURNAMENT_FORMAT_ROUND_ROBIN,
+    "swiss": pb.TOURNAMENT_FORMAT_SWISS,
+}
 _VERDICTS = {
     "running": pb.HEAD_TO_HEAD_VERDICT_RUNNING,
     "a_stronger": pb.HEAD_TO_HEAD_VERDICT_A_STRONGER,
@@ -70,8 +80,11 @@ def build_ladder(
     remote = RemoteBots(service, players, ladder_store)
     ladders = Ladders(service, players, ladder_store, remote, settings)
     tests = HeadToHeads(ladders.slots, ladder_store, remote, settings)
-    ladders.passes.append(tests.pass_once)
-    return LadderServicer(remote, ladders, tests, identities, settings)
+    tournaments = Tournaments(service, ladders.slots, ladder_store, remote)
+    ladders.passes += [tests.pass_once, tournaments.pass_once]
+    servicer = LadderServicer(remote, ladders, tests, identities, settings)
+    servicer.tournaments = tournaments
+    return servicer
 
 
 def bot_to_proto(bot: RemoteBot) -> pb.Bot:
@@ -121,6 +134,8 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
         self.remote = remote
         self.ladders = ladders
         self.tests = tests
+        #: Tournaments (set by build_ladder).
+        self.tournaments: Tournaments | None = None
         self.identities = identities
         self.settings = settings
         self.draining = False
@@ -260,3 +275,84 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             )
 
         return await self._unary("GetHeadToHead", context, body)
+
+    def _tournaments(self) -> Tournaments:
+        if self.tournaments is None:
+            raise errors.TournamentNotFound("this server runs no tournaments")
+        return self.tournaments
+
+    async def CreateTournament(
+        self, request: pb.CreateTournamentRequest, context: Any
+    ) -> pb.CreateTournamentResponse:
+        async def body(caller: Caller) -> pb.CreateTournamentResponse:
+            if request.format not in _FORMATS:
+                raise errors.MalformedRequest("unknown tournament format")
+            created = await self._tournaments().create(
+                caller,
+                request.name,
+                request.game_id,
+                request.seat_count,
+                _FORMATS[request.format],
+                request.rounds,
+                [(e.bot_id, e.subject, e.display_name) for e in request.entrants],
+                request.decision_ms or 5000,
+            )
+            return pb.CreateTournamentResponse(tournament_id=created.tournament_id)
+
+        return await self._unary("CreateTournament", context, body)
+
+    async def GetTournament(
+        self, request: pb.GetTournamentRequest, context: Any
+    ) -> pb.GetTournamentResponse:
+        async def body(_: Caller) -> pb.GetTournamentResponse:
+            tournaments = self._tournaments()
+            t = await tournaments.tournament(request.tournament_id)
+            names = {e.subject: e.name for e in t.entrants}
+            who = await self.maybe_identity(context)
+            seats = await tournaments.your_seats(t, who) if who is not None else []
+            return pb.GetTournamentResponse(
+                tournament_id=t.tournament_id,
+                name=t.name,
+                game_id=t.game_id,
+                format=_FORMAT_ENUMS[t.format],
+                status=t.status,
+                round=min(await tournaments.round_now(t.tournament_id), t.rounds),
+                rounds=t.rounds,
+                standings=[
+                    pb.TournamentStanding(
+                        rank=i + 1,
+                        subject=s.entrant,
+                        display_name=names[s.entrant],
+                        points=s.points,
+                        buchholz=s.buchholz,
+                        wins=s.wins,
+                        played=s.played,
+                    )
+                    for i, s in enumerate(await tournaments.table(t))
+                ],
+                games=[
+                    pb.TournamentGame(
+                        round=g.round,
+                        match_id=g.match_id,
+                        subjects=list(g.entrants),
+                        places=list(g.places),
+                        status=g.status,
+                    )
+                    for g in await tournaments.games(t.tournament_id)
+                ],
+                your_seats=[
+                    pb.TournamentSeat(match_id=m, seat=seat, seat_token=token)
+                    for m, seat, token in seats
+                ],
+            )
+
+        return await self._unary("GetTournament", context, body)
+
+    async def ExportTournament(
+        self, request: pb.ExportTournamentRequest, context: Any
+    ) -> pb.ExportTournamentResponse:
+        async def body(_: Caller) -> pb.ExportTournamentResponse:
+            results = await self._tournaments().export(request.tournament_id)
+            return pb.ExportTournamentResponse(results_json=results)
+
+        return await self._unary("ExportTournament", context, body)
