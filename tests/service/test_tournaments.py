@@ -19,9 +19,8 @@ import pytest
 from senet.bots.hosted import HostedBotWorker
 from senet.service.identity import Identity
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc
+from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
-from senet.v1 import player_service_pb2_grpc
 from tests.service.conftest import Code, Deployment, expect_error
 
 GAME = "pebbles"

@@ -90,15 +90,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         shown.add_argument("--json", action="store_true", help="print JSON")
 
 
-def _channel(args: argparse.Namespace) -> grpc.aio.Channel:
-    if args.tls_ca:
-        with open(args.tls_ca, "rb") as pem:
-            return grpc.aio.secure_channel(args.server, grpc.ssl_channel_credentials(pem.read()))
-    return grpc.aio.insecure_channel(args.server)
+def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
+    """A channel to ``server``, with TLS when a CA file is given."""
+    if tls_ca:
+        with open(tls_ca, "rb") as pem:
+            return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
+    return grpc.aio.insecure_channel(server)
 
 
 async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
-    async with _channel(args) as channel:
+    async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         identity = args.identity
         if not identity and bots:
@@ -135,7 +136,7 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
 
 
 async def _show(args: argparse.Namespace) -> int:
-    async with _channel(args) as channel:
+    async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         got = await ladder.GetLadder(lpb.GetLadderRequest(ladder_id=args.ladder))
     if args.json:
