@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, peer, reliability, rl, rules, scale, service
+from tests.bench import bots, ladder, peer, reliability, rl, rules, scale, service
 
 
 class Benchmark(Protocol):
@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "bots": bots.run,
     "scale": scale.run,
     "reliability": reliability.run,
+    "ladder": ladder.run,
     # Last: the test plug-ins it enables (Pebbles) stay on this process's sys.path.
     "peer": peer.run,
 }
