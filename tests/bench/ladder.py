@@ -3,8 +3,8 @@ fixed time, on one server.
 
 Set-up: one in-process server (memory store) running the ladder at 4 matches in
 flight with a 5 s clock per decision; eight bots registered through
-LadderService and played by :class:`senet.bots.hosted.HostedBotWorker` in one
-child process (so that their search does not share the server's interpreter):
+LadderService and played by :class:`senet.bots.hosted.HostedBotWorker`, each in
+a child process of its own (so that no search shares another's interpreter):
 ``random`` x2, ``greedy`` x2, ``mcts`` at 15 iterations x2 and at 150 x2. It
 runs for 300 s (``--quick``: 60 s).
 
@@ -95,7 +95,11 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         bot, key = await ladders.remote.register(owner, name, [GAME])
         specs.append(f"{key},{strategy},{iterations or ''}")
         kinds[bot.bot_id] = name.rsplit("-", 1)[0]
-    child = subprocess.Popen([sys.executable, "-c", WORKERS, f"127.0.0.1:{server.port}", *specs])
+    # One process per bot: searching bots do not queue for one interpreter's lock.
+    children = [
+        subprocess.Popen([sys.executable, "-c", WORKERS, f"127.0.0.1:{server.port}", one])
+        for one in specs
+    ]
     spec = LadderSpec(GAME, 2, decision_ms=DECISION_MS, max_in_flight=4, inactive_after=1000)
     stall = 0.0
     try:
@@ -117,8 +121,9 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         played = await ladders.played(spec.ladder_id)
         standings = await ladders.standings(spec)
     finally:
-        child.kill()
-        child.wait(10)
+        for child in children:
+            child.kill()
+            child.wait(10)
         BotDecisions._hand_out = hand_out  # type: ignore[method-assign]
         await server.stop()
     by_kind: dict[str, list[RatingValue]] = {}
