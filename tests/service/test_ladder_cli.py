@@ -50,3 +50,20 @@ async def test_start_then_status_and_standings(deployment: Deployment) -> None:
     assert code == 0 and "0 played" in out, out
     code, out = await _senet("ladder", "--server", where, "standings", "--ladder", "nope-2")
     assert code == 1 and "NOT_FOUND" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_senet_tournament_creates_shows_and_exports(deployment: Deployment) -> None:
+    server = await deployment.start()
+    where = f"127.0.0.1:{server.port}"
+    code, out = await _senet(
+        "tournament", "--server", where, "create", "--game", GAME, "--format", "round-robin",
+        "--player", "guest:ada=Ada", "--player", "guest:bea=Bea",
+    )  # fmt: skip
+    assert code == 0 and "created" in out, out
+    tournament_id = out.split("tournament ", 1)[1].split()[0]
+    code, out = await _senet("tournament", "--server", where, "show", "--id", tournament_id)
+    assert code == 0 and "round 1 of 1" in out and "Ada" in out and "Bea" in out, out
+    code, out = await _senet("tournament", "--server", where, "export", "--id", tournament_id)
+    assert code == 0 and '"standings"' in out, out
