@@ -170,3 +170,20 @@ async def test_starting_a_ladder_needs_the_admin_key_and_a_seat_count_it_allows(
     await expect_error(
         stub.StartLadder(bad, metadata=admin), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
     )
+
+
+async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployment) -> None:
+    """A replica that created a slot's match and died before recording it leaves
+    the slot to the next pass, which records the same match (never a second)."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    ladders = ladders_of(server)
+    await register(ladders, "a", "b")
+    spec = await ladders.start(
+        Caller(is_admin=True), LadderSpec(GAME, 2, decision_ms=60_000, max_in_flight=1)
+    )
+    await ladders.pass_once()
+    (first,) = await ladders.in_flight(spec.ladder_id)
+    await ladders.store.delete("inflight:" + spec.ladder_id, f"ladder:{spec.ladder_id}:0:0")
+    await ladders.pass_once()
+    (again,) = await ladders.in_flight(spec.ladder_id)
+    assert (again.match_id, again.bot_ids) == (first.match_id, first.bot_ids)

@@ -281,8 +281,13 @@ class Ladders:
         doc = await self.store.get(inflight, slot)
         if doc is None:
             if await self.slots.ended(slot):
-                await self.store.incr(pointer)
-            return
+                await self.store.incr(pointer)  # its closer died before moving the lane
+                return
+            # Its creator died before recording it: record it from the claimed seats.
+            plan = await self.slots.planned(slot)
+            seated = tuple(str(b) for b in loads(plan)) if plan is not None else ()
+            doc = LadderMatch(match_id, seated, "active", time.time()).to_json()
+            await self.store.put(inflight, slot, doc)
         record = LadderMatch.from_json(doc)
         result = await self.slots.result(match_id)
         if result.status == "active":
