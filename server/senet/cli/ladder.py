@@ -84,6 +84,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     start.add_argument(
         "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
     )
+    test = actions.add_parser("test", help="test bot A against bot B until the result is clear")
+    test.add_argument("--game", required=True, help="the game (played two-handed)")
+    test.add_argument("--a", required=True, help="the candidate bot's id")
+    test.add_argument("--b", required=True, help="the bot it is tested against")
+    test.add_argument("--max-games", type=int, default=400, help="stop undecided after this many")
+    test.add_argument("--p1", type=float, default=0.6, help="A's win share if it is stronger")
+    test.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
+    test.add_argument(
+        "--identity",
+        default=os.environ.get("SENET_IDENTITY", ""),
+        help="identity token of bot A's owner (env SENET_IDENTITY)",
+    )
+    test.add_argument(
+        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
     for name in ("status", "standings"):
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
@@ -135,6 +150,46 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
     return 0
 
 
+_VERDICT_TEXT = {
+    lpb.HEAD_TO_HEAD_VERDICT_A_STRONGER: "A is stronger",
+    lpb.HEAD_TO_HEAD_VERDICT_NOT_STRONGER: "A is not stronger",
+    lpb.HEAD_TO_HEAD_VERDICT_UNDECIDED: "undecided after max games",
+}
+
+
+async def _test(args: argparse.Namespace) -> int:
+    """Start a head-to-head test and report it until it decides."""
+    headers = [(IDENTITY_HEADER, args.identity)] if args.identity else []
+    headers += [("x-senet-admin-key", args.admin_key)] if args.admin_key else []
+    async with channel_of(args.server, args.tls_ca) as channel:
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        started = await ladder.StartHeadToHead(
+            lpb.StartHeadToHeadRequest(
+                game_id=args.game,
+                bot_a=args.a,
+                bot_b=args.b,
+                max_games=args.max_games,
+                p1=args.p1,
+                decision_ms=args.decision_ms,
+            ),
+            metadata=tuple(headers),
+        )
+        print(f"test {started.test_id} started")
+        ask = lpb.GetHeadToHeadRequest(test_id=started.test_id)
+        while True:
+            got = await ladder.GetHeadToHead(ask)
+            games = got.wins + got.losses + got.draws
+            print(
+                f"  {games} games: +{got.wins} ={got.draws} -{got.losses}, "
+                f"share {got.win_share:.3f} [{got.low:.3f}, {got.high:.3f}], "
+                f"LLR {got.llr:.2f} in ({got.llr_lower:.2f}, {got.llr_upper:.2f})"
+            )
+            if got.verdict in _VERDICT_TEXT:
+                print(_VERDICT_TEXT[got.verdict])
+                return 0
+            await asyncio.sleep(2)
+
+
 async def _show(args: argparse.Namespace) -> int:
     async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
@@ -177,6 +232,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"senet ladder: {exc}", file=sys.stderr)
                 return 2
             return asyncio.run(_start(args, bots))
+        if args.ladder_command == "test":
+            return asyncio.run(_test(args))
         return asyncio.run(_show(args))
     except grpc.aio.AioRpcError as exc:
         print(f"senet ladder: {exc.code().name}: {exc.details()}", file=sys.stderr)
