@@ -140,3 +140,18 @@ async def test_a_player_entrant_is_seated_and_handed_the_token(deployment: Deplo
         game_id=GAME, entrants=[lpb.TournamentEntrant(bot_id=one.bot_id)]
     )
     await expect_error(stub.CreateTournament(bad), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+
+
+async def test_a_round_robin_too_large_to_play_is_refused(deployment: Deployment) -> None:
+    server = await deployment.start()
+    stub = ladder_service_pb2_grpc.LadderServiceStub(deployment.client(server).channel)
+    players = [
+        lpb.TournamentEntrant(subject=f"guest:p{i}", display_name=f"p{i}") for i in range(60)
+    ]
+    request = lpb.CreateTournamentRequest(
+        game_id=GAME, seat_count=3, format=lpb.TOURNAMENT_FORMAT_ROUND_ROBIN, entrants=players
+    )
+    failure = await expect_error(
+        stub.CreateTournament(request), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+    assert "Swiss" in failure.message

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import secrets
 import time
 from dataclasses import asdict, dataclass, replace
@@ -47,6 +48,8 @@ TOURNAMENTS = "tournaments"
 Format = Literal["round_robin", "swiss"]
 MAX_ENTRANTS = 256
 MAX_ROUNDS = 50
+#: A round robin plays every group once: past this many games, a Swiss is the format.
+MAX_ROUND_ROBIN_GAMES = 2000
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,11 @@ class Tournaments:
         if len({e.subject for e in field}) != len(field):
             raise errors.MalformedRequest("an entrant is named twice")
         subjects = [e.subject for e in field]
+        if fmt == "round_robin" and math.comb(len(field), seats) > MAX_ROUND_ROBIN_GAMES:
+            raise errors.MalformedRequest(
+                f"a round robin of {len(field)} entrants at {seats} seats is over "
+                f"{MAX_ROUND_ROBIN_GAMES} games: make it a Swiss"
+            )
         if fmt == "round_robin":
             rounds = len(round_robin(subjects, seats))
         elif not rounds:
