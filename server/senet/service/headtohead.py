@@ -157,17 +157,18 @@ class HeadToHeads:
         return [(str(d["match_id"]), float(d["score"])) for d in map(loads, reversed(docs))]
 
     async def report(self, test_id: str) -> TestReport:
-        """The test's verdict (frozen once decided), score and interval."""
+        """The test's verdict (fixed once decided), score and interval."""
         test = await self.test(test_id)
         results = await self._results(test_id)
         score = Score()
+        now: Verdict = "running"
         for _, points in results:
             score = score.add(points)
-        now = (
-            test.decided
-            if test.decided != "running"
-            else verdict(score, test.hypotheses, test.max_games)
-        )
+            if now == "running":
+                # Decided by the first games (in the order they were counted) that
+                # cross a bound: the games in flight then still count in the
+                # score, but cannot undo the verdict.
+                now = verdict(score, test.hypotheses, test.max_games)
         return TestReport(
             test,
             now,
