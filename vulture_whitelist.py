@@ -80,3 +80,14 @@ _._timeout_s
 # http.server: the request handler methods it dispatches by name (tests serve a JWKS).
 _.do_GET
 _.log_message
+
+# senet.v1.LadderService: the RPCs grpc dispatches by name.
+_.RegisterBot
+_.ListBots
+_.StartLadder
+_.GetLadder
+_.StartHeadToHead
+_.GetHeadToHead
+_.CreateTournament
+_.GetTournament
+_.ExportTournament

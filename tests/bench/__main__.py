@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, matchmaking, peer, reliability, rl, rules, scale, service
+from tests.bench import bots, ladder, matchmaking, peer, reliability, rl, rules, scale, service
 
 
 class Benchmark(Protocol):
@@ -29,6 +29,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "scale": scale.run,
     "reliability": reliability.run,
     "matchmaking": matchmaking.run,
+    "ladder": ladder.run,
     # Last: the test plug-ins it enables (Pebbles) stay on this process's sys.path.
     "peer": peer.run,
 }

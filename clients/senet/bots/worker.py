@@ -155,9 +155,7 @@ class BotWorker:
         left to expire). Cancelling this task stops every decision at once, as a
         crash would."""
         stop = stop or asyncio.Event()
-        client = SenetClient(
-            self.target, admin_key=self.admin_key, worker_key=self.worker_key, tls_ca=self.tls_ca
-        )
+        client = self.make_client()
         bots = BotClient(client, self.worker_id)
         renewer = asyncio.create_task(self._renew_forever(bots, stop))
         try:
@@ -183,6 +181,12 @@ class BotWorker:
             await asyncio.gather(renewer, *self.playing.values(), return_exceptions=True)
             self.playing.clear()
             await client.close()
+
+    def make_client(self) -> SenetClient:
+        """The client the worker calls the server with (a hosted bot's adds its key)."""
+        return SenetClient(
+            self.target, admin_key=self.admin_key, worker_key=self.worker_key, tls_ca=self.tls_ca
+        )
 
     def _start(
         self, client: SenetClient, bots: BotClient, decision: bot_service_pb2.BotDecision

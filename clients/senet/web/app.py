@@ -35,6 +35,7 @@ from senet.client.errors import SenetRpcError
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
 from senet.web.errors import human
+from senet.web.ladder_pages import LadderPages
 from senet.web.replay import ReplayCache, UnreplayableMatch
 from senet.web.security import (
     CSRF_FIELD,
@@ -167,6 +168,7 @@ def _time_control(form: Form) -> match_pb2.TimeControl | None:
 def create_app(settings: WebSettings | None = None) -> Starlette:
     """The web client's ASGI app, talking to the match server named in ``settings``."""
     web = WebClient(settings or WebSettings())
+    ladder_pages = LadderPages(web.settings)
     secure = web.settings.secure_cookies
 
     async def held_matches(request: Request) -> list[pages.HeldSeat]:
@@ -355,6 +357,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             yield
         finally:
             await web.close()
+            await ladder_pages.close()
 
     static = StaticFiles(directory=Path(__file__).with_name("static"))
     routes = [
@@ -373,6 +376,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/replay/info", replay_info),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay_frame),
         *queue.routes(web),
+        *ladder_pages.routes(),
         Mount("/static", static, name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -17,7 +17,9 @@ import sys
 from senet.arena import cli as arena_cli
 from senet.bots import worker
 from senet.cli import leaderboard as leaderboard_cli
+from senet.cli import ladder as ladder_cli
 from senet.cli import matches as matches_cli
+from senet.cli import tournament as tournament_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
 from senet.service import probe as health_probe
@@ -52,6 +54,10 @@ def main(argv: list[str] | None = None) -> int:
     health_probe.add_arguments(probe)
     web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
     web_cli.add_arguments(web)
+    ladder = commands.add_parser("ladder", help="start a hosted bot ladder, show its standings")
+    ladder_cli.add_arguments(ladder)
+    tournament = commands.add_parser("tournament", help="run a tournament of bots and players")
+    tournament_cli.add_arguments(tournament)
     args = parser.parse_args(argv)
     if args.command == "web":
         return web_cli.run(args)
@@ -75,6 +81,10 @@ def main(argv: list[str] | None = None) -> int:
         return matches_cli.run(args)
     if args.command == "leaderboard":
         return leaderboard_cli.run(args)
+    if args.command == "ladder":
+        return ladder_cli.run(args)
+    if args.command == "tournament":
+        return tournament_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":

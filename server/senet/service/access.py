@@ -24,10 +24,12 @@ import unicodedata
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from senet.games import Game, GameState, get_game
 from senet.games.interface import JsonDict
 from senet.service import errors
+from senet.service.bot_names import is_remote_strategy
 from senet.service.cache import CachedMatch, StateCache
 from senet.service.clocks import Clock, ClockView, TimeControl, started_ms
 from senet.service.feeds import FeedHub
@@ -288,6 +290,9 @@ def bot_of(meta: MatchMeta, seats: Mapping[int, str], seat: int) -> tuple[BotQue
         return None
     plan = meta.seats[seat]
     if plan.kind == "bot":
+        if is_remote_strategy(plan.bot_strategy):
+            # Only the registered bot's own workers lease from its queue.
+            return cast(BotQueue, plan.bot_strategy), plan.bot_strategy
         return BOTS, plan.bot_strategy
     claim_json = seats.get(seat)
     takeover = claim_takeover(claim_json) if claim_json else ""

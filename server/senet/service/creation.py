@@ -33,6 +33,7 @@ from senet.service.access import (
     parsed,
     state_of,
 )
+from senet.service.bot_names import is_remote_strategy
 from senet.service.clocks import Clock, TimeControl
 from senet.service.idempotency import (
     check_request_id,
@@ -79,7 +80,8 @@ async def create_match(
     request_id = check_request_id(request_id, required=False)
     game = get_game(game_id)
     for plan in seats:
-        if plan.kind == "bot" and plan.bot_strategy not in BOT_STRATEGIES:
+        known = plan.bot_strategy in BOT_STRATEGIES or is_remote_strategy(plan.bot_strategy)
+        if plan.kind == "bot" and not known:
             raise errors.MalformedRequest(
                 f"bot_strategy must be one of {', '.join(BOT_STRATEGIES)}"
             )

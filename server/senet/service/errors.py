@@ -154,3 +154,26 @@ class IdentityProviderUnavailable(ServiceError):
     be good, so the client retries rather than asks for another."""
 
     reason = "IDENTITY_PROVIDER_UNAVAILABLE"
+# -- the ladder (issue 37) --------------------------------------------------
+class BadBotKey(ServiceError):
+    """A bot key that no registered bot holds (or one replaced by a new key)."""
+
+    reason = "BAD_BOT_KEY"
+
+
+class BotNotFound(ServiceError):
+    reason = "BOT_NOT_FOUND"
+
+
+class LadderNotFound(ServiceError):
+    reason = "LADDER_NOT_FOUND"
+
+
+class TestNotFound(ServiceError):
+    """No head-to-head test with that id."""
+
+    reason = "TEST_NOT_FOUND"
+
+
+class TournamentNotFound(ServiceError):
+    reason = "TOURNAMENT_NOT_FOUND"

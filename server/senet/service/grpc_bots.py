@@ -8,16 +8,20 @@ Thin, as :mod:`senet.service.grpc_api` is: each RPC runs through its
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from senet.service.access import Caller
 from senet.service.bots_api import BotDecisions
 from senet.service.grpc_calls import run_unary
+from senet.service.remote_bots import RemoteBots
 from senet.service.settings import Settings
 from senet.store import BotDecisionRef
 from senet.v1 import bot_service_pb2, bot_service_pb2_grpc
 
 T = TypeVar("T")
+#: A registered bot's key: its workers lease that bot's decisions only.
+BOT_KEY_HEADER = "x-senet-bot-key"
 
 
 def _ref_to_proto(ref: BotDecisionRef) -> bot_service_pb2.BotDecisionRef:
@@ -38,6 +42,16 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         self.settings = settings
         #: Set when the server drains: workers then lease decisions from other replicas.
         self.draining = False
+        #: The registry of remote bots (see senet.service.remote_bots), when served.
+        self.remote: RemoteBots | None = None
+
+    async def _queue_of(self, caller: Caller, context: Any) -> tuple[BotDecisions, Caller]:
+        """The queue this caller leases from: a bot key's own bot's, else the shared one."""
+        for key, value in context.invocation_metadata() or ():
+            if key == BOT_KEY_HEADER and isinstance(value, str) and self.remote is not None:
+                bot = await self.remote.by_key(value.strip())
+                return self.remote.decisions_for(bot), replace(caller, is_worker=True)
+        return self.bots, caller
 
     async def _unary(
         self,
@@ -51,7 +65,8 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         self, request: bot_service_pb2.AcquireBotDecisionsRequest, context: Any
     ) -> bot_service_pb2.AcquireBotDecisionsResponse:
         async def body(caller: Caller) -> bot_service_pb2.AcquireBotDecisionsResponse:
-            decisions = await self.bots.acquire(
+            bots, caller = await self._queue_of(caller, context)
+            decisions = await bots.acquire(
                 caller, request.worker_id, request.capacity, request.lease_ms, request.wait_ms
             )
             return bot_service_pb2.AcquireBotDecisionsResponse(
@@ -75,7 +90,8 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         self, request: bot_service_pb2.RenewBotDecisionsRequest, context: Any
     ) -> bot_service_pb2.RenewBotDecisionsResponse:
         async def body(caller: Caller) -> bot_service_pb2.RenewBotDecisionsResponse:
-            held = await self.bots.renew(
+            bots, caller = await self._queue_of(caller, context)
+            held = await bots.renew(
                 caller, request.worker_id, _refs_of(request.decisions), request.lease_ms
             )
             return bot_service_pb2.RenewBotDecisionsResponse(
@@ -88,7 +104,8 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         self, request: bot_service_pb2.ReleaseBotDecisionsRequest, context: Any
     ) -> bot_service_pb2.ReleaseBotDecisionsResponse:
         async def body(caller: Caller) -> bot_service_pb2.ReleaseBotDecisionsResponse:
-            await self.bots.release(caller, request.worker_id, _refs_of(request.decisions))
+            bots, caller = await self._queue_of(caller, context)
+            await bots.release(caller, request.worker_id, _refs_of(request.decisions))
             return bot_service_pb2.ReleaseBotDecisionsResponse()
 
         return await self._unary("ReleaseBotDecisions", context, body)

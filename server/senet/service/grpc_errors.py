@@ -54,6 +54,11 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.TicketNotFound: grpc.StatusCode.NOT_FOUND,
     errors.PlayerNotFound: grpc.StatusCode.NOT_FOUND,
     errors.NotYourTicket: grpc.StatusCode.PERMISSION_DENIED,
+    errors.BadBotKey: grpc.StatusCode.UNAUTHENTICATED,
+    errors.BotNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.LadderNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.TestNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.TournamentNotFound: grpc.StatusCode.NOT_FOUND,
 }
 
 _GAME_CODES: dict[type[Exception], grpc.StatusCode] = {

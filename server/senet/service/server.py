@@ -30,6 +30,7 @@ from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer
 from senet.service.grpc_bots import BotServicer
 from senet.service.grpc_errors import fail
+from senet.service.grpc_ladder import LadderServicer, build_ladder
 from senet.service.grpc_players import PlayerServicer
 from senet.service.identity import Identities
 from senet.service.matches import MatchService
@@ -43,6 +44,8 @@ from senet.store.players import MemoryPlayerStore, PlayerStore
 from senet.v1 import (
     bot_service_pb2,
     bot_service_pb2_grpc,
+    ladder_service_pb2,
+    ladder_service_pb2_grpc,
     match_service_pb2,
     match_service_pb2_grpc,
     player_service_pb2,
@@ -55,6 +58,7 @@ _TASKS_STOP_S = 5.0
 SERVICE_NAME = match_service_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name
 BOT_SERVICE_NAME = bot_service_pb2.DESCRIPTOR.services_by_name["BotService"].full_name
 PLAYER_SERVICE_NAME = player_service_pb2.DESCRIPTOR.services_by_name["PlayerService"].full_name
+LADDER_SERVICE_NAME = ladder_service_pb2.DESCRIPTOR.services_by_name["LadderService"].full_name
 #: Health service name that is SERVING while the process runs, whatever the store
 #: says: liveness probes ask for it, so a Redis outage marks replicas unready
 #: (no traffic) without getting them restarted, which would not fix Redis.
@@ -121,6 +125,8 @@ class RunningServer:
     clock_keeper: ClockKeeper | None = None
     #: PlayerService (set once the server runs).
     player_servicer: PlayerServicer | None = None
+    #: LadderService (set once the server runs).
+    ladder_servicer: LadderServicer | None = None
 
     @property
     def address(self) -> str:
@@ -143,6 +149,8 @@ class RunningServer:
             self.player_servicer.draining = True
             self.player_servicer.matchmaker.draining = True
             self.player_servicer.matchmaker.wake()
+        if self.ladder_servicer is not None:
+            self.ladder_servicer.draining = True
         await self.server.stop(self.settings.drain_grace_s)
         await self.close()
 
@@ -246,6 +254,12 @@ async def create_server(
     malformed.register(
         player_service_pb2_grpc.add_PlayerServiceServicer_to_server, player_servicer, server, fail
     )
+    identities = player_servicer.directory.identities
+    ladder_servicer = build_ladder(service, store, players, identities, settings)
+    bot_servicer.remote = ladder_servicer.remote
+    malformed.register(
+        ladder_service_pb2_grpc.add_LadderServiceServicer_to_server, ladder_servicer, server, fail
+    )
     checker = HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(checker, server)
     reflection.enable_server_reflection(
@@ -253,6 +267,7 @@ async def create_server(
             SERVICE_NAME,
             BOT_SERVICE_NAME,
             PLAYER_SERVICE_NAME,
+            LADDER_SERVICE_NAME,
             health.SERVICE_NAME,
             reflection.SERVICE_NAME,
         ),
@@ -290,6 +305,9 @@ async def create_server(
     running._tasks.append(asyncio.create_task(service.lobby.run_sweeps(settings.lobby_sweep_s)))
     # And every replica matches the queued tickets and settles the queued matches.
     running._tasks.append(asyncio.create_task(matchmaker.run()))
+    # And every replica schedules the ladders (one match per slot, whoever claims it).
+    running.ladder_servicer = ladder_servicer
+    running._tasks.append(asyncio.create_task(ladder_servicer.ladders.run()))
     return running
 
 

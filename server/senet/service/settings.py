@@ -90,6 +90,10 @@ class Settings:
         settle_interval_s: How often each replica settles the queued matches
             that ended (ratings, queue locks).
         bot_fill_strategy: The bot strategy that fills a queued match's empty seats.
+        ladder_interval_s: How often each replica schedules and settles the
+            ladders, head-to-head tests and tournaments.
+        ladder_max_in_flight: The most matches one ladder may have in flight
+            (a ladder's own setting is capped to it).
     """
 
     host: str = "127.0.0.1"
@@ -134,6 +138,8 @@ class Settings:
     no_show_s: float = 30.0
     settle_interval_s: float = 1.0
     bot_fill_strategy: str = "greedy"
+    ladder_interval_s: float = 0.5
+    ladder_max_in_flight: int = 8
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

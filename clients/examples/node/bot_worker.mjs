@@ -1,0 +1,106 @@
+// A remote bot for the Senet ladder in Node.js, written from proto/ alone.
+//
+// It signs up as a guest (PlayerService.RegisterGuest), registers a bot for a
+// game (LadderService.RegisterBot) and keeps the bot key it is handed. Then it
+// works as any bot worker does, in any language: it leases its bot's decisions
+// over BotService with the key as "x-senet-bot-key" metadata, plays each one
+// with the seat token of the decision (a random legal action, submitted at the
+// decision's version), and releases it. A worker that stops is handled by the
+// match's clock, and the ladder benches the bot after repeated timeouts.
+//
+//   npm ci && node bot_worker.mjs [host:port] [--game mykerinos] [--name node-random]
+//                                 [--seconds N]   (default: run until interrupted)
+//
+// It prints one JSON line when it stops: the bot's id and subject, and the moves made.
+
+import { randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import * as grpc from "@grpc/grpc-js";
+import * as protoLoader from "@grpc/proto-loader";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PROTO_DIR = join(here, "..", "..", "..", "proto");
+const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
+
+function option(name, fallback) {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 ? process.argv[at + 1] : fallback;
+}
+const target = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : "127.0.0.1:50051";
+const game = option("game", "mykerinos");
+const name = option("name", "node-random");
+const seconds = Number(option("seconds", "0"));
+
+const senet = grpc.loadPackageDefinition(
+  protoLoader.loadSync(
+    ["senet/v1/match_service.proto", "senet/v1/bot_service.proto", "senet/v1/player_service.proto",
+      "senet/v1/ladder_service.proto"],
+    { ...LOAD_OPTIONS, includeDirs: [PROTO_DIR] },
+  ),
+).senet.v1;
+const credentials = grpc.credentials.createInsecure();
+const services = {
+  match: new senet.MatchService(target, credentials),
+  bots: new senet.BotService(target, credentials),
+  players: new senet.PlayerService(target, credentials),
+  ladder: new senet.LadderService(target, credentials),
+};
+
+function call(service, method, request, headers = {}) {
+  const metadata = new grpc.Metadata();
+  for (const [key, value] of Object.entries(headers)) metadata.set(key, value);
+  return new Promise((resolve, reject) => {
+    services[service][method](request, metadata, { deadline: Date.now() + 40_000 }, (error, reply) =>
+      error ? reject(error) : resolve(reply),
+    );
+  });
+}
+
+const guest = await call("players", "RegisterGuest", { display_name: "node author" });
+const registered = await call(
+  "ladder", "RegisterBot", { name, game_ids: [game] }, { "x-senet-identity": guest.identity_token },
+);
+const botKey = { "x-senet-bot-key": registered.bot_key };
+const workerId = `node-${randomUUID().slice(0, 8)}`;
+let moves = 0;
+let stopping = false;
+process.on("SIGTERM", () => { stopping = true; });
+process.on("SIGINT", () => { stopping = true; });
+if (seconds > 0) setTimeout(() => { stopping = true; }, seconds * 1000);
+
+async function play(decision) {
+  const seat = { authorization: `Bearer ${decision.token}` };
+  try {
+    const legal = await call("match", "ListLegalActions", { match_id: decision.match_id }, seat);
+    if (legal.version === decision.version && legal.actions.length > 0) {
+      const pick = legal.actions[Math.floor(Math.random() * legal.actions.length)];
+      await call("match", "SubmitAction", {
+        match_id: decision.match_id,
+        notation: pick.notation,
+        expected_version: decision.version,
+        request_id: `node-${decision.seat}-${decision.version}`,
+      }, seat);
+      moves += 1;
+    }
+  } catch (error) {
+    // The match moved on, or the lease was lost: the release below settles it.
+  }
+  const ref = { match_id: decision.match_id, seat: decision.seat, version: decision.version };
+  await call("bots", "ReleaseBotDecisions", { worker_id: workerId, decisions: [ref] }, botKey).catch(() => {});
+}
+
+while (!stopping) {
+  let got;
+  try {
+    got = await call("bots", "AcquireBotDecisions",
+      { worker_id: workerId, capacity: 4, lease_ms: 5000, wait_ms: 1000 }, botKey);
+  } catch (error) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    continue;
+  }
+  await Promise.all(got.decisions.map(play));
+}
+console.log(JSON.stringify({ bot_id: registered.bot.bot_id, subject: registered.bot.subject, moves }));
+process.exit(0);

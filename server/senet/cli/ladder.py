@@ -1,0 +1,242 @@
+"""``senet ladder``: start a hosted bot ladder on a running server, watch it.
+
+``senet ladder start --game mykerinos --bots random,greedy,mcts:50,mcts:400``
+registers each built-in strategy at its budget as a bot of its own (under a
+guest identity, or ``--identity``), starts the ladder and plays those bots'
+decisions from this process until interrupted: one command on top of
+``make run``. Bots written elsewhere register with ``RegisterBot`` and join the
+same ladder with their own workers. ``status`` and ``standings`` print the
+ladder (``--json`` for scripts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import grpc
+from google.protobuf import json_format
+
+from senet.bots.base import STRATEGY_NAMES
+from senet.bots.hosted import HostedBotWorker
+from senet.text.cli import DEFAULT_SERVER
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
+from senet.v1 import player_service_pb2 as ppb
+
+IDENTITY_HEADER = "x-senet-identity"
+
+
+@dataclass(frozen=True)
+class BuiltInBot:
+    """A built-in strategy at a budget, entered as a bot (``mcts:400``: 400 iterations)."""
+
+    strategy: str
+    iterations: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.strategy if self.iterations is None else f"{self.strategy}-{self.iterations}"
+
+    @classmethod
+    def parse(cls, text: str) -> BuiltInBot:
+        """Raises: ValueError for an unknown strategy or a bad budget."""
+        strategy, _, budget = text.strip().partition(":")
+        if strategy not in STRATEGY_NAMES:
+            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGY_NAMES)})")
+        if not budget:
+            return cls(strategy)
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"the budget of {text!r} must be a positive number of iterations")
+        return cls(strategy, int(budget))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``senet ladder`` subcommands to ``parser``."""
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
+        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
+    )
+    parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
+    actions = parser.add_subparsers(dest="ladder_command", required=True)
+    start = actions.add_parser("start", help="start a ladder and host built-in bots on it")
+    start.add_argument("--game", required=True, help="the game")
+    start.add_argument("--seats", type=int, default=0, help="seats per match (default: fewest)")
+    start.add_argument(
+        "--bots",
+        default="random,greedy,mcts:50,mcts:400",
+        help="built-in bots to host, strategy[:iterations] comma-separated ('' for none)",
+    )
+    start.add_argument("--max-in-flight", type=int, default=2, help="matches at once")
+    start.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
+    start.add_argument("--inactive-after", type=int, default=3, help="timeouts in a row to bench")
+    start.add_argument(
+        "--identity",
+        default=os.environ.get("SENET_IDENTITY", ""),
+        help="identity token owning the hosted bots (env SENET_IDENTITY; default: a new guest)",
+    )
+    start.add_argument(
+        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
+    test = actions.add_parser("test", help="test bot A against bot B until the result is clear")
+    test.add_argument("--game", required=True, help="the game (played two-handed)")
+    test.add_argument("--a", required=True, help="the candidate bot's id")
+    test.add_argument("--b", required=True, help="the bot it is tested against")
+    test.add_argument("--max-games", type=int, default=400, help="stop undecided after this many")
+    test.add_argument("--p1", type=float, default=0.6, help="A's win share if it is stronger")
+    test.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
+    test.add_argument(
+        "--identity",
+        default=os.environ.get("SENET_IDENTITY", ""),
+        help="identity token of bot A's owner (env SENET_IDENTITY)",
+    )
+    test.add_argument(
+        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
+    for name in ("status", "standings"):
+        shown = actions.add_parser(name, help=f"print a ladder's {name}")
+        shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
+        shown.add_argument("--json", action="store_true", help="print JSON")
+
+
+def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
+    """A channel to ``server``, with TLS when a CA file is given."""
+    if tls_ca:
+        with open(tls_ca, "rb") as pem:
+            return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
+    return grpc.aio.insecure_channel(server)
+
+
+async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
+    async with channel_of(args.server, args.tls_ca) as channel:
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        identity = args.identity
+        if not identity and bots:
+            players = player_service_pb2_grpc.PlayerServiceStub(channel)
+            guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="ladder"))
+            identity = guest.identity_token
+        keys = []
+        for bot in bots:
+            registered = await ladder.RegisterBot(
+                lpb.RegisterBotRequest(name=bot.name, game_ids=[args.game]),
+                metadata=((IDENTITY_HEADER, identity),),
+            )
+            keys.append(registered.bot_key)
+            print(f"bot {bot.name}: {registered.bot.bot_id}")
+        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+        spec = lpb.LadderSpec(
+            game_id=args.game,
+            seat_count=args.seats,
+            decision_ms=args.decision_ms,
+            max_in_flight=args.max_in_flight,
+            inactive_after=args.inactive_after,
+        )
+        started = await ladder.StartLadder(lpb.StartLadderRequest(spec=spec), metadata=admin)
+        print(f"ladder {started.ladder_id} started ({started.spec.max_in_flight} in flight)")
+    if not bots:
+        return 0
+    print("hosting the bots; Ctrl-C stops them (the ladder benches them after timeouts)")
+    workers = [
+        HostedBotWorker(args.server, key, bot.strategy, iterations=bot.iterations, capacity=2)
+        for bot, key in zip(bots, keys, strict=True)
+    ]
+    await asyncio.gather(*(w.run() for w in workers))
+    return 0
+
+
+_VERDICT_TEXT = {
+    lpb.HEAD_TO_HEAD_VERDICT_A_STRONGER: "A is stronger",
+    lpb.HEAD_TO_HEAD_VERDICT_NOT_STRONGER: "A is not stronger",
+    lpb.HEAD_TO_HEAD_VERDICT_UNDECIDED: "undecided after max games",
+}
+
+
+async def _test(args: argparse.Namespace) -> int:
+    """Start a head-to-head test and report it until it decides."""
+    headers = [(IDENTITY_HEADER, args.identity)] if args.identity else []
+    headers += [("x-senet-admin-key", args.admin_key)] if args.admin_key else []
+    async with channel_of(args.server, args.tls_ca) as channel:
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        started = await ladder.StartHeadToHead(
+            lpb.StartHeadToHeadRequest(
+                game_id=args.game,
+                bot_a=args.a,
+                bot_b=args.b,
+                max_games=args.max_games,
+                p1=args.p1,
+                decision_ms=args.decision_ms,
+            ),
+            metadata=tuple(headers),
+        )
+        print(f"test {started.test_id} started")
+        ask = lpb.GetHeadToHeadRequest(test_id=started.test_id)
+        while True:
+            got = await ladder.GetHeadToHead(ask)
+            games = got.wins + got.losses + got.draws
+            print(
+                f"  {games} games: +{got.wins} ={got.draws} -{got.losses}, "
+                f"share {got.win_share:.3f} [{got.low:.3f}, {got.high:.3f}], "
+                f"LLR {got.llr:.2f} in ({got.llr_lower:.2f}, {got.llr_upper:.2f})"
+            )
+            if got.verdict in _VERDICT_TEXT:
+                print(_VERDICT_TEXT[got.verdict])
+                return 0
+            await asyncio.sleep(2)
+
+
+async def _show(args: argparse.Namespace) -> int:
+    async with channel_of(args.server, args.tls_ca) as channel:
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        got = await ladder.GetLadder(lpb.GetLadderRequest(ladder_id=args.ladder))
+    if args.json:
+        print(
+            json.dumps(json_format.MessageToDict(got, preserving_proto_field_name=True), indent=2)
+        )
+        return 0
+    if args.ladder_command == "status":
+        s = got.spec
+        print(
+            f"{got.ladder_id}: {s.game_id}, {s.seat_count} seats, {s.decision_ms} ms a decision, "
+            f"{len(got.in_flight)}/{s.max_in_flight} in flight, {got.matches_played} played"
+        )
+        names = {row.bot.bot_id: row.bot.name for row in got.standings}
+        for match in got.recent:
+            seats = " vs ".join(names.get(b, b) for b in match.bot_ids)
+            places = ",".join(str(p) for p in match.places) or "-"
+            print(f"  {match.match_id}  {match.status:9}  places {places:8} {seats}")
+        return 0
+    print(f"{'#':>3}  {'bot':24} {'rating':>7} {'interval':>16} {'matches':>7}")
+    for row in got.standings:
+        mark = "" if row.bot.active else "  (inactive)"
+        interval = f"{row.low:6.1f} - {row.high:5.1f}"
+        print(
+            f"{row.rank:>3}  {row.bot.name:24} {row.rating.conservative:7.2f} {interval:>16} "
+            f"{row.matches:>7}{mark}"
+        )
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``senet ladder``; returns the exit status."""
+    try:
+        if args.ladder_command == "start":
+            try:
+                bots = [BuiltInBot.parse(t) for t in args.bots.split(",") if t.strip()]
+            except ValueError as exc:
+                print(f"senet ladder: {exc}", file=sys.stderr)
+                return 2
+            return asyncio.run(_start(args, bots))
+        if args.ladder_command == "test":
+            return asyncio.run(_test(args))
+        return asyncio.run(_show(args))
+    except grpc.aio.AioRpcError as exc:
+        print(f"senet ladder: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0

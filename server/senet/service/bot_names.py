@@ -1,0 +1,25 @@
+"""How a registered (remote) bot is named in a seat plan and in the queues.
+
+A remote bot's seat is a bot seat whose strategy is ``remote:<bot id>``: the
+match service posts its decisions to a queue of that same name, which only
+workers holding that bot's key lease from (see :mod:`senet.service.remote_bots`).
+Kept apart from that module so that match creation and the seat lookups can
+check a name without importing the registry.
+"""
+
+from __future__ import annotations
+
+import re
+
+REMOTE_PREFIX = "remote:"
+_REMOTE_RE = re.compile(r"^remote:[0-9a-f]{20}$")
+
+
+def is_remote_strategy(strategy: str) -> bool:
+    """Whether ``strategy`` names a registered remote bot (``remote:<20 hex>``)."""
+    return bool(_REMOTE_RE.match(strategy))
+
+
+def remote_strategy(bot_id: str) -> str:
+    """The seat strategy, and queue name, of the remote bot ``bot_id``."""
+    return REMOTE_PREFIX + bot_id

@@ -1,0 +1,221 @@
+"""Head-to-head tests: two bots play until a sequential test says which is stronger.
+
+An author asks for bot A (a new version, say) against bot B; every replica plays
+the test's games in ``parallel`` lanes, slot after slot, as the ladder does
+(:mod:`senet.service.slots`: one match per slot whoever schedules it), with A's
+seat alternating so that neither bot keeps the first move. Each finished game
+adds A's score (1, 1/2 or 0 by places) to the test's results, counted once; the
+test stops starting games once :func:`senet.service.sequential.verdict` decides,
+or at ``max_games``. Head-to-head games are not rated: the ladder's ratings stay
+a record of ladder play.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import asdict, dataclass, replace
+
+from senet.games import get_game
+from senet.service import errors
+from senet.service.access import Caller
+from senet.service.bot_names import remote_strategy
+from senet.service.identity import Identity
+from senet.service.records import SeatPlan, dumps, loads
+from senet.service.remote_bots import RemoteBots
+from senet.service.sequential import Hypotheses, Score, Verdict, llr, verdict, wilson
+from senet.service.settings import Settings
+from senet.service.slots import Slots
+from senet.store.ladder import LadderStore
+
+TESTS = "h2h"
+MAX_GAMES = 10_000
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A test's settings and, once decided, its frozen verdict."""
+
+    test_id: str
+    game_id: str
+    bot_a: str
+    bot_b: str
+    hypotheses: Hypotheses
+    max_games: int
+    decision_ms: int
+    parallel: int
+    created_at: float
+    decided: Verdict = "running"
+
+    def to_json(self) -> str:
+        return dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> HeadToHead:
+        data = loads(text)
+        data["hypotheses"] = Hypotheses(**data["hypotheses"])
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class TestReport:
+    """Where a test stands: its verdict, score, interval and games."""
+
+    test: HeadToHead
+    verdict: Verdict
+    score: Score
+    interval: tuple[float, float]
+    llr: float
+    match_ids: list[str]
+
+
+def score_of_a(places: tuple[int, ...], a_seat: int) -> float:
+    """A's score in a two-seat game from the places: 1 ahead, 1/2 level, 0 behind."""
+    mine, theirs = places[a_seat], places[1 - a_seat]
+    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+class HeadToHeads:
+    """Every head-to-head test of the server, and the passes that play them."""
+
+    def __init__(
+        self, slots: Slots, store: LadderStore, remote: RemoteBots, settings: Settings
+    ) -> None:
+        self.slots = slots
+        self.store = store
+        self.remote = remote
+        self.settings = settings
+
+    async def start(
+        self,
+        caller: Caller,
+        who: Identity | None,
+        game_id: str,
+        bot_a: str,
+        bot_b: str,
+        hypotheses: Hypotheses,
+        max_games: int = 400,
+        decision_ms: int = 2000,
+        parallel: int = 2,
+    ) -> HeadToHead:
+        """Start a test of ``bot_a`` against ``bot_b``.
+
+        Raises:
+            MalformedRequest: bad settings, the same bot twice, a game not played
+                two-handed or not registered for both bots.
+            IdentityRequired: on a server with an admin key, a caller without
+                it must show the identity that owns ``bot_a``.
+            BotNotFound: either bot.
+        """
+        try:
+            hypotheses.check()
+        except ValueError as exc:
+            raise errors.MalformedRequest(str(exc)) from None
+        if not 1 <= max_games <= MAX_GAMES:
+            raise errors.MalformedRequest(f"max_games must be 1-{MAX_GAMES}")
+        if not 1 <= decision_ms <= 600_000:
+            raise errors.MalformedRequest("decision_ms must be 1-600000")
+        if bot_a == bot_b:
+            raise errors.MalformedRequest("a bot is not tested against itself")
+        info = get_game(game_id).info
+        if not info.min_seats <= 2 <= info.max_seats:
+            raise errors.MalformedRequest(f"{info.name} is not played by two")
+        a, b = await self.remote.bot(bot_a), await self.remote.bot(bot_b)
+        if game_id not in a.games or game_id not in b.games:
+            raise errors.MalformedRequest(f"both bots must be registered for {game_id}")
+        if not caller.is_admin:
+            if who is None:
+                raise errors.IdentityRequired("a head-to-head test needs the owner of bot_a")
+            if who.subject != a.owner:
+                raise errors.AdminKeyRequired("only bot_a's owner (or the admin) may test it")
+        lanes = max(1, min(parallel, self.settings.ladder_max_in_flight))
+        test = HeadToHead(
+            secrets.token_hex(8),
+            game_id,
+            bot_a,
+            bot_b,
+            hypotheses,
+            max_games,
+            decision_ms,
+            lanes,
+            time.time(),
+        )
+        await self.store.put(TESTS, test.test_id, test.to_json())
+        return test
+
+    async def test(self, test_id: str) -> HeadToHead:
+        """Raises: TestNotFound."""
+        if not test_id or len(test_id) > 40:
+            raise errors.MalformedRequest("test_id must be 1-40 characters")
+        doc = await self.store.get(TESTS, test_id)
+        if doc is None:
+            raise errors.TestNotFound(f"no head-to-head test {test_id!r}")
+        return HeadToHead.from_json(doc)
+
+    async def _results(self, test_id: str) -> list[tuple[str, float]]:
+        docs = await self.store.newest(f"h2h-results:{test_id}", MAX_GAMES + 100)
+        return [(str(d["match_id"]), float(d["score"])) for d in map(loads, reversed(docs))]
+
+    async def report(self, test_id: str) -> TestReport:
+        """The test's verdict (fixed once decided), score and interval."""
+        test = await self.test(test_id)
+        results = await self._results(test_id)
+        score = Score()
+        now: Verdict = "running"
+        for _, points in results:
+            score = score.add(points)
+            if now == "running":
+                # Decided by the first games (in the order they were counted) that
+                # cross a bound: the games in flight then still count in the
+                # score, but cannot undo the verdict.
+                now = verdict(score, test.hypotheses, test.max_games)
+        return TestReport(
+            test,
+            now,
+            score,
+            wilson(score.points, score.games),
+            llr(score, test.hypotheses),
+            [m for m, _ in results],
+        )
+
+    async def pass_once(self) -> None:
+        """Move every running test on by one step per lane."""
+        for doc in (await self.store.all(TESTS)).values():
+            test = HeadToHead.from_json(doc)
+            report = await self.report(test.test_id)
+            if report.verdict != "running" and test.decided == "running":
+                test = replace(test, decided=report.verdict)
+                await self.store.put(TESTS, test.test_id, test.to_json())
+            flight = await self.store.all(f"h2h-flight:{test.test_id}")
+            if test.decided != "running" and not flight:
+                continue
+            for lane in range(test.parallel):
+                await self._lane(test, lane, report.score.games + len(flight))
+
+    async def _lane(self, test: HeadToHead, lane: int, started: int) -> None:
+        pointer = f"h2h-lane:{test.test_id}:{lane}"
+        seq = int(await self.store.read(pointer) or 0)
+        slot = f"h2h:{test.test_id}:{lane}:{seq}"
+        flight = f"h2h-flight:{test.test_id}"
+        match_id = await self.slots.match_of(slot)
+        a_seat = (lane + seq) % 2
+        if match_id is None:
+            if await self.slots.ended(slot):
+                await self.store.incr(pointer)
+                return
+            if test.decided != "running" or started >= test.max_games:
+                return
+            seats = [test.bot_a, test.bot_b] if a_seat == 0 else [test.bot_b, test.bot_a]
+            plans = [SeatPlan("bot", remote_strategy(b)) for b in seats]
+            match_id = await self.slots.start(slot, test.game_id, plans, test.decision_ms)
+            await self.store.put(flight, slot, match_id)
+            return
+        result = await self.slots.result(match_id)
+        if result.status == "active":
+            return
+        if await self.slots.end(slot):
+            if result.status == "finished":
+                doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
+                await self.store.push(f"h2h-results:{test.test_id}", doc, MAX_GAMES + 100)
+            await self.store.delete(flight, slot)
+            await self.store.incr(pointer)

@@ -1,0 +1,173 @@
+"""Registered bots that play from anywhere: identities, keys and their own queue.
+
+A bot author with an identity registers a bot (a name and the games it plays)
+and is handed a *bot key*, shown once and stored only as its SHA-256 hash. The
+bot's seats are bot seats whose strategy is ``remote:<bot id>``
+(:mod:`senet.service.bot_names`), so the match service posts their decisions to
+a queue of that name; a worker, in any language, sends the key as
+``x-senet-bot-key`` metadata on ``BotService`` and leases from that queue alone.
+Nothing else changes for the match: the lease, the fresh seat token, the clocks
+and the timeout policy are the bot-decision queue's (:mod:`senet.service.bots_api`),
+so a worker that dies leaves its decisions to time out and the match goes on.
+
+A bot is rated as ``bot:<owner>/<name>``, its owner's subject and its name,
+like any player (:mod:`senet.service.ratings`). Registering the same name again
+replaces the key (the old one stops working at once) and makes the bot active
+again after the ladder benched it for timing out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from typing import cast
+
+from senet.games import get_game
+from senet.service import errors
+from senet.service.bot_names import remote_strategy
+from senet.service.bots_api import BotDecisions
+from senet.service.identity import Identity
+from senet.service.matches import MatchService
+from senet.service.records import dumps, loads
+from senet.store.base import BotQueue
+from senet.store.ladder import LadderStore
+from senet.store.players import PlayerStore
+
+BOTS = "bots"
+KEYS = "bot_keys"
+_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
+_MAX_GAMES = 16
+
+
+def bot_id_of(owner: str, name: str) -> str:
+    """A bot's id: fixed by its owner and name, so registering again finds it."""
+    return hashlib.sha256(f"{owner}/{name}".encode()).hexdigest()[:20]
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RemoteBot:
+    """A registered bot.
+
+    Attributes:
+        bot_id: Stable id (see :func:`bot_id_of`).
+        owner: The author's subject.
+        name: The bot's name (1-32 of [A-Za-z0-9_.-]).
+        games: The games it plays.
+        key_hash: SHA-256 of its current key.
+        created_at: When it was first registered (Unix seconds).
+        active: Whether the ladder schedules it.
+        note: Why it is inactive.
+    """
+
+    bot_id: str
+    owner: str
+    name: str
+    games: tuple[str, ...]
+    key_hash: str
+    created_at: float
+    active: bool = True
+    note: str = ""
+
+    @property
+    def subject(self) -> str:
+        """The identity its ratings are kept under."""
+        return f"bot:{self.owner}/{self.name}"
+
+    @property
+    def strategy(self) -> str:
+        """What its seats name as their strategy (and its queue)."""
+        return remote_strategy(self.bot_id)
+
+    def to_json(self) -> str:
+        return dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> RemoteBot:
+        data = loads(text)
+        data["games"] = tuple(data["games"])
+        return cls(**data)
+
+
+class RemoteBots:
+    """The registry of remote bots, and the decisions each key may lease."""
+
+    def __init__(self, matches: MatchService, players: PlayerStore, store: LadderStore) -> None:
+        self.matches = matches
+        self.players = players
+        self.store = store
+
+    async def register(
+        self, owner: Identity, name: str, games: Sequence[str]
+    ) -> tuple[RemoteBot, str]:
+        """Register (or re-register) ``owner``'s bot ``name``; (bot, its new key).
+
+        Raises:
+            MalformedRequest: a bad name, no games or too many.
+            UnknownGameError: a game this server does not host.
+        """
+        if not _NAME_RE.match(name):
+            raise errors.MalformedRequest("name must be 1-32 characters of [A-Za-z0-9_.-]")
+        wanted = tuple(dict.fromkeys(games))
+        if not wanted or len(wanted) > _MAX_GAMES:
+            raise errors.MalformedRequest(f"a bot plays 1-{_MAX_GAMES} games")
+        for game_id in wanted:
+            get_game(game_id)
+        key = "sbk_" + secrets.token_urlsafe(32)
+        bot_id = bot_id_of(owner.subject, name)
+        old_doc = await self.store.get(BOTS, bot_id)
+        created = RemoteBot.from_json(old_doc).created_at if old_doc else time.time()
+        bot = RemoteBot(bot_id, owner.subject, name, wanted, key_hash(key), created)
+        if old_doc is not None:
+            await self.store.delete(KEYS, RemoteBot.from_json(old_doc).key_hash)
+        await self.store.put(BOTS, bot_id, bot.to_json())
+        await self.store.put(KEYS, bot.key_hash, bot_id)
+        await self.players.put_player(bot.subject, dumps({"name": name}))
+        return bot, key
+
+    async def bot(self, bot_id: str) -> RemoteBot:
+        """Raises: BotNotFound."""
+        doc = await self.store.get(BOTS, bot_id)
+        if doc is None:
+            raise errors.BotNotFound(f"no bot {bot_id!r}")
+        return RemoteBot.from_json(doc)
+
+    async def bots(self) -> list[RemoteBot]:
+        """Every registered bot, oldest first."""
+        found = [RemoteBot.from_json(doc) for doc in (await self.store.all(BOTS)).values()]
+        return sorted(found, key=lambda b: (b.created_at, b.bot_id))
+
+    async def by_key(self, key: str) -> RemoteBot:
+        """The bot holding ``key``.
+
+        Raises:
+            BadBotKey: no bot holds it (never registered, or replaced since).
+        """
+        if not key or len(key) > 200:
+            raise errors.BadBotKey("the bot key is malformed")
+        hashed = key_hash(key)
+        bot_id = await self.store.get(KEYS, hashed)
+        bot = None if bot_id is None else await self.store.get(BOTS, bot_id)
+        if bot is None:
+            raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
+        found = RemoteBot.from_json(bot)
+        if not secrets.compare_digest(found.key_hash, hashed):
+            raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
+        return found
+
+    async def set_active(self, bot_id: str, active: bool, note: str = "") -> RemoteBot:
+        """Bench a bot (the ladder stops scheduling it) or bring it back."""
+        bot = replace(await self.bot(bot_id), active=active, note=note)
+        await self.store.put(BOTS, bot_id, bot.to_json())
+        return bot
+
+    def decisions_for(self, bot: RemoteBot) -> BotDecisions:
+        """The decision queue of ``bot`` alone: its key's workers lease only these."""
+        return BotDecisions(self.matches, cast(BotQueue, bot.strategy))

@@ -1,0 +1,150 @@
+"""Ladder benchmark: 8 bots of built-in strategies on the Mykerinos ladder for a
+fixed time, on one server.
+
+Set-up: one in-process server (memory store) running the ladder at 4 matches in
+flight with a 5 s clock per decision; eight bots registered through
+LadderService and played by :class:`senet.bots.hosted.HostedBotWorker`, each in
+a child process of its own (so that no search shares another's interpreter):
+``random`` x2, ``greedy`` x2, ``mcts`` at 15 iterations x2 and at 150 x2. It
+runs for 300 s (``--quick``: 60 s).
+
+Figures (machine-readable lines):
+
+``ladder.matches_per_minute``
+    Ladder matches finished per minute.
+``ladder.decisions_per_second``
+    Bot decisions handed to workers per second.
+``ladder.longest_stall_beyond_clock_s``
+    The longest time any ladder match stood at one version, less its decision
+    clock (0 when none overran it; target under 2 s), sampled every 50 ms.
+``ladder.order_ok``
+    1 when the final ratings (mean mu of each kind) put MCTS-150 above greedy
+    above random, else 0; ``ladder.mu.<kind>`` gives each kind's mean mu.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from statistics import mean
+
+from senet.service.access import Caller
+from senet.service.bots_api import BotDecisions
+from senet.service.identity import Identity
+from senet.service.ladder import LadderSpec
+from senet.service.ratings import RatingValue
+from senet.service.server import create_server
+from senet.service.settings import Settings
+
+GAME = "mykerinos"
+DECISION_MS = 5000
+#: (name, strategy, iterations) of the eight bots.
+BOTS = (
+    ("random-a", "random", None),
+    ("random-b", "random", None),
+    ("greedy-a", "greedy", None),
+    ("greedy-b", "greedy", None),
+    ("mcts15-a", "mcts", 15),
+    ("mcts15-b", "mcts", 15),
+    ("mcts150-a", "mcts", 150),
+    ("mcts150-b", "mcts", 150),
+)
+WORKERS = """
+import asyncio, sys
+from senet.bots.hosted import HostedBotWorker
+target = sys.argv[1]
+async def main():
+    workers = []
+    for spec in sys.argv[2:]:
+        key, strategy, iterations = spec.split(",")
+        workers.append(HostedBotWorker(target, key, strategy,
+            iterations=int(iterations) if iterations else None, capacity=4, lease_ms=8000))
+    await asyncio.gather(*(w.run() for w in workers))
+asyncio.run(main())
+"""
+
+
+def run(*, quick: bool = False, out: Callable[[str], None] = print) -> dict[str, float]:
+    """Run the ladder for the fixed time; print human-readable then ``name: value`` lines."""
+    figures = asyncio.run(_run(60.0 if quick else 300.0, out))
+    for name, value in figures.items():
+        out(f"{name}: {value:.4f}")
+    return figures
+
+
+async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
+    settings = Settings(port=0, log_json=False, ladder_interval_s=0.1, ladder_max_in_flight=4)
+    server = await create_server(settings)
+    assert server.ladder_servicer is not None
+    ladders = server.ladder_servicer.ladders
+    leased = 0
+    hand_out = BotDecisions._hand_out
+
+    async def counting(self: BotDecisions, *args: object) -> object:
+        nonlocal leased
+        leased += 1
+        return await hand_out(self, *args)  # type: ignore[arg-type]
+
+    BotDecisions._hand_out = counting  # type: ignore[method-assign,assignment]
+    owner = Identity("bench:ladder", "bench", guest=False)
+    specs, kinds = [], {}
+    for name, strategy, iterations in BOTS:
+        bot, key = await ladders.remote.register(owner, name, [GAME])
+        specs.append(f"{key},{strategy},{iterations or ''}")
+        kinds[bot.bot_id] = name.rsplit("-", 1)[0]
+    # One process per bot: searching bots do not queue for one interpreter's lock.
+    children = [
+        subprocess.Popen([sys.executable, "-c", WORKERS, f"127.0.0.1:{server.port}", one])
+        for one in specs
+    ]
+    spec = LadderSpec(GAME, 2, decision_ms=DECISION_MS, max_in_flight=4, inactive_after=1000)
+    stall = 0.0
+    try:
+        await ladders.start(Caller(is_admin=True), spec)
+        started = time.monotonic()
+        seen: dict[str, tuple[int, float]] = {}
+        service = server.servicer.service
+        while time.monotonic() - started < seconds:
+            now = time.monotonic()
+            for match in await ladders.in_flight(spec.ladder_id):
+                version = (await service.get(Caller(), match.match_id)).summary.version
+                held = seen.get(match.match_id)
+                if held is None or held[0] != version:
+                    seen[match.match_id] = (version, now)
+                else:
+                    stall = max(stall, now - held[1] - DECISION_MS / 1000)
+            await asyncio.sleep(0.05)
+        elapsed = time.monotonic() - started
+        played = await ladders.played(spec.ladder_id)
+        standings = await ladders.standings(spec)
+    finally:
+        for child in children:
+            child.kill()
+            child.wait(10)
+        BotDecisions._hand_out = hand_out  # type: ignore[method-assign]
+        await server.stop()
+    by_kind: dict[str, list[RatingValue]] = {}
+    for row in standings:
+        by_kind.setdefault(kinds[row.bot.bot_id], []).append(row.rating)
+    mu = {kind: mean(r.mu for r in ratings) for kind, ratings in by_kind.items()}
+    order_ok = mu["mcts150"] > mu["greedy"] > mu["random"]
+    out(f"ladder ({GAME}, 8 bots, 4 in flight, {DECISION_MS} ms clock, {elapsed:.0f} s)")
+    out(
+        f"  {played} matches, {leased} decisions leased, longest stall past its clock {stall:.2f} s"
+    )
+    for row in standings:
+        out(
+            f"  {row.rank}. {row.bot.name:10} mu {row.rating.mu:6.2f} sigma "
+            f"{row.rating.sigma:5.2f} matches {row.rating.matches}"
+        )
+    figures = {
+        "ladder.matches_per_minute": played / (elapsed / 60),
+        "ladder.decisions_per_second": leased / elapsed,
+        "ladder.longest_stall_beyond_clock_s": max(0.0, stall),
+        "ladder.order_ok": 1.0 if order_ok else 0.0,
+    }
+    figures.update({f"ladder.mu.{kind}": value for kind, value in sorted(mu.items())})
+    return figures

@@ -1,0 +1,61 @@
+"""The Node.js bot worker (clients/examples/node/bot_worker.mjs) registers a bot,
+plays its ladder matches over BotService with the bot key, and appears on the
+leaderboard: a remote bot written from proto/ alone.
+
+Issue 37: "a remote Node bot registers, plays, and appears on the leaderboard".
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc
+from tests.examples.test_node_client import installed, server
+
+__all__ = ["installed", "server"]  # the fixtures, shared with the client's test
+pytestmark = pytest.mark.slow
+GAME = "mykerinos"
+
+
+def test_two_node_bots_play_the_ladder_and_are_rated(installed: Path, server: str) -> None:
+    workers = [
+        subprocess.Popen(
+            ["node", "bot_worker.mjs", server, "--game", GAME, "--name", name, "--seconds", "90"],
+            cwd=installed,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("node-a", "node-b")
+    ]
+    try:
+        started = subprocess.run(
+            [sys.executable, "-m", "senet.cli", "ladder", "--server", server, "start",
+             "--game", GAME, "--bots", "", "--decision-ms", "3000"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert started.returncode == 0, started.stdout + started.stderr
+        with grpc.insecure_channel(server) as channel:
+            stub = ladder_service_pb2_grpc.LadderServiceStub(channel)
+            deadline = time.monotonic() + 80
+            while True:  # a condition, not a time: both node bots rated at least once
+                got = stub.GetLadder(lpb.GetLadderRequest(ladder_id=f"{GAME}-2"))
+                rated = {s.bot.name: s.matches for s in got.standings}
+                if rated.get("node-a", 0) >= 1 and rated.get("node-b", 0) >= 1:
+                    break
+                assert time.monotonic() < deadline, rated
+                time.sleep(0.5)
+        assert all(s.bot.active for s in got.standings)
+    finally:
+        for worker in workers:
+            worker.terminate()
+    reports = [json.loads(w.communicate(timeout=30)[0].strip().splitlines()[-1]) for w in workers]
+    assert all(r["moves"] > 0 and r["subject"].startswith("bot:guest:") for r in reports)

@@ -1,0 +1,116 @@
+"""Head-to-head tests on a server: two bots play, seats alternating, until the
+sequential test decides, and then no more games start.
+
+Issue 37: "An author can ask for a head-to-head test of two versions of a bot
+that stops by itself when the difference is clear (a sequential test on the win
+share, reported with its interval)".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from senet.bots.hosted import HostedBotWorker
+from senet.service.access import Caller
+from senet.service.headtohead import score_of_a
+from senet.service.identity import Identity
+from senet.service.sequential import Hypotheses
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc
+from tests.service.conftest import Code, Deployment, expect_error
+
+GAME = "pebbles"
+ADA = Identity("guest:ada", "ada", guest=True)
+
+
+async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
+    """Wait on a condition (never on time alone): fail after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while not await check():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+def test_a_score_comes_from_the_places_of_either_seat() -> None:
+    assert score_of_a((1, 2), 0) == 1.0 and score_of_a((1, 2), 1) == 0.0
+    assert score_of_a((1, 1), 1) == 0.5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_a_test_stops_by_itself_with_its_interval(deployment: Deployment) -> None:
+    server = await deployment.start(ladder_interval_s=0.02)
+    assert server.ladder_servicer is not None
+    remote = server.ladder_servicer.remote
+    target = f"127.0.0.1:{server.port}"
+    (a, a_key), (b, b_key) = [await remote.register(ADA, n, [GAME]) for n in ("new", "old")]
+    workers = [HostedBotWorker(target, a_key, "greedy"), HostedBotWorker(target, b_key, "random")]
+    tasks = [asyncio.create_task(w.run()) for w in workers]
+    stub = ladder_service_pb2_grpc.LadderServiceStub(deployment.client(server).channel)
+    try:
+        request = lpb.StartHeadToHeadRequest(
+            game_id=GAME, bot_a=a.bot_id, bot_b=b.bot_id, max_games=40, p1=0.75, decision_ms=2000
+        )
+        started = await stub.StartHeadToHead(request)
+
+        first: list[lpb.GetHeadToHeadResponse] = []
+
+        async def decided() -> bool:
+            got = await stub.GetHeadToHead(lpb.GetHeadToHeadRequest(test_id=started.test_id))
+            if got.verdict != lpb.HEAD_TO_HEAD_VERDICT_RUNNING:
+                first.append(got)
+            return bool(first)
+
+        await wait_until(decided, 120)
+        tests = server.ladder_servicer.tests
+
+        async def drained() -> bool:
+            return not await tests.store.all(f"h2h-flight:{started.test_id}")
+
+        await wait_until(drained, 60)
+        got = await stub.GetHeadToHead(lpb.GetHeadToHeadRequest(test_id=started.test_id))
+        games = got.wins + got.losses + got.draws
+        assert games == len(got.match_ids) <= 40 + 2  # the games in flight at the end finish
+        assert got.low <= got.win_share <= got.high
+        # Decided when the ratio left its bounds; the games still in flight then
+        # finish and are counted, but the verdict stays.
+        assert got.verdict == first[0].verdict
+        if first[0].verdict != lpb.HEAD_TO_HEAD_VERDICT_UNDECIDED:
+            assert not first[0].llr_lower < first[0].llr < first[0].llr_upper
+        # Seats alternate: A played both seats.
+        a_seats = set()
+        for match_id in got.match_ids:
+            summary = (await server.servicer.service.get(Caller(), match_id)).summary
+            a_seats |= {s.seat for s in summary.seats if s.bot_strategy.endswith(a.bot_id)}
+        assert a_seats == {0, 1}
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_bad_tests_are_refused(deployment: Deployment) -> None:
+    server = await deployment.start()
+    assert server.ladder_servicer is not None
+    remote = server.ladder_servicer.remote
+    (a, _), (b, _) = [await remote.register(ADA, n, [GAME]) for n in ("new", "old")]
+    stub = ladder_service_pb2_grpc.LadderServiceStub(deployment.client(server).channel)
+    for bad in (
+        lpb.StartHeadToHeadRequest(game_id=GAME, bot_a=a.bot_id, bot_b=a.bot_id),
+        lpb.StartHeadToHeadRequest(game_id=GAME, bot_a=a.bot_id, bot_b=b.bot_id, p0=0.7, p1=0.6),
+    ):
+        await expect_error(stub.StartHeadToHead(bad), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
+    missing = lpb.StartHeadToHeadRequest(game_id=GAME, bot_a=a.bot_id, bot_b="0" * 20)
+    await expect_error(stub.StartHeadToHead(missing), Code.NOT_FOUND, "BOT_NOT_FOUND")
+    await expect_error(
+        stub.GetHeadToHead(lpb.GetHeadToHeadRequest(test_id="nope")),
+        Code.NOT_FOUND,
+        "TEST_NOT_FOUND",
+    )
+    tests = server.ladder_servicer.tests
+    started = await tests.start(Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, Hypotheses())
+    assert (await tests.test(started.test_id)).bot_a == a.bot_id

@@ -1,0 +1,189 @@
+"""The ladder scheduler: one match per slot however many replicas schedule,
+ratings settled, replays kept, bots that time out benched.
+
+Issue 37: "A ladder per game (and seat count) runs continuously on the server: a
+scheduler, safe to run on several replicas at once (one match per scheduling
+slot, never two), creates rated matches among active registered bots [...] with
+per-decision clocks, at a bounded number of matches in flight that an operator
+sets." and "the ladder marks it inactive after repeated timeouts".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from senet.bots.hosted import HostedBotWorker
+from senet.service.access import Caller
+from senet.service.identity import Identity
+from senet.service.ladder import Ladders, LadderSpec
+from senet.service.matches import MatchService
+from senet.service.ratings import RatingValue
+from senet.service.remote_bots import RemoteBot
+from senet.service.server import RunningServer
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc
+from tests.service.conftest import Code, Deployment, expect_error
+
+GAME = "pebbles"
+ADA = Identity("guest:ada", "ada", guest=True)
+
+
+def ladders_of(server: RunningServer) -> Ladders:
+    assert server.ladder_servicer is not None
+    return server.ladder_servicer.ladders
+
+
+async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
+    """Wait on a condition (never on time alone): fail after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while not await check():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+def count_creations(service: MatchService, created: dict[str, set[str]]) -> None:
+    """Record every match id each creation request id returned on ``service``."""
+    original = service.create_match
+
+    async def counting(*args: Any, **kwargs: Any) -> Any:
+        snapshot = await original(*args, **kwargs)
+        created[kwargs.get("request_id", "")].add(snapshot.summary.match_id)
+        return snapshot
+
+    service.create_match = counting  # type: ignore[method-assign]
+
+
+async def register(ladders: Ladders, *names: str) -> list[RemoteBot]:
+    return [(await ladders.remote.register(ADA, name, [GAME]))[0] for name in names]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["redis"])
+async def test_two_schedulers_on_redis_make_one_match_per_slot(deployment: Deployment) -> None:
+    replicas = [await deployment.start(ladder_interval_s=0.02) for _ in range(2)]
+    created: dict[str, set[str]] = defaultdict(set)
+    for replica in replicas:
+        count_creations(replica.servicer.service, created)
+    one = ladders_of(replicas[0])
+    bots = await register(one, "a", "b", "c")
+    # No workers: every decision times out and the server plays it, so matches end fast.
+    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=2, inactive_after=100_000)
+    await one.start(Caller(is_admin=True), spec)
+
+    async def played_six() -> bool:
+        return await one.played(spec.ladder_id) >= 6
+
+    await wait_until(played_six, 120)
+    await one.start(Caller(is_admin=True), LadderSpec(GAME, 2, 20, 0, 100_000))  # pause
+
+    async def drained() -> bool:
+        return not await one.in_flight(spec.ladder_id)
+
+    await wait_until(drained, 60)
+    # A slot whose seats were claimed before the pause is still played: wait it out.
+    await asyncio.sleep(0.3)
+    await wait_until(drained, 60)
+    for match_ids in created.values():
+        assert len(match_ids) == 1  # however many replicas created it
+    recent = await one.recent(spec.ladder_id, 200)
+    assert sorted(m.match_id for m in recent) == sorted(set().union(*created.values()))
+    assert len(recent) == await one.played(spec.ladder_id)  # each counted once
+    finished = [m for m in recent if m.status == "finished"]
+    docs = await one.players.ratings(GAME, [b.subject for b in bots])
+    assert sum(RatingValue.from_json(d).matches for d in docs) == 2 * len(finished)
+    service = replicas[1].servicer.service
+    for match in finished:
+        export = await service.export(match.match_id)  # every ladder match has a replay
+        assert export.places == list(match.places)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_a_bot_that_keeps_timing_out_is_benched(deployment: Deployment) -> None:
+    server = await deployment.start(ladder_interval_s=0.05)
+    ladders = ladders_of(server)
+    one, two, ghost = await register(ladders, "one", "two", "ghost")
+    target = f"127.0.0.1:{server.port}"
+    workers = [
+        HostedBotWorker(target, (await ladders.remote.register(ADA, b.name, [GAME]))[1], "random")
+        for b in (one, two)
+    ]
+    tasks = [asyncio.create_task(w.run()) for w in workers]
+    try:
+        spec = LadderSpec(GAME, 2, decision_ms=150, max_in_flight=2, inactive_after=2)
+        await ladders.start(Caller(is_admin=True), spec)
+
+        async def benched() -> bool:
+            return not (await ladders.remote.bot(ghost.bot_id)).active
+
+        await wait_until(benched, 60)
+        note = (await ladders.remote.bot(ghost.bot_id)).note
+        assert "in a row timed out" in note
+        after = await ladders.played(spec.ladder_id) + len(await ladders.in_flight(spec.ladder_id))
+
+        async def more_played() -> bool:
+            return await ladders.played(spec.ladder_id) >= after + 3
+
+        await wait_until(more_played, 90)
+        newest = (await ladders.recent(spec.ladder_id, 3))[:3]
+        assert all(ghost.bot_id not in m.bot_ids for m in newest)
+        assert (await ladders.remote.bot(one.bot_id)).active
+
+        client = deployment.client(server)
+        stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
+        got = await stub.GetLadder(lpb.GetLadderRequest(ladder_id=spec.ladder_id))
+        assert got.matches_played >= 3 and got.spec.max_in_flight == 2
+        rows = {s.bot.name: s for s in got.standings}
+        assert set(rows) == {"one", "two", "ghost"} and not rows["ghost"].bot.active
+        assert (
+            rows["one"].matches > 0 and rows["one"].low < rows["one"].rating.mu < rows["one"].high
+        )
+        await expect_error(
+            stub.GetLadder(lpb.GetLadderRequest(ladder_id="nope-2")),
+            Code.NOT_FOUND,
+            "LADDER_NOT_FOUND",
+        )
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_starting_a_ladder_needs_the_admin_key_and_a_seat_count_it_allows(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(admin_key="s3cret", ladder_max_in_flight=3)
+    client = deployment.client(server)
+    stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
+    request = lpb.StartLadderRequest(spec=lpb.LadderSpec(game_id=GAME, max_in_flight=9))
+    await expect_error(stub.StartLadder(request), Code.PERMISSION_DENIED, "ADMIN_KEY_REQUIRED")
+    admin = (("x-senet-admin-key", "s3cret"),)
+    started = await stub.StartLadder(request, metadata=admin)
+    assert started.ladder_id == f"{GAME}-2" and started.spec.max_in_flight == 3  # the cap
+    bad = lpb.StartLadderRequest(spec=lpb.LadderSpec(game_id=GAME, seat_count=9))
+    await expect_error(
+        stub.StartLadder(bad, metadata=admin), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+
+
+async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployment) -> None:
+    """A replica that created a slot's match and died before recording it leaves
+    the slot to the next pass, which records the same match (never a second)."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    ladders = ladders_of(server)
+    await register(ladders, "a", "b")
+    spec = await ladders.start(
+        Caller(is_admin=True), LadderSpec(GAME, 2, decision_ms=60_000, max_in_flight=1)
+    )
+    await ladders.pass_once()
+    (first,) = await ladders.in_flight(spec.ladder_id)
+    await ladders.store.delete("inflight:" + spec.ladder_id, f"ladder:{spec.ladder_id}:0:0")
+    await ladders.pass_once()
+    (again,) = await ladders.in_flight(spec.ladder_id)
+    assert (again.match_id, again.bot_ids) == (first.match_id, first.bot_ids)

@@ -1,0 +1,69 @@
+"""``senet ladder``: one command starts a ladder on a running server; status and
+standings print it.
+
+Issue 37: "``make run`` plus one command starts a ladder".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+
+import pytest
+
+from senet.cli.ladder import BuiltInBot
+from tests.service.conftest import Deployment
+
+GAME = "pebbles"
+
+
+def test_a_built_in_bot_is_a_strategy_at_a_budget() -> None:
+    assert BuiltInBot.parse("mcts:400") == BuiltInBot("mcts", 400)
+    assert BuiltInBot.parse("greedy").name == "greedy"
+    assert BuiltInBot.parse("mcts:50").name == "mcts-50"
+    for bad in ("chess", "mcts:0", "mcts:many"):
+        with pytest.raises(ValueError):
+            BuiltInBot.parse(bad)
+
+
+async def _senet(*args: str) -> tuple[int, str]:
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "senet.cli",
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    out, _ = await proc.communicate()
+    return proc.returncode or 0, out.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_start_then_status_and_standings(deployment: Deployment) -> None:
+    server = await deployment.start()
+    where = f"127.0.0.1:{server.port}"
+    code, out = await _senet("ladder", "--server", where, "start", "--game", GAME, "--bots", "")
+    assert code == 0 and f"ladder {GAME}-2 started" in out, out
+    code, out = await _senet("ladder", "--server", where, "status", "--ladder", f"{GAME}-2")
+    assert code == 0 and "0 played" in out, out
+    code, out = await _senet("ladder", "--server", where, "standings", "--ladder", "nope-2")
+    assert code == 1 and "NOT_FOUND" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_senet_tournament_creates_shows_and_exports(deployment: Deployment) -> None:
+    server = await deployment.start()
+    where = f"127.0.0.1:{server.port}"
+    code, out = await _senet(
+        "tournament", "--server", where, "create", "--game", GAME, "--format", "round-robin",
+        "--player", "guest:ada=Ada", "--player", "guest:bea=Bea",
+    )  # fmt: skip
+    assert code == 0 and "created" in out, out
+    tournament_id = out.split("tournament ", 1)[1].split()[0]
+    code, out = await _senet("tournament", "--server", where, "show", "--id", tournament_id)
+    assert code == 0 and "round 1 of 1" in out and "Ada" in out and "Bea" in out, out
+    code, out = await _senet("tournament", "--server", where, "export", "--id", tournament_id)
+    assert code == 0 and '"standings"' in out, out
