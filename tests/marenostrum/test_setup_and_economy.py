@@ -8,11 +8,15 @@ built from a seeded match and arranged by hand; decisions go through the checked
 
 from __future__ import annotations
 
+from senet.games import Rng
+from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
-from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum.board import SPACE_IDS, space_index
 from senet.games.marenostrum.civilizations import GREECE, ROME
 from senet.games.marenostrum.commodities import TAX
+from senet.games.marenostrum.constants import SETUP_BUILD, SETUP_CAPITAL
+from senet.games.marenostrum.tokens import HERO_COST, ITEM_COST, ITEMS
 
 P = space_index
 
@@ -41,3 +45,59 @@ def test_r36_a_province_at_war_pays_the_influence_owner_not_the_occupier() -> No
     assert r.at_war(state, pelo)
     assert r.revenue(state, greece)[1][TAX] == greek_base + 2
     assert r.revenue(state, rome)[1][TAX] == roman_base - 2
+
+
+# ------------------------------------------------------------------ free set-up
+def _points(events: list[Event]) -> int:
+    """Construction points the events of one set-up decision spent."""
+    spent = 0
+    for event in events:
+        if event.kind == "built":
+            spent += ITEM_COST[ITEMS.index(event.data["item"])]
+        elif event.kind == "bought":
+            spent += HERO_COST
+    return spent
+
+
+def test_r37_free_setup_spends_all_45_points_nine_a_round() -> None:
+    """Ruling R37. L30: "each player picks and places 9 construction points' worth of
+    items on the board. This continues until each player has built 5 times, spending
+    all 45 construction points." L31: "During this building phase, each player MUST
+    place at least one influence marker on their capital." """
+    for seats, seed in ((3, 0), (4, 1), (5, 2), (6, 3)):
+        state = _match(seats, seed=seed, free_setup=True)
+        rng = Rng(seed)
+        spent = [0] * seats
+        rounds = [0] * seats
+        while state.step in (SETUP_BUILD, SETUP_CAPITAL):
+            seat = state.current_seat()
+            assert seat is not None
+            this_round = 0
+            while state.current_seat() == seat and state.step in (SETUP_BUILD, SETUP_CAPITAL):
+                legal = state.legal_actions()
+                assert "done" not in [a.notation() for a in legal] or len(legal) == 1
+                this_round += _points(state.apply(seat, rng.choice(legal)))
+                if this_round == 9:
+                    break
+            assert this_round == 9, f"seat {seat} spent {this_round} in a round"
+            spent[seat] += this_round
+            rounds[seat] += 1
+        assert spent == [45] * seats and rounds == [5] * seats
+        for civ in state.civ_of:
+            assert state.influence[state.capital[civ]] == civ
+
+
+def test_r37_the_capital_marker_leaves_six_points_for_the_first_round() -> None:
+    """Ruling R37. L31: the compulsory influence marker on the capital is the first
+    purchase; L30: the round is still worth 9 points, so 6 remain to spend at once."""
+    state = _match(4, seed=1, free_setup=True)
+    seat = state.current_seat()
+    assert seat is not None
+    while state.step == SETUP_CAPITAL:
+        state.apply(seat, state.legal_actions()[0])
+    capital = state.capital[state.civ_of[seat]]
+    state.apply(seat, f"build influence {SPACE_IDS[capital]}")
+    assert state.current_seat() == seat and state.points_left == 6
+    notations = [a.notation() for a in state.legal_actions()]
+    assert f"build legion {SPACE_IDS[capital]}" in notations
+    assert "done" not in notations
