@@ -13,9 +13,14 @@ from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import SPACE_IDS, space_index
-from senet.games.marenostrum.civilizations import GREECE, ROME
-from senet.games.marenostrum.commodities import TAX
-from senet.games.marenostrum.constants import SETUP_BUILD, SETUP_CAPITAL
+from senet.games.marenostrum.civilizations import CARTHAGE, EGYPT, GREECE, ROME
+from senet.games.marenostrum.commodities import CARD_TYPES, TAX, card_type
+from senet.games.marenostrum.constants import (
+    COMMERCE_ROLE,
+    COMPENSATE,
+    SETUP_BUILD,
+    SETUP_CAPITAL,
+)
 from senet.games.marenostrum.tokens import HERO_COST, ITEM_COST, ITEMS
 
 P = space_index
@@ -101,3 +106,60 @@ def test_r37_the_capital_marker_leaves_six_points_for_the_first_round() -> None:
     notations = [a.notation() for a in state.legal_actions()]
     assert f"build legion {SPACE_IDS[capital]}" in notations
     assert "done" not in notations
+
+
+# ------------------------------------------------------------------ trading
+def _four_civs(wanted: set[int]) -> MareState:
+    """A 4-player match whose players are the civilizations ``wanted``."""
+    for seed in range(200):
+        state = _match(4, seed=seed)
+        if set(state.civ_of) == wanted:
+            return state
+    raise AssertionError("no seed draws those civilizations")
+
+
+def _hand(state: MareState, seat: int, **cards: int) -> None:
+    """Give ``seat`` exactly ``cards`` (names to counts), through the bank."""
+    for card, count in enumerate(state.hands[seat]):
+        state.bank[card] += count
+    state.hands[seat] = [0] * CARD_TYPES
+    for name, count in cards.items():
+        state._draw(seat, card_type(name), count)
+
+
+def test_r8_a_stalled_take_chain_gets_the_make_up_card_from_the_director() -> None:
+    """Ruling R8. L76: "If the player from whom the last card was taken is one card
+    short, the Director of Commerce must choose a card from their own hand (either
+    face down or in hand) and give it to the shorted player." The issue's example:
+    offers of 2; the takes stall when Egypt's last card is the only one face up."""
+    state = _four_civs({ROME, GREECE, CARTHAGE, EGYPT})
+    rome, greece, carthage, egypt = (state.seat_of[c] for c in (ROME, GREECE, CARTHAGE, EGYPT))
+    state.roles[COMMERCE_ROLE] = rome
+    state.actor = rome
+    _hand(state, rome, tax=2)
+    _hand(state, greece, grain=2)
+    _hand(state, carthage, wine=2)
+    _hand(state, egypt, fish=2)
+    state.apply(rome, "size 2")
+    for seat in (rome, greece, carthage, egypt):
+        while seat in state.deciding_seats():
+            state.apply(seat, state.legal_actions_for(seat)[0])
+    takes = [
+        (rome, greece, "grain"),
+        (greece, rome, "tax"),
+        (rome, carthage, "wine"),
+        (carthage, rome, "tax"),
+        (rome, greece, "grain"),
+        (greece, carthage, "wine"),
+        (carthage, egypt, "fish"),
+    ]
+    for taker, victim, card in takes:
+        state.apply(taker, f"take {victim} {card}")
+    # Egypt's other fish is the only card face up: Egypt cannot take, the chain stalls.
+    assert state.step == COMPENSATE and state.current_seat() == rome
+    gives = {a.notation() for a in state.legal_actions()}
+    assert gives == {"give grain", "give wine"}, "the cards Rome took face down"
+    state.apply(rome, "give wine")
+    assert [state.hand_size(s) for s in (rome, greece, carthage, egypt)] == [2, 2, 2, 2]
+    assert state.hands[egypt][card_type("fish")] == 1
+    assert state.hands[egypt][card_type("wine")] == 1
