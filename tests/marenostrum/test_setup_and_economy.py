@@ -8,6 +8,8 @@ built from a seeded match and arranged by hand; decisions go through the checked
 
 from __future__ import annotations
 
+from itertools import product
+
 from senet.games import Rng
 from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
@@ -18,9 +20,13 @@ from senet.games.marenostrum.commodities import CARD_TYPES, TAX, card_type
 from senet.games.marenostrum.constants import (
     COMMERCE_ROLE,
     COMPENSATE,
+    MILITARY_ROLE,
+    POLITICAL_ROLE,
+    PRIEST_ROLE,
     SETUP_BUILD,
     SETUP_CAPITAL,
 )
+from senet.games.marenostrum.set_up import role_tie_breaks
 from senet.games.marenostrum.tokens import HERO_COST, ITEM_COST, ITEMS
 
 P = space_index
@@ -163,3 +169,44 @@ def test_r8_a_stalled_take_chain_gets_the_make_up_card_from_the_director() -> No
     assert [state.hand_size(s) for s in (rome, greece, carthage, egypt)] == [2, 2, 2, 2]
     assert state.hands[egypt][card_type("fish")] == 1
     assert state.hands[egypt][card_type("wine")] == 1
+
+
+# ------------------------------------------------------------------ set-up roles
+def test_r9_tied_roles_go_so_that_nobody_holds_two() -> None:
+    """Ruling R9. L22: "In case of a tie, tied players randomly determine who receives
+    the role, but avoid giving one player two roles during setup." Holders are listed
+    in ``ROLE_IDS`` order (commerce, priest, political, military). The issue's case:
+    Carthage and Atlantis tie for the military role, Carthage alone leads commerce;
+    the only tie-break giving four players a role each hands military to Atlantis."""
+    carthage, atlantis, egypt, babylon = 0, 1, 2, 3
+    leaders = [[0]] * 4
+    leaders[COMMERCE_ROLE] = [carthage]
+    leaders[MILITARY_ROLE] = [carthage, atlantis]
+    leaders[POLITICAL_ROLE] = [egypt]
+    leaders[PRIEST_ROLE] = [babylon, carthage]
+    assert role_tie_breaks(leaders) == [(carthage, babylon, egypt, atlantis)]
+    # Two ways avoid a double role: the match draws between them and only them.
+    leaders[PRIEST_ROLE] = [babylon, egypt, carthage]
+    leaders[POLITICAL_ROLE] = [egypt, babylon]
+    assert sorted(role_tie_breaks(leaders)) == [
+        (carthage, egypt, babylon, atlantis),
+        (carthage, babylon, egypt, atlantis),
+    ]
+    # Three players, four roles: one must hold two, but never one holds three.
+    assert all(len(set(a)) == 3 for a in role_tie_breaks([[0, 1, 2]] * 4))
+
+
+def test_r9_seeded_setups_give_distinct_roles_whenever_a_tie_break_allows() -> None:
+    """Ruling R9. L22: "avoid giving one player two roles during setup", checked on
+    seeded set-ups of every size against every tie-break the role counts allow."""
+    for seats in range(3, 7):
+        for seed in range(50):
+            state = _match(seats, seed=seed)
+            counts = [r.role_counts(state, s) for s in range(seats)]
+            leaders = [
+                [s for s in range(seats) if counts[s][role] == max(c[role] for c in counts)]
+                for role in range(4)
+            ]
+            possible = max(len(set(a)) for a in product(*leaders))
+            assert all(state.roles[role] in leaders[role] for role in range(4))
+            assert len(set(state.roles)) == possible, (seats, seed, leaders, state.roles)

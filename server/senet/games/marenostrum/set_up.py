@@ -8,6 +8,8 @@ plays are neutral and keep a small garrison (ruling R3).
 
 from __future__ import annotations
 
+from itertools import product
+
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
@@ -16,11 +18,7 @@ from senet.games.marenostrum.cards import OWNABLE_IDS, POOL_INDEXES, SET_ASIDE
 from senet.games.marenostrum.civilizations import CIVS, FREE_CAPITALS, START, START_TAX_CARDS
 from senet.games.marenostrum.commodities import TAX
 from senet.games.marenostrum.constants import (
-    COMMERCE_ROLE,
-    MILITARY_ROLE,
     NOBODY,
-    POLITICAL_ROLE,
-    PRIEST_ROLE,
     ROLE_IDS,
     SETUP_BUILD,
     SETUP_CAPITAL,
@@ -38,8 +36,24 @@ from senet.games.marenostrum.tokens import (
     TEMPLE,
 )
 
-#: Set-up order of the roles (ruling R9): military, political, commerce, priest.
-SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
+
+def role_tie_breaks(leaders: list[list[int]]) -> list[tuple[int, ...]]:
+    """The set-up's ways to hand out the roles (text: "In case of a tie, tied players
+    randomly determine who receives the role, but avoid giving one player two roles
+    during setup"; ruling R9).
+
+    Args:
+        leaders: Per role (in ``ROLE_IDS`` order), the seats with the most of its
+            criterion: a sole leader gets the role, tied leaders draw for it.
+
+    Returns:
+        Every assignment (a holder per role) that gives the roles to as many
+        different players as any tie-break can, in a fixed order; the match draws
+        one of them with its generator, so the draw is random only among these.
+    """
+    assignments = list(product(*leaders))
+    most = max(len(set(a)) for a in assignments)
+    return [a for a in assignments if len(set(a)) == most]
 
 
 class SetUp(Construction):
@@ -106,16 +120,16 @@ class SetUp(Construction):
             self.triremes[civ][sea] += 1
 
     def _setup_roles(self) -> None:
-        """Text: roles by building possession; ties at random, but nobody gets two."""
-        self.roles = [NOBODY] * len(ROLE_IDS)
+        """Text: roles by building possession; ties at random, but nobody gets two
+        where some tie-break avoids it (ruling R9)."""
         counts = [rules.role_counts(self, seat) for seat in range(self.seat_count)]
-        for role in SETUP_ROLE_ORDER:
+        leaders = []
+        for role in range(len(ROLE_IDS)):
             values = [counts[s][role] for s in range(self.seat_count)]
-            best = [s for s in range(self.seat_count) if values[s] == max(values)]
-            if len(best) > 1:
-                free = [s for s in best if s not in self.roles]
-                best = free or best
-            self.roles[role] = best[0] if len(best) == 1 else self.rng.choice(best)
+            leaders.append([s for s in range(self.seat_count) if values[s] == max(values)])
+        choices = role_tie_breaks(leaders)
+        chosen = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+        self.roles = list(chosen)
         self.emit("roles_assigned", roles=list(self.roles))
 
     def _setup_next(self) -> None:
