@@ -14,8 +14,16 @@ from senet.games import Rng
 from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
-from senet.games.marenostrum.board import SPACE_IDS, space_index
-from senet.games.marenostrum.civilizations import CARTHAGE, EGYPT, GREECE, ROME
+from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS, space_index
+from senet.games.marenostrum.civilizations import (
+    BABYLON,
+    CAPITALS,
+    CARTHAGE,
+    CIVS,
+    EGYPT,
+    GREECE,
+    ROME,
+)
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX, card_type
 from senet.games.marenostrum.constants import (
     COMMERCE_ROLE,
@@ -210,3 +218,70 @@ def test_r9_seeded_setups_give_distinct_roles_whenever_a_tie_break_allows() -> N
             possible = max(len(set(a)) for a in product(*leaders))
             assert all(state.roles[role] in leaders[role] for role in range(4))
             assert len(set(state.roles)) == possible, (seats, seed, leaders, state.roles)
+
+
+# ------------------------------------------------------------------ neutrals
+def _with(seats: int, players: set[int], neutrals: set[int], **options: object) -> MareState:
+    """A seeded match where ``players`` are played and ``neutrals`` are not."""
+    for seed in range(400):
+        state = _match(seats, seed=seed, **options)
+        if players <= set(state.civ_of) and not neutrals & set(state.civ_of):
+            return state
+    raise AssertionError("no seed draws those civilizations")
+
+
+def test_r3_neutrals_garrison_the_capital_and_every_bordering_province() -> None:
+    """Ruling R3. L21: "For each neutral civilization, place 1 influence marker, 1
+    mythological creature pawn, 1 legion, and 1 fortress in its capital province.
+    Additionally, place 1 influence marker, 1 legion, and 1 fortress in each region
+    adjacent to that capital." Neutral Greece holds Macedonia (it borders Attica),
+    not Creta (an island across the sea)."""
+    state = _with(3, {ROME, CARTHAGE}, {GREECE})
+    athens = CAPITALS[GREECE]
+    assert state.creatures[GREECE][athens] == 1
+    assert set(LAND_NEIGHBOURS[athens]) == {P("mace"), P("pelo")}
+    for p in (athens, P("mace"), P("pelo")):
+        assert state.influence[p] == GREECE
+        assert state.legions[GREECE][p] == 1 and state.fortresses[p] == 1
+    assert state.influence[P("cret")] == -1
+    for civ in range(CIVS):
+        if civ in state.civ_of:
+            continue
+        for p in LAND_NEIGHBOURS[CAPITALS[civ]]:
+            assert state.influence[p] != -1, f"{SPACE_IDS[p]} borders a neutral capital"
+            owner = state.influence[p]
+            assert state.legions[owner][p] == 1 and state.fortresses[p] == 1
+            assert state.creatures[owner][p] == 0
+
+
+def test_r3_a_province_two_neutrals_claim_goes_to_one_drawn_at_random() -> None:
+    """Ruling R3. L21: "each region adjacent to that capital": Judaea borders both
+    Aegyptus and Babylonia, and one province holds one influence marker, so one of
+    the two neutrals, drawn with the match's generator, garrisons it."""
+    judaea = P("juda")
+    assert CAPITALS[EGYPT] in LAND_NEIGHBOURS[judaea]
+    assert CAPITALS[BABYLON] in LAND_NEIGHBOURS[judaea]
+    owners = set()
+    for seed in range(400):
+        state = _match(3, seed=seed)
+        if EGYPT in state.civ_of or BABYLON in state.civ_of:
+            continue
+        owner = state.influence[judaea]
+        assert owner in (EGYPT, BABYLON)
+        assert state.legions[owner][judaea] == 1 and state.fortresses[judaea] == 1
+        assert state.legions[EGYPT + BABYLON - owner][judaea] == 0
+        owners.add(owner)
+    assert owners == {EGYPT, BABYLON}
+
+
+def test_r3_a_players_own_setup_wins_over_a_neutral() -> None:
+    """Ruling R3. L29: a player builds in "Capital Provinces and immediately adjacent
+    provinces"; L21 garrisons the provinces adjacent to a neutral capital. Where the
+    two meet (Judaea, between a played Egypt and a neutral Babylon in the free
+    set-up), the province is left to the player's own set-up."""
+    state = _with(4, {EGYPT}, {BABYLON}, free_setup=True)
+    judaea = P("juda")
+    assert state.influence[judaea] == -1
+    assert state.influence[P("syri")] == BABYLON and state.influence[P("assy")] == BABYLON
+    predetermined = _with(4, {EGYPT}, {BABYLON})
+    assert predetermined.influence[judaea] == BABYLON, "not in Egypt's printed start"

@@ -3,7 +3,8 @@
 The standard set-up places every civilization's printed start; the free set-up
 (option ``free_setup``) gives each player 9 points to spend in each of five rounds,
 in a random order, its first choice possibly the capital. Civilizations nobody
-plays are neutral and keep a small garrison (ruling R3).
+plays are neutral and garrison their capital and the provinces bordering it
+(ruling R3).
 """
 
 from __future__ import annotations
@@ -13,9 +14,15 @@ from itertools import product
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS
+from senet.games.marenostrum.board import ICONS, LAND_NEIGHBOURS, PROVINCES, SPACE_IDS
 from senet.games.marenostrum.cards import OWNABLE_IDS, POOL_INDEXES, SET_ASIDE
-from senet.games.marenostrum.civilizations import CIVS, FREE_CAPITALS, START, START_TAX_CARDS
+from senet.games.marenostrum.civilizations import (
+    CAPITALS,
+    CIVS,
+    FREE_CAPITALS,
+    START,
+    START_TAX_CARDS,
+)
 from senet.games.marenostrum.commodities import TAX
 from senet.games.marenostrum.constants import (
     NOBODY,
@@ -56,6 +63,30 @@ def role_tie_breaks(leaders: list[list[int]]) -> list[tuple[int, ...]]:
     return [a for a in assignments if len(set(a)) == most]
 
 
+def neutral_claims(neutrals: list[int], reserved: set[int]) -> dict[int, list[int]]:
+    """Per province, the neutral civilizations whose garrison it would take (ruling R3).
+
+    Text: "place 1 influence marker, 1 mythological creature pawn, 1 legion, and 1
+    fortress in its capital province. Additionally, place 1 influence marker, 1
+    legion, and 1 fortress in each region adjacent to that capital."
+
+    Args:
+        neutrals: The civilizations nobody plays.
+        reserved: Provinces of the players' own set-ups, left to them.
+
+    Returns:
+        Province to claiming neutrals (several only where the capitals of two neutrals
+        border one province, as Judaea borders both Aegyptus and Babylonia).
+    """
+    claims = {CAPITALS[civ]: [civ] for civ in neutrals}
+    for civ in neutrals:
+        for province in LAND_NEIGHBOURS[CAPITALS[civ]]:
+            # A capital is always its own civilization's (none borders another).
+            if province not in reserved and province not in CAPITALS:
+                claims.setdefault(province, []).append(civ)
+    return claims
+
+
 class SetUp(Construction):
     """Laying out a new match, the free set-up's rounds and the first roles."""
 
@@ -72,9 +103,7 @@ class SetUp(Construction):
         self.rng.shuffle(pool)
         self.set_aside = sorted(pool[:SET_ASIDE])
         self.available = sorted(pool[SET_ASIDE:])
-        for civ in range(CIVS):
-            if self.seat_of[civ] == NOBODY:
-                self._place_neutral(civ)
+        self._place_neutrals()
         for seat in range(self.seat_count):
             self._draw(seat, TAX, START_TAX_CARDS)
         if self.options.get("free_setup"):
@@ -89,15 +118,32 @@ class SetUp(Construction):
         self._setup_roles()
         self._start_turn()
 
-    def _place_neutral(self, civ: int) -> None:
-        """Text: capital gets influence, creature, legion, fortress; ruling R3: the
-        other two starting provinces get influence, legion, fortress."""
-        start = START[civ]
-        for province in start.provinces:
+    def _place_neutrals(self) -> None:
+        """Text: a neutral's capital gets influence, creature, legion and fortress, and
+        each province adjacent to it influence, legion and fortress (ruling R3:
+        adjacent by a border, on the map as drawn). A province of a player's own
+        set-up stays the player's; one that two neutrals claim goes to one of them,
+        drawn with the match's generator."""
+        claims = neutral_claims(
+            [civ for civ in range(CIVS) if self.seat_of[civ] == NOBODY],
+            set().union(*(self._own_setup(civ) for civ in self.civ_of)),
+        )
+        for province, civs in sorted(claims.items()):
+            civ = civs[0] if len(civs) == 1 else self.rng.choice(civs)
             self.influence[province] = civ
             self.legions[civ][province] += 1
             self.fortresses[province] += 1
-        self.creatures[civ][start.provinces[0]] += 1
+            if province == CAPITALS[civ]:
+                self.creatures[civ][province] += 1
+
+    def _own_setup(self, civ: int) -> set[int]:
+        """Provinces of a player's own set-up, which no neutral garrisons (ruling R3):
+        its printed start, or in the free set-up its capital and the provinces
+        bordering it (where it may build, ruling R13)."""
+        if self.options.get("free_setup"):
+            capital = CAPITALS[civ]
+            return {capital, *LAND_NEIGHBOURS[capital]}
+        return set(START[civ].provinces)
 
     def _place_start(self, civ: int) -> None:
         start = START[civ]
