@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from itertools import product
 
+from senet.codec.marenostrum import view_to_proto
 from senet.games import Rng
 from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS, space_index
 from senet.games.marenostrum.civilizations import (
+    ATLANTIS,
     BABYLON,
     CAPITALS,
     CARTHAGE,
@@ -23,6 +25,7 @@ from senet.games.marenostrum.civilizations import (
     EGYPT,
     GREECE,
     ROME,
+    in_match,
 )
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX, card_type
 from senet.games.marenostrum.constants import (
@@ -245,7 +248,7 @@ def test_r3_neutrals_garrison_the_capital_and_every_bordering_province() -> None
         assert state.legions[GREECE][p] == 1 and state.fortresses[p] == 1
     assert state.influence[P("cret")] == -1
     for civ in range(CIVS):
-        if civ in state.civ_of:
+        if civ in state.civ_of or not in_match(civ, 3):
             continue
         for p in LAND_NEIGHBOURS[CAPITALS[civ]]:
             assert state.influence[p] != -1, f"{SPACE_IDS[p]} borders a neutral capital"
@@ -285,3 +288,27 @@ def test_r3_a_players_own_setup_wins_over_a_neutral() -> None:
     assert state.influence[P("syri")] == BABYLON and state.influence[P("assy")] == BABYLON
     predetermined = _with(4, {EGYPT}, {BABYLON})
     assert predetermined.influence[judaea] == BABYLON, "not in Egypt's printed start"
+
+
+# ------------------------------------------------------------------ Atlantis
+def test_r1_atlantis_plays_only_at_six_players() -> None:
+    """Ruling R1. L12: "If playing with 6 players, the civilization of Atlantis is
+    introduced, with its starting capital at Poseidonis." With fewer players nobody
+    draws Atlantis, it is not neutral either, and its provinces stay empty; the view
+    tells clients which civilizations are in the match."""
+    atlantis_provinces = {CAPITALS[ATLANTIS], *LAND_NEIGHBOURS[CAPITALS[ATLANTIS]]}
+    for seats in (3, 4, 5):
+        for seed in range(30):
+            state = _match(seats, seed=seed)
+            assert ATLANTIS not in state.civ_of
+            for p in atlantis_provinces:
+                assert state.influence[p] == -1
+                assert state.legions[ATLANTIS][p] == state.fortresses[p] == 0
+            assert sum(state.creatures[ATLANTIS]) == 0
+            message = view_to_proto(state.view(0))
+            listed = {c.civilization - 1: c.in_match for c in message.civilizations}
+            assert listed == {civ: civ != ATLANTIS for civ in range(CIVS)}
+    drawn = {civ for seed in range(30) for civ in _match(6, seed=seed).civ_of}
+    assert drawn == set(range(CIVS))
+    six = view_to_proto(_match(6).view(None))
+    assert all(c.in_match for c in six.civilizations)

@@ -22,6 +22,7 @@ from senet.games.marenostrum.civilizations import (
     FREE_CAPITALS,
     START,
     START_TAX_CARDS,
+    in_match,
 )
 from senet.games.marenostrum.commodities import TAX
 from senet.games.marenostrum.constants import (
@@ -93,7 +94,7 @@ class SetUp(Construction):
     def setup(self, seed: int) -> None:
         """Lay out a new match from ``seed``: civilizations, cards, board, roles."""
         self.rng = rules.new_rng(seed)
-        civs = list(range(CIVS))
+        civs = [civ for civ in range(CIVS) if in_match(civ, self.seat_count)]
         self.rng.shuffle(civs)
         self.civ_of = civs[: self.seat_count]
         self.seat_of = [NOBODY] * CIVS
@@ -103,7 +104,7 @@ class SetUp(Construction):
         self.rng.shuffle(pool)
         self.set_aside = sorted(pool[:SET_ASIDE])
         self.available = sorted(pool[SET_ASIDE:])
-        self._place_neutrals()
+        self._place_neutrals(civs)
         for seat in range(self.seat_count):
             self._draw(seat, TAX, START_TAX_CARDS)
         if self.options.get("free_setup"):
@@ -118,14 +119,14 @@ class SetUp(Construction):
         self._setup_roles()
         self._start_turn()
 
-    def _place_neutrals(self) -> None:
+    def _place_neutrals(self, civs: list[int]) -> None:
         """Text: a neutral's capital gets influence, creature, legion and fortress, and
         each province adjacent to it influence, legion and fortress (ruling R3:
         adjacent by a border, on the map as drawn). A province of a player's own
         set-up stays the player's; one that two neutrals claim goes to one of them,
-        drawn with the match's generator."""
+        drawn with the match's generator. ``civs``: the civilizations in the match."""
         claims = neutral_claims(
-            [civ for civ in range(CIVS) if self.seat_of[civ] == NOBODY],
+            [civ for civ in civs if self.seat_of[civ] == NOBODY],
             set().union(*(self._own_setup(civ) for civ in self.civ_of)),
         )
         for province, civs in sorted(claims.items()):
