@@ -331,3 +331,22 @@ def test_r13_free_setup_builds_only_in_the_capital_and_bordering_provinces() -> 
     places = {a.b for a in state.legal_actions() if a.kind == "build"}
     assert places <= {latium, P("etru"), P("camp")}
     assert {P("etru"), P("camp")} <= places
+
+
+# ------------------------------------------------------------------ turn limit
+def test_r17_no_turn_limit_by_default_and_a_bounded_one_for_tools() -> None:
+    """Ruling R17. L5: "The winner is the first player to either build the Pyramids,
+    or to own 4 Heroes and/or Wonders": a default match has no turn limit. Tools that
+    need every match to end (arena, benchmarks, learning environments) use the
+    game's ``bounded_match_options``, which end and rank it after 12 turns."""
+    state = _match(3, seed=2)
+    assert state.options["turn_limit"] == 0
+    state.turn = 40
+    state._start_turn()
+    assert not state.is_over() and state.turn == 41
+    bounded = dict(MARENOSTRUM.info.bounded_match_options)
+    assert bounded == {"turn_limit": 12}
+    limited = _match(3, seed=2, **bounded)
+    limited.turn = 12
+    limited._start_turn()
+    assert limited.is_over() and limited.winner == -1
