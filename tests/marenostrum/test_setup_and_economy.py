@@ -247,6 +247,8 @@ def test_r3_neutrals_garrison_the_capital_and_every_bordering_province() -> None
         assert state.influence[p] == GREECE
         assert state.legions[GREECE][p] == 1 and state.fortresses[p] == 1
     assert state.influence[P("cret")] == -1
+    # Ruling R2: a player's three creature pawns start in reserve, off the map.
+    assert all(sum(state.creatures[civ]) == 0 for civ in state.civ_of)
     for civ in range(CIVS):
         if civ in state.civ_of or not in_match(civ, 3):
             continue
