@@ -73,7 +73,7 @@ def neutral_claims(neutrals: list[int], reserved: set[int]) -> dict[int, list[in
 
     Args:
         neutrals: The civilizations nobody plays.
-        reserved: Provinces of the players' own set-ups, left to them.
+        reserved: Provinces of the players' own set-ups, left to them (ruling R38).
 
     Returns:
         Province to claiming neutrals (several only where the capitals of two neutrals
@@ -122,15 +122,15 @@ class SetUp(Construction):
     def _place_neutrals(self, civs: list[int]) -> None:
         """Text: a neutral's capital gets influence, creature, legion and fortress, and
         each province adjacent to it influence, legion and fortress (ruling R3:
-        adjacent by a border, on the map as drawn). A province of a player's own
-        set-up stays the player's; one that two neutrals claim goes to one of them,
-        drawn with the match's generator. ``civs``: the civilizations in the match."""
+        adjacent by a border, on the map as drawn). Ruling R38: a province of a
+        player's own set-up stays the player's; one that two neutrals claim goes to one
+        of them, drawn with the match's generator. ``civs``: the civilizations in the match."""
         claims = neutral_claims(
             [civ for civ in civs if self.seat_of[civ] == NOBODY],
             set().union(*(self._own_setup(civ) for civ in self.civ_of)),
         )
-        for province, civs in sorted(claims.items()):
-            civ = civs[0] if len(civs) == 1 else self.rng.choice(civs)
+        for province, claimants in sorted(claims.items()):
+            civ = claimants[0] if len(claimants) == 1 else self.rng.choice(claimants)
             self.influence[province] = civ
             self.legions[civ][province] += 1
             self.fortresses[province] += 1
@@ -138,7 +138,7 @@ class SetUp(Construction):
                 self.creatures[civ][province] += 1
 
     def _own_setup(self, civ: int) -> set[int]:
-        """Provinces of a player's own set-up, which no neutral garrisons (ruling R3):
+        """Provinces of a player's own set-up, which no neutral garrisons (ruling R38):
         its printed start, or in the free set-up its capital and the provinces
         bordering it (where it may build, ruling R13)."""
         if self.options.get("free_setup"):
