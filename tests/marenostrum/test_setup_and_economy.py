@@ -308,12 +308,12 @@ def test_r1_atlantis_plays_only_at_six_players() -> None:
                 assert state.legions[ATLANTIS][p] == state.fortresses[p] == 0
             assert sum(state.creatures[ATLANTIS]) == 0
             message = view_to_proto(state.view(0))
-            listed = {c.civilization - 1: c.in_match for c in message.civilizations}
-            assert listed == {civ: civ != ATLANTIS for civ in range(CIVS)}
+            listed = {c.civilization - 1: c.absent for c in message.civilizations}
+            assert listed == {civ: civ == ATLANTIS for civ in range(CIVS)}
     drawn = {civ for seed in range(30) for civ in _match(6, seed=seed).civ_of}
     assert drawn == set(range(CIVS))
     six = view_to_proto(_match(6).view(None))
-    assert all(c.in_match for c in six.civilizations)
+    assert not any(c.absent for c in six.civilizations)
 
 
 def test_r13_free_setup_builds_only_in_the_capital_and_bordering_provinces() -> None:

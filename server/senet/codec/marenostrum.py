@@ -532,7 +532,7 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
             capital=SPACE_IDS[data["capital"][civ]],
             hero=CIV_HEROES[civ].id,
             creature=CREATURES[civ].id,
-            in_match=in_match(civ, seats),
+            absent=not in_match(civ, seats),
         )
         if data["seat_of"][civ] != NOBODY:
             entry.seat = data["seat_of"][civ]

@@ -389,7 +389,7 @@ def supply_html(view: pb.MareNostrumView, seats: Seats) -> str:
     neutral = [
         civ_name(c.civilization)
         for c in view.civilizations
-        if c.in_match and not c.HasField("seat")
+        if not c.absent and not c.HasField("seat")
     ]
     if neutral:
         lines.append("Neutral: " + ", ".join(neutral))
