@@ -847,6 +847,18 @@ def test_bad_seat_counts_are_refused(game: Game):
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
+def test_bounded_and_short_match_options_are_valid(game: Game):
+    """The options tools use to make matches end (arena, benchmarks, learning
+    environments: ``bounded_match_options``; this suite: ``short_match_options``) are
+    options the game accepts at every seat count."""
+    info = game.info
+    for pairs in (info.bounded_match_options, info.short_match_options):
+        for seats in range(info.min_seats, info.max_seats + 1):
+            normalized = game.normalize_options(seats, dict(pairs))
+            assert all(normalized[name] == value for name, value in pairs)
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
 def test_bad_option_values_are_refused(game: Game):
     for spec in game.info.options:
         bad: list[object] = {

@@ -127,7 +127,7 @@ def play_chess_game(rng: random.Random) -> int:
 
 def play_senet_game(game: Game, seats: int, seed: int) -> int:
     """Play one random full match of ``game`` from ``seed``; return its number of decisions."""
-    state = game.new_match(seats, seed=seed)
+    state = game.new_match(seats, dict(game.info.bounded_match_options), seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
     decisions = 0
     while not state.is_over():

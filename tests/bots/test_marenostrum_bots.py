@@ -306,7 +306,7 @@ def test_a_city_being_paid_for_is_forecast_as_built() -> None:
 
 
 def test_no_forecast_once_no_revenue_is_left() -> None:
-    state = GAME.new_match(4, seed=2)
+    state = GAME.new_match(4, dict(GAME.info.bounded_match_options), seed=2)
     assert isinstance(state, MareState)
     assert marenostrum_search_values(state) != marenostrum_values(state)
     state.turn = int(state.options["turn_limit"])

@@ -19,7 +19,7 @@ from senet.games.marenostrum.board import (
     SHORES,
     space_index,
 )
-from senet.games.marenostrum.civilizations import CIVS, EGYPT, ROME, START
+from senet.games.marenostrum.civilizations import CIVS, EGYPT, ROME
 from senet.games.marenostrum.commodities import CARD_TYPES, bank_start, card_type
 from senet.games.marenostrum.constants import (
     COMMERCE_ROLE,
@@ -60,19 +60,6 @@ def test_predetermined_setup_roles_follow_the_criteria() -> None:
     assert state.roles[MILITARY_ROLE] == _seat_of(state, ROME)
     assert state.roles[POLITICAL_ROLE] == _seat_of(state, EGYPT)
     assert len(set(state.roles)) == 4, "nobody gets two roles at set-up"
-
-
-def test_neutrals_hold_capital_and_starting_provinces() -> None:
-    """Ruling R3: a neutral holds its three starting provinces, creature in the capital."""
-    state = _match(3)
-    for civ in range(CIVS):
-        if state.seat_of[civ] != -1:
-            continue
-        capital, *others = START[civ].provinces
-        assert state.creatures[civ][capital] == 1
-        for p in (capital, *others):
-            assert state.influence[p] == civ
-            assert state.legions[civ][p] == 1 and state.fortresses[p] == 1
 
 
 # ------------------------------------------------------------------ commerce

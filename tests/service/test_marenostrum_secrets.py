@@ -69,7 +69,7 @@ from tests.service.conftest import (
 GAME = "marenostrum"
 #: Turn 1 of this seed: seat 3 is the Director of Commerce, and every seat can offer
 #: two cards, so all four decide at once (checked before the trade is played).
-SEED = 2
+SEED = 1
 PERSONS = (0, 3)
 BOTS = {1: "random", 2: "greedy"}
 DIRECTOR = 3

@@ -18,11 +18,11 @@ from tests.tui.conftest import check_screen, screen_text, wait_for
 
 @pytest.fixture
 async def director() -> AsyncIterator[Session]:
-    """A three-seat match (seed 3: seat 0 is the Director of Commerce), all joined."""
+    """A three-seat match (seed 4: seat 0 is the Director of Commerce), all joined."""
     server = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
     address = f"127.0.0.1:{server.port}"
     client = SenetClient(address)
-    match_id = await client.create_match("marenostrum", 3, seed=3)
+    match_id = await client.create_match("marenostrum", 3, seed=4)
     seats = [await client.join(match_id, name) for name in ("Ada", "Bob", "Cy")]
     try:
         yield Session(client, address, match_id, seats[0])

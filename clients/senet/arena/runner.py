@@ -36,6 +36,7 @@ from senet.arena.players import PlayerSpec, decide_arena, derive_seed
 from senet.arena.stats import MatchResult
 from senet.bots.worker import BotWorker
 from senet.client.client import SenetClient
+from senet.games import get_game
 from senet.v1 import bot_service_pb2, match_pb2
 
 #: Short leases: a decision whose worker died is taken over quickly.
@@ -70,6 +71,13 @@ class ArenaConfig:
     move_limit_ms: int | None = None
     #: Game options of every match (e.g. a variant, or a shorter game).
     options: Mapping[str, bool | int | str] = field(default_factory=dict)
+
+
+def match_options(config: ArenaConfig) -> dict[str, bool | int | str]:
+    """The options of every match: the game's bounded-match options (a tournament
+    needs every match to end) under the ones the configuration asks for."""
+    bounded = dict(get_game(config.game).info.bounded_match_options)
+    return {**bounded, **config.options}
 
 
 @dataclass
@@ -260,7 +268,7 @@ async def _play_match(
             seed=match_seed,
             bots=[spec.strategy for spec in lineup],
             time_control=clocks,
-            options=dict(config.options),
+            options=match_options(config),
         )
         await registry.register(
             match_id,

@@ -54,7 +54,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     Args:
         game_id: A game with an encoding (``senet.rl_encodings``).
         seats: Seat count (the game's least when omitted).
-        options: Match options (the game's defaults when omitted).
+        options: Match options, over the game's defaults and its bounded-match
+            options (``GameInfo.bounded_match_options``: every episode ends).
         render_mode: ``"ansi"`` (the last action and the scores as text) or ``None``.
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
@@ -73,7 +74,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         super().__init__()
         self.game = get_game(game_id)
         self.seats = self.game.info.min_seats if seats is None else seats
-        self.options = self.game.normalize_options(self.seats, options)
+        # An episode must end: the game's bounded-match options apply unless overridden.
+        bounded = dict(self.game.info.bounded_match_options)
+        self.options = self.game.normalize_options(self.seats, {**bounded, **(options or {})})
         self.space = action_space(game_id, self.seats, self.options)
         self.encoder = observation_encoder(game_id, self.seats, self.options)
         if render_mode is not None and render_mode not in self.RENDER_MODES:

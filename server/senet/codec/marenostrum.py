@@ -36,7 +36,7 @@ from senet.games.marenostrum.actions import (
 )
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS, SPACES
 from senet.games.marenostrum.cards import CIV_HEROES, CREATURES, GOD_IDS, OWNABLE_IDS
-from senet.games.marenostrum.civilizations import CIV_IDS, CIVS, GREECE
+from senet.games.marenostrum.civilizations import CIV_IDS, CIVS, GREECE, in_match
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
@@ -532,6 +532,7 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
             capital=SPACE_IDS[data["capital"][civ]],
             hero=CIV_HEROES[civ].id,
             creature=CREATURES[civ].id,
+            absent=not in_match(civ, seats),
         )
         if data["seat_of"][civ] != NOBODY:
             entry.seat = data["seat_of"][civ]

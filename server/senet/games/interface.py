@@ -166,6 +166,11 @@ class GameInfo:
     #: and end-to-end suites that play many whole matches; empty when a default
     #: match is short already.
     short_match_options: OptionPairs = ()
+    #: Options under which every match ends in a bounded number of turns (a turn
+    #: limit), for the callers that need whole matches to end however they are
+    #: played: the arena, the benchmarks, the learning environments. Empty when every
+    #: default match ends by itself. The caller's own options win over these.
+    bounded_match_options: OptionPairs = ()
     #: Whether the seats deciding decide with public facts only (no hidden hand), so
     #: that any seat's or a spectator's view tells their legal actions. The safe
     #: default is ``False``: checks that rely on it are skipped.

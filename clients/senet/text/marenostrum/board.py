@@ -131,7 +131,7 @@ def flow(
 
 
 def capitals_of(view: pb.MareNostrumView) -> set[str]:
-    return {c.capital for c in view.civilizations if c.capital}
+    return {c.capital for c in view.civilizations if c.capital and not c.absent}
 
 
 def overview_lines(view: pb.MareNostrumView) -> list[Text]:

@@ -76,7 +76,7 @@ def powers_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
     neutral = [
         f"{civ_name(c.civilization)} ({civ_letter(c.civilization)})"
         for c in view.civilizations
-        if not c.HasField("seat")
+        if not c.absent and not c.HasField("seat")
     ]
     if neutral:
         lines += board.flow("Neutral:", neutral, 9)

@@ -84,7 +84,7 @@ class Marks:
         self.chain: set[str] = set()
         if view.HasField("blockade"):
             self.chain = {view.blockade.start, view.blockade.end, *view.blockade.chain}
-        self.capitals = {c.capital for c in view.civilizations if c.capital}
+        self.capitals = {c.capital for c in view.civilizations if c.capital and not c.absent}
 
     def outline(self, space: str) -> tuple[str, str] | None:
         """(colour, words) of the outline a space gets, or None."""

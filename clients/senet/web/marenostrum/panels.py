@@ -386,7 +386,11 @@ def supply_html(view: pb.MareNostrumView, seats: Seats) -> str:
     ]
     if view.ishtar_role:
         lines.append(f"Ishtar's +2 went to {ROLE_SHORT[view.ishtar_role - 1]}")
-    neutral = [civ_name(c.civilization) for c in view.civilizations if not c.HasField("seat")]
+    neutral = [
+        civ_name(c.civilization)
+        for c in view.civilizations
+        if not c.absent and not c.HasField("seat")
+    ]
     if neutral:
         lines.append("Neutral: " + ", ".join(neutral))
     creatures = ", ".join(

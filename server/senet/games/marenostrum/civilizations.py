@@ -1,6 +1,7 @@
 """The six civilizations: capital, hero, creature and predetermined starting position.
 
-Each player draws one civilization at random; undrawn ones are neutral (ruling R1).
+Each player draws one civilization at random among those in the match (Atlantis only
+with six players); undrawn ones are neutral (ruling R1).
 The printed "Basic Setup" of each player aid is not public (notes 3.4), so the
 positions below are designed (notes 5.2): three provinces each, about four or five
 cards of income in the first turn, and role criteria that hand out the roles without
@@ -136,6 +137,16 @@ FREE_CAPITALS: tuple[tuple[int, ...], ...] = (
     (CAPITALS[BABYLON],),
     (CAPITALS[ATLANTIS], space_index("lusi"), space_index("mtin")),
 )
+
+
+def in_match(civ: int, seats: int) -> bool:
+    """Whether ``civ`` takes part in a match of ``seats`` players, played or neutral.
+
+    Text: "If playing with 6 players, the civilization of Atlantis is introduced"
+    (ruling R1): with fewer, nobody draws Atlantis and its provinces stay empty.
+    """
+    return civ != ATLANTIS or seats == CIVS
+
 
 #: Starting hand of every player (designed, notes 5.2: "three more cards" than 2003).
 START_TAX_CARDS = 3

@@ -135,10 +135,8 @@ class Commerce(TurnOrder):
         return options
 
     def _next_take(self) -> None:
-        if not any(any(row) for row in self.face_up):
-            self._end_trade(complete=True)
-        elif not self.take_options():
-            self._end_trade(complete=False)
+        if not any(any(row) for row in self.face_up) or not self.take_options():
+            self._end_trade()
         else:
             self.actor = self.taker
 
@@ -151,7 +149,12 @@ class Commerce(TurnOrder):
         self.taker = victim
         self._next_take()
 
-    def _end_trade(self, complete: bool) -> None:
+    def _end_trade(self) -> None:
+        """The chain is over: every card taken, or the taker has nobody to take from.
+
+        Either way the Director has taken one card more than was taken from him and
+        the last victim (the taker now) one card fewer; every other trader is even.
+        Text step 8 (ruling R8) then has the Director give that player a card."""
         director = self.roles[COMMERCE_ROLE]
         for seat in self.traders:
             for card in range(CARD_TYPES):
@@ -159,7 +162,7 @@ class Commerce(TurnOrder):
                 self.hands[seat][card] += self.face_up[seat][card]
             self.face_up[seat] = [0] * CARD_TYPES
         short = self.taker
-        if complete and short != director:
+        if short != director:
             # Text step 8: the Director gives the player one card short a card, from
             # the cards taken or the hand.
             for card in range(CARD_TYPES):

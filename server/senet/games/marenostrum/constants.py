@@ -67,5 +67,10 @@ POWER_BITS = 15
 UNIT_KINDS = ("legion", "creature", "fortress")
 LEGION_UNIT, CREATURE_UNIT, FORTRESS_UNIT = range(3)
 
-#: Default turn limit (0: none). Bots and random games need an end; see the rulings.
-DEFAULT_TURN_LIMIT = 12
+#: Default turn limit: none (text: the game ends when a player builds the Pyramids or
+#: owns 4 heroes and/or wonders; ruling R17).
+DEFAULT_TURN_LIMIT = 0
+#: The turn limit of ``GameInfo.bounded_match_options``: where a caller needs every
+#: match to end (the arena, benchmarks, learning environments), it ends and ranks a
+#: match nobody has won by then (ruling R17).
+BOUNDED_TURN_LIMIT = 12

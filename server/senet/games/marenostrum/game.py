@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from senet.games.interface import Game, GameInfo, JsonDict, OptionSpec, SampleMatch
 from senet.games.marenostrum.actions import GIVE, OFFER, MareAction, parse_action
-from senet.games.marenostrum.constants import DEFAULT_TURN_LIMIT
+from senet.games.marenostrum.constants import BOUNDED_TURN_LIMIT, DEFAULT_TURN_LIMIT
 from senet.games.marenostrum.state import MareState
 
 
@@ -56,6 +56,9 @@ class MareNostrum(Game):
         # A default match at six seats is about 1,400 decisions; one turn passes
         # through every phase.
         short_match_options=(("turn_limit", 1),),
+        # Without a limit a match ends only when someone wins (ruling R17), which
+        # random or weak players may never do.
+        bounded_match_options=(("turn_limit", BOUNDED_TURN_LIMIT),),
         sample_matches=(
             SampleMatch(3, (("turn_limit", 2),), 41),
             SampleMatch(4, (("free_setup", True), ("long_game", True), ("turn_limit", 1)), 42),

@@ -125,13 +125,11 @@ def free_capitals(state: MareData, civ: int) -> list[int]:
 
 
 def setup_area(state: MareData, civ: int) -> set[int]:
-    """Free set-up: the capital and the provinces next to it (ruling R13: by border
-    or across a sea the capital touches)."""
+    """Free set-up: the capital and the provinces sharing a border with it (text:
+    "Capital Provinces and immediately adjacent provinces"; ruling R13: adjacent by
+    a border, as everywhere in the text, never across a sea)."""
     capital = state.capital[civ]
-    area = {capital, *LAND_NEIGHBOURS[capital]}
-    for sea in SHORES[capital]:
-        area.update(SHORES[sea])
-    return area
+    return {capital, *LAND_NEIGHBOURS[capital]}
 
 
 def move_range(state: MareData, civ: int, unit: str) -> int:

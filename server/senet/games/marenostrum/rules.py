@@ -137,12 +137,17 @@ def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
 
 
 def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
-    """Cards ``seat`` collects this commerce phase (text, Commerce A)."""
+    """Cards ``seat`` collects this commerce phase (text, Commerce A; ruling R36: a
+    province at war pays its influence marker's owner, never its occupier)."""
     civ = state.civ_of[seat]
     cards = [0] * CARD_TYPES
     for p in range(PROVINCES):
         owner = state.influence[p]
         occupier = state.occupier[p]
+        if occupier != NOBODY and at_war(state, p):
+            # Text (Commerce A, After Battle 1): a province at war still pays the
+            # influence marker's owner, so an occupier fought there claims nothing.
+            occupier = NOBODY
         if owner != civ and occupier != civ:
             continue
         icons = [ICONS[p][i] for i in range(len(ICONS[p])) if state.caravans[p] >> i & 1]

@@ -3,24 +3,30 @@
 The standard set-up places every civilization's printed start; the free set-up
 (option ``free_setup``) gives each player 9 points to spend in each of five rounds,
 in a random order, its first choice possibly the capital. Civilizations nobody
-plays are neutral and keep a small garrison (ruling R3).
+plays are neutral and garrison their capital and the provinces bordering it
+(ruling R3).
 """
 
 from __future__ import annotations
 
+from itertools import product
+
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.board import ICONS, PROVINCES, SPACE_IDS
+from senet.games.marenostrum.board import ICONS, LAND_NEIGHBOURS, PROVINCES, SPACE_IDS
 from senet.games.marenostrum.cards import OWNABLE_IDS, POOL_INDEXES, SET_ASIDE
-from senet.games.marenostrum.civilizations import CIVS, FREE_CAPITALS, START, START_TAX_CARDS
+from senet.games.marenostrum.civilizations import (
+    CAPITALS,
+    CIVS,
+    FREE_CAPITALS,
+    START,
+    START_TAX_CARDS,
+    in_match,
+)
 from senet.games.marenostrum.commodities import TAX
 from senet.games.marenostrum.constants import (
-    COMMERCE_ROLE,
-    MILITARY_ROLE,
     NOBODY,
-    POLITICAL_ROLE,
-    PRIEST_ROLE,
     ROLE_IDS,
     SETUP_BUILD,
     SETUP_CAPITAL,
@@ -32,13 +38,54 @@ from senet.games.marenostrum.tokens import (
     FREE_SETUP_POINTS,
     FREE_SETUP_ROUNDS,
     HERO_COST,
+    INFLUENCE,
     ITEM_COST,
     MARKET,
     TEMPLE,
 )
 
-#: Set-up order of the roles (ruling R9): military, political, commerce, priest.
-SETUP_ROLE_ORDER = (MILITARY_ROLE, POLITICAL_ROLE, COMMERCE_ROLE, PRIEST_ROLE)
+
+def role_tie_breaks(leaders: list[list[int]]) -> list[tuple[int, ...]]:
+    """The set-up's ways to hand out the roles (text: "In case of a tie, tied players
+    randomly determine who receives the role, but avoid giving one player two roles
+    during setup"; ruling R9).
+
+    Args:
+        leaders: Per role (in ``ROLE_IDS`` order), the seats with the most of its
+            criterion: a sole leader gets the role, tied leaders draw for it.
+
+    Returns:
+        Every assignment (a holder per role) that gives the roles to as many
+        different players as any tie-break can, in a fixed order; the match draws
+        one of them with its generator, so the draw is random only among these.
+    """
+    assignments = list(product(*leaders))
+    most = max(len(set(a)) for a in assignments)
+    return [a for a in assignments if len(set(a)) == most]
+
+
+def neutral_claims(neutrals: list[int], reserved: set[int]) -> dict[int, list[int]]:
+    """Per province, the neutral civilizations whose garrison it would take (ruling R3).
+
+    Text: "place 1 influence marker, 1 mythological creature pawn, 1 legion, and 1
+    fortress in its capital province. Additionally, place 1 influence marker, 1
+    legion, and 1 fortress in each region adjacent to that capital."
+
+    Args:
+        neutrals: The civilizations nobody plays.
+        reserved: Provinces of the players' own set-ups, left to them (ruling R38).
+
+    Returns:
+        Province to claiming neutrals (several only where the capitals of two neutrals
+        border one province, as Judaea borders both Aegyptus and Babylonia).
+    """
+    claims = {CAPITALS[civ]: [civ] for civ in neutrals}
+    for civ in neutrals:
+        for province in LAND_NEIGHBOURS[CAPITALS[civ]]:
+            # A capital is always its own civilization's (none borders another).
+            if province not in reserved and province not in CAPITALS:
+                claims.setdefault(province, []).append(civ)
+    return claims
 
 
 class SetUp(Construction):
@@ -47,7 +94,7 @@ class SetUp(Construction):
     def setup(self, seed: int) -> None:
         """Lay out a new match from ``seed``: civilizations, cards, board, roles."""
         self.rng = rules.new_rng(seed)
-        civs = list(range(CIVS))
+        civs = [civ for civ in range(CIVS) if in_match(civ, self.seat_count)]
         self.rng.shuffle(civs)
         self.civ_of = civs[: self.seat_count]
         self.seat_of = [NOBODY] * CIVS
@@ -57,9 +104,7 @@ class SetUp(Construction):
         self.rng.shuffle(pool)
         self.set_aside = sorted(pool[:SET_ASIDE])
         self.available = sorted(pool[SET_ASIDE:])
-        for civ in range(CIVS):
-            if self.seat_of[civ] == NOBODY:
-                self._place_neutral(civ)
+        self._place_neutrals(civs)
         for seat in range(self.seat_count):
             self._draw(seat, TAX, START_TAX_CARDS)
         if self.options.get("free_setup"):
@@ -74,15 +119,32 @@ class SetUp(Construction):
         self._setup_roles()
         self._start_turn()
 
-    def _place_neutral(self, civ: int) -> None:
-        """Text: capital gets influence, creature, legion, fortress; ruling R3: the
-        other two starting provinces get influence, legion, fortress."""
-        start = START[civ]
-        for province in start.provinces:
+    def _place_neutrals(self, civs: list[int]) -> None:
+        """Text: a neutral's capital gets influence, creature, legion and fortress, and
+        each province adjacent to it influence, legion and fortress (ruling R3:
+        adjacent by a border, on the map as drawn). Ruling R38: a province of a
+        player's own set-up stays the player's; one that two neutrals claim goes to one
+        of them, drawn with the match's generator. ``civs``: the civilizations in the match."""
+        claims = neutral_claims(
+            [civ for civ in civs if self.seat_of[civ] == NOBODY],
+            set().union(*(self._own_setup(civ) for civ in self.civ_of)),
+        )
+        for province, claimants in sorted(claims.items()):
+            civ = claimants[0] if len(claimants) == 1 else self.rng.choice(claimants)
             self.influence[province] = civ
             self.legions[civ][province] += 1
             self.fortresses[province] += 1
-        self.creatures[civ][start.provinces[0]] += 1
+            if province == CAPITALS[civ]:
+                self.creatures[civ][province] += 1
+
+    def _own_setup(self, civ: int) -> set[int]:
+        """Provinces of a player's own set-up, which no neutral garrisons (ruling R38):
+        its printed start, or in the free set-up its capital and the provinces
+        bordering it (where it may build, ruling R13)."""
+        if self.options.get("free_setup"):
+            capital = CAPITALS[civ]
+            return {capital, *LAND_NEIGHBOURS[capital]}
+        return set(START[civ].provinces)
 
     def _place_start(self, civ: int) -> None:
         start = START[civ]
@@ -105,16 +167,16 @@ class SetUp(Construction):
             self.triremes[civ][sea] += 1
 
     def _setup_roles(self) -> None:
-        """Text: roles by building possession; ties at random, but nobody gets two."""
-        self.roles = [NOBODY] * len(ROLE_IDS)
+        """Text: roles by building possession; ties at random, but nobody gets two
+        where some tie-break avoids it (ruling R9)."""
         counts = [rules.role_counts(self, seat) for seat in range(self.seat_count)]
-        for role in SETUP_ROLE_ORDER:
+        leaders = []
+        for role in range(len(ROLE_IDS)):
             values = [counts[s][role] for s in range(self.seat_count)]
-            best = [s for s in range(self.seat_count) if values[s] == max(values)]
-            if len(best) > 1:
-                free = [s for s in best if s not in self.roles]
-                best = free or best
-            self.roles[role] = best[0] if len(best) == 1 else self.rng.choice(best)
+            leaders.append([s for s in range(self.seat_count) if values[s] == max(values)])
+        choices = role_tie_breaks(leaders)
+        chosen = choices[0] if len(choices) == 1 else self.rng.choice(choices)
+        self.roles = list(chosen)
         self.emit("roles_assigned", roles=list(self.roles))
 
     def _setup_next(self) -> None:
@@ -147,6 +209,11 @@ class SetUp(Construction):
         else:
             self.points_left -= ITEM_COST[action.a]
             self._place_item(self.civ_of[seat], action.a, action.b, action.c)
+            if action.a == INFLUENCE and action.b == self.capital[self.civ_of[seat]]:
+                # Ruling R37: the compulsory marker on the capital (text) founds the
+                # empire; were it "placed this turn", nothing else could be bought in
+                # that round and the 45 points could never all be spent (text).
+                self.new_influence[action.b] = 0
         if self.points_left == 0 or not self.build_options(seat):
             self._setup_advance()
 

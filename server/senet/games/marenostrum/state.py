@@ -145,7 +145,8 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         self._found_capital(seat, action.a)
 
     def _setup_build_actions(self, seat: int) -> list[MareAction]:
-        return [*self.build_options(seat), A(act.DONE)]
+        # Text: each round's 9 points are all spent; ``done`` only when nothing fits.
+        return self.build_options(seat) or [A(act.DONE)]
 
     def _play_setup_build(self, seat: int, action: MareAction) -> None:
         if action.kind == act.DONE:
