@@ -292,7 +292,6 @@ ACTION_SAMPLES = [
     "sack city",
     "sack caravan wine",
     "occupy",
-    "leave",
     "done",
     "invoke vulcan etru",
     "invoke poseidon tyr rome",
@@ -357,6 +356,7 @@ EVENT_SAMPLES: list[Event] = [
     Event("sacked", {"seat": 1, "province": "cret"}),
     Event("occupied", {"seat": 1, "province": "cret"}),
     Event("converting", {"seat": 1, "province": "cret"}),
+    Event("conversion_lapsed", {"seat": 1, "province": "cret"}),
     Event("moved", {"seat": 0, "unit": "creature", "start": "lati", "end": "etru"}),
     Event("card_power", {"seat": 0, "card": "midas"}),
     Event(

@@ -109,7 +109,6 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.LOSE: pb.MARE_NOSTRUM_ACTION_KIND_LOSE,
     act.SACK: pb.MARE_NOSTRUM_ACTION_KIND_SACK,
     act.OCCUPY: pb.MARE_NOSTRUM_ACTION_KIND_OCCUPY,
-    act.LEAVE: pb.MARE_NOSTRUM_ACTION_KIND_LEAVE,
     act.DONE: pb.MARE_NOSTRUM_ACTION_KIND_DONE,
     act.INVOKE: pb.MARE_NOSTRUM_ACTION_KIND_INVOKE,
     act.SWAP: pb.MARE_NOSTRUM_ACTION_KIND_SWAP,
@@ -170,6 +169,7 @@ _EVENT_KINDS: dict[str, pb.MareNostrumEventKind.ValueType] = {
     "sacked": pb.MARE_NOSTRUM_EVENT_KIND_SACKED,
     "occupied": pb.MARE_NOSTRUM_EVENT_KIND_OCCUPIED,
     "converting": pb.MARE_NOSTRUM_EVENT_KIND_CONVERTING,
+    "conversion_lapsed": pb.MARE_NOSTRUM_EVENT_KIND_CONVERSION_LAPSED,
     "moved": pb.MARE_NOSTRUM_EVENT_KIND_MOVED,
     "card_power": pb.MARE_NOSTRUM_EVENT_KIND_CARD_POWER,
     "blockade_declared": pb.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_DECLARED,
@@ -426,7 +426,6 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.SACK: (("building",), ("commodity",)),
     act.PASS: ((), ()),
     act.OCCUPY: ((), ()),
-    act.LEAVE: ((), ()),
     act.DONE: ((), ()),
 }
 
@@ -998,6 +997,7 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
     "sacked": {"seat": _SEAT, "province": _SPACE},
     "occupied": {"seat": _SEAT, "province": _SPACE},
     "converting": {"seat": _SEAT, "province": _SPACE},
+    "conversion_lapsed": {"seat": _SEAT, "province": _SPACE},
     "moved": {
         "seat": _SEAT,
         "unit": _Detail(

@@ -33,7 +33,6 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``lose legion``              a battle destroys one of your legions
 ``sack city``                after battle: destroy a building (``sack caravan wine``)
 ``occupy`` / ``convert``     after battle: occupy, or start converting
-``leave``                    after battle: do nothing more
 ``done``                     end this turn's builds, moves or naval part
 ===========================  ====================================================
 """
@@ -70,7 +69,6 @@ MOVE = "move"
 LOSE = "lose"
 SACK = "sack"
 OCCUPY = "occupy"
-LEAVE = "leave"
 DONE = "done"
 INVOKE = "invoke"
 SWAP = "swap"
@@ -81,7 +79,7 @@ GAZE = "gaze"
 
 CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
-BARE_KINDS = (PASS, OCCUPY, LEAVE, DONE)
+BARE_KINDS = (PASS, OCCUPY, DONE)
 ALL_KINDS = (
     SIZE,
     *CARD_KINDS,

@@ -86,8 +86,6 @@ def describe(state: MareState, action: Any) -> str:
         return f"Sack the province: destroy its {what}"
     if kind == act.OCCUPY:
         return "Occupy the province: claim its income"
-    if kind == act.LEAVE:
-        return "Neither sack, occupy nor convert"
     return "End this part of the turn"
 
 

@@ -56,10 +56,9 @@ class Military(TurnOrder):
         mover = self.civ_of[self.actor]
         while self.pending:
             province = self.pending[0]
-            if not rules.ground_units(self, mover, province):
-                self.pending.pop(0)
-                continue
-            enemy = rules.next_enemy(self, mover, province)
+            enemy = NOBODY
+            if rules.ground_units(self, mover, province):
+                enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
                 self._ground_battle(mover, enemy, province)
@@ -67,11 +66,11 @@ class Military(TurnOrder):
                     return
                 continue
             self.pending.pop(0)
-            if rules.may_exploit(self, mover, province) and rules.after_battle_options(
-                self, province
-            ):
+            chooser = rules.exploiter(self, mover, province)
+            if chooser != NOBODY and rules.after_battle_options(self, province):
                 self.step = AFTER_BATTLE
                 self.after_space = province
+                self.actor = self.seat_of[chooser]
                 return
         self.step = GROUND
         self._next_player()
@@ -209,18 +208,20 @@ class Military(TurnOrder):
         )
 
     def _after_battle(self, action: MareAction) -> None:
+        """The sole surviving invader (the actor, maybe not the mover) has chosen."""
         province = self.after_space
-        mover = self.civ_of[self.actor]
+        chooser = self.civ_of[self.actor]
         self.after_space = NOBODY
         if action.kind == act.SACK:
             rules.sack(self, province, action.a, action.b)
             self.emit("sacked", seat=self.actor, province=SPACE_IDS[province])
         elif action.kind == act.OCCUPY:
-            self.occupier[province] = mover
+            self.occupier[province] = chooser
             self.emit("occupied", seat=self.actor, province=SPACE_IDS[province])
-        elif action.kind == act.CONVERT:
-            self.converter[province] = mover
+        else:
+            self.converter[province] = chooser
             self.emit("converting", seat=self.actor, province=SPACE_IDS[province])
+        self.actor = self.queue[0]
         self._resolve_pending()
 
     def _march(self, seat: int, unit: int, start: int, end: int) -> None:

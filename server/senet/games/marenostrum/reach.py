@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.battles import ground_units, refresh_control, seat_cards
+from senet.games.marenostrum.battles import at_war, ground_units, refresh_control, seat_cards
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, PROVINCES, SEA_NEIGHBOURS, SHORES
 from senet.games.marenostrum.cards import (
     COASTAL,
@@ -104,11 +104,14 @@ def influence_targets(state: MareData, civ: int) -> list[int]:
 
 
 def convertible(state: MareData, civ: int) -> list[int]:
-    """Provinces whose conversion ``civ`` may complete: its unit sits on the marker and
-    the province is next to one it has held since the start of the turn (text)."""
+    """Provinces whose conversion ``civ`` may complete: its unit sits on the marker, the
+    province is next to one it has held since the start of the turn, and it is not at
+    war (text: "respecting normal construction rules", and nothing is built at war)."""
     out = []
     for p in range(PROVINCES):
         if state.converter[p] != civ or state.influence[p] in (NOBODY, civ):
+            continue
+        if at_war(state, p):
             continue
         if any(
             state.influence[q] == civ and not state.new_influence[q]

@@ -274,7 +274,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         self._choose_loss(action.a)
 
     def _after_battle_actions(self, seat: int) -> list[MareAction]:
-        return [*rules.after_battle_options(self, self.after_space), A(act.LEAVE)]
+        return rules.after_battle_options(self, self.after_space)
 
     def _play_after_battle(self, seat: int, action: MareAction) -> None:
         self._after_battle(action)

@@ -1,0 +1,183 @@
+"""Mare Nostrum as the rule text says: war, the after-battle choice, gods and ships.
+
+Each test pins one line (or a few) of ``mare-nostrum-mythology.txt`` (quoted in its
+docstring as ``L<n>``) or a ruling of ``docs/rules/mare-nostrum.md`` built on it.
+Positions are built from a seeded match and arranged by hand; decisions go through
+the checked ``apply`` with notation, as a client's would.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from senet.games.errors import MalformedActionError
+from senet.games.interface import Event
+from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum import rules as r
+from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
+from senet.games.marenostrum.commodities import CARD_TYPES
+from senet.games.marenostrum.constants import (
+    AFTER_BATTLE,
+    BUILD,
+    CONSTRUCTION,
+    GROUND,
+    MILITARY,
+)
+
+P = space_index
+
+
+def _match(seats: int = 6, seed: int = 1) -> MareState:
+    state = MARENOSTRUM.new_match(seats, {}, seed)
+    assert isinstance(state, MareState)
+    return state
+
+
+def _legal(state: MareState, seat: int | None = None) -> set[str]:
+    seat = state.current_seat() if seat is None else seat
+    return {a.notation() for a in state.legal_actions_for(seat)} if seat is not None else set()
+
+
+def _hand(state: MareState, seat: int, tax: int) -> None:
+    """Give ``seat`` exactly ``tax`` tax cards (from the bank, so the cards add up)."""
+    for card in range(CARD_TYPES):
+        state.bank[card] += state.hands[seat][card]
+        state.hands[seat][card] = 0
+    state.bank[0] -= tax
+    state.hands[seat][0] = tax
+
+
+def _building(state: MareState, civ: int) -> int:
+    seat = state.seat_of[civ]
+    state.phase, state.step, state.queue, state.actor = CONSTRUCTION, BUILD, [seat], seat
+    return seat
+
+
+def _converting_camp(state: MareState) -> int:
+    """Egypt's legion sits on Rome's marker in Campania, next to Egypt's Magna Graecia."""
+    camp = P("camp")
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.converter[camp] = EGYPT
+    state.influence[P("magn")] = EGYPT
+    return camp
+
+
+def _kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+# ----------------------------------------------------------- conversion (item 1)
+def test_no_conversion_is_completed_in_a_province_at_war() -> None:
+    """L150: the invader "MAY construct their own influence marker to replace the
+    existing one, respecting normal construction rules"; L111: "Players cannot build
+    in a province "at war" or under military occupation"."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    assert f"convert {'camp'}" in _legal(state)
+    state.legions[ROME][camp] = 1  # Rome attacked it and both survived: at war
+    assert r.at_war(state, camp)
+    assert camp not in r.convertible(state, EGYPT)
+    assert "convert camp" not in _legal(state)
+
+
+# ----------------------------------------------------- conversion lapses (R41)
+def test_a_conversion_lapses_after_the_next_building_phase() -> None:
+    """L150: "During the next building phase, the invading player MAY construct their
+    own influence marker to replace the existing one" (ruling R41: not later)."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    assert "convert camp" in _legal(state)
+    events = state.apply(seat, "done")  # the last builder: the phase ends
+    assert state.phase == MILITARY
+    assert state.converter[camp] == -1
+    lapsed = [e for e in events if e.kind == "conversion_lapsed"]
+    assert [e.data for e in lapsed] == [{"seat": seat, "province": "camp"}]
+    assert state.legions[EGYPT][camp] == 1, "the unit on the marker stays"
+    _building(state, EGYPT)
+    assert "convert camp" not in _legal(state)
+
+
+def test_a_conversion_completed_in_time_does_not_lapse() -> None:
+    """L150: "The province and its buildings will then be controlled by the new
+    owner"."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    state.apply(seat, "convert camp")
+    for _ in range(3):
+        state.apply(seat, "pay tax")
+    assert state.influence[camp] == EGYPT
+    events = state.apply(seat, "done")
+    assert "conversion_lapsed" not in _kinds(events)
+
+
+# ------------------------------------------------ the lone invader chooses (R40)
+def _greek_turn_against_a_roman_army() -> tuple[MareState, int, int]:
+    """Rome's two creatures are at war with a Greek legion in Peloponnesus; Greece is
+    about to end its ground moves (its legion must fight: L130)."""
+    state = _match()
+    pelo = P("pelo")
+    greece, rome = state.seat_of[GREECE], state.seat_of[ROME]
+    state.owned[greece] = []
+    state.owned[rome] = []
+    state.fortresses[pelo] = 0
+    state.legions[GREECE][pelo] = 1
+    state.creatures[GREECE][pelo] = 0
+    state.creatures[ROME][pelo] = 2
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [greece], greece
+    return state, greece, rome
+
+
+def test_a_lone_surviving_invader_chooses_at_the_end_of_the_battle() -> None:
+    """L147: "Only one invading player survives: The invader chooses one of three
+    options for remaining legions" (ruling R40: the invader left alone chooses at the
+    end of the battle that left him alone, in whoever's turn it was fought)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    pelo = P("pelo")
+    events = state.apply(greece, "done")
+    assert "battle" in _kinds(events)
+    assert state.legions[GREECE][pelo] == 0 and state.creatures[ROME][pelo] >= 1
+    assert state.step == AFTER_BATTLE and state.current_seat() == rome
+    legal = _legal(state)
+    assert {"sack city", "occupy", "convert"} <= legal
+    events = state.apply(rome, "occupy")
+    assert state.occupier[pelo] == ROME
+    assert [e.data for e in events if e.kind == "occupied"] == [{"seat": rome, "province": "pelo"}]
+    assert state.step != AFTER_BATTLE and greece not in state.queue, "Greece's turn is over"
+
+
+# --------------------------------------------------- three options only (R42)
+def test_after_a_battle_there_are_three_options_and_no_fourth() -> None:
+    """L147: "The invader chooses one of three options": sack, occupy, convert."""
+    state, greece, _ = _greek_turn_against_a_roman_army()
+    state.apply(greece, "done")
+    kinds = {a.kind for a in state.legal_actions()}
+    assert kinds == {"sack", "occupy", "convert"}
+    with pytest.raises(MalformedActionError):
+        MARENOSTRUM.parse_action("leave")
+
+
+def test_an_enemy_unit_left_standing_stops_building_there() -> None:
+    """L111: "Players cannot build in a province "at war" or under military
+    occupation, except in their own Capital Province" (ruling R42: an enemy unit
+    standing alone in the province, whatever it chose, is a military occupation)."""
+    state = _match()
+    camp = P("camp")
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1  # it sacked, say: neither occupier nor converter
+    assert state.occupier[camp] == -1 and state.converter[camp] == -1
+    assert not state.can_place(ROME, camp)
+    seat = _building(state, ROME)
+    _hand(state, seat, tax=3)
+    assert not any(a.endswith(" camp") for a in _legal(state) if a.startswith("build"))
+    state.legions[EGYPT][P("lati")] = 1
+    assert state.can_place(ROME, P("lati")), "the capital is exempt"
+    state.legions[EGYPT][camp] = 0
+    assert state.can_place(ROME, camp)
