@@ -181,3 +181,25 @@ def test_an_enemy_unit_left_standing_stops_building_there() -> None:
     assert state.can_place(ROME, P("lati")), "the capital is exempt"
     state.legions[EGYPT][camp] = 0
     assert state.can_place(ROME, camp)
+
+
+# ------------------------------------------------------ ships just built (R43)
+def test_a_trireme_just_built_moves_to_an_adjacent_sea() -> None:
+    """L124: "Triremes just constructed move to an adjacent sea space"; L110: "They
+    move to an adjacent sea space during the Military Phase" (ruling R43: the launch
+    is not optional; the naval moves end only once it is made)."""
+    from senet.games.marenostrum.constants import NAVAL
+
+    state = _match()
+    rome = state.seat_of[ROME]
+    lati, tyr = P("lati"), P("tyr")
+    state.triremes[ROME][lati] = 1
+    state.phase, state.step, state.queue, state.actor = MILITARY, NAVAL, [rome], rome
+    legal = _legal(state)
+    assert "sail lati tyr" in legal and "done" not in legal
+    assert (
+        state.describe("sail lati tyr") == "Launch the trireme built in Latium into Mare Tyrrhenum"
+    )
+    state.apply(rome, "sail lati tyr")
+    assert state.triremes[ROME][lati] == 0 and state.triremes[ROME][tyr] >= 1
+    assert "done" in _legal(state)

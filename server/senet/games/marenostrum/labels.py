@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from senet.games.errors import IllegalActionError
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum.board import SPACE_NAMES
+from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
@@ -71,6 +71,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.CAPITAL:
         return f"Found the capital in {SPACE_NAMES[a]}"
     if kind == act.SAIL:
+        if a < PROVINCES:
+            return f"Launch the trireme built in {SPACE_NAMES[a]} into {SPACE_NAMES[b]}"
         return f"Move a trireme from {SPACE_NAMES[a]} to {SPACE_NAMES[b]}"
     if kind == act.FIGHT:
         return f"Attack {CIV_NAMES[b]}'s triremes in {SPACE_NAMES[a]}"

@@ -183,6 +183,15 @@ def naval_options(state: MareData, civ: int) -> list[MareAction]:
     return out
 
 
+def in_port(state: MareData, civ: int) -> bool:
+    """Whether ``civ`` has a trireme built and not launched yet.
+
+    Text: "Triremes just constructed move to an adjacent sea space" (L124) "during
+    the Military Phase" (L110): the launch is part of the owner's next naval moves,
+    not a choice (ruling R43), so its naval moves do not end while one is in port."""
+    return any(state.triremes[civ][p] for p in range(PROVINCES))
+
+
 def sail(state: MareData, civ: int, start: int, end: int) -> None:
     state.triremes[civ][start] -= 1
     state.triremes[civ][end] += 1

@@ -234,8 +234,10 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
 
     # ----------------------------------------------- steps of the military phase
     def _naval_actions(self, seat: int) -> list[MareAction]:
-        naval = rules.naval_options(self, self.civ_of[seat])
-        return [*naval, *gods.invoke_options(self, seat, True), A(act.DONE)]
+        civ = self.civ_of[seat]
+        naval = rules.naval_options(self, civ)
+        done = [] if rules.in_port(self, civ) else [A(act.DONE)]
+        return [*naval, *gods.invoke_options(self, seat, True), *done]
 
     def _play_naval(self, seat: int, action: MareAction) -> None:
         if action.kind == act.DONE:
