@@ -323,16 +323,6 @@ def _hold(state: MareState, god: str, seat: int) -> int:
     return index
 
 
-def test_mars_adds_six_once() -> None:
-    from senet.games.marenostrum import gods
-
-    state = _match(6)
-    mars = _hold(state, "mars", _seat_of(state, ROME))
-    assert gods.mars_bonus(state, ROME) == 6
-    assert state.god_used[mars] == 1
-    assert gods.mars_bonus(state, ROME) == 0
-
-
 def test_vulcan_destroys_a_city_but_never_a_capitals_last() -> None:
     from senet.games.marenostrum import gods
 
@@ -359,20 +349,6 @@ def test_athena_guards_her_holder_from_other_gods() -> None:
     assert not any(t.endswith(("aegy", "theb", "cyre")) for t in targets)
 
 
-def test_hermes_gives_three_cards_after_revenue() -> None:
-    from senet.games.marenostrum import gods
-
-    state = _match(6)
-    seat = _seat_of(state, ROME)
-    _hold(state, "hermes", seat)
-    before = sum(state.hands[seat])
-    produced = [[0] * CARD_TYPES for _ in range(6)]
-    produced[seat][card_type("wine")] = 1
-    gods.after_revenue(state, produced)
-    assert sum(state.hands[seat]) == before + 3
-
-
-# ------------------------------------------------------------------ Greek blockade
 def _rome_crossing(greek_ships: int, roman_ships: int) -> tuple[MareState, int, int]:
     """Rome, in its ground moves, about to cross the Ionian Sea into Peloponnesus."""
     from senet.games.marenostrum.civilizations import GREECE

@@ -8,6 +8,9 @@ the checked ``apply`` with notation, as a client's would.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import pytest
 
 from senet.games.errors import MalformedActionError
@@ -203,3 +206,63 @@ def test_a_trireme_just_built_moves_to_an_adjacent_sea() -> None:
     state.apply(rome, "sail lati tyr")
     assert state.triremes[ROME][lati] == 0 and state.triremes[ROME][tyr] >= 1
     assert "done" in _legal(state)
+
+
+# ---------------------------------------------------------------- gods (R18)
+def _hold(state: MareState, god: str, seat: int) -> None:
+    from senet.games.marenostrum.cards import GOD_IDS
+
+    state.god_holder[GOD_IDS.index(god)] = seat
+    state.god_used[GOD_IDS.index(god)] = 0
+
+
+def _battle(events: list[Event]) -> Mapping[str, Any]:
+    return next(e.data for e in events if e.kind == "battle")
+
+
+def test_mars_is_invoked_before_a_battle_at_his_holders_choice() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power" (ruling R18: before each ground battle he fights, Mars's holder, defender
+    too, invokes him or keeps him for a later battle)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    _hold(state, "mars", rome)
+    state.apply(greece, "done")
+    assert state.step == "war_god" and state.current_seat() == rome
+    assert _legal(state) == {"invoke mars pelo", "pass"}
+    assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle in Peloponnesus"
+    assert state.describe("pass") == "Keep Mars for a later battle"
+    twin = state.clone()
+    kept = _battle(twin.apply(rome, "pass"))
+    assert kept["defence"] == 12 and not twin.god_used[5]
+    events = state.apply(rome, "invoke mars pelo")
+    assert "god_invoked" in _kinds(events)
+    assert _battle(events)["defence"] == 18 and state.god_used[5]
+
+
+def test_mars_is_not_asked_about_battles_he_cannot_join() -> None:
+    """L82: the power is the holder's; a battle between two others is not his."""
+    state, greece, _ = _greek_turn_against_a_roman_army()
+    _hold(state, "mars", state.seat_of[EGYPT])
+    state.apply(greece, "done")
+    assert state.step != "war_god"
+
+
+def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power. The God's effects are applied immediately" (ruling R18: Hermes and Isis
+    are offered where cards are spent, in the holder's construction turn)."""
+    state = _match()
+    seat = _building(state, ROME)
+    _hold(state, "hermes", seat)
+    _hold(state, "isis", seat)
+    legal = _legal(state)
+    assert {"invoke hermes", "invoke isis"} <= legal
+    before = sum(state.hands[seat])
+    state.apply(seat, "invoke hermes")
+    assert sum(state.hands[seat]) == before + 3
+    assert "invoke hermes" not in _legal(state) and state.step == BUILD
+    others = [sum(h) for h in state.hands]
+    state.apply(seat, "invoke isis")
+    assert [sum(h) for h in state.hands] == [n + 1 for n in others]
+    with pytest.raises(MalformedActionError):
+        MARENOSTRUM.parse_action("invoke athena")

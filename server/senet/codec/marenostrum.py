@@ -62,6 +62,7 @@ from senet.games.marenostrum.constants import (
     TAKE,
     TRADE_SIZE,
     UNIT_KINDS,
+    WAR_GOD,
 )
 from senet.games.marenostrum.game import MARENOSTRUM
 from senet.games.marenostrum.snapshot import FIELDS, HIDDEN, VIEW_KEYS
@@ -141,6 +142,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     OVER: pb.MARE_NOSTRUM_STEP_OVER,
     DECLARE: pb.MARE_NOSTRUM_STEP_DECLARE,
     BARTER: pb.MARE_NOSTRUM_STEP_BARTER,
+    WAR_GOD: pb.MARE_NOSTRUM_STEP_WAR_GOD,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -306,7 +308,9 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
     elif kind == act.GOD:
         out.god = GOD_IDS[a]
     elif kind == act.INVOKE:
-        out.god, out.space = GOD_IDS[a], SPACE_IDS[b]
+        out.god = GOD_IDS[a]
+        if b >= 0:
+            out.space = SPACE_IDS[b]
         if c >= 0 and GOD_IDS[a] == "poseidon":
             out.civilization = _civ(c)
         elif c >= 0:
@@ -413,7 +417,7 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.BARTER: (("card", "bank_card"), ()),
     act.GAZE: (("space", "civilization"), ()),
     act.GOD: (("god",), ()),
-    act.INVOKE: (("god", "space"), ("civilization", "commodity")),
+    act.INVOKE: (("god",), ("space", "civilization", "commodity")),
     act.BUILD: (("item", "space"), ("commodity",)),
     act.BUY: (("card_id",), ()),
     act.CONVERT: ((), ("space",)),

@@ -47,6 +47,7 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_OVER: "game over",
     pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the units crossing to a Greek province",
     pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
+    pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
 }
 #: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
 POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"))

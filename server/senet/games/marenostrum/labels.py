@@ -10,7 +10,7 @@ from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
-from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS
+from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS, WAR_GOD
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
 from senet.games.wording import a_or_an
 
@@ -20,6 +20,17 @@ if TYPE_CHECKING:
 
 def _card(index: int) -> str:
     return a_or_an(f"{CARD_NAMES[index]} card")
+
+
+def _invoke_label(god: str, space: int) -> str:
+    """Labels that say what a god does, where the target alone would not."""
+    if god == "mars":
+        return f"Invoke Mars: +6 in this battle in {SPACE_NAMES[space]}"
+    if god == "hermes":
+        return "Invoke Hermes: three cards of the kinds you produce"
+    if god == "isis":
+        return "Invoke Isis: every player draws a card from the bank"
+    return ""
 
 
 def describe(state: MareState, action: Any) -> str:
@@ -41,6 +52,9 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GOD:
         return f"Make an offering to {GODS[a].name}"
     if kind == act.INVOKE:
+        special = _invoke_label(GODS[a].id, b)
+        if special:
+            return special
         target = ""
         if c >= 0:
             target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
@@ -56,6 +70,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GILD:
         return f"Midas: turn {_card(a)} into two tax cards"
     if kind == act.PASS:
+        if state.step == WAR_GOD:
+            return "Keep Mars for a later battle"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

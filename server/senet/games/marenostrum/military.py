@@ -23,6 +23,7 @@ from senet.games.marenostrum.constants import (
     LEGION_UNIT,
     LOSSES,
     NOBODY,
+    WAR_GOD,
 )
 from senet.games.marenostrum.turns import TurnOrder
 
@@ -61,6 +62,12 @@ class Military(TurnOrder):
                 enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
+                holder = gods.war_god_holder(self, mover, enemy)
+                if holder != NOBODY:
+                    # Mars's holder decides before the dice (ruling R18).
+                    self.step = WAR_GOD
+                    self.actor = holder
+                    return
                 self._ground_battle(mover, enemy, province)
                 if self._next_loss():
                     return
@@ -75,7 +82,22 @@ class Military(TurnOrder):
         self.step = GROUND
         self._next_player()
 
-    def _ground_battle(self, mover: int, enemy: int, province: int) -> None:
+    def war_god_battle(self) -> tuple[int, int]:
+        """The battle Mars's holder is deciding on: (province, enemy of the mover)."""
+        province, enemy = divmod(self.fought[-1], CIVS)
+        return province, enemy
+
+    def _war_god(self, invoked: bool) -> None:
+        """Mars's holder has invoked him (+6 to his side) or kept him: fight on."""
+        province, enemy = self.war_god_battle()
+        mars = self.civ_of[self.actor] if invoked else NOBODY
+        self.actor = self.queue[0]
+        self._ground_battle(self.civ_of[self.actor], enemy, province, mars)
+        if not self._next_loss():
+            self._resolve_pending()
+
+    def _ground_battle(self, mover: int, enemy: int, province: int, mars: int = NOBODY) -> None:
+        """Fight ``mover`` against ``enemy``; Mars adds 6 to the side ``mars``."""
         self.regrown = []
         # The Sphinx's riddle outlives a battle it defends in (ruling R29).
         cursed = self.creatures[enemy][province] and creature_effect(enemy, CURSE)
@@ -87,8 +109,8 @@ class Military(TurnOrder):
         defence_dice: list[int] = []
         attack = rules.battle_total(self, mover, province, True, enemy, attack_dice)
         defence = rules.battle_total(self, enemy, province, False, mover, defence_dice)
-        attack += gods.mars_bonus(self, mover)
-        defence += gods.mars_bonus(self, enemy)
+        attack += gods.MARS_BONUS if mars == mover else 0
+        defence += gods.MARS_BONUS if mars == enemy else 0
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
         lost_enemy = min(attack // 5, rules.ground_units(self, enemy, province))
         self.emit(

@@ -57,6 +57,7 @@ from senet.games.marenostrum.constants import (
     SETUP_CAPITAL,
     TAKE,
     TRADE_SIZE,
+    WAR_GOD,
 )
 from senet.games.marenostrum.powers import CardPowers
 from senet.games.marenostrum.set_up import SetUp
@@ -281,9 +282,17 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     def _play_after_battle(self, seat: int, action: MareAction) -> None:
         self._after_battle(action)
 
+    def _war_god_actions(self, seat: int) -> list[MareAction]:
+        return [*gods.mars_options(self, self.war_god_battle()[0]), A(act.PASS)]
+
+    def _play_war_god(self, seat: int, action: MareAction) -> None:
+        self._war_god(False)
+
     # ------------------------------------------- powers, played in any step
     def _play_invoke(self, seat: int, action: MareAction) -> None:
         gods.invoke(self, action)
+        if self.step == WAR_GOD:
+            self._war_god(True)
 
     def _play_swap(self, seat: int, action: MareAction) -> None:
         self._swap(seat, action.a, action.b)
@@ -356,6 +365,7 @@ STEPS: dict[str, Step] = {
     BLOCKADE: Step(MareState._blockade_actions, MareState._play_blockade),
     LOSSES: Step(MareState._losses_actions, MareState._play_losses),
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
+    WAR_GOD: Step(MareState._war_god_actions, MareState._play_war_god),
 }
 
 #: The powers a step offers beside its own choices, by action kind; each leaves the
