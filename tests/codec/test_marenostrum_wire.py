@@ -303,6 +303,7 @@ ACTION_SAMPLES = [
     "swap tax livestock",
     "gild grain",
     "blockade aeg",
+    "via lib",
     "barter tax wine",
     "barter grain pottery",
     "gaze etru carthage",

@@ -266,3 +266,54 @@ def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
     assert [sum(h) for h in state.hands] == [n + 1 for n in others]
     with pytest.raises(MalformedActionError):
         MARENOSTRUM.parse_action("invoke athena")
+
+
+# ------------------------------------------------ the blockade's chain (R19, R34)
+def _egypt_sailing_for_peloponnesus(greek_in_crt: int = 1) -> tuple[MareState, int, int]:
+    """Egypt, in its ground moves, with a legion in Cyrenaica and triremes in Mare
+    Creticum, Libycum and Ionium; Greece has a trireme in Mare Creticum."""
+    state = _match()
+    egypt, greece = state.seat_of[EGYPT], state.seat_of[GREECE]
+    for row in (state.triremes[EGYPT], state.triremes[GREECE]):
+        row[:] = [0] * len(row)
+    for sea in ("crt", "lib", "ion"):
+        state.triremes[EGYPT][P(sea)] = 1
+    state.triremes[GREECE][P("crt")] = greek_in_crt
+    state.legions[EGYPT][P("cyre")] = 1
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [egypt], egypt
+    return state, egypt, greece
+
+
+def test_the_attacker_chooses_the_chain_among_his_triremes() -> None:
+    """L154: "the attacker must declare they are attempting to break the Greek
+    blockade and specify units and triremes" (ruling R19: he chooses the chain, sea
+    by sea, where the choice changes which Greek ships may attack it)."""
+    state, egypt, greece = _egypt_sailing_for_peloponnesus()
+    state.apply(egypt, "move l cyre pelo")
+    assert state.step == "declare" and state.current_seat() == egypt
+    assert _legal(state) == {"via crt", "via lib"}
+    assert state.describe("via lib") == "Carry the legion by Mare Libycum"
+    events = state.apply(egypt, "via lib")
+    declared = next(e.data for e in events if e.kind == "blockade_declared")
+    assert declared["chain"] == ["lib", "ion"]
+    assert state.step == "ground" and state.legions[EGYPT][P("pelo")] == 1, (
+        "no Greek trireme on that chain: the crossing goes through"
+    )
+    state, egypt, greece = _egypt_sailing_for_peloponnesus()
+    state.apply(egypt, "move l cyre pelo")
+    state.apply(egypt, "via crt")
+    assert state.step == "blockade" and _legal(state, greece) == {"blockade crt", "done"}
+
+
+def test_the_greek_player_attacks_only_the_carrying_trireme() -> None:
+    """L154: "This attack is only against transporting triremes" (ruling R19: one
+    trireme of the chain per sea carries; the mover's others there do not fight)."""
+    state, egypt, greece = _egypt_sailing_for_peloponnesus(greek_in_crt=3)
+    crt = P("crt")
+    state.triremes[EGYPT][crt] = 3
+    state.apply(egypt, "move l cyre pelo")
+    state.apply(egypt, "via crt")
+    events = state.apply(greece, "blockade crt")
+    fight = next(e.data for e in events if e.kind == "blockade_battle")
+    assert len(fight["invader_dice"]) == 1 and fight["invader_losses"] <= 1
+    assert state.triremes[EGYPT][crt] >= 2

@@ -73,6 +73,7 @@ def _candidates(seats: int) -> Iterator[Action]:
     yield from (A(act.SAIL, a, b) for a, b in product(spaces, spaces))
     yield from (A(act.FIGHT, sea, civ) for sea, civ in product(seas, civs))
     yield from (A(act.BLOCKADE, sea) for sea in seas)
+    yield from (A(act.VIA, sea) for sea in seas)
     yield from (A(act.GAZE, province, civ) for province, civ in product(provinces, civs))
     yield from (
         A(act.MOVE, *args) for args in product(range(len(act.UNIT_LETTERS)), provinces, provinces)
@@ -162,8 +163,9 @@ class MareNostrumEncoding(RlEncoding):
     """Mare Nostrum's action space and observation features."""
 
     game_id = "marenostrum"
-    #: 2: ``invoke hermes`` and ``invoke isis`` (no target) and Mars's ``invoke mars
-    #: <province>`` joined; ``leave`` left (issue 33).
+    #: 2: ``invoke hermes`` and ``invoke isis`` (no target), Mars's ``invoke mars
+    #: <province>`` and the blockade chain's ``via <sea>`` joined; ``leave`` left
+    #: (issue 33).
     version = 2
 
     def action_candidates(

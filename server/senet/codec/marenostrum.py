@@ -117,6 +117,7 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.BLOCKADE: pb.MARE_NOSTRUM_ACTION_KIND_BLOCKADE,
     act.BARTER: pb.MARE_NOSTRUM_ACTION_KIND_BARTER,
     act.GAZE: pb.MARE_NOSTRUM_ACTION_KIND_GAZE,
+    act.VIA: pb.MARE_NOSTRUM_ACTION_KIND_VIA,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -325,7 +326,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
     elif kind == act.CONVERT:
         if a >= 0:
             out.space = SPACE_IDS[a]
-    elif kind in (act.CAPITAL, act.BLOCKADE):
+    elif kind in (act.CAPITAL, act.BLOCKADE, act.VIA):
         out.space = SPACE_IDS[a]
     elif kind == act.SAIL:
         out.space, out.destination = SPACE_IDS[a], SPACE_IDS[b]
@@ -423,6 +424,7 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.CONVERT: ((), ("space",)),
     act.CAPITAL: (("space",), ()),
     act.BLOCKADE: (("space",), ()),
+    act.VIA: (("space",), ()),
     act.SAIL: (("space", "destination"), ()),
     act.FIGHT: (("space", "civilization"), ()),
     act.MOVE: (("unit", "space", "destination"), ()),

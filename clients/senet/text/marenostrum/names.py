@@ -45,7 +45,7 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_AFTER_BATTLE: "after battle: sack, occupy or convert",
     pb.MARE_NOSTRUM_STEP_BLOCKADE: "Greece: blockading a crossing",
     pb.MARE_NOSTRUM_STEP_OVER: "game over",
-    pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the units crossing to a Greek province",
+    pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the chain and the units crossing to a Greek province",
     pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
     pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
 }

@@ -30,7 +30,9 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
-``blockade aeg``             Greece: attack the invader's carrying triremes there
+``blockade aeg``             Greece: attack the invader's carrying trireme there
+``via lib``                  a crossing to a Greek province: its chain goes on by
+                             that sea of the mover's triremes
 ``move l lati etru``         move a legion (``c``: a creature)
 ``lose legion``              a battle destroys one of your legions
 ``sack city``                after battle: destroy a building (``sack caravan wine``)
@@ -78,6 +80,7 @@ GILD = "gild"
 BLOCKADE = "blockade"
 BARTER = "barter"
 GAZE = "gaze"
+VIA = "via"
 
 CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
@@ -98,6 +101,7 @@ ALL_KINDS = (
     SAIL,
     FIGHT,
     BLOCKADE,
+    VIA,
     GAZE,
     MOVE,
     LOSE,
@@ -154,7 +158,7 @@ class MareAction(NamedTuple):
             return f"{BUY} {OWNABLE_IDS[a]}"
         if kind == CONVERT:
             return CONVERT if a < 0 else f"{CONVERT} {SPACE_IDS[a]}"
-        if kind in (CAPITAL, BLOCKADE):
+        if kind in (CAPITAL, BLOCKADE, VIA):
             return f"{kind} {SPACE_IDS[a]}"
         if kind == SAIL:
             return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
@@ -227,6 +231,7 @@ _ARITY = {
     CONVERT: (0, 1),
     CAPITAL: (1,),
     BLOCKADE: (1,),
+    VIA: (1,),
     SAIL: (2,),
     FIGHT: (2,),
     MOVE: (3,),
@@ -325,11 +330,11 @@ def parse_action(text: str) -> MareAction:
         return A(CAPITAL, _province(args[0]))
     if kind == SAIL:
         return A(SAIL, _space(args[0]), _space(args[1]))
-    if kind == BLOCKADE:
+    if kind in (BLOCKADE, VIA):
         sea = _space(args[0])
         if sea < PROVINCES:
-            raise MalformedActionError("a blockade is fought at sea")
-        return A(BLOCKADE, sea)
+            raise MalformedActionError(f"{kind} names a sea, not a province")
+        return A(kind, sea)
     if kind == FIGHT:
         sea = _space(args[0])
         if sea < PROVINCES:

@@ -150,13 +150,18 @@ def battle_total(
     return total
 
 
-def naval_total(state: MareData, civ: int, sea: int, dice: list[int] | None = None) -> int:
+def naval_total(
+    state: MareData, civ: int, sea: int, dice: list[int] | None = None, ships: int = -1
+) -> int:
     """Text: a die per trireme in the sea, plus card bonuses and, beside a fleet of
-    its owner, the Krakens on the shores of that sea (faces kept as battle_total's)."""
+    its owner, the Krakens on the shores of that sea (faces kept as battle_total's).
+
+    ``ships``: only that many of ``civ``'s triremes fight (a blockaded carrier)."""
     per_die = sum(
         e.amount for e in effects_of(seat_cards(state, civ), DIE_BONUS) if e.arg == "trireme"
     )
-    ships = state.triremes[civ][sea]
+    if ships < 0:
+        ships = state.triremes[civ][sea]
     total = sum(_roll(state, dice) + per_die for _ in range(ships))
     support = creature_effect(civ, SEA_SUPPORT)
     if support and ships:

@@ -33,6 +33,19 @@ def _invoke_label(god: str, space: int) -> str:
     return ""
 
 
+def _via_label(state: MareState, sea: int) -> str:
+    """``via``: the chain so far and this sea, e.g. "Carry the legion by Mare Libycum
+    and Mare Ionium"."""
+    crossing = state.blockade
+    legions, creatures = (crossing[0], crossing[1]) if len(crossing) >= 4 else (0, 0)
+    units = "the units"
+    if legions + creatures == 1:
+        units = "the legion" if legions else "the creature"
+    seas = [SPACE_NAMES[s] for s in (*crossing[4:], sea)]
+    route = seas[0] if len(seas) == 1 else f"{', '.join(seas[:-1])} and {seas[-1]}"
+    return f"Carry {units} by {route}"
+
+
 def describe(state: MareState, action: Any) -> str:
     """A short label for any well-formed action."""
     action = state.coerce_action(action)
@@ -60,7 +73,9 @@ def describe(state: MareState, action: Any) -> str:
             target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
         return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
     if kind == act.BLOCKADE:
-        return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
+        return f"Break the crossing: attack the carrying trireme in {SPACE_NAMES[a]}"
+    if kind == act.VIA:
+        return _via_label(state, a)
     if kind == act.SWAP:
         return f"Cleopatra: give {_card(a)} to the bank for {_card(b)}"
     if kind == act.BARTER:

@@ -199,14 +199,18 @@ class Military(TurnOrder):
         if row[2] == 0:
             self.losses.pop(0)
 
-    def _sea_fight(self, sea: int, first: int, second: int) -> SeaFight:
+    def _sea_fight(self, sea: int, first: int, second: int, second_ships: int = -1) -> SeaFight:
         """Both fleets in ``sea`` roll, ``first``'s dice first (the order fixes the
-        draws), and each loses a trireme per 5 points the other rolled."""
+        draws), and each loses a trireme per 5 points the other rolled.
+
+        ``second_ships``: only that many of ``second``'s triremes fight and may be lost
+        (the carrier a blockade attacks)."""
         fight = SeaFight()
+        second_ships = self.triremes[second][sea] if second_ships < 0 else second_ships
         fight.first = rules.naval_total(self, first, sea, fight.first_dice)
-        fight.second = rules.naval_total(self, second, sea, fight.second_dice)
+        fight.second = rules.naval_total(self, second, sea, fight.second_dice, second_ships)
         fight.first_lost = min(fight.second // 5, self.triremes[first][sea])
-        fight.second_lost = min(fight.first // 5, self.triremes[second][sea])
+        fight.second_lost = min(fight.first // 5, second_ships)
         self.triremes[first][sea] -= fight.first_lost
         self.triremes[second][sea] -= fight.second_lost
         return fight

@@ -89,6 +89,30 @@ def chain_path(state: MareData, civ: int, start: int, end: int) -> list[int]:
     return []
 
 
+def chains(state: MareData, civ: int, start: int, end: int) -> list[list[int]]:
+    """Every chain of ``civ``'s triremes from ``start`` to ``end``: seas in order, each
+    holding one of its triremes, the first on ``start``'s shore and the last the first
+    on ``end``'s (no chain runs on past a sea that already reaches ``end``, nor comes
+    back to ``start``'s shore)."""
+    row = state.triremes[civ]
+    out: list[list[int]] = []
+
+    def walk(path: list[int]) -> None:
+        if end in SHORES[path[-1]]:
+            out.append(list(path))
+            return
+        for sea in SEA_NEIGHBOURS[path[-1]]:
+            if row[sea] and sea not in path and start not in SHORES[sea]:
+                path.append(sea)
+                walk(path)
+                path.pop()
+
+    for sea in SHORES[start]:
+        if row[sea]:
+            walk([sea])
+    return out
+
+
 def neighbours(state: MareData, civ: int, province: int) -> set[int]:
     """Provinces adjacent to ``province`` for ``civ``: borders and trireme chains."""
     return set(LAND_NEIGHBOURS[province]) | chain_shores(state, civ, province)

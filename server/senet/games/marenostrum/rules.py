@@ -46,6 +46,7 @@ from senet.games.marenostrum.constants import (
 from senet.games.marenostrum.reach import (
     chain_path,
     chain_shores,
+    chains,
     convertible,
     creature_targets,
     free_capitals,
@@ -213,6 +214,7 @@ __all__ = [
     "caravan_count",
     "chain_path",
     "chain_shores",
+    "chains",
     "civs_present",
     "claims",
     "convertible",

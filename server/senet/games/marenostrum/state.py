@@ -259,7 +259,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._march(seat, action.a, action.b, action.c)
 
     def _declare_actions(self, seat: int) -> list[MareAction]:
-        return [*self.join_options(), A(act.DONE)]
+        return self.declare_options()
 
     def _play_declare(self, seat: int, action: MareAction) -> None:
         self._declare(action)
