@@ -259,7 +259,10 @@ def test_card_powers_are_drawn_and_logged() -> None:
     # The positions are drawn as they come: the crossing is one match played on.
     expected = [
         ["Ulysses: bartering"],
-        ["declaring the units crossing", "a legion crossing magn -> pelo over ion (more"],
+        [
+            "declaring the chain and the units crossing",
+            "a legion crossing magn -> pelo over ion (more",
+        ],
         [
             "Sphinx's riddle (occupy only, no sack or conversion) in: theb aegy",
             "Hydra already rolled to regrow in this battle: Atlantis, Rome",

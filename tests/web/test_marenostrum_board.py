@@ -261,7 +261,9 @@ def test_clicks_pick_the_natural_elements() -> None:
         "convert etru": ["s:etru"],
         "done": [],
         "size 2": [],
-        "leave": [],
+        "invoke hermes": ["g:hermes"],
+        "invoke mars juda": ["g:mars", "s:juda"],
+        "via lib": ["s:lib"],
     }
     for notation, keys in cases.items():
         action = CODEC.action_to_proto(get_game("marenostrum").parse_action(notation))

@@ -5,7 +5,7 @@ civilizations, gods, items, heroes and wonders, unit kinds, buildings), from the
 core's tables; candidates whose notation does not read back (a caravan without its
 commodity, a fight on land) are dropped. ``size`` goes up to every card of the game.
 Purchases are already paid card by card (``pay``) and trades offered card by card
-(``offer``), so no action names a set of cards. About eleven thousand actions at six
+(``offer``), so no action names a set of cards. About ten thousand actions at six
 seats; ``sail`` and ``move`` (every pair of spaces) are most of them.
 
 The trade offers are simultaneous: each trader's pending offer is in its own view
@@ -59,6 +59,7 @@ def _candidates(seats: int) -> Iterator[Action]:
     for kind in act.SEAT_KINDS:
         yield from (A(kind, s) for s in range(seats))
     yield from (A(act.GOD, god) for god in range(len(GOD_IDS)))
+    yield from (A(act.INVOKE, god) for god in range(len(GOD_IDS)))
     invoke_targets = (-1, *range(max(CIVS, CARD_TYPES)))
     yield from (
         A(act.INVOKE, *args) for args in product(range(len(GOD_IDS)), spaces, invoke_targets)
@@ -72,6 +73,7 @@ def _candidates(seats: int) -> Iterator[Action]:
     yield from (A(act.SAIL, a, b) for a, b in product(spaces, spaces))
     yield from (A(act.FIGHT, sea, civ) for sea, civ in product(seas, civs))
     yield from (A(act.BLOCKADE, sea) for sea in seas)
+    yield from (A(act.VIA, sea) for sea in seas)
     yield from (A(act.GAZE, province, civ) for province, civ in product(provinces, civs))
     yield from (
         A(act.MOVE, *args) for args in product(range(len(act.UNIT_LETTERS)), provinces, provinces)
@@ -161,7 +163,10 @@ class MareNostrumEncoding(RlEncoding):
     """Mare Nostrum's action space and observation features."""
 
     game_id = "marenostrum"
-    version = 1
+    #: 2: ``invoke hermes`` and ``invoke isis`` (no target), Mars's ``invoke mars
+    #: <province>`` and the blockade chain's ``via <sea>`` joined; ``leave`` left
+    #: (issue 33).
+    version = 2
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -62,6 +62,7 @@ from senet.games.marenostrum.constants import (
     TAKE,
     TRADE_SIZE,
     UNIT_KINDS,
+    WAR_GOD,
 )
 from senet.games.marenostrum.game import MARENOSTRUM
 from senet.games.marenostrum.snapshot import FIELDS, HIDDEN, VIEW_KEYS
@@ -109,7 +110,6 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.LOSE: pb.MARE_NOSTRUM_ACTION_KIND_LOSE,
     act.SACK: pb.MARE_NOSTRUM_ACTION_KIND_SACK,
     act.OCCUPY: pb.MARE_NOSTRUM_ACTION_KIND_OCCUPY,
-    act.LEAVE: pb.MARE_NOSTRUM_ACTION_KIND_LEAVE,
     act.DONE: pb.MARE_NOSTRUM_ACTION_KIND_DONE,
     act.INVOKE: pb.MARE_NOSTRUM_ACTION_KIND_INVOKE,
     act.SWAP: pb.MARE_NOSTRUM_ACTION_KIND_SWAP,
@@ -117,6 +117,7 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.BLOCKADE: pb.MARE_NOSTRUM_ACTION_KIND_BLOCKADE,
     act.BARTER: pb.MARE_NOSTRUM_ACTION_KIND_BARTER,
     act.GAZE: pb.MARE_NOSTRUM_ACTION_KIND_GAZE,
+    act.VIA: pb.MARE_NOSTRUM_ACTION_KIND_VIA,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -142,6 +143,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     OVER: pb.MARE_NOSTRUM_STEP_OVER,
     DECLARE: pb.MARE_NOSTRUM_STEP_DECLARE,
     BARTER: pb.MARE_NOSTRUM_STEP_BARTER,
+    WAR_GOD: pb.MARE_NOSTRUM_STEP_WAR_GOD,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -170,6 +172,7 @@ _EVENT_KINDS: dict[str, pb.MareNostrumEventKind.ValueType] = {
     "sacked": pb.MARE_NOSTRUM_EVENT_KIND_SACKED,
     "occupied": pb.MARE_NOSTRUM_EVENT_KIND_OCCUPIED,
     "converting": pb.MARE_NOSTRUM_EVENT_KIND_CONVERTING,
+    "conversion_lapsed": pb.MARE_NOSTRUM_EVENT_KIND_CONVERSION_LAPSED,
     "moved": pb.MARE_NOSTRUM_EVENT_KIND_MOVED,
     "card_power": pb.MARE_NOSTRUM_EVENT_KIND_CARD_POWER,
     "blockade_declared": pb.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_DECLARED,
@@ -306,7 +309,9 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
     elif kind == act.GOD:
         out.god = GOD_IDS[a]
     elif kind == act.INVOKE:
-        out.god, out.space = GOD_IDS[a], SPACE_IDS[b]
+        out.god = GOD_IDS[a]
+        if b >= 0:
+            out.space = SPACE_IDS[b]
         if c >= 0 and GOD_IDS[a] == "poseidon":
             out.civilization = _civ(c)
         elif c >= 0:
@@ -321,7 +326,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
     elif kind == act.CONVERT:
         if a >= 0:
             out.space = SPACE_IDS[a]
-    elif kind in (act.CAPITAL, act.BLOCKADE):
+    elif kind in (act.CAPITAL, act.BLOCKADE, act.VIA):
         out.space = SPACE_IDS[a]
     elif kind == act.SAIL:
         out.space, out.destination = SPACE_IDS[a], SPACE_IDS[b]
@@ -413,12 +418,13 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.BARTER: (("card", "bank_card"), ()),
     act.GAZE: (("space", "civilization"), ()),
     act.GOD: (("god",), ()),
-    act.INVOKE: (("god", "space"), ("civilization", "commodity")),
+    act.INVOKE: (("god",), ("space", "civilization", "commodity")),
     act.BUILD: (("item", "space"), ("commodity",)),
     act.BUY: (("card_id",), ()),
     act.CONVERT: ((), ("space",)),
     act.CAPITAL: (("space",), ()),
     act.BLOCKADE: (("space",), ()),
+    act.VIA: (("space",), ()),
     act.SAIL: (("space", "destination"), ()),
     act.FIGHT: (("space", "civilization"), ()),
     act.MOVE: (("unit", "space", "destination"), ()),
@@ -426,7 +432,6 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.SACK: (("building",), ("commodity",)),
     act.PASS: ((), ()),
     act.OCCUPY: ((), ()),
-    act.LEAVE: ((), ()),
     act.DONE: ((), ()),
 }
 
@@ -999,6 +1004,7 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
     "sacked": {"seat": _SEAT, "province": _SPACE},
     "occupied": {"seat": _SEAT, "province": _SPACE},
     "converting": {"seat": _SEAT, "province": _SPACE},
+    "conversion_lapsed": {"seat": _SEAT, "province": _SPACE},
     "moved": {
         "seat": _SEAT,
         "unit": _Detail(

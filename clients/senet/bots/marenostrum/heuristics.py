@@ -32,7 +32,7 @@ from senet.games.marenostrum.board import ICONS, PROVINCES
 from senet.games.marenostrum.cards import GOD_IDS, INCOME, OWNABLE, PYRAMIDS_INDEX, effects_of
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import CONSTRUCTION, NOBODY, OVER, PAY
+from senet.games.marenostrum.constants import COMMERCE, CONSTRUCTION, MILITARY, NOBODY, OVER, PAY
 from senet.games.marenostrum.rules import claims, set_spare
 from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
@@ -92,6 +92,24 @@ ITEM_WORTH = {
 _BUY_ITEM = len(ITEMS)
 _GOD_ITEM = _BUY_ITEM + 1
 _CONVERT_ITEM = _BUY_ITEM + 2
+
+
+#: Gods invoked in their holder's construction turn (cards are spent there).
+_BUILDING_GODS = frozenset({"hermes", "isis", "baal", "vulcan"})
+
+
+def _god_worth(state: MareState, seat: int, god: str) -> float:
+    """An unused god, as long as his holder can still invoke him before the gods go
+    back to the heavens (the next offering phase): nothing once his moment is past,
+    so that a bot spends him rather than holding him to the end."""
+    if state.phase == COMMERCE:
+        return 0.0
+    if god in _BUILDING_GODS and (
+        state.phase == MILITARY
+        or (state.phase == CONSTRUCTION and seat not in state.queue and seat not in state.unordered)
+    ):
+        return 0.0
+    return GOD_WORTH.get(god, 0.1)
 
 
 def _hand_worth(hand: list[float], spare: int = 0) -> float:
@@ -176,7 +194,7 @@ def marenostrum_values(state: GameState) -> list[float]:
         value += ROLE_WORTH * state.roles.count(seat)
         for god, holder in enumerate(state.god_holder):
             if holder == seat and not state.god_used[god]:
-                value += GOD_WORTH.get(GOD_IDS[god], 0.1)
+                value += _god_worth(state, seat, GOD_IDS[god])
         taken = state.face_down[seat]
         hand = [h + FACE_DOWN_SHARE * d for h, d in zip(state.hands[seat], taken, strict=True)]
         # The Temple of Artemis's spare card as its next construction phase will see it

@@ -21,7 +21,7 @@ Type the number of an action, or its notation, then Enter. Notation:
   sail lati tyr      launch/move a trireme   fight tyr rome naval battle there
   move l lati etru   move a legion (c: creature)            done  end this part
   lose legion        a battle's loss         blockade aeg   Greece's blockade
-  sack city, sack caravan wine, occupy, convert, leave      after a battle
+  sack city, sack caravan wine, occupy, convert             after a battle
   invoke vulcan etru, invoke baal etru wine, invoke poseidon tyr rome  (gods)
   swap grain tax     Cleopatra               gild grain     Midas
   barter tax wine    Ulysses (or pass)       gaze etru rome Medusa's gaze

@@ -124,6 +124,8 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
         return f"{who} occupies {event.space}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CONVERTING:
         return f"{who} starts converting {event.space}."
+    if kind == K.MARE_NOSTRUM_EVENT_KIND_CONVERSION_LAPSED:
+        return f"{who}'s conversion of {event.space} lapses: it was not completed in time."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_MOVED:
         return f"{who} moves {a_or_an(unit_name(event.unit))} {event.start} -> {event.end}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CARD_POWER:

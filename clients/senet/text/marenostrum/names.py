@@ -42,11 +42,12 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_NAVAL: "naval moves and battles",
     pb.MARE_NOSTRUM_STEP_GROUND: "ground moves (and Medusa's gaze)",
     pb.MARE_NOSTRUM_STEP_LOSSES: "choosing a battle's losses",
-    pb.MARE_NOSTRUM_STEP_AFTER_BATTLE: "after battle: sack, occupy, convert or leave",
+    pb.MARE_NOSTRUM_STEP_AFTER_BATTLE: "after battle: sack, occupy or convert",
     pb.MARE_NOSTRUM_STEP_BLOCKADE: "Greece: blockading a crossing",
     pb.MARE_NOSTRUM_STEP_OVER: "game over",
-    pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the units crossing to a Greek province",
+    pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the chain and the units crossing to a Greek province",
     pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
+    pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
 }
 #: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
 POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"))

@@ -207,7 +207,7 @@ def military_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
         lines += hanging(Text("Hydra already rolled to regrow in this battle: "), hydras, WIDTH)
     if view.after_battle:
         if view.after_battle in view.cursed:
-            lines.append(Text(f"After the battle in {view.after_battle}: occupy or leave"))
+            lines.append(Text(f"After the battle in {view.after_battle}: only occupy"))
         else:
             lines.append(Text(f"After the battle in {view.after_battle}: sack, occupy or convert"))
     if view.cursed:

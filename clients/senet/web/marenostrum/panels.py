@@ -355,9 +355,7 @@ def doings_html(view: pb.MareNostrumView, seats: Seats) -> str:
             "Hydra already rolled to regrow: " + ", ".join(civ_name(c) for c in view.regrown)
         )
     if view.after_battle:
-        choice = (
-            "occupy or leave" if view.after_battle in view.cursed else "sack, occupy or convert"
-        )
+        choice = "only occupy" if view.after_battle in view.cursed else "sack, occupy or convert"
         lines.append(f"After the battle in {view.after_battle}: {choice}")
     if view.cursed:
         lines.append("Sphinx's riddle (occupy only) in: " + " ".join(view.cursed))

@@ -15,8 +15,8 @@ reads the name alone (``s:lati`` reads ``lati``):
 An action names every space it names in its notation, in order, so ``sail lati tyr``
 is a click on Latium then on the Tyrrhenian Sea (either order narrows the same way).
 What happens after a battle (sack, occupy, convert, a loss) belongs to the province
-fought over, though the notation does not name it. ``size``, ``done``, ``pass`` and
-``leave`` are chosen from the list.
+fought over, though the notation does not name it. ``size``, ``done`` and ``pass``
+are chosen from the list.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``next 2``                   role holder: seat 2 plays next in this phase
 ``god mars`` / ``pass``      make an offering to a god, or none
 ``invoke vulcan etru``       use a held god's power (``invoke baal etru wine``,
-                             ``invoke poseidon tyr rome``)
+                             ``invoke poseidon tyr rome``, ``invoke hermes``,
+                             ``invoke isis``, ``invoke mars pelo`` before that
+                             battle)
 ``build legion lati``        build an item in a province (``caravan`` names the icon:
                              ``build caravan lati wine``)
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
@@ -28,12 +30,13 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
-``blockade aeg``             Greece: attack the invader's carrying triremes there
+``blockade aeg``             Greece: attack the invader's carrying trireme there
+``via lib``                  a crossing to a Greek province: its chain goes on by
+                             that sea of the mover's triremes
 ``move l lati etru``         move a legion (``c``: a creature)
 ``lose legion``              a battle destroys one of your legions
 ``sack city``                after battle: destroy a building (``sack caravan wine``)
 ``occupy`` / ``convert``     after battle: occupy, or start converting
-``leave``                    after battle: do nothing more
 ``done``                     end this turn's builds, moves or naval part
 ===========================  ====================================================
 """
@@ -70,7 +73,6 @@ MOVE = "move"
 LOSE = "lose"
 SACK = "sack"
 OCCUPY = "occupy"
-LEAVE = "leave"
 DONE = "done"
 INVOKE = "invoke"
 SWAP = "swap"
@@ -78,10 +80,11 @@ GILD = "gild"
 BLOCKADE = "blockade"
 BARTER = "barter"
 GAZE = "gaze"
+VIA = "via"
 
 CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
-BARE_KINDS = (PASS, OCCUPY, LEAVE, DONE)
+BARE_KINDS = (PASS, OCCUPY, DONE)
 ALL_KINDS = (
     SIZE,
     *CARD_KINDS,
@@ -98,6 +101,7 @@ ALL_KINDS = (
     SAIL,
     FIGHT,
     BLOCKADE,
+    VIA,
     GAZE,
     MOVE,
     LOSE,
@@ -141,6 +145,8 @@ class MareAction(NamedTuple):
         if kind == GOD:
             return f"{GOD} {GOD_IDS[a]}"
         if kind == INVOKE:
+            if b < 0:
+                return f"{INVOKE} {GOD_IDS[a]}"
             text = f"{INVOKE} {GOD_IDS[a]} {SPACE_IDS[b]}"
             if c < 0:
                 return text
@@ -152,7 +158,7 @@ class MareAction(NamedTuple):
             return f"{BUY} {OWNABLE_IDS[a]}"
         if kind == CONVERT:
             return CONVERT if a < 0 else f"{CONVERT} {SPACE_IDS[a]}"
-        if kind in (CAPITAL, BLOCKADE):
+        if kind in (CAPITAL, BLOCKADE, VIA):
             return f"{kind} {SPACE_IDS[a]}"
         if kind == SAIL:
             return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
@@ -219,18 +225,24 @@ _ARITY = {
     NEXT: (1,),
     TAKE: (2,),
     GOD: (1,),
-    INVOKE: (2, 3),
+    INVOKE: (1, 2, 3),
     BUILD: (2, 3),
     BUY: (1,),
     CONVERT: (0, 1),
     CAPITAL: (1,),
     BLOCKADE: (1,),
+    VIA: (1,),
     SAIL: (2,),
     FIGHT: (2,),
     MOVE: (3,),
     LOSE: (1,),
     SACK: (1, 2),
 }
+
+
+#: Words of an ``invoke`` per god (the god's id included); Athena and Ishtar are
+#: never invoked (Athena guards her holder always, Ishtar counts at the role step).
+_INVOKE_WORDS = {"hermes": 1, "isis": 1, "mars": 2, "vulcan": 2, "baal": 3, "poseidon": 3}
 
 
 def parse_action(text: str) -> MareAction:
@@ -279,16 +291,23 @@ def parse_action(text: str) -> MareAction:
         return A(GOD, _index(GOD_IDS, args[0], "a god"))
     if kind == INVOKE:
         god = _index(GOD_IDS, args[0], "a god")
-        space = _space(args[1])
-        target = {"poseidon": "civ", "baal": "commodity"}.get(GOD_IDS[god], "")
-        if bool(target) != (len(args) == 3):
+        words = _INVOKE_WORDS.get(GOD_IDS[god])
+        if words is None:
+            raise MalformedActionError(f"{args[0]} is never invoked: her power acts by itself")
+        if len(args) != words:
             raise MalformedActionError(
-                "invoke names a god and a space; Poseidon adds the civilization, Baal the "
-                "commodity: invoke poseidon tyr rome, invoke baal etru wine"
+                "invoke names the god, then what it acts on: Hermes and Isis nothing, Mars "
+                "the battle's province, Vulcan a province, Baal the commodity's province "
+                "and the commodity, Poseidon the sea and the civilization: invoke hermes, "
+                "invoke mars pelo, invoke vulcan etru, invoke baal etru wine, "
+                "invoke poseidon tyr rome"
             )
-        if target == "civ":
+        if words == 1:
+            return A(INVOKE, god)
+        space = _space(args[1])
+        if GOD_IDS[god] == "poseidon":
             return A(INVOKE, god, space, _index(CIV_IDS, args[2], "a civilization"))
-        if target == "commodity":
+        if GOD_IDS[god] == "baal":
             commodity = _card(args[2])
             if commodity == 0:
                 raise MalformedActionError("Baal destroys a caravan of a commodity, not tax")
@@ -311,11 +330,11 @@ def parse_action(text: str) -> MareAction:
         return A(CAPITAL, _province(args[0]))
     if kind == SAIL:
         return A(SAIL, _space(args[0]), _space(args[1]))
-    if kind == BLOCKADE:
+    if kind in (BLOCKADE, VIA):
         sea = _space(args[0])
         if sea < PROVINCES:
-            raise MalformedActionError("a blockade is fought at sea")
-        return A(BLOCKADE, sea)
+            raise MalformedActionError(f"{kind} names a sea, not a province")
+        return A(kind, sea)
     if kind == FIGHT:
         sea = _space(args[0])
         if sea < PROVINCES:

@@ -60,16 +60,40 @@ def next_enemy(state: MareData, mover: int, province: int) -> int:
     return NOBODY
 
 
-def may_exploit(state: MareData, mover: int, province: int) -> bool:
-    """Text: a sole surviving invader may sack, occupy or convert an enemy province."""
+def exploiter(state: MareData, mover: int, province: int) -> int:
+    """The sole surviving invader who now chooses to sack, occupy or convert, if any.
+
+    Text (L147): "Only one invading player survives: The invader chooses one of three
+    options". He chooses at the end of the battle that left him alone (ruling R40):
+    in the mover's turn that is the mover, or an invader already at war there whom the
+    mover attacked and lost to. A unit that only walked in unopposed chooses too (the
+    mover entered an undefended enemy province, text L137). Already occupying or
+    converting there, he has chosen."""
+    present = civs_present(state, province)
     owner = state.influence[province]
-    if owner in (NOBODY, mover) or civs_present(state, province) != [mover]:
-        return False
-    if state.occupier[province] == mover or state.converter[province] == mover:
-        return False
-    entered = state.moved_legions[province] or state.moved_creatures[province]
+    if len(present) != 1 or owner == NOBODY:
+        return NOBODY
+    civ = present[0]
+    if civ == owner or state.seat_of[civ] == NOBODY:
+        return NOBODY
+    if state.occupier[province] == civ or state.converter[province] == civ:
+        return NOBODY
     fought = any(f // CIVS == province for f in state.fought)
-    return bool(entered or fought)
+    entered = civ == mover and bool(
+        state.moved_legions[province] or state.moved_creatures[province]
+    )
+    return civ if fought or entered else NOBODY
+
+
+def enemy_stands(state: MareData, civ: int, province: int) -> bool:
+    """Whether another civilization's legions or creatures stand in ``province``.
+
+    Text (L111): nothing is built in a province "at war" or "under military
+    occupation"; an enemy unit left standing in it after the battle (on the
+    marker, after a sack, or holding the buildings) is that occupation (ruling R42)."""
+    return any(
+        state.legions[c][province] + state.creatures[c][province] for c in range(CIVS) if c != civ
+    )
 
 
 def seat_cards(state: MareData, civ: int) -> list[int]:
@@ -126,13 +150,18 @@ def battle_total(
     return total
 
 
-def naval_total(state: MareData, civ: int, sea: int, dice: list[int] | None = None) -> int:
+def naval_total(
+    state: MareData, civ: int, sea: int, dice: list[int] | None = None, ships: int = -1
+) -> int:
     """Text: a die per trireme in the sea, plus card bonuses and, beside a fleet of
-    its owner, the Krakens on the shores of that sea (faces kept as battle_total's)."""
+    its owner, the Krakens on the shores of that sea (faces kept as battle_total's).
+
+    ``ships``: only that many of ``civ``'s triremes fight (a blockaded carrier)."""
     per_die = sum(
         e.amount for e in effects_of(seat_cards(state, civ), DIE_BONUS) if e.arg == "trireme"
     )
-    ships = state.triremes[civ][sea]
+    if ships < 0:
+        ships = state.triremes[civ][sea]
     total = sum(_roll(state, dice) + per_die for _ in range(ships))
     support = creature_effect(civ, SEA_SUPPORT)
     if support and ships:
@@ -193,8 +222,9 @@ def guards_temples(state: MareData, civ: int) -> bool:
 
 
 def after_battle_options(state: MareData, province: int) -> list[MareAction]:
-    """Text: sack one building (never a fortress), occupy, or convert; where a Sphinx
-    defended this turn, only occupy (ruling R29); Antigone's temples stand (R22)."""
+    """Text (L147: "one of three options"): sack one building (never a fortress),
+    occupy, or convert, and nothing else (ruling R42); where a Sphinx defended this
+    turn, only occupy (ruling R29); Antigone's temples stand (R22)."""
     out = []
     cursed = province in state.cursed
     if cursed:

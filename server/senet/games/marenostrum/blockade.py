@@ -1,9 +1,11 @@
 """The Greek blockade: a crossing into a Greek province may be attacked at sea.
 
-Text: an attack on a Greek province across the sea must declare its chain of seas
-and its units (``declare``); the Greek player may then attack its triremes in each
-sea of the chain where he has one too (``blockade``). A broken chain sends the units
-back; otherwise the move goes on.
+Text (L154): an attack on a Greek province across the sea must "specify units and
+triremes": the attacker chooses the chain among his own (``via``, sea by sea, only
+where the choice changes which Greek ships can attack it) and the units (``move``,
+then ``done``) in the ``declare`` step; the Greek player may then attack the carrying
+trireme in each sea of the chain where he has one too (``blockade``). A sunk carrier
+sends the units back; otherwise the move goes on.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS
+from senet.games.marenostrum.board import LAND_NEIGHBOURS, SHORES, SPACE_IDS
 from senet.games.marenostrum.cards import FLIGHT, creature_effect
 from senet.games.marenostrum.civilizations import GREECE
 from senet.games.marenostrum.constants import BLOCKADE, DECLARE, GROUND, NOBODY
@@ -40,17 +42,55 @@ class GreekBlockade(Military):
             return False
         if unit == 1 and creature_effect(civ, FLIGHT):
             return False
-        chain = rules.chain_path(self, civ, start, end)
-        if not any(self.triremes[GREECE][sea] for sea in chain):
+        options = rules.chains(self, civ, start, end)
+        if not any(self.triremes[GREECE][sea] for chain in options for sea in chain):
             return False
-        self.blockade = [int(unit == 0), int(unit == 1), start, end, *chain]
+        self.blockade = [int(unit == 0), int(unit == 1), start, end]
         self.blockaded = []
-        if self.join_options():
+        self._complete_chain()
+        if not self.chain_complete() or self.join_options():
             self.step = DECLARE
             self.actor = seat
         else:
             self._declared(seat)
         return True
+
+    def chain_complete(self) -> bool:
+        """Whether the declared chain reaches the crossing's end."""
+        return len(self.blockade) > 4 and self.blockade[3] in SHORES[self.blockade[-1]]
+
+    def _chain_choices(self) -> list[list[int]]:
+        """One chain per set of seas where Greece could attack it, the shortest of each
+        (the others are the same to both players), among those the chain so far
+        begins."""
+        civ = self.civ_of[self.queue[0]]
+        start, end = self.blockade[2:4]
+        chosen = self.blockade[4:]
+        best: dict[frozenset[int], list[int]] = {}
+        for chain in rules.chains(self, civ, start, end):
+            if chain[: len(chosen)] != chosen:
+                continue
+            contested = frozenset(sea for sea in chain if self.triremes[GREECE][sea])
+            if contested not in best or (len(chain), chain) < (
+                len(best[contested]),
+                best[contested],
+            ):
+                best[contested] = chain
+        return sorted(best.values(), key=lambda c: (len(c), c))
+
+    def via_options(self) -> list[MareAction]:
+        """``via <sea>``: the next sea of the chain, where the choice changes something."""
+        choices = self._chain_choices()
+        if self.chain_complete() or len(choices) < 2:
+            return []
+        depth = len(self.blockade) - 4
+        return [A(act.VIA, sea) for sea in sorted({c[depth] for c in choices})]
+
+    def _complete_chain(self) -> None:
+        """Finish the chain by itself once no choice is left (the shortest remaining)."""
+        choices = self._chain_choices()
+        if not self.chain_complete() and len(choices) == 1:
+            self.blockade[4:] = choices[0]
 
     def join_options(self) -> list[MareAction]:
         """Text: the attacker specifies the units of the crossing: more unmoved units of
@@ -68,8 +108,19 @@ class GreekBlockade(Military):
             out.append(A(act.MOVE, 1, start, end))
         return out
 
+    def declare_options(self) -> list[MareAction]:
+        """The chain's next sea while it is open; then more units, or ``done``."""
+        if not self.chain_complete():
+            return self.via_options()
+        return [*self.join_options(), A(act.DONE)]
+
     def _declare(self, action: MareAction) -> None:
-        if action.kind == act.MOVE:
+        if action.kind == act.VIA:
+            self.blockade.append(action.a)
+            self._complete_chain()
+            if not self.chain_complete() or self.join_options():
+                return
+        elif action.kind == act.MOVE:
             self.blockade[action.a] += 1
             if self.join_options():
                 return
@@ -80,6 +131,14 @@ class GreekBlockade(Military):
         legions, creatures, start, end = self.blockade[:4]
         self.step = BLOCKADE
         self.actor = self.seat_of[GREECE]
+        self._emit_declared(seat)
+        if not self.blockade_options():
+            # A chain that passes no Greek trireme cannot be attacked: it goes through.
+            self._close_blockade(seat)
+            self._land(seat, legions, creatures, start, end)
+
+    def _emit_declared(self, seat: int) -> None:
+        legions, creatures, start, end = self.blockade[:4]
         self.emit(
             "blockade_declared",
             seat=seat,
@@ -110,7 +169,8 @@ class GreekBlockade(Military):
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
-            fight = self._sea_fight(sea, GREECE, mover)
+            # Text: "This attack is only against transporting triremes": the chain's.
+            fight = self._sea_fight(sea, GREECE, mover, 1)
             self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
             self.emit(
                 "blockade_battle",
@@ -122,16 +182,20 @@ class GreekBlockade(Military):
                 greek_dice=fight.first_dice,
                 invader_dice=fight.second_dice,
             )
-            if not self.triremes[mover][sea]:
+            if fight.second_lost:
                 self.emit("blockade_held", province=SPACE_IDS[end])
                 self._close_blockade(mover_seat)
                 return
             if self.blockade_options():
                 return
         self._close_blockade(mover_seat)
+        self._land(mover_seat, legions, creatures, start, end)
+
+    def _land(self, seat: int, legions: int, creatures: int, start: int, end: int) -> None:
+        """The declared units cross: each moves as a ``move`` would."""
         for unit, count in ((0, legions), (1, creatures)):
             for _ in range(count):
-                self._march(mover_seat, unit, start, end)
+                self._march(seat, unit, start, end)
 
     def _close_blockade(self, mover_seat: int) -> None:
         self.blockade = []

@@ -9,7 +9,7 @@ other's face-up offers in turn, starting with the Director.
 from __future__ import annotations
 
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import gods, rules
+from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.cards import EXCHANGE, effects_of
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES
@@ -34,12 +34,8 @@ class Commerce(TurnOrder):
     def _start_commerce(self) -> None:
         self.phase = COMMERCE
         director = self.roles[COMMERCE_ROLE]
-        produced = [[0] * CARD_TYPES for _ in range(self.seat_count)]
         for i in range(self.seat_count):
-            seat, cards = rules.revenue(self, (director + i) % self.seat_count)
-            produced[seat] = cards
-            self._collect((seat, cards))
-        gods.after_revenue(self, produced)
+            self._collect(rules.revenue(self, (director + i) % self.seat_count))
         self.step = TRADE_SIZE
         self.actor = director
 

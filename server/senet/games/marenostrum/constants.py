@@ -21,6 +21,7 @@ AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy, convert o
 BLOCKADE = "blockade"  # the Greek player may attack the triremes carrying an invader
 DECLARE = "declare"  # the invader names the units crossing towards a Greek province
 BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the trading
+WAR_GOD = "war_god"  # Mars's holder, before a ground battle he fights: invoke or keep
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -41,6 +42,7 @@ STEPS = (
     BLOCKADE,
     DECLARE,
     BARTER,
+    WAR_GOD,
     OVER,
 )
 

@@ -59,9 +59,13 @@ class Construction(Purchases):
     """The ``build``, ``buy`` and ``convert`` choices a seat can afford and place."""
 
     def can_place(self, civ: int, province: int, war_ok: bool = False) -> bool:
-        """Text: own influence, not placed this turn, not at war or occupied (capital ok).
+        """Text (L106-L111): own influence, not placed this turn, not at war nor under
+        military occupation (the capital excepted).
 
-        ``war_ok``: Moses's owner builds in its provinces at war too (ruling R25)."""
+        An enemy unit standing in the province, alone or fighting, stops building there
+        whatever it chose after its battle (ruling R42). ``war_ok``: Moses's owner
+        builds in its provinces at war too, where its own units still fight, but not in
+        occupied or converting ones (ruling R25)."""
         if self.influence[province] != civ or self.new_influence[province]:
             return False
         if province == self.capital[civ]:
@@ -70,7 +74,9 @@ class Construction(Purchases):
             return False
         if self.converter[province] not in (NOBODY, civ):
             return False
-        return war_ok or not rules.at_war(self, province)
+        if not rules.enemy_stands(self, civ, province):
+            return True
+        return war_ok and rules.at_war(self, province)
 
     def build_options(self, seat: int) -> list[MareAction]:
         """Every ``build``, ``buy`` and ``convert`` ``seat`` can afford and place now."""

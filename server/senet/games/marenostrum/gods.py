@@ -1,12 +1,14 @@
 """The gods' powers: each usable once while its card is held (text), then flipped.
 
-Powers that only ever help their holder are used at the first moment they apply
-(ruling R18): Hermes and Isis right after revenue, Ishtar at the role step on the
-first role the +2 can win or keep, Mars in the holder's first ground battle. Powers
-that hurt a rival are an ``invoke`` decision of their holder: Poseidon in the
-holder's naval moves, Baal and Vulcan in the holder's construction turn. Athena
-guards her holder against every other god's power; Antigone guards her owner's
-provinces that hold a temple.
+Text (L82): "At any point while holding the God card, the player can activate its
+power." Every power but Athena's (a standing guard) and Ishtar's (counted at the
+role step) is an ``invoke`` decision of its holder, offered at the holder's decision
+points where it changes something (ruling R18): Mars before each ground battle the
+holder fights (a step of its own, so he may keep Mars for a later one); Hermes,
+Isis, Baal and Vulcan in the holder's construction turn, where cards are spent and
+buildings count; Poseidon in the holder's naval moves. Athena guards her holder
+against every other god's power; Antigone guards her owner's provinces that hold a
+temple.
 """
 
 from __future__ import annotations
@@ -52,27 +54,29 @@ def protected(state: MareData, civ: int) -> bool:
     return holder != NOBODY and state.civ_of[holder] == civ
 
 
-def after_revenue(state: MareData, produced: list[list[int]]) -> None:
-    """Hermes, then Isis (notes 3.7: Hermes comes before Isis)."""
-    for seat in range(state.seat_count):
-        if ready(state, HERMES, seat):
-            kinds = [c for c in COMMODITY_TYPES if produced[seat][c]] or list(COMMODITY_TYPES)
-            for _ in range(HERMES_CARDS):
-                fullest = max(kinds, key=lambda c: (state.bank[c], -c))
-                draw(state.bank, state.hands[seat], fullest, 1)
-            _use(state, HERMES)
-    for seat in range(state.seat_count):
-        if ready(state, ISIS, seat):
-            _use(state, ISIS)
-            for each in range(state.seat_count):
-                pool = [c for c in range(CARD_TYPES) for _ in range(state.bank[c])]
-                if pool:
-                    card = state.rng.choice(pool)
-                    draw(state.bank, state.hands[each], card, 1)
-                    state.emit(
-                        "card_drawn_private", frozenset({each}), seat=each, card=CARD_NAMES[card]
-                    )
-                    state.emit("card_drawn", seat=each)
+def hermes(state: MareData, seat: int) -> None:
+    """Hermes: three cards of the kinds the holder produces, the fullest in the bank
+    first (notes 3.7); any commodity when it produces none."""
+    produced = rules.revenue(state, seat)[1]
+    kinds = [c for c in COMMODITY_TYPES if produced[c] and state.bank[c]]
+    kinds = kinds or [c for c in COMMODITY_TYPES if state.bank[c]]
+    for _ in range(HERMES_CARDS):
+        if not kinds:
+            break
+        fullest = max(kinds, key=lambda c: (state.bank[c], -c))
+        draw(state.bank, state.hands[seat], fullest, 1)
+        kinds = [c for c in kinds if state.bank[c]]
+
+
+def isis(state: MareData) -> None:
+    """Isis: every player draws a card at random from the bank (each sees only its own)."""
+    for each in range(state.seat_count):
+        pool = [c for c in range(CARD_TYPES) for _ in range(state.bank[c])]
+        if pool:
+            card = state.rng.choice(pool)
+            draw(state.bank, state.hands[each], card, 1)
+            state.emit("card_drawn_private", frozenset({each}), seat=each, card=CARD_NAMES[card])
+            state.emit("card_drawn", seat=each)
 
 
 def ishtar_role(state: MareData, counts: list[list[int]]) -> int:
@@ -90,13 +94,19 @@ def ishtar_role(state: MareData, counts: list[list[int]]) -> int:
     return NOBODY
 
 
-def mars_bonus(state: MareData, civ: int) -> int:
-    """Mars: +6 to his holder's total in its first ground battle."""
-    seat = state.seat_of[civ]
-    if seat != NOBODY and ready(state, MARS, seat):
-        _use(state, MARS)
-        return MARS_BONUS
-    return 0
+def war_god_holder(state: MareData, mover: int, enemy: int) -> int:
+    """The seat that may invoke Mars before the ground battle of ``mover`` against
+    ``enemy``: his holder, if he fights in it with the power unused (NOBODY if none)."""
+    for civ in (mover, enemy):
+        seat = state.seat_of[civ]
+        if seat != NOBODY and ready(state, MARS, seat):
+            return seat
+    return NOBODY
+
+
+def mars_options(state: MareData, province: int) -> list[MareAction]:
+    """``invoke mars <province>`` for the battle about to be fought there."""
+    return [MareAction(act.INVOKE, MARS, province)]
 
 
 def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
@@ -114,6 +124,10 @@ def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
             )
     if naval:
         return out
+    if ready(state, HERMES, seat) and any(state.bank[c] for c in COMMODITY_TYPES):
+        out.append(MareAction(act.INVOKE, HERMES))
+    if ready(state, ISIS, seat) and any(state.bank):
+        out.append(MareAction(act.INVOKE, ISIS))
     for p in range(PROVINCES):
         owner = state.influence[p]
         if owner in (NOBODY, civ) or protected(state, owner):
@@ -134,7 +148,8 @@ def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
 
 
 def invoke(state: MareData, action: MareAction) -> None:
-    """Apply an ``invoke``: the targeted piece goes back to its stock."""
+    """Apply an ``invoke``: the god's card flips, then its power acts. Mars's +6 is
+    added by the battle it is invoked for (:mod:`.military`)."""
     god, space, extra = action.a, action.b, action.c
     _use(state, god)
     if god == POSEIDON:
@@ -142,6 +157,10 @@ def invoke(state: MareData, action: MareAction) -> None:
     elif god == BAAL:
         state.caravans[space] &= ~(1 << ICONS[space].index(extra))
         state.stock[CARAVAN] += 1
-    else:
+    elif god == VULCAN:
         state.cities[space] -= 1
         state.stock[CITY] += 1
+    elif god == HERMES:
+        hermes(state, state.god_holder[god])
+    elif god == ISIS:
+        isis(state)

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from senet.games.errors import IllegalActionError
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum.board import SPACE_NAMES
+from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
-from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS
+from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS, WAR_GOD
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
 from senet.games.wording import a_or_an
 
@@ -20,6 +20,30 @@ if TYPE_CHECKING:
 
 def _card(index: int) -> str:
     return a_or_an(f"{CARD_NAMES[index]} card")
+
+
+def _invoke_label(god: str, space: int) -> str:
+    """Labels that say what a god does, where the target alone would not."""
+    if god == "mars":
+        return f"Invoke Mars: +6 in this battle in {SPACE_NAMES[space]}"
+    if god == "hermes":
+        return "Invoke Hermes: three cards of the kinds you produce"
+    if god == "isis":
+        return "Invoke Isis: every player draws a card from the bank"
+    return ""
+
+
+def _via_label(state: MareState, sea: int) -> str:
+    """``via``: the chain so far and this sea, e.g. "Carry the legion by Mare Libycum
+    and Mare Ionium"."""
+    crossing = state.blockade
+    legions, creatures = (crossing[0], crossing[1]) if len(crossing) >= 4 else (0, 0)
+    units = "the units"
+    if legions + creatures == 1:
+        units = "the legion" if legions else "the creature"
+    seas = [SPACE_NAMES[s] for s in (*crossing[4:], sea)]
+    route = seas[0] if len(seas) == 1 else f"{', '.join(seas[:-1])} and {seas[-1]}"
+    return f"Carry {units} by {route}"
 
 
 def describe(state: MareState, action: Any) -> str:
@@ -41,12 +65,17 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GOD:
         return f"Make an offering to {GODS[a].name}"
     if kind == act.INVOKE:
+        special = _invoke_label(GODS[a].id, b)
+        if special:
+            return special
         target = ""
         if c >= 0:
             target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
         return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
     if kind == act.BLOCKADE:
-        return f"Break the crossing: attack the carrying triremes in {SPACE_NAMES[a]}"
+        return f"Break the crossing: attack the carrying trireme in {SPACE_NAMES[a]}"
+    if kind == act.VIA:
+        return _via_label(state, a)
     if kind == act.SWAP:
         return f"Cleopatra: give {_card(a)} to the bank for {_card(b)}"
     if kind == act.BARTER:
@@ -56,6 +85,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GILD:
         return f"Midas: turn {_card(a)} into two tax cards"
     if kind == act.PASS:
+        if state.step == WAR_GOD:
+            return "Keep Mars for a later battle"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"
@@ -71,6 +102,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.CAPITAL:
         return f"Found the capital in {SPACE_NAMES[a]}"
     if kind == act.SAIL:
+        if a < PROVINCES:
+            return f"Launch the trireme built in {SPACE_NAMES[a]} into {SPACE_NAMES[b]}"
         return f"Move a trireme from {SPACE_NAMES[a]} to {SPACE_NAMES[b]}"
     if kind == act.FIGHT:
         return f"Attack {CIV_NAMES[b]}'s triremes in {SPACE_NAMES[a]}"
@@ -86,8 +119,6 @@ def describe(state: MareState, action: Any) -> str:
         return f"Sack the province: destroy its {what}"
     if kind == act.OCCUPY:
         return "Occupy the province: claim its income"
-    if kind == act.LEAVE:
-        return "Neither sack, occupy nor convert"
     return "End this part of the turn"
 
 

@@ -23,6 +23,7 @@ from senet.games.marenostrum.constants import (
     LEGION_UNIT,
     LOSSES,
     NOBODY,
+    WAR_GOD,
 )
 from senet.games.marenostrum.turns import TurnOrder
 
@@ -56,27 +57,47 @@ class Military(TurnOrder):
         mover = self.civ_of[self.actor]
         while self.pending:
             province = self.pending[0]
-            if not rules.ground_units(self, mover, province):
-                self.pending.pop(0)
-                continue
-            enemy = rules.next_enemy(self, mover, province)
+            enemy = NOBODY
+            if rules.ground_units(self, mover, province):
+                enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
+                holder = gods.war_god_holder(self, mover, enemy)
+                if holder != NOBODY:
+                    # Mars's holder decides before the dice (ruling R18).
+                    self.step = WAR_GOD
+                    self.actor = holder
+                    return
                 self._ground_battle(mover, enemy, province)
                 if self._next_loss():
                     return
                 continue
             self.pending.pop(0)
-            if rules.may_exploit(self, mover, province) and rules.after_battle_options(
-                self, province
-            ):
+            chooser = rules.exploiter(self, mover, province)
+            if chooser != NOBODY and rules.after_battle_options(self, province):
                 self.step = AFTER_BATTLE
                 self.after_space = province
+                self.actor = self.seat_of[chooser]
                 return
         self.step = GROUND
         self._next_player()
 
-    def _ground_battle(self, mover: int, enemy: int, province: int) -> None:
+    def war_god_battle(self) -> tuple[int, int]:
+        """The battle Mars's holder is deciding on: (province, enemy of the mover)."""
+        province, enemy = divmod(self.fought[-1], CIVS)
+        return province, enemy
+
+    def _war_god(self, invoked: bool) -> None:
+        """Mars's holder has invoked him (+6 to his side) or kept him: fight on."""
+        province, enemy = self.war_god_battle()
+        mars = self.civ_of[self.actor] if invoked else NOBODY
+        self.actor = self.queue[0]
+        self._ground_battle(self.civ_of[self.actor], enemy, province, mars)
+        if not self._next_loss():
+            self._resolve_pending()
+
+    def _ground_battle(self, mover: int, enemy: int, province: int, mars: int = NOBODY) -> None:
+        """Fight ``mover`` against ``enemy``; Mars adds 6 to the side ``mars``."""
         self.regrown = []
         # The Sphinx's riddle outlives a battle it defends in (ruling R29).
         cursed = self.creatures[enemy][province] and creature_effect(enemy, CURSE)
@@ -88,8 +109,8 @@ class Military(TurnOrder):
         defence_dice: list[int] = []
         attack = rules.battle_total(self, mover, province, True, enemy, attack_dice)
         defence = rules.battle_total(self, enemy, province, False, mover, defence_dice)
-        attack += gods.mars_bonus(self, mover)
-        defence += gods.mars_bonus(self, enemy)
+        attack += gods.MARS_BONUS if mars == mover else 0
+        defence += gods.MARS_BONUS if mars == enemy else 0
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
         lost_enemy = min(attack // 5, rules.ground_units(self, enemy, province))
         self.emit(
@@ -178,14 +199,18 @@ class Military(TurnOrder):
         if row[2] == 0:
             self.losses.pop(0)
 
-    def _sea_fight(self, sea: int, first: int, second: int) -> SeaFight:
+    def _sea_fight(self, sea: int, first: int, second: int, second_ships: int = -1) -> SeaFight:
         """Both fleets in ``sea`` roll, ``first``'s dice first (the order fixes the
-        draws), and each loses a trireme per 5 points the other rolled."""
+        draws), and each loses a trireme per 5 points the other rolled.
+
+        ``second_ships``: only that many of ``second``'s triremes fight and may be lost
+        (the carrier a blockade attacks)."""
         fight = SeaFight()
+        second_ships = self.triremes[second][sea] if second_ships < 0 else second_ships
         fight.first = rules.naval_total(self, first, sea, fight.first_dice)
-        fight.second = rules.naval_total(self, second, sea, fight.second_dice)
+        fight.second = rules.naval_total(self, second, sea, fight.second_dice, second_ships)
         fight.first_lost = min(fight.second // 5, self.triremes[first][sea])
-        fight.second_lost = min(fight.first // 5, self.triremes[second][sea])
+        fight.second_lost = min(fight.first // 5, second_ships)
         self.triremes[first][sea] -= fight.first_lost
         self.triremes[second][sea] -= fight.second_lost
         return fight
@@ -209,18 +234,20 @@ class Military(TurnOrder):
         )
 
     def _after_battle(self, action: MareAction) -> None:
+        """The sole surviving invader (the actor, maybe not the mover) has chosen."""
         province = self.after_space
-        mover = self.civ_of[self.actor]
+        chooser = self.civ_of[self.actor]
         self.after_space = NOBODY
         if action.kind == act.SACK:
             rules.sack(self, province, action.a, action.b)
             self.emit("sacked", seat=self.actor, province=SPACE_IDS[province])
         elif action.kind == act.OCCUPY:
-            self.occupier[province] = mover
+            self.occupier[province] = chooser
             self.emit("occupied", seat=self.actor, province=SPACE_IDS[province])
-        elif action.kind == act.CONVERT:
-            self.converter[province] = mover
+        else:
+            self.converter[province] = chooser
             self.emit("converting", seat=self.actor, province=SPACE_IDS[province])
+        self.actor = self.queue[0]
         self._resolve_pending()
 
     def _march(self, seat: int, unit: int, start: int, end: int) -> None:

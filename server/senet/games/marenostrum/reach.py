@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.battles import ground_units, refresh_control, seat_cards
+from senet.games.marenostrum.battles import at_war, ground_units, refresh_control, seat_cards
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, PROVINCES, SEA_NEIGHBOURS, SHORES
 from senet.games.marenostrum.cards import (
     COASTAL,
@@ -89,6 +89,30 @@ def chain_path(state: MareData, civ: int, start: int, end: int) -> list[int]:
     return []
 
 
+def chains(state: MareData, civ: int, start: int, end: int) -> list[list[int]]:
+    """Every chain of ``civ``'s triremes from ``start`` to ``end``: seas in order, each
+    holding one of its triremes, the first on ``start``'s shore and the last the first
+    on ``end``'s (no chain runs on past a sea that already reaches ``end``, nor comes
+    back to ``start``'s shore)."""
+    row = state.triremes[civ]
+    out: list[list[int]] = []
+
+    def walk(path: list[int]) -> None:
+        if end in SHORES[path[-1]]:
+            out.append(list(path))
+            return
+        for sea in SEA_NEIGHBOURS[path[-1]]:
+            if row[sea] and sea not in path and start not in SHORES[sea]:
+                path.append(sea)
+                walk(path)
+                path.pop()
+
+    for sea in SHORES[start]:
+        if row[sea]:
+            walk([sea])
+    return out
+
+
 def neighbours(state: MareData, civ: int, province: int) -> set[int]:
     """Provinces adjacent to ``province`` for ``civ``: borders and trireme chains."""
     return set(LAND_NEIGHBOURS[province]) | chain_shores(state, civ, province)
@@ -104,11 +128,14 @@ def influence_targets(state: MareData, civ: int) -> list[int]:
 
 
 def convertible(state: MareData, civ: int) -> list[int]:
-    """Provinces whose conversion ``civ`` may complete: its unit sits on the marker and
-    the province is next to one it has held since the start of the turn (text)."""
+    """Provinces whose conversion ``civ`` may complete: its unit sits on the marker, the
+    province is next to one it has held since the start of the turn, and it is not at
+    war (text: "respecting normal construction rules", and nothing is built at war)."""
     out = []
     for p in range(PROVINCES):
         if state.converter[p] != civ or state.influence[p] in (NOBODY, civ):
+            continue
+        if at_war(state, p):
             continue
         if any(
             state.influence[q] == civ and not state.new_influence[q]
@@ -176,6 +203,15 @@ def naval_options(state: MareData, civ: int) -> list[MareAction]:
             ):
                 out.append(A(act.FIGHT, space, enemy))
     return out
+
+
+def in_port(state: MareData, civ: int) -> bool:
+    """Whether ``civ`` has a trireme built and not launched yet.
+
+    Text: "Triremes just constructed move to an adjacent sea space" (L124) "during
+    the Military Phase" (L110): the launch is part of the owner's next naval moves,
+    not a choice (ruling R43), so its naval moves do not end while one is in port."""
+    return any(state.triremes[civ][p] for p in range(PROVINCES))
 
 
 def sail(state: MareData, civ: int, start: int, end: int) -> None:

@@ -31,6 +31,7 @@ from senet.games.marenostrum.constants import (
     POWER_BITS,
     ROLE_IDS,
     STEPS,
+    WAR_GOD,
 )
 from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
@@ -397,8 +398,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.cursed = v.int_list(f("cursed"), "cursed", 0, PROVINCES - 1, unique=True)
     s.regrown = v.int_list(f("regrown"), "regrown", 0, CIVS - 1, unique=True)
     s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
-    if s.step in (BLOCKADE, DECLARE) and len(s.blockade) < 5:
+    if (s.step == BLOCKADE and len(s.blockade) < 5) or (s.step == DECLARE and len(s.blockade) < 4):
         raise CorruptStateError("a blockade needs the crossing and its chain")
+    if s.step == WAR_GOD and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
+        raise CorruptStateError("Mars's step needs the ground battle it is about")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)
     s.creatures = _table(f("creatures"), "creatures", CIVS, PROVINCES, 0, 100)
     s.triremes = _table(f("triremes"), "triremes", CIVS, SPACES, 0, 100)

@@ -57,6 +57,7 @@ from senet.games.marenostrum.constants import (
     SETUP_CAPITAL,
     TAKE,
     TRADE_SIZE,
+    WAR_GOD,
 )
 from senet.games.marenostrum.powers import CardPowers
 from senet.games.marenostrum.set_up import SetUp
@@ -235,8 +236,10 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
 
     # ----------------------------------------------- steps of the military phase
     def _naval_actions(self, seat: int) -> list[MareAction]:
-        naval = rules.naval_options(self, self.civ_of[seat])
-        return [*naval, *gods.invoke_options(self, seat, True), A(act.DONE)]
+        civ = self.civ_of[seat]
+        naval = rules.naval_options(self, civ)
+        done = [] if rules.in_port(self, civ) else [A(act.DONE)]
+        return [*naval, *gods.invoke_options(self, seat, True), *done]
 
     def _play_naval(self, seat: int, action: MareAction) -> None:
         if action.kind == act.DONE:
@@ -257,7 +260,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._march(seat, action.a, action.b, action.c)
 
     def _declare_actions(self, seat: int) -> list[MareAction]:
-        return [*self.join_options(), A(act.DONE)]
+        return self.declare_options()
 
     def _play_declare(self, seat: int, action: MareAction) -> None:
         self._declare(action)
@@ -275,14 +278,22 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         self._choose_loss(action.a)
 
     def _after_battle_actions(self, seat: int) -> list[MareAction]:
-        return [*rules.after_battle_options(self, self.after_space), A(act.LEAVE)]
+        return rules.after_battle_options(self, self.after_space)
 
     def _play_after_battle(self, seat: int, action: MareAction) -> None:
         self._after_battle(action)
 
+    def _war_god_actions(self, seat: int) -> list[MareAction]:
+        return [*gods.mars_options(self, self.war_god_battle()[0]), A(act.PASS)]
+
+    def _play_war_god(self, seat: int, action: MareAction) -> None:
+        self._war_god(False)
+
     # ------------------------------------------- powers, played in any step
     def _play_invoke(self, seat: int, action: MareAction) -> None:
         gods.invoke(self, action)
+        if self.step == WAR_GOD:
+            self._war_god(True)
 
     def _play_swap(self, seat: int, action: MareAction) -> None:
         self._swap(seat, action.a, action.b)
@@ -355,6 +366,7 @@ STEPS: dict[str, Step] = {
     BLOCKADE: Step(MareState._blockade_actions, MareState._play_blockade),
     LOSSES: Step(MareState._losses_actions, MareState._play_losses),
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
+    WAR_GOD: Step(MareState._war_god_actions, MareState._play_war_god),
 }
 
 #: The powers a step offers beside its own choices, by action kind; each leaves the

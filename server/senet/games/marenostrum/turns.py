@@ -12,7 +12,7 @@ from __future__ import annotations
 from abc import abstractmethod
 
 from senet.games.marenostrum import gods, rules
-from senet.games.marenostrum.board import PROVINCES, SPACES
+from senet.games.marenostrum.board import PROVINCES, SPACE_IDS, SPACES
 from senet.games.marenostrum.cards import (
     FREE_BUILD,
     GODS,
@@ -170,9 +170,25 @@ class TurnOrder(MareData):
             self._start_construction()
         elif self.phase == CONSTRUCTION:
             self._discard()
+            self._lapse_conversions()
             self._start_phase(MILITARY)
         else:
             self._start_turn()
+
+    def _lapse_conversions(self) -> None:
+        """Text: a conversion is completed "During the next building phase" or not at
+        all. Conversions start only after battles, so every one still standing when a
+        construction phase ends has had its building phase (ruling R41); the unit on
+        the marker stays where it is."""
+        for province, civ in enumerate(self.converter):
+            if civ == NOBODY:
+                continue
+            self.converter[province] = NOBODY
+            self.emit(
+                "conversion_lapsed",
+                seat=self.seat_of[civ],
+                province=SPACE_IDS[province],
+            )
 
     def _start_offerings(self) -> None:
         # Text: every god goes back to the heavens when an offering phase begins.

@@ -1,0 +1,319 @@
+"""Mare Nostrum as the rule text says: war, the after-battle choice, gods and ships.
+
+Each test pins one line (or a few) of ``mare-nostrum-mythology.txt`` (quoted in its
+docstring as ``L<n>``) or a ruling of ``docs/rules/mare-nostrum.md`` built on it.
+Positions are built from a seeded match and arranged by hand; decisions go through
+the checked ``apply`` with notation, as a client's would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from senet.games.errors import MalformedActionError
+from senet.games.interface import Event
+from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum import rules as r
+from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
+from senet.games.marenostrum.commodities import CARD_TYPES
+from senet.games.marenostrum.constants import (
+    AFTER_BATTLE,
+    BUILD,
+    CONSTRUCTION,
+    GROUND,
+    MILITARY,
+)
+
+P = space_index
+
+
+def _match(seats: int = 6, seed: int = 1) -> MareState:
+    state = MARENOSTRUM.new_match(seats, {}, seed)
+    assert isinstance(state, MareState)
+    return state
+
+
+def _legal(state: MareState, seat: int | None = None) -> set[str]:
+    seat = state.current_seat() if seat is None else seat
+    return {a.notation() for a in state.legal_actions_for(seat)} if seat is not None else set()
+
+
+def _hand(state: MareState, seat: int, tax: int) -> None:
+    """Give ``seat`` exactly ``tax`` tax cards (from the bank, so the cards add up)."""
+    for card in range(CARD_TYPES):
+        state.bank[card] += state.hands[seat][card]
+        state.hands[seat][card] = 0
+    state.bank[0] -= tax
+    state.hands[seat][0] = tax
+
+
+def _building(state: MareState, civ: int) -> int:
+    seat = state.seat_of[civ]
+    state.phase, state.step, state.queue, state.actor = CONSTRUCTION, BUILD, [seat], seat
+    return seat
+
+
+def _converting_camp(state: MareState) -> int:
+    """Egypt's legion sits on Rome's marker in Campania, next to Egypt's Magna Graecia."""
+    camp = P("camp")
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.converter[camp] = EGYPT
+    state.influence[P("magn")] = EGYPT
+    return camp
+
+
+def _kinds(events: list[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+# ----------------------------------------------------------- conversion (item 1)
+def test_no_conversion_is_completed_in_a_province_at_war() -> None:
+    """L150: the invader "MAY construct their own influence marker to replace the
+    existing one, respecting normal construction rules"; L111: "Players cannot build
+    in a province "at war" or under military occupation"."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    assert f"convert {'camp'}" in _legal(state)
+    state.legions[ROME][camp] = 1  # Rome attacked it and both survived: at war
+    assert r.at_war(state, camp)
+    assert camp not in r.convertible(state, EGYPT)
+    assert "convert camp" not in _legal(state)
+
+
+# ----------------------------------------------------- conversion lapses (R41)
+def test_a_conversion_lapses_after_the_next_building_phase() -> None:
+    """L150: "During the next building phase, the invading player MAY construct their
+    own influence marker to replace the existing one" (ruling R41: not later)."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    assert "convert camp" in _legal(state)
+    events = state.apply(seat, "done")  # the last builder: the phase ends
+    assert state.phase == MILITARY
+    assert state.converter[camp] == -1
+    lapsed = [e for e in events if e.kind == "conversion_lapsed"]
+    assert [e.data for e in lapsed] == [{"seat": seat, "province": "camp"}]
+    assert state.legions[EGYPT][camp] == 1, "the unit on the marker stays"
+    _building(state, EGYPT)
+    assert "convert camp" not in _legal(state)
+
+
+def test_a_conversion_completed_in_time_does_not_lapse() -> None:
+    """L150: "The province and its buildings will then be controlled by the new
+    owner"."""
+    state = _match()
+    camp = _converting_camp(state)
+    seat = _building(state, EGYPT)
+    _hand(state, seat, tax=3)
+    state.apply(seat, "convert camp")
+    for _ in range(3):
+        state.apply(seat, "pay tax")
+    assert state.influence[camp] == EGYPT
+    events = state.apply(seat, "done")
+    assert "conversion_lapsed" not in _kinds(events)
+
+
+# ------------------------------------------------ the lone invader chooses (R40)
+def _greek_turn_against_a_roman_army() -> tuple[MareState, int, int]:
+    """Rome's two creatures are at war with a Greek legion in Peloponnesus; Greece is
+    about to end its ground moves (its legion must fight: L130)."""
+    state = _match()
+    pelo = P("pelo")
+    greece, rome = state.seat_of[GREECE], state.seat_of[ROME]
+    state.owned[greece] = []
+    state.owned[rome] = []
+    state.fortresses[pelo] = 0
+    state.legions[GREECE][pelo] = 1
+    state.creatures[GREECE][pelo] = 0
+    state.creatures[ROME][pelo] = 2
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [greece], greece
+    return state, greece, rome
+
+
+def test_a_lone_surviving_invader_chooses_at_the_end_of_the_battle() -> None:
+    """L147: "Only one invading player survives: The invader chooses one of three
+    options for remaining legions" (ruling R40: the invader left alone chooses at the
+    end of the battle that left him alone, in whoever's turn it was fought)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    pelo = P("pelo")
+    events = state.apply(greece, "done")
+    assert "battle" in _kinds(events)
+    assert state.legions[GREECE][pelo] == 0 and state.creatures[ROME][pelo] >= 1
+    assert state.step == AFTER_BATTLE and state.current_seat() == rome
+    legal = _legal(state)
+    assert {"sack city", "occupy", "convert"} <= legal
+    events = state.apply(rome, "occupy")
+    assert state.occupier[pelo] == ROME
+    assert [e.data for e in events if e.kind == "occupied"] == [{"seat": rome, "province": "pelo"}]
+    assert state.step != AFTER_BATTLE and greece not in state.queue, "Greece's turn is over"
+
+
+# --------------------------------------------------- three options only (R42)
+def test_after_a_battle_there_are_three_options_and_no_fourth() -> None:
+    """L147: "The invader chooses one of three options": sack, occupy, convert."""
+    state, greece, _ = _greek_turn_against_a_roman_army()
+    state.apply(greece, "done")
+    kinds = {a.kind for a in state.legal_actions()}
+    assert kinds == {"sack", "occupy", "convert"}
+    with pytest.raises(MalformedActionError):
+        MARENOSTRUM.parse_action("leave")
+
+
+def test_an_enemy_unit_left_standing_stops_building_there() -> None:
+    """L111: "Players cannot build in a province "at war" or under military
+    occupation, except in their own Capital Province" (ruling R42: an enemy unit
+    standing alone in the province, whatever it chose, is a military occupation)."""
+    state = _match()
+    camp = P("camp")
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1  # it sacked, say: neither occupier nor converter
+    assert state.occupier[camp] == -1 and state.converter[camp] == -1
+    assert not state.can_place(ROME, camp)
+    seat = _building(state, ROME)
+    _hand(state, seat, tax=3)
+    assert not any(a.endswith(" camp") for a in _legal(state) if a.startswith("build"))
+    state.legions[EGYPT][P("lati")] = 1
+    assert state.can_place(ROME, P("lati")), "the capital is exempt"
+    state.legions[EGYPT][camp] = 0
+    assert state.can_place(ROME, camp)
+
+
+# ------------------------------------------------------ ships just built (R43)
+def test_a_trireme_just_built_moves_to_an_adjacent_sea() -> None:
+    """L124: "Triremes just constructed move to an adjacent sea space"; L110: "They
+    move to an adjacent sea space during the Military Phase" (ruling R43: the launch
+    is not optional; the naval moves end only once it is made)."""
+    from senet.games.marenostrum.constants import NAVAL
+
+    state = _match()
+    rome = state.seat_of[ROME]
+    lati, tyr = P("lati"), P("tyr")
+    state.triremes[ROME][lati] = 1
+    state.phase, state.step, state.queue, state.actor = MILITARY, NAVAL, [rome], rome
+    legal = _legal(state)
+    assert "sail lati tyr" in legal and "done" not in legal
+    assert (
+        state.describe("sail lati tyr") == "Launch the trireme built in Latium into Mare Tyrrhenum"
+    )
+    state.apply(rome, "sail lati tyr")
+    assert state.triremes[ROME][lati] == 0 and state.triremes[ROME][tyr] >= 1
+    assert "done" in _legal(state)
+
+
+# ---------------------------------------------------------------- gods (R18)
+def _hold(state: MareState, god: str, seat: int) -> None:
+    from senet.games.marenostrum.cards import GOD_IDS
+
+    state.god_holder[GOD_IDS.index(god)] = seat
+    state.god_used[GOD_IDS.index(god)] = 0
+
+
+def _battle(events: list[Event]) -> Mapping[str, Any]:
+    return next(e.data for e in events if e.kind == "battle")
+
+
+def test_mars_is_invoked_before_a_battle_at_his_holders_choice() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power" (ruling R18: before each ground battle he fights, Mars's holder, defender
+    too, invokes him or keeps him for a later battle)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    _hold(state, "mars", rome)
+    state.apply(greece, "done")
+    assert state.step == "war_god" and state.current_seat() == rome
+    assert _legal(state) == {"invoke mars pelo", "pass"}
+    assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle in Peloponnesus"
+    assert state.describe("pass") == "Keep Mars for a later battle"
+    twin = state.clone()
+    kept = _battle(twin.apply(rome, "pass"))
+    assert kept["defence"] == 12 and not twin.god_used[5]
+    events = state.apply(rome, "invoke mars pelo")
+    assert "god_invoked" in _kinds(events)
+    assert _battle(events)["defence"] == 18 and state.god_used[5]
+
+
+def test_mars_is_not_asked_about_battles_he_cannot_join() -> None:
+    """L82: the power is the holder's; a battle between two others is not his."""
+    state, greece, _ = _greek_turn_against_a_roman_army()
+    _hold(state, "mars", state.seat_of[EGYPT])
+    state.apply(greece, "done")
+    assert state.step != "war_god"
+
+
+def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power. The God's effects are applied immediately" (ruling R18: Hermes and Isis
+    are offered where cards are spent, in the holder's construction turn)."""
+    state = _match()
+    seat = _building(state, ROME)
+    _hold(state, "hermes", seat)
+    _hold(state, "isis", seat)
+    legal = _legal(state)
+    assert {"invoke hermes", "invoke isis"} <= legal
+    before = sum(state.hands[seat])
+    state.apply(seat, "invoke hermes")
+    assert sum(state.hands[seat]) == before + 3
+    assert "invoke hermes" not in _legal(state) and state.step == BUILD
+    others = [sum(h) for h in state.hands]
+    state.apply(seat, "invoke isis")
+    assert [sum(h) for h in state.hands] == [n + 1 for n in others]
+    with pytest.raises(MalformedActionError):
+        MARENOSTRUM.parse_action("invoke athena")
+
+
+# ------------------------------------------------ the blockade's chain (R19, R34)
+def _egypt_sailing_for_peloponnesus(greek_in_crt: int = 1) -> tuple[MareState, int, int]:
+    """Egypt, in its ground moves, with a legion in Cyrenaica and triremes in Mare
+    Creticum, Libycum and Ionium; Greece has a trireme in Mare Creticum."""
+    state = _match()
+    egypt, greece = state.seat_of[EGYPT], state.seat_of[GREECE]
+    for row in (state.triremes[EGYPT], state.triremes[GREECE]):
+        row[:] = [0] * len(row)
+    for sea in ("crt", "lib", "ion"):
+        state.triremes[EGYPT][P(sea)] = 1
+    state.triremes[GREECE][P("crt")] = greek_in_crt
+    state.legions[EGYPT][P("cyre")] = 1
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [egypt], egypt
+    return state, egypt, greece
+
+
+def test_the_attacker_chooses_the_chain_among_his_triremes() -> None:
+    """L154: "the attacker must declare they are attempting to break the Greek
+    blockade and specify units and triremes" (ruling R19: he chooses the chain, sea
+    by sea, where the choice changes which Greek ships may attack it)."""
+    state, egypt, greece = _egypt_sailing_for_peloponnesus()
+    state.apply(egypt, "move l cyre pelo")
+    assert state.step == "declare" and state.current_seat() == egypt
+    assert _legal(state) == {"via crt", "via lib"}
+    assert state.describe("via lib") == "Carry the legion by Mare Libycum"
+    events = state.apply(egypt, "via lib")
+    declared = next(e.data for e in events if e.kind == "blockade_declared")
+    assert declared["chain"] == ["lib", "ion"]
+    assert state.step == "ground" and state.legions[EGYPT][P("pelo")] == 1, (
+        "no Greek trireme on that chain: the crossing goes through"
+    )
+    state, egypt, greece = _egypt_sailing_for_peloponnesus()
+    state.apply(egypt, "move l cyre pelo")
+    state.apply(egypt, "via crt")
+    assert state.step == "blockade" and _legal(state, greece) == {"blockade crt", "done"}
+
+
+def test_the_greek_player_attacks_only_the_carrying_trireme() -> None:
+    """L154: "This attack is only against transporting triremes" (ruling R19: one
+    trireme of the chain per sea carries; the mover's others there do not fight)."""
+    state, egypt, greece = _egypt_sailing_for_peloponnesus(greek_in_crt=3)
+    crt = P("crt")
+    state.triremes[EGYPT][crt] = 3
+    state.apply(egypt, "move l cyre pelo")
+    state.apply(egypt, "via crt")
+    events = state.apply(greece, "blockade crt")
+    fight = next(e.data for e in events if e.kind == "blockade_battle")
+    assert len(fight["invader_dice"]) == 1 and fight["invader_losses"] <= 1
+    assert state.triremes[EGYPT][crt] >= 2
