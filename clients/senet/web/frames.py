@@ -20,7 +20,7 @@ from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import log_lines, marked, renderer_for
-from senet.text.seat_names import SeatNames
+from senet.text.seat_names import SeatNames, waiting_for_players
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
 
@@ -82,11 +82,7 @@ def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int 
     if summary.status != match_pb2.MATCH_STATUS_ACTIVE:
         return f"The match is {STATUS_NAME.get(summary.status, 'over')}."
     if not summary.started:
-        open_seats = sum(
-            1 for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
-        )
-        plural = "s" if open_seats != 1 else ""
-        return f"Waiting for players to join ({open_seats} open seat{plural})."
+        return f"{waiting_for_players(summary)}."
     if not summary.HasField("current_seat"):
         return "Waiting."
     if summary.current_seat == viewer:
