@@ -231,7 +231,7 @@ async def test_the_help_opens_and_closes(
         assert app.zoomed and app.players.region.area == 0
         await pilot.press("f2")
         await pilot.pause()
-        assert not app.zoomed and app.players.region.area > 0
+        assert not app.has_class("-zoomed") and app.players.region.area > 0
 
 
 async def test_the_log_wraps_whole_words_and_keeps_the_newest_line_in_view(
