@@ -16,6 +16,7 @@ from senet.games import get_game
 from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.web import live
+from senet.web.frames import LogEntry
 from senet.web.replay import Replay
 from senet.web.security import CSRF_COOKIE, SeatCookie
 from tests.web.conftest import BASE, create_by_form, csrf_of
@@ -352,6 +353,44 @@ def test_alike_actions_in_a_row_fold_into_one_line() -> None:
     assert recent_lines([*offers, other])[0] == (
         "Rome (bot): off ? (x3): Rome has offered 3 card(s)."
     )
+
+
+def test_offers_made_at_once_fold_per_trader_though_they_interleave() -> None:
+    """Issue 34, web 5: "Mare Nostrum fills it with one 'has offered N card(s)' line
+    per card per bot ... repeated events folded into one line". Traders offer at
+    once, so their offers interleave; each trader's still folds into one line, and
+    an action of another word between them keeps them apart."""
+    from senet.web.frames import fold, log_entry, recent_lines
+
+    def offer(seat: int, name: str, count: int) -> LogEntry:
+        return log_entry(
+            [f"{name} (bot): offer", f"  {name} has offered {count} card(s)."], seat, "offer"
+        )
+
+    size = log_entry(["Rome (bot): size 2", "  Rome sets the trade."], 1, "size 2")
+    entries = [
+        size,
+        offer(1, "Rome", 1),
+        offer(2, "Greece", 1),
+        offer(1, "Rome", 2),
+        offer(2, "Greece", 2),
+    ]
+    assert [(e.text.split("\n")[1].strip(), n) for e, n in fold(entries)] == [
+        ("Rome sets the trade.", 1),
+        ("Rome has offered 2 card(s).", 2),
+        ("Greece has offered 2 card(s).", 2),
+    ]
+    assert len(recent_lines(entries)) == 3
+    # Another seat's other action between two alike ones: nothing folds across it.
+    apart = [offer(1, "Rome", 1), size, offer(1, "Rome", 2)]
+    assert [n for _, n in fold(apart)] == [1, 1, 1]
+    # Nor does a seat's own other action (a placement between two of its passes).
+    passes = [
+        log_entry(["Ada: pass"], 0, "pass"),
+        log_entry(["Ada: a c2"], 0, "a c2"),
+        log_entry(["Ada: pass"], 0, "pass"),
+    ]
+    assert [n for _, n in fold(passes)] == [1, 1, 1]
 
 
 def test_a_replay_says_its_position_not_whose_turn_it_is() -> None:
