@@ -243,5 +243,9 @@ def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board
     )
     page.evaluate("window.scrollTo(0, 0)")
     assert page.locator("#board [data-hand]").bounding_box()["y"] < WIDE["height"]
+    # The traders' interleaved offers: one line per trader in what just happened.
+    recent = page.eval_on_selector_all("#recent li", "items => items.map((li) => li.textContent)")
+    offering = [line.split(":")[0] for line in recent if "has offered" in line]
+    assert len(offering) == len(set(offering)), recent
     _both_widths(page, screenshots, "usability-marenostrum-rule")
     assert page.errors == []
