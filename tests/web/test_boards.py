@@ -97,6 +97,8 @@ def test_the_mykerinos_patron_draft_is_on_the_board_and_chosen_there() -> None:
     assert view.mykerinos.HasField("draft")
     drawn = board.draw(view, _summary("mykerinos", 3), seat)
     assert "Patron draft" in drawn
+    # The draft comes before the first campaign, not in a "campaign 0".
+    assert "Before campaign 1 of 3 · " in drawn and "Campaign 0" not in drawn
     drafts = [a for a in state.legal_actions() if a.notation().startswith("draft")]
     assert drafts
     for action in drafts:
