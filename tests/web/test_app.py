@@ -212,7 +212,11 @@ async def test_a_finished_match_replays_with_its_seed_commitment_verified(
         match_id = await senet.create_match("archeos", 2, seed=11)
         seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
         summary = await _play_to_the_end(senet, match_id, seats, pick=-1)
-    assert (await web.get(f"/matches/{match_id}/replay")).status_code == 200
+    replay_page = await web.get(f"/matches/{match_id}/replay")
+    assert replay_page.status_code == 200
+    # The step controls come before the board (the first screen), the check beside it.
+    html = replay_page.text
+    assert html.index("id='step'") < html.index('id="board"') < html.index("id='verify'")
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()
     assert info["verified"] and all(check["ok"] for check in info["checks"])
     assert info["steps"] == summary.version

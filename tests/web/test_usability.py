@@ -152,6 +152,14 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     headline = page.locator("#headline").inner_text()
     assert headline.startswith(f"Move 12 of {steps}: ") and "Waiting" not in headline
     _both_widths(page, screenshots, "usability-replay-position")
+    # The steps are in the first screen at both widths, above the board.
+    for size in (WIDE, NARROW):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        for control in ("#step", "#next", "#last"):
+            box = page.locator(control).bounding_box()
+            assert box["y"] + box["height"] < page.locator("#board").bounding_box()["y"], size
+    page.set_viewport_size(WIDE)
     page.locator("#last").click()
     page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
     assert "3rd" in next(
