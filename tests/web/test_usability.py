@@ -34,6 +34,20 @@ def _both_widths(page: Any, screenshots: Path, name: str) -> None:
     page.set_viewport_size(WIDE)
 
 
+def _check_log_folded(page: Any) -> None:
+    """No two alike lines in the live log with only other seats' actions of the same
+    word between them (traders' offers interleave): those fold into one."""
+    logged = page.eval_on_selector_all(
+        "#log li", "items => items.map((li) => [li.dataset.key, li.dataset.seat, li.dataset.word])"
+    )
+    for first, (key, seat, word) in enumerate(logged):
+        for later in logged[first + 1 :]:
+            if later[0] == key:
+                pytest.fail(f"{key!r} should have folded: {logged}")
+            if not word or later[1] == seat or later[2] != word:
+                break
+
+
 def test_a_wrong_notation_says_why(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
@@ -220,6 +234,7 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     assert log["y"] < WIDE["height"]
     keys = page.eval_on_selector_all("#log li", "items => items.map((li) => li.dataset.key || '')")
     assert all(a != b for a, b in itertools.pairwise(keys) if a)
+    _check_log_folded(page)
     _both_widths(page, screenshots, "usability-recent-and-log")
     assert page.errors == []
 
@@ -251,9 +266,11 @@ def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board
     )
     page.evaluate("window.scrollTo(0, 0)")
     assert page.locator("#board [data-hand]").bounding_box()["y"] < WIDE["height"]
-    # The traders' interleaved offers: one line per trader in what just happened.
+    # The traders' interleaved offers: one line per trader in what just happened, and
+    # in the live log no two alike lines with only other traders' offers between.
     recent = page.eval_on_selector_all("#recent li", "items => items.map((li) => li.textContent)")
     offering = [line.split(":")[0] for line in recent if "has offered" in line]
     assert len(offering) == len(set(offering)), recent
+    _check_log_folded(page)
     _both_widths(page, screenshots, "usability-marenostrum-rule")
     assert page.errors == []
