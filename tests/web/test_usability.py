@@ -190,6 +190,15 @@ def test_boards_show_the_hand_first_stacks_apart_and_the_patron_draft(
     wait_for_turn(page)
     hand = page.locator("#board section:has(h3:text-is('Your hand'))")
     assert hand.bounding_box()["y"] + 60 < WIDE["height"]
+    # A turn starts with taking from the display, drawing or leading: the display's
+    # cards are in the first screen too, at both widths.
+    for size in (WIDE, NARROW):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        card = page.locator("#board section:has(h3:text-is('Display')) [data-target]").first
+        box = card.bounding_box()
+        assert box["y"] + box["height"] < size["height"], size
+    page.set_viewport_size(WIDE)
     _both_widths(page, screenshots, "usability-archeos-board")
     page.locator("#board svg[aria-label^='The site tracks']").screenshot(
         path=str(screenshots / "usability-archeos-stacks.png")
