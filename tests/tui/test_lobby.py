@@ -145,6 +145,15 @@ async def test_every_games_new_match_form_fits_80x24_without_scrolling(game_id: 
         assert scroll.scroll_y == 0
 
 
+async def test_a_bot_seat_alone_on_its_row_is_named_by_its_number() -> None:
+    game = games_pb2.GameInfo(id="five", name="Five", min_seats=2, max_seats=5)
+    app = FormHost(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)  # type: ignore[arg-type]
+        assert "Bot seats 1-3" in text and "Bot seat 4" in text, text
+
+
 def _args(address: str, *more: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     play_cli.add_arguments(parser)

@@ -122,7 +122,7 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
                 with Horizontal(classes="row"):
                     last = min(self.bot_rows, first + BOTS_PER_ROW)
                     yield Label(
-                        f"Bot seats {first + 1}-{last}" if last > first + 1 else "Bot seat 1"
+                        f"Bot seats {first + 1}-{last}" if last > first + 1 else f"Bot seat {last}"
                     )
                     for index in range(first, last):
                         field = f"bot-{index}"
