@@ -36,6 +36,7 @@ _.overflow
 _.compose
 _.on_mount
 _.on_button_pressed
+_.on_descendant_focus
 _.action_page
 _.action_play_now
 _.border_title

@@ -14,6 +14,7 @@ from senet.games import (
     InvalidOptionsError,
     OptionSpec,
     Rng,
+    UnknownActionError,
     UnknownGameError,
     all_games,
     get_game,
@@ -134,3 +135,24 @@ def test_a_document_of_another_game_is_refused_by_name(game: Game) -> None:
         game.state_from_view(view, seed=2)
     with pytest.raises(CorruptStateError, match="not a state"):
         game.state_from_data([])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", ["mykerinos", "archeos", "marenostrum"])
+def test_an_unknown_word_is_answered_with_the_words_legal_now(game_id: str) -> None:
+    """Issue 34: "`zz9` answers "Not accepted" with action words of all rules variants
+    (draft, gov, tb, usetie); list only those this match can use now"."""
+    game = get_game(game_id)
+    state = game.new_match(game.info.min_seats, {}, 34)
+    seat = state.current_seat()
+    assert seat is not None
+    words = sorted({a.notation().split()[0] for a in state.legal_actions()})
+    with pytest.raises(UnknownActionError) as refused:
+        state.apply(seat, "zz9")
+    assert str(refused.value) == f"unknown action 'zz9'; actions now: {', '.join(words)}"
+    assert refused.value.word == "zz9" and refused.value.reason == "MALFORMED_ACTION"
+    waiting = next(s for s in range(state.seat_count) if s not in state.deciding_seats())
+    with pytest.raises(UnknownActionError, match=r"you have no action to play now$"):
+        state.read_action(waiting, "zz9")
+    # A parser alone knows no position: the word, and nothing made up.
+    with pytest.raises(UnknownActionError, match=r"^unknown action 'zz9'$"):
+        game.parse_action("zz9")

@@ -43,7 +43,7 @@ REFUSED: list[tuple[object, type[GameError], str]] = [
     (
         "zz",
         MalformedActionError,
-        "unknown action 'zz'; actions are: a, b, block, col, cur, dir, discard, draft, exp, gov, hei, keeptie, leave, mus, na, nb, nskip, pass, ta, take, tb, usetie",  # noqa: E501
+        "unknown action 'zz'; actions now: a, pass",
     ),
     ("a", MalformedActionError, "'a' takes 1 space(s), got 0"),
     ("a z9", MalformedActionError, "'z9' is not a space: use a column a-h and a row 1-9, like c2"),
@@ -106,7 +106,7 @@ REFUSED: list[tuple[object, type[GameError], str]] = [
     (
         ("zz", (), -1),
         MalformedActionError,
-        "unknown action 'zz'; actions are: a, b, block, col, cur, dir, discard, draft, exp, gov, hei, keeptie, leave, mus, na, nb, nskip, pass, ta, take, tb, usetie",  # noqa: E501
+        "unknown action 'zz'; actions now: a, pass",
     ),
     (("mus", (), 99), MalformedActionError, "not a Mykerinos action: ('mus', (), 99)"),
     (("take", (), 7), MalformedActionError, "not a Mykerinos action: ('take', (), 7)"),

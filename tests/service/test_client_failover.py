@@ -11,6 +11,9 @@ import grpc
 import pytest
 
 from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
+from senet.service.server import create_server
+from senet.service.settings import Settings
 from senet.v1 import match_service_pb2 as ms
 from senet.v1 import match_service_pb2_grpc
 from tests.service.conftest import Deployment, free_port
@@ -102,3 +105,23 @@ async def test_a_stream_cancelled_before_any_response_is_reopened(alive: str) ->
         assert first.snapshot.match.match_id == match_id
         assert client.opened == 2
         await stream.aclose()
+
+
+async def test_a_new_client_reaches_a_server_started_where_a_connection_was_refused() -> None:
+    """gRPC shares connections between the channels of a process unless told not to:
+    a new channel would inherit the refused connection and its reconnect backoff and
+    fail with the old "Connection refused" although a server now listens there (the
+    lobby test's bot server "refused connections" that way under load). One attempt,
+    no retry to hide it."""
+    port = free_port()
+    address = f"127.0.0.1:{port}"
+    async with SenetClient(address, timeout_s=5, max_attempts=1) as early:
+        with pytest.raises(SenetRpcError) as refused:
+            await early.list_games()
+        assert refused.value.code == grpc.StatusCode.UNAVAILABLE
+    server = await create_server(Settings(port=port, host="127.0.0.1", log_json=False))
+    try:
+        async with SenetClient(address, timeout_s=5, max_attempts=1) as client:
+            assert {game.id for game in await client.list_games()} >= {"mykerinos"}
+    finally:
+        await server.stop()

@@ -650,3 +650,13 @@ def test_variant_events_are_described() -> None:
         "Red (Bob) took the Nile card of row 1: special card, 8 pts.",
         "Blue (Ada, you) used the tie card to win the tie.",
     ]
+
+
+def test_the_quick_games_draft_is_before_the_first_campaign_not_campaign_0() -> None:
+    """Quick game: "three campaigns after each player drafts two patrons"; the draft
+    comes first, so the header does not call it a campaign 0."""
+    state = get_game("mykerinos").new_match(3, {"quick": True}, seed=2)
+    view = codec_for("mykerinos").view_to_proto(state.view(0)).mykerinos
+    assert view.campaign == 0 and view.HasField("draft")
+    header = drawing.to_text(match_lines(view, None, 0, drawing.ASCII)).splitlines()[0]
+    assert "before campaign 1 of 3" in header and "campaign 0" not in header

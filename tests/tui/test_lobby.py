@@ -13,15 +13,18 @@ from collections.abc import Awaitable, Callable, Sequence
 
 import pytest
 from textual.app import App
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select
 
 from senet.client.client import SenetClient
+from senet.codec.options import game_info_to_proto
+from senet.games.registry import get_game
 from senet.text import cli as play_cli
 from senet.text import drawing
 from senet.tui.app import PlayApp
 from senet.tui.lobby import LobbyApp, LobbyChoice, LobbyScreen
-from senet.tui.newmatch import NewMatchChoices, NewMatchForm
+from senet.tui.newmatch import NewMatchChoices, NewMatchForm, short_label
 from senet.tui.run import lobby_session
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from tests.tui.conftest import screen_text, wait_for
@@ -105,6 +108,52 @@ async def test_n_asks_the_game_when_the_server_lists_them() -> None:
     )
 
 
+class FormHost(App[NewMatchChoices | None]):
+    def __init__(self, game: games_pb2.GameInfo) -> None:
+        super().__init__()
+        self.game = game
+
+    def on_mount(self) -> None:
+        self.push_screen(NewMatchForm(self.game), callback=self.exit)
+
+
+@pytest.mark.parametrize("game_id", ["mykerinos", "archeos", "marenostrum"])
+async def test_every_games_new_match_form_fits_80x24_without_scrolling(game_id: str) -> None:
+    """Issue 34 (terminal 8, and the review after it): the form asks for bots per seat,
+    clocks and every option; at 80x24 all of it is on one screen, nothing to scroll,
+    and the line at the bottom says what the focused field is for."""
+    game = game_info_to_proto(get_game(game_id))
+    app = FormHost(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, NewMatchForm)
+        scroll = form.query_one(VerticalScroll)
+        text = screen_text(app)  # type: ignore[arg-type]
+        print(text)  # the form as a person sees it, in the test's log
+        assert scroll.max_scroll_y == 0 and scroll.region.bottom <= 24, text
+        for widget in form.query("Input, Select, Checkbox, Button"):
+            assert widget.region.bottom <= scroll.region.bottom - 1, (widget, text)
+        for index in range(game.max_seats - 1):
+            assert form.query_one(f"#bot-{index}", Select).region.width >= 12, text
+        for spec in game.options:
+            assert short_label(spec) in text, (spec.name, text)
+        # Every field is on screen, so the focus walks them without scrolling.
+        form.query_one(f"#option-{game.options[-1].name}").focus()
+        await pilot.pause()
+        assert game.options[-1].description[:40] in " ".join(screen_text(app).split())  # type: ignore[arg-type]
+        assert scroll.scroll_y == 0
+
+
+async def test_a_bot_seat_alone_on_its_row_is_named_by_its_number() -> None:
+    game = games_pb2.GameInfo(id="five", name="Five", min_seats=2, max_seats=5)
+    app = FormHost(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)  # type: ignore[arg-type]
+        assert "Bot seats 1-3" in text and "Bot seat 4" in text, text
+
+
 def _args(address: str, *more: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     play_cli.add_arguments(parser)
@@ -184,10 +233,6 @@ async def test_watching_from_the_lobby_opens_the_play_screen_as_a_spectator(
         await client.close()
 
 
-@pytest.mark.skip(
-    reason="in a clean-clone CI run its bot_server refused connections from the first "
-    "call (passes alone); skipped until that is understood: see the session's note"
-)
 async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
     bot_server: str,
 ) -> None:
@@ -230,7 +275,7 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
         assert summary.options["quick"].bool_value is True
         assert f"Created mykerinos match {session.match_id}" in out.getvalue()
         # The form at 80x24 shows what it asks, starting with the seats.
-        assert "NEW Mykerinos MATCH" in forms[0] and "Bot seat 1" in forms[0], forms[0]
+        assert "NEW Mykerinos MATCH" in forms[0] and "Bot seats 1-3" in forms[0], forms[0]
     finally:
         await client.close()
 

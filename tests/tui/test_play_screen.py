@@ -228,10 +228,10 @@ async def test_the_help_opens_and_closes(
         await pilot.pause()
         await pilot.press("f2")  # the board alone, then back
         await pilot.pause()
-        assert app.screen.maximized is app.board
+        assert app.zoomed and app.players.region.area == 0
         await pilot.press("f2")
         await pilot.pause()
-        assert app.screen.maximized is None
+        assert not app.has_class("-zoomed") and app.players.region.area > 0
 
 
 async def test_the_log_wraps_whole_words_and_keeps_the_newest_line_in_view(
@@ -303,3 +303,33 @@ async def test_question_mark_explains_the_highlighted_action_even_after_a_filter
         assert app.entry.value == "take l"
         logged = " ".join(app.log_pane.lines_written)
         assert "Not 'take l' now: rewards are chosen during delimitation" in logged, logged
+
+
+async def test_waiting_for_players_shows_the_whole_join_command_and_the_open_seats(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """At 80x24, before the match starts, the prompt's header says how many seats are
+    open and the join command is whole on a line of its own; zoomed (F2), the board
+    fills the screen between the status line, still at the top, and the prompt."""
+    address, client, _, _ = two_seats
+    match_id = await client.create_match("mykerinos", 3, seed=8)
+    session = Session(client, address, match_id, await client.join(match_id, "Ada"))
+    app = PlayApp(session)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        rows = screen_text(app).splitlines()
+        command = session.join_command()
+        assert len(command) <= 80
+        assert "Waiting for players to join (2 open seats)" in "\n".join(rows), rows
+        assert command in rows, rows
+        assert rows[0].startswith(f"mykerinos {match_id}"), rows
+        await pilot.press("f2")
+        await pilot.pause()
+        zoomed = screen_text(app).splitlines()
+        print("\n".join(zoomed))  # the zoomed screen as a person sees it
+        assert zoomed[0] == rows[0] and "connected" in zoomed[0], zoomed
+        assert app.board.region.y == 1 and app.board.region.height >= 14, zoomed
+        assert command in zoomed and len(zoomed) == 24, zoomed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not app.zoomed and screen_text(app).splitlines()[0] == rows[0]

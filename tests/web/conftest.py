@@ -1,5 +1,8 @@
 """Fixtures of the web client's tests: a match server with a bot worker and ``senet web``
-in child processes, and a real headless Chromium (Debian's ``chromium``) driven by playwright.
+in child processes, and a real headless Chromium (Debian's ``chromium``) driven by
+playwright, with the helpers the browser tests share (pages, creating a match from
+the lobby, waiting for the seat's turn); and the app over an in-process server
+through httpx, with its CSRF token and the lobby's create form.
 
 Screenshots go to ``$SENET_WEB_SCREENSHOTS`` when set (``tests/web/screenshots/``,
 ignored by git, is a good place), else to a folder under pytest's tmp dir; the
@@ -13,16 +16,27 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from senet.cli.beside import embedded_server
+from senet.web.app import create_app
+from senet.web.security import CSRF_COOKIE
+from senet.web.settings import WebSettings
 from tests.conftest import _free_port
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("SENET_CHROMIUM", "/usr/bin/chromium")
+#: Long enough for a whole match between bots; the waits end as soon as the page changes.
+MATCH_WAIT_MS = 240_000
+YOUR_TURN_OR_OVER = """() => document.body.dataset.status === 'finished'
+    || document.querySelectorAll('#actions button.action:not([disabled])').length > 0"""
+#: The address the httpx client gives the app (nothing listens there).
+BASE = "http://127.0.0.1:8080"
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -120,3 +134,77 @@ def chromium() -> Iterator[object]:
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def new_page(chromium: Any) -> Iterator[Callable[[dict[str, int]], Any]]:
+    """Pages in fresh browser contexts (no shared cookies), closed after the test;
+    each page's ``errors`` collects its script errors and console errors."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int]) -> Any:
+        context = chromium.new_context(viewport=viewport)
+        contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.errors = errors
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def create_match(page: Any, web_url: str, game: str, seats: list[str]) -> str:
+    """Fill the lobby's create form of ``game`` and submit it; returns the match id."""
+    page.goto(web_url + "/")
+    form = page.locator(f"section:has(h2#game-{game}) form.create")
+    for seat, choice in enumerate(seats):
+        form.locator(f"select[name=seat{seat}]").select_option(choice)
+    seat_count = form.locator("select[name^=seat]").count()
+    for seat in range(len(seats), seat_count):
+        form.locator(f"select[name=seat{seat}]").select_option("")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/matches/*/*")
+    match_id: str = page.url.rsplit("/", 2)[-2]
+    return match_id
+
+
+def wait_for_turn(page: Any) -> bool:
+    """Wait until the page's seat may act or the match is over; whether it may act."""
+    page.wait_for_function(YOUR_TURN_OR_OVER, timeout=MATCH_WAIT_MS)
+    return bool(page.evaluate("document.body.dataset.status") != "finished")
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[str]:
+    """An in-process match server (embedded store, a bot worker); its address."""
+    async with embedded_server() as address:
+        yield address
+
+
+@pytest.fixture
+async def web(server: str) -> AsyncIterator[httpx.AsyncClient]:
+    """The web app over ``server``, called through httpx (no browser, no port)."""
+    app = create_app(WebSettings(server=server))
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+        yield client
+    await app.state.web.close()
+
+
+async def csrf_of(web: httpx.AsyncClient) -> str:
+    """The CSRF token the lobby hands this client (its cookie)."""
+    response = await web.get("/")
+    assert response.status_code == 200
+    return web.cookies[CSRF_COOKIE]
+
+
+async def create_by_form(web: httpx.AsyncClient, **fields: str) -> httpx.Response:
+    """POST the lobby's create form (a Mykerinos match, you and an open seat, unless
+    ``fields`` say otherwise)."""
+    form = {"csrf": await csrf_of(web), "game": "mykerinos", "seat0": "you", "seat1": "open"}
+    form.update(fields)
+    return await web.post("/matches", data=form)

@@ -11,45 +11,15 @@ from typing import Any
 import httpx
 import pytest
 
-from senet.cli.beside import embedded_server
 from senet.client import SeatClient, SenetClient
 from senet.games import get_game
 from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.web import live
-from senet.web.app import create_app
+from senet.web.frames import LogEntry
 from senet.web.replay import Replay
 from senet.web.security import CSRF_COOKIE, SeatCookie
-from senet.web.settings import WebSettings
-
-BASE = "http://127.0.0.1:8080"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[str]:
-    async with embedded_server() as address:
-        yield address
-
-
-@pytest.fixture
-async def web(server: str) -> AsyncIterator[httpx.AsyncClient]:
-    app = create_app(WebSettings(server=server))
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
-        yield client
-    await app.state.web.close()
-
-
-async def _csrf(web: httpx.AsyncClient) -> str:
-    response = await web.get("/")
-    assert response.status_code == 200
-    return web.cookies[CSRF_COOKIE]
-
-
-async def _create(web: httpx.AsyncClient, **fields: str) -> httpx.Response:
-    form = {"csrf": await _csrf(web), "game": "mykerinos", "seat0": "you", "seat1": "open"}
-    form.update(fields)
-    return await web.post("/matches", data=form)
+from tests.web.conftest import BASE, create_by_form, csrf_of
 
 
 async def test_the_lobby_lists_games_options_and_the_place_of_open_matches(
@@ -68,7 +38,7 @@ async def test_the_lobby_lists_games_options_and_the_place_of_open_matches(
 async def test_creating_a_match_keeps_the_seat_token_in_an_http_only_cookie(
     web: httpx.AsyncClient,
 ) -> None:
-    response = await _create(web, name="Ada")
+    response = await create_by_form(web, name="Ada")
     assert response.status_code == 303
     match_id = response.headers["location"].split("/")[2]
     assert response.headers["location"] == f"/matches/{match_id}/play"
@@ -93,7 +63,7 @@ async def test_creating_a_match_keeps_the_seat_token_in_an_http_only_cookie(
 async def test_state_changing_requests_need_the_csrf_token_and_this_origin(
     web: httpx.AsyncClient, headers: dict[str, str], with_token: bool
 ) -> None:
-    csrf = await _csrf(web)
+    csrf = await csrf_of(web)
     form = {"game": "mykerinos", "seat0": "open", "seat1": "open"}
     if with_token:
         form["csrf"] = csrf
@@ -107,7 +77,7 @@ async def test_state_changing_requests_need_the_csrf_token_and_this_origin(
 async def test_a_seat_acts_with_its_cookie_and_the_csrf_header(
     web: httpx.AsyncClient, server: str
 ) -> None:
-    created = await _create(web)
+    created = await create_by_form(web)
     match_id = created.headers["location"].split("/")[2]
     csrf = web.cookies[CSRF_COOKIE]
     async with SenetClient(server) as senet:
@@ -135,7 +105,7 @@ async def test_a_seat_acts_with_its_cookie_and_the_csrf_header(
 
 
 async def test_the_lobby_lists_matches_to_join_watch_or_replay(web: httpx.AsyncClient) -> None:
-    created = await _create(web, seat0="open", seat1="open")
+    created = await create_by_form(web, seat0="open", seat1="open")
     match_id = created.headers["location"].split("/")[2]
     page = (await web.get("/")).text
     assert f"<code>{match_id}</code>" in page
@@ -143,7 +113,7 @@ async def test_the_lobby_lists_matches_to_join_watch_or_replay(web: httpx.AsyncC
 
 
 async def test_joining_an_open_seat_by_id(web: httpx.AsyncClient) -> None:
-    created = await _create(web, seat0="open", seat1="open")
+    created = await create_by_form(web, seat0="open", seat1="open")
     match_id = created.headers["location"].split("/")[2]
     assert created.headers["location"].endswith("/watch")
     joined = await web.post(
@@ -163,7 +133,7 @@ async def test_without_a_seat_the_play_page_leads_to_the_watch_page(web: httpx.A
 async def test_the_spectator_stream_never_carries_the_seat_token(
     web: httpx.AsyncClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    created = await _create(web)
+    created = await create_by_form(web)
     match_id = created.headers["location"].split("/")[2]
     seen: list[SeatCookie | None] = []
 
@@ -181,7 +151,7 @@ async def test_the_spectator_stream_never_carries_the_seat_token(
 
 
 async def test_a_spectators_frames_offer_no_actions(web: httpx.AsyncClient, server: str) -> None:
-    created = await _create(web)
+    created = await create_by_form(web)
     match_id = created.headers["location"].split("/")[2]
     async with SenetClient(server) as senet:
         await _second_seat_moves_first_if_it_starts(senet, match_id)
@@ -242,7 +212,11 @@ async def test_a_finished_match_replays_with_its_seed_commitment_verified(
         match_id = await senet.create_match("archeos", 2, seed=11)
         seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
         summary = await _play_to_the_end(senet, match_id, seats, pick=-1)
-    assert (await web.get(f"/matches/{match_id}/replay")).status_code == 200
+    replay_page = await web.get(f"/matches/{match_id}/replay")
+    assert replay_page.status_code == 200
+    # The step controls come before the board (the first screen), the check beside it.
+    html = replay_page.text
+    assert html.index("id='step'") < html.index('id="board"') < html.index("id='verify'")
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()
     assert info["verified"] and all(check["ok"] for check in info["checks"])
     assert info["steps"] == summary.version
@@ -254,7 +228,7 @@ async def test_a_finished_match_replays_with_its_seed_commitment_verified(
 
 
 async def test_an_unfinished_match_cannot_be_replayed(web: httpx.AsyncClient) -> None:
-    created = await _create(web)
+    created = await create_by_form(web)
     match_id = created.headers["location"].split("/")[2]
     response = await web.get(f"/matches/{match_id}/replay/info")
     assert response.status_code == 409 and response.json()["error"]
@@ -385,6 +359,44 @@ def test_alike_actions_in_a_row_fold_into_one_line() -> None:
     )
 
 
+def test_offers_made_at_once_fold_per_trader_though_they_interleave() -> None:
+    """Issue 34, web 5: "Mare Nostrum fills it with one 'has offered N card(s)' line
+    per card per bot ... repeated events folded into one line". Traders offer at
+    once, so their offers interleave; each trader's still folds into one line, and
+    an action of another word between them keeps them apart."""
+    from senet.web.frames import fold, log_entry, recent_lines
+
+    def offer(seat: int, name: str, count: int) -> LogEntry:
+        return log_entry(
+            [f"{name} (bot): offer", f"  {name} has offered {count} card(s)."], seat, "offer"
+        )
+
+    size = log_entry(["Rome (bot): size 2", "  Rome sets the trade."], 1, "size 2")
+    entries = [
+        size,
+        offer(1, "Rome", 1),
+        offer(2, "Greece", 1),
+        offer(1, "Rome", 2),
+        offer(2, "Greece", 2),
+    ]
+    assert [(e.text.split("\n")[1].strip(), n) for e, n in fold(entries)] == [
+        ("Rome sets the trade.", 1),
+        ("Rome has offered 2 card(s).", 2),
+        ("Greece has offered 2 card(s).", 2),
+    ]
+    assert len(recent_lines(entries)) == 3
+    # Another seat's other action between two alike ones: nothing folds across it.
+    apart = [offer(1, "Rome", 1), size, offer(1, "Rome", 2)]
+    assert [n for _, n in fold(apart)] == [1, 1, 1]
+    # Nor does a seat's own other action (a placement between two of its passes).
+    passes = [
+        log_entry(["Ada: pass"], 0, "pass"),
+        log_entry(["Ada: a c2"], 0, "a c2"),
+        log_entry(["Ada: pass"], 0, "pass"),
+    ]
+    assert [n for _, n in fold(passes)] == [1, 1, 1]
+
+
 def test_a_replay_says_its_position_not_whose_turn_it_is() -> None:
     game = get_game("mykerinos")
     dealt = game.new_match(2, seed=4)
@@ -405,7 +417,7 @@ def test_a_replay_says_its_position_not_whose_turn_it_is() -> None:
 async def test_the_lobby_lists_the_seats_this_browser_holds_and_joining_one_resumes_it(
     web: httpx.AsyncClient,
 ) -> None:
-    created = await _create(web, seat0="you", seat1="open")
+    created = await create_by_form(web, seat0="you", seat1="open")
     match_id = created.headers["location"].split("/")[2]
     assert web.cookies.get("senet_held") == f"{match_id}.0"
     page = (await web.get("/")).text
@@ -422,7 +434,7 @@ async def test_the_lobby_names_options_by_their_descriptions_and_offers_clocks(
     page = (await web.get("/")).text
     assert ">role_botanist<" not in page and "title='role_botanist'" in page
     assert "name='clock_decision_s'" in page and "name='clock_timeout'" in page
-    created = await _create(web, clock_decision_s="30", clock_timeout="resign")
+    created = await create_by_form(web, clock_decision_s="30", clock_timeout="resign")
     match_id = created.headers["location"].split("/")[2]
     async with SenetClient(server) as senet:
         control = (await senet.get(match_id)).match.time_control

@@ -97,6 +97,8 @@ def test_the_mykerinos_patron_draft_is_on_the_board_and_chosen_there() -> None:
     assert view.mykerinos.HasField("draft")
     drawn = board.draw(view, _summary("mykerinos", 3), seat)
     assert "Patron draft" in drawn
+    # The draft comes before the first campaign, not in a "campaign 0".
+    assert "Before campaign 1 of 3 · " in drawn and "Campaign 0" not in drawn
     drafts = [a for a in state.legal_actions() if a.notation().startswith("draft")]
     assert drafts
     for action in drafts:
@@ -146,3 +148,23 @@ def test_archeos_cards_show_whole_role_names_and_stacked_vehicles_stay_apart() -
     drawn = board_for("archeos").draw(view, _summary("archeos", 3), None)
     roles = re.findall(r'class="card-role"[^>]*>([^<]+)<', drawn)
     assert "Cartographer" in roles
+
+
+def test_the_archeos_display_and_deck_come_first_when_the_viewer_chooses_a_turn() -> None:
+    """A turn begins with a choice: take a display card, draw from the deck, or lead
+    an expedition; the seat choosing sees the display and the deck before the site
+    tracks (first screen), the others see the tracks first."""
+    state = get_game("archeos").new_match(3, seed=4)
+    codec, board = codec_for("archeos"), board_for("archeos")
+    seat = state.current_seat()
+    assert seat is not None
+    summary = _summary("archeos", 3)
+    summary.current_seat = seat
+    view = codec.view_to_proto(state.view(seat))
+    assert view.archeos.step == archeos_pb2.ARCHEOS_STEP_TURN
+    drawn = board.draw(view, summary, seat)
+    assert drawn.index("<h3>Your hand</h3>") < drawn.index("<h3>Display</h3>")
+    assert drawn.index("<h3>Display</h3>") < drawn.index("The site tracks")
+    other = (seat + 1) % 3
+    theirs = board.draw(codec.view_to_proto(state.view(other)), summary, other)
+    assert theirs.index("The site tracks") < theirs.index("<h3>Display</h3>")

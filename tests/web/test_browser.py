@@ -8,60 +8,18 @@ Each test saves screenshots of the board at a few moments (see conftest.py).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn
+
 pytestmark = pytest.mark.slow
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-#: Long enough for a whole match between bots; the waits end as soon as the page changes.
-MATCH_WAIT_MS = 240_000
-YOUR_TURN_OR_OVER = """() => document.body.dataset.status === 'finished'
-    || document.querySelectorAll('#actions button.action:not([disabled])').length > 0"""
-
-
-@pytest.fixture
-def new_page(chromium: Any) -> Iterator[Callable[[dict[str, int]], Any]]:
-    """Pages in fresh browser contexts (no shared cookies), closed after the test."""
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int]) -> Any:
-        page = _new_page(chromium, viewport)
-        contexts.append(page.context)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def _new_page(chromium: Any, viewport: dict[str, int]) -> Any:
-    context = chromium.new_context(viewport=viewport)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
-
-
-def _create(page: Any, web_url: str, game: str, seats: list[str]) -> str:
-    """Fill the lobby's create form of ``game`` and submit it; returns the match id."""
-    page.goto(web_url + "/")
-    form = page.locator(f"section:has(h2#game-{game}) form.create")
-    for seat, choice in enumerate(seats):
-        form.locator(f"select[name=seat{seat}]").select_option(choice)
-    seat_count = form.locator("select[name^=seat]").count()
-    for seat in range(len(seats), seat_count):
-        form.locator(f"select[name=seat{seat}]").select_option("")
-    form.locator("button[type=submit]").click()
-    page.wait_for_url("**/matches/*/*")
-    match_id: str = page.url.rsplit("/", 2)[-2]
-    return match_id
 
 
 def _after_click(page: Any, version: str) -> str:
@@ -73,11 +31,6 @@ def _after_click(page: Any, version: str) -> str:
         timeout=MATCH_WAIT_MS,
     )
     return str(outcome.json_value())
-
-
-def _your_turn(page: Any) -> bool:
-    page.wait_for_function(YOUR_TURN_OR_OVER, timeout=MATCH_WAIT_MS)
-    return bool(page.evaluate("document.body.dataset.status") != "finished")
 
 
 def _play_by_clicking(
@@ -96,7 +49,7 @@ def _play_by_clicking(
     notation and Enter."""
     by_board = by_list = 0
     turn = 0
-    while (turns is None or turn < turns) and _your_turn(page):
+    while (turns is None or turn < turns) and wait_for_turn(page):
         turn += 1
         if turn in shots:
             page.screenshot(path=str(screenshots / f"{prefix}-{shots[turn]}.png"), full_page=True)
@@ -136,7 +89,7 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(DESKTOP)
-    match_id = _create(
+    match_id = create_match(
         page, web_url, "mykerinos", ["you", "bot:random", "bot:random", "bot:random"]
     )
     assert page.url.endswith(f"/matches/{match_id}/play")
@@ -166,7 +119,7 @@ def test_an_archeos_match_is_watched_live_to_the_end(
 ) -> None:
     """A spectator watches while a person plays one seat (by clicking) against two bots."""
     player = new_page(DESKTOP)
-    match_id = _create(player, web_url, "archeos", ["open", "bot:random", "bot:random"])
+    match_id = create_match(player, web_url, "archeos", ["open", "bot:random", "bot:random"])
     watcher = new_page(DESKTOP)
     watcher.goto(f"{web_url}/matches/{match_id}/watch")
     # The first frame: the match waits for its open seat (bots may have moved before it).
@@ -202,7 +155,7 @@ def test_mare_nostrum_is_played_on_its_map_and_watched_on_a_phone(
     """A person plays the first turns of a Mare Nostrum match against two bots by
     clicking the map, the hand and the gods, while a spectator watches on a phone."""
     page = new_page(DESKTOP)
-    match_id = _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    match_id = create_match(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
     page.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
     assert page.locator("#board .mn-main [data-target^='s:']").count() == 43
     assert page.locator("#board .mn-west [data-target^='s:']").count() == 15
@@ -231,7 +184,7 @@ def test_a_finished_match_is_replayed_step_by_step(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(DESKTOP)
-    match_id = _create(page, web_url, "mykerinos", ["bot:random"] * 3)
+    match_id = create_match(page, web_url, "mykerinos", ["bot:random"] * 3)
     page.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
     page.goto(f"{web_url}/matches/{match_id}/replay")
     page.wait_for_selector("#verify.ok", timeout=MATCH_WAIT_MS)

@@ -347,3 +347,41 @@ def test_a_payment_shows_its_cost_what_is_paid_and_what_is_left() -> None:
             return
         state.apply(seat, rng.choice(state.legal_actions()))
     pytest.fail("no payment under way in 3000 steps")
+
+
+def test_the_hand_comes_before_the_map_whenever_the_viewer_pays_with_it() -> None:
+    """Issue 34: "A first-time user plays a Mare Nostrum turn ... without scrolling past
+    one screen for the hand, the trade and the map": offerings to the gods and the
+    construction phase are paid with the hand, so whoever decides there sees it first;
+    a seat that waits, and the military phase, get the map first."""
+    state = get_game("marenostrum").new_match(3, seed=3)
+    rng = random.Random(3)
+    seen: set[int] = set()
+    for _step in range(3000):
+        seat = state.current_seat()
+        assert seat is not None
+        view = CODEC.view_to_proto(state.view(seat))
+        game = view.marenostrum
+        phase = game.phase
+        if (
+            phase
+            in (
+                pb.MARE_NOSTRUM_PHASE_OFFERINGS,
+                pb.MARE_NOSTRUM_PHASE_CONSTRUCTION,
+                pb.MARE_NOSTRUM_PHASE_MILITARY,
+            )
+            and phase not in seen
+        ):
+            drawn = BOARD.draw(view, _summary(3), seat)
+            hand_first = drawn.index("data-hand=") < drawn.index("data-zoom-key=")
+            paying = phase != pb.MARE_NOSTRUM_PHASE_MILITARY or game.HasField("purchase")
+            assert hand_first == paying, (phase, game.step)
+            waiting = next(s for s in range(3) if s not in game.deciding_seats)
+            other = BOARD.draw(CODEC.view_to_proto(state.view(waiting)), _summary(3), waiting)
+            if not game.HasField("trade") or not game.trade.size:
+                assert other.index("data-zoom-key=") < other.index("data-hand="), phase
+            seen.add(phase)
+            if len(seen) == 3:
+                return
+        state.apply(seat, rng.choice(state.legal_actions()))
+    pytest.fail(f"phases seen in 3000 steps: {seen}")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.test_browser import MATCH_WAIT_MS, YOUR_TURN_OR_OVER, _create, _new_page
+from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn
 
 pytestmark = pytest.mark.slow
 
@@ -23,20 +23,6 @@ WIDE = {"width": 1280, "height": 900}
 NARROW = {"width": 800, "height": 900}
 #: A reason code (``NO_OPEN_SEAT``, ``ILLEGAL_ACTION``) where words belong.
 REASON_CODE = re.compile(r"\b[A-Z]{2,}_[A-Z_]{2,}\b")
-
-
-@pytest.fixture
-def new_page(chromium: Any) -> Iterator[Callable[[dict[str, int]], Any]]:
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int]) -> Any:
-        page = _new_page(chromium, viewport)
-        contexts.append(page.context)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def _both_widths(page: Any, screenshots: Path, name: str) -> None:
@@ -48,16 +34,26 @@ def _both_widths(page: Any, screenshots: Path, name: str) -> None:
     page.set_viewport_size(WIDE)
 
 
-def _my_turn(page: Any) -> None:
-    page.wait_for_function(YOUR_TURN_OR_OVER, timeout=MATCH_WAIT_MS)
+def _check_log_folded(page: Any) -> None:
+    """No two alike lines in the live log with only other seats' actions of the same
+    word between them (traders' offers interleave): those fold into one."""
+    logged = page.eval_on_selector_all(
+        "#log li", "items => items.map((li) => [li.dataset.key, li.dataset.seat, li.dataset.word])"
+    )
+    for first, (key, seat, word) in enumerate(logged):
+        for later in logged[first + 1 :]:
+            if later[0] == key:
+                pytest.fail(f"{key!r} should have folded: {logged}")
+            if not word or later[1] == seat or later[2] != word:
+                break
 
 
 def test_a_wrong_notation_says_why(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(WIDE)
-    _create(page, web_url, "mykerinos", ["you", "bot:random"])
-    _my_turn(page)
+    create_match(page, web_url, "mykerinos", ["you", "bot:random"])
+    wait_for_turn(page)
     page.locator("#filter").fill("zz9")
     assert "No action matches “zz9”" in page.locator("#picked").inner_text()
     page.locator("#filter").press("Enter")
@@ -74,7 +70,7 @@ def test_refusals_are_sentences_and_an_unknown_match_ends_the_wait(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     owner = new_page(WIDE)
-    match_id = _create(owner, web_url, "mykerinos", ["you", "bot:random"])
+    match_id = create_match(owner, web_url, "mykerinos", ["you", "bot:random"])
     stranger = new_page(WIDE)
     stranger.goto(web_url + "/")
     stranger.locator("#join-id").fill(match_id)
@@ -99,7 +95,7 @@ def test_the_lobby_leads_back_to_the_seats_this_browser_holds(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(WIDE)
-    match_id = _create(page, web_url, "archeos", ["you", "open", "bot:random"])
+    match_id = create_match(page, web_url, "archeos", ["you", "open", "bot:random"])
     page.goto(web_url + "/")
     row = page.locator(f"#your-matches tr:has(code:text-is('{match_id}'))")
     assert row.count() == 1 and "seat 0" in row.inner_text()
@@ -145,8 +141,8 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     """The person resigns at once; the bots play on, and the final scores show the
     server's places (the resigned seat last), not the rules core's."""
     page = new_page(WIDE)
-    match_id = _create(page, web_url, "mykerinos", ["you", "bot:random", "bot:random"])
-    _my_turn(page)
+    match_id = create_match(page, web_url, "mykerinos", ["you", "bot:random", "bot:random"])
+    wait_for_turn(page)
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#leave").click()
     page.wait_for_url(f"**/matches/{match_id}/watch")
@@ -170,6 +166,14 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     headline = page.locator("#headline").inner_text()
     assert headline.startswith(f"Move 12 of {steps}: ") and "Waiting" not in headline
     _both_widths(page, screenshots, "usability-replay-position")
+    # The steps are in the first screen at both widths, above the board.
+    for size in (WIDE, NARROW):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        for control in ("#step", "#next", "#last"):
+            box = page.locator(control).bounding_box()
+            assert box["y"] + box["height"] < page.locator("#board").bounding_box()["y"], size
+    page.set_viewport_size(WIDE)
     page.locator("#last").click()
     page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
     assert "3rd" in next(
@@ -182,10 +186,19 @@ def test_boards_show_the_hand_first_stacks_apart_and_the_patron_draft(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(WIDE)
-    _create(page, web_url, "archeos", ["you"] + ["bot:random"] * 5)
-    _my_turn(page)
+    create_match(page, web_url, "archeos", ["you"] + ["bot:random"] * 5)
+    wait_for_turn(page)
     hand = page.locator("#board section:has(h3:text-is('Your hand'))")
     assert hand.bounding_box()["y"] + 60 < WIDE["height"]
+    # A turn starts with taking from the display, drawing or leading: the display's
+    # cards are in the first screen too, at both widths.
+    for size in (WIDE, NARROW):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        card = page.locator("#board section:has(h3:text-is('Display')) [data-target]").first
+        box = card.bounding_box()
+        assert box["y"] + box["height"] < size["height"], size
+    page.set_viewport_size(WIDE)
     _both_widths(page, screenshots, "usability-archeos-board")
     page.locator("#board svg[aria-label^='The site tracks']").screenshot(
         path=str(screenshots / "usability-archeos-stacks.png")
@@ -210,15 +223,15 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(WIDE)
-    _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
-    _my_turn(page)
+    create_match(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    wait_for_turn(page)
     # The bots move in between (a turn of several steps may come first): the headline
     # then says what they did.
     for _turn in range(40):
         version = page.evaluate("document.body.dataset.version")
         page.locator("#actions button.action").first.click()
         page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
-        _my_turn(page)
+        wait_for_turn(page)
         if page.locator("#recent:not([hidden])").count():
             break
     assert page.locator("#recent li").count() >= 1
@@ -230,6 +243,7 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     assert log["y"] < WIDE["height"]
     keys = page.eval_on_selector_all("#log li", "items => items.map((li) => li.dataset.key || '')")
     assert all(a != b for a, b in itertools.pairwise(keys) if a)
+    _check_log_folded(page)
     _both_widths(page, screenshots, "usability-recent-and-log")
     assert page.errors == []
 
@@ -238,8 +252,8 @@ def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
     page = new_page(WIDE)
-    _create(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
-    _my_turn(page)
+    create_match(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
+    wait_for_turn(page)
     name_height = page.evaluate(
         "document.querySelector('#board .mn-main text.mn-name').getBoundingClientRect().height"
     )
@@ -254,12 +268,18 @@ def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board
         version = page.evaluate("document.body.dataset.version")
         page.locator("#actions button.action").first.click()
         page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
-        _my_turn(page)
+        wait_for_turn(page)
     rule = page.locator("#board .mn-rule")
     assert rule.count() == 1 and (
         "tax first" in rule.inner_text() or "one set" in rule.inner_text()
     )
     page.evaluate("window.scrollTo(0, 0)")
     assert page.locator("#board [data-hand]").bounding_box()["y"] < WIDE["height"]
+    # The traders' interleaved offers: one line per trader in what just happened, and
+    # in the live log no two alike lines with only other traders' offers between.
+    recent = page.eval_on_selector_all("#recent li", "items => items.map((li) => li.textContent)")
+    offering = [line.split(":")[0] for line in recent if "has offered" in line]
+    assert len(offering) == len(set(offering)), recent
+    _check_log_folded(page)
     _both_widths(page, screenshots, "usability-marenostrum-rule")
     assert page.errors == []

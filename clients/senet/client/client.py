@@ -44,11 +44,22 @@ T = TypeVar("T")
 DEFAULT_TIMEOUT_S = 10.0
 DEFAULT_KEEPALIVE_S = 30.0
 
-#: Channel options of every client channel. Round robin over every address the
-#: name resolves to: a ``dns:///`` target naming a headless Kubernetes Service
-#: then spreads calls over all replicas (gRPC's default, pick_first, would send
-#: everything to one); a name with one address behaves as before.
+#: Channel options of every client channel.
+#:
+#: A subchannel pool of the channel's own: by default gRPC shares subchannels
+#: (connections to one address) between every channel of the process, so a new
+#: channel to an address that refused a connection earlier inherits that
+#: subchannel's failure and its reconnect backoff (one second, growing), and fails
+#: at once with the old "Connection refused" although a server now listens there.
+#: Every retry of :meth:`SenetClient._call` opens a new channel, so without this it
+#: would only ever meet the same stale failure until the backoff ran out.
+#:
+#: Round robin over every address the name resolves to: a ``dns:///`` target
+#: naming a headless Kubernetes Service then spreads calls over all replicas
+#: (gRPC's default, pick_first, would send everything to one); a name with one
+#: address behaves as before.
 CHANNEL_OPTIONS = (
+    ("grpc.use_local_subchannel_pool", 1),
     ("grpc.service_config", json.dumps({"loadBalancingConfig": [{"round_robin": {}}]})),
 )
 _BACKOFF_START_S = 0.05

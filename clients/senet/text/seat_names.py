@@ -29,3 +29,10 @@ class SeatNames:
         if info.kind == match_pb2.SEAT_KIND_BOT:
             return f"{info.bot_strategy} bot".strip()
         return "open seat"
+
+
+def waiting_for_players(summary: match_pb2.MatchSummary) -> str:
+    """The headline of a match that has not started, in every client's words:
+    ``Waiting for players to join (2 open seats)``. Bot seats are never open."""
+    count = sum(1 for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed)
+    return f"Waiting for players to join ({count} open seat{'' if count == 1 else 's'})"

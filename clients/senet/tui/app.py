@@ -46,6 +46,7 @@ from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
+from senet.text.seat_names import waiting_for_players
 from senet.tui import explain, picker
 from senet.tui.panes import (
     ActionList,
@@ -176,7 +177,8 @@ class PlayApp(App[int]):
     App.-clocked #players { width: 43; }
     #log { width: 1fr; height: 100%; padding-left: 2; scrollbar-size-vertical: 1; }
     #prompt { height: $prompt-rows; border-top: solid $primary-darken-2; }
-    #hint { height: 1; }
+    /* Two rows when a message needs them (the join command, a long refusal). */
+    #hint { height: auto; max-height: 2; }
     #actions { height: 1fr; border: none; padding: 0; scrollbar-size-vertical: 1; }
     #entry { height: 1; border: none; padding: 0 1; }
     App.-wide #main { layout: horizontal; }
@@ -190,7 +192,10 @@ class PlayApp(App[int]):
         width: 100%; height: 1fr; padding-left: 0; border-top: solid $primary-darken-2;
     }
     App.-tall #prompt { height: $tall-prompt-rows; }
-    #board.-maximized { width: 100%; height: 1fr; }
+    /* Zoomed (F2): the board takes the players' and the log's room; the status line
+       stays above it and the prompt below, in their places. */
+    App.-zoomed #side { display: none; }
+    App.-zoomed #board { width: 100%; height: 1fr; }
     App.-narrow #board { scrollbar-size-vertical: 0; }
     /* An 80-column help text needs every column of an 80-column screen. */
     App.-narrow HelpScreen > VerticalScroll {
@@ -202,8 +207,6 @@ class PlayApp(App[int]):
     """.replace("$prompt-rows", str(PROMPT_ROWS)).replace(
         "$tall-prompt-rows", str(TALL_PROMPT_ROWS)
     )
-    #: Zooming the board keeps the status line and the prompt: the game goes on.
-    ALLOW_IN_MAXIMIZED_VIEW = "#status, #prompt, Footer"
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "zoom", "Zoom board"),
@@ -311,7 +314,7 @@ class PlayApp(App[int]):
         """Below the board (stacked layout), how much of the drawing is left below."""
         below = self.board.rows_below
         side = self.query_one("#side")
-        if below and not self.has_class("-wide") and self.screen.maximized is None:
+        if below and not self.has_class("-wide") and not self.zoomed:
             side.border_title = f"board: {below} more lines below - PgDn, F3 next part"
         else:
             side.border_title = None
@@ -568,8 +571,10 @@ class PlayApp(App[int]):
         if summary is None or view is None:
             return Text("Fetching the match...", style="italic")
         if not summary.started:
-            return Text(
-                f"Waiting for players to join: {self.session.join_command()}", style="italic"
+            # The command on a line of its own, so that 80 columns hold it whole.
+            return Text.assemble(
+                (f"{waiting_for_players(summary)}; another player joins with:\n", "italic"),
+                self.session.join_command(),
             )
         if not summary.HasField("current_seat"):
             return Text("")
@@ -742,11 +747,16 @@ class PlayApp(App[int]):
     def action_help(self) -> None:
         self.push_screen(HelpScreen(KEYS_HELP + "\n" + self.renderer.help_text))
 
+    @property
+    def zoomed(self) -> bool:
+        """Whether the board fills the screen between the status line and the prompt."""
+        return self.has_class("-zoomed")
+
     def action_zoom(self) -> None:
-        if self.screen.maximized is not None:
-            self.screen.minimize()
-        else:
-            self.screen.maximize(self.board, container=False)
+        # A class rather than Screen.maximize: a maximized widget is placed before
+        # the screen's other children, which put the status line below the board.
+        self.set_class(not self.zoomed, "-zoomed")
+        self.call_after_refresh(self._board_scrolled)
 
     def action_next_region(self) -> None:
         """Scroll the board to its next region (zoomed, that region fills the screen)."""
@@ -759,8 +769,8 @@ class PlayApp(App[int]):
         self.board.scroll_relative(y=direction * step, animate=False)
 
     def action_escape(self) -> None:
-        if self.screen.maximized is not None:
-            self.screen.minimize()
+        if self.zoomed:
+            self.set_class(False, "-zoomed")
         elif self.entry.value:
             self.entry.value = ""
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from senet.bots.base import STRATEGY_NAMES
@@ -22,6 +24,26 @@ from senet.v1 import games_pb2
 
 #: What a bot seat of the form may be: no bot, or one of the strategies.
 NO_BOT = "-"
+#: Bot seats side by side on a row of the form, and yes/no options.
+BOTS_PER_ROW = 3
+FLAGS_PER_ROW = 3
+#: The clock fields: id, placeholder, and what the line at the bottom says of it.
+CLOCK_FIELDS = (
+    ("decision_s", "per decision", "Seconds each decision may take (empty: no limit)."),
+    ("reserve_s", "reserve", "A reserve of seconds per seat for the whole match (empty: none)."),
+    ("increment_s", "+ per move", "Seconds added to the reserve after each move (Fischer)."),
+)
+#: A description's head up to a colon makes the label when it is at most this long.
+LABEL_MAX = 24
+
+
+def short_label(spec: games_pb2.OptionSpec) -> str:
+    """A few words for an option: its description's head when the description
+    starts with one (``Free set-up: 45 points...``), else its name in words."""
+    head, colon, _ = spec.description.partition(":")
+    if colon and len(head) <= LABEL_MAX:
+        return head
+    return spec.name.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -42,25 +64,30 @@ class NewMatchChoices:
 
 
 class NewMatchForm(ModalScreen[NewMatchChoices | None]):
-    """The form; see the module docstring."""
+    """The form; see the module docstring.
+
+    At 80x24 every game's form fits one screen (nothing to scroll): the bot seats
+    and the clocks share rows, yes/no options stand three to a row under a short
+    label, and one line at the bottom describes the field that has the focus.
+    """
 
     DEFAULT_CSS = """
     NewMatchForm { align: center middle; }
     NewMatchForm > VerticalScroll {
-        width: 80; max-width: 100%; height: 100%; max-height: 40;
+        width: 80; max-width: 100%; height: auto; max-height: 100%;
         border: round $accent; background: $panel;
     }
     NewMatchForm .row { height: auto; }
-    NewMatchForm .row > Label { width: 26; padding: 0 1 0 0; }
-    /* One row a field, so that an 80x24 screen shows most of the form at once. */
+    NewMatchForm .row > Label { width: 22; padding: 0 1 0 0; }
     NewMatchForm .row > Input { width: 1fr; height: 1; border: none; padding: 0 1; }
     NewMatchForm .row > Select { width: 1fr; height: 1; }
     NewMatchForm .row > Select > SelectCurrent { height: 1; border: none; padding: 0 1; }
-    NewMatchForm .row > Checkbox { height: 1; border: none; padding: 0; }
-    NewMatchForm Button { margin: 1 0 0 26; }
-    NewMatchForm .help { color: $text-muted; padding: 0 0 0 26; }
-    NewMatchForm #problem { color: $error; }
-    NewMatchForm Static.help { height: auto; }
+    NewMatchForm .row > Checkbox { width: 1fr; height: 1; border: none; padding: 0; }
+    NewMatchForm .row > Select.bot { width: 18; }
+    NewMatchForm .row > Button { margin: 0 0 0 2; }
+    NewMatchForm .help { color: $text-muted; height: auto; }
+    NewMatchForm #field-help { height: 2; padding: 0 0 0 22; }
+    NewMatchForm #problem { color: $error; height: auto; }
     """
     BINDINGS = [
         Binding("escape", "dismiss(None)", "Back"),
@@ -71,56 +98,82 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
         super().__init__()
         self.game = game
         self.bot_rows = max(1, game.max_seats - 1)
+        #: What the line at the bottom says for each field, by widget id.
+        self.field_help: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         game = self.game
         with VerticalScroll() as scroll:
             scroll.border_title = f"NEW {game.name or game.id} MATCH - Ctrl+S creates, Esc back"
             yield Static(
-                f"{game.min_seats}-{game.max_seats} seats in all; you take the first "
-                "open one, others join with the command printed.",
+                f"{game.min_seats}-{game.max_seats} seats in all: you take the first open "
+                "one, others join with the command printed.",
                 classes="help",
             )
             with Horizontal(classes="row"):
                 yield Label("People (you included)")
                 yield Input("1", id="people", type="integer")
+            self.field_help["people"] = "You and the people who join with the command printed."
             wanted = max(1, game.min_seats - 1)
-            for index in range(self.bot_rows):
+            strategies = [
+                (NO_BOT if s == NO_BOT else f"{s} bot", s) for s in (NO_BOT, *STRATEGY_NAMES)
+            ]
+            for first in range(0, self.bot_rows, BOTS_PER_ROW):
                 with Horizontal(classes="row"):
-                    yield Label(f"Bot seat {index + 1}")
-                    yield Select(
-                        [
-                            (NO_BOT if s == NO_BOT else f"{s} bot", s)
-                            for s in (NO_BOT, *STRATEGY_NAMES)
-                        ],
-                        value="random" if index < wanted else NO_BOT,
-                        allow_blank=False,
-                        id=f"bot-{index}",
+                    last = min(self.bot_rows, first + BOTS_PER_ROW)
+                    yield Label(
+                        f"Bot seats {first + 1}-{last}" if last > first + 1 else f"Bot seat {last}"
                     )
-            for name, label in (
-                ("decision_s", "Seconds per decision"),
-                ("reserve_s", "Reserve seconds per seat"),
-                ("increment_s", "Increment per move (s)"),
-            ):
-                with Horizontal(classes="row"):
-                    yield Label(label)
-                    yield Input(id=name, type="number", placeholder="no clock")
+                    for index in range(first, last):
+                        field = f"bot-{index}"
+                        self.field_help[field] = (
+                            f"Bot seat {index + 1}: its strategy, or {NO_BOT} for no bot."
+                        )
+                        yield Select(
+                            strategies,
+                            value="random" if index < wanted else NO_BOT,
+                            allow_blank=False,
+                            id=field,
+                            classes="bot",
+                        )
+            with Horizontal(classes="row"):
+                yield Label("Clocks (seconds)")
+                for name, placeholder, help_text in CLOCK_FIELDS:
+                    self.field_help[name] = help_text
+                    yield Input(id=name, type="number", placeholder=placeholder)
+            flags = [spec for spec in game.options if spec.kind == games_pb2.OPTION_KIND_BOOL]
             for spec in game.options:
-                yield from self._option(spec)
+                if spec.kind != games_pb2.OPTION_KIND_BOOL:
+                    yield from self._option(spec)
+            for first in range(0, len(flags), FLAGS_PER_ROW):
+                with Horizontal(classes="row"):
+                    for spec in flags[first : first + FLAGS_PER_ROW]:
+                        field = f"option-{spec.name}"
+                        self.field_help[field] = spec.description or spec.name
+                        yield Checkbox(short_label(spec), spec.default_value.bool_value, id=field)
             with Horizontal(classes="row"):
                 yield Label("Seed")
                 yield Input(id="seed", type="integer", placeholder="random")
+                yield Button("Create", id="create", variant="primary", compact=True)
+            self.field_help["seed"] = "The same seed deals the same match (for practice)."
+            yield Static("", id="field-help", classes="help")
             yield Static("", id="problem")
-            yield Button("Create", id="create", variant="primary")
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The line at the bottom describes the field that has the focus."""
+        widget: Widget | None = event.widget
+        while widget is not None and widget.id not in self.field_help:
+            widget = widget.parent if isinstance(widget.parent, Widget) else None
+        text = self.field_help.get(widget.id or "", "") if widget is not None else ""
+        self.query_one("#field-help", Static).update(text)
 
     def _option(self, spec: games_pb2.OptionSpec) -> ComposeResult:
         default = spec.default_value
         field = f"option-{spec.name}"
+        self.field_help[field] = spec.description or spec.name
         with Horizontal(classes="row"):
-            yield Label(spec.name)
-            if spec.kind == games_pb2.OPTION_KIND_BOOL:
-                yield Checkbox("on", default.bool_value, id=field)
-            elif spec.kind == games_pb2.OPTION_KIND_CHOICE and spec.choices:
+            yield Label(short_label(spec))
+            if spec.kind == games_pb2.OPTION_KIND_CHOICE and spec.choices:
                 yield Select(
                     [(choice, choice) for choice in spec.choices],
                     value=default.choice_value or spec.choices[0],
@@ -129,8 +182,6 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
                 )
             else:
                 yield Input(str(default.int_value), id=field, type="integer")
-        if spec.description:
-            yield Static(spec.description, classes="help")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "create":

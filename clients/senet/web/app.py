@@ -103,6 +103,13 @@ class Form:
             return cls({})
         return cls(parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True))
 
+    @classmethod
+    async def checked(cls, request: Request) -> Form | None:
+        """The form of a page's POST, or None when its CSRF token is missing or wrong
+        (every form the pages send carries one)."""
+        form = await cls.read(request)
+        return form if csrf_ok(request, form.get(CSRF_FIELD, "")) else None
+
     def get(self, name: str, default: str = "") -> str:
         values = self.fields.get(name)
         return values[-1] if values else default
@@ -204,8 +211,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         return await lobby(request)
 
     async def create(request: Request) -> Response:
-        form = await Form.read(request)
-        if not csrf_ok(request, str(form.get(CSRF_FIELD, ""))):
+        form = await Form.checked(request)
+        if form is None:
             return _forbidden()
         games = {game.id: game for game in await web.games()}
         game = games.get(str(form.get("game", "")))
@@ -247,8 +254,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         return response
 
     async def join(request: Request) -> Response:
-        form = await Form.read(request)
-        if not csrf_ok(request, str(form.get(CSRF_FIELD, ""))):
+        form = await Form.checked(request)
+        if form is None:
             return _forbidden()
         match_id = str(form.get("match", "")).strip()
         if not MATCH_ID.fullmatch(match_id):
@@ -327,29 +334,20 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         response.delete_cookie(seat_cookie_name(match_id), path=seat_cookie_path(match_id))
         return response
 
-    async def replay_info(request: Request) -> Response:
+    async def replay(request: Request) -> Response:
+        """A replay's summary (``/replay/info``) or one of its frames (``/frames/N``):
+        one handler, since both load the same verified replay and fail alike."""
         match_id = _match_id(request)
         if match_id is None:
             return JSONResponse({"error": "not a match id"}, 404)
         try:
-            replay = await web.replays.get(web.senet, match_id)
+            loaded = await web.replays.get(web.senet, match_id)
         except SenetRpcError as error:
             return JSONResponse({"error": human(error)}, 409)
         except UnreplayableMatch as error:
             return JSONResponse({"error": str(error)}, 409)
-        return JSONResponse(replay.summary_data())
-
-    async def replay_frame(request: Request) -> Response:
-        match_id = _match_id(request)
-        if match_id is None:
-            return JSONResponse({"error": "not a match id"}, 404)
-        try:
-            replay = await web.replays.get(web.senet, match_id)
-        except SenetRpcError as error:
-            return JSONResponse({"error": human(error)}, 409)
-        except UnreplayableMatch as error:
-            return JSONResponse({"error": str(error)}, 409)
-        return JSONResponse(replay.frame(int(request.path_params["step"])))
+        step = request.path_params.get("step")
+        return JSONResponse(loaded.summary_data() if step is None else loaded.frame(int(step)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -373,8 +371,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/watch/events", events),
         Route("/matches/{match_id}/act", act, methods=["POST"]),
         Route("/matches/{match_id}/leave", leave, methods=["POST"]),
-        Route("/matches/{match_id}/replay/info", replay_info),
-        Route("/matches/{match_id}/replay/frames/{step:int}", replay_frame),
+        Route("/matches/{match_id}/replay/info", replay),
+        Route("/matches/{match_id}/replay/frames/{step:int}", replay),
         *queue.routes(web),
         *ladder_pages.routes(),
         Mount("/static", static, name="static"),

@@ -20,7 +20,7 @@ from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import log_lines, marked, renderer_for
-from senet.text.seat_names import SeatNames
+from senet.text.seat_names import SeatNames, waiting_for_players
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
 
@@ -82,11 +82,7 @@ def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int 
     if summary.status != match_pb2.MATCH_STATUS_ACTIVE:
         return f"The match is {STATUS_NAME.get(summary.status, 'over')}."
     if not summary.started:
-        open_seats = sum(
-            1 for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
-        )
-        plural = "s" if open_seats != 1 else ""
-        return f"Waiting for players to join ({open_seats} open seat{plural})."
+        return f"{waiting_for_players(summary)}."
     if not summary.HasField("current_seat"):
         return "Waiting."
     if summary.current_seat == viewer:
@@ -98,34 +94,52 @@ def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int 
 class LogEntry:
     """One committed action in the page's log: its lines, and what folds it with its like.
 
-    Entries with the same ``key`` in a row are one line on the page (the newest text,
-    counted): a bot's hidden offers, card by card, say the same but for a number.
+    Entries with the same ``key`` are one line on the page (the newest text, counted)
+    when they follow each other, or when only other seats' actions of the same
+    ``word`` come between them: a bot's hidden offers, card by card, say the same
+    but for a number, and the traders offer at once, so their offers interleave.
     """
 
     text: str
     key: str
+    seat: int = -1
+    #: The action's first word of notation (``offer``), empty when unknown.
+    word: str = ""
 
-    def data(self) -> dict[str, str]:
-        return {"text": self.text, "key": self.key}
+    def data(self) -> dict[str, str | int]:
+        return {"text": self.text, "key": self.key, "seat": self.seat, "word": self.word}
 
 
 _NUMBER = re.compile(r"\d+")
 
 
-def log_entry(lines: Sequence[str], seat: int) -> LogEntry:
-    """The entry of one action's log lines, played by ``seat``."""
+def log_entry(lines: Sequence[str], seat: int, notation: str = "") -> LogEntry:
+    """The entry of one action's log lines, played by ``seat`` (``notation``: its notation)."""
     text = "\n".join(line.rstrip() for line in lines)
-    return LogEntry(text, f"{seat}|{_NUMBER.sub('#', text)}")
+    word = notation.split()[0] if notation.strip() else ""
+    return LogEntry(text, f"{seat}|{_NUMBER.sub('#', text)}", seat, word)
+
+
+def _folds_into(folded: Sequence[tuple[LogEntry, int]], entry: LogEntry) -> int | None:
+    """Where in ``folded`` ``entry`` folds (see :class:`LogEntry`), or None."""
+    for index in range(len(folded) - 1, -1, -1):
+        earlier = folded[index][0]
+        if earlier.key == entry.key:
+            return index
+        if not entry.word or earlier.seat == entry.seat or earlier.word != entry.word:
+            return None
+    return None
 
 
 def fold(entries: Sequence[LogEntry]) -> list[tuple[LogEntry, int]]:
-    """Entries with their like in a row folded into the newest, with how many there were."""
+    """Entries folded into their like (see :class:`LogEntry`), with how many there were."""
     folded: list[tuple[LogEntry, int]] = []
     for entry in entries:
-        if folded and folded[-1][0].key == entry.key:
-            folded[-1] = (entry, folded[-1][1] + 1)
-        else:
+        index = _folds_into(folded, entry) if entry.key else None
+        if index is None:
             folded.append((entry, 1))
+        else:
+            folded[index] = (entry, folded[index][1] + 1)
     return folded
 
 

@@ -109,7 +109,9 @@ async def frames(
                     if kind == "update":
                         lines = update_log(message.update, view, summary, viewer)
                         log += lines
-                        entries.append(log_entry(lines, message.update.seat))
+                        entries.append(
+                            log_entry(lines, message.update.seat, message.update.notation)
+                        )
                         if message.update.seat == viewer:
                             recent.clear()
                         else:

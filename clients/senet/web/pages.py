@@ -63,11 +63,12 @@ def page(title: str, main: str, csrf: str, page_kind: str = "lobby", match_id: s
 
 
 def match_page(title: str, csrf: str, kind: str, match_id: str) -> str:
-    controls = ""
+    """A play, watch or replay page. A replay's step controls sit under the headline,
+    in the first screen at any width, and its seed check beside the log."""
+    bar = verify = ""
     if kind == "replay":
-        controls = (
-            "<section class='replay' aria-label='Replay'><h2>Replay</h2>"
-            "<div id='verify' class='verify'>Checking the seed commitment…</div>"
+        bar = (
+            "<section class='replay-bar' aria-label='Replay steps'>"
             "<label for='step'>Step <output id='step-out'>0</output></label>"
             "<input id='step' type='range' min='0' max='0' value='0'>"
             "<div class='replay-buttons'><button id='first' type='button'>« first</button>"
@@ -75,7 +76,11 @@ def match_page(title: str, csrf: str, kind: str, match_id: str) -> str:
             "<button id='next' type='button'>next ▶</button>"
             "<button id='last' type='button'>last »</button></div></section>"
         )
-    main = _template("match.html").substitute(replay_controls=controls)
+        verify = (
+            "<section class='replay' aria-label='Replay'><h2>Replay</h2>"
+            "<div id='verify' class='verify'>Checking the seed commitment…</div></section>"
+        )
+    main = _template("match.html").substitute(replay_bar=bar, replay_controls=verify)
     return page(title, main, csrf, kind, match_id)
 
 

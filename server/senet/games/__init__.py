@@ -17,6 +17,7 @@ from senet.games.errors import (
     InvalidOptionsError,
     MalformedActionError,
     NotYourTurnError,
+    UnknownActionError,
     UnknownGameError,
 )
 from senet.games.interface import (
@@ -50,6 +51,7 @@ __all__ = [
     "PluginRegistry",
     "Rng",
     "SampleMatch",
+    "UnknownActionError",
     "UnknownGameError",
     "all_games",
     "get_game",

@@ -45,6 +45,24 @@ class MalformedActionError(GameError):
     reason = "MALFORMED_ACTION"
 
 
+class UnknownActionError(MalformedActionError):
+    """The first word of the notation names no action of the game.
+
+    A parser knows the game's words but not the position: it raises this with the
+    word alone, and :func:`senet.games.interface.read_action`, which knows the
+    position, lists the words of the actions legal now (listing every word of every
+    rules variant would offer actions this match cannot use).
+
+    Attributes:
+        word: The unknown first word, as typed (lowercased).
+    """
+
+    def __init__(self, word: str, hint: str = "") -> None:
+        message = f"unknown action {word!r}"
+        super().__init__(f"{message}; {hint}" if hint else message)
+        self.word = word
+
+
 class IllegalActionError(GameError):
     """The action is well formed but not legal now; the message says why."""
 

@@ -32,6 +32,7 @@ from senet.games.errors import (
     InvalidOptionsError,
     MalformedActionError,
     NotYourTurnError,
+    UnknownActionError,
 )
 
 if TYPE_CHECKING:
@@ -422,6 +423,25 @@ class GameState(ABC):
             MalformedActionError: it is neither notation nor an action of this game.
         """
 
+    def read_action(
+        self, seat: int, action: object, legal: Sequence[Action] | None = None
+    ) -> Action:
+        """:meth:`coerce_action` for ``seat``, whose error for an unknown word lists
+        the words of ``seat``'s actions legal now (``legal`` when the caller has
+        them for the seat to move), not every word of every rules variant.
+
+        Raises:
+            MalformedActionError: as :meth:`coerce_action`.
+        """
+        try:
+            return self.coerce_action(action)
+        except UnknownActionError as exc:
+            if legal is None or seat != self.current_seat():
+                legal = self.legal_actions_for(seat)
+            words = sorted({a.notation().split()[0] for a in legal})
+            hint = f"actions now: {', '.join(words)}" if words else "you have no action to play now"
+            raise UnknownActionError(exc.word, hint) from None
+
     @abstractmethod
     def _apply(self, action: Action, events: list[Event] | None) -> None:
         """Apply a legal action in place, appending events when ``events`` is a list."""
@@ -455,7 +475,7 @@ class GameState(ABC):
                     {"seatToAct": current},
                 )
             legal = self.legal_actions_for(seat)
-        parsed = self.coerce_action(action)
+        parsed = self.read_action(seat, action, legal)
         # A list scan: equal actions compare equal field by field, and building a
         # set would hash every legal action (several times slower on this hot path).
         if parsed not in (self.legal_actions() if legal is None else legal):

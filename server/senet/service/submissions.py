@@ -270,7 +270,7 @@ def apply_action(
     if action_game is not None and action_game != entry.meta.game_id:
         raise MalformedActionError(another_game_message(action_game, entry.meta.game_id))
     state = entry.state
-    action = state.coerce_action(notation)
+    action = state.read_action(seat, notation, entry.legal)
     before = state.deciding_seats()
     events = state.apply(seat, action, legal=entry.legal)
     deciding = state.deciding_seats()

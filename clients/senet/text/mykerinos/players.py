@@ -22,13 +22,21 @@ from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
 
 
+def campaign_text(view: pb.MykerinosView) -> str:
+    """``campaign 2 of 4``; during the quick game's patron draft, which comes before
+    the first campaign (campaign 0), ``before campaign 1 of 3``."""
+    if view.campaign < 1:
+        return f"before campaign 1 of {view.campaigns}"
+    return f"campaign {view.campaign} of {view.campaigns}"
+
+
 def header_lines(
     view: pb.MykerinosView, summary: match_pb2.MatchSummary | None, seats: Seats
 ) -> list[Text]:
     title = Text("MYKERINOS", style="bold")
     if summary is not None and summary.match_id:
         title.append(f"  match {summary.match_id}")
-    title.append(f"  campaign {view.campaign} of {view.campaigns}  ")
+    title.append(f"  {campaign_text(view)}  ")
     title.append(PHASE_NAME.get(view.phase, "?"), style="bold")
     lines = [title]
     turn = Text()

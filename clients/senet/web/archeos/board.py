@@ -314,15 +314,21 @@ class ArcheosBoard:
         )
         if viewer is not None:
             sections.append("</div>")
-        sections += [
-            f"<div class='board-row'>{_sites(game, viewer)}</div>",
-            "<div class='board-row'>",
-            "<section><h3>Display</h3>",
-            _cards(list(game.display), "d", "Display", "empty"),
-            "</section>",
-            f"<section><h3>Deck and tokens</h3>{_supply(game)}</section>",
-            "</div>",
-        ]
+        supply = (
+            "<div class='board-row supply-row'><section><h3>Display</h3>"
+            f"{_cards(list(game.display), 'd', 'Display', 'empty')}</section>"
+            f"<section><h3>Deck and tokens</h3>{_supply(game)}</section></div>"
+        )
+        # At the start of the viewer's turn the choice is to take from the display,
+        # draw from the deck or lead: the display and the deck join the first screen.
+        choosing = (
+            viewer is not None
+            and game.step == pb.ARCHEOS_STEP_TURN
+            and summary.HasField("current_seat")
+            and summary.current_seat == viewer
+        )
+        sites = f"<div class='board-row'>{_sites(game, viewer)}</div>"
+        sections += [supply, sites] if choosing else [sites, supply]
         sections.append(_players(game, summary, viewer))
         return "".join(sections)
 

@@ -12,12 +12,23 @@ from __future__ import annotations
 
 from senet.text.marenostrum.names import Seats
 from senet.text.marenostrum.trade import trade_under_way
+from senet.v1 import mare_nostrum_pb2 as pb
 from senet.v1 import match_pb2
 from senet.web.marenostrum import panels
 from senet.web.marenostrum.layout import MAIN, WEST
 from senet.web.marenostrum.legend import legend_html
 from senet.web.marenostrum.mapview import joins_html, map_html
 from senet.web.marenostrum.targets import action_targets
+
+#: Phases whose decisions are paid with the hand's cards (offerings, buildings).
+_PAYING_PHASES = frozenset({pb.MARE_NOSTRUM_PHASE_OFFERINGS, pb.MARE_NOSTRUM_PHASE_CONSTRUCTION})
+
+
+def _pays_now(game: pb.MareNostrumView, viewer: int) -> bool:
+    """Whether the viewer decides now in a phase paid with cards: the hand (and the
+    trade, the players' doings) then come before the map, in the first screen, as
+    they do while a trade or a payment is under way; the map follows them there."""
+    return game.phase in _PAYING_PHASES and viewer in game.deciding_seats
 
 
 class MareNostrumBoard:
@@ -36,9 +47,9 @@ class MareNostrumBoard:
             f"{panels.doings_html(game, seats)}"
             "</div>"
         )
-        # While a trade or a payment is under way the hand and the trade are what the
-        # player works with: they come before the map, in the first screen.
-        cards_first = viewer is not None and (trade_under_way(game) or game.HasField("purchase"))
+        cards_first = viewer is not None and (
+            trade_under_way(game) or game.HasField("purchase") or _pays_now(game, viewer)
+        )
         return (
             "<div class='mn-board'>"
             f"{panels.status_html(game, seats)}"

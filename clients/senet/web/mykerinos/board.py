@@ -12,6 +12,7 @@ import math
 from html import escape
 
 from senet.text.mykerinos.names import nile_card_text, patron_names
+from senet.text.mykerinos.players import campaign_text
 from senet.text.mykerinos.tables import COLOUR_NAME, PATRON_CODE, PHASE_NAME, SIDE_NAME
 from senet.v1 import match_pb2
 from senet.v1 import mykerinos_pb2 as pb
@@ -317,7 +318,7 @@ class MykerinosBoard:
         game = view.mykerinos
         names = patron_names(game)
         phase = PHASE_NAME.get(game.phase, "")
-        status = f"Campaign {game.campaign} of {game.campaigns} · {phase}"
+        status = f"{campaign_text(game).capitalize()} · {phase}"
         status += f" · {game.deck_size} plots in the deck"
         if game.phase == pb.MYKERINOS_PHASE_DELIMITATION:
             status += f" · scoring area {game.delimitation.area + 1}"

@@ -129,19 +129,31 @@
     renderActions();
   }
 
-  // One log line per action; an action like the one before it (a bot's hidden
-  // offers, card by card) replaces it and counts.
+  // One log line per action; an action like an earlier one (a bot's hidden offers,
+  // card by card) replaces it and counts, when only other seats' actions of the
+  // same word came between them (traders offer at once): frames.py's fold, live.
+  function foldsInto(log, entry) {
+    for (let item = log.lastElementChild; item; item = item.previousElementSibling) {
+      if (item.dataset.key === entry.key) return item;
+      if (!entry.word || item.dataset.seat === String(entry.seat)) return null;
+      if (item.dataset.word !== entry.word) return null;
+    }
+    return null;
+  }
+
   function appendEntry(log, entry) {
-    const last = log.lastElementChild;
-    if (entry.key && last && last.dataset.key === entry.key) {
-      const count = Number(last.dataset.count || "1") + 1;
-      last.dataset.count = String(count);
-      last.textContent = `${entry.text} (×${count})`;
+    const like = entry.key ? foldsInto(log, entry) : null;
+    if (like) {
+      const count = Number(like.dataset.count || "1") + 1;
+      like.dataset.count = String(count);
+      like.textContent = `${entry.text} (×${count})`;
       return;
     }
     const item = document.createElement("li");
     item.textContent = entry.text;
     if (entry.key) item.dataset.key = entry.key;
+    if (entry.seat !== undefined) item.dataset.seat = String(entry.seat);
+    if (entry.word) item.dataset.word = entry.word;
     log.append(item);
   }
 

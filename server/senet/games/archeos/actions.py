@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 from senet.games.archeos.cards import CARD_TYPES, COLOUR_LETTERS, COLOURS, card_name, parse_card
 from senet.games.archeos.sites import PROFESSOR_TOKENS, Special
-from senet.games.errors import MalformedActionError
+from senet.games.errors import MalformedActionError, UnknownActionError
 from senet.games.notation import read_number
 
 TAKE = "take"
@@ -160,7 +160,7 @@ def parse_action(text: str) -> ArcheosAction:
         if args:
             raise MalformedActionError(f"{kind!r} takes no arguments")
         return ArcheosAction(kind)
-    raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(ALL_KINDS)}")
+    raise UnknownActionError(kind)
 
 
 def is_well_formed(action: ArcheosAction) -> bool:

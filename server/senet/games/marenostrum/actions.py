@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from senet.games.errors import MalformedActionError
+from senet.games.errors import MalformedActionError, UnknownActionError
 from senet.games.marenostrum.board import PROVINCES, SPACE_IDS, space_index
 from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIV_IDS
@@ -263,7 +263,7 @@ def parse_action(text: str) -> MareAction:
         return MareAction(kind)
     arity = _ARITY.get(kind)
     if arity is None:
-        raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(ALL_KINDS)}")
+        raise UnknownActionError(kind)
     if len(args) not in arity:
         raise MalformedActionError(f"{kind!r} takes {' or '.join(map(str, arity))} argument(s)")
     A = MareAction

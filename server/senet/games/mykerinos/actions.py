@@ -40,7 +40,7 @@ from functools import lru_cache
 from itertools import compress
 from typing import NamedTuple
 
-from senet.games.errors import MalformedActionError
+from senet.games.errors import MalformedActionError, UnknownActionError
 from senet.games.mykerinos.museum import ROOM_IDS, parse_room, room_name
 from senet.games.mykerinos.patrons import CODE_TO_PATRON, PATRON_CODES, PATRONS
 from senet.games.mykerinos.placements import PAIR_SHAPES, TRIPLE_SHAPES
@@ -314,5 +314,4 @@ def _parse(text: str) -> MykerinosAction:
         if args:
             raise MalformedActionError(f"{kind!r} takes no arguments")
         return MykerinosAction(kind)
-    known = sorted([*PLACEMENT_SIZES, *ROOM_KINDS, *SIDE_KINDS, *BARE_KINDS, DRAFT, BLOCK])
-    raise MalformedActionError(f"unknown action {kind!r}; actions are: {', '.join(known)}")
+    raise UnknownActionError(kind)
