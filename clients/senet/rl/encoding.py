@@ -190,3 +190,13 @@ def observation_encoder(
     """The observation encoder of ``game_id`` for ``seats`` and ``options`` (built once)."""
     normalized = get_game(game_id).normalize_options(seats, options)
     return _encoder(game_id, seats, tuple(sorted(normalized.items())))
+
+
+def bounded_options(game: Game) -> dict[str, Any]:
+    """The options a learning environment plays when not told otherwise: ones that end
+    every match (a turn limit), over the game's defaults.
+
+    Environments and their tests read them here only. A game declares them as
+    ``GameInfo.bounded_match_options``; where it declares none its defaults are bounded.
+    """
+    return dict(getattr(game.info, "bounded_match_options", ()))

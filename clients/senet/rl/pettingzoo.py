@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState, Rng, get_game
-from senet.rl.encoding import action_space, observation_encoder
+from senet.rl.encoding import action_space, bounded_options, observation_encoder
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
@@ -54,7 +54,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     Args:
         game_id: A game with an encoding (``senet.rl_encodings``).
         seats: Seat count (the game's least when omitted).
-        options: Match options (the game's defaults when omitted).
+        options: Match options (over the game's bounded defaults,
+            :func:`senet.rl.encoding.bounded_options`).
         render_mode: ``"ansi"`` (the last action and the scores as text) or ``None``.
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
@@ -73,7 +74,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         super().__init__()
         self.game = get_game(game_id)
         self.seats = self.game.info.min_seats if seats is None else seats
-        self.options = self.game.normalize_options(self.seats, options)
+        self.options = self.game.normalize_options(
+            self.seats, {**bounded_options(self.game), **(options or {})}
+        )
         self.space = action_space(game_id, self.seats, self.options)
         self.encoder = observation_encoder(game_id, self.seats, self.options)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
