@@ -13,6 +13,7 @@ _.MARENOSTRUM_RL
 _.MYKERINOS_RL
 _.PEBBLES_RL
 _.UNIFORM
+_.STRATEGY
 _.BOT_STRATEGIES  # senet.service reads it (vulture's first run leaves the service out)
 
 # PettingZoo's AEC API: what its users and api_test call by name.

@@ -24,7 +24,7 @@ from typing import Any
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
-from senet.rl.features import Feature, View
+from senet.rl.features import Feature, View, lookup
 
 
 class RlEncoding(ABC):
@@ -174,6 +174,48 @@ class ObservationEncoder:
         for feature in self.features:
             feature.write(view, out, at)
             at += feature.size
+        return out
+
+    def cache(self) -> TensorCache:
+        """A cache for one seat's successive observations (see :class:`TensorCache`)."""
+        return TensorCache(self)
+
+
+class TensorCache:
+    """One seat's last tensor, and what each feature read for it.
+
+    An environment encodes the same seat's view after every move, and a move changes
+    little of it: a feature whose reads (:attr:`Feature.reads`) are equal to last
+    time keeps its slice, the others are zeroed and written again. The result equals
+    :meth:`ObservationEncoder.encode` of the same view (the tests check it on every
+    game). A cache belongs to one viewer and one thread; the list it returns is
+    reused, so copy it (``np.array``) before the next call.
+
+    Args:
+        encoder: The game's encoder.
+    """
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self.encoder = encoder
+        self.out = [0.0] * encoder.size
+        self._steps = [
+            (feature, at, [0.0] * feature.size, feature.reads)
+            for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
+        ]
+        self._seen: list[list[Any] | None] = [None] * len(self._steps)
+
+    def encode(self, view: View) -> list[float]:
+        """The tensor of ``view``, the same seat's view as every call before."""
+        out = self.out
+        seen = self._seen
+        for i, (feature, at, zeros, reads) in enumerate(self._steps):
+            if reads is not None:
+                now = [lookup(view, path) for path in reads]
+                if now == seen[i]:
+                    continue
+                seen[i] = now
+            out[at : at + feature.size] = zeros
+            feature.write(view, out, at)
         return out
 
 

@@ -8,6 +8,12 @@ can never show what the seat may not see.
 
 Seats are relative to the viewer: slot 0 is the viewer, slot 1 the next seat in
 turn order, and so on, so a policy learnt at one seat plays any seat.
+
+A feature may declare what it *reads* (paths into the view): an environment that
+encodes one seat's views move after move then rewrites only the features whose reads
+changed (:class:`senet.rl.encoding.TensorCache`), which is most of an observation's
+cost saved, as a move changes little of a view. A feature without reads is written
+every time.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 View = Mapping[str, Any]
+#: Keys and list indexes from a view's root to a value.
+Path = tuple[str | int, ...]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
 Writer = Callable[[View, list[float], int], None]
 
@@ -29,20 +37,27 @@ class Feature:
         name: What the slice means (documented in ``docs/learning.md``).
         size: How many floats it takes, whatever the view.
         write: Fills ``out[at : at + size]`` from a view (the slice starts zeroed).
+        reads: Every path into the view that ``write`` reads, when declared: while
+            the values there stay equal, so does the slice (the viewer and the seat
+            count are fixed for a seat, so they need not be named). ``None``: unknown.
     """
 
     name: str
     size: int
     write: Writer
+    reads: tuple[Path, ...] | None = None
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
     """The value at ``path`` (keys and list indexes) in ``view``; ``None`` if absent."""
     value: Any = view
     for key in path:
-        if isinstance(value, Mapping):
+        # Exact types first: views are plain dicts and lists, and the ABC check of
+        # ``isinstance(value, Mapping)`` costs more than the rest of the step.
+        kind = type(value)
+        if kind is dict or (kind is not list and isinstance(value, Mapping)):
             value = value.get(key)
-        elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
+        elif kind is list and type(key) is int and 0 <= key < len(value):
             value = value[key]
         else:
             return None
@@ -80,7 +95,7 @@ def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Fea
         for i, value in enumerate(values):
             out[at + i] = float(value or 0) / scale
 
-    return Feature(name, length, write)
+    return Feature(name, length, write, (path,))
 
 
 def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feature:
@@ -125,7 +140,7 @@ def counts(
                 raise ValueError(f"feature {name!r}: {entry!r} is not in its vocabulary")
             out[at + index[entry]] += float(amount or 0) / scale
 
-    return Feature(name, len(vocabulary), write)
+    return Feature(name, len(vocabulary), write, (path,))
 
 
 def seat(name: str, *path: str | int, max_seats: int) -> Feature:
@@ -157,12 +172,24 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
                 feature.write(entry, out, start)
                 start += feature.size
 
-    return Feature(name, max_seats * width, write)
+    return Feature(name, max_seats * width, write, (path,))
 
 
-def custom(name: str, size: int, write: Writer) -> Feature:
-    """A feature a game computes itself (``write`` must stay within ``size``)."""
-    return Feature(name, size, write)
+def custom(
+    name: str, size: int, write: Writer, reads: Sequence[Sequence[str | int]] | None = None
+) -> Feature:
+    """A feature a game computes itself (``write`` must stay within ``size``); ``reads``
+    names every path into the view it reads (``None``: written every time)."""
+    return Feature(name, size, write, None if reads is None else tuple(tuple(p) for p in reads))
+
+
+def size_of(name: str, *path: str | int) -> Feature:
+    """How many entries the list (or mapping) at ``path`` has; 0 when absent."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        out[at] = float(len(lookup(view, path) or ()))
+
+    return Feature(name, 1, write, (path,))
 
 
 def _viewer(view: View) -> int:
@@ -187,4 +214,4 @@ def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0
         for seat_index, value in enumerate(values):
             out[at + relative_seat(seat_index, viewer, seats)] = float(value or 0) / scale
 
-    return Feature(name, max_seats, write)
+    return Feature(name, max_seats, write, (path,))

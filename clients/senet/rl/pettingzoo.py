@@ -95,6 +95,12 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._action_spaces = {
             agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents
         }
+        #: One tensor cache per seat: each seat's observation is rewritten where its
+        #: view changed only.
+        self._tensors = [self.encoder.cache() for _ in range(self.seats)]
+        #: The legal actions of the last seat asked, with the state and step they were
+        #: asked at.
+        self._legal: tuple[GameState | None, int, int, list[Any]] = (None, -1, -1, [])
         self._seeds = Rng(DEFAULT_SEED)
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
         self.last_notation = ""
@@ -126,10 +132,21 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
+        mask = np.zeros(len(self.space), np.int8)
+        mask[self.space.indexes(self._legal_actions(seat))] = 1
         return {
-            "observation": np.asarray(self.encoder.encode(self.state.view(seat)), np.float32),
-            "action_mask": np.frombuffer(self.space.legal_mask(self.state, seat), np.int8),
+            "observation": np.array(self._tensors[seat].encode(self.state.view(seat)), np.float32),
+            "action_mask": mask,
         }
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        """``seat``'s legal actions now, worked out once per step (observing and then
+        stepping would ask for them twice)."""
+        state, steps, asked, legal = self._legal
+        if state is not self.state or steps != self.steps or asked != seat:
+            legal = self.state.legal_actions_for(seat)
+            self._legal = (self.state, self.steps, seat, legal)
+        return legal
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view as structured data (``GameState.view``)."""
@@ -144,7 +161,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if action is None or not 0 <= int(action) < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
         chosen = self.space.actions[int(action)]
-        if chosen not in self.state.legal_actions_for(seat):
+        if chosen not in self._legal_actions(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
             )
