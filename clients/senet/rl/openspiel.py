@@ -41,6 +41,7 @@ from senet.rl.encoding import (
     ENCODINGS,
     ActionSpace,
     ObservationEncoder,
+    TensorCache,
     action_space,
     bounded_options,
     observation_encoder,
@@ -226,6 +227,8 @@ class SenetObserver:
             raise ValueError("Senet's games show no observer every seat's private information")
         self._public_only = private == pyspiel.PrivateInfoType.NONE
         self._encoder = encoder
+        #: One tensor cache per viewer: successive states differ little.
+        self._caches: dict[int | None, TensorCache] = {}
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {name: self.tensor[at : at + size] for name, at, size in encoder.layout}
 
@@ -234,7 +237,11 @@ class SenetObserver:
 
     def set_from(self, state: SenetSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
-        self.tensor[:] = self._encoder.encode(self._view(state, player))
+        viewer = None if self._public_only else player
+        cache = self._caches.get(viewer)
+        if cache is None:
+            cache = self._caches[viewer] = self._encoder.cache()
+        self.tensor[:] = cache.encode(state.core.view(viewer))
 
     def string_from(self, state: SenetSpielState, player: int) -> str:
         """``player``'s view of ``state`` as canonical JSON."""
