@@ -25,10 +25,9 @@ from senet.rl.features import (
     number,
     numbers,
     one_hot,
-    per_seat,
+    players_and_scores,
     relative_seat,
     seat,
-    seat_numbers,
     size_of,
 )
 
@@ -106,8 +105,7 @@ class ArcheosEncoding(RlEncoding):
             number("keep limit", "pending", "keep_limit"),
             number("Chichen draws", "pending", "chichen_draws"),
             custom("Ur queue", MAX_SEATS, _write_ur_queue, [("pending", "ur_queue")]),
-            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
-            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
         )
 
 

@@ -18,7 +18,7 @@ every time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,10 +164,8 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
     width = sum(f.size for f in inner)
 
     def write(view: View, out: list[float], at: int) -> None:
-        entries = lookup(view, path) or ()
-        viewer, seats = _viewer(view), _seats(view)
-        for seat_index, entry in enumerate(entries):
-            start = at + relative_seat(seat_index, viewer, seats) * width
+        for slot, entry in seat_entries(view, path):
+            start = at + slot * width
             for feature in inner:
                 feature.write(entry, out, start)
                 start += feature.size
@@ -192,6 +190,14 @@ def size_of(name: str, *path: str | int) -> Feature:
     return Feature(name, 1, write, (path,))
 
 
+def seat_entries(view: View, path: Sequence[str | int]) -> Iterator[tuple[int, Any]]:
+    """The entries of the per-seat list at ``path`` (entry ``i`` is seat ``i``'s), each
+    with its seat counted from the viewer."""
+    viewer, seats = _viewer(view), _seats(view)
+    for seat_index, entry in enumerate(lookup(view, path) or ()):
+        yield relative_seat(seat_index, viewer, seats), entry
+
+
 def _viewer(view: View) -> int:
     viewer = view.get("viewer")
     return viewer if isinstance(viewer, int) else 0
@@ -209,9 +215,18 @@ def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0
     """A list with one number per seat (scores, hand sizes), viewer first."""
 
     def write(view: View, out: list[float], at: int) -> None:
-        values = lookup(view, path) or ()
-        viewer, seats = _viewer(view), _seats(view)
-        for seat_index, value in enumerate(values):
-            out[at + relative_seat(seat_index, viewer, seats)] = float(value or 0) / scale
+        for slot, value in seat_entries(view, path):
+            out[at + slot] = float(value or 0) / scale
 
     return Feature(name, max_seats, write, (path,))
+
+
+def players_and_scores(
+    inner: Sequence[Feature], max_seats: int, score_scale: float
+) -> tuple[Feature, Feature]:
+    """The two features that end a game's observation: each seat's entry of the view's
+    ``players`` list (``inner``), then the ``scores``, both viewer first."""
+    return (
+        per_seat("players", "players", max_seats=max_seats, inner=inner),
+        seat_numbers("scores", "scores", max_seats=max_seats, scale=score_scale),
+    )

@@ -27,10 +27,9 @@ from senet.rl.features import (
     custom,
     number,
     one_hot,
-    per_seat,
+    players_and_scores,
     relative_seat,
     seat,
-    seat_numbers,
     size_of,
 )
 
@@ -154,8 +153,7 @@ class MykerinosEncoding(RlEncoding):
             ),
             counts("general reserve", "general_reserve", vocabulary=COLOUR_NAMES, scale=25),
             number("deck size", "deck_size", scale=40),
-            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
-            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
         )
 
 

@@ -1,13 +1,18 @@
-"""Train a small Mykerinos agent with REINFORCE: ``python -m senet.rl.examples.train_mykerinos``.
+"""Train a small Mykerinos agent: ``python -m senet.rl.examples.train_mykerinos``.
 
-Two-seat matches through the PettingZoo environment: the learner takes seat 0 and
-seat 1 in turn against the greedy bot (``--opponent``), and after each match every
-choice it made is pushed towards or away from by its score margin (its score less
-the opponent's, over 20) less a running average: REINFORCE with a baseline and Adam
-steps. The margin, not the environment's win/loss reward, because a beginner loses
-nearly every match against greedy and a loss by 2 should count for more than one by
-20. The policy is a :class:`~senet.rl.examples.lowrank.LowRankPolicy`; the file it
-writes is what the ``rl_mykerinos`` strategy plays (``mykerinos_agent``). At the end it
+First (``--imitate`` seconds, a third of the time unless told) the policy learns to
+pick what the greedy bot picks, in matches the greedy bot plays against the random
+one: a policy that starts from random weights almost never scores against greedy,
+so reinforcement alone has little to learn from. Then two-seat matches through the
+PettingZoo environment: the learner takes seat 0 and seat 1 in turn against the
+greedy bot (``--opponent``), and after each match every choice it made is pushed
+towards or away from by its score margin (its score less the opponent's, over 20)
+less a running average: REINFORCE with a baseline and Adam steps. The margin, not
+the environment's win/loss reward, because a beginner loses nearly every match
+against greedy and a loss by 2 should count for more than one by 20.
+
+The policy is a :class:`~senet.rl.examples.lowrank.LowRankPolicy`; the file it writes
+is what the ``rl_mykerinos`` strategy plays (``mykerinos_agent``). At the end it
 plays ``--evaluate`` matches against the random and the greedy bots and prints its
 win shares.
 """
@@ -117,6 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--episodes", type=int, default=None, help="stop after this many matches")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="greedy", help="the bot it trains against")
+    parser.add_argument(
+        "--imitate", type=float, default=None, help="seconds imitating greedy (a third)"
+    )
     parser.add_argument("--out", type=Path, default=Path("mykerinos-policy.npz"))
     parser.add_argument("--evaluate", type=int, default=100, help="matches per opponent (0: none)")
     args = parser.parse_args(argv)
