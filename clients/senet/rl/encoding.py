@@ -203,11 +203,18 @@ class TensorCache:
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
         self._seen: list[list[Any] | None] = [None] * len(self._steps)
+        #: The slices the last :meth:`encode` wrote again.
+        self.changed: list[tuple[int, int]] = []
 
     def encode(self, view: View) -> list[float]:
-        """The tensor of ``view``, the same seat's view as every call before."""
+        """The tensor of ``view``, the same seat's view as every call before.
+
+        :attr:`changed` then lists the ``(offset, size)`` of the slices written again,
+        so that a copy of the tensor (a numpy array) needs only those updated.
+        """
         out = self.out
         seen = self._seen
+        changed = self.changed = []
         for i, (feature, at, zeros, reads) in enumerate(self._steps):
             if reads is not None:
                 now = [lookup(view, path) for path in reads]
@@ -216,6 +223,7 @@ class TensorCache:
                 seen[i] = now
             out[at : at + feature.size] = zeros
             feature.write(view, out, at)
+            changed.append((at, feature.size))
         return out
 
 

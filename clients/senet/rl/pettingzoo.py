@@ -98,6 +98,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         #: One tensor cache per seat: each seat's observation is rewritten where its
         #: view changed only.
         self._tensors = [self.encoder.cache() for _ in range(self.seats)]
+        self._arrays = [np.zeros(self.encoder.size, np.float32) for _ in range(self.seats)]
         #: The legal actions of the last seat asked, with the state and step they were
         #: asked at.
         self._legal: tuple[GameState | None, int, int, list[Any]] = (None, -1, -1, [])
@@ -134,10 +135,12 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seat = self._seat_of[agent]
         mask = np.zeros(len(self.space), np.int8)
         mask[self.space.indexes(self._legal_actions(seat))] = 1
-        return {
-            "observation": np.array(self._tensors[seat].encode(self.state.view(seat)), np.float32),
-            "action_mask": mask,
-        }
+        cache = self._tensors[seat]
+        out = cache.encode(self.state.view(seat))
+        tensor = self._arrays[seat]
+        for at, size in cache.changed:  # converting only what changed: floats one by one
+            tensor[at : at + size] = out[at : at + size]
+        return {"observation": tensor.copy(), "action_mask": mask}
 
     def _legal_actions(self, seat: int) -> list[Any]:
         """``seat``'s legal actions now, worked out once per step (observing and then
