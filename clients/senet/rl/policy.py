@@ -27,7 +27,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from senet.bots.base import Strategy, StrategyFactory, check_turn, make_strategy
+from senet.bots.base import Strategy, StrategyFactory, check_turn
 from senet.games import Action, GameState
 from senet.rl.encoding import action_space, observation_encoder
 
@@ -51,30 +51,16 @@ class PolicyStrategy(Strategy):
 
     Args:
         policy: The policy.
-        seed: Seeds the fallback strategy (a policy brings its own randomness).
+        seed: Kept for the strategy interface (a policy brings its own randomness).
         name: The strategy's published name.
-        game_ids: The games the policy was trained for (``None``: every game).
-        fallback: The built-in strategy that plays the other games, so that a
-            hosted seat of any game may name this strategy.
     """
 
     name = "policy"
 
-    def __init__(
-        self,
-        policy: Policy,
-        *,
-        seed: int,
-        name: str = "policy",
-        game_ids: tuple[str, ...] | None = None,
-        fallback: str = "greedy",
-    ) -> None:
+    def __init__(self, policy: Policy, *, seed: int, name: str = "policy") -> None:
         super().__init__(seed=seed)
         self.policy = policy
         self.name = name  # type: ignore[misc]
-        self.game_ids = game_ids
-        self.fallback = fallback
-        self._fallback: Strategy | None = None
 
     def choose(self, state: GameState, seat: int) -> Action:
         """The policy's action for ``seat``.
@@ -84,10 +70,6 @@ class PolicyStrategy(Strategy):
                 whose mask is 0.
         """
         check_turn(state, seat)
-        if self.game_ids is not None and state.game.info.id not in self.game_ids:
-            if self._fallback is None:
-                self._fallback = make_strategy(self.fallback, seed=self.seed)
-            return self._fallback.choose(state, seat)
         observation, mask = observe(state, seat)
         index = int(self.policy(observation, mask))
         if not 0 <= index < len(mask) or not mask[index]:
@@ -96,22 +78,12 @@ class PolicyStrategy(Strategy):
         return space.actions[index]
 
 
-def strategy_factory(
-    load: Callable[[], Policy],
-    name: str,
-    game_ids: tuple[str, ...] | None = None,
-    fallback: str = "greedy",
-) -> StrategyFactory:
-    """A ``senet.bot_strategies`` entry point for the policy ``load`` returns (loaded once).
-
-    A policy trained for some games (``game_ids``) hands the others to ``fallback``:
-    the server lets a bot seat of any game name any published strategy.
-    """
+def strategy_factory(load: Callable[[], Policy], name: str) -> StrategyFactory:
+    """A ``senet.bot_strategies`` entry point for the policy ``load`` returns (loaded once)."""
     loaded = cache(load)
 
     def make(*, seed: int, iterations: int | None = None, seconds: float | None = None) -> Strategy:
-        policy = loaded()
-        return PolicyStrategy(policy, seed=seed, name=name, game_ids=game_ids, fallback=fallback)
+        return PolicyStrategy(loaded(), seed=seed, name=name)
 
     return make
 

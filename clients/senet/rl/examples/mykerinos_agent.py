@@ -2,44 +2,83 @@
 
 Published in the ``senet.bot_strategies`` entry-point group (``pyproject.toml``), so
 ``senet bots`` workers, hosted bot seats and ``senet arena`` play it by name. It plays
-the policy file beside this module, written by
+the weights beside this module, written by
 ``python -m senet.rl.examples.train_mykerinos --out <this folder>/mykerinos_policy.npz``,
-choosing the most probable legal action (the same answer whenever the seat's view is
-the same, like every strategy). In the other games it plays as the greedy bot.
+choosing the action whose afterstate scores highest. The server lets a bot seat of
+any game name any strategy, so in the other games it plays as the greedy bot.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
-from senet.rl.encoding import action_space
-from senet.rl.examples.lowrank import LowRankPolicy
-from senet.rl.policy import Mask, Observation, Policy, strategy_factory
+import numpy as np
 
+from senet.bots.base import Strategy, check_turn, make_strategy
+from senet.games import Action, GameState
+from senet.rl.encoding import encoding_for
+from senet.rl.examples.afterstate import AfterstatePolicy, afterstates
+
+GAME_ID = "mykerinos"
 POLICY_FILE = Path(__file__).with_name("mykerinos_policy.npz")
 
 
-def load_policy(path: Path = POLICY_FILE) -> Policy:
-    """The policy in ``path``, checked against the current Mykerinos action space.
+def load_policy(path: Path = POLICY_FILE) -> AfterstatePolicy:
+    """The weights in ``path``, checked against the current Mykerinos encoding.
 
     Raises:
-        ValueError: the file was trained on another action space (another encoding
-            version); the policy raises it when shown another game's observation.
+        ValueError: they were learnt on another game or encoding version.
     """
-    model = LowRankPolicy.load(path)
-    space = action_space("mykerinos", 2)
-    if model.fingerprint != space.fingerprint:
+    policy = AfterstatePolicy.load(path)
+    version = encoding_for(GAME_ID).version
+    if (policy.game_id, policy.version) != (GAME_ID, version):
         raise ValueError(
-            f"{path.name} was trained on another Mykerinos action space "
-            f"({model.fingerprint}, now {space.fingerprint}): train it again"
+            f"{path.name} was trained on {policy.game_id} encoding version {policy.version}, "
+            f"not {GAME_ID} version {version}: train it again"
         )
-
-    def choose(observation: Observation, mask: Mask) -> int:
-        if mask.size != model.bias.size or observation.size != model.hidden.shape[1]:
-            raise ValueError("rl_mykerinos plays Mykerinos only")
-        return model.best(observation, mask)
-
-    return choose
+    return policy
 
 
-STRATEGY = strategy_factory(load_policy, "rl_mykerinos", game_ids=("mykerinos",))
+_published = cache(load_policy)
+
+
+class AfterstateStrategy(Strategy):
+    """Plays the legal action whose afterstate the policy scores highest.
+
+    Args:
+        policy: The weights.
+        seed: Seeds the samples of the information set and the fallback.
+        name: The strategy's published name.
+    """
+
+    def __init__(self, policy: AfterstatePolicy, *, seed: int, name: str = "afterstate") -> None:
+        super().__init__(seed=seed)
+        self.policy = policy
+        self.name = name  # type: ignore[misc]
+        self._fallback: Strategy | None = None
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The best-scored legal action of ``seat`` (the greedy bot's in other games).
+
+        Raises:
+            ValueError: ``seat`` does not decide now.
+        """
+        check_turn(state, seat)
+        if state.game.info.id != self.policy.game_id:
+            if self._fallback is None:
+                self._fallback = make_strategy("greedy", seed=self.seed)
+            return self._fallback.choose(state, seat)
+        legal = state.legal_actions_for(seat)
+        if len(legal) == 1:
+            return legal[0]
+        rows = afterstates(state, seat, legal, self.rng.next_u64())
+        return legal[int(np.argmax(rows @ self.policy.weights))]
+
+
+def make(*, seed: int, iterations: int | None = None, seconds: float | None = None) -> Strategy:
+    """The ``rl_mykerinos`` strategy (budgets mean nothing to it)."""
+    return AfterstateStrategy(_published(), seed=seed, name="rl_mykerinos")
+
+
+STRATEGY = make

@@ -1,20 +1,23 @@
 """Train a small Mykerinos agent: ``python -m senet.rl.examples.train_mykerinos``.
 
-First (``--imitate`` seconds, a third of the time unless told) the policy learns to
-pick what the greedy bot picks, in matches the greedy bot plays against the random
-one: a policy that starts from random weights almost never scores against greedy,
-so reinforcement alone has little to learn from. Then two-seat matches through the
-PettingZoo environment: the learner takes seat 0 and seat 1 in turn against the
-greedy bot (``--opponent``), and after each match every choice it made is pushed
-towards or away from by its score margin (its score less the opponent's, over 20)
-less a running average: REINFORCE with a baseline and Adam steps. The margin, not
-the environment's win/loss reward, because a beginner loses nearly every match
-against greedy and a loss by 2 should count for more than one by 20.
+The agent is an :class:`~senet.rl.examples.afterstate.AfterstatePolicy`: one weight
+per feature of the observation tensor, scoring the seat's view after each legal
+action. Two phases, in two-seat matches on the rules core:
 
-The policy is a :class:`~senet.rl.examples.lowrank.LowRankPolicy`; the file it writes
-is what the ``rl_mykerinos`` strategy plays (``mykerinos_agent``). At the end it
-plays ``--evaluate`` matches against the random and the greedy bots and prints its
-win shares.
+1. **Imitation** (``--imitate`` seconds, a third of the time unless told): in
+   matches of the greedy bot against the random one, the greedy bot's choices are
+   made more probable (the gradient of their log-probability). A policy from zero
+   weights almost never scores against greedy, so reinforcement alone would have
+   little to learn from at first.
+2. **REINFORCE** for the rest: the learner takes seat 0 and seat 1 in turn against
+   the greedy bot (``--opponent``), samples its actions from the softmax, and after
+   each match every choice it made is pushed towards or away from by its score
+   margin (its score less the opponent's, over 20) less a running average. The
+   margin, not the win alone, because a loss by 2 should count for more than one by 20.
+
+The weights go to ``--out``; the ``rl_mykerinos`` strategy plays the file beside
+:mod:`senet.rl.examples.mykerinos_agent`. At the end it plays ``--evaluate`` matches
+against the random and the greedy bots and prints its win shares.
 """
 
 from __future__ import annotations
@@ -26,114 +29,145 @@ from pathlib import Path
 
 import numpy as np
 
-from senet.bots import make_strategy
+from senet.bots import Strategy, make_strategy
 from senet.games import get_game
-from senet.rl.encoding import action_space
-from senet.rl.examples.lowrank import Adam, Gradients, LowRankPolicy
-from senet.rl.pettingzoo import SenetEnv, agent_name, env
-from senet.rl.policy import observe
+from senet.rl.encoding import encoding_for, observation_encoder
+from senet.rl.examples.afterstate import Adam, AfterstatePolicy, afterstates
+from senet.rl.examples.mykerinos_agent import GAME_ID, AfterstateStrategy
 
-GAME_ID = "mykerinos"
 SEATS = 2
-WIDTH = 16
 MARGIN_SCALE = 20.0
 
 
-def train_episode(
-    environment: SenetEnv,
-    policy: LowRankPolicy,
+def _margin(scores: list[int], seat: int) -> float:
+    return (scores[seat] - scores[1 - seat]) / MARGIN_SCALE
+
+
+def imitate(policy: AfterstatePolicy, optimizer: Adam, seconds: float, seed: int) -> int:
+    """Make the greedy bot's choices more probable for ``seconds``; return the matches."""
+    game = get_game(GAME_ID)
+    deadline = time.monotonic() + seconds
+    played = 0
+    while time.monotonic() < deadline:
+        state = game.new_match(SEATS, seed=seed + played)
+        teacher = played % 2
+        players = [make_strategy("random", seed=seed + played) for _ in range(SEATS)]
+        players[teacher] = make_strategy("greedy", seed=seed + played)
+        gradient = np.zeros_like(policy.weights)
+        while not state.is_over():
+            seat = state.deciding_seats()[0]
+            action = players[seat].choose(state, seat)
+            legal = state.legal_actions_for(seat)
+            if seat == teacher and len(legal) > 1:
+                rows = afterstates(state, seat, legal, seed + played)
+                gradient += policy.gradient(rows, policy.probabilities(rows), legal.index(action))
+            state.apply_unchecked(action, seat)
+        optimizer.ascend(policy.weights, gradient)
+        played += 1
+    return played
+
+
+def reinforce(
+    policy: AfterstatePolicy,
+    optimizer: Adam,
+    seconds: float,
+    episodes: int | None,
     seed: int,
-    learner: int,
-    rng: np.random.Generator,
     opponent: str,
-) -> tuple[float, Gradients]:
-    """Play one match from ``seed``; return the learner's margin and its choices' gradient."""
-    environment.reset(seed=seed)
-    other = make_strategy(opponent, seed=seed)
-    gradients = Gradients.zeros_like(policy)
-    me = agent_name(learner)
-    for agent in environment.agent_iter():
-        observation, _, terminated, truncated, _ = environment.last()
-        if terminated or truncated:
-            environment.step(None)
-            continue
-        legal = np.flatnonzero(observation["action_mask"])
-        if agent == me:
-            h, p = policy.probabilities(observation["observation"], legal)
-            chosen = int(rng.choice(len(legal), p=p))
-            gradients.add_choice(policy, observation["observation"], legal, h, p, chosen)
-            environment.step(int(legal[chosen]))
-        else:
-            seat = 1 - learner
-            action = other.choose(environment.state, seat)
-            environment.step(environment.space.index_of(action))
-    scores = environment.state.scores()
-    return (scores[learner] - scores[1 - learner]) / MARGIN_SCALE, gradients
+) -> int:
+    """REINFORCE against ``opponent`` for ``seconds`` (or ``episodes`` matches)."""
+    game = get_game(GAME_ID)
+    rng = np.random.default_rng(seed)
+    baseline = 0.0
+    deadline = time.monotonic() + seconds
+    played = 0
+    while time.monotonic() < deadline and (episodes is None or played < episodes):
+        match_seed = seed * 1_000_003 + played
+        state = game.new_match(SEATS, seed=match_seed)
+        learner = played % 2
+        other = make_strategy(opponent, seed=match_seed)
+        gradient = np.zeros_like(policy.weights)
+        while not state.is_over():
+            seat = state.deciding_seats()[0]
+            legal = state.legal_actions_for(seat)
+            if seat != learner:
+                action = other.choose(state, seat)
+            elif len(legal) == 1:
+                action = legal[0]
+            else:
+                rows = afterstates(state, seat, legal, match_seed + len(legal))
+                p = policy.probabilities(rows)
+                chosen = int(rng.choice(len(legal), p=p))
+                gradient += policy.gradient(rows, p, chosen)
+                action = legal[chosen]
+            state.apply_unchecked(action, seat)
+        margin = _margin(state.scores(), learner)
+        optimizer.ascend(policy.weights, gradient * (margin - baseline))
+        baseline += 0.05 * (margin - baseline)
+        played += 1
+    return played
 
 
 def train(
-    *, seconds: float, episodes: int | None, seed: int, opponent: str = "greedy", rate: float = 0.01
-) -> tuple[LowRankPolicy, int]:
-    """Train for ``seconds`` (or ``episodes`` matches, whichever ends first)."""
-    environment = env(GAME_ID, SEATS)
-    space = environment.space
-    policy = LowRankPolicy.fresh(
-        environment.encoder.size, len(space), WIDTH, space.fingerprint, seed
-    )
-    optimizer = Adam(rate)
-    rng = np.random.default_rng(seed)
-    baseline = 0.0
-    played = 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and (episodes is None or played < episodes):
-        reward, gradients = train_episode(
-            environment, policy, seed * 1_000_003 + played, played % 2, rng, opponent
-        )
-        optimizer.ascend(policy, gradients, reward - baseline)
-        baseline += 0.02 * (reward - baseline)
-        played += 1
-    return policy, played
+    *,
+    seconds: float,
+    episodes: int | None = None,
+    seed: int = 1,
+    opponent: str = "greedy",
+    imitation: float | None = None,
+) -> tuple[AfterstatePolicy, int, int]:
+    """Imitate for ``imitation`` seconds (a third of ``seconds`` when ``None``), then
+    reinforce for the rest; return the policy and the matches of each phase."""
+    size = observation_encoder(GAME_ID, SEATS).size
+    policy = AfterstatePolicy(np.zeros(size), GAME_ID, encoding_for(GAME_ID).version)
+    started = time.monotonic()
+    imitated = imitate(policy, Adam(0.01), seconds / 3 if imitation is None else imitation, seed)
+    left = seconds - (time.monotonic() - started)
+    reinforced = reinforce(policy, Adam(0.003), left, episodes, seed, opponent)
+    return policy, imitated, reinforced
 
 
-def win_share(policy: LowRankPolicy, opponent: str, matches: int, seed: int) -> float:
-    """The share of two-seat matches the policy wins against ``opponent`` (seats alternate;
-    a tie counts half)."""
+def win_share(policy: AfterstatePolicy, opponent: str, matches: int, seed: int) -> float:
+    """The share of two-seat matches the policy wins against ``opponent`` (seats
+    alternate; a tie counts half)."""
     game = get_game(GAME_ID)
     points = 0.0
     for index in range(matches):
         state = game.new_match(SEATS, seed=seed + index)
         mine = index % 2
-        other = make_strategy(opponent, seed=seed + index)
+        players: list[Strategy] = [make_strategy(opponent, seed=seed + index)] * SEATS
+        players[mine] = AfterstateStrategy(policy, seed=seed + index)
         while not state.is_over():
             seat = state.deciding_seats()[0]
-            if seat == mine:
-                action = action_space(GAME_ID, SEATS).actions[policy.best(*observe(state, seat))]
-            else:
-                action = other.choose(state, seat)
-            state.apply(seat, action)
+            state.apply(seat, players[seat].choose(state, seat))
         places = state.ranking()
         points += 1.0 if places[mine] < places[1 - mine] else 0.5 if places[0] == places[1] else 0.0
     return points / matches
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description="Train a small Mykerinos agent.")
     parser.add_argument("--seconds", type=float, default=240.0, help="training time (default 240)")
-    parser.add_argument("--episodes", type=int, default=None, help="stop after this many matches")
+    parser.add_argument("--episodes", type=int, default=None, help="reinforced matches at most")
+    parser.add_argument("--imitate", type=float, default=None, help="seconds imitating greedy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="greedy", help="the bot it trains against")
-    parser.add_argument(
-        "--imitate", type=float, default=None, help="seconds imitating greedy (a third)"
-    )
     parser.add_argument("--out", type=Path, default=Path("mykerinos-policy.npz"))
     parser.add_argument("--evaluate", type=int, default=100, help="matches per opponent (0: none)")
     args = parser.parse_args(argv)
     started = time.monotonic()
-    policy, played = train(
-        seconds=args.seconds, episodes=args.episodes, seed=args.seed, opponent=args.opponent
+    policy, imitated, reinforced = train(
+        seconds=args.seconds,
+        episodes=args.episodes,
+        seed=args.seed,
+        opponent=args.opponent,
+        imitation=args.imitate,
     )
     policy.save(args.out)
-    print(f"trained on {played} matches in {time.monotonic() - started:.0f} s; wrote {args.out}")
+    print(
+        f"imitated greedy in {imitated} matches, reinforced in {reinforced}, "
+        f"{time.monotonic() - started:.0f} s; wrote {args.out}"
+    )
     for opponent in ("random", "greedy") if args.evaluate else ():
         share = win_share(policy, opponent, args.evaluate, seed=10_000)
         print(f"win share against {opponent}: {share:.3f} of {args.evaluate} matches")
