@@ -24,7 +24,7 @@ from typing import Any
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
-from senet.rl.features import Feature, View, lookup
+from senet.rl.features import Feature, View, Writer, entries_by_seat, lookup
 
 
 class RlEncoding(ABC):
@@ -220,11 +220,35 @@ class TensorCache:
                 now = [lookup(view, path) for path in reads]
                 if now == seen[i]:
                     continue
+                last = seen[i]
+                if feature.write_entry is not None and last is not None:
+                    self._rewrite_entries(feature, feature.write_entry, at, now[0], last[0], view)
+                    seen[i] = now
+                    continue
                 seen[i] = now
             out[at : at + feature.size] = zeros
             feature.write(view, out, at)
             changed.append((at, feature.size))
         return out
+
+    def _rewrite_entries(
+        self, feature: Feature, write_entry: Writer, at: int, now: Any, before: Any, view: View
+    ) -> None:
+        """Rewrite the slots of a per-seat table whose entry changed since ``before``
+        (a list as long as ``now``; anything else rewrites the whole table)."""
+        out, width = self.out, feature.entry_width
+        if not isinstance(now, list) or not isinstance(before, list) or len(now) != len(before):
+            out[at : at + feature.size] = [0.0] * feature.size
+            feature.write(view, out, at)
+            self.changed.append((at, feature.size))
+            return
+        for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
+            if entry == old:
+                continue
+            start = at + slot * width
+            out[start : start + width] = [0.0] * width
+            write_entry(entry, out, start)
+            self.changed.append((start, width))
 
 
 @cache

@@ -40,12 +40,19 @@ class Feature:
         reads: Every path into the view that ``write`` reads, when declared: while
             the values there stay equal, so does the slice (the viewer and the seat
             count are fixed for a seat, so they need not be named). ``None``: unknown.
+        write_entry: See the attribute's comment.
+        entry_width: See the attribute's comment.
     """
 
     name: str
     size: int
     write: Writer
     reads: tuple[Path, ...] | None = None
+    #: For a per-seat table (:func:`per_seat`): writes one seat's entry of the list at
+    #: ``reads[0]`` into its slot of ``entry_width`` floats, so that a cache rewrites
+    #: only the seats whose entry changed.
+    write_entry: Writer | None = None
+    entry_width: int = 0
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
@@ -163,14 +170,16 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
     """
     width = sum(f.size for f in inner)
 
+    def write_entry(entry: Any, out: list[float], start: int) -> None:
+        for feature in inner:
+            feature.write(entry, out, start)
+            start += feature.size
+
     def write(view: View, out: list[float], at: int) -> None:
         for slot, entry in seat_entries(view, path):
-            start = at + slot * width
-            for feature in inner:
-                feature.write(entry, out, start)
-                start += feature.size
+            write_entry(entry, out, at + slot * width)
 
-    return Feature(name, max_seats * width, write, (path,))
+    return Feature(name, max_seats * width, write, (path,), write_entry, width)
 
 
 def custom(
@@ -193,8 +202,14 @@ def size_of(name: str, *path: str | int) -> Feature:
 def seat_entries(view: View, path: Sequence[str | int]) -> Iterator[tuple[int, Any]]:
     """The entries of the per-seat list at ``path`` (entry ``i`` is seat ``i``'s), each
     with its seat counted from the viewer."""
+    return entries_by_seat(view, lookup(view, path) or ())
+
+
+def entries_by_seat(view: View, entries: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+    """``entries`` (entry ``i`` is seat ``i``'s), each with its seat counted from the
+    viewer of ``view``."""
     viewer, seats = _viewer(view), _seats(view)
-    for seat_index, entry in enumerate(lookup(view, path) or ()):
+    for seat_index, entry in enumerate(entries):
         yield relative_seat(seat_index, viewer, seats), entry
 
 

@@ -5,10 +5,10 @@ per feature of the observation tensor, scoring the seat's view after each legal
 action. Two phases, in two-seat matches on the rules core:
 
 1. **Imitation** (``--imitate`` seconds, a third of the time unless told): in
-   matches of the greedy bot against the random one, the greedy bot's choices are
-   made more probable (the gradient of their log-probability). A policy from zero
-   weights almost never scores against greedy, so reinforcement alone would have
-   little to learn from at first.
+   matches of the greedy bot against the random one, each of the greedy bot's
+   choices is made more probable (an Adam step up its log-probability's gradient).
+   A policy from zero weights almost never scores against greedy, so reinforcement
+   alone would have little to learn from at first.
 2. **REINFORCE** for the rest: the learner takes seat 0 and seat 1 in turn against
    the greedy bot (``--opponent``), samples its actions from the softmax, and after
    each match every choice it made is pushed towards or away from by its score
@@ -53,16 +53,15 @@ def imitate(policy: AfterstatePolicy, optimizer: Adam, seconds: float, seed: int
         teacher = played % 2
         players = [make_strategy("random", seed=seed + played) for _ in range(SEATS)]
         players[teacher] = make_strategy("greedy", seed=seed + played)
-        gradient = np.zeros_like(policy.weights)
         while not state.is_over():
             seat = state.deciding_seats()[0]
             action = players[seat].choose(state, seat)
             legal = state.legal_actions_for(seat)
             if seat == teacher and len(legal) > 1:
                 rows = afterstates(state, seat, legal, seed + played)
-                gradient += policy.gradient(rows, policy.probabilities(rows), legal.index(action))
+                p = policy.probabilities(rows)
+                optimizer.ascend(policy.weights, policy.gradient(rows, p, legal.index(action)))
             state.apply_unchecked(action, seat)
-        optimizer.ascend(policy.weights, gradient)
         played += 1
     return played
 
