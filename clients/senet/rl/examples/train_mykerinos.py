@@ -4,13 +4,14 @@ The agent is an :class:`~senet.rl.examples.afterstate.AfterstatePolicy`: one wei
 per feature of the observation tensor, scoring the seat's view after each legal
 action. Two phases, in two-seat matches on the rules core:
 
-1. **Imitation** (``--imitate`` seconds, a third of the time unless told): in
+1. **Imitation** (``--imitate`` seconds, none unless told): in
    matches of the greedy bot against the random one, each of the greedy bot's
    choices is made more probable (an Adam step up its log-probability's gradient).
-   A policy from zero weights almost never scores against greedy, so reinforcement
-   alone would have little to learn from at first.
+   Meant for training against greedy, which a policy from zero weights almost never
+   scores against; in runs of a few minutes it has not helped (a linear score
+   copies greedy's taste for keeping archaeologists, not when to spend them).
 2. **REINFORCE** for the rest: the learner takes seat 0 and seat 1 in turn against
-   the greedy bot (``--opponent``), samples its actions from the softmax, and after
+   the random bot (``--opponent``), samples its actions from the softmax, and after
    each match every choice it made is pushed towards or away from by its score
    margin (its score less the opponent's, over 20) less a running average. The
    margin, not the win alone, because a loss by 2 should count for more than one by 20.
@@ -112,15 +113,15 @@ def train(
     seconds: float,
     episodes: int | None = None,
     seed: int = 1,
-    opponent: str = "greedy",
-    imitation: float | None = None,
+    opponent: str = "random",
+    imitation: float = 0.0,
 ) -> tuple[AfterstatePolicy, int, int]:
-    """Imitate for ``imitation`` seconds (a third of ``seconds`` when ``None``), then
-    reinforce for the rest; return the policy and the matches of each phase."""
+    """Imitate greedy for ``imitation`` seconds, then reinforce against ``opponent``
+    for the rest of ``seconds``; return the policy and the matches of each phase."""
     size = observation_encoder(GAME_ID, SEATS).size
     policy = AfterstatePolicy(np.zeros(size), GAME_ID, encoding_for(GAME_ID).version)
     started = time.monotonic()
-    imitated = imitate(policy, Adam(0.01), seconds / 3 if imitation is None else imitation, seed)
+    imitated = imitate(policy, Adam(0.01), imitation, seed)
     left = seconds - (time.monotonic() - started)
     reinforced = reinforce(policy, Adam(0.003), left, episodes, seed, opponent)
     return policy, imitated, reinforced
@@ -148,9 +149,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train a small Mykerinos agent.")
     parser.add_argument("--seconds", type=float, default=240.0, help="training time (default 240)")
     parser.add_argument("--episodes", type=int, default=None, help="reinforced matches at most")
-    parser.add_argument("--imitate", type=float, default=None, help="seconds imitating greedy")
+    parser.add_argument("--imitate", type=float, default=0.0, help="seconds imitating greedy")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--opponent", default="greedy", help="the bot it trains against")
+    parser.add_argument("--opponent", default="random", help="the bot it trains against")
     parser.add_argument("--out", type=Path, default=Path("mykerinos-policy.npz"))
     parser.add_argument("--evaluate", type=int, default=100, help="matches per opponent (0: none)")
     args = parser.parse_args(argv)
