@@ -72,6 +72,7 @@ def test_playouts_stay_in_the_space_and_observations_hide_what_is_hidden(
         assert len(encoder.encode(state.view(seat))) == encoder.size
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_a_tensor_cache_equals_a_fresh_encoding_at_every_step(
     case: tuple[str, int, dict[str, Any]],

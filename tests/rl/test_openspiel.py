@@ -38,6 +38,7 @@ def _short(game_id: str) -> dict[str, Any]:
     return dict(get_game(game_id).info.short_match_options)
 
 
+@pytest.mark.slow
 def test_every_registered_game_is_an_openspiel_game() -> None:
     names = register()
     assert names == [spiel_name(game_id) for game_id in GAME_IDS]
