@@ -16,7 +16,7 @@ How Senet's games map to OpenSpiel's model:
   match's seeded generator inside the rules core, not from chance nodes. Each new
   initial state takes the next seed of the game's sequence (started from ``seed``).
   :meth:`SenetSpielState.resample_from_infostate` re-deals what a seat cannot see
-  (``GameState.determinize``), which is what information-set search needs.
+  (a state rebuilt from the seat's view), which is what information-set search needs.
 * **Observations from the seat's view only**: the observation and information state
   tensors are the encoding's tensor of ``GameState.view(seat)``, the strings its
   canonical JSON; a public observer (no private information) reads the spectator's
@@ -198,11 +198,14 @@ class SenetSpielState(pyspiel.State):  # type: ignore[misc]
         return final_rewards(self.core)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SenetSpielState:
-        """A state that ``player_id`` cannot tell from this one: what it cannot see is
-        re-dealt (``GameState.determinize``), from a seed drawn with ``probability_sampler``
-        (a callable giving a float in [0, 1), as OpenSpiel's IS-MCTS passes)."""
+        """A state that ``player_id`` cannot tell from this one: rebuilt from its view
+        alone (``Game.state_from_view``, as the bots' forward model is), what the view
+        hides sampled from a seed drawn with ``probability_sampler`` (a callable giving
+        a float in [0, 1), as OpenSpiel's IS-MCTS passes). Built from the view, the
+        sample never depends on the hidden parts of this state."""
         seed = int(float(probability_sampler()) * (1 << 62))
-        twin = SenetSpielState(self._spiel, self.core.determinize(player_id, seed))
+        sample = self._spiel.senet_game.state_from_view(self.core.view(player_id), seed)
+        twin = SenetSpielState(self._spiel, sample)
         twin._steps = self._steps
         return twin
 
