@@ -85,7 +85,7 @@ def number(name: str, *path: str | int, scale: float = 1.0) -> Feature:
         value = lookup(view, path)
         out[at] = float(value or 0) / scale
 
-    return Feature(name, 1, write)
+    return Feature(name, 1, write, (path,))
 
 
 def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Feature:
@@ -121,7 +121,7 @@ def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feat
             raise ValueError(f"feature {name!r}: {value!r} is not in its vocabulary")
         out[at + index[value]] = 1.0
 
-    return Feature(name, len(vocabulary), write)
+    return Feature(name, len(vocabulary), write, (path,))
 
 
 def counts(
@@ -159,7 +159,7 @@ def seat(name: str, *path: str | int, max_seats: int) -> Feature:
             return
         out[at + relative_seat(value, _viewer(view), _seats(view))] = 1.0
 
-    return Feature(name, max_seats, write)
+    return Feature(name, max_seats, write, (path,))
 
 
 def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Feature]) -> Feature:
