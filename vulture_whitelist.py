@@ -13,10 +13,19 @@ _.MARENOSTRUM_RL
 _.MYKERINOS_RL
 _.PEBBLES_RL
 _.UNIFORM
+_.STRATEGY
 _.BOT_STRATEGIES  # senet.service reads it (vulture's first run leaves the service out)
 
 # PettingZoo's AEC API: what its users and api_test call by name.
 _.observation_space
+
+# OpenSpiel's Python game API: the hooks pyspiel calls on a game, a state and an observer.
+_.make_py_observer
+_._legal_actions
+_._apply_action
+_._action_to_string
+_.set_from
+_.string_from
 
 # senet.rl: the action space's published identity (docs/learning.md).
 _.fingerprint

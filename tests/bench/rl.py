@@ -28,8 +28,9 @@ from tests.bench.rules import (
     QUICK_BUDGET,
     Budget,
     Workload,
-    play_senet_game,
+    measure_interleaved,
     reference_seats,
+    senet_workload,
 )
 
 
@@ -50,12 +51,6 @@ def play_env_episode(game: Game, seats: int, seed: int) -> int:
     return steps
 
 
-def _stream(play: Callable[[Game, int, int], int], game: Game, seats: int) -> Callable[[], int]:
-    """Plays the next seed's match of ``game`` at each call."""
-    seeds = iter(range(1, 1 << 62))
-    return lambda: play(game, seats, next(seeds))
-
-
 def run(
     *,
     quick: bool = False,
@@ -72,20 +67,15 @@ def run(
     pairs: list[tuple[Game, Workload, Workload]] = []
     for game in chosen:
         seats = reference_seats(game)
-        core = Workload(f"{game.info.id} {seats}p core", _stream(play_senet_game, game, seats))
-        adapter = Workload(f"{game.info.id} {seats}p env", _stream(play_env_episode, game, seats))
+        core = senet_workload(game, seats, label=f"{game.info.id} {seats}p core")
+        adapter = senet_workload(game, seats, play_env_episode, f"{game.info.id} {seats}p env")
         pairs.append((game, core, adapter))
     order = [w for _, core, adapter in pairs for w in (core, adapter)]
     out(
         f"rl benchmark: random full episodes, {budget.rounds} interleaved round(s) of "
         f">={budget.seconds:g} s per workload; median over rounds"
     )
-    for workload in order:
-        for _ in range(budget.warmup_games):
-            workload.play()
-    for round_index in range(budget.rounds):
-        for workload in order if round_index % 2 == 0 else reversed(order):
-            workload.measure(budget)
+    measure_interleaved(order, budget)
     figures: dict[str, float] = {}
     for game, core, adapter in pairs:
         core_rate = core.median_steps_per_second()

@@ -150,12 +150,30 @@ def chess_workload() -> Workload:
     )
 
 
-def senet_workload(game: Game, seats: int) -> Workload:
+def senet_workload(
+    game: Game,
+    seats: int,
+    play: Callable[[Game, int, int], int] = play_senet_game,
+    label: str = "",
+) -> Workload:
+    """Plays ``game`` at ``seats`` with the next seed at each call (``play`` returns the
+    steps it took: the core's random match unless told)."""
     seeds = iter(range(1, 1 << 62))
     return Workload(
-        f"{game.info.id} {seats}p",
-        lambda: play_senet_game(game, seats, next(seeds)),
+        label or f"{game.info.id} {seats}p",
+        lambda: play(game, seats, next(seeds)),
     )
+
+
+def measure_interleaved(order: Sequence[Workload], budget: Budget) -> None:
+    """Warm every workload up, then measure each once per round, reversing the order
+    every other round so that a drift of the machine's speed within a round cancels."""
+    for workload in order:
+        for _ in range(budget.warmup_games):
+            workload.play()
+    for round_index in range(budget.rounds):
+        for workload in order if round_index % 2 == 0 else reversed(order):
+            workload.measure(budget)
 
 
 #: Games measured at another seat count than ``min(4, max_seats)``: Mare Nostrum's
@@ -210,12 +228,7 @@ def run(
         f">={budget.seconds:g} s and >={budget.min_games} game(s) per workload; "
         "median [min-max] over rounds"
     )
-    for workload in order:
-        for _ in range(budget.warmup_games):
-            workload.play()
-    for round_index in range(budget.rounds):
-        for workload in order if round_index % 2 == 0 else reversed(order):
-            workload.measure(budget)
+    measure_interleaved(order, budget)
 
     chess_rate = baseline.median_steps_per_second()
     out(

@@ -70,3 +70,28 @@ def test_playouts_stay_in_the_space_and_observations_hide_what_is_hidden(
     assert state.is_over(), "the playout did not end"
     for seat in range(seats):
         assert len(encoder.encode(state.view(seat))) == encoder.size
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_a_tensor_cache_equals_a_fresh_encoding_at_every_step(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    """Each seat's cache, fed that seat's view after every action, gives the tensor a
+    fresh encoding gives: no feature keeps a slice its view no longer supports (and no
+    view shares a list with the state that a later action changes in place)."""
+    game_id, seats, options = case
+    encoder = observation_encoder(game_id, seats, options)
+    caches = [encoder.cache() for _ in range(seats)]
+    state = get_game(game_id).new_match(seats, options, seed=11)
+    rng = Rng(11)
+    for step in range(MAX_DECISIONS):
+        for seat in range(seats):
+            view = state.view(seat)
+            assert caches[seat].encode(view) == encoder.encode(view), f"seat {seat}, step {step}"
+        if state.is_over():
+            break
+        actor = state.deciding_seats()[rng.below(len(state.deciding_seats()))]
+        choices = state.legal_actions_for(actor)
+        state.apply_unchecked(choices[rng.below(len(choices))], actor)
+    assert state.is_over()

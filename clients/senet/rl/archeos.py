@@ -25,10 +25,10 @@ from senet.rl.features import (
     number,
     numbers,
     one_hot,
-    per_seat,
+    players_and_scores,
     relative_seat,
     seat,
-    seat_numbers,
+    size_of,
 )
 
 MAX_SEATS = 6
@@ -50,13 +50,6 @@ def _candidates() -> Iterator[Action]:
         yield act.ArcheosAction(kind)
 
 
-def _length_of(key: str) -> Feature:
-    def write(entry: View, out: list[float], at: int) -> None:
-        out[at] = float(len(entry.get(key) or ()))
-
-    return custom(f"{key} count", 1, write)
-
-
 def _write_ur_queue(view: View, out: list[float], at: int) -> None:
     queue = ((view.get("pending") or {}).get("ur_queue")) or ()
     for queued in queue:
@@ -71,7 +64,7 @@ _PLAYER: tuple[Feature, ...] = (
     number("linguist", "linguist", scale=LINGUIST_END),
     counts("relics", "relics", vocabulary=COLOUR_NAMES),
     counts("professor tokens", "professor_tokens", vocabulary=PROFESSOR_TOKENS),
-    _length_of("expeditions"),
+    size_of("expeditions count", "expeditions"),
     counts("hand", "hand", vocabulary=CARD_NAMES),
     counts("kept", "kept", vocabulary=CARD_NAMES),
 )
@@ -111,9 +104,8 @@ class ArcheosEncoding(RlEncoding):
             number("linguist advances", "pending", "linguist_advances"),
             number("keep limit", "pending", "keep_limit"),
             number("Chichen draws", "pending", "chichen_draws"),
-            custom("Ur queue", MAX_SEATS, _write_ur_queue),
-            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
-            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+            custom("Ur queue", MAX_SEATS, _write_ur_queue, [("pending", "ur_queue")]),
+            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
         )
 
 

@@ -24,7 +24,7 @@ from typing import Any
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
-from senet.rl.features import Feature, View
+from senet.rl.features import Feature, View, Writer, entries_by_seat, lookup
 
 
 class RlEncoding(ABC):
@@ -176,6 +176,80 @@ class ObservationEncoder:
             at += feature.size
         return out
 
+    def cache(self) -> TensorCache:
+        """A cache for one seat's successive observations (see :class:`TensorCache`)."""
+        return TensorCache(self)
+
+
+class TensorCache:
+    """One seat's last tensor, and what each feature read for it.
+
+    An environment encodes the same seat's view after every move, and a move changes
+    little of it: a feature whose reads (:attr:`Feature.reads`) are equal to last
+    time keeps its slice, the others are zeroed and written again. The result equals
+    :meth:`ObservationEncoder.encode` of the same view (the tests check it on every
+    game). A cache belongs to one viewer and one thread; the list it returns is
+    reused, so copy it (``np.array``) before the next call.
+
+    Args:
+        encoder: The game's encoder.
+    """
+
+    def __init__(self, encoder: ObservationEncoder) -> None:
+        self.encoder = encoder
+        self.out = [0.0] * encoder.size
+        self._steps = [
+            (feature, at, [0.0] * feature.size, feature.reads)
+            for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
+        ]
+        self._seen: list[list[Any] | None] = [None] * len(self._steps)
+        #: The slices the last :meth:`encode` wrote again.
+        self.changed: list[tuple[int, int]] = []
+
+    def encode(self, view: View) -> list[float]:
+        """The tensor of ``view``, the same seat's view as every call before.
+
+        :attr:`changed` then lists the ``(offset, size)`` of the slices written again,
+        so that a copy of the tensor (a numpy array) needs only those updated.
+        """
+        out = self.out
+        seen = self._seen
+        changed = self.changed = []
+        for i, (feature, at, zeros, reads) in enumerate(self._steps):
+            if reads is not None:
+                now = [lookup(view, path) for path in reads]
+                if now == seen[i]:
+                    continue
+                last = seen[i]
+                if feature.write_entry is not None and last is not None:
+                    self._rewrite_entries(feature, feature.write_entry, at, now[0], last[0], view)
+                    seen[i] = now
+                    continue
+                seen[i] = now
+            out[at : at + feature.size] = zeros
+            feature.write(view, out, at)
+            changed.append((at, feature.size))
+        return out
+
+    def _rewrite_entries(
+        self, feature: Feature, write_entry: Writer, at: int, now: Any, before: Any, view: View
+    ) -> None:
+        """Rewrite the slots of a per-seat table whose entry changed since ``before``
+        (a list as long as ``now``; anything else rewrites the whole table)."""
+        out, width = self.out, feature.entry_width
+        if not isinstance(now, list) or not isinstance(before, list) or len(now) != len(before):
+            out[at : at + feature.size] = [0.0] * feature.size
+            feature.write(view, out, at)
+            self.changed.append((at, feature.size))
+            return
+        for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
+            if entry == old:
+                continue
+            start = at + slot * width
+            out[start : start + width] = [0.0] * width
+            write_entry(entry, out, start)
+            self.changed.append((start, width))
+
 
 @cache
 def _encoder(
@@ -190,3 +264,13 @@ def observation_encoder(
     """The observation encoder of ``game_id`` for ``seats`` and ``options`` (built once)."""
     normalized = get_game(game_id).normalize_options(seats, options)
     return _encoder(game_id, seats, tuple(sorted(normalized.items())))
+
+
+def bounded_options(game: Game) -> dict[str, Any]:
+    """The options a learning environment plays when not told otherwise: ones that end
+    every match (a turn limit), over the game's defaults.
+
+    Environments and their tests read them here only. A game declares them as
+    ``GameInfo.bounded_match_options``; where it declares none its defaults are bounded.
+    """
+    return dict(getattr(game.info, "bounded_match_options", ()))

@@ -8,15 +8,23 @@ can never show what the seat may not see.
 
 Seats are relative to the viewer: slot 0 is the viewer, slot 1 the next seat in
 turn order, and so on, so a policy learnt at one seat plays any seat.
+
+A feature may declare what it *reads* (paths into the view): an environment that
+encodes one seat's views move after move then rewrites only the features whose reads
+changed (:class:`senet.rl.encoding.TensorCache`), which is most of an observation's
+cost saved, as a move changes little of a view. A feature without reads is written
+every time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 View = Mapping[str, Any]
+#: Keys and list indexes from a view's root to a value.
+Path = tuple[str | int, ...]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
 Writer = Callable[[View, list[float], int], None]
 
@@ -29,20 +37,34 @@ class Feature:
         name: What the slice means (documented in ``docs/learning.md``).
         size: How many floats it takes, whatever the view.
         write: Fills ``out[at : at + size]`` from a view (the slice starts zeroed).
+        reads: Every path into the view that ``write`` reads, when declared: while
+            the values there stay equal, so does the slice (the viewer and the seat
+            count are fixed for a seat, so they need not be named). ``None``: unknown.
+        write_entry: See the attribute's comment.
+        entry_width: See the attribute's comment.
     """
 
     name: str
     size: int
     write: Writer
+    reads: tuple[Path, ...] | None = None
+    #: For a per-seat table (:func:`per_seat`): writes one seat's entry of the list at
+    #: ``reads[0]`` into its slot of ``entry_width`` floats, so that a cache rewrites
+    #: only the seats whose entry changed.
+    write_entry: Writer | None = None
+    entry_width: int = 0
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
     """The value at ``path`` (keys and list indexes) in ``view``; ``None`` if absent."""
     value: Any = view
     for key in path:
-        if isinstance(value, Mapping):
+        # Exact types first: views are plain dicts and lists, and the ABC check of
+        # ``isinstance(value, Mapping)`` costs more than the rest of the step.
+        kind = type(value)
+        if kind is dict or (kind is not list and isinstance(value, Mapping)):
             value = value.get(key)
-        elif isinstance(value, list) and isinstance(key, int) and 0 <= key < len(value):
+        elif kind is list and type(key) is int and 0 <= key < len(value):
             value = value[key]
         else:
             return None
@@ -63,7 +85,7 @@ def number(name: str, *path: str | int, scale: float = 1.0) -> Feature:
         value = lookup(view, path)
         out[at] = float(value or 0) / scale
 
-    return Feature(name, 1, write)
+    return Feature(name, 1, write, (path,))
 
 
 def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Feature:
@@ -80,7 +102,7 @@ def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Fea
         for i, value in enumerate(values):
             out[at + i] = float(value or 0) / scale
 
-    return Feature(name, length, write)
+    return Feature(name, length, write, (path,))
 
 
 def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feature:
@@ -99,7 +121,7 @@ def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feat
             raise ValueError(f"feature {name!r}: {value!r} is not in its vocabulary")
         out[at + index[value]] = 1.0
 
-    return Feature(name, len(vocabulary), write)
+    return Feature(name, len(vocabulary), write, (path,))
 
 
 def counts(
@@ -125,7 +147,7 @@ def counts(
                 raise ValueError(f"feature {name!r}: {entry!r} is not in its vocabulary")
             out[at + index[entry]] += float(amount or 0) / scale
 
-    return Feature(name, len(vocabulary), write)
+    return Feature(name, len(vocabulary), write, (path,))
 
 
 def seat(name: str, *path: str | int, max_seats: int) -> Feature:
@@ -137,7 +159,7 @@ def seat(name: str, *path: str | int, max_seats: int) -> Feature:
             return
         out[at + relative_seat(value, _viewer(view), _seats(view))] = 1.0
 
-    return Feature(name, max_seats, write)
+    return Feature(name, max_seats, write, (path,))
 
 
 def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Feature]) -> Feature:
@@ -148,21 +170,47 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
     """
     width = sum(f.size for f in inner)
 
+    def write_entry(entry: Any, out: list[float], start: int) -> None:
+        for feature in inner:
+            feature.write(entry, out, start)
+            start += feature.size
+
     def write(view: View, out: list[float], at: int) -> None:
-        entries = lookup(view, path) or ()
-        viewer, seats = _viewer(view), _seats(view)
-        for seat_index, entry in enumerate(entries):
-            start = at + relative_seat(seat_index, viewer, seats) * width
-            for feature in inner:
-                feature.write(entry, out, start)
-                start += feature.size
+        for slot, entry in seat_entries(view, path):
+            write_entry(entry, out, at + slot * width)
 
-    return Feature(name, max_seats * width, write)
+    return Feature(name, max_seats * width, write, (path,), write_entry, width)
 
 
-def custom(name: str, size: int, write: Writer) -> Feature:
-    """A feature a game computes itself (``write`` must stay within ``size``)."""
-    return Feature(name, size, write)
+def custom(
+    name: str, size: int, write: Writer, reads: Sequence[Sequence[str | int]] | None = None
+) -> Feature:
+    """A feature a game computes itself (``write`` must stay within ``size``); ``reads``
+    names every path into the view it reads (``None``: written every time)."""
+    return Feature(name, size, write, None if reads is None else tuple(tuple(p) for p in reads))
+
+
+def size_of(name: str, *path: str | int) -> Feature:
+    """How many entries the list (or mapping) at ``path`` has; 0 when absent."""
+
+    def write(view: View, out: list[float], at: int) -> None:
+        out[at] = float(len(lookup(view, path) or ()))
+
+    return Feature(name, 1, write, (path,))
+
+
+def seat_entries(view: View, path: Sequence[str | int]) -> Iterator[tuple[int, Any]]:
+    """The entries of the per-seat list at ``path`` (entry ``i`` is seat ``i``'s), each
+    with its seat counted from the viewer."""
+    return entries_by_seat(view, lookup(view, path) or ())
+
+
+def entries_by_seat(view: View, entries: Iterable[Any]) -> Iterator[tuple[int, Any]]:
+    """``entries`` (entry ``i`` is seat ``i``'s), each with its seat counted from the
+    viewer of ``view``."""
+    viewer, seats = _viewer(view), _seats(view)
+    for seat_index, entry in enumerate(entries):
+        yield relative_seat(seat_index, viewer, seats), entry
 
 
 def _viewer(view: View) -> int:
@@ -182,9 +230,18 @@ def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0
     """A list with one number per seat (scores, hand sizes), viewer first."""
 
     def write(view: View, out: list[float], at: int) -> None:
-        values = lookup(view, path) or ()
-        viewer, seats = _viewer(view), _seats(view)
-        for seat_index, value in enumerate(values):
-            out[at + relative_seat(seat_index, viewer, seats)] = float(value or 0) / scale
+        for slot, value in seat_entries(view, path):
+            out[at + slot] = float(value or 0) / scale
 
-    return Feature(name, max_seats, write)
+    return Feature(name, max_seats, write, (path,))
+
+
+def players_and_scores(
+    inner: Sequence[Feature], max_seats: int, score_scale: float
+) -> tuple[Feature, Feature]:
+    """The two features that end a game's observation: each seat's entry of the view's
+    ``players`` list (``inner``), then the ``scores``, both viewer first."""
+    return (
+        per_seat("players", "players", max_seats=max_seats, inner=inner),
+        seat_numbers("scores", "scores", max_seats=max_seats, scale=score_scale),
+    )

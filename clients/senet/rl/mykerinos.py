@@ -27,10 +27,10 @@ from senet.rl.features import (
     custom,
     number,
     one_hot,
-    per_seat,
+    players_and_scores,
     relative_seat,
     seat,
-    seat_numbers,
+    size_of,
 )
 
 MAX_SEATS = 4
@@ -75,16 +75,20 @@ def _owner_slot(view: View, colour: str) -> int:
     return OWNERS - 1
 
 
+_SPACE_INDEX = {name: i for i, name in enumerate(SPACE_NAMES)}
+_ROOM_INDEX = {room_name(i): i for i in range(ROOM_IDS)}
+#: What :func:`_owner_slot` reads: each player's colour.
+_COLOURS = tuple(("players", seat, "colour") for seat in range(MAX_SEATS))
+
+
 def _write_occupied(view: View, out: list[float], at: int) -> None:
-    index = {name: i for i, name in enumerate(SPACE_NAMES)}
     for space, colour in (view.get("occupied") or {}).items():
-        out[at + index[space] * OWNERS + _owner_slot(view, colour)] = 1.0
+        out[at + _SPACE_INDEX[space] * OWNERS + _owner_slot(view, colour)] = 1.0
 
 
 def _write_rooms(view: View, out: list[float], at: int) -> None:
-    index = {room_name(i): i for i in range(ROOM_IDS)}
     for room in (view.get("museum") or {}).get("rooms") or ():
-        base = at + index[room["room"]] * (OWNERS + 2)
+        base = at + _ROOM_INDEX[room["room"]] * (OWNERS + 2)
         out[base] = 1.0  # the room is in this museum
         out[base + 1] = room["value"] / 5
         if room["occupant"] is not None:
@@ -107,15 +111,11 @@ _PLAYER: tuple[Feature, ...] = (
     counts("reserve", "reserve", vocabulary=COLOUR_NAMES, scale=10),
     *(number(f"patron {code} cards", "patrons", code, "cards") for code in PATRON_CODES),
     *(number(f"patron {code} used", "patrons", code, "used") for code in PATRON_CODES),
-    custom("plots won", 1, lambda p, out, at: _put(out, at, len(p.get("plots_won") or ()))),
-    custom("nile cards", 1, lambda p, out, at: _put(out, at, len(p.get("nile_cards") or ()))),
+    size_of("plots won", "plots_won"),
+    size_of("nile cards", "nile_cards"),
     number("blocking tokens", "tokens"),
     number("active", "active"),
 )
-
-
-def _put(out: list[float], at: int, value: float) -> None:
-    out[at] = value
 
 
 class MykerinosEncoding(RlEncoding):
@@ -141,15 +141,19 @@ class MykerinosEncoding(RlEncoding):
             seat("current seat", "current_seat", max_seats=MAX_SEATS),
             seat("start seat", "start_seat", max_seats=MAX_SEATS),
             seat("final action seat", "final_action_seat", max_seats=MAX_SEATS),
-            custom("plots", PLOTS * (3 + len(PATRON_CODES)), _write_plots),
+            custom("plots", PLOTS * (3 + len(PATRON_CODES)), _write_plots, [("region", "plots")]),
             counts("pyramids", "region", "pyramids", vocabulary=SPACE_NAMES),
             counts("river", "region", "river", vocabulary=SPACE_NAMES),
-            custom("occupied", MAX_SPACES * OWNERS, _write_occupied),
-            custom("museum rooms", ROOM_IDS * (OWNERS + 2), _write_rooms),
+            custom("occupied", MAX_SPACES * OWNERS, _write_occupied, [("occupied",), *_COLOURS]),
+            custom(
+                "museum rooms",
+                ROOM_IDS * (OWNERS + 2),
+                _write_rooms,
+                [("museum", "rooms"), *_COLOURS],
+            ),
             counts("general reserve", "general_reserve", vocabulary=COLOUR_NAMES, scale=25),
             number("deck size", "deck_size", scale=40),
-            per_seat("players", "players", max_seats=MAX_SEATS, inner=_PLAYER),
-            seat_numbers("scores", "scores", max_seats=MAX_SEATS, scale=50),
+            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
         )
 
 

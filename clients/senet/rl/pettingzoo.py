@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState, Rng, get_game
-from senet.rl.encoding import action_space, observation_encoder
+from senet.rl.encoding import action_space, bounded_options, observation_encoder
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
@@ -54,8 +54,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     Args:
         game_id: A game with an encoding (``senet.rl_encodings``).
         seats: Seat count (the game's least when omitted).
-        options: Match options, over the game's defaults and its bounded-match
-            options (``GameInfo.bounded_match_options``: every episode ends).
+        options: Match options (over the game's bounded defaults,
+            :func:`senet.rl.encoding.bounded_options`).
         render_mode: ``"ansi"`` (the last action and the scores as text) or ``None``.
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
@@ -74,9 +74,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         super().__init__()
         self.game = get_game(game_id)
         self.seats = self.game.info.min_seats if seats is None else seats
-        # An episode must end: the game's bounded-match options apply unless overridden.
-        bounded = dict(self.game.info.bounded_match_options)
-        self.options = self.game.normalize_options(self.seats, {**bounded, **(options or {})})
+        self.options = self.game.normalize_options(
+            self.seats, {**bounded_options(self.game), **(options or {})}
+        )
         self.space = action_space(game_id, self.seats, self.options)
         self.encoder = observation_encoder(game_id, self.seats, self.options)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
@@ -95,6 +95,13 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._action_spaces = {
             agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents
         }
+        #: One tensor cache per seat: each seat's observation is rewritten where its
+        #: view changed only.
+        self._tensors = [self.encoder.cache() for _ in range(self.seats)]
+        self._arrays = [np.zeros(self.encoder.size, np.float32) for _ in range(self.seats)]
+        #: The legal actions of the last seat asked, with the state and step they were
+        #: asked at.
+        self._legal: tuple[GameState | None, int, int, list[Any]] = (None, -1, -1, [])
         self._seeds = Rng(DEFAULT_SEED)
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
         self.last_notation = ""
@@ -126,10 +133,23 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
-        return {
-            "observation": np.asarray(self.encoder.encode(self.state.view(seat)), np.float32),
-            "action_mask": np.frombuffer(self.space.legal_mask(self.state, seat), np.int8),
-        }
+        mask = np.zeros(len(self.space), np.int8)
+        mask[self.space.indexes(self._legal_actions(seat))] = 1
+        cache = self._tensors[seat]
+        out = cache.encode(self.state.view(seat))
+        tensor = self._arrays[seat]
+        for at, size in cache.changed:  # converting only what changed: floats one by one
+            tensor[at : at + size] = out[at : at + size]
+        return {"observation": tensor.copy(), "action_mask": mask}
+
+    def _legal_actions(self, seat: int) -> list[Any]:
+        """``seat``'s legal actions now, worked out once per step (observing and then
+        stepping would ask for them twice)."""
+        state, steps, asked, legal = self._legal
+        if state is not self.state or steps != self.steps or asked != seat:
+            legal = self.state.legal_actions_for(seat)
+            self._legal = (self.state, self.steps, seat, legal)
+        return legal
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view as structured data (``GameState.view``)."""
@@ -144,7 +164,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if action is None or not 0 <= int(action) < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
         chosen = self.space.actions[int(action)]
-        if chosen not in self.state.legal_actions_for(seat):
+        if chosen not in self._legal_actions(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
             )
