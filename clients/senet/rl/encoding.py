@@ -273,4 +273,4 @@ def bounded_options(game: Game) -> dict[str, Any]:
     Environments and their tests read them here only. A game declares them as
     ``GameInfo.bounded_match_options``; where it declares none its defaults are bounded.
     """
-    return dict(getattr(game.info, "bounded_match_options", ()))
+    return dict(game.info.bounded_match_options)
