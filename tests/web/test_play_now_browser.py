@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import DESKTOP, MATCH_WAIT_MS, new_page
+from tests.web.conftest import MATCH_WAIT_MS
+from tests.web.test_browser import DESKTOP
 
 pytestmark = pytest.mark.slow
-__all__ = ["new_page"]  # the fixture, used by name
 
 
 def test_play_now_waits_visibly_cancels_and_matches_with_a_bot(

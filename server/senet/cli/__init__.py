@@ -16,8 +16,8 @@ import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
-from senet.cli import leaderboard as leaderboard_cli
 from senet.cli import ladder as ladder_cli
+from senet.cli import leaderboard as leaderboard_cli
 from senet.cli import matches as matches_cli
 from senet.cli import tournament as tournament_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server

@@ -154,6 +154,8 @@ class IdentityProviderUnavailable(ServiceError):
     be good, so the client retries rather than asks for another."""
 
     reason = "IDENTITY_PROVIDER_UNAVAILABLE"
+
+
 # -- the ladder (issue 37) --------------------------------------------------
 class BadBotKey(ServiceError):
     """A bot key that no registered bot holds (or one replaced by a new key)."""
