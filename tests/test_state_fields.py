@@ -27,12 +27,14 @@ IMMUTABLE = (int, float, str, bytes, bool, type(None), frozenset)
 
 
 def _cases() -> list[Any]:
-    """Each game at each seat count, then each variant option alone where allowed."""
+    """Each game at each seat count, then each variant option alone where allowed;
+    all under the game's bounded-match options, so every playout ends."""
     out = []
     for game in all_games():
         info = game.info
+        bounded = dict(info.bounded_match_options)
         for seats in range(info.min_seats, info.max_seats + 1):
-            out.append(pytest.param(game, seats, {}, id=f"{info.id}-{seats}p"))
+            out.append(pytest.param(game, seats, bounded, id=f"{info.id}-{seats}p"))
         for spec in info.options:
             if spec.kind != "bool" or not spec.variant:
                 continue
@@ -43,7 +45,10 @@ def _cases() -> list[Any]:
                     continue
                 out.append(
                     pytest.param(
-                        game, seats, {spec.name: True}, id=f"{info.id}-{seats}p-{spec.name}"
+                        game,
+                        seats,
+                        {**bounded, spec.name: True},
+                        id=f"{info.id}-{seats}p-{spec.name}",
                     )
                 )
                 break

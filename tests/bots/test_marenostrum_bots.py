@@ -174,15 +174,16 @@ def test_a_remote_bot_decides_like_a_local_one() -> None:
 
 @pytest.mark.slow
 def test_greedy_beats_random_clearly() -> None:
-    """Greedy in one seat (rotating) against three random bots, 8 seeded 4p matches
-    (measured: 7 first places of 8)."""
+    """Greedy in one seat (rotating) against three random bots, 24 seeded 4p matches
+    played to the text's end (measured: 14 first places of 24, and 26 of 40; random's
+    expectation is a quarter)."""
     wins = 0
-    for match in range(8):
+    for match in range(24):
         seat = match % 4
         strategies = [_strategy("random", 100 * match + s) for s in range(4)]
         strategies[seat] = _strategy("greedy", match)
         wins += _play(4, 2000 + match, strategies).ranking()[seat] == 1
-    assert wins >= 5  # random's expectation is 2 of 8
+    assert wins >= 12  # twice random's expectation of 6 of 24
 
 
 def test_evaluator_values_what_the_rules_value() -> None:
