@@ -79,8 +79,11 @@ async def test_a_test_stops_by_itself_with_its_interval(deployment: Deployment) 
         # Decided when the ratio left its bounds; the games still in flight then
         # finish and are counted, but the verdict stays.
         assert got.verdict == first[0].verdict
-        if first[0].verdict != lpb.HEAD_TO_HEAD_VERDICT_UNDECIDED:
-            assert not first[0].llr_lower < first[0].llr < first[0].llr_upper
+        # The ratio shown is that of every game counted so far; games counted after
+        # the crossing may bring it back inside the bounds, so only the verdict, which
+        # the crossing fixed, is checked (tests/service/test_sequential.py pins when
+        # a ratio crosses).
+        assert first[0].verdict != lpb.HEAD_TO_HEAD_VERDICT_RUNNING
         # Seats alternate: A played both seats.
         a_seats = set()
         for match_id in got.match_ids:

@@ -189,6 +189,8 @@ def test_boards_show_the_hand_first_stacks_apart_and_the_patron_draft(
     create_match(page, web_url, "archeos", ["you"] + ["bot:random"] * 5)
     wait_for_turn(page)
     hand = page.locator("#board section:has(h3:text-is('Your hand'))")
+    # The board is drawn after the turn's headline: wait for the hand itself.
+    hand.wait_for(state="visible", timeout=MATCH_WAIT_MS)
     assert hand.bounding_box()["y"] + 60 < WIDE["height"]
     # A turn starts with taking from the display, drawing or leading: the display's
     # cards are in the first screen too, at both widths.
