@@ -16,8 +16,9 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import grpc
 from google.protobuf import json_format
@@ -56,6 +57,38 @@ class BuiltInBot:
         return cls(strategy, int(budget))
 
 
+def parse_bots(text: str, command: str) -> list[BuiltInBot] | None:
+    """The built-in bots of a ``strategy[:iterations],...`` list; None (after saying
+    why on stderr) when one is unknown or badly budgeted."""
+    try:
+        return [BuiltInBot.parse(t) for t in text.split(",") if t.strip()]
+    except ValueError as exc:
+        print(f"senet {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def add_owner_arguments(parser: argparse.ArgumentParser, identity_help: str) -> None:
+    """``--identity`` and ``--admin-key``: who owns the bots a command registers."""
+    parser.add_argument(
+        "--identity", default=os.environ.get("SENET_IDENTITY", ""), help=identity_help
+    )
+    parser.add_argument(
+        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
+
+
+def run_calls(command: str, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run a command's calls: a refused call is its message on stderr and status 1,
+    an interrupt a clean exit."""
+    try:
+        return asyncio.run(work())
+    except grpc.aio.AioRpcError as exc:
+        print(f"senet {command}: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet ladder`` subcommands to ``parser``."""
     parser.add_argument(
@@ -76,13 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     start.add_argument("--max-in-flight", type=int, default=2, help="matches at once")
     start.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
     start.add_argument("--inactive-after", type=int, default=3, help="timeouts in a row to bench")
-    start.add_argument(
-        "--identity",
-        default=os.environ.get("SENET_IDENTITY", ""),
-        help="identity token owning the hosted bots (env SENET_IDENTITY; default: a new guest)",
-    )
-    start.add_argument(
-        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    add_owner_arguments(
+        start, "identity token owning the hosted bots (env SENET_IDENTITY; default: a new guest)"
     )
     test = actions.add_parser("test", help="test bot A against bot B until the result is clear")
     test.add_argument("--game", required=True, help="the game (played two-handed)")
@@ -91,14 +119,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--max-games", type=int, default=400, help="stop undecided after this many")
     test.add_argument("--p1", type=float, default=0.6, help="A's win share if it is stronger")
     test.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
-    test.add_argument(
-        "--identity",
-        default=os.environ.get("SENET_IDENTITY", ""),
-        help="identity token of bot A's owner (env SENET_IDENTITY)",
-    )
-    test.add_argument(
-        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
-    )
+    add_owner_arguments(test, "identity token of bot A's owner (env SENET_IDENTITY)")
     for name in ("status", "standings"):
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
@@ -224,19 +245,11 @@ async def _show(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``senet ladder``; returns the exit status."""
-    try:
-        if args.ladder_command == "start":
-            try:
-                bots = [BuiltInBot.parse(t) for t in args.bots.split(",") if t.strip()]
-            except ValueError as exc:
-                print(f"senet ladder: {exc}", file=sys.stderr)
-                return 2
-            return asyncio.run(_start(args, bots))
-        if args.ladder_command == "test":
-            return asyncio.run(_test(args))
-        return asyncio.run(_show(args))
-    except grpc.aio.AioRpcError as exc:
-        print(f"senet ladder: {exc.code().name}: {exc.details()}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
+    if args.ladder_command == "start":
+        bots = parse_bots(args.bots, "ladder")
+        if bots is None:
+            return 2
+        return run_calls("ladder", lambda: _start(args, bots))
+    if args.ladder_command == "test":
+        return run_calls("ladder", lambda: _test(args))
+    return run_calls("ladder", lambda: _show(args))

@@ -14,13 +14,18 @@ import argparse
 import asyncio
 import json
 import os
-import sys
 
-import grpc
 from google.protobuf import json_format
 
 from senet.bots.hosted import HostedBotWorker
-from senet.cli.ladder import IDENTITY_HEADER, BuiltInBot, channel_of
+from senet.cli.ladder import (
+    IDENTITY_HEADER,
+    BuiltInBot,
+    add_owner_arguments,
+    channel_of,
+    parse_bots,
+    run_calls,
+)
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
@@ -52,8 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--player", action="append", default=[], help="a player entrant: SUBJECT[=NAME]"
     )
     create.add_argument("--decision-ms", type=int, default=5000, help="each decision's clock")
-    create.add_argument("--identity", default=os.environ.get("SENET_IDENTITY", ""))
-    create.add_argument("--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""))
+    add_owner_arguments(create, "identity token owning the entered bots (env SENET_IDENTITY)")
     for name in ("show", "export"):
         shown = actions.add_parser(name, help=f"{name} a tournament")
         shown.add_argument("--id", required=True, help="the tournament's id")
@@ -144,17 +148,9 @@ async def _show(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``senet tournament``; returns the exit status."""
-    try:
-        if args.tournament_command == "create":
-            try:
-                bots = [BuiltInBot.parse(t) for t in args.bots.split(",") if t.strip()]
-            except ValueError as exc:
-                print(f"senet tournament: {exc}", file=sys.stderr)
-                return 2
-            return asyncio.run(_create(args, bots))
-        return asyncio.run(_show(args))
-    except grpc.aio.AioRpcError as exc:
-        print(f"senet tournament: {exc.code().name}: {exc.details()}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
+    if args.tournament_command == "create":
+        bots = parse_bots(args.bots, "tournament")
+        if bots is None:
+            return 2
+        return run_calls("tournament", lambda: _create(args, bots))
+    return run_calls("tournament", lambda: _show(args))
