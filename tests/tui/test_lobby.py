@@ -89,12 +89,15 @@ async def test_w_watches_and_n_starts_a_new_match() -> None:
     assert app.return_value == LobbyChoice("new")
 
 
+#: What a server hosting two games lists.
+TWO_GAMES = [
+    games_pb2.GameInfo(id="mykerinos", name="Mykerinos", min_seats=2, max_seats=4),
+    games_pb2.GameInfo(id="archeos", name="Archeos", min_seats=2, max_seats=4),
+]
+
+
 async def test_n_asks_the_game_when_the_server_lists_them() -> None:
-    games = [
-        games_pb2.GameInfo(id="mykerinos", name="Mykerinos", min_seats=2, max_seats=4),
-        games_pb2.GameInfo(id="archeos", name="Archeos", min_seats=2, max_seats=4),
-    ]
-    app = Host(games)
+    app = Host(TWO_GAMES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("n")

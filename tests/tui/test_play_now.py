@@ -17,17 +17,13 @@ from senet.text import drawing
 from senet.tui import playnow
 from senet.tui.lobby import LobbyApp, LobbyChoice
 from senet.tui.run import lobby_session
-from senet.v1 import games_pb2, match_pb2
+from senet.v1 import match_pb2
 from tests.tui.conftest import wait_for
-from tests.tui.test_lobby import Host, _args, _pilot_lobby
+from tests.tui.test_lobby import TWO_GAMES, Host, _args, _pilot_lobby
 
 
 async def test_p_asks_the_game_then_queues_for_it() -> None:
-    games = [
-        games_pb2.GameInfo(id="mykerinos", name="Mykerinos", min_seats=2, max_seats=4),
-        games_pb2.GameInfo(id="archeos", name="Archeos", min_seats=2, max_seats=4),
-    ]
-    app = Host(games)
+    app = Host(TWO_GAMES)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.press("p")
