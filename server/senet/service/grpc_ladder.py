@@ -9,9 +9,8 @@ done by :mod:`senet.service.remote_bots` and :mod:`senet.service.ladder`.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from senet.service import errors
 from senet.service.access import Caller
@@ -26,10 +25,14 @@ from senet.service.sequential import Hypotheses
 from senet.service.settings import Settings
 from senet.service.tournaments import Format, Tournaments
 from senet.store import MatchStore
+from senet.store.companions import beside
 from senet.store.ladder import LadderStore, MemoryLadderStore
 from senet.store.players import PlayerStore
 from senet.v1 import ladder_service_pb2 as pb
 from senet.v1 import ladder_service_pb2_grpc
+
+if TYPE_CHECKING:
+    from senet.store.redis_store import RedisStore
 
 T = TypeVar("T")
 MAX_RECENT = 100
@@ -48,23 +51,17 @@ _VERDICTS = {
     "not_stronger": pb.HEAD_TO_HEAD_VERDICT_NOT_STRONGER,
     "undecided": pb.HEAD_TO_HEAD_VERDICT_UNDECIDED,
 }
-#: The in-memory ladder store of each in-memory match store, so that replicas
-#: sharing one match store in a process (tests) share the ladders too.
-_MEMORY: weakref.WeakKeyDictionary[MatchStore, LadderStore] = weakref.WeakKeyDictionary()
 
 
 def build_ladder_store(store: MatchStore) -> LadderStore:
     """The ladder store beside ``store``: in the same Redis, or in memory."""
-    from senet.store.redis_store import RedisStore
 
-    if isinstance(store, RedisStore):
+    def on_redis(redis: RedisStore) -> LadderStore:
         from senet.store.redis_ladder import RedisLadderStore
 
-        return RedisLadderStore(store)
-    found = _MEMORY.get(store)
-    if found is None:
-        found = _MEMORY[store] = MemoryLadderStore()
-    return found
+        return RedisLadderStore(redis)
+
+    return beside(store, on_redis, MemoryLadderStore)
 
 
 def build_ladder(

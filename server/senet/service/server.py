@@ -13,11 +13,10 @@ import asyncio
 import gc
 import logging
 import signal
-import weakref
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -40,6 +39,7 @@ from senet.service.settings import Settings
 from senet.service.timeouts import ClockKeeper
 from senet.service.zombies import ZombiePlayer
 from senet.store import MatchStore, StoreError
+from senet.store.companions import beside
 from senet.store.players import MemoryPlayerStore, PlayerStore
 from senet.v1 import (
     bot_service_pb2,
@@ -51,6 +51,9 @@ from senet.v1 import (
     player_service_pb2,
     player_service_pb2_grpc,
 )
+
+if TYPE_CHECKING:
+    from senet.store.redis_store import RedisStore
 
 log = logging.getLogger("senet.server")
 #: How long a stopping replica waits for its own tasks to end once cancelled.
@@ -90,23 +93,15 @@ def build_store(settings: Settings) -> MatchStore:
     )
 
 
-#: The in-memory player store of each in-memory match store, so that replicas
-#: sharing one match store in a process (tests) share the players too.
-_MEMORY_PLAYERS: weakref.WeakKeyDictionary[MatchStore, PlayerStore] = weakref.WeakKeyDictionary()
-
-
 def build_players(store: MatchStore) -> PlayerStore:
     """The player store beside ``store``: in the same Redis, or in memory."""
-    from senet.store.redis_store import RedisStore
 
-    if isinstance(store, RedisStore):
+    def on_redis(redis: RedisStore) -> PlayerStore:
         from senet.store.redis_players import RedisPlayerStore
 
-        return RedisPlayerStore(store)
-    players = _MEMORY_PLAYERS.get(store)
-    if players is None:
-        players = _MEMORY_PLAYERS[store] = MemoryPlayerStore()
-    return players
+        return RedisPlayerStore(redis)
+
+    return beside(store, on_redis, MemoryPlayerStore)
 
 
 @dataclass
