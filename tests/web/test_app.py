@@ -13,6 +13,7 @@ import pytest
 
 from senet.client import SeatClient, SenetClient
 from senet.games import get_game
+from senet.games.interface import Action, GameState
 from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.web import live
@@ -286,14 +287,19 @@ async def test_the_log_says_which_moves_the_server_played_on_timeout(server: str
     assert all(re.search(r"\): \S.* -- played on timeout", line) for line in marked), marked
 
 
-def test_a_replay_step_says_who_chose_it_when_not_the_seat() -> None:
-    game = get_game("mykerinos")
-    dealt = game.new_match(2, seed=4)
+def _one_move_played() -> tuple[GameState, int, Action, GameState]:
+    """A two-seat Mykerinos deal, its first seat, that seat's first legal move and the result."""
+    dealt = get_game("mykerinos").new_match(2, seed=4)
     seat = dealt.current_seat()
     assert seat is not None
     action = dealt.legal_actions()[0]
     played = dealt.clone()
     played.apply(seat, action)
+    return dealt, seat, action, played
+
+
+def test_a_replay_step_says_who_chose_it_when_not_the_seat() -> None:
+    dealt, seat, action, played = _one_move_played()
     summary = match_pb2.MatchSummary(game_id="mykerinos")
     note = origin_note(
         match_pb2.LoggedAction(
@@ -398,13 +404,7 @@ def test_offers_made_at_once_fold_per_trader_though_they_interleave() -> None:
 
 
 def test_a_replay_says_its_position_not_whose_turn_it_is() -> None:
-    game = get_game("mykerinos")
-    dealt = game.new_match(2, seed=4)
-    seat = dealt.current_seat()
-    assert seat is not None
-    action = dealt.legal_actions()[0]
-    played = dealt.clone()
-    played.apply(seat, action)
+    dealt, seat, action, played = _one_move_played()
     summary = match_pb2.MatchSummary(game_id="mykerinos")
     steps = [(seat, action.notation(), dealt.describe(action), "")]
     replay = Replay("mykerinos", summary, [dealt, played], steps)
