@@ -88,7 +88,9 @@ def test_a_tensor_cache_equals_a_fresh_encoding_at_every_step(
     for step in range(MAX_DECISIONS):
         for seat in range(seats):
             view = state.view(seat)
-            assert caches[seat].encode(view) == encoder.encode(view), f"seat {seat}, step {step}"
+            assert list(caches[seat].encode(view)) == encoder.encode(view), (
+                f"seat {seat}, step {step}"
+            )
         if state.is_over():
             break
         actor = state.deciding_seats()[rng.below(len(state.deciding_seats()))]

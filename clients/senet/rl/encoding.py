@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
+from array import array
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -198,8 +199,10 @@ class TensorCache:
     little of it: a feature whose reads (:attr:`Feature.reads`) are equal to last
     time keeps its slice, the others are zeroed and written again. The result equals
     :meth:`ObservationEncoder.encode` of the same view (the tests check it on every
-    game). A cache belongs to one viewer and one thread; the list it returns is
-    reused, so copy it (``np.array``) before the next call.
+    game). A cache belongs to one viewer and one thread; it returns its own doubles
+    (an ``array("d")``), rewritten in place by the next call: copy them before that
+    (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy tensor in
+    one step, where converting a list costs as much as encoding it).
 
     Before any feature looks its reads up, the view is compared with the last one
     key by key (and, where both values are mappings, key by key one level down): a
@@ -215,9 +218,9 @@ class TensorCache:
 
     def __init__(self, encoder: ObservationEncoder) -> None:
         self.encoder = encoder
-        self.out = [0.0] * encoder.size
+        self.out = _zeros(encoder.size)
         self._steps = [
-            (feature, at, [0.0] * feature.size, feature.reads, _gates(feature.reads))
+            (feature, at, _zeros(feature.size), feature.reads, _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
         self._watched = _watched(step[4] for step in self._steps)
@@ -231,7 +234,7 @@ class TensorCache:
         #: The slices the last :meth:`encode` wrote again.
         self.changed: list[tuple[int, int]] = []
 
-    def encode(self, view: View) -> list[float]:
+    def encode(self, view: View) -> array[float]:
         """The tensor of ``view``, the same seat's view as every call before.
 
         :attr:`changed` then lists the ``(offset, size)`` of the slices written again,
@@ -276,7 +279,7 @@ class TensorCache:
         out, width = self.out, feature.entry_width
         now, before = reads_now[0], reads_before[0]
         if not isinstance(now, list) or not isinstance(before, list) or len(now) != len(before):
-            out[at : at + feature.size] = [0.0] * feature.size
+            out[at : at + feature.size] = _zeros(feature.size)
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
             return
@@ -286,7 +289,7 @@ class TensorCache:
                 continue
             start = at + slot * width
             if inner is None or type(entry) is not dict or type(old) is not dict:
-                out[start : start + width] = [0.0] * width
+                out[start : start + width] = _zeros(width)
                 write_entry(entry, out, start)
                 self.changed.append((start, width))
                 continue
@@ -305,7 +308,7 @@ class TensorCache:
 #: the entry keys they watch, and each feature with its offset in the entry, its
 #: zeros and its gates.
 _EntrySteps = tuple[
-    dict[str, bool], list[tuple[Feature, int, list[float], frozenset[Hashable] | None]]
+    dict[str, bool], list[tuple[Feature, int, "array[float]", frozenset[Hashable] | None]]
 ]
 
 
@@ -313,7 +316,7 @@ def _entry_steps(inner: Sequence[Feature]) -> _EntrySteps:
     steps = []
     offset = 0
     for part in inner:
-        steps.append((part, offset, [0.0] * part.size, _gates(part.reads)))
+        steps.append((part, offset, _zeros(part.size), _gates(part.reads)))
         offset += part.size
     return _watched(step[3] for step in steps), steps
 
@@ -333,6 +336,10 @@ def _watched(all_gates: Iterable[frozenset[Hashable] | None]) -> dict[str, bool]
 
 
 _ABSENT = object()
+
+
+def _zeros(size: int) -> array[float]:
+    return array("d", bytes(8 * size))
 
 
 def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:

@@ -18,15 +18,25 @@ every time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableSequence,
+    Sequence,
+)
 from dataclasses import dataclass
 from typing import Any
 
 View = Mapping[str, Any]
 #: Keys and list indexes from a view's root to a value.
 Path = tuple[str | int, ...]
+#: Where features write: a list of floats, or the doubles of a tensor cache.
+Out = MutableSequence[float]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
-Writer = Callable[[View, list[float], int], None]
+Writer = Callable[[View, Out, int], None]
 
 
 @dataclass(frozen=True)
@@ -85,7 +95,7 @@ def relative_seat(seat: int, viewer: int, seats: int) -> int:
 def number(name: str, *path: str | int, scale: float = 1.0) -> Feature:
     """One number (``None``, false or absent: 0; true: 1), divided by ``scale``."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         out[at] = float(value or 0) / scale
 
@@ -99,7 +109,7 @@ def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Fea
         ValueError: the list is longer than ``length`` (the declaration is wrong).
     """
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         values = lookup(view, path) or ()
         if len(values) > length:
             raise ValueError(f"feature {name!r}: {len(values)} values, declared {length}")
@@ -117,7 +127,7 @@ def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feat
     """
     index = {value: i for i, value in enumerate(vocabulary)}
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         if value is None:
             return
@@ -139,7 +149,7 @@ def counts(
     """
     index = {value: i for i, value in enumerate(vocabulary)}
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         found = lookup(view, path)
         if found is None:
             return
@@ -157,7 +167,7 @@ def counts(
 def seat(name: str, *path: str | int, max_seats: int) -> Feature:
     """A seat number as a one-hot over seats relative to the viewer; zeros for ``None``."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         if value is None or value < 0:
             return
@@ -174,12 +184,12 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
     """
     width = sum(f.size for f in inner)
 
-    def write_entry(entry: Any, out: list[float], start: int) -> None:
+    def write_entry(entry: Any, out: Out, start: int) -> None:
         for feature in inner:
             feature.write(entry, out, start)
             start += feature.size
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for slot, entry in seat_entries(view, path):
             write_entry(entry, out, at + slot * width)
 
@@ -197,7 +207,7 @@ def custom(
 def size_of(name: str, *path: str | int) -> Feature:
     """How many entries the list (or mapping) at ``path`` has; 0 when absent."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         out[at] = float(len(lookup(view, path) or ()))
 
     return Feature(name, 1, write, (path,))
@@ -233,7 +243,7 @@ def _seats(view: View) -> int:
 def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0) -> Feature:
     """A list with one number per seat (scores, hand sizes), viewer first."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for slot, value in seat_entries(view, path):
             out[at + slot] = float(value or 0) / scale
 

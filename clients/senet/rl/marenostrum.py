@@ -29,6 +29,7 @@ from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
 from senet.rl.encoding import RlEncoding
 from senet.rl.features import (
     Feature,
+    Out,
     View,
     custom,
     lookup,
@@ -103,7 +104,7 @@ def _owner(view: View, civ: int) -> int:
 def _by_owner(key: str, width: int, scale: float) -> Feature:
     """A per-civilization, per-space table summed into owner channels."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         rows = lookup(view, ("state", key)) or ()
         for civ, row in enumerate(rows):
             base = at + _owner(view, civ) * width
@@ -114,7 +115,7 @@ def _by_owner(key: str, width: int, scale: float) -> Feature:
     return custom(key, OWNERS * width, write, [("state", key), _SEAT_OF])
 
 
-def _influence(view: View, out: list[float], at: int) -> None:
+def _influence(view: View, out: Out, at: int) -> None:
     for province, civ in enumerate(lookup(view, ("state", "influence")) or ()):
         if civ >= 0:
             out[at + province * OWNERS + _owner(view, civ)] = 1.0
@@ -123,7 +124,7 @@ def _influence(view: View, out: list[float], at: int) -> None:
 def _seat_table(key: str, width: int) -> Feature:
     """A per-seat list in the public state (seat ``i``'s entry), owner channels per slot."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         viewer, seats = view["viewer"] or 0, len(view["scores"])
         for slot, value in enumerate(lookup(view, ("state", key)) or ()):
             if value >= 0:
@@ -132,20 +133,20 @@ def _seat_table(key: str, width: int) -> Feature:
     return custom(key, width * MAX_SEATS, write, [("state", key)])
 
 
-def _deciding(view: View, out: list[float], at: int) -> None:
+def _deciding(view: View, out: Out, at: int) -> None:
     for deciding in view.get("deciding_seats") or ():
         out[at + relative_seat(deciding, view["viewer"] or 0, len(view["scores"]))] = 1.0
 
 
 def _bit_count(key: str) -> Feature:
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for province, bits in enumerate(lookup(view, ("state", key)) or ()):
             out[at + province] = float(bin(bits).count("1"))
 
     return custom(key, PROVINCES, write, [("state", key)])
 
 
-def _owned(entry: Any, out: list[float], at: int) -> None:
+def _owned(entry: Any, out: Out, at: int) -> None:
     for item in entry or ():
         out[at + item] = 1.0
 
@@ -153,7 +154,7 @@ def _owned(entry: Any, out: list[float], at: int) -> None:
 def _per_seat_rows(key: str, width: int, write_row: Any = None) -> Feature:
     """Rows of the public state with one entry per seat, viewer first."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         viewer, seats = view["viewer"] or 0, len(view["scores"])
         for s, row in enumerate(lookup(view, ("state", key)) or ()):
             base = at + relative_seat(s, viewer, seats) * width

@@ -98,7 +98,6 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         #: One tensor cache per seat: each seat's observation is rewritten where its
         #: view changed only.
         self._tensors = [self.encoder.cache() for _ in range(self.seats)]
-        self._arrays = [np.zeros(self.encoder.size, np.float32) for _ in range(self.seats)]
         #: The legal actions of the last seat asked and their indexes, with the state
         #: and step they were asked at.
         self._legal: tuple[GameState | None, int, int, list[Any], list[int]] = (
@@ -137,12 +136,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seat = self._seat_of[agent]
         mask = np.zeros(len(self.space), np.int8)
         mask[self._legal_indexes(seat)] = 1
-        cache = self._tensors[seat]
-        out = cache.encode(self.state.view(seat))
-        tensor = self._arrays[seat]
-        for at, size in cache.changed:  # converting only what changed: floats one by one
-            tensor[at : at + size] = out[at : at + size]
-        return {"observation": tensor.copy(), "action_mask": mask}
+        doubles = self._tensors[seat].encode(self.state.view(seat))
+        tensor = np.frombuffer(doubles, np.float64).astype(np.float32)  # a copy, in C
+        return {"observation": tensor, "action_mask": mask}
 
     def _legal_indexes(self, seat: int) -> list[int]:
         """The indexes of ``seat``'s legal actions now, worked out once per step

@@ -104,6 +104,9 @@ _ROOM_FACTS = tuple(
     (room_name(r), room_value(r), tuple(PATRON_CODES[p] for p in room_patrons(r)))
     for r in range(ROOM_IDS)
 )
+#: A plot's view by slot, card and rotation, copied into each view (built on first use:
+#: a region changes once a campaign, its view on every call).
+_PLOT_VIEWS: dict[tuple[int, int, bool, type], JsonDict] = {}
 _PLOT_FACTS = tuple(
     (None if card.patron is None else PATRON_CODES[card.patron], card.points) for card in PLOT_CARDS
 )
@@ -1091,9 +1094,11 @@ class MykerinosState(GameState):
     def _region_view(self) -> JsonDict:
         plots = []
         for slot, (card_id, rotated) in enumerate(self.slots):
-            patron, points = _PLOT_FACTS[card_id]
-            plots.append(
-                {
+            key = (slot, card_id, rotated, type(rotated))
+            plot = _PLOT_VIEWS.get(key)
+            if plot is None:
+                patron, points = _PLOT_FACTS[card_id]
+                plot = _PLOT_VIEWS[key] = {
                     "slot": slot,
                     "area": slot // 2,
                     "side": SIDE_NAMES[slot % 2],
@@ -1102,7 +1107,7 @@ class MykerinosState(GameState):
                     "points": points,
                     "rotated": rotated,
                 }
-            )
+            plots.append(plot.copy())  # its values are immutable: a copy is a fresh plot
         region: JsonDict = {
             "columns": 8,
             "rows": self.shape.rows,
