@@ -12,7 +12,8 @@ the median over rounds:
   alone never builds a view, and a view costs about as much as a decision or more;
 - *env*: random full episodes through :func:`senet.rl.pettingzoo.env` (``last()``
   with its observation tensor and action mask, a seeded choice among the mask's
-  ones, ``step``), in environment steps per second.
+  ones, ``step``), in environment steps per second; one environment per game, reset
+  for each episode.
 
 Machine-readable lines::
 
@@ -31,7 +32,7 @@ import numpy as np
 
 from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
-from senet.rl.pettingzoo import env
+from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -43,10 +44,16 @@ from tests.bench.rules import (
     senet_workload,
 )
 
+#: One environment per game and seat count, reset for each episode as a training loop
+#: does (building one per episode cost a short Pebbles episode a third of its time).
+_ENVIRONMENTS: dict[tuple[str, int], SenetEnv] = {}
+
 
 def play_env_episode(game: Game, seats: int, seed: int) -> int:
     """One random episode of the game's environment from ``seed``; return its steps."""
-    environment = env(game.info.id, seats)
+    environment = _ENVIRONMENTS.get((game.info.id, seats))
+    if environment is None:
+        environment = _ENVIRONMENTS[game.info.id, seats] = env(game.info.id, seats)
     environment.reset(seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
     steps = 0

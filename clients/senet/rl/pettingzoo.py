@@ -105,8 +105,14 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         )  # fmt: skip
         self._seeds = Rng(DEFAULT_SEED)
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
-        self.last_notation = ""
+        self._last_action: Any = None
         self.steps = 0
+
+    @property
+    def last_notation(self) -> str:
+        """The notation of the last action played this episode (``""`` before any);
+        spelled when asked, as only rendering reads it."""
+        return "" if self._last_action is None else str(self._last_action.notation())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -128,7 +134,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.last_notation = ""
+        self._last_action = None
         self.steps = 0
         self.agent_selection = self._next_agent()
 
@@ -170,7 +176,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.state.apply_unchecked(chosen, seat)
-        self.last_notation = chosen.notation()
+        self._last_action = chosen
         self.steps += 1
         if self.state.is_over():
             for other, reward in zip(self.agents, final_rewards(self.state), strict=True):
