@@ -110,7 +110,8 @@ class ActionSpace:
         Raises:
             KeyError: an action is not in the space (the encoding is incomplete).
         """
-        actions = actions if isinstance(actions, Sequence) else list(actions)
+        if type(actions) is not list:  # (an ABC check costs more than the probes)
+            actions = list(actions)
         try:
             # One dict probe per action in C: the per-action method call of
             # :meth:`index_of` cost more than the rest of a step's mask.
@@ -224,6 +225,16 @@ class TensorCache:
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
         self._watched = _watched(step[4] for step in self._steps)
+        #: The top-level key of each feature that reads one and nothing else.
+        self._solo: list[str | None] = [
+            reads[0][0]
+            if reads is not None
+            and len(reads) == 1
+            and len(reads[0]) == 1
+            and isinstance(reads[0][0], str)
+            else None
+            for _, _, _, reads, _ in self._steps
+        ]
         self._entry_steps: dict[int, _EntrySteps] = {
             i: _entry_steps(feature.inner)
             for i, (feature, *_) in enumerate(self._steps)
@@ -245,13 +256,24 @@ class TensorCache:
         changed = self.changed = []
         last, self._last_view = self._last_view, view
         moved = None if last is None else _changed_keys(view, last, self._watched)
+        solo = self._solo
         for i, (feature, at, zeros, reads, gates) in enumerate(self._steps):
             if reads is not None:
-                if moved is not None and gates is not None and moved.isdisjoint(gates):
-                    continue
-                now = [lookup(view, path) for path in reads]
-                if now == seen[i]:
-                    continue
+                if moved is not None and gates is not None:
+                    if moved.isdisjoint(gates):
+                        continue
+                    key = solo[i]
+                    if key is not None:
+                        # Its one read is a top-level key, marked changed: no second look.
+                        now = [view.get(key)]
+                    else:
+                        now = [lookup(view, path) for path in reads]
+                        if now == seen[i]:
+                            continue
+                else:
+                    now = [lookup(view, path) for path in reads]
+                    if now == seen[i]:
+                        continue
                 before = seen[i]
                 seen[i] = now
                 if feature.write_entry is not None and before is not None:

@@ -154,7 +154,9 @@ def counts(
         if found is None:
             return
         pairs: Iterable[tuple[Any, Any]] = (
-            found.items() if isinstance(found, Mapping) else ((entry, 1) for entry in found)
+            found.items()
+            if type(found) is dict or isinstance(found, Mapping)
+            else ((entry, 1) for entry in found)
         )
         for entry, amount in pairs:
             if entry not in index:
