@@ -15,7 +15,12 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
     budget = rules.Budget(rounds=1, seconds=0.0, min_games=1, warmup_games=0)
     figures = in_thread(rl.run, budget=budget, out=lines.append)
     for game in all_games():
-        for figure in ("env_steps_per_s", "env_vs_core"):
+        for figure in (
+            "env_steps_per_s",
+            "env_vs_core",
+            "core_view_decisions_per_s",
+            "env_vs_core_view",
+        ):
             name = f"rl.{game.info.id}.{figure}"
             assert name in figures
             assert any(line.startswith(f"{name}: ") for line in lines)

@@ -1,15 +1,26 @@
 """Learning-adapter benchmark: the PettingZoo environment beside the raw rules core.
 
 For every game with an encoding, at its reference seat count (as in
-:mod:`tests.bench.rules`): random full matches through the rules core
-(``legal_actions()``, a seeded choice, ``apply_unchecked``) in decisions per second,
-and random full episodes through :func:`senet.rl.pettingzoo.env` (``last()`` with its
-observation tensor and action mask, a seeded choice among the mask's ones,
-``step``) in environment steps per second. Workloads are interleaved round by round
-and each figure is the median over rounds. Machine-readable lines::
+:mod:`tests.bench.rules`), three workloads, interleaved round by round, each figure
+the median over rounds:
+
+- *core*: random full matches through the rules core (``legal_actions()``, a seeded
+  choice, ``apply_unchecked``), in decisions per second: the issue's baseline;
+- *core + view*: the same, plus the deciding seat's view (``view(seat)``) before each
+  decision. This is the least any environment must do whose observations come from
+  the seat's view, so the fair baseline for the adapter's own overhead: the core
+  alone never builds a view, and a view costs about as much as a decision or more;
+- *env*: random full episodes through :func:`senet.rl.pettingzoo.env` (``last()``
+  with its observation tensor and action mask, a seeded choice among the mask's
+  ones, ``step``), in environment steps per second; one environment per game, reset
+  for each episode.
+
+Machine-readable lines::
 
     rl.<game_id>.env_steps_per_s: <median environment steps/s>
     rl.<game_id>.env_vs_core: <that / the core's median decisions/s (target >= 0.5)>
+    rl.<game_id>.core_view_decisions_per_s: <median core + view decisions/s>
+    rl.<game_id>.env_vs_core_view: <env steps/s / core + view decisions/s>
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ import numpy as np
 
 from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
-from senet.rl.pettingzoo import env
+from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -33,10 +44,16 @@ from tests.bench.rules import (
     senet_workload,
 )
 
+#: One environment per game and seat count, reset for each episode as a training loop
+#: does (building one per episode cost a short Pebbles episode a third of its time).
+_ENVIRONMENTS: dict[tuple[str, int], SenetEnv] = {}
+
 
 def play_env_episode(game: Game, seats: int, seed: int) -> int:
     """One random episode of the game's environment from ``seed``; return its steps."""
-    environment = env(game.info.id, seats)
+    environment = _ENVIRONMENTS.get((game.info.id, seats))
+    if environment is None:
+        environment = _ENVIRONMENTS[game.info.id, seats] = env(game.info.id, seats)
     environment.reset(seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
     steps = 0
@@ -49,6 +66,22 @@ def play_env_episode(game: Game, seats: int, seed: int) -> int:
         environment.step(int(legal[chooser.below(len(legal))]))
         steps += 1
     return steps
+
+
+def play_core_with_views(game: Game, seats: int, seed: int) -> int:
+    """One random match through the rules core, building the deciding seat's view
+    before each decision (as :func:`tests.bench.rules.play_senet_game` otherwise);
+    return its decisions."""
+    state = game.new_match(seats, dict(game.info.bounded_match_options), seed=seed)
+    chooser = Rng(seed ^ CHOOSER_SALT)
+    decisions = 0
+    while not state.is_over():
+        seat = state.deciding_seats()[0]
+        state.view(seat)
+        acts = state.legal_actions_for(seat)
+        state.apply_unchecked(chooser.choice(acts), seat)
+        decisions += 1
+    return decisions
 
 
 def run(
@@ -64,32 +97,43 @@ def run(
     chosen = [
         g for g in (all_games() if games is None else games) if g.info.id in ENCODINGS.game_ids()
     ]
-    pairs: list[tuple[Game, Workload, Workload]] = []
+    triples: list[tuple[Game, Workload, Workload, Workload]] = []
     for game in chosen:
         seats = reference_seats(game)
-        core = senet_workload(game, seats, label=f"{game.info.id} {seats}p core")
-        adapter = senet_workload(game, seats, play_env_episode, f"{game.info.id} {seats}p env")
-        pairs.append((game, core, adapter))
-    order = [w for _, core, adapter in pairs for w in (core, adapter)]
+        label = f"{game.info.id} {seats}p"
+        core = senet_workload(game, seats, label=f"{label} core")
+        viewed = senet_workload(game, seats, play_core_with_views, f"{label} core + view")
+        adapter = senet_workload(game, seats, play_env_episode, f"{label} env")
+        triples.append((game, core, viewed, adapter))
+    order = [w for _, *workloads in triples for w in workloads]
     out(
         f"rl benchmark: random full episodes, {budget.rounds} interleaved round(s) of "
         f">={budget.seconds:g} s per workload; median over rounds"
     )
     measure_interleaved(order, budget)
     figures: dict[str, float] = {}
-    for game, core, adapter in pairs:
+    for game, core, viewed, adapter in triples:
         core_rate = core.median_steps_per_second()
+        viewed_rate = viewed.median_steps_per_second()
         env_rate = adapter.median_steps_per_second()
-        paired = statistics.median(
-            e.steps_per_second / c.steps_per_second
-            for e, c in zip(adapter.samples, core.samples, strict=True)
-        )
         out(
-            f"  {core.label}: {core_rate:,.0f} decisions/s; {adapter.label}: "
-            f"{env_rate:,.0f} steps/s ({paired:.3f} of the core's, median per round)"
+            f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
+            f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s "
+            f"({_paired(adapter, core):.3f} of the core's, {_paired(adapter, viewed):.3f} of "
+            "the core + view's, median per round)"
         )
         figures[f"rl.{game.info.id}.env_steps_per_s"] = round(env_rate, 1)
         figures[f"rl.{game.info.id}.env_vs_core"] = round(env_rate / core_rate, 3)
+        figures[f"rl.{game.info.id}.core_view_decisions_per_s"] = round(viewed_rate, 1)
+        figures[f"rl.{game.info.id}.env_vs_core_view"] = round(env_rate / viewed_rate, 3)
     for name, value in figures.items():
         out(f"{name}: {value:g}")
     return figures
+
+
+def _paired(workload: Workload, baseline: Workload) -> float:
+    """The median over rounds of ``workload``'s rate over ``baseline``'s in that round."""
+    return statistics.median(
+        w.steps_per_second / b.steps_per_second
+        for w, b in zip(workload.samples, baseline.samples, strict=True)
+    )

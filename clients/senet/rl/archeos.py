@@ -19,6 +19,7 @@ from senet.games.archeos.sites import LINGUIST_END, PROFESSOR_TOKENS, SITE_IDS
 from senet.rl.encoding import RlEncoding
 from senet.rl.features import (
     Feature,
+    Out,
     View,
     counts,
     custom,
@@ -50,7 +51,7 @@ def _candidates() -> Iterator[Action]:
         yield act.ArcheosAction(kind)
 
 
-def _write_ur_queue(view: View, out: list[float], at: int) -> None:
+def _write_ur_queue(view: View, out: Out, at: int) -> None:
     queue = ((view.get("pending") or {}).get("ur_queue")) or ()
     for queued in queue:
         out[at + relative_seat(queued, view["viewer"] or 0, view["seats"])] = 1.0

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 import hashlib
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import cache
 from typing import Any
 
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
-from senet.rl.features import Feature, View, Writer, entries_by_seat, lookup
+from senet.rl.features import Feature, Path, View, Writer, entries_by_seat, lookup
 
 
 class RlEncoding(ABC):
@@ -104,8 +105,19 @@ class ActionSpace:
             ) from None
 
     def indexes(self, actions: Iterable[Action]) -> list[int]:
-        """The indexes of ``actions``, in their order."""
-        return [self.index_of(action) for action in actions]
+        """The indexes of ``actions``, in their order.
+
+        Raises:
+            KeyError: an action is not in the space (the encoding is incomplete).
+        """
+        if type(actions) is not list:  # (an ABC check costs more than the probes)
+            actions = list(actions)
+        try:
+            # One dict probe per action in C: the per-action method call of
+            # :meth:`index_of` cost more than the rest of a step's mask.
+            return list(map(self.index.__getitem__, actions))
+        except KeyError:
+            return [self.index_of(action) for action in actions]
 
     def mask(self, actions: Iterable[Action]) -> bytearray:
         """One byte per index: 1 where the action is among ``actions``."""
@@ -188,8 +200,18 @@ class TensorCache:
     little of it: a feature whose reads (:attr:`Feature.reads`) are equal to last
     time keeps its slice, the others are zeroed and written again. The result equals
     :meth:`ObservationEncoder.encode` of the same view (the tests check it on every
-    game). A cache belongs to one viewer and one thread; the list it returns is
-    reused, so copy it (``np.array``) before the next call.
+    game). A cache belongs to one viewer and one thread; it returns its own doubles
+    (an ``array("d")``), rewritten in place by the next call: copy them before that
+    (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy tensor in
+    one step, where converting a list costs as much as encoding it).
+
+    Before any feature looks its reads up, the view is compared with the last one
+    key by key (and, where both values are mappings, key by key one level down): a
+    feature none of whose reads starts under a changed key is skipped without a
+    lookup. Most features of a view stay equal from one move to the next, and their
+    lookups were most of the cost. The last view is kept for that comparison, so a
+    view passed here must not be changed afterwards (views are fresh data, built on
+    each call).
 
     Args:
         encoder: The game's encoder.
@@ -197,16 +219,33 @@ class TensorCache:
 
     def __init__(self, encoder: ObservationEncoder) -> None:
         self.encoder = encoder
-        self.out = [0.0] * encoder.size
+        self.out = _zeros(encoder.size)
         self._steps = [
-            (feature, at, [0.0] * feature.size, feature.reads)
+            (feature, at, _zeros(feature.size), feature.reads, _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
+        self._watched = _watched(step[4] for step in self._steps)
+        #: The top-level key of each feature that reads one and nothing else.
+        self._solo: list[str | None] = [
+            reads[0][0]
+            if reads is not None
+            and len(reads) == 1
+            and len(reads[0]) == 1
+            and isinstance(reads[0][0], str)
+            else None
+            for _, _, _, reads, _ in self._steps
+        ]
+        self._entry_steps: dict[int, _EntrySteps] = {
+            i: _entry_steps(feature.inner)
+            for i, (feature, *_) in enumerate(self._steps)
+            if feature.inner is not None
+        }
         self._seen: list[list[Any] | None] = [None] * len(self._steps)
+        self._last_view: View | None = None
         #: The slices the last :meth:`encode` wrote again.
         self.changed: list[tuple[int, int]] = []
 
-    def encode(self, view: View) -> list[float]:
+    def encode(self, view: View) -> array[float]:
         """The tensor of ``view``, the same seat's view as every call before.
 
         :attr:`changed` then lists the ``(offset, size)`` of the slices written again,
@@ -215,40 +254,155 @@ class TensorCache:
         out = self.out
         seen = self._seen
         changed = self.changed = []
-        for i, (feature, at, zeros, reads) in enumerate(self._steps):
+        last, self._last_view = self._last_view, view
+        moved = None if last is None else _changed_keys(view, last, self._watched)
+        solo = self._solo
+        for i, (feature, at, zeros, reads, gates) in enumerate(self._steps):
             if reads is not None:
-                now = [lookup(view, path) for path in reads]
-                if now == seen[i]:
-                    continue
-                last = seen[i]
-                if feature.write_entry is not None and last is not None:
-                    self._rewrite_entries(feature, feature.write_entry, at, now[0], last[0], view)
-                    seen[i] = now
-                    continue
+                if moved is not None and gates is not None:
+                    if moved.isdisjoint(gates):
+                        continue
+                    key = solo[i]
+                    if key is not None:
+                        # Its one read is a top-level key, marked changed: no second look.
+                        now = [view.get(key)]
+                    else:
+                        now = [lookup(view, path) for path in reads]
+                        if now == seen[i]:
+                            continue
+                else:
+                    now = [lookup(view, path) for path in reads]
+                    if now == seen[i]:
+                        continue
+                before = seen[i]
                 seen[i] = now
+                if feature.write_entry is not None and before is not None:
+                    self._rewrite_entries(feature, feature.write_entry, i, at, now, before, view)
+                    continue
             out[at : at + feature.size] = zeros
             feature.write(view, out, at)
             changed.append((at, feature.size))
         return out
 
     def _rewrite_entries(
-        self, feature: Feature, write_entry: Writer, at: int, now: Any, before: Any, view: View
+        self,
+        feature: Feature,
+        write_entry: Writer,
+        index: int,
+        at: int,
+        reads_now: list[Any],
+        reads_before: list[Any],
+        view: View,
     ) -> None:
         """Rewrite the slots of a per-seat table whose entry changed since ``before``
-        (a list as long as ``now``; anything else rewrites the whole table)."""
+        (a list as long as ``now``; anything else rewrites the whole table). Where the
+        table's inner features are known and both entries are mappings, only the inner
+        features under a changed key are written again."""
         out, width = self.out, feature.entry_width
+        now, before = reads_now[0], reads_before[0]
         if not isinstance(now, list) or not isinstance(before, list) or len(now) != len(before):
-            out[at : at + feature.size] = [0.0] * feature.size
+            out[at : at + feature.size] = _zeros(feature.size)
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
             return
+        inner = self._entry_steps.get(index)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
             start = at + slot * width
-            out[start : start + width] = [0.0] * width
-            write_entry(entry, out, start)
-            self.changed.append((start, width))
+            if inner is None or type(entry) is not dict or type(old) is not dict:
+                out[start : start + width] = _zeros(width)
+                write_entry(entry, out, start)
+                self.changed.append((start, width))
+                continue
+            watched, steps = inner
+            moved = _changed_keys(entry, old, watched)
+            for part, offset, zeros, gates in steps:
+                if gates is not None and moved.isdisjoint(gates):
+                    continue
+                begin = start + offset
+                out[begin : begin + part.size] = zeros
+                part.write(entry, out, begin)
+                self.changed.append((begin, part.size))
+
+
+#: The inner features of a per-seat table, for :meth:`TensorCache._rewrite_entries`:
+#: the entry keys they watch, and each feature with its offset in the entry, its
+#: zeros and its gates.
+_EntrySteps = tuple[
+    dict[str, bool], list[tuple[Feature, int, "array[float]", frozenset[Hashable] | None]]
+]
+
+
+def _entry_steps(inner: Sequence[Feature]) -> _EntrySteps:
+    steps = []
+    offset = 0
+    for part in inner:
+        steps.append((part, offset, _zeros(part.size), _gates(part.reads)))
+        offset += part.size
+    return _watched(step[3] for step in steps), steps
+
+
+def _watched(all_gates: Iterable[frozenset[Hashable] | None]) -> dict[str, bool]:
+    """The top-level keys some gate names, each with whether a gate names one of its
+    subkeys (so its changes are marked subkey by subkey)."""
+    watched: dict[str, bool] = {}
+    for gates in all_gates:
+        for gate in gates or ():
+            if isinstance(gate, tuple):
+                if gate[1] is not None:
+                    watched[gate[0]] = True
+            else:
+                watched.setdefault(str(gate), False)
+    return watched
+
+
+_ABSENT = object()
+
+
+def _zeros(size: int) -> array[float]:
+    return array("d", bytes(8 * size))
+
+
+def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:
+    """The marks of :func:`_changed_keys` that may touch ``reads``: a path of one key
+    is gated by that key, a longer one by its first two keys as a pair or by its first
+    key's value changing as a whole (``(key, None)``). ``None`` (never skipped): no
+    reads declared, or a path that does not start with a key."""
+    if reads is None:
+        return None
+    gates: set[Hashable] = set()
+    for path in reads:
+        if not path or not isinstance(path[0], str):
+            return None
+        if len(path) == 1:
+            gates.add(path[0])
+        else:
+            gates.update(((path[0], path[1]), (path[0], None)))
+    return frozenset(gates)
+
+
+def _changed_keys(view: View, last: View, watched: Mapping[str, bool]) -> set[Hashable]:
+    """Marks for what differs between ``view`` and ``last`` under the ``watched`` keys:
+    every such key whose value changed (or is in one view only); where both values
+    are mappings and the key's subkeys are watched, ``(key, subkey)`` for each subkey
+    whose value changed; otherwise ``(key, None)``: the value changed as a whole."""
+    moved: set[Hashable] = set()
+    for key, by_subkey in watched.items():
+        value = view.get(key, _ABSENT)
+        old = last.get(key, _ABSENT)
+        if old is value:
+            continue
+        if by_subkey and type(value) is dict and type(old) is dict:
+            subs = [sub for sub, inner in value.items() if old.get(sub, _ABSENT) != inner]
+            if len(old) != len(value) or not old.keys() <= value.keys():
+                subs += old.keys() ^ value.keys()
+            if subs:
+                moved.add(key)
+                moved.update((key, sub) for sub in subs)
+        elif old != value:
+            moved.update((key, (key, None)))
+    return moved
 
 
 @cache

@@ -18,15 +18,25 @@ every time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    Callable,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    MutableSequence,
+    Sequence,
+)
 from dataclasses import dataclass
 from typing import Any
 
 View = Mapping[str, Any]
 #: Keys and list indexes from a view's root to a value.
 Path = tuple[str | int, ...]
+#: Where features write: a list of floats, or the doubles of a tensor cache.
+Out = MutableSequence[float]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
-Writer = Callable[[View, list[float], int], None]
+Writer = Callable[[View, Out, int], None]
 
 
 @dataclass(frozen=True)
@@ -42,6 +52,7 @@ class Feature:
             count are fixed for a seat, so they need not be named). ``None``: unknown.
         write_entry: See the attribute's comment.
         entry_width: See the attribute's comment.
+        inner: See the attribute's comment.
     """
 
     name: str
@@ -53,6 +64,9 @@ class Feature:
     #: only the seats whose entry changed.
     write_entry: Writer | None = None
     entry_width: int = 0
+    #: For a per-seat table: the features ``write_entry`` writes, in order, so that a
+    #: cache rewrites only those whose reads in an entry changed.
+    inner: tuple[Feature, ...] | None = None
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
@@ -81,7 +95,7 @@ def relative_seat(seat: int, viewer: int, seats: int) -> int:
 def number(name: str, *path: str | int, scale: float = 1.0) -> Feature:
     """One number (``None``, false or absent: 0; true: 1), divided by ``scale``."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         out[at] = float(value or 0) / scale
 
@@ -95,7 +109,7 @@ def numbers(name: str, *path: str | int, length: int, scale: float = 1.0) -> Fea
         ValueError: the list is longer than ``length`` (the declaration is wrong).
     """
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         values = lookup(view, path) or ()
         if len(values) > length:
             raise ValueError(f"feature {name!r}: {len(values)} values, declared {length}")
@@ -113,7 +127,7 @@ def one_hot(name: str, *path: str | int, vocabulary: Sequence[Hashable]) -> Feat
     """
     index = {value: i for i, value in enumerate(vocabulary)}
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         if value is None:
             return
@@ -135,12 +149,14 @@ def counts(
     """
     index = {value: i for i, value in enumerate(vocabulary)}
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         found = lookup(view, path)
         if found is None:
             return
         pairs: Iterable[tuple[Any, Any]] = (
-            found.items() if isinstance(found, Mapping) else ((entry, 1) for entry in found)
+            found.items()
+            if type(found) is dict or isinstance(found, Mapping)
+            else ((entry, 1) for entry in found)
         )
         for entry, amount in pairs:
             if entry not in index:
@@ -153,7 +169,7 @@ def counts(
 def seat(name: str, *path: str | int, max_seats: int) -> Feature:
     """A seat number as a one-hot over seats relative to the viewer; zeros for ``None``."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         value = lookup(view, path)
         if value is None or value < 0:
             return
@@ -170,16 +186,16 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
     """
     width = sum(f.size for f in inner)
 
-    def write_entry(entry: Any, out: list[float], start: int) -> None:
+    def write_entry(entry: Any, out: Out, start: int) -> None:
         for feature in inner:
             feature.write(entry, out, start)
             start += feature.size
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for slot, entry in seat_entries(view, path):
             write_entry(entry, out, at + slot * width)
 
-    return Feature(name, max_seats * width, write, (path,), write_entry, width)
+    return Feature(name, max_seats * width, write, (path,), write_entry, width, tuple(inner))
 
 
 def custom(
@@ -193,7 +209,7 @@ def custom(
 def size_of(name: str, *path: str | int) -> Feature:
     """How many entries the list (or mapping) at ``path`` has; 0 when absent."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         out[at] = float(len(lookup(view, path) or ()))
 
     return Feature(name, 1, write, (path,))
@@ -229,7 +245,7 @@ def _seats(view: View) -> int:
 def seat_numbers(name: str, *path: str | int, max_seats: int, scale: float = 1.0) -> Feature:
     """A list with one number per seat (scores, hand sizes), viewer first."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for slot, value in seat_entries(view, path):
             out[at + slot] = float(value or 0) / scale
 

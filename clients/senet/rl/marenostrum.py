@@ -29,6 +29,7 @@ from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
 from senet.rl.encoding import RlEncoding
 from senet.rl.features import (
     Feature,
+    Out,
     View,
     custom,
     lookup,
@@ -85,6 +86,12 @@ def _candidates(seats: int) -> Iterator[Action]:
     yield from (A(kind) for kind in act.BARE_KINDS)
 
 
+#: Where the view says which seat plays each civilization. Features that read it
+#: declare it; the viewer and the seat count (``len(view["scores"])``), which they
+#: also read, never change for one seat's observations.
+_SEAT_OF = ("state", "seat_of")
+
+
 def _owner(view: View, civ: int) -> int:
     """The owner channel of civilization ``civ``: its seat relative to the viewer, or neutral."""
     seat_of = lookup(view, ("state", "seat_of")) or ()
@@ -97,17 +104,18 @@ def _owner(view: View, civ: int) -> int:
 def _by_owner(key: str, width: int, scale: float) -> Feature:
     """A per-civilization, per-space table summed into owner channels."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         rows = lookup(view, ("state", key)) or ()
         for civ, row in enumerate(rows):
             base = at + _owner(view, civ) * width
             for space, amount in enumerate(row):
-                out[base + space] += amount / scale
+                if amount:  # most cells are empty
+                    out[base + space] += amount / scale
 
-    return custom(key, OWNERS * width, write)
+    return custom(key, OWNERS * width, write, [("state", key), _SEAT_OF])
 
 
-def _influence(view: View, out: list[float], at: int) -> None:
+def _influence(view: View, out: Out, at: int) -> None:
     for province, civ in enumerate(lookup(view, ("state", "influence")) or ()):
         if civ >= 0:
             out[at + province * OWNERS + _owner(view, civ)] = 1.0
@@ -116,29 +124,29 @@ def _influence(view: View, out: list[float], at: int) -> None:
 def _seat_table(key: str, width: int) -> Feature:
     """A per-seat list in the public state (seat ``i``'s entry), owner channels per slot."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         viewer, seats = view["viewer"] or 0, len(view["scores"])
         for slot, value in enumerate(lookup(view, ("state", key)) or ()):
             if value >= 0:
                 out[at + slot * MAX_SEATS + relative_seat(value, viewer, seats)] = 1.0
 
-    return custom(key, width * MAX_SEATS, write)
+    return custom(key, width * MAX_SEATS, write, [("state", key)])
 
 
-def _deciding(view: View, out: list[float], at: int) -> None:
+def _deciding(view: View, out: Out, at: int) -> None:
     for deciding in view.get("deciding_seats") or ():
         out[at + relative_seat(deciding, view["viewer"] or 0, len(view["scores"]))] = 1.0
 
 
 def _bit_count(key: str) -> Feature:
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         for province, bits in enumerate(lookup(view, ("state", key)) or ()):
             out[at + province] = float(bin(bits).count("1"))
 
-    return custom(key, PROVINCES, write)
+    return custom(key, PROVINCES, write, [("state", key)])
 
 
-def _owned(entry: Any, out: list[float], at: int) -> None:
+def _owned(entry: Any, out: Out, at: int) -> None:
     for item in entry or ():
         out[at + item] = 1.0
 
@@ -146,7 +154,7 @@ def _owned(entry: Any, out: list[float], at: int) -> None:
 def _per_seat_rows(key: str, width: int, write_row: Any = None) -> Feature:
     """Rows of the public state with one entry per seat, viewer first."""
 
-    def write(view: View, out: list[float], at: int) -> None:
+    def write(view: View, out: Out, at: int) -> None:
         viewer, seats = view["viewer"] or 0, len(view["scores"])
         for s, row in enumerate(lookup(view, ("state", key)) or ()):
             base = at + relative_seat(s, viewer, seats) * width
@@ -156,7 +164,7 @@ def _per_seat_rows(key: str, width: int, write_row: Any = None) -> Feature:
                 for i, value in enumerate(row):
                     out[base + i] = float(value)
 
-    return custom(key, MAX_SEATS * width, write)
+    return custom(key, MAX_SEATS * width, write, [("state", key)])
 
 
 class MareNostrumEncoding(RlEncoding):
@@ -184,7 +192,7 @@ class MareNostrumEncoding(RlEncoding):
             one_hot("step", "state", "step", vocabulary=STEPS),
             state_number("turn", "state", "turn", scale=10),
             seat("current seat", "current_seat", max_seats=MAX_SEATS),
-            custom("deciding seats", MAX_SEATS, _deciding),
+            custom("deciding seats", MAX_SEATS, _deciding, [("deciding_seats",)]),
             *(seat(f"role {role}", "role_holders", role, max_seats=MAX_SEATS) for role in ROLE_IDS),
             numbers("hand", "hand", length=CARD_TYPES, scale=5),
             numbers("offer", "offer", length=CARD_TYPES, scale=5),
@@ -195,7 +203,7 @@ class MareNostrumEncoding(RlEncoding):
             seat("taker", "state", "taker", max_seats=MAX_SEATS),
             state_number("cards left to pay", "state", "pay_left", scale=10),
             state_number("set-up points left", "state", "points_left", scale=9),
-            custom("influence", PROVINCES * OWNERS, _influence),
+            custom("influence", PROVINCES * OWNERS, _influence, [("state", "influence"), _SEAT_OF]),
             _by_owner("legions", PROVINCES, 4),
             _by_owner("creatures", PROVINCES, 2),
             _by_owner("triremes", SPACES, 4),
@@ -212,6 +220,7 @@ class MareNostrumEncoding(RlEncoding):
                 "available",
                 len(OWNABLE_IDS),
                 lambda v, out, at: _owned(lookup(v, ("state", "available")), out, at),
+                [("state", "available")],
             ),
             _seat_table("god_holder", len(GOD_IDS)),
             numbers("gods used", "state", "god_used", length=len(GOD_IDS)),

@@ -22,6 +22,7 @@ from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES, SPA
 from senet.rl.encoding import RlEncoding
 from senet.rl.features import (
     Feature,
+    Out,
     View,
     counts,
     custom,
@@ -67,35 +68,40 @@ def _candidates() -> Iterator[Action]:
         yield act.MykerinosAction(kind)
 
 
-def _owner_slot(view: View, colour: str) -> int:
-    """The owner channel of ``colour``: a player's relative seat, else the last one."""
-    for player in view.get("players") or ():
-        if player.get("colour") == colour:
-            return relative_seat(player["seat"], view["viewer"] or 0, view["seats"])
-    return OWNERS - 1
+def _owner_slots(view: View) -> dict[str, int]:
+    """The owner channel of each player's colour: its relative seat (any other colour
+    is the last channel, ``OWNERS - 1``)."""
+    viewer, seats = view["viewer"] or 0, view["seats"]
+    # Reversed, so that the first player of a colour decides, as a scan would.
+    return {
+        player.get("colour"): relative_seat(player["seat"], viewer, seats)
+        for player in reversed(view.get("players") or ())
+    }
 
 
 _SPACE_INDEX = {name: i for i, name in enumerate(SPACE_NAMES)}
 _ROOM_INDEX = {room_name(i): i for i in range(ROOM_IDS)}
-#: What :func:`_owner_slot` reads: each player's colour.
+#: What :func:`_owner_slots` reads: each player's colour (a seat is its place in the list).
 _COLOURS = tuple(("players", seat, "colour") for seat in range(MAX_SEATS))
 
 
-def _write_occupied(view: View, out: list[float], at: int) -> None:
+def _write_occupied(view: View, out: Out, at: int) -> None:
+    slots = _owner_slots(view)
     for space, colour in (view.get("occupied") or {}).items():
-        out[at + _SPACE_INDEX[space] * OWNERS + _owner_slot(view, colour)] = 1.0
+        out[at + _SPACE_INDEX[space] * OWNERS + slots.get(colour, OWNERS - 1)] = 1.0
 
 
-def _write_rooms(view: View, out: list[float], at: int) -> None:
+def _write_rooms(view: View, out: Out, at: int) -> None:
+    slots = _owner_slots(view)
     for room in (view.get("museum") or {}).get("rooms") or ():
         base = at + _ROOM_INDEX[room["room"]] * (OWNERS + 2)
         out[base] = 1.0  # the room is in this museum
         out[base + 1] = room["value"] / 5
         if room["occupant"] is not None:
-            out[base + 2 + _owner_slot(view, room["occupant"])] = 1.0
+            out[base + 2 + slots.get(room["occupant"], OWNERS - 1)] = 1.0
 
 
-def _write_plots(view: View, out: list[float], at: int) -> None:
+def _write_plots(view: View, out: Out, at: int) -> None:
     width = 3 + len(PATRON_CODES)
     for plot in ((view.get("region") or {}).get("plots")) or ():
         base = at + plot["slot"] * width

@@ -98,14 +98,21 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         #: One tensor cache per seat: each seat's observation is rewritten where its
         #: view changed only.
         self._tensors = [self.encoder.cache() for _ in range(self.seats)]
-        self._arrays = [np.zeros(self.encoder.size, np.float32) for _ in range(self.seats)]
-        #: The legal actions of the last seat asked, with the state and step they were
-        #: asked at.
-        self._legal: tuple[GameState | None, int, int, list[Any]] = (None, -1, -1, [])
+        #: The legal actions of the last seat asked and their indexes, with the state
+        #: and step they were asked at.
+        self._legal: tuple[GameState | None, int, int, list[Any], list[int]] = (
+            None, -1, -1, [], []
+        )  # fmt: skip
         self._seeds = Rng(DEFAULT_SEED)
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
-        self.last_notation = ""
+        self._last_action: Any = None
         self.steps = 0
+
+    @property
+    def last_notation(self) -> str:
+        """The notation of the last action played this episode (``""`` before any);
+        spelled when asked, as only rendering reads it."""
+        return "" if self._last_action is None else str(self._last_action.notation())
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -127,29 +134,27 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.last_notation = ""
+        self._last_action = None
         self.steps = 0
         self.agent_selection = self._next_agent()
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
         mask = np.zeros(len(self.space), np.int8)
-        mask[self.space.indexes(self._legal_actions(seat))] = 1
-        cache = self._tensors[seat]
-        out = cache.encode(self.state.view(seat))
-        tensor = self._arrays[seat]
-        for at, size in cache.changed:  # converting only what changed: floats one by one
-            tensor[at : at + size] = out[at : at + size]
-        return {"observation": tensor.copy(), "action_mask": mask}
+        mask[self._legal_indexes(seat)] = 1
+        doubles = self._tensors[seat].encode(self.state.view(seat))
+        tensor = np.frombuffer(doubles, np.float64).astype(np.float32)  # a copy, in C
+        return {"observation": tensor, "action_mask": mask}
 
-    def _legal_actions(self, seat: int) -> list[Any]:
-        """``seat``'s legal actions now, worked out once per step (observing and then
-        stepping would ask for them twice)."""
-        state, steps, asked, legal = self._legal
+    def _legal_indexes(self, seat: int) -> list[int]:
+        """The indexes of ``seat``'s legal actions now, worked out once per step
+        (observing and then stepping would ask for them twice)."""
+        state, steps, asked, _, indexes = self._legal
         if state is not self.state or steps != self.steps or asked != seat:
             legal = self.state.legal_actions_for(seat)
-            self._legal = (self.state, self.steps, seat, legal)
-        return legal
+            indexes = self.space.indexes(legal)
+            self._legal = (self.state, self.steps, seat, legal, indexes)
+        return indexes
 
     def view(self, agent: str) -> dict[str, Any]:
         """The agent's view as structured data (``GameState.view``)."""
@@ -164,14 +169,14 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if action is None or not 0 <= int(action) < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
         chosen = self.space.actions[int(action)]
-        if chosen not in self._legal_actions(seat):
+        if int(action) not in self._legal_indexes(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
             )
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.state.apply_unchecked(chosen, seat)
-        self.last_notation = chosen.notation()
+        self._last_action = chosen
         self.steps += 1
         if self.state.is_over():
             for other, reward in zip(self.agents, final_rewards(self.state), strict=True):

@@ -67,7 +67,7 @@ from senet.games.mykerinos.patrons import (
     patron_names,
 )
 from senet.games.mykerinos.plots import PLOT_CARDS
-from senet.games.mykerinos.region import RegionShape, region_shape, space_name
+from senet.games.mykerinos.region import SPACE_NAMES, RegionShape, region_shape, space_name
 from senet.games.mykerinos.scoring import exhibition
 from senet.games.mykerinos.snapshot import FIELDS, neutral_deck_order
 from senet.games.rng import Rng
@@ -96,6 +96,20 @@ __all__ = [
 ]
 
 _CURATOR, _COLONEL, _EXPLORER, _HEIRESS, _DIRECTOR, _GOVERNOR = map(int, ALL_PATRONS)
+# What views spell over and over, spelled once: each patron's index (a plain int
+# indexes faster than the enum) and code; each room's name, value and patron codes;
+# each plot card's patron code and points.
+_PATRON_KEYS = tuple((int(p), PATRON_CODES[p]) for p in ALL_PATRONS)
+_ROOM_FACTS = tuple(
+    (room_name(r), room_value(r), tuple(PATRON_CODES[p] for p in room_patrons(r)))
+    for r in range(ROOM_IDS)
+)
+#: A plot's view by slot, card and rotation, copied into each view (built on first use:
+#: a region changes once a campaign, its view on every call).
+_PLOT_VIEWS: dict[tuple[int, int, bool, type], JsonDict] = {}
+_PLOT_FACTS = tuple(
+    (None if card.patron is None else PATRON_CODES[card.patron], card.points) for card in PLOT_CARDS
+)
 _RIVER_CELL = nile.RIVER
 
 
@@ -1080,23 +1094,25 @@ class MykerinosState(GameState):
     def _region_view(self) -> JsonDict:
         plots = []
         for slot, (card_id, rotated) in enumerate(self.slots):
-            card = PLOT_CARDS[card_id]
-            plots.append(
-                {
+            key = (slot, card_id, rotated, type(rotated))
+            plot = _PLOT_VIEWS.get(key)
+            if plot is None:
+                patron, points = _PLOT_FACTS[card_id]
+                plot = _PLOT_VIEWS[key] = {
                     "slot": slot,
                     "area": slot // 2,
                     "side": SIDE_NAMES[slot % 2],
                     "card": card_id,
-                    "patron": None if card.patron is None else PATRON_CODES[card.patron],
-                    "points": card.points,
+                    "patron": patron,
+                    "points": points,
                     "rotated": rotated,
                 }
-            )
+            plots.append(plot.copy())  # its values are immutable: a copy is a fresh plot
         region: JsonDict = {
             "columns": 8,
             "rows": self.shape.rows,
             "plots": plots,
-            "pyramids": [space_name(i) for i in range(self.shape.size) if self.pyramid[i]],
+            "pyramids": [SPACE_NAMES[i] for i, on in enumerate(self.pyramid) if on],
         }
         if self.with_nile:
             region["river"] = [space_name(i) for i in self._river_spaces()]
@@ -1114,9 +1130,10 @@ class MykerinosState(GameState):
 
     def view(self, seat: int | None) -> JsonDict:
         """Everything but the plot deck (its order and which plots come later)."""
-        occupied = {space_name(i): COLOUR_NAMES[c] for i, c in enumerate(self.board) if c != EMPTY}
+        occupied = {SPACE_NAMES[i]: COLOUR_NAMES[c] for i, c in enumerate(self.board) if c != EMPTY}
         players = []
         for s in range(self.seat_count):
+            cards, used = self.cards[s], self.used[s]
             players.append(
                 {
                     "seat": s,
@@ -1124,8 +1141,7 @@ class MykerinosState(GameState):
                     "prestige": self.prestige[s],
                     "reserve": {COLOUR_NAMES[c]: n for c, n in enumerate(self.personal[s]) if n},
                     "patrons": {
-                        PATRON_CODES[p]: {"cards": self.cards[s][p], "used": self.used[s][p]}
-                        for p in ALL_PATRONS
+                        code: {"cards": cards[p], "used": used[p]} for p, code in _PATRON_KEYS
                     },
                     "plots_won": sorted(self.won[s]),
                     "nile_cards": sorted(self.nile_won[s]),
@@ -1134,6 +1150,7 @@ class MykerinosState(GameState):
                     "tiebreak_space": self.tiebreak[s] or None,
                 }
             )
+        museum = self.museum
         view: JsonDict = {
             "game": "mykerinos",
             "viewer": seat,
@@ -1156,12 +1173,10 @@ class MykerinosState(GameState):
                 "wings": [PATRON_CODES[p] for p in self.wing_order],
                 "rooms": [
                     {
-                        "room": room_name(r),
-                        "value": room_value(r),
-                        "patrons": [PATRON_CODES[p] for p in room_patrons(r)],
-                        "occupant": None
-                        if self.museum[r] == EMPTY
-                        else COLOUR_NAMES[self.museum[r]],
+                        "room": _ROOM_FACTS[r][0],
+                        "value": _ROOM_FACTS[r][1],
+                        "patrons": list(_ROOM_FACTS[r][2]),
+                        "occupant": None if museum[r] == EMPTY else COLOUR_NAMES[museum[r]],
                     }
                     for r in self._museum_rooms
                 ],
