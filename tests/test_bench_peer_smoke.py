@@ -19,6 +19,8 @@ from tests.sync import in_thread
 FIGURES = (
     "peer.unary_throughput_vs_bgio",
     "peer.play_throughput_vs_bgio",
+    "peer.unary_vs_null_throughput",
+    "peer.play_vs_null_throughput",
     "peer.play_p50_vs_bgio",
     "peer.play_p99_vs_bgio",
     "peer.null_unary_throughput_vs_bgio",

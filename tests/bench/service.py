@@ -757,8 +757,12 @@ async def watch_fanout(
 
 # ------------------------------------------------------------------- figures
 def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (``q`` in 0-100)."""
+    """Nearest-rank percentile (``q`` in 0-100); NaN without values (a window in
+    which no move completed, as on a machine too loaded to finish one, is
+    printed as such rather than ending the run)."""
     ordered = sorted(values)
+    if not ordered:
+        return math.nan
     rank = max(1, math.ceil(q / 100 * len(ordered)))
     return ordered[rank - 1]
 

@@ -722,3 +722,36 @@ def _closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# -- memory: readers following a cursor ---------------------------------------------
+
+
+async def test_a_follower_sleeps_through_commits_its_cursor_already_covers() -> None:
+    """A memory-store reader following a cursor is not woken by a commit its
+    caller had another way (a replica's feed publishes its own commits), and is
+    by the next one past its cursor, with what follows the cursor then."""
+    store = MemoryStore()
+    await store.create(new_match())
+    have = 0
+    follower = asyncio.create_task(store.events_following("m1", lambda: have, 10, 30_000))
+    await asyncio.sleep(0.05)  # let it block
+    r1 = req(0)
+    assert await store.commit("m1", r1) == CommitOutcome("committed", 1)
+    have = 1  # the caller had version 1 before the follower could wake
+    await asyncio.sleep(0.05)
+    assert not follower.done()
+    r2 = req(1)
+    assert await store.commit("m1", r2) == CommitOutcome("committed", 2)
+    assert await asyncio.wait_for(follower, 2.0) == [EventBatch(2, r2.events_json)]
+
+
+async def test_a_follower_behind_wakes_with_every_version_after_its_cursor() -> None:
+    store = MemoryStore()
+    await store.create(new_match())
+    follower = asyncio.create_task(store.events_following("m1", lambda: 0, 10, 30_000))
+    await asyncio.sleep(0.05)
+    r = req(0)
+    await store.commit("m1", r)
+    assert await asyncio.wait_for(follower, 2.0) == [EventBatch(1, r.events_json)]
+    assert await store.events_following("m1", lambda: 1, 10, 50) == []

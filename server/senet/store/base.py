@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -306,6 +306,22 @@ class MatchStore(ABC):
         Only for stores with ``multi_read_limit > 0``.
         """
         raise NotImplementedError(f"{type(self).__name__} reads match by match")
+
+    #: Whether :meth:`events_following` is offered: a store in this process,
+    #: which learns of every commit as it is made.
+    follows_cursor: bool = False
+
+    async def events_following(
+        self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
+    ) -> list[EventBatch]:
+        """:meth:`events_after` ``cursor()`` with ``block_ms``, for a caller
+        that may learn of commits another way while it waits (a replica's feeds
+        publish their own commits at once): ``cursor()`` is asked again after
+        each commit, a loop turn later, and a commit it already covers does not
+        end the wait. The batches returned follow ``cursor()`` as it stands
+        then. Only for stores with ``follows_cursor``.
+        """
+        raise NotImplementedError(f"{type(self).__name__} cannot follow a cursor")
 
     @abstractmethod
     async def action_log(self, match_id: str) -> list[LogEntry]:

@@ -76,6 +76,49 @@ class _Match:
     started: bool = False
     # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # Blocked readers following a cursor (see MemoryStore.events_following).
+    followers: list[_Follower] = field(default_factory=list)
+
+
+#: A reader blocked in :meth:`MemoryStore.events_following`: the future that
+#: wakes it and the cursor it follows.
+_Follower = tuple["asyncio.Future[None]", Callable[[], int]]
+
+
+def _batches(match: _Match, version: int, limit: int) -> list[EventBatch]:
+    """At most ``limit`` of ``match``'s batches after ``version`` (the start,
+    version 0, only once the match has started)."""
+    return [
+        EventBatch(v, match.events[v - 1]) if v else EventBatch(0, "")
+        for v in range(version + 1, min(match.version, version + limit) + 1)
+        if v or match.started
+    ]
+
+
+def _changed(match: _Match) -> None:
+    """Wake the readers blocked on ``match``: at once those reading after a
+    version, a loop turn later those following a cursor still behind it."""
+    match.changed.set()
+    match.changed = asyncio.Event()
+    if match.followers:
+        asyncio.get_running_loop().call_soon(_wake_behind, match)
+
+
+def _wake_behind(match: _Match) -> None:
+    """Wake the followers of ``match`` whose cursor is behind its version now.
+
+    Run a loop turn after a commit: a replica that committed has published the
+    new version to its feeds by then, and its reader sleeps on."""
+    still = []
+    for follower in match.followers:
+        waiter, cursor = follower
+        if waiter.done():
+            continue
+        if cursor() < match.version:
+            waiter.set_result(None)
+        else:
+            still.append(follower)
+    match.followers = still
 
 
 @dataclass(eq=False)
@@ -211,8 +254,7 @@ class MemoryStore(MatchStore):
                 m.started = True
                 m.waiting = False
                 m.touched_at = self._clock()
-                m.changed.set()
-                m.changed = asyncio.Event()
+                _changed(m)
             return True
 
     async def commit(self, match_id: str, request: CommitRequest) -> CommitOutcome:
@@ -238,8 +280,7 @@ class MemoryStore(MatchStore):
             m.requests[request.request_key] = m.version
             m.touched_at = self._clock()
             m.waiting = False
-            m.changed.set()
-            m.changed = asyncio.Event()
+            _changed(m)
             return CommitOutcome("committed", m.version)
 
     async def events_after(
@@ -258,11 +299,7 @@ class MemoryStore(MatchStore):
         while True:
             async with self._lock:
                 m = self._get(match_id)
-                batches = [
-                    EventBatch(v, m.events[v - 1]) if v else EventBatch(0, "")
-                    for v in range(version + 1, min(m.version, version + limit) + 1)
-                    if v or m.started
-                ]
+                batches = _batches(m, version, limit)
                 changed = m.changed
             remaining = deadline - loop.time()
             if batches or remaining <= 0:
@@ -272,6 +309,37 @@ class MemoryStore(MatchStore):
                     await changed.wait()
             except TimeoutError:
                 return []
+
+    follows_cursor = True
+
+    async def events_following(
+        self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
+    ) -> list[EventBatch]:
+        """See :meth:`MatchStore.events_following`: a blocked follower is woken
+        only by a commit past its cursor, not on every commit as a blocked
+        :meth:`events_after` is (a replica's feed reader would otherwise wake for
+        each of its own commits, which the feed has already)."""
+        _check_range(0, limit)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + block_ms / 1000
+        while True:
+            async with self._lock:
+                m = self._get(match_id)
+                batches = _batches(m, cursor(), limit)
+                remaining = deadline - loop.time()
+                if batches or remaining <= 0:
+                    return batches
+                waiter: asyncio.Future[None] = loop.create_future()
+                follower = (waiter, cursor)
+                m.followers.append(follower)
+            try:
+                async with asyncio.timeout(remaining):
+                    await waiter
+            except TimeoutError:
+                return []
+            finally:
+                if follower in m.followers:
+                    m.followers.remove(follower)
 
     async def request_version(self, match_id: str, request_key: str) -> int | None:
         """The version ``request_key`` produced, if it was committed."""
