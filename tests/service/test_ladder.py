@@ -95,7 +95,7 @@ async def test_two_schedulers_on_redis_make_one_match_per_slot(deployment: Deplo
     assert sorted(m.match_id for m in recent) == sorted(set().union(*created.values()))
     assert len(recent) == await one.played(spec.ladder_id)  # each counted once
     finished = [m for m in recent if m.status == "finished"]
-    docs = await one.players.ratings(GAME, [b.subject for b in bots])
+    docs = await one.players.ratings(spec.ladder_id, [b.subject for b in bots])
     assert sum(RatingValue.from_json(d).matches for d in docs) == 2 * len(finished)
     service = replicas[1].servicer.service
     for match in finished:
