@@ -2,7 +2,7 @@
 fixed time, on one server.
 
 Set-up: one in-process server (memory store) running the 4-seat Mykerinos ladder
-(``mykerinos-4``) at 2 matches in flight (8 seats, one per bot) with a 5 s clock
+(``mykerinos-4``) at 2 matches in flight (8 seats, one per bot) with a 10 s clock
 per decision; eight bots registered through LadderService and played by
 :class:`senet.bots.hosted.HostedBotWorker`, each in a child process of its own
 (so that no search shares another's interpreter): ``random`` x2, ``greedy`` x2,
@@ -30,6 +30,8 @@ Figures (machine-readable lines):
     1 when the final ratings (mean mu of each kind) put MCTS at :data:`LARGE`
     iterations above greedy above random, else 0; ``ladder.mu.<kind>`` gives
     each kind's mean mu.
+``ladder.timeouts``
+    Decisions the clock played because a bot was late (printed per kind).
 ``ladder.load_start``, ``ladder.load_end``
     The machine's 1-minute load average when the ladder started and stopped.
 """
@@ -46,6 +48,7 @@ from statistics import mean
 
 from senet.service.access import Caller
 from senet.service.bots_api import BotDecisions
+from senet.service.handover import TimeoutVerdict
 from senet.service.identity import Identity
 from senet.service.ladder import LadderSpec
 from senet.service.ratings import RatingValue
@@ -55,9 +58,11 @@ from senet.service.settings import Settings
 GAME = "mykerinos"
 SEATS = 4
 IN_FLIGHT = 2
-DECISION_MS = 5000
+#: Long enough that a searching bot on a loaded machine rarely misses it (each
+#: miss is counted: ``ladder.timeouts``); the stall is measured past it.
+DECISION_MS = 10_000
 #: MCTS iterations per decision of the small and the large budget.
-SMALL, LARGE = 15, 150
+SMALL, LARGE = 10, 60
 #: (name, strategy, iterations) of the eight bots.
 BOTS = (
     ("random-a", "random", None),
@@ -108,6 +113,22 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         return await hand_out(self, *args)  # type: ignore[arg-type]
 
     BotDecisions._hand_out = counting  # type: ignore[method-assign,assignment]
+    # Decisions the clock played (the server's minimal policy for a late bot):
+    # a searching bot that keeps missing its clock plays weaker than its budget.
+    service = server.servicer.service
+    time_out = service.time_out
+    timed_out: list[tuple[str, int]] = []
+
+    async def counting_timeouts(
+        match_id: str, seat: int, version: int, posted_ms: int = 0
+    ) -> TimeoutVerdict:
+        verdict = await time_out(match_id, seat, version, posted_ms)
+        if verdict[0] == "done":
+            timed_out.append((match_id, seat))
+        return verdict
+
+    service.time_out = counting_timeouts  # type: ignore[method-assign]
+    seated: dict[str, tuple[str, ...]] = {}
     owner = Identity("bench:ladder", "bench", guest=False)
     specs, kinds = [], {}
     for name, strategy, iterations in BOTS:
@@ -128,10 +149,10 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         await ladders.start(Caller(is_admin=True), spec)
         started = time.monotonic()
         seen: dict[str, tuple[int, float]] = {}
-        service = server.servicer.service
         while time.monotonic() - started < seconds:
             now = time.monotonic()
             for match in await ladders.in_flight(spec.ladder_id):
+                seated[match.match_id] = match.bot_ids
                 version = (await service.get(Caller(), match.match_id)).summary.version
                 held = seen.get(match.match_id)
                 if held is None or held[0] != version:
@@ -143,6 +164,8 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         load_end = os.getloadavg()[0]
         played = await ladders.played(spec.ladder_id)
         standings = await ladders.standings(spec)
+        for match in await ladders.recent(spec.ladder_id, 200):
+            seated[match.match_id] = match.bot_ids
     finally:
         for child in children:
             child.kill()
@@ -153,6 +176,11 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
     for row in standings:
         by_kind.setdefault(kinds[row.bot.bot_id], []).append(row.rating)
     mu = {kind: mean(r.mu for r in ratings) for kind, ratings in by_kind.items()}
+    late = dict.fromkeys(mu, 0)
+    for match_id, seat in timed_out:
+        bot_ids = seated.get(match_id, ())
+        if seat < len(bot_ids):
+            late[kinds[bot_ids[seat]]] += 1
     large = f"mcts{LARGE}"
     order_ok = mu[large] > mu["greedy"] > mu["random"]
     out(
@@ -161,6 +189,10 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
     )
     out(
         f"  {played} matches, {leased} decisions leased, longest stall past its clock {stall:.2f} s"
+    )
+    out(
+        f"  {len(timed_out)} decisions played by the clock: "
+        + ", ".join(f"{kind} {count}" for kind, count in sorted(late.items()))
     )
     ranked = sorted(mu, key=lambda kind: -mu[kind])
     out(
@@ -180,6 +212,7 @@ async def _run(seconds: float, out: Callable[[str], None]) -> dict[str, float]:
         "ladder.order_ok": 1.0 if order_ok else 0.0,
         "ladder.load_start": load_start,
         "ladder.load_end": load_end,
+        "ladder.timeouts": float(len(timed_out)),
     }
     figures.update({f"ladder.mu.{kind}": value for kind, value in sorted(mu.items())})
     return figures
