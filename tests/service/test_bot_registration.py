@@ -111,7 +111,10 @@ async def test_a_server_with_an_admin_key_refuses_guests_by_default(
     server = await deployment.start(admin_key=ADMIN, identity_secret=SECRET)
     client = deployment.client(server)
     guest = await guest_token(client)
-    await expect_error(register(client, guest), Code.PERMISSION_DENIED, "BOT_REGISTRATION_REFUSED")
+    refused = await expect_error(
+        register(client, guest), Code.PERMISSION_DENIED, "BOT_REGISTRATION_REFUSED"
+    )
+    assert refused.facts == {"policy": "players"} and "not guests" in refused.message
     done = await register(client, provider_token("ada"))
     assert done.bot.subject == "bot:ada/b1"
     by_admin = await register(client, guest, "b2", admin=True)
@@ -137,11 +140,12 @@ async def test_listed_owners_only_and_a_bounded_number_of_bots_each(
     ada = provider_token("ada")
     first = await register(client, ada, "one")
     await register(client, ada, "two")
-    await expect_error(
+    too_many = await expect_error(
         register(client, ada, "three"),
         Code.RESOURCE_EXHAUSTED,
         "QUOTA_EXCEEDED",
     )
+    assert too_many.facts == {"quota": "bots_per_owner", "limit": "2"}
     again = await register(client, ada, "one")
     assert again.bot.bot_id == first.bot.bot_id and again.bot_key != first.bot_key
     stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)

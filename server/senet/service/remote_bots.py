@@ -217,7 +217,7 @@ class RemoteBots:
                 raise errors.QuotaExceeded(
                     f"{owner.subject} already has {held} bots, the most this server allows "
                     "(register one of them again to replace its key)",
-                    {"limit": limit},
+                    {"quota": "bots_per_owner", "limit": limit},
                 )
         created = RemoteBot.from_json(old_doc).created_at if old_doc else time.time()
         bot = RemoteBot(bot_id, owner.subject, name, wanted, key_hash(key), created)
