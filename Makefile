@@ -100,10 +100,13 @@ bench: $(STAMP)
 	$(BIN)/python -m tests.bench
 
 ## make run: the match server on the embedded in-memory store (port 50051) with one bot worker,
-## and the web client beside it on http://127.0.0.1:8080 (stopped with the server).
+## and the web client beside it on http://127.0.0.1:8080 (stopped with the server);
+## `make run GRPC_PORT=50371 WEB_PORT=8371` serves on other ports.
+GRPC_PORT ?= 50051
+WEB_PORT ?= 8080
 run: $(RUNTIME)
-	$(BIN)/senet web --server 127.0.0.1:50051 --port 8080 & web=$$!; trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1
+	$(BIN)/senet web --server 127.0.0.1:$(GRPC_PORT) --port $(WEB_PORT) & web=$$!; trap 'kill $$web 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/senet serve --no-log-json --embedded-bot-workers 1 --port $(GRPC_PORT)
 
 ## make deploy-lock: re-pin the image's dependencies (with hashes): the runtime ones from
 ## pyproject.toml, and the build stage's code generator, held to the same grpcio and protobuf.

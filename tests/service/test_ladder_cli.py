@@ -67,3 +67,30 @@ async def test_senet_tournament_creates_shows_and_exports(deployment: Deployment
     assert code == 0 and "round 1 of 1" in out and "Ada" in out and "Bea" in out, out
     code, out = await _senet("tournament", "--server", where, "export", "--id", tournament_id)
     assert code == 0 and '"standings"' in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_on_a_server_with_an_admin_key_the_key_lets_the_hosted_bots_in(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(admin_key="k")
+    where = f"127.0.0.1:{server.port}"
+    start = ("ladder", "--server", where, "start", "--game", GAME, "--bots", "random")
+    code, out = await _senet(*start)  # a guest owner, and no key: refused
+    assert code == 1 and "PERMISSION_DENIED" in out and "not guests" in out, out
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "senet.cli", *start, "--admin-key", "k",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    try:
+        lines: list[str] = []
+        while not lines or not lines[-1].startswith("hosting the bots"):
+            line = await asyncio.wait_for(proc.stdout.readline(), 60)
+            assert line, "".join(lines)
+            lines.append(line.decode())
+        assert lines[0].startswith("bot random: ") and f"ladder {GAME}-2 started" in lines[1]
+    finally:
+        proc.terminate()
+        await proc.wait()

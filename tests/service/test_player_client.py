@@ -69,3 +69,8 @@ async def test_senet_leaderboard_prints_the_ranked_players(deployment: Deploymen
     assert [line.split()[:2] for line in lines[1:]] == [["1", "Bob"], ["2", "Ada"]]
     code, out = await _leaderboard_cli(server, "--json", "--limit", "1")
     assert [row["subject"] for row in json.loads(out)] == ["bob"]
+    # Matchmaking's board is not a ladder's: the 2-seat ladder has nobody yet.
+    code, out = await _leaderboard_cli(server, "--seats", "2")
+    assert code == 0 and f"Nobody is ranked on the {GAME}-2 ladder yet." in out
+    async with SenetClient(f"127.0.0.1:{server.port}") as senet:
+        assert not [e async for e in PlayerClient(senet).leaderboard(GAME, seat_count=2)]

@@ -69,10 +69,11 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["MATCH_NOT_STARTED"] == {"openSeats"}  # test_not_started
     assert facts["VERSION_AHEAD"] == {"currentVersion"}
     assert facts["ALREADY_QUEUED"] == {"ticketId"}  # test_matchmaking
+    assert facts["BOT_REGISTRATION_REFUSED"] == {"policy"}  # test_bot_registration
     assert {r for r, keys in facts.items() if keys} == {
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
         "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED", "VERSION_AHEAD",
-        "ALREADY_QUEUED",
+        "ALREADY_QUEUED", "BOT_REGISTRATION_REFUSED",
     }  # fmt: skip
 
 

@@ -101,6 +101,18 @@ async def test_ladder_bot_and_tournament_pages(server: str) -> None:
             bot_page = await web.get(f"/bots/{bots[0].bot_id}")
             assert bot_page.status_code == 200 and "<svg" in bot_page.text
             assert "/replay'" in bot_page.text
+            # Rated per ladder (game and seat count), not on the game's matchmaking board.
+            assert f"<h3>{GAME}-2</h3>" in bot_page.text
+            assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in bot_page.text
+            assert "(matchmaking)" not in bot_page.text
+            board = (await web.get(f"/leaderboard?game={GAME}&seats=2")).text
+            assert "alpha" in board and "beta" in board
+            assert "aria-current=page>ladder at 2 seats" in board
+            assert "Nobody is ranked yet" in (await web.get(f"/leaderboard?game={GAME}")).text
+            ladder_3 = (await web.get(f"/leaderboard?game={GAME}&seats=3")).text
+            assert "Nobody is ranked on this ladder yet" in ladder_3
+            profile = (await web.get("/player", params={"subject": bots[0].subject})).text
+            assert f"{GAME}-2</a> (ladder)" in profile
             assert (await web.get("/ladders/nope-2")).status_code == 404
             assert (await web.get("/bots/" + "0" * 20)).status_code == 404
             tour_page = await web.get(f"/tournaments/{created.tournament_id}")

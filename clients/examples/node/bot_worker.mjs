@@ -1,7 +1,10 @@
 // A remote bot for the Senet ladder in Node.js, written from proto/ alone.
 //
-// It signs up as a guest (PlayerService.RegisterGuest), registers a bot for a
-// game (LadderService.RegisterBot) and keeps the bot key it is handed. Then it
+// It signs up as a guest (PlayerService.RegisterGuest), or uses the identity
+// token in SENET_IDENTITY (the operator's provider's, which a server with an
+// admin key asks for; the same owner and name keep the same bot and rating from
+// run to run, where a new guest each run registers a new bot), registers a bot
+// for a game (LadderService.RegisterBot) and keeps the bot key it is handed. Then it
 // works as any bot worker does, in any language: it leases its bot's decisions
 // over BotService with the key as "x-senet-bot-key" metadata, plays each one
 // with the seat token of the decision (a random legal action, submitted at the
@@ -58,9 +61,10 @@ function call(service, method, request, headers = {}) {
   });
 }
 
-const guest = await call("players", "RegisterGuest", { display_name: "node author" });
+const identity = process.env.SENET_IDENTITY
+  || (await call("players", "RegisterGuest", { display_name: "node author" })).identity_token;
 const registered = await call(
-  "ladder", "RegisterBot", { name, game_ids: [game] }, { "x-senet-identity": guest.identity_token },
+  "ladder", "RegisterBot", { name, game_ids: [game] }, { "x-senet-identity": identity },
 );
 const botKey = { "x-senet-bot-key": registered.bot_key };
 const workerId = `node-${randomUUID().slice(0, 8)}`;

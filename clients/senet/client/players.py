@@ -138,13 +138,16 @@ class PlayerClient:
         return await self._call(lambda s: s.ListLeaderboard(request, timeout=timeout))
 
     async def leaderboard(
-        self, game_id: str, limit: int | None = 20
+        self, game_id: str, limit: int | None = 20, seat_count: int = 0
     ) -> AsyncIterator[pb.LeaderboardEntry]:
-        """A game's leaderboard, best first: ``limit`` entries, or all with None."""
+        """A game's leaderboard, best first: ``limit`` entries, or all with None;
+        with ``seat_count``, the board of the game's ladder at that many seats."""
         token, given = "", 0
         while limit is None or given < limit:
             size = 100 if limit is None else min(100, limit - given)
-            request = pb.ListLeaderboardRequest(game_id=game_id, page_size=size, page_token=token)
+            request = pb.ListLeaderboardRequest(
+                game_id=game_id, page_size=size, page_token=token, seat_count=seat_count
+            )
             page = await self._page(request)
             for entry in page.entries:
                 yield entry

@@ -113,29 +113,46 @@ def ladder_html(got: lpb.GetLadderResponse) -> str:
     )
 
 
+def _pool(game_id: str, ladder_id: str) -> str:
+    """Where a rating or result was rated: a ladder (one seat count) or the game."""
+    return ladder_id or f"{game_id} (matchmaking)"
+
+
+def _ladder_link(ladder_id: str) -> str:
+    safe = escape(ladder_id, quote=True)
+    return f"<a href='/ladders/{safe}'>{escape(ladder_id)}</a>"
+
+
 def bot_html(bot: lpb.Bot, player: ppb.GetPlayerResponse | None) -> str:
-    results = list(reversed(player.recent)) if player is not None else []
-    plot = rating_svg([(r.rating.mu, r.rating.sigma) for r in results])
+    """A bot's page: a rating per ladder (each game at each seat count is rated
+    apart), a plot of each over its settled matches, and its recent matches."""
+    standings = list(player.ratings) if player is not None else []
     ratings = _table(
-        ["game", "rating", "mu", "sigma", "matches"],
+        ["ladder", "rating", "mu", "sigma", "matches"],
         [
             [
-                escape(g.game_id),
+                _ladder_link(g.ladder_id) if g.ladder_id else escape(_pool(g.game_id, "")),
                 f"{g.rating.conservative:.2f}",
                 f"{g.rating.mu:.2f}",
                 f"{g.rating.sigma:.2f}",
                 str(g.matches),
             ]
-            for g in (player.ratings if player is not None else [])
+            for g in standings
         ],
     )
+    by_pool: dict[str, list[tuple[float, float]]] = {}
+    for r in reversed(player.recent if player is not None else []):
+        by_pool.setdefault(_pool(r.game_id, r.ladder_id), []).append((r.rating.mu, r.rating.sigma))
+    plots = "".join(
+        f"<h3>{escape(pool)}</h3>{rating_svg(points)}" for pool, points in sorted(by_pool.items())
+    )
     recent = _table(
-        ["match", "game", "place", "change"],
+        ["match", "ladder", "place", "change"],
         [
             [
                 _match_link(r.match_id, "finished"),
-                escape(r.game_id),
-                str(r.place),
+                escape(_pool(r.game_id, r.ladder_id)),
+                f"{r.place} of {r.seat_count}",
                 f"{r.delta:+.2f}",
             ]
             for r in (player.recent if player is not None else [])
@@ -145,7 +162,7 @@ def bot_html(bot: lpb.Bot, player: ppb.GetPlayerResponse | None) -> str:
     return (
         f"<section><h1>Bot {escape(bot.name)}</h1>"
         f"<p>{escape(bot.subject)} &middot; plays {escape(', '.join(bot.game_ids))} &middot; "
-        f"{state}</p>{ratings}<h2>Rating over time</h2>{plot or '<p>No rated match yet.</p>'}"
+        f"{state}</p>{ratings}<h2>Rating over time</h2>{plots or '<p>No rated match yet.</p>'}"
         f"<h2>Recent matches</h2>{recent}</section>"
     )
 

@@ -91,38 +91,73 @@ def _rating_cells(rating: pb.Rating) -> str:
 
 
 def leaderboard_page(
-    games: list[games_pb2.GameInfo], game_id: str, entries: list[pb.LeaderboardEntry], csrf: str
+    games: list[games_pb2.GameInfo],
+    game_id: str,
+    entries: list[pb.LeaderboardEntry],
+    csrf: str,
+    seats: int = 0,
 ) -> str:
+    """A game's board: its matchmaking ratings, or (``seats``) its bot ladder's at
+    that seat count, which is rated apart."""
     tabs = " · ".join(
         f"<a href='/leaderboard?game={quote(g.id)}'"
         f"{' aria-current=page' if g.id == game_id else ''}>{escape(g.name)}</a>"
         for g in games
+    )
+    shown = next((g for g in games if g.id == game_id), None)
+    counts = range(shown.min_seats, shown.max_seats + 1) if shown is not None else range(0)
+    pools = " · ".join(
+        [
+            f"<a href='/leaderboard?game={quote(game_id)}'"
+            f"{' aria-current=page' if not seats else ''}>matchmaking</a>"
+        ]
+        + [
+            f"<a href='/leaderboard?game={quote(game_id)}&amp;seats={n}'"
+            f"{' aria-current=page' if n == seats else ''}>ladder at {n} seats</a>"
+            for n in counts
+        ]
     )
     rows = "".join(
         f"<tr><td>{e.rank}</td><td><a href='/player?subject={quote(e.subject)}'>"
         f"{escape(e.display_name)}</a></td>{_rating_cells(e.rating)}<td>{e.matches}</td></tr>"
         for e in entries
     )
+    empty = (
+        f"<p>Nobody is ranked on this ladder yet: see <a href='/ladders/{quote(game_id)}-{seats}'>"
+        "the ladder</a>.</p>"
+        if seats
+        else "<p>Nobody is ranked yet: rated matches come from "
+        "<a href='/play-now'>Play now</a>.</p>"
+    )
     table = (
         "<table class='leaderboard'><thead><tr><th>#</th><th>player</th>"
         "<th>rating (mu - 3 sigma)</th><th>mu</th><th>sigma</th><th>matches</th></tr></thead>"
         f"<tbody>{rows}</tbody></table>"
         if entries
-        else "<p>Nobody is ranked yet: rated matches come from "
-        "<a href='/play-now'>Play now</a>.</p>"
+        else empty
     )
-    main = f"<section aria-label='Leaderboard'><h2>Leaderboard</h2><p>{tabs}</p>{table}</section>"
+    main = (
+        f"<section aria-label='Leaderboard'><h2>Leaderboard</h2><p>{tabs}</p><p>{pools}</p>"
+        f"{table}</section>"
+    )
     return pages.page("Leaderboard", main, csrf, "leaderboard")
+
+
+def _rated_where(game_id: str, ladder_id: str) -> str:
+    """A rating's pool as a link: the game's matchmaking board, or a ladder's."""
+    if ladder_id:
+        return f"<a href='/ladders/{quote(ladder_id)}'>{escape(ladder_id)}</a> (ladder)"
+    return f"<a href='/leaderboard?game={quote(game_id)}'>{escape(game_id)}</a>"
 
 
 def player_page(player: pb.GetPlayerResponse, csrf: str) -> str:
     ratings = "".join(
-        f"<tr><td><a href='/leaderboard?game={quote(r.game_id)}'>{escape(r.game_id)}</a></td>"
+        f"<tr><td>{_rated_where(r.game_id, r.ladder_id)}</td>"
         f"{_rating_cells(r.rating)}<td>{r.matches}</td></tr>"
         for r in player.ratings
     )
     recent = "".join(
-        f"<tr><td>{escape(r.game_id)}</td><td>{r.place} of {r.seat_count}</td>"
+        f"<tr><td>{_rated_where(r.game_id, r.ladder_id)}</td><td>{r.place} of {r.seat_count}</td>"
         f"<td>{r.delta:+.2f}</td><td><a href='/matches/{quote(r.match_id)}/replay'>replay</a>"
         "</td></tr>"
         for r in player.recent
@@ -244,11 +279,14 @@ def routes(web: WebClient) -> list[Route]:
         try:
             games = await web.games()
             game_id = request.query_params.get("game") or (games[0].id if games else "")
+            given = request.query_params.get("seats", "")
+            seats = int(given) if given.isdigit() and len(given) < 3 else 0
             players = PlayerClient(web.senet)
-            entries = [e async for e in players.leaderboard(game_id, limit=100)]
+            entries = [e async for e in players.leaderboard(game_id, 100, seats)]
         except SenetRpcError as error:
             return HTMLResponse(pages.page("Leaderboard", escape(human(error)), ""), 400)
-        return HTMLResponse(leaderboard_page(games, game_id, entries, csrf_token(request)))
+        page = leaderboard_page(games, game_id, entries, csrf_token(request), seats)
+        return HTMLResponse(page)
 
     async def player(request: Request) -> Response:
         subject = request.query_params.get("subject", "")[:160]

@@ -142,15 +142,17 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
             players = player_service_pb2_grpc.PlayerServiceStub(channel)
             guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="ladder"))
             identity = guest.identity_token
+        # The admin key also lets the bots in where the server's registration
+        # policy refuses the owner (a guest, on a server with an admin key).
+        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         keys = []
         for bot in bots:
             registered = await ladder.RegisterBot(
                 lpb.RegisterBotRequest(name=bot.name, game_ids=[args.game]),
-                metadata=((IDENTITY_HEADER, identity),),
+                metadata=((IDENTITY_HEADER, identity), *admin),
             )
             keys.append(registered.bot_key)
             print(f"bot {bot.name}: {registered.bot.bot_id}")
-        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         spec = lpb.LadderSpec(
             game_id=args.game,
             seat_count=args.seats,

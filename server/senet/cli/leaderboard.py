@@ -1,5 +1,8 @@
 """``senet leaderboard``: a game's leaderboard, best conservative rating first.
 
+``--seats N`` shows the board of the game's bot ladder at N seats (a ladder rates
+one seat count); without it, the game's matchmaking board over every seat count.
+
 Prints rank, player, conservative rating (mu - 3 sigma, what the board ranks by),
 mu and sigma, and rated matches; ``--json`` prints the ``LeaderboardEntry``
 messages as one JSON array (protobuf JSON names), for scripts.
@@ -40,6 +43,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"show the best N (default {DEFAULT_LIMIT})",
     )
     count.add_argument("--all", action="store_true", help="every ranked player")
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=0,
+        help="the board of the game's ladder at this many seats (default: matchmaking's)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
 
@@ -48,7 +57,7 @@ async def _entries(args: argparse.Namespace) -> list[pb.LeaderboardEntry]:
     async with SenetClient(args.server, tls_ca=args.tls_ca) as client:
         players = PlayerClient(client)
         limit = None if args.all else args.limit
-        return [entry async for entry in players.leaderboard(args.game, limit)]
+        return [entry async for entry in players.leaderboard(args.game, limit, args.seats)]
 
 
 def table(entries: list[pb.LeaderboardEntry]) -> str:
@@ -78,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
             json_format.MessageToDict(e, always_print_fields_with_no_presence=True) for e in entries
         ]
         print(json.dumps(rows, indent=2))
+    elif not entries and args.seats:
+        print(f"Nobody is ranked on the {args.game}-{args.seats} ladder yet.")
     elif not entries:
         print(f"Nobody is ranked in {args.game} yet: rated matches come from the queue.")
     else:

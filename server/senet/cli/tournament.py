@@ -83,11 +83,14 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
             players = player_service_pb2_grpc.PlayerServiceStub(channel)
             guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="host"))
             identity = guest.identity_token
+        # The admin key also lets the bots in where the server's registration
+        # policy refuses the owner (a guest, on a server with an admin key).
+        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         entrants, keys = [], []
         for i, bot in enumerate(bots):
             registered = await stub.RegisterBot(
                 lpb.RegisterBotRequest(name=f"{bot.name}.{i}", game_ids=[args.game]),
-                metadata=((IDENTITY_HEADER, identity),),
+                metadata=((IDENTITY_HEADER, identity), *admin),
             )
             entrants.append(lpb.TournamentEntrant(bot_id=registered.bot.bot_id))
             keys.append(registered.bot_key)
@@ -95,7 +98,6 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
         for player in args.player:
             subject, _, name = player.partition("=")
             entrants.append(lpb.TournamentEntrant(subject=subject, display_name=name))
-        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         created = await stub.CreateTournament(
             lpb.CreateTournamentRequest(
                 name=args.name,

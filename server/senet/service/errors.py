@@ -163,6 +163,13 @@ class BadBotKey(ServiceError):
     reason = "BAD_BOT_KEY"
 
 
+class BotRegistrationRefused(ServiceError):
+    """The server's policy (``Settings.bot_registration``) does not let this
+    identity register bots."""
+
+    reason = "BOT_REGISTRATION_REFUSED"
+
+
 class BotNotFound(ServiceError):
     reason = "BOT_NOT_FOUND"
 

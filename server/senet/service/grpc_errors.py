@@ -55,6 +55,7 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.PlayerNotFound: grpc.StatusCode.NOT_FOUND,
     errors.NotYourTicket: grpc.StatusCode.PERMISSION_DENIED,
     errors.BadBotKey: grpc.StatusCode.UNAUTHENTICATED,
+    errors.BotRegistrationRefused: grpc.StatusCode.PERMISSION_DENIED,
     errors.BotNotFound: grpc.StatusCode.NOT_FOUND,
     errors.LadderNotFound: grpc.StatusCode.NOT_FOUND,
     errors.TestNotFound: grpc.StatusCode.NOT_FOUND,

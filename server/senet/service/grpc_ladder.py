@@ -20,7 +20,7 @@ from senet.service.headtohead import HeadToHeads
 from senet.service.identity import Identities, Identity
 from senet.service.ladder import LadderMatch, Ladders, LadderSpec
 from senet.service.matches import MatchService
-from senet.service.remote_bots import RemoteBot, RemoteBots
+from senet.service.remote_bots import RegistrationPolicy, RemoteBot, RemoteBots
 from senet.service.sequential import Hypotheses
 from senet.service.settings import Settings
 from senet.service.tournaments import Format, Tournaments
@@ -74,7 +74,7 @@ def build_ladder(
     """The LadderService of one replica, over the stores beside ``store``
     (``identities``: the replica's one verifier, whose guest key signs guests)."""
     ladder_store = build_ladder_store(store)
-    remote = RemoteBots(service, players, ladder_store)
+    remote = RemoteBots(service, players, ladder_store, RegistrationPolicy.of(settings))
     ladders = Ladders(service, players, ladder_store, remote, settings)
     tests = HeadToHeads(ladders.slots, ladder_store, remote, settings)
     tournaments = Tournaments(service, ladders.slots, ladder_store, remote)
@@ -166,9 +166,11 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
     async def RegisterBot(
         self, request: pb.RegisterBotRequest, context: Any
     ) -> pb.RegisterBotResponse:
-        async def body(_: Caller) -> pb.RegisterBotResponse:
+        async def body(caller: Caller) -> pb.RegisterBotResponse:
             owner = await self.identity_of(context)
-            bot, key = await self.remote.register(owner, request.name, list(request.game_ids))
+            bot, key = await self.remote.register(
+                owner, request.name, list(request.game_ids), is_admin=caller.is_admin
+            )
             return pb.RegisterBotResponse(bot=bot_to_proto(bot), bot_key=key)
 
         return await self._unary("RegisterBot", context, body)

@@ -122,6 +122,7 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
                         game_id=s.game_id,
                         rating=rating_to_proto(s.rating),
                         matches=s.rating.matches,
+                        ladder_id=s.ladder_id,
                     )
                     for s in card.standings
                 ],
@@ -134,6 +135,7 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
                         rating=rating_to_proto(RatingValue(r.mu, r.sigma)),
                         delta=r.delta,
                         settled_at=r.settled_at,
+                        ladder_id=r.ladder_id,
                     )
                     for r in card.recent
                 ],
@@ -146,7 +148,7 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
     ) -> pb.ListLeaderboardResponse:
         async def body(_: Caller) -> pb.ListLeaderboardResponse:
             page = await self.directory.leaderboard(
-                request.game_id, request.page_size, request.page_token
+                request.game_id, request.page_size, request.page_token, request.seat_count
             )
             return pb.ListLeaderboardResponse(
                 entries=[

@@ -12,8 +12,10 @@ slot, never two.
 
 A finished match is settled into its bots' ratings by the matchmaking issue's
 settlement (:func:`senet.service.ratings.settle`, keyed by the match: once,
-whoever settles it). A bot whose decisions time out ``inactive_after`` times in a
-row in a ladder match is marked inactive (re-registering it brings it back).
+whoever settles it), in the ladder's own rating pool: a bot has one rating per
+game and seat count (its id, ``mykerinos-4``), not one for the game. A bot
+whose decisions time out ``inactive_after`` times in a row in a ladder match is
+marked inactive (re-registering it brings it back).
 """
 
 from __future__ import annotations
@@ -127,7 +129,8 @@ class _Pass:
 
 
 def ladder_id_of(game_id: str, seat_count: int) -> str:
-    return f"{game_id}-{seat_count}"
+    """A ladder's id, which is also its rating pool: a ladder rates its own seat count."""
+    return ratings.pool_of(game_id, seat_count)
 
 
 def slot_rng(slot: str) -> random.Random:
@@ -205,7 +208,7 @@ class Ladders:
     async def standings(self, spec: LadderSpec) -> list[Standing]:
         """The game's registered bots, best conservative rating first."""
         bots = [b for b in await self.remote.bots() if spec.game_id in b.games]
-        docs = await self.players.ratings(spec.game_id, [b.subject for b in bots])
+        docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots])
         rated = [(b, RatingValue.from_json(d)) for b, d in zip(bots, docs, strict=True)]
         rated.sort(key=lambda pair: (-pair[1].conservative, pair[0].bot_id))
         return [Standing(i + 1, b, r) for i, (b, r) in enumerate(rated)]
@@ -240,7 +243,7 @@ class Ladders:
 
     async def pass_ladder(self, spec: LadderSpec) -> None:
         bots = {b.bot_id: b for b in await self.remote.bots() if spec.game_id in b.games}
-        docs = await self.players.ratings(spec.game_id, [b.subject for b in bots.values()])
+        docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots.values()])
         seen = _Pass(bots, {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)})
         for match in await self.in_flight(spec.ladder_id):
             for bot_id in match.bot_ids:
@@ -298,7 +301,10 @@ class Ladders:
                 SeatResult(seen.bots[b].subject if b in seen.bots else f"bot:?/{b}", place)
                 for b, place in zip(record.bot_ids, result.places, strict=True)
             ]
-            if await ratings.settle(self.players, match_id, spec.game_id, results) == "conflict":
+            settled = await ratings.settle(
+                self.players, match_id, spec.game_id, results, spec.ladder_id
+            )
+            if settled == "conflict":
                 return  # the next pass settles it
         if await self.slots.end(slot):
             ended = replace(

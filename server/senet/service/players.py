@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from senet.games import all_games, get_game
 from senet.service import errors
 from senet.service.identity import Identities, Identity
-from senet.service.ratings import RatingValue, ResultRecord
+from senet.service.ratings import RatingValue, ResultRecord, pool_of
 from senet.service.records import dumps, loads
 from senet.store.players import PlayerStore
 
@@ -22,8 +22,12 @@ DEFAULT_PAGE = 20
 
 @dataclass(frozen=True)
 class GameStanding:
+    """A rating of a player's: a game's (matchmaking) or one of its ladders'."""
+
     game_id: str
     rating: RatingValue
+    #: The ladder (the game at one seat count) it belongs to; "": matchmaking.
+    ladder_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,8 @@ class PlayerDirectory:
         return token, identity, expires
 
     async def player(self, subject: str) -> PlayerCard:
-        """A player's ratings in every game played rated, and recent results.
+        """A player's ratings in every game played rated (the game's, then one per
+        ladder seat count played), and recent results.
 
         Raises:
             PlayerNotFound: the subject never queued nor was rated.
@@ -76,23 +81,42 @@ class PlayerDirectory:
         recent = [ResultRecord.from_json(r) for r in await self.players.recent(subject, RECENT)]
         standings = []
         for game in all_games():
-            (rating,) = await self.players.ratings(game.info.id, [subject])
-            if rating is not None:
-                standings.append(GameStanding(game.info.id, RatingValue.from_json(rating)))
+            info = game.info
+            ladders = [pool_of(info.id, n) for n in range(info.min_seats, info.max_seats + 1)]
+            for pool in (info.id, *ladders):
+                (rating,) = await self.players.ratings(pool, [subject])
+                if rating is not None:
+                    ladder_id = "" if pool == info.id else pool
+                    standings.append(
+                        GameStanding(info.id, RatingValue.from_json(rating), ladder_id)
+                    )
         if doc is None and not standings:
             raise errors.PlayerNotFound(f"no player {subject!r}")
         name = str(loads(doc)["name"]) if doc is not None else _bot_name(subject)
         return PlayerCard(subject, name, standings, recent)
 
-    async def leaderboard(self, game_id: str, page_size: int, page_token: str) -> BoardPage:
-        """One page of a game's leaderboard, best conservative rating first.
+    async def leaderboard(
+        self, game_id: str, page_size: int, page_token: str, seat_count: int = 0
+    ) -> BoardPage:
+        """One page of a game's leaderboard, best conservative rating first: its
+        matchmaking board, or with ``seat_count`` its ladder's at that many seats.
 
         Raises:
             UnknownGameError: no such game.
             InvalidPageToken: a token this server did not hand out.
-            MalformedRequest: a page size over 100.
+            MalformedRequest: a page size over 100, or a seat count the game
+                is not played by.
         """
-        get_game(game_id)
+        info = get_game(game_id).info
+        pool = game_id
+        if seat_count:
+            if not info.min_seats <= seat_count <= info.max_seats:
+                raise errors.MalformedRequest(
+                    f"{info.name} is played by {info.min_seats} to {info.max_seats}, "
+                    f"not {seat_count}",
+                    {"field": "seat_count"},
+                )
+            pool = pool_of(game_id, seat_count)
         if page_size > MAX_PAGE:
             raise errors.MalformedRequest(f"page_size must be at most {MAX_PAGE}")
         size = page_size or DEFAULT_PAGE
@@ -101,10 +125,10 @@ class PlayerDirectory:
             if not page_token.isdigit() or len(page_token) > 9:
                 raise errors.InvalidPageToken("page_token is not one this server returned")
             offset = int(page_token)
-        ranked, total = await self.players.leaderboard(game_id, offset, size)
+        ranked, total = await self.players.leaderboard(pool, offset, size)
         subjects = [subject for subject, _ in ranked]
         docs = await self.players.players(subjects)
-        ratings = await self.players.ratings(game_id, subjects)
+        ratings = await self.players.ratings(pool, subjects)
         rows = [
             BoardRow(
                 offset + i + 1,

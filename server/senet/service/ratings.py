@@ -79,6 +79,8 @@ class ResultRecord:
     sigma: float
     delta: float
     settled_at: float
+    #: The ladder that rated it (its rating pool); "": matchmaking.
+    ladder_id: str = ""
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -87,6 +89,15 @@ class ResultRecord:
     def from_json(cls, text: str) -> ResultRecord:
         data: dict[str, Any] = loads(text)
         return cls(**data)
+
+
+def pool_of(game_id: str, seat_count: int) -> str:
+    """The rating pool of one game at one seat count (a ladder's id: ``mykerinos-4``).
+
+    A ladder rates each seat count apart: a bot's strength at two seats says
+    little of it at four, where it is judged against three others at once.
+    """
+    return f"{game_id}-{seat_count}"
 
 
 def rated_after(before: Sequence[RatingValue], places: Sequence[int]) -> list[RatingValue]:
@@ -117,9 +128,11 @@ def settlement_of(
     seats: Sequence[SeatResult],
     before: Sequence[str | None],
     now: float,
+    pool: str = "",
 ) -> Settlement:
     """The settlement of a match, from the stored rating documents of its rated
-    seats (in the order of :func:`rated_seats`)."""
+    seats (in the order of :func:`rated_seats`), into ``pool`` (default: the
+    game's ratings over every seat count)."""
     rated = rated_seats(seats)
     old = [RatingValue.from_json(doc) for doc in before]
     new = rated_after(old, [s.place for s in rated])
@@ -134,19 +147,28 @@ def settlement_of(
             now_rating.sigma,
             now_rating.conservative - was.conservative,
             now,
+            pool if pool and pool != game_id else "",
         )
         writes.append(
             RatingWrite(
                 seat.subject, doc, now_rating.to_json(), now_rating.conservative, result.to_json()
             )
         )
-    return Settlement(match_id, game_id, tuple(writes))
+    return Settlement(match_id, pool or game_id, tuple(writes))
 
 
 async def settle(
-    players: PlayerStore, match_id: str, game_id: str, seats: Sequence[SeatResult]
+    players: PlayerStore,
+    match_id: str,
+    game_id: str,
+    seats: Sequence[SeatResult],
+    pool: str = "",
 ) -> SettleOutcome:
     """Settle a finished rated match once; safe to call again, from any replica.
+
+    ``pool`` names the ratings it changes (see
+    :class:`senet.store.players.Settlement`): the game's by default, a ladder's
+    (:func:`pool_of`) for a ladder match.
 
     Returns:
         ``settled`` when this call wrote it, ``duplicate`` when it was written
@@ -158,8 +180,9 @@ async def settle(
     for _ in range(_SETTLE_TRIES):
         if await players.is_settled(match_id):
             return "duplicate"
-        before = await players.ratings(game_id, subjects)
-        outcome = await players.settle(settlement_of(match_id, game_id, seats, before, time.time()))
+        before = await players.ratings(pool or game_id, subjects)
+        settlement = settlement_of(match_id, game_id, seats, before, time.time(), pool)
+        outcome = await players.settle(settlement)
         if outcome != "conflict":
             return outcome
     return outcome

@@ -10,6 +10,14 @@ Nothing else changes for the match: the lease, the fresh seat token, the clocks
 and the timeout policy are the bot-decision queue's (:mod:`senet.service.bots_api`),
 so a worker that dies leaves its decisions to time out and the match goes on.
 
+Who may register is the operator's choice (:class:`RegistrationPolicy`, from
+``Settings.bot_registration``): a registered bot joins the ladders of its games
+and the ladder schedules new bots most, so on a server open to the internet a
+flood of throwaway guest bots would crowd out everyone else's. Registering
+always needs an identity (the bot is rated under its owner's subject); with an
+admin key set, guests may not register by default, and an owner may hold at most
+``bot_max_per_owner`` bots.
+
 A bot is rated as ``bot:<owner>/<name>``, its owner's subject and its name,
 like any player (:mod:`senet.service.ratings`). Registering the same name again
 replaces the key (the old one stops working at once) and makes the bot active
@@ -33,6 +41,7 @@ from senet.service.bots_api import BotDecisions
 from senet.service.identity import Identity
 from senet.service.matches import MatchService
 from senet.service.records import dumps, loads
+from senet.service.settings import Settings
 from senet.store.base import BotQueue
 from senet.store.ladder import LadderStore
 from senet.store.players import PlayerStore
@@ -41,6 +50,72 @@ BOTS = "bots"
 KEYS = "bot_keys"
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _MAX_GAMES = 16
+
+
+#: The values of ``Settings.bot_registration`` (see :class:`RegistrationPolicy`).
+REGISTRATION_POLICIES = ("guests", "players", "listed", "admin")
+
+
+@dataclass(frozen=True)
+class RegistrationPolicy:
+    """Who may register bots on this server.
+
+    Attributes:
+        who: ``guests`` (any identity), ``players`` (no guests), ``listed``
+            (only ``owners``) or ``admin`` (only the admin key).
+        owners: The subjects ``listed`` lets in.
+        max_per_owner: The most bots one owner may hold (0: no limit).
+        admin_key_set: Whether the server has an admin key: only then does
+            holding it (``Caller.is_admin``) bypass the policy, since on a
+            server without one every caller counts as the admin.
+    """
+
+    who: str = "guests"
+    owners: frozenset[str] = frozenset()
+    max_per_owner: int = 0
+    admin_key_set: bool = False
+
+    @classmethod
+    def of(cls, settings: Settings) -> RegistrationPolicy:
+        """The policy the settings ask for.
+
+        Raises:
+            ValueError: an unknown ``bot_registration`` (the server does not start).
+        """
+        who = settings.bot_registration or ("players" if settings.admin_key else "guests")
+        if who not in REGISTRATION_POLICIES:
+            raise ValueError(
+                f"SENET_BOT_REGISTRATION={settings.bot_registration!r} is not one of "
+                + ", ".join(REGISTRATION_POLICIES)
+            )
+        owners = frozenset(o.strip() for o in settings.bot_owners.split(",") if o.strip())
+        return cls(who, owners, max(0, settings.bot_max_per_owner), bool(settings.admin_key))
+
+    def check(self, owner: Identity, is_admin: bool) -> None:
+        """Let ``owner`` register a bot, or say why not.
+
+        Raises:
+            BotRegistrationRefused: the policy does not let this identity in.
+        """
+        if is_admin and self.admin_key_set:
+            return
+        facts = {"policy": self.who}
+        if self.who == "admin":
+            raise errors.BotRegistrationRefused(
+                "this server registers bots only with its admin key (x-senet-admin-key)", facts
+            )
+        if self.who == "listed" and owner.subject not in self.owners:
+            raise errors.BotRegistrationRefused(
+                f"this server registers bots only for the owners its operator lists "
+                f"(SENET_BOT_OWNERS); {owner.subject} is not one of them",
+                facts,
+            )
+        if self.who == "players" and owner.guest:
+            raise errors.BotRegistrationRefused(
+                "this server registers bots for signed-in players only, not guests: "
+                "use an identity token from the operator's provider",
+                facts,
+            )
 
 
 def bot_id_of(owner: str, name: str) -> str:
@@ -99,20 +174,32 @@ class RemoteBot:
 class RemoteBots:
     """The registry of remote bots, and the decisions each key may lease."""
 
-    def __init__(self, matches: MatchService, players: PlayerStore, store: LadderStore) -> None:
+    def __init__(
+        self,
+        matches: MatchService,
+        players: PlayerStore,
+        store: LadderStore,
+        policy: RegistrationPolicy | None = None,
+    ) -> None:
         self.matches = matches
         self.players = players
         self.store = store
+        self.policy = policy or RegistrationPolicy()
 
     async def register(
-        self, owner: Identity, name: str, games: Sequence[str]
+        self, owner: Identity, name: str, games: Sequence[str], *, is_admin: bool = True
     ) -> tuple[RemoteBot, str]:
         """Register (or re-register) ``owner``'s bot ``name``; (bot, its new key).
 
+        ``is_admin``: whether the caller holds the admin key (in-process callers do).
+
         Raises:
+            BotRegistrationRefused: the server's policy does not let ``owner`` in.
+            QuotaExceeded: ``owner`` holds as many bots as the policy allows.
             MalformedRequest: a bad name, no games or too many.
             UnknownGameError: a game this server does not host.
         """
+        self.policy.check(owner, is_admin)
         if not _NAME_RE.match(name):
             raise errors.MalformedRequest("name must be 1-32 characters of [A-Za-z0-9_.-]")
         wanted = tuple(dict.fromkeys(games))
@@ -123,6 +210,15 @@ class RemoteBots:
         key = "sbk_" + secrets.token_urlsafe(32)
         bot_id = bot_id_of(owner.subject, name)
         old_doc = await self.store.get(BOTS, bot_id)
+        limit = self.policy.max_per_owner
+        if old_doc is None and limit and not (is_admin and self.policy.admin_key_set):
+            held = sum(1 for b in await self.bots() if b.owner == owner.subject)
+            if held >= limit:
+                raise errors.QuotaExceeded(
+                    f"{owner.subject} already has {held} bots, the most this server allows "
+                    "(register one of them again to replace its key)",
+                    {"quota": "bots_per_owner", "limit": limit},
+                )
         created = RemoteBot.from_json(old_doc).created_at if old_doc else time.time()
         bot = RemoteBot(bot_id, owner.subject, name, wanted, key_hash(key), created)
         if old_doc is not None:

@@ -94,6 +94,16 @@ class Settings:
             ladders, head-to-head tests and tournaments.
         ladder_max_in_flight: The most matches one ladder may have in flight
             (a ladder's own setting is capped to it).
+        bot_registration: Who may register remote bots (which then join the
+            ladders of their games): ``guests`` (any identity, guests
+            included), ``players`` (identities from the operator's provider,
+            not guests), ``listed`` (only the subjects in ``bot_owners``) or
+            ``admin`` (only with the admin key); empty: ``guests`` on a server
+            without an admin key, ``players`` on one with it. The admin key
+            always may.
+        bot_owners: The subjects that may register bots under ``listed``,
+            separated by commas.
+        bot_max_per_owner: The most bots one owner may register (0: no limit).
     """
 
     host: str = "127.0.0.1"
@@ -140,6 +150,9 @@ class Settings:
     bot_fill_strategy: str = "greedy"
     ladder_interval_s: float = 0.5
     ladder_max_in_flight: int = 8
+    bot_registration: str = ""
+    bot_owners: str = ""
+    bot_max_per_owner: int = 16
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

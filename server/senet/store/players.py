@@ -51,10 +51,15 @@ class RatingWrite:
 
 @dataclass(frozen=True)
 class Settlement:
-    """Every rating change of one finished match."""
+    """Every rating change of one finished match.
+
+    ``pool`` names the ratings it changes: a game id (matchmaking rates a game
+    over every seat count) or a ladder id (``<game>-<seats>``: a ladder rates
+    one seat count, as a bot's strength at two seats says little of it at four).
+    """
 
     match_id: str
-    game_id: str
+    pool: str
     writes: tuple[RatingWrite, ...]
     #: Recent results kept per player.
     recent_limit: int = 20
@@ -105,8 +110,9 @@ class PlayerStore(ABC):
 
     # ---------------------------------------------------------------- ratings
     @abstractmethod
-    async def ratings(self, game_id: str, subjects: Sequence[str]) -> list[str | None]:
-        """These players' rating documents in a game (None: unrated)."""
+    async def ratings(self, pool: str, subjects: Sequence[str]) -> list[str | None]:
+        """These players' rating documents in a rating pool: a game, or a ladder
+        (see :class:`Settlement`); None: unrated."""
 
     @abstractmethod
     async def settle(self, settlement: Settlement) -> SettleOutcome:
@@ -118,7 +124,7 @@ class PlayerStore(ABC):
 
     @abstractmethod
     async def leaderboard(
-        self, game_id: str, offset: int, limit: int
+        self, pool: str, offset: int, limit: int
     ) -> tuple[list[tuple[str, float]], int]:
         """(subject, score) best first from ``offset``, and the number ranked."""
 
@@ -206,17 +212,17 @@ class MemoryPlayerStore(PlayerStore):
     async def players(self, subjects: Sequence[str]) -> list[str | None]:
         return [self._players.get(s) for s in subjects]
 
-    async def ratings(self, game_id: str, subjects: Sequence[str]) -> list[str | None]:
-        table = self._ratings.get(game_id, {})
+    async def ratings(self, pool: str, subjects: Sequence[str]) -> list[str | None]:
+        table = self._ratings.get(pool, {})
         return [table.get(s) for s in subjects]
 
     async def settle(self, settlement: Settlement) -> SettleOutcome:
         if settlement.match_id in self._settled:
             return "duplicate"
-        table = self._ratings.setdefault(settlement.game_id, {})
+        table = self._ratings.setdefault(settlement.pool, {})
         if any(table.get(w.subject) != w.expected for w in settlement.writes):
             return "conflict"
-        scores = self._scores.setdefault(settlement.game_id, {})
+        scores = self._scores.setdefault(settlement.pool, {})
         for write in settlement.writes:
             table[write.subject] = write.rating
             scores[write.subject] = write.score
@@ -230,9 +236,9 @@ class MemoryPlayerStore(PlayerStore):
         return match_id in self._settled
 
     async def leaderboard(
-        self, game_id: str, offset: int, limit: int
+        self, pool: str, offset: int, limit: int
     ) -> tuple[list[tuple[str, float]], int]:
-        scores = self._scores.get(game_id, {})
+        scores = self._scores.get(pool, {})
         # Redis orders equal scores by member, descending, in ZREVRANGE.
         ranked = sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)
         return ranked[offset : offset + limit], len(ranked)

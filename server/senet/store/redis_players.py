@@ -5,8 +5,9 @@ a Redis Cluster too (they live on one master: players, ratings and the queue are
 small next to the matches). Layout under prefix ``p``:
 
 * ``p:{players}:players`` hash, subject -> player document;
-* ``p:{players}:rating:<game>`` hash, subject -> rating document;
-* ``p:{players}:board:<game>`` sorted set, subject by conservative rating;
+* ``p:{players}:rating:<pool>`` hash, subject -> rating document (a pool is a
+  game, or a ladder's game at its seat count: ``mykerinos-4``);
+* ``p:{players}:board:<pool>`` sorted set, subject by conservative rating;
 * ``p:{players}:recent:<subject>`` list, result documents, newest first;
 * ``p:{players}:settled`` hash, match id -> when its ratings were settled;
 * ``p:{players}:matches`` hash, queued match id -> its document, until released;
@@ -58,17 +59,17 @@ class RedisPlayerStore(PlayerStore):
             list[str | None], await self._store.read("HMGET", self.key("players"), *subjects)
         )
 
-    async def ratings(self, game_id: str, subjects: Sequence[str]) -> list[str | None]:
+    async def ratings(self, pool: str, subjects: Sequence[str]) -> list[str | None]:
         if not subjects:
             return []
-        reply = await self._store.read("HMGET", self.key(f"rating:{game_id}"), *subjects)
+        reply = await self._store.read("HMGET", self.key(f"rating:{pool}"), *subjects)
         return cast(list[str | None], reply)
 
     async def settle(self, settlement: Settlement) -> SettleOutcome:
         keys = [
             self.key("settled"),
-            self.key(f"rating:{settlement.game_id}"),
-            self.key(f"board:{settlement.game_id}"),
+            self.key(f"rating:{settlement.pool}"),
+            self.key(f"board:{settlement.pool}"),
             *(self.key(f"recent:{w.subject}") for w in settlement.writes),
         ]
         args: list[Any] = [
@@ -87,9 +88,9 @@ class RedisPlayerStore(PlayerStore):
         return bool(await self._store.read("HEXISTS", self.key("settled"), match_id))
 
     async def leaderboard(
-        self, game_id: str, offset: int, limit: int
+        self, pool: str, offset: int, limit: int
     ) -> tuple[list[tuple[str, float]], int]:
-        board = self.key(f"board:{game_id}")
+        board = self.key(f"board:{pool}")
         flat = await self._store.read("ZREVRANGE", board, offset, offset + limit - 1, "WITHSCORES")
         total = await self._store.read("ZCARD", board)
         rows = [(str(member), float(score)) for member, score in _pairs(flat)]
