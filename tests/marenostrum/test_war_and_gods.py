@@ -15,8 +15,7 @@ import pytest
 
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
-from senet.games.marenostrum import MARENOSTRUM, MareState
-from senet.games.marenostrum import gods
+from senet.games.marenostrum import MARENOSTRUM, MareState, gods
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import ICONS, space_index
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME

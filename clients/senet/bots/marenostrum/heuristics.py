@@ -32,7 +32,15 @@ from senet.games.marenostrum.board import ICONS, PROVINCES
 from senet.games.marenostrum.cards import GOD_IDS, INCOME, OWNABLE, PYRAMIDS_INDEX, effects_of
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import COMMERCE, CONSTRUCTION, MILITARY, NOBODY, OVER, PAY
+from senet.games.marenostrum.constants import (
+    COMMERCE,
+    CONSTRUCTION,
+    MILITARY,
+    NOBODY,
+    OVER,
+    PAY,
+    ROLE_TIE,
+)
 from senet.games.marenostrum.rules import claims, set_spare
 from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
@@ -102,7 +110,8 @@ def _god_worth(state: MareState, seat: int, god: str) -> float:
     """An unused god, as long as his holder can still invoke him before the gods go
     back to the heavens (the next offering phase): nothing once his moment is past,
     so that a bot spends him rather than holding him to the end."""
-    if state.phase == COMMERCE:
+    if state.phase == COMMERCE or (god == "ishtar" and state.step == ROLE_TIE):
+        # Ishtar acts only before the roles move; once they do, she is spent or lost.
         return 0.0
     if god in _BUILDING_GODS and (
         state.phase == MILITARY
@@ -244,12 +253,12 @@ def _province_income(state: MareState, p: int, incomes: list[list[int]]) -> None
     c_cities, c_caravans, temple, market = claims(state, p)
     taker = incomes[occupier]
     taker[TAX] += c_cities * (2 if temple else 1)
-    for card in built[:c_caravans]:
+    for card in _CARAVAN_CARDS[p][c_caravans]:
         taker[card] += 2 if market else 1
     if owner != NOBODY:
         row = incomes[owner]
         row[TAX] += (cities - c_cities) * (1 if temple else tax_each)
-        for card in built[c_caravans:]:
+        for card in _CARAVAN_CARDS[p][state.caravans[p] & ~c_caravans]:
             row[card] += 1 if market else goods_each
 
 

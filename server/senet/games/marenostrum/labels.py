@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from senet.games.errors import IllegalActionError
 from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import occupation
 from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
-from senet.games.marenostrum import occupation
 from senet.games.marenostrum.constants import (
     BARTER,
     DECLARE,
