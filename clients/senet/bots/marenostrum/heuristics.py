@@ -68,6 +68,9 @@ TRIREME_WORTH = 0.12
 #: An enemy province the seat occupies (it claims the income) or is converting.
 OCCUPIED_WORTH = 0.25
 CONVERTING_WORTH = 0.25
+#: Each card a revenue brings the occupier from the buildings his units hold (so that
+#: he puts them where the income is, ruling R10).
+CLAIM_WORTH = 0.02
 #: A role held: it orders a phase (the Director sets the trade and takes first).
 ROLE_WORTH = 0.2
 #: Being one hero or wonder short of victory: the next purchase wins.
@@ -142,6 +145,12 @@ def _purchase_worth(state: MareState) -> float:
     return gain - (CARD_WORTH + SET_WORTH) * state.pay_left
 
 
+def _claimed_cards(state: MareState, p: int) -> int:
+    """Cards a revenue brings the occupier of ``p`` from the buildings he holds."""
+    cities, caravans, temple, market = claims(state, p)
+    return cities * (2 if temple else 1) + caravans.bit_count() * (2 if market else 1)
+
+
 def _board_worths(state: MareState) -> list[float]:
     """Per civilization: provinces, buildings in them, and units on the map.
 
@@ -164,7 +173,7 @@ def _board_worths(state: MareState) -> list[float]:
                 + FORTRESS_WORTH * fortresses[p]
             )
         if occupier[p] != NOBODY:
-            worths[occupier[p]] += OCCUPIED_WORTH
+            worths[occupier[p]] += OCCUPIED_WORTH + CLAIM_WORTH * _claimed_cards(state, p)
         if converter[p] != NOBODY:
             worths[converter[p]] += CONVERTING_WORTH
     for civ in range(CIVS):
