@@ -174,16 +174,17 @@ def test_a_remote_bot_decides_like_a_local_one() -> None:
 
 @pytest.mark.slow
 def test_greedy_beats_random_clearly() -> None:
-    """Greedy in one seat (rotating) against three random bots, 24 seeded 4p matches
-    played to the text's end (measured: 14 first places of 24, and 26 of 40; random's
-    expectation is a quarter)."""
+    """Greedy in one seat (rotating) against three random bots, 40 seeded 4p matches
+    played to the text's end (measured: 21 first places of 40 since the occupation
+    and Ishtar are decisions, 26 before, when the random bots' draws ran otherwise;
+    random's expectation is a quarter)."""
     wins = 0
-    for match in range(24):
+    for match in range(40):
         seat = match % 4
         strategies = [_strategy("random", 100 * match + s) for s in range(4)]
         strategies[seat] = _strategy("greedy", match)
         wins += _play(4, 2000 + match, strategies).ranking()[seat] == 1
-    assert wins >= 12  # twice random's expectation of 6 of 24
+    assert wins >= 20  # twice random's expectation of 10 of 40
 
 
 def test_evaluator_values_what_the_rules_value() -> None:

@@ -29,7 +29,7 @@ from senet.games.marenostrum.constants import (
     TAKE,
     TRADE_SIZE,
 )
-from senet.games.marenostrum.tokens import BUILDING_STOCK, MAX_LEGIONS
+from senet.games.marenostrum.tokens import BUILDING_STOCK, CARAVAN, CITY, MAX_LEGIONS
 
 P = space_index
 
@@ -442,14 +442,16 @@ def test_jason_and_ariadne_move_two_spaces() -> None:
 
 
 # ------------------------------------------------------------------ after battle
-def test_occupier_claims_cities_then_caravans_then_doublings() -> None:
-    """Ruling R10, text: a unit per city or caravan claims its income."""
+def test_occupier_claims_the_buildings_his_units_hold() -> None:
+    """Ruling R10, text (L149): "Place a single Legion or Creature Token on each City or
+    Caravan to claim income": a unit per city or caravan it stands on."""
     state = _match(6)
     camp = P("camp")  # Rome: a grain caravan; a city built at Neapolis
     state.cities[camp] = 1
     state.legions[ROME][camp] = 0
     state.legions[EGYPT][camp] = 1
     state.occupier[camp] = EGYPT
+    state.held[camp][CITY] = 1
     assert r.claims(state, camp) == (1, 0, 0, 0)
     egypt = _seat_of(state, EGYPT)
     rome = _seat_of(state, ROME)
@@ -459,8 +461,11 @@ def test_occupier_claims_cities_then_caravans_then_doublings() -> None:
     assert r.revenue(state, egypt)[1][0] == before - 1
     state.occupier[camp] = EGYPT
     state.legions[EGYPT][camp] = 2
+    state.held[camp][CARAVAN] = 1
     assert r.claims(state, camp) == (1, 1, 0, 0)
     assert r.revenue(state, rome)[1][card_type("grain")] == 0
+    state.legions[EGYPT][camp] = 1  # one left: the caravan is freed before the city
+    assert r.claims(state, camp) == (1, 0, 0, 0)
 
 
 def test_occupation_ends_when_the_invader_leaves() -> None:

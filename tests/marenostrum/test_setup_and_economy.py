@@ -38,7 +38,7 @@ from senet.games.marenostrum.constants import (
     SETUP_CAPITAL,
 )
 from senet.games.marenostrum.set_up import role_tie_breaks
-from senet.games.marenostrum.tokens import HERO_COST, ITEM_COST, ITEMS
+from senet.games.marenostrum.tokens import CITY, HERO_COST, ITEM_COST, ITEMS, TEMPLE
 
 P = space_index
 
@@ -60,6 +60,7 @@ def test_r36_a_province_at_war_pays_the_influence_owner_not_the_occupier() -> No
     state.temples[pelo] = 1
     state.legions[ROME][pelo] = 2
     state.occupier[pelo] = ROME
+    state.held[pelo][CITY] = state.held[pelo][TEMPLE] = 1
     # Occupied and at peace: Rome's legions claim the city and the temple's doubling.
     greek_base = r.revenue(state, greece)[1][TAX]
     roman_base = r.revenue(state, rome)[1][TAX]

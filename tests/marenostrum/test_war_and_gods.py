@@ -15,18 +15,20 @@ import pytest
 
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event
-from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum import MARENOSTRUM, MareState, gods
 from senet.games.marenostrum import rules as r
-from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum.board import ICONS, space_index
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
-from senet.games.marenostrum.commodities import CARD_TYPES
+from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
     BUILD,
     CONSTRUCTION,
     GROUND,
     MILITARY,
+    OCCUPATION,
 )
+from senet.games.marenostrum.tokens import CARAVAN, CITY, TEMPLE
 
 P = space_index
 
@@ -229,7 +231,7 @@ def test_mars_is_invoked_before_a_battle_at_his_holders_choice() -> None:
     state.apply(greece, "done")
     assert state.step == "war_god" and state.current_seat() == rome
     assert _legal(state) == {"invoke mars pelo", "pass"}
-    assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle in Peloponnesus"
+    assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle (Peloponnesus)"
     assert state.describe("pass") == "Keep Mars for a later battle"
     twin = state.clone()
     kept = _battle(twin.apply(rome, "pass"))
@@ -317,3 +319,119 @@ def test_the_greek_player_attacks_only_the_carrying_trireme() -> None:
     fight = next(e.data for e in events if e.kind == "blockade_battle")
     assert len(fight["invader_dice"]) == 1 and fight["invader_losses"] <= 1
     assert state.triremes[EGYPT][crt] >= 2
+
+
+# ------------------------------------------------- occupation is placed (R10)
+def _roman_victory_in_pelo(legions: int) -> tuple[MareState, int, int]:
+    """Rome's ``legions`` stand alone in Greek Peloponnesus after the battle, in
+    Greece's turn, and Rome chooses what follows; the province has its city (Sparta),
+    a caravan on its first icon and a temple."""
+    state = _match()
+    pelo = P("pelo")
+    greece, rome = state.seat_of[GREECE], state.seat_of[ROME]
+    state.fortresses[pelo] = 0
+    state.legions[GREECE][pelo] = state.creatures[GREECE][pelo] = 0
+    state.legions[ROME][pelo] = legions
+    state.caravans[pelo], state.temples[pelo] = 1, 1
+    state.phase, state.queue, state.pending = MILITARY, [greece], []
+    state.step, state.actor, state.after_space = AFTER_BATTLE, rome, pelo
+    return state, rome, pelo
+
+
+def test_the_occupier_places_his_units_and_may_take_the_city_and_its_temple() -> None:
+    """L149: "Occupy the Province: Place a single Legion or Creature Token on each City
+    or Caravan to claim income. Place a single Legion or Creature Token on each Market
+    or Temple to double income" (ruling R10: the occupier chooses where each unit
+    stands; two legions may hold the city and the temple, leaving the caravan)."""
+    state, rome, pelo = _roman_victory_in_pelo(legions=2)
+    icon = CARD_NAMES[ICONS[pelo][0]]
+    state.apply(rome, "occupy")
+    assert state.step == OCCUPATION and state.current_seat() == rome
+    assert _legal(state) == {"hold city", f"hold caravan {icon}"}
+    assert state.describe("hold city") == "Put a legion on the city of Peloponnesus"
+    state.apply(rome, "hold city")
+    assert _legal(state) == {f"hold caravan {icon}", "hold temple"}
+    assert state.describe("hold temple") == "Put the legion on the temple of Peloponnesus"
+    state.apply(rome, "hold temple")
+    assert state.step != OCCUPATION and state.occupier[pelo] == ROME
+    assert r.claims(state, pelo) == (1, 0, 1, 0)
+    view = state.view(rome)["state"]["held"][pelo]
+    assert view[CITY] == 1 and view[TEMPLE] == 1 and view[CARAVAN] == 0
+    greece = state.seat_of[GREECE]
+    assert r.revenue(state, greece)[1][ICONS[pelo][0]] >= 1, "the caravan stays Greek"
+    twin, _, _ = _roman_victory_in_pelo(legions=2)
+    twin.apply(rome, "occupy")
+    twin.apply(rome, f"hold caravan {icon}")  # the second legion can only go on the temple
+    assert twin.step != OCCUPATION and r.claims(twin, pelo) == (0, 1, 1, 0)
+
+
+def test_the_occupier_is_not_asked_where_there_is_one_way_to_stand() -> None:
+    """L149: a unit "on each City or Caravan ... on each Market or Temple": with a unit
+    for every building, or only cities free, the placing is no choice (ruling R10)."""
+    state, rome, pelo = _roman_victory_in_pelo(legions=3)
+    state.apply(rome, "occupy")
+    assert state.step != OCCUPATION and r.claims(state, pelo) == (1, 1, 1, 0)
+    state, rome, pelo = _roman_victory_in_pelo(legions=1)
+    state.caravans[pelo] = state.temples[pelo] = 0
+    state.cities[pelo] = 2
+    state.apply(rome, "occupy")
+    assert state.step != OCCUPATION and r.claims(state, pelo) == (1, 0, 0, 0)
+
+
+def test_an_occupation_that_ends_frees_the_buildings() -> None:
+    """L149: "Control reverts to the legitimate owner when invader units leave"."""
+    state, rome, pelo = _roman_victory_in_pelo(legions=3)
+    state.apply(rome, "occupy")
+    state.legions[ROME][pelo] = 0
+    r.refresh_control(state)
+    assert state.occupier[pelo] == -1 and not any(state.held[pelo])
+
+
+# ------------------------------------------------------------ Ishtar (R18)
+def test_ishtar_is_invoked_at_the_role_step_at_her_holders_choice() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power" (ruling R18: Ishtar's +2 to one role count, offered at the role step for
+    the roles whose outcome it changes, or kept unused)."""
+    state = _match()  # seed 1: role counts per seat; seat 5 has 3, 0, 1, 4
+    seat = 5
+    _hold(state, "ishtar", seat)
+    state._start_turn()
+    assert state.step == "role_god" and state.current_seat() == seat
+    # Political: 1 + 2 ties its holder's 3, and the holder keeps a tied role.
+    assert _legal(state) == {
+        "invoke ishtar commerce",
+        "invoke ishtar priest",
+        "invoke ishtar military",
+        "pass",
+    }
+    assert state.describe("invoke ishtar military") == (
+        "Invoke Ishtar: +2 to your count for Military Leader"
+    )
+    assert state.describe("pass") == "Leave Ishtar's power unused"
+    twin = state.clone()
+    twin.apply(seat, "pass")
+    assert twin.roles[3] != seat
+    events = state.apply(seat, "invoke ishtar military")
+    assert "god_invoked" in _kinds(events) and state.roles[3] == seat
+    assert state.step != "role_god"
+
+
+def test_ishtar_is_not_asked_where_her_bonus_changes_nothing() -> None:
+    """L82: the power is the holder's to use where it applies; a +2 that moves no role
+    is not offered (ruling R18)."""
+    state = _match()
+    _hold(state, "ishtar", 0)  # seat 0 holds military with 5 already
+    options = {a.notation() for a in gods.ishtar_options(state, 0)}
+    assert "invoke ishtar military" not in options
+    state.god_used[gods.ISHTAR] = 1
+    state._start_turn()
+    assert state.step != "role_god"
+
+
+def test_god_labels_say_what_the_power_does() -> None:
+    """The clients show each ``invoke`` with what it does (issue 33)."""
+    state = _match()
+    assert state.describe("invoke poseidon tyr carthage") == (
+        "Invoke Poseidon: sink a trireme of Carthage in Mare Tyrrhenum"
+    )
+    assert state.describe("invoke vulcan etru") == "Invoke Vulcan: destroy a city of Etruria"

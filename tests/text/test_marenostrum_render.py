@@ -201,7 +201,7 @@ def test_help_and_grouped_action_lists_fit() -> None:
     assert "build caravan lati wine" in MARENOSTRUM_RENDERER.help_text
     state = next(
         position
-        for position, _seat, _events in _play(4, False, 4)
+        for position, _seat, _events in _play(4, False, 5)
         if position.step == "build" and len(position.legal_actions()) > 20
     )
     legal = [CODEC.legal_action_to_proto(state, a) for a in state.legal_actions()]

@@ -80,9 +80,10 @@ def _candidates(seats: int) -> Iterator[Action]:
         A(act.MOVE, *args) for args in product(range(len(act.UNIT_LETTERS)), provinces, provinces)
     )
     yield from (A(act.LOSE, unit) for unit in range(len(UNIT_KINDS)))
-    yield from (
-        A(act.SACK, b, card) for b, card in product(range(len(act.SACK_KINDS)), (-1, *cards))
-    )
+    for kind in (act.SACK, act.HOLD):
+        yield from (
+            A(kind, b, card) for b, card in product(range(len(act.SACK_KINDS)), (-1, *cards))
+        )
     yield from (A(kind) for kind in act.BARE_KINDS)
 
 
@@ -173,8 +174,9 @@ class MareNostrumEncoding(RlEncoding):
     game_id = "marenostrum"
     #: 2: ``invoke hermes`` and ``invoke isis`` (no target), Mars's ``invoke mars
     #: <province>`` and the blockade chain's ``via <sea>`` joined; ``leave`` left
-    #: (issue 33).
-    version = 2
+    #: (issue 33). 3: the occupier's ``hold <building>`` and Ishtar's ``invoke ishtar
+    #: <role>`` joined, with their steps (issue 33, rulings R10 and R18).
+    version = 3
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -48,12 +48,14 @@ from senet.games.marenostrum.constants import (
     GROUND,
     LOSSES,
     NAVAL,
+    OCCUPATION,
     OFFER,
     OFFERING,
     ORDER,
     OVER,
     PAY,
     PHASE_NAMES,
+    ROLE_GOD,
     ROLE_IDS,
     ROLE_TIE,
     SETUP_BUILD,
@@ -69,9 +71,13 @@ from senet.games.marenostrum.snapshot import FIELDS, HIDDEN, VIEW_KEYS
 from senet.games.marenostrum.tokens import (
     BUILDING_NAMES,
     BUY_ITEM,
+    CARAVAN,
+    CITY,
     CONVERT_ITEM,
     GOD_ITEM,
     ITEMS,
+    MARKET,
+    TEMPLE,
 )
 from senet.v1 import mare_nostrum_pb2 as pb
 
@@ -118,6 +124,7 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.BARTER: pb.MARE_NOSTRUM_ACTION_KIND_BARTER,
     act.GAZE: pb.MARE_NOSTRUM_ACTION_KIND_GAZE,
     act.VIA: pb.MARE_NOSTRUM_ACTION_KIND_VIA,
+    act.HOLD: pb.MARE_NOSTRUM_ACTION_KIND_HOLD,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -144,6 +151,8 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     DECLARE: pb.MARE_NOSTRUM_STEP_DECLARE,
     BARTER: pb.MARE_NOSTRUM_STEP_BARTER,
     WAR_GOD: pb.MARE_NOSTRUM_STEP_WAR_GOD,
+    ROLE_GOD: pb.MARE_NOSTRUM_STEP_ROLE_GOD,
+    OCCUPATION: pb.MARE_NOSTRUM_STEP_OCCUPATION,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -308,6 +317,9 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
         out.card, out.bank_card = _card(a), _card(b)
     elif kind == act.GOD:
         out.god = GOD_IDS[a]
+    elif kind == act.INVOKE and GOD_IDS[a] == "ishtar":
+        out.god = GOD_IDS[a]
+        out.role = pb.MareNostrumRole.ValueType(_plus_one(b, len(ROLE_IDS), "role"))
     elif kind == act.INVOKE:
         out.god = GOD_IDS[a]
         if b >= 0:
@@ -337,7 +349,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
         out.space, out.destination = SPACE_IDS[b], SPACE_IDS[c]
     elif kind == act.LOSE:
         out.unit = pb.MareNostrumUnit.ValueType(_plus_one(a, len(UNIT_KINDS), "unit"))
-    elif kind == act.SACK:
+    elif kind in (act.SACK, act.HOLD):
         out.building = pb.MareNostrumBuilding.ValueType(_plus_one(a, len(SACK_KINDS), "building"))
         if b >= 0:
             out.commodity = _card(b)
@@ -401,6 +413,7 @@ _ARGS: dict[str, _Arg] = {
         lambda m: m.building != 0,
         lambda m, k: _enum_word(SACK_KINDS, "building")(m.building, k),
     ),
+    "role": _Arg(lambda m: m.role != 0, lambda m, k: _enum_word(ROLE_IDS, "role")(m.role, k)),
 }
 
 #: Per kind, the fields it needs and the fields it may have, in notation order
@@ -418,7 +431,7 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.BARTER: (("card", "bank_card"), ()),
     act.GAZE: (("space", "civilization"), ()),
     act.GOD: (("god",), ()),
-    act.INVOKE: (("god",), ("space", "civilization", "commodity")),
+    act.INVOKE: (("god",), ("space", "civilization", "commodity", "role")),
     act.BUILD: (("item", "space"), ("commodity",)),
     act.BUY: (("card_id",), ()),
     act.CONVERT: ((), ("space",)),
@@ -430,6 +443,7 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.MOVE: (("unit", "space", "destination"), ()),
     act.LOSE: (("unit",), ()),
     act.SACK: (("building",), ("commodity",)),
+    act.HOLD: (("building",), ("commodity",)),
     act.PASS: ((), ()),
     act.OCCUPY: ((), ()),
     act.DONE: ((), ()),
@@ -560,6 +574,13 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
             creatures_moved=data["moved_creatures"][p],
             triremes_moved=data["moved_triremes"][p],
         )
+        held = data["held"][p]
+        province.held_cities = held[CITY]
+        province.held_caravans.extend(
+            _card(icon) for i, icon in enumerate(ICONS[p]) if held[CARAVAN] >> i & 1
+        )
+        province.held_temple = bool(held[TEMPLE])
+        province.held_market = bool(held[MARKET])
         if data["caravans"][p] >> len(ICONS[p]):
             raise ValueError(f"caravans on icons {SPACE_IDS[p]} does not have")
         for civ in range(CIVS):
@@ -689,11 +710,19 @@ def _view_from_proto(
     legions, creatures = _table(CIVS, PROVINCES), _table(CIVS, PROVINCES)
     triremes = _table(CIVS, SPACES)
     caravans: list[int] = []
+    held: list[list[int]] = []
     for p, province in enumerate(view.provinces):
         mask = 0
         for card in province.caravans:
             mask |= 1 << ICONS[p].index(_card_index(card))
         caravans.append(mask)
+        row = [0] * len(BUILDING_NAMES)
+        for card in province.held_caravans:
+            row[CARAVAN] |= 1 << ICONS[p].index(_card_index(card))
+        row[CITY] = province.held_cities
+        row[TEMPLE] = int(province.held_temple)
+        row[MARKET] = int(province.held_market)
+        held.append(row)
         for force in province.forces:
             civ = _civ_of(force.civilization)
             legions[civ][p] = force.legions
@@ -797,6 +826,7 @@ def _view_from_proto(
             [_civ_of(loss.civilization), _space_index(loss.space), loss.count]
             for loss in view.losses
         ],
+        "held": held,
     }
     out: JsonDict = {
         "game": MARENOSTRUM.info.id,

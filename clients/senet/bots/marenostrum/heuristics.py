@@ -32,7 +32,15 @@ from senet.games.marenostrum.board import ICONS, PROVINCES
 from senet.games.marenostrum.cards import GOD_IDS, INCOME, OWNABLE, PYRAMIDS_INDEX, effects_of
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import COMMERCE, CONSTRUCTION, MILITARY, NOBODY, OVER, PAY
+from senet.games.marenostrum.constants import (
+    COMMERCE,
+    CONSTRUCTION,
+    MILITARY,
+    NOBODY,
+    OVER,
+    PAY,
+    ROLE_TIE,
+)
 from senet.games.marenostrum.rules import claims, set_spare
 from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
@@ -60,6 +68,9 @@ TRIREME_WORTH = 0.12
 #: An enemy province the seat occupies (it claims the income) or is converting.
 OCCUPIED_WORTH = 0.25
 CONVERTING_WORTH = 0.25
+#: Each card a revenue brings the occupier from the buildings his units hold (so that
+#: he puts them where the income is, ruling R10).
+CLAIM_WORTH = 0.02
 #: A role held: it orders a phase (the Director sets the trade and takes first).
 ROLE_WORTH = 0.2
 #: Being one hero or wonder short of victory: the next purchase wins.
@@ -102,7 +113,8 @@ def _god_worth(state: MareState, seat: int, god: str) -> float:
     """An unused god, as long as his holder can still invoke him before the gods go
     back to the heavens (the next offering phase): nothing once his moment is past,
     so that a bot spends him rather than holding him to the end."""
-    if state.phase == COMMERCE:
+    if state.phase == COMMERCE or (god == "ishtar" and state.step == ROLE_TIE):
+        # Ishtar acts only before the roles move; once they do, she is spent or lost.
         return 0.0
     if god in _BUILDING_GODS and (
         state.phase == MILITARY
@@ -133,6 +145,12 @@ def _purchase_worth(state: MareState) -> float:
     return gain - (CARD_WORTH + SET_WORTH) * state.pay_left
 
 
+def _claimed_cards(state: MareState, p: int) -> int:
+    """Cards a revenue brings the occupier of ``p`` from the buildings he holds."""
+    cities, caravans, temple, market = claims(state, p)
+    return cities * (2 if temple else 1) + caravans.bit_count() * (2 if market else 1)
+
+
 def _board_worths(state: MareState) -> list[float]:
     """Per civilization: provinces, buildings in them, and units on the map.
 
@@ -155,7 +173,7 @@ def _board_worths(state: MareState) -> list[float]:
                 + FORTRESS_WORTH * fortresses[p]
             )
         if occupier[p] != NOBODY:
-            worths[occupier[p]] += OCCUPIED_WORTH
+            worths[occupier[p]] += OCCUPIED_WORTH + CLAIM_WORTH * _claimed_cards(state, p)
         if converter[p] != NOBODY:
             worths[converter[p]] += CONVERTING_WORTH
     for civ in range(CIVS):
@@ -244,12 +262,12 @@ def _province_income(state: MareState, p: int, incomes: list[list[int]]) -> None
     c_cities, c_caravans, temple, market = claims(state, p)
     taker = incomes[occupier]
     taker[TAX] += c_cities * (2 if temple else 1)
-    for card in built[:c_caravans]:
+    for card in _CARAVAN_CARDS[p][c_caravans]:
         taker[card] += 2 if market else 1
     if owner != NOBODY:
         row = incomes[owner]
         row[TAX] += (cities - c_cities) * (1 if temple else tax_each)
-        for card in built[c_caravans:]:
+        for card in _CARAVAN_CARDS[p][state.caravans[p] & ~c_caravans]:
             row[card] += 1 if market else goods_each
 
 

@@ -22,7 +22,9 @@ Type the number of an action, or its notation, then Enter. Notation:
   move l lati etru   move a legion (c: creature)            done  end this part
   lose legion        a battle's loss         blockade aeg   Greece's blockade
   sack city, sack caravan wine, occupy, convert             after a battle
+  hold city, hold caravan wine, hold temple   occupier: put a unit on a building
   invoke vulcan etru, invoke baal etru wine, invoke poseidon tyr rome  (gods)
+  invoke mars pelo (before that battle), invoke ishtar commerce (role step)
   swap grain tax     Cleopatra               gild grain     Midas
   barter tax wine    Ulysses (or pass)       gaze etru rome Medusa's gaze
   declaring a crossing to Greece: move l magn pelo adds a unit, done ends it
@@ -49,6 +51,7 @@ KIND_TITLE: dict[str, str] = {
     "size": "Set the trade's size",
     "give": "Give the make-up card",
     "sack": "Sack a building",
+    "hold": "Put a unit on a building of the province occupied",
     "barter": "Ulysses: give a card for a commodity (give, get)",
     "gaze": "Medusa: turn a legion to stone (province, civilization)",
 }

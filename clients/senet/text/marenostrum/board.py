@@ -27,7 +27,14 @@ from senet.games.marenostrum.board import (
     space_index,
 )
 from senet.text.drawing import WIDTH, fit, hanging
-from senet.text.marenostrum.names import Seats, card_name, civ_letter, civ_name, civ_style
+from senet.text.marenostrum.names import (
+    Seats,
+    card_name,
+    civ_letter,
+    civ_name,
+    civ_style,
+    holding,
+)
 from senet.v1 import mare_nostrum_pb2 as pb
 
 #: The regions of the overview, each a run of province ids (a reading aid only).
@@ -234,7 +241,8 @@ def province_detail(province: pb.MareNostrumProvince, view: pb.MareNostrumView) 
     if moved:
         extras.append("moved here " + "".join(moved))
     if province.occupier:
-        extras.append(f"occupied by {civ_name(province.occupier)}")
+        held = holding(province)
+        extras.append(f"occupied by {civ_name(province.occupier)}" + (f" ({held})" if held else ""))
     if province.converter:
         extras.append(f"converting: {civ_name(province.converter)}")
     if extras:

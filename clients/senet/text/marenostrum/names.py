@@ -48,6 +48,8 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_DECLARE: "declaring the chain and the units crossing to a Greek province",
     pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
     pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
+    pb.MARE_NOSTRUM_STEP_ROLE_GOD: "Ishtar's holder: invoking her for a role, or not",
+    pb.MARE_NOSTRUM_STEP_OCCUPATION: "occupier: putting the units on the buildings",
 }
 #: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
 POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"))
@@ -73,6 +75,14 @@ def civ_style(value: int) -> str:
 
 def card_name(value: int) -> str:
     return _name(CARD_NAMES, value)
+
+
+def holding(province: pb.MareNostrumProvince) -> str:
+    """What the occupier's units stand on, e.g. "city, wine caravan, temple"."""
+    held = ["city"] * province.held_cities
+    held += [f"{card_name(card)} caravan" for card in province.held_caravans]
+    held += ["temple"] * province.held_temple + ["market"] * province.held_market
+    return ", ".join(held)
 
 
 def item_name(value: int) -> str:

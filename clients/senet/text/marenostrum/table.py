@@ -205,7 +205,9 @@ def military_lines(view: pb.MareNostrumView, seats: Seats) -> list[Text]:
     if view.regrown:
         hydras = ", ".join(civ_name(c) for c in view.regrown)
         lines += hanging(Text("Hydra already rolled to regrow in this battle: "), hydras, WIDTH)
-    if view.after_battle:
+    if view.after_battle and view.step == pb.MARE_NOSTRUM_STEP_OCCUPATION:
+        lines.append(Text(f"Occupying {view.after_battle}: putting the units on its buildings"))
+    elif view.after_battle:
         if view.after_battle in view.cursed:
             lines.append(Text(f"After the battle in {view.after_battle}: only occupy"))
         else:

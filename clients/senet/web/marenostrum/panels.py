@@ -354,7 +354,9 @@ def doings_html(view: pb.MareNostrumView, seats: Seats) -> str:
         lines.append(
             "Hydra already rolled to regrow: " + ", ".join(civ_name(c) for c in view.regrown)
         )
-    if view.after_battle:
+    if view.after_battle and view.step == pb.MARE_NOSTRUM_STEP_OCCUPATION:
+        lines.append(f"Occupying {view.after_battle}: putting the units on its buildings")
+    elif view.after_battle:
         choice = "only occupy" if view.after_battle in view.cursed else "sack, occupy or convert"
         lines.append(f"After the battle in {view.after_battle}: {choice}")
     if view.cursed:

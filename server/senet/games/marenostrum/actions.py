@@ -14,7 +14,7 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``invoke vulcan etru``       use a held god's power (``invoke baal etru wine``,
                              ``invoke poseidon tyr rome``, ``invoke hermes``,
                              ``invoke isis``, ``invoke mars pelo`` before that
-                             battle)
+                             battle, ``invoke ishtar commerce`` at the role step)
 ``build legion lati``        build an item in a province (``caravan`` names the icon:
                              ``build caravan lati wine``)
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
@@ -37,6 +37,8 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``lose legion``              a battle destroys one of your legions
 ``sack city``                after battle: destroy a building (``sack caravan wine``)
 ``occupy`` / ``convert``     after battle: occupy, or start converting
+``hold city``                occupation: put a unit on a building (``hold caravan
+                             wine``, ``hold temple``, ``hold market``)
 ``done``                     end this turn's builds, moves or naval part
 ===========================  ====================================================
 """
@@ -50,7 +52,7 @@ from senet.games.marenostrum.board import PROVINCES, SPACE_IDS, space_index
 from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, card_type
-from senet.games.marenostrum.constants import UNIT_KINDS
+from senet.games.marenostrum.constants import ROLE_IDS, UNIT_KINDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
 from senet.games.notation import parse_number
 
@@ -81,6 +83,7 @@ BLOCKADE = "blockade"
 BARTER = "barter"
 GAZE = "gaze"
 VIA = "via"
+HOLD = "hold"
 
 CARD_KINDS = (OFFER, GIVE, PAY, GILD)
 SEAT_KINDS = (GRANT, NEXT)
@@ -106,6 +109,7 @@ ALL_KINDS = (
     MOVE,
     LOSE,
     SACK,
+    HOLD,
     *BARE_KINDS,
 )
 UNIT_LETTERS = ("l", "c")
@@ -147,6 +151,8 @@ class MareAction(NamedTuple):
         if kind == INVOKE:
             if b < 0:
                 return f"{INVOKE} {GOD_IDS[a]}"
+            if GOD_IDS[a] == "ishtar":
+                return f"{INVOKE} {GOD_IDS[a]} {ROLE_IDS[b]}"
             text = f"{INVOKE} {GOD_IDS[a]} {SPACE_IDS[b]}"
             if c < 0:
                 return text
@@ -168,8 +174,8 @@ class MareAction(NamedTuple):
             return f"{MOVE} {UNIT_LETTERS[a]} {SPACE_IDS[b]} {SPACE_IDS[c]}"
         if kind == LOSE:
             return f"{LOSE} {UNIT_KINDS[a]}"
-        if kind == SACK:
-            text = f"{SACK} {SACK_KINDS[a]}"
+        if kind in (SACK, HOLD):
+            text = f"{kind} {SACK_KINDS[a]}"
             return f"{text} {CARD_NAMES[b]}" if b >= 0 else text
         return kind
 
@@ -237,12 +243,21 @@ _ARITY = {
     MOVE: (3,),
     LOSE: (1,),
     SACK: (1, 2),
+    HOLD: (1, 2),
 }
 
 
-#: Words of an ``invoke`` per god (the god's id included); Athena and Ishtar are
-#: never invoked (Athena guards her holder always, Ishtar counts at the role step).
-_INVOKE_WORDS = {"hermes": 1, "isis": 1, "mars": 2, "vulcan": 2, "baal": 3, "poseidon": 3}
+#: Words of an ``invoke`` per god (the god's id included); Athena is never invoked
+#: (she guards her holder always).
+_INVOKE_WORDS = {
+    "hermes": 1,
+    "isis": 1,
+    "mars": 2,
+    "ishtar": 2,
+    "vulcan": 2,
+    "baal": 3,
+    "poseidon": 3,
+}
 
 
 def parse_action(text: str) -> MareAction:
@@ -297,13 +312,15 @@ def parse_action(text: str) -> MareAction:
         if len(args) != words:
             raise MalformedActionError(
                 "invoke names the god, then what it acts on: Hermes and Isis nothing, Mars "
-                "the battle's province, Vulcan a province, Baal the commodity's province "
-                "and the commodity, Poseidon the sea and the civilization: invoke hermes, "
-                "invoke mars pelo, invoke vulcan etru, invoke baal etru wine, "
-                "invoke poseidon tyr rome"
+                "the battle's province, Ishtar a role, Vulcan a province, Baal the "
+                "commodity's province and the commodity, Poseidon the sea and the "
+                "civilization: invoke hermes, invoke mars pelo, invoke ishtar commerce, "
+                "invoke vulcan etru, invoke baal etru wine, invoke poseidon tyr rome"
             )
         if words == 1:
             return A(INVOKE, god)
+        if GOD_IDS[god] == "ishtar":
+            return A(INVOKE, god, _index(ROLE_IDS, args[1], "a role"))
         space = _space(args[1])
         if GOD_IDS[god] == "poseidon":
             return A(INVOKE, god, space, _index(CIV_IDS, args[2], "a civilization"))
@@ -345,15 +362,15 @@ def parse_action(text: str) -> MareAction:
         return A(MOVE, unit, _province(args[1]), _province(args[2]))
     if kind == LOSE:
         return A(LOSE, _index(UNIT_KINDS, args[0], "a unit kind"))
-    # SACK
+    # SACK, HOLD
     building = _index(SACK_KINDS, args[0], "a building")
     caravan = building == 0
     if caravan != (len(args) == 2):
-        raise MalformedActionError("sacking a caravan names its commodity: sack caravan wine")
+        raise MalformedActionError(f"a caravan names its commodity: {kind} caravan wine")
     commodity = _card(args[1]) if caravan else -1
     if commodity == 0:
         raise MalformedActionError("a caravan carries a commodity, not tax")
-    return A(SACK, building, commodity)
+    return A(kind, building, commodity)
 
 
 def is_well_formed(action: MareAction) -> bool:

@@ -27,6 +27,7 @@ from senet.games.marenostrum.cards import (
 )
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.constants import CREATURE_UNIT, FORTRESS_UNIT, LEGION_UNIT, NOBODY
+from senet.games.marenostrum.occupation import release
 from senet.games.marenostrum.tokens import CARAVAN, CITY, MARKET, TEMPLE
 
 if TYPE_CHECKING:
@@ -214,6 +215,8 @@ def refresh_control(state: MareData) -> None:
             civ = holder[p]
             if civ != NOBODY and not (state.legions[civ][p] + state.creatures[civ][p]):
                 holder[p] = NOBODY
+        if state.occupier[p] == NOBODY and any(state.held[p]):
+            release(state, p)
 
 
 def guards_temples(state: MareData, civ: int) -> bool:

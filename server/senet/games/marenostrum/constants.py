@@ -17,11 +17,13 @@ PAY = "pay"  # paying a set, card by card
 NAVAL = "naval"  # a player's naval moves and battles
 GROUND = "ground"  # a player's ground moves
 LOSSES = "losses"  # a player picks which units a battle destroys
-AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy, convert or leave
+AFTER_BATTLE = "after_battle"  # sole surviving invader: sack, occupy or convert
 BLOCKADE = "blockade"  # the Greek player may attack the triremes carrying an invader
 DECLARE = "declare"  # the invader names the units crossing towards a Greek province
 BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the trading
 WAR_GOD = "war_god"  # Mars's holder, before a ground battle he fights: invoke or keep
+ROLE_GOD = "role_god"  # Ishtar's holder, at the role step: invoke her on a role or not
+OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -43,6 +45,8 @@ STEPS = (
     DECLARE,
     BARTER,
     WAR_GOD,
+    ROLE_GOD,
+    OCCUPATION,
     OVER,
 )
 

@@ -24,6 +24,7 @@ from senet.games.marenostrum.civilizations import CAPITALS, CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX, bank_start, draw
 from senet.games.marenostrum.constants import NOBODY, OVER, ROLE_IDS, SETUP, SETUP_BUILD
 from senet.games.marenostrum.tokens import (
+    BUILDING_NAMES,
     BUILDING_STOCK,
     BUY_ITEM,
     CITY,
@@ -67,6 +68,9 @@ class MareData(GameState):
         self.markets = [0] * PROVINCES
         self.stock = list(BUILDING_STOCK[n])
         self.occupier = [NOBODY] * PROVINCES
+        # Per province, the buildings the occupier's units stand on, by building kind
+        # (caravans as icon bits): see :mod:`.occupation`.
+        self.held = [[0] * len(BUILDING_NAMES) for _ in range(PROVINCES)]
         self.converter = [NOBODY] * PROVINCES
         self.new_influence = [0] * PROVINCES
         self.bank = bank_start()

@@ -1,10 +1,11 @@
 """The gods' powers: each usable once while its card is held (text), then flipped.
 
 Text (L82): "At any point while holding the God card, the player can activate its
-power." Every power but Athena's (a standing guard) and Ishtar's (counted at the
-role step) is an ``invoke`` decision of its holder, offered at the holder's decision
-points where it changes something (ruling R18): Mars before each ground battle the
-holder fights (a step of its own, so he may keep Mars for a later one); Hermes,
+power." Every power but Athena's (a standing guard) is an ``invoke`` decision of its
+holder, offered at the holder's decision points where it changes something (ruling
+R18): Ishtar at the role step, on a role whose outcome her +2 changes (a step of its
+own, before the roles move); Mars before each ground battle the holder fights (a
+step of its own, so he may keep Mars for a later one); Hermes,
 Isis, Baal and Vulcan in the holder's construction turn, where cards are spent and
 buildings count; Poseidon in the holder's naval moves. Athena guards her holder
 against every other god's power; Antigone guards her owner's provinces that hold a
@@ -79,19 +80,37 @@ def isis(state: MareData) -> None:
             state.emit("card_drawn", seat=each)
 
 
-def ishtar_role(state: MareData, counts: list[list[int]]) -> int:
-    """Ishtar: the first role the +2 wins or keeps for her holder; uses her then."""
-    for seat in range(state.seat_count):
-        if not ready(state, ISHTAR, seat):
-            continue
-        for role in range(len(state.roles)):
-            best = max(counts[s][role] for s in range(state.seat_count))
-            mine = counts[seat][role]
-            if mine < best <= mine + ISHTAR_BONUS:
-                counts[seat][role] += ISHTAR_BONUS
-                _use(state, ISHTAR)
-                return role
-    return NOBODY
+def ishtar_options(state: MareData, seat: int) -> list[MareAction]:
+    """``invoke ishtar <role>`` for each role whose outcome her +2 to ``seat``'s count
+    changes: who keeps or wins it, or who is tied for it (ruling R18)."""
+    if not ready(state, ISHTAR, seat):
+        return []
+    counts = [rules.role_counts(state, s) for s in range(state.seat_count)]
+    out = []
+    for role, holder in enumerate(state.roles):
+        column = [row[role] for row in counts]
+        boosted = list(column)
+        boosted[seat] += ISHTAR_BONUS
+        if _role_outcome(column, holder) != _role_outcome(boosted, holder):
+            out.append(MareAction(act.INVOKE, ISHTAR, role))
+    return out
+
+
+def _role_outcome(counts: list[int], holder: int) -> set[int]:
+    """The seats a role can go to (text: the holder keeps it on a tie)."""
+    best = max(counts)
+    if holder != NOBODY and counts[holder] == best:
+        return {holder}
+    return {s for s, n in enumerate(counts) if n == best}
+
+
+def ishtar_holder(state: MareData) -> int:
+    """The seat that may invoke Ishtar at this role step (NOBODY if none may, or if
+    her +2 would change no role)."""
+    seat = state.god_holder[ISHTAR]
+    if seat == NOBODY or not ishtar_options(state, seat):
+        return NOBODY
+    return seat
 
 
 def war_god_holder(state: MareData, mover: int, enemy: int) -> int:
@@ -149,7 +168,8 @@ def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
 
 def invoke(state: MareData, action: MareAction) -> None:
     """Apply an ``invoke``: the god's card flips, then its power acts. Mars's +6 is
-    added by the battle it is invoked for (:mod:`.military`)."""
+    added by the battle it is invoked for (:mod:`.military`), Ishtar's +2 by the role
+    step (:mod:`.turns`)."""
     god, space, extra = action.a, action.b, action.c
     _use(state, god)
     if god == POSEIDON:
@@ -164,3 +184,5 @@ def invoke(state: MareData, action: MareAction) -> None:
         hermes(state, state.god_holder[god])
     elif god == ISIS:
         isis(state)
+    elif god == ISHTAR:
+        state.ishtar_role = space

@@ -6,12 +6,20 @@ from typing import TYPE_CHECKING, Any
 
 from senet.games.errors import IllegalActionError
 from senet.games.marenostrum import actions as act
+from senet.games.marenostrum import occupation
 from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
 from senet.games.marenostrum.commodities import CARD_NAMES
-from senet.games.marenostrum.constants import BARTER, DECLARE, UNIT_KINDS, WAR_GOD
-from senet.games.marenostrum.tokens import BUILDING_NAMES, ITEMS
+from senet.games.marenostrum.constants import (
+    BARTER,
+    DECLARE,
+    ROLE_GOD,
+    ROLE_NAMES,
+    UNIT_KINDS,
+    WAR_GOD,
+)
+from senet.games.marenostrum.tokens import BUILDING_NAMES, CARAVAN, CITY, ITEMS
 from senet.games.wording import a_or_an
 
 if TYPE_CHECKING:
@@ -22,15 +30,43 @@ def _card(index: int) -> str:
     return a_or_an(f"{CARD_NAMES[index]} card")
 
 
-def _invoke_label(god: str, space: int) -> str:
-    """Labels that say what a god does, where the target alone would not."""
+def _invoke_label(god: str, space: int, target: int) -> str:
+    """What invoking a god does, e.g. "Invoke Mars: +6 in this battle (Peloponnesus)"."""
     if god == "mars":
-        return f"Invoke Mars: +6 in this battle in {SPACE_NAMES[space]}"
+        return f"Invoke Mars: +6 in this battle ({SPACE_NAMES[space]})"
     if god == "hermes":
         return "Invoke Hermes: three cards of the kinds you produce"
     if god == "isis":
         return "Invoke Isis: every player draws a card from the bank"
-    return ""
+    if god == "ishtar":
+        return f"Invoke Ishtar: +2 to your count for {ROLE_NAMES[space]}"
+    if god == "poseidon":
+        return f"Invoke Poseidon: sink a trireme of {CIV_NAMES[target]} in {SPACE_NAMES[space]}"
+    if god == "baal":
+        return f"Invoke Baal: destroy the {CARD_NAMES[target]} caravan of {SPACE_NAMES[space]}"
+    return f"Invoke Vulcan: destroy a city of {SPACE_NAMES[space]}"
+
+
+def _hold_label(state: MareState, building: int, commodity: int) -> str:
+    """``hold``: the unit and the building, e.g. "Put the legion on the city of
+    Aegyptus"."""
+    province = state.after_space
+    if not 0 <= province < PROVINCES:
+        return f"Put a unit on the {BUILDING_NAMES[building]}"
+    civ = state.occupier[province]
+    legions = state.legions[civ][province] if civ >= 0 else 0
+    creatures = state.creatures[civ][province] if civ >= 0 else 0
+    noun = "unit" if legions and creatures else "creature" if creatures else "legion"
+    left = occupation.units_to_place(state, province)
+    unit = f"the {noun}" if left == 1 else f"a {noun}"
+    where = SPACE_NAMES[province]
+    if building == CARAVAN:
+        what = f"the {CARD_NAMES[commodity]} caravan"
+    elif building == CITY and state.cities[province] > 1:
+        what = "a city"
+    else:
+        what = f"the {BUILDING_NAMES[building]}"
+    return f"Put {unit} on {what} of {where}"
 
 
 def _via_label(state: MareState, sea: int) -> str:
@@ -65,13 +101,9 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GOD:
         return f"Make an offering to {GODS[a].name}"
     if kind == act.INVOKE:
-        special = _invoke_label(GODS[a].id, b)
-        if special:
-            return special
-        target = ""
-        if c >= 0:
-            target = f" ({CIV_NAMES[c]})" if GODS[a].id == "poseidon" else f" ({CARD_NAMES[c]})"
-        return f"Invoke {GODS[a].name} on {SPACE_NAMES[b]}{target}"
+        return _invoke_label(GODS[a].id, b, c)
+    if kind == act.HOLD:
+        return _hold_label(state, a, b)
     if kind == act.BLOCKADE:
         return f"Break the crossing: attack the carrying trireme in {SPACE_NAMES[a]}"
     if kind == act.VIA:
@@ -87,6 +119,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.PASS:
         if state.step == WAR_GOD:
             return "Keep Mars for a later battle"
+        if state.step == ROLE_GOD:
+            return "Leave Ishtar's power unused"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

@@ -3,7 +3,8 @@
 A seat's military turn is its naval moves (``naval``), then its ground moves
 (``ground``); ending them fights every ground battle its units are in (text: ground
 battles are obligatory), each followed by the losses the owners choose (``losses``)
-and, for a winner that may, a sack, an occupation or a conversion (``after_battle``).
+and, for a winner that may, a sack, an occupation or a conversion (``after_battle``);
+an occupier with a choice of buildings then puts his units on them (``occupation``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import gods, rules
+from senet.games.marenostrum import gods, occupation, rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import PROVINCES, SPACE_IDS
 from senet.games.marenostrum.cards import CURSE, FIRST_STRIKE, REGROW, creature_effect
@@ -23,6 +24,7 @@ from senet.games.marenostrum.constants import (
     LEGION_UNIT,
     LOSSES,
     NOBODY,
+    OCCUPATION,
     WAR_GOD,
 )
 from senet.games.marenostrum.turns import TurnOrder
@@ -243,10 +245,27 @@ class Military(TurnOrder):
             self.emit("sacked", seat=self.actor, province=SPACE_IDS[province])
         elif action.kind == act.OCCUPY:
             self.occupier[province] = chooser
+            occupation.release(self, province)
             self.emit("occupied", seat=self.actor, province=SPACE_IDS[province])
+            if occupation.place_forced(self, province):
+                # Text (L149): the occupier places his units (ruling R10).
+                self.step = OCCUPATION
+                self.after_space = province
+                return
         else:
             self.converter[province] = chooser
             self.emit("converting", seat=self.actor, province=SPACE_IDS[province])
+        self.actor = self.queue[0]
+        self._resolve_pending()
+
+    def _hold(self, action: MareAction) -> None:
+        """The occupier has put a unit on a building; the battles go on once every
+        unit whose place is a choice stands."""
+        province = self.after_space
+        occupation.hold(self, province, action.a, action.b)
+        if occupation.place_forced(self, province):
+            return
+        self.after_space = NOBODY
         self.actor = self.queue[0]
         self._resolve_pending()
 

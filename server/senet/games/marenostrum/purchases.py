@@ -14,6 +14,7 @@ from senet.games.marenostrum.cards import GODS, OWNABLE_IDS, PYRAMIDS_INDEX
 from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, COMMODITY_TYPES, TAX
 from senet.games.marenostrum.constants import ARTEMIS_POWER, BUILD, NOBODY, OVER, PAY
+from senet.games.marenostrum.occupation import release
 from senet.games.marenostrum.tokens import (
     BUY_ITEM,
     CARAVAN,
@@ -110,6 +111,7 @@ class Purchases(TurnOrder):
             self.influence[a] = civ
             self.converter[a] = NOBODY
             self.occupier[a] = NOBODY
+            release(self, a)
             self.new_influence[a] = 1
             self.emit("converted", seat=seat, province=SPACE_IDS[a], previous=CIV_IDS[old])
         else:

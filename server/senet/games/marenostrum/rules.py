@@ -43,6 +43,7 @@ from senet.games.marenostrum.constants import (
     PRIEST_ROLE,
     ROLE_BONUS_NAMES,
 )
+from senet.games.marenostrum.occupation import claims
 from senet.games.marenostrum.reach import (
     chain_path,
     chain_shores,
@@ -121,24 +122,6 @@ def provinces_of(state: MareData, civ: int) -> int:
 
 
 # ------------------------------------------------------------------ revenue
-def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
-    """How an occupier's units share the province's income (ruling R10): one unit per
-    city, then per caravan, then the temple and the market for the doubling.
-
-    Returns (cities, caravans, temple doubles, market doubles) the occupier claims.
-    """
-    civ = state.occupier[province]
-    units = state.legions[civ][province] + state.creatures[civ][province]
-    cities = min(units, state.cities[province])
-    units -= cities
-    caravans = min(units, caravan_count(state, province))
-    units -= caravans
-    temple = 1 if units and state.temples[province] and cities else 0
-    units -= temple
-    market = 1 if units and state.markets[province] and caravans else 0
-    return cities, caravans, temple, market
-
-
 def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
     """Cards ``seat`` collects this commerce phase (text, Commerce A; ruling R36: a
     province at war pays its influence marker's owner, never its occupier)."""
@@ -159,14 +142,17 @@ def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
         goods_each = 2 if state.markets[p] else 1
         if occupier != NOBODY:
             c_cities, c_caravans, temple, market = claims(state, p)
+            held = [ICONS[p][i] for i in range(len(ICONS[p])) if c_caravans >> i & 1]
             if occupier == civ:
                 cards[TAX] += c_cities * (2 if temple else 1)
-                for card in icons[:c_caravans]:
+                for card in held:
                     cards[card] += 2 if market else 1
             if owner == civ:
-                # The owner keeps what the occupier does not claim.
+                # The owner keeps what the occupier does not hold, without the doubling
+                # of a temple or a market the occupier stands on.
                 cards[TAX] += (cities - c_cities) * (1 if temple else tax_each)
-                for card in icons[c_caravans:]:
+                free = [card for card in icons if card not in held]
+                for card in free:
                     cards[card] += 1 if market else goods_each
             continue
         cards[TAX] += cities * tax_each

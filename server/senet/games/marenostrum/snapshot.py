@@ -24,6 +24,7 @@ from senet.games.marenostrum.commodities import CARD_TYPES, TAX, bank_start
 from senet.games.marenostrum.constants import (
     BLOCKADE,
     DECLARE,
+    OCCUPATION,
     OFFER,
     OVER,
     PAY,
@@ -34,7 +35,7 @@ from senet.games.marenostrum.constants import (
     WAR_GOD,
 )
 from senet.games.marenostrum.rules import set_spare
-from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
+from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ FIELDS: StateFields[MareState] = StateFields(
             "owned",
             "free_left",
             "losses",
+            "held",
         ),
     ),
     derived=(
@@ -378,6 +380,7 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.stock = v.int_list(f("stock"), "stock", 0, max(full), len(full))
     s.occupier = v.int_list(f("occupier"), "occupier", -1, CIVS - 1, PROVINCES)
     s.converter = v.int_list(f("converter"), "converter", -1, CIVS - 1, PROVINCES)
+    s.held = _table(f("held"), "held", PROVINCES, len(BUILDING_NAMES), 0, 8)
     s.bank = v.int_list(f("bank"), "bank", 0, big, CARD_TYPES)
     s.traders = v.int_list(f("traders"), "traders", 0, seats - 1, unique=True)
     s.last_trades = v.int_list(f("last_trades"), "last_trades", 0, seats - 1)
@@ -400,6 +403,8 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
     if (s.step == BLOCKADE and len(s.blockade) < 5) or (s.step == DECLARE and len(s.blockade) < 4):
         raise CorruptStateError("a blockade needs the crossing and its chain")
+    if s.step == OCCUPATION and (s.after_space < 0 or s.occupier[s.after_space] < 0):
+        raise CorruptStateError("the occupation step needs the province occupied")
     if s.step == WAR_GOD and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
         raise CorruptStateError("Mars's step needs the ground battle it is about")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)

@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, JsonDict
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import gods, labels, rules, snapshot
+from senet.games.marenostrum import gods, labels, occupation, rules, snapshot
 from senet.games.marenostrum.actions import MareAction, is_well_formed
 from senet.games.marenostrum.blockade import GreekBlockade
 from senet.games.marenostrum.cards import GODS
@@ -47,11 +47,13 @@ from senet.games.marenostrum.constants import (
     LOSSES,
     NAVAL,
     NOBODY,
+    OCCUPATION,
     OFFER,
     OFFERING,
     ORDER,
     OVER,
     PAY,
+    ROLE_GOD,
     ROLE_TIE,
     SETUP_BUILD,
     SETUP_CAPITAL,
@@ -283,17 +285,31 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     def _play_after_battle(self, seat: int, action: MareAction) -> None:
         self._after_battle(action)
 
+    def _occupation_actions(self, seat: int) -> list[MareAction]:
+        return occupation.hold_options(self, self.after_space)
+
+    def _play_occupation(self, seat: int, action: MareAction) -> None:
+        self._hold(action)
+
     def _war_god_actions(self, seat: int) -> list[MareAction]:
         return [*gods.mars_options(self, self.war_god_battle()[0]), A(act.PASS)]
 
     def _play_war_god(self, seat: int, action: MareAction) -> None:
         self._war_god(False)
 
+    def _role_god_actions(self, seat: int) -> list[MareAction]:
+        return [*gods.ishtar_options(self, seat), A(act.PASS)]
+
+    def _play_role_god(self, seat: int, action: MareAction) -> None:
+        self._settle_roles()
+
     # ------------------------------------------- powers, played in any step
     def _play_invoke(self, seat: int, action: MareAction) -> None:
         gods.invoke(self, action)
         if self.step == WAR_GOD:
             self._war_god(True)
+        elif self.step == ROLE_GOD:
+            self._settle_roles()
 
     def _play_swap(self, seat: int, action: MareAction) -> None:
         self._swap(seat, action.a, action.b)
@@ -350,6 +366,7 @@ class Step(NamedTuple):
 STEPS: dict[str, Step] = {
     SETUP_CAPITAL: Step(MareState._capital_actions, MareState._play_capital),
     SETUP_BUILD: Step(MareState._setup_build_actions, MareState._play_setup_build),
+    ROLE_GOD: Step(MareState._role_god_actions, MareState._play_role_god),
     ROLE_TIE: Step(MareState._role_tie_actions, MareState._play_role_tie),
     TRADE_SIZE: Step(MareState._trade_size_actions, MareState._play_trade_size),
     OFFER: Step(MareState._offer_actions, MareState._play_offer),
@@ -366,6 +383,7 @@ STEPS: dict[str, Step] = {
     BLOCKADE: Step(MareState._blockade_actions, MareState._play_blockade),
     LOSSES: Step(MareState._losses_actions, MareState._play_losses),
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
+    OCCUPATION: Step(MareState._occupation_actions, MareState._play_occupation),
     WAR_GOD: Step(MareState._war_god_actions, MareState._play_war_god),
 }
 

@@ -33,6 +33,7 @@ from senet.games.marenostrum.constants import (
     ORDER,
     PHASE_NAMES,
     PHASE_ROLE,
+    ROLE_GOD,
     ROLE_IDS,
     ROLE_TIE,
 )
@@ -54,11 +55,21 @@ class TurnOrder(MareData):
         self.emit("turn_started", turn=self.turn)
         if self.turn > 1:
             self.role_index = 0
-            counts = [rules.role_counts(self, s) for s in range(self.seat_count)]
-            self.ishtar_role = gods.ishtar_role(self, counts)
-            if self._reassign_roles():
+            self.ishtar_role = NOBODY
+            holder = gods.ishtar_holder(self)
+            if holder != NOBODY:
+                # Ishtar's holder decides before the roles move (ruling R18).
+                self.step = ROLE_GOD
+                self.actor = holder
                 return
+            self._settle_roles()
+            return
         self._start_commerce()
+
+    def _settle_roles(self) -> None:
+        """Reassign the roles (after Ishtar's holder has decided), then commerce."""
+        if not self._reassign_roles():
+            self._start_commerce()
 
     @abstractmethod
     def _start_commerce(self) -> None:
