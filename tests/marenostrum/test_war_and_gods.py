@@ -387,6 +387,22 @@ def test_an_occupation_that_ends_frees_the_buildings() -> None:
     assert state.occupier[pelo] == -1 and not any(state.held[pelo])
 
 
+def test_a_match_saved_before_placements_were_kept_reads_them_in_placing_order() -> None:
+    """A snapshot without ``held`` (saved before ruling R10 let the occupier choose)
+    still loads: its occupiers stand on cities, then caravans, then the temple and
+    the market, as they did when it was saved, so a match in flight keeps its
+    incomes across the upgrade."""
+    state, rome, pelo = _roman_victory_in_pelo(legions=2)
+    state.apply(rome, "occupy")
+    state.apply(rome, "hold city")
+    state.apply(rome, "hold temple")
+    data = state.to_data()
+    del data["held"]
+    older = type(state).from_data(state.game, data)
+    assert r.claims(older, pelo) == (1, 1, 0, 0)
+    assert older.legal_actions() == state.legal_actions()
+
+
 # ------------------------------------------------------------ Ishtar (R18)
 def test_ishtar_is_invoked_at_the_role_step_at_her_holders_choice() -> None:
     """L82: "At any point while holding the God card, the player can activate its

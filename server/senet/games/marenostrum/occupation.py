@@ -115,6 +115,15 @@ def place_forced(state: MareData, province: int) -> bool:
         hold(state, province, only.a, only.b)
 
 
+def hold_in_order(state: MareData, province: int) -> None:
+    """Stand every unplaced unit on the first free building in placing order
+    (cities, caravans, temple, market): how a snapshot saved before placements
+    were kept is read, so a match in flight across that upgrade keeps the
+    incomes its occupiers drew then."""
+    while options := hold_options(state, province):
+        hold(state, province, options[0].a, options[0].b)
+
+
 def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
     """What the occupier's units hold of ``province`` now: (cities, caravan icon bits,
     temple, market). A building destroyed since is held no more; when units have

@@ -34,6 +34,7 @@ from senet.games.marenostrum.constants import (
     STEPS,
     WAR_GOD,
 )
+from senet.games.marenostrum.occupation import NO_HOLDING, hold_in_order
 from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
@@ -380,7 +381,6 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.stock = v.int_list(f("stock"), "stock", 0, max(full), len(full))
     s.occupier = v.int_list(f("occupier"), "occupier", -1, CIVS - 1, PROVINCES)
     s.converter = v.int_list(f("converter"), "converter", -1, CIVS - 1, PROVINCES)
-    s.held = _table(f("held"), "held", PROVINCES, len(BUILDING_NAMES), 0, 8)
     s.bank = v.int_list(f("bank"), "bank", 0, big, CARD_TYPES)
     s.traders = v.int_list(f("traders"), "traders", 0, seats - 1, unique=True)
     s.last_trades = v.int_list(f("last_trades"), "last_trades", 0, seats - 1)
@@ -417,6 +417,12 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.losses = _rows(
         f("losses"), "losses", len(f("losses")) if isinstance(f("losses"), list) else -1, 0, SPACES
     )
+    if "held" in data:
+        s.held = _table(data["held"], "held", PROVINCES, len(BUILDING_NAMES), 0, 8)
+    else:
+        s.held = [list(NO_HOLDING) for _ in range(PROVINCES)]
+        for province in range(PROVINCES):
+            hold_in_order(s, province)
     _check_consistency(s)
     return s
 
