@@ -39,6 +39,7 @@ from grpc_status import rpc_status
 from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
 from senet.service.grpc_errors import ERROR_DOMAIN
+from senet.service.identity import Identity
 from senet.service.matches import Caller, MatchService
 from senet.service.records import MatchMeta, SeatPlan
 from senet.service.server import SERVICE_NAME, RunningServer, create_server
@@ -58,6 +59,18 @@ Req = TypeVar("Req", bound=Message)
 Resp = TypeVar("Resp", bound=Message)
 T = TypeVar("T")
 Stream: TypeAlias = grpc.aio.UnaryStreamCall[Any, Resp] | grpc.aio.StreamStreamCall[Any, Resp]
+
+
+#: A guest identity, for the players, ladder and tournament tests.
+GUEST_ADA = Identity("guest:ada", "ada", guest=True)
+
+
+async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
+    """Wait on a condition (never on time alone): fail after ``within_s``."""
+    deadline = time.monotonic() + within_s
+    while not await check():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
 
 
 def free_port() -> int:

@@ -9,30 +9,18 @@ share, reported with its interval)".
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Awaitable, Callable
 
 import pytest
 
 from senet.bots.hosted import HostedBotWorker
 from senet.service.access import Caller
 from senet.service.headtohead import score_of_a
-from senet.service.identity import Identity
 from senet.service.sequential import Hypotheses
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
-from tests.service.conftest import Code, Deployment, expect_error
+from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
 
 GAME = "pebbles"
-ADA = Identity("guest:ada", "ada", guest=True)
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
-    """Wait on a condition (never on time alone): fail after ``within_s``."""
-    deadline = time.monotonic() + within_s
-    while not await check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 def test_a_score_comes_from_the_places_of_either_seat() -> None:
@@ -47,7 +35,7 @@ async def test_a_test_stops_by_itself_with_its_interval(deployment: Deployment) 
     assert server.ladder_servicer is not None
     remote = server.ladder_servicer.remote
     target = f"127.0.0.1:{server.port}"
-    (a, a_key), (b, b_key) = [await remote.register(ADA, n, [GAME]) for n in ("new", "old")]
+    (a, a_key), (b, b_key) = [await remote.register(GUEST_ADA, n, [GAME]) for n in ("new", "old")]
     workers = [HostedBotWorker(target, a_key, "greedy"), HostedBotWorker(target, b_key, "random")]
     tasks = [asyncio.create_task(w.run()) for w in workers]
     stub = ladder_service_pb2_grpc.LadderServiceStub(deployment.client(server).channel)
@@ -100,7 +88,7 @@ async def test_bad_tests_are_refused(deployment: Deployment) -> None:
     server = await deployment.start()
     assert server.ladder_servicer is not None
     remote = server.ladder_servicer.remote
-    (a, _), (b, _) = [await remote.register(ADA, n, [GAME]) for n in ("new", "old")]
+    (a, _), (b, _) = [await remote.register(GUEST_ADA, n, [GAME]) for n in ("new", "old")]
     stub = ladder_service_pb2_grpc.LadderServiceStub(deployment.client(server).channel)
     for bad in (
         lpb.StartHeadToHeadRequest(game_id=GAME, bot_a=a.bot_id, bot_b=a.bot_id),

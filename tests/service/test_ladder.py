@@ -11,16 +11,13 @@ sets." and "the ladder marks it inactive after repeated timeouts".
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 
 from senet.bots.hosted import HostedBotWorker
 from senet.service.access import Caller
-from senet.service.identity import Identity
 from senet.service.ladder import Ladders, LadderSpec
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue
@@ -28,23 +25,14 @@ from senet.service.remote_bots import RemoteBot
 from senet.service.server import RunningServer
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
-from tests.service.conftest import Code, Deployment, expect_error
+from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
 
 GAME = "pebbles"
-ADA = Identity("guest:ada", "ada", guest=True)
 
 
 def ladders_of(server: RunningServer) -> Ladders:
     assert server.ladder_servicer is not None
     return server.ladder_servicer.ladders
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
-    """Wait on a condition (never on time alone): fail after ``within_s``."""
-    deadline = time.monotonic() + within_s
-    while not await check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 def count_creations(service: MatchService, created: dict[str, set[str]]) -> None:
@@ -60,7 +48,7 @@ def count_creations(service: MatchService, created: dict[str, set[str]]) -> None
 
 
 async def register(ladders: Ladders, *names: str) -> list[RemoteBot]:
-    return [(await ladders.remote.register(ADA, name, [GAME]))[0] for name in names]
+    return [(await ladders.remote.register(GUEST_ADA, name, [GAME]))[0] for name in names]
 
 
 @pytest.mark.slow
@@ -111,7 +99,9 @@ async def test_a_bot_that_keeps_timing_out_is_benched(deployment: Deployment) ->
     one, two, ghost = await register(ladders, "one", "two", "ghost")
     target = f"127.0.0.1:{server.port}"
     workers = [
-        HostedBotWorker(target, (await ladders.remote.register(ADA, b.name, [GAME]))[1], "random")
+        HostedBotWorker(
+            target, (await ladders.remote.register(GUEST_ADA, b.name, [GAME]))[1], "random"
+        )
         for b in (one, two)
     ]
     tasks = [asyncio.create_task(w.run()) for w in workers]

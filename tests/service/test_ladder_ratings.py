@@ -5,32 +5,18 @@ matchmaking rating, on the standings, the player card and the leaderboards.
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable, Callable
-
 import pytest
 
 from senet.service import ratings
 from senet.service.access import Caller
-from senet.service.identity import Identity
 from senet.service.ladder import Ladders, LadderSpec
 from senet.service.ratings import RatingValue, SeatResult
 from senet.store.players import MemoryPlayerStore
 from senet.v1 import player_service_pb2 as ppb
 from senet.v1 import player_service_pb2_grpc
-from tests.service.conftest import Code, Deployment, expect_error
+from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
 
 GAME = "pebbles"
-ADA = Identity("guest:ada", "ada", guest=True)
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
-    """Wait on a condition (never on time alone): fail after ``within_s``."""
-    deadline = time.monotonic() + within_s
-    while not await check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 async def test_a_settlement_into_a_ladder_pool_leaves_the_other_pools_alone() -> None:
@@ -57,7 +43,7 @@ async def test_a_two_seat_ladder_rates_its_bots_apart_from_the_three_seat_one(
     server = await deployment.start(ladder_interval_s=0.02)
     assert server.ladder_servicer is not None
     ladders: Ladders = server.ladder_servicer.ladders
-    bots = [(await ladders.remote.register(ADA, name, [GAME]))[0] for name in ("a", "b", "c")]
+    bots = [(await ladders.remote.register(GUEST_ADA, name, [GAME]))[0] for name in ("a", "b", "c")]
     # No workers: every decision times out and the server plays it, so matches end fast.
     two = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
     three = LadderSpec(GAME, 3, decision_ms=20, max_in_flight=0, inactive_after=100_000)

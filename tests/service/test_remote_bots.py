@@ -12,7 +12,7 @@ import asyncio
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 
 import pytest
 
@@ -31,7 +31,7 @@ from senet.v1 import (
 )
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
-from tests.service.conftest import Client, Code, Deployment, expect_error
+from tests.service.conftest import Client, Code, Deployment, expect_error, wait_until
 
 GAME = "pebbles"
 
@@ -58,14 +58,6 @@ async def hosted_match(server: RunningServer, bot_ids: list[str], decision_ms: i
     slots = Slots(server.servicer.service, server.ladder_servicer.ladders.store)  # type: ignore[union-attr]
     seats = [SeatPlan("bot", remote_strategy(b)) for b in bot_ids]
     return await slots.start(f"test:{time.monotonic_ns()}", GAME, seats, decision_ms)
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
-    """Wait on a condition (never on time alone): fail after ``within_s``."""
-    deadline = time.monotonic() + within_s
-    while not await check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 async def test_registering_needs_an_identity_and_a_known_game(deployment: Deployment) -> None:

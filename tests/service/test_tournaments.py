@@ -10,29 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 
 import pytest
 
 from senet.bots.hosted import HostedBotWorker
-from senet.service.identity import Identity
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
-from tests.service.conftest import Code, Deployment, expect_error
+from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
 
 GAME = "pebbles"
-ADA = Identity("guest:ada", "ada", guest=True)
-
-
-async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:
-    """Wait on a condition (never on time alone): fail after ``within_s``."""
-    deadline = time.monotonic() + within_s
-    while not await check():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.slow
@@ -47,7 +35,7 @@ async def test_an_eight_entrant_swiss_of_built_in_bots_runs_to_its_standings(
     strategies = ["random", "greedy", "mcts", "random", "greedy", "mcts", "random", "greedy"]
     bots, workers = [], []
     for i, strategy in enumerate(strategies):
-        bot, key = await remote.register(ADA, f"{strategy}{i}", [GAME])
+        bot, key = await remote.register(GUEST_ADA, f"{strategy}{i}", [GAME])
         bots.append(bot)
         workers.append(HostedBotWorker(target, key, strategy, iterations=8))
     tasks = [asyncio.create_task(w.run()) for w in workers]
@@ -104,7 +92,7 @@ async def test_a_player_entrant_is_seated_and_handed_the_token(deployment: Deplo
     guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="bea"))
     me = (("x-senet-identity", guest.identity_token),)
     remote = server.ladder_servicer.remote
-    (one, _), (two, _) = [await remote.register(ADA, n, [GAME]) for n in ("one", "two")]
+    (one, _), (two, _) = [await remote.register(GUEST_ADA, n, [GAME]) for n in ("one", "two")]
     stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
     created = await stub.CreateTournament(
         lpb.CreateTournamentRequest(
