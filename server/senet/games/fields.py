@@ -132,8 +132,13 @@ class StateFields(Generic[S]):
         game_id: str,
         saved: tuple[Field, ...],
         derived: tuple[Field, ...] = (),
+        filled_when_missing: tuple[str, ...] = (),
     ) -> None:
         self.game_id = game_id
+        #: Saved fields that snapshots written by an older release lack; the
+        #: state's ``from_data`` fills each from the others, so a match in flight
+        #: survives the upgrade. Every other saved field is required.
+        self.filled_when_missing: frozenset[str] = frozenset(filled_when_missing)
         header = (Field("game", SHARED), Field("seat_count", SCALAR), Field("options", MAPPING))
         self.saved: tuple[Field, ...] = saved
         self.derived: tuple[Field, ...] = derived
@@ -145,6 +150,9 @@ class StateFields(Generic[S]):
         for name in names:
             if not name.isidentifier():
                 raise ValueError(f"not an attribute name: {name!r}")
+        unknown = self.filled_when_missing - {f.name for f in saved}
+        if unknown:
+            raise ValueError(f"not saved fields: {', '.join(sorted(unknown))}")
         #: The keys of :meth:`to_data`, in order.
         self.keys: tuple[str, ...] = ("game", "seats", "options", *(f.name for f in saved))
         self.clone: Callable[[S], S] = self._build_clone()

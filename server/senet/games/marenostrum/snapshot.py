@@ -117,6 +117,8 @@ FIELDS: StateFields[MareState] = StateFields(
         # the events list of the action being applied; None between actions
         *SHARED("_events"),
     ),
+    # where the occupiers stand (ruling R10), saved since the occupier chooses
+    filled_when_missing=("held",),
 )
 
 #: Snapshot keys a view leaves out or replaces with sizes.
