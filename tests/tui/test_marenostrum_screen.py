@@ -66,7 +66,15 @@ async def test_at_80_columns_no_board_line_is_cut_and_the_hand_is_in_view(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, app, lambda: app.legal is not None)
         assert app.board.rows_below > 0  # the board is longer than its pane
+
+        def below_line_drawn() -> bool:
+            text = screen_text(app)
+            if app.board.rows_below:
+                return f"{app.board.rows_below} more lines below - PgDn" in text
+            return "more lines below" not in text
+
         while True:
+            await wait_for(pilot, app, below_line_drawn)
             text = screen_text(app)
             rows = text.splitlines()
             area = app.board.region
@@ -85,7 +93,6 @@ async def test_at_80_columns_no_board_line_is_cut_and_the_hand_is_in_view(
                 break
             assert "more lines below - PgDn" in text, text
             await pilot.press("pagedown")
-            await pilot.pause()
 
 
 async def test_f1_help_at_80_columns_keeps_its_lines_whole(director: Session) -> None:

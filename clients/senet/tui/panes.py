@@ -169,10 +169,20 @@ class BoardPane(ScrollableContainer):
             and top <= start
             and (start + len(self.pinned_lines) <= top + self.size.height)
         )
-        self.pinned.set_class(not self.pinned_lines or in_view, "-empty")
+        hide = not self.pinned_lines or in_view
+        if hide != self.pinned.has_class("-empty"):
+            self.pinned.set_class(hide, "-empty")
+            # The pinned rows take from (or give back to) the scrolling height once
+            # laid out, which changes what is left below.
+            if self.on_scroll is not None:
+                self.call_after_refresh(self.on_scroll)
 
     def on_resize(self) -> None:
+        # Sent for a new virtual size too: a drawing laid out longer or shorter than
+        # before changes what is left below without any scroll.
         self._pin()
+        if self.on_scroll is not None:
+            self.on_scroll()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
