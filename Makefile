@@ -82,7 +82,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -n $(WORKERS) --dist worksteal
+	$(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=25
 
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit
