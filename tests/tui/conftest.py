@@ -103,7 +103,8 @@ class Driver:
     rng: random.Random = field(default_factory=lambda: random.Random(5))
     turns: int = 0
 
-    async def play_match(self) -> None:
+    async def play_match(self, turns: int | None = None) -> None:
+        """Play to the end of the match, or ``turns`` of the seat's turns."""
         app = self.app
         while True:
             await wait_for(
@@ -112,7 +113,7 @@ class Driver:
                 lambda: app.over or (app.legal is not None and not app.submitting),
             )
             check_screen(app, self.size)
-            if app.over:
+            if app.over or self.turns == turns:
                 return
             await self.play_one()
             self.turns += 1
