@@ -39,6 +39,7 @@ from grpc_status import rpc_status
 from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
 from senet.service.grpc_errors import ERROR_DOMAIN
+from senet.service.grpc_ladder import LadderServicer
 from senet.service.identity import Identity
 from senet.service.matches import Caller, MatchService
 from senet.service.records import MatchMeta, SeatPlan
@@ -515,6 +516,14 @@ class Deployment:
         server = await create_server(config, self.store(), health_interval_s=health_interval_s)
         self._servers.append(server)
         return server
+
+    async def start_ladder(self, **settings: Any) -> tuple[RunningServer, LadderServicer]:
+        """A server whose ladder scheduler looks for work every 20 ms (a match the
+        tests start is scheduled at once), with its ladder service."""
+        settings.setdefault("ladder_interval_s", 0.02)
+        server = await self.start(**settings)
+        assert server.ladder_servicer is not None
+        return server, server.ladder_servicer
 
     def channel(self, server: RunningServer) -> grpc.aio.Channel:
         channel = grpc.aio.insecure_channel(f"127.0.0.1:{server.port}")

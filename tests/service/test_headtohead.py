@@ -31,9 +31,8 @@ def test_a_score_comes_from_the_places_of_either_seat() -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("store_kind", ["memory"])
 async def test_a_test_stops_by_itself_with_its_interval(deployment: Deployment) -> None:
-    server = await deployment.start(ladder_interval_s=0.02)
-    assert server.ladder_servicer is not None
-    remote = server.ladder_servicer.remote
+    server, ladder = await deployment.start_ladder()
+    remote = ladder.remote
     target = f"127.0.0.1:{server.port}"
     (a, a_key), (b, b_key) = [await remote.register(GUEST_ADA, n, [GAME]) for n in ("new", "old")]
     workers = [HostedBotWorker(target, a_key, "greedy"), HostedBotWorker(target, b_key, "random")]
@@ -54,7 +53,7 @@ async def test_a_test_stops_by_itself_with_its_interval(deployment: Deployment) 
             return bool(first)
 
         await wait_until(decided, 120)
-        tests = server.ladder_servicer.tests
+        tests = ladder.tests
 
         async def drained() -> bool:
             return not await tests.store.all(f"h2h-flight:{started.test_id}")

@@ -40,9 +40,8 @@ async def test_a_settlement_into_a_ladder_pool_leaves_the_other_pools_alone() ->
 async def test_a_two_seat_ladder_rates_its_bots_apart_from_the_three_seat_one(
     deployment: Deployment,
 ) -> None:
-    server = await deployment.start(ladder_interval_s=0.02)
-    assert server.ladder_servicer is not None
-    ladders: Ladders = server.ladder_servicer.ladders
+    server, ladder = await deployment.start_ladder()
+    ladders: Ladders = ladder.ladders
     bots = [(await ladders.remote.register(GUEST_ADA, name, [GAME]))[0] for name in ("a", "b", "c")]
     # No workers: every decision times out and the server plays it, so matches end fast.
     two = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)

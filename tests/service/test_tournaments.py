@@ -28,9 +28,8 @@ GAME = "pebbles"
 async def test_an_eight_entrant_swiss_of_built_in_bots_runs_to_its_standings(
     deployment: Deployment,
 ) -> None:
-    server = await deployment.start(ladder_interval_s=0.02)
-    assert server.ladder_servicer is not None
-    remote = server.ladder_servicer.remote
+    server, ladder = await deployment.start_ladder()
+    remote = ladder.remote
     target = f"127.0.0.1:{server.port}"
     strategies = ["random", "greedy", "mcts", "random", "greedy", "mcts", "random", "greedy"]
     bots, workers = [], []
@@ -85,13 +84,12 @@ async def test_an_eight_entrant_swiss_of_built_in_bots_runs_to_its_standings(
 @pytest.mark.slow
 @pytest.mark.parametrize("store_kind", ["memory"])
 async def test_a_player_entrant_is_seated_and_handed_the_token(deployment: Deployment) -> None:
-    server = await deployment.start(ladder_interval_s=0.02)
-    assert server.ladder_servicer is not None
+    server, ladder = await deployment.start_ladder()
     client = deployment.client(server)
     players = player_service_pb2_grpc.PlayerServiceStub(client.channel)
     guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="bea"))
     me = (("x-senet-identity", guest.identity_token),)
-    remote = server.ladder_servicer.remote
+    remote = ladder.remote
     (one, _), (two, _) = [await remote.register(GUEST_ADA, n, [GAME]) for n in ("one", "two")]
     stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
     created = await stub.CreateTournament(
