@@ -30,8 +30,10 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
 
-#: Screens read before giving up (a guard against a hang, not a timing).
-MAX_READS = 3000
+#: Screens read before giving up (a guard against a hang, not a timing), a tenth of
+#: a second apart: within the suite's time limit per test, so a wait that never ends
+#: fails with its own message.
+MAX_READS = 1500
 
 
 @pytest.fixture
@@ -70,6 +72,9 @@ class Tmux:
 
     def resize(self, width: int, height: int) -> None:
         self._run("resize-window", "-t", "play", "-x", str(width), "-y", str(height))
+
+    def size(self) -> str:
+        return self._run("display-message", "-p", "-t", "play", "#{window_width}x#{window_height}")
 
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
@@ -168,6 +173,21 @@ def test_the_lobby_then_leaving_for_good_in_a_real_terminal(server_with_bots: st
     assert run_sync(seats()) == [False, False]
 
 
+def _not_laid_out(rows: list[str], width: int, height: int, layout: str) -> str:
+    """What is not yet as it should be at ``width`` x ``height`` (empty when all is)."""
+    status = rows[0].rstrip() if rows else ""
+    if len(rows) != height:
+        return f"{len(rows)} rows"
+    if not status.endswith("connected"):
+        return f"status {status!r}"
+    if len(status) != width:
+        return f"status {len(status)} columns wide"
+    if "^q Leave" not in rows[-1]:
+        return "no footer on the last row"  # a frame of the old height, or half drawn
+    found = _layout("\n".join(rows))
+    return "" if found == layout else f"{found} layout"
+
+
 def _layout(screen: str) -> str:
     """ "wide" when the players pane stands beside the board, "stacked" when below it."""
     rows = screen.splitlines()
@@ -197,22 +217,17 @@ def test_the_layout_follows_every_resize_both_ways(server_with_bots: str) -> Non
             for _ in range(MAX_READS):
                 screen = tmux.screen()
                 rows = screen.splitlines()
-                if (
-                    len(rows) == height
-                    and rows[0].rstrip().endswith("connected")
-                    and len(rows[0].rstrip()) == width
-                    and _layout(screen) == layout
-                ):
+                wrong = _not_laid_out(rows, width, height, layout)
+                if not wrong:
                     break
                 time.sleep(0.1)
             else:
-                pytest.fail(f"{width}x{height}: not laid out as {layout}:\n{tmux.screen()}")
+                pytest.fail(f"{width}x{height}: {wrong} (tmux: {tmux.size()}):\n{screen}")
             print(f"--- {width}x{height}\n{screen}")  # the pane capture, in the test's log
             assert all(len(row) <= width for row in rows), screen
             # Each seat with its score (in the stacked layout, the log follows on the row).
             assert re.search(r"> Blue \(Ada, you\) +-?\d+(  |$)", screen, re.M), screen
             assert re.search(r"\(random bot\) +-?\d+(  |$)", screen, re.M), screen
             assert "(Ada, you): " in screen.split("PLAYERS", 1)[1], screen  # the log
-            assert "^q Leave" in rows[-1], screen
     finally:
         tmux.close()
