@@ -39,6 +39,9 @@ _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,80}$")
 PLOT_W, PLOT_H, PAD = 480, 160, 24
 #: Most pages of ladders the index reads (a ladder is a game at a seat count: few).
 INDEX_PAGES = 10
+#: Leaders asked per ladder: an unrated bot ranks by its default rating, which may
+#: be above a rated bot's, so the index shows the first rated one among these.
+LEADERS_ASKED = 10
 _STATES = {
     lpb.LADDER_STATE_RUNNING: ("running", "running"),
     lpb.LADDER_STATE_PAUSED: ("paused", "paused"),
@@ -339,7 +342,9 @@ class LadderPages:
             token = ""
             for _ in range(INDEX_PAGES):
                 page = await stub.ListLadders(
-                    lpb.ListLaddersRequest(game_id=game_id, page_size=100, page_token=token, top=1)
+                    lpb.ListLaddersRequest(
+                        game_id=game_id, page_size=100, page_token=token, top=LEADERS_ASKED
+                    )
                 )
                 ladders += page.ladders
                 token = page.next_page_token

@@ -31,6 +31,8 @@ from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
 IDENTITY_HEADER = "x-senet-identity"
+#: Leaders asked per ladder for ``list`` (the server's most, ListLaddersRequest.top).
+LEADERS_ASKED = 10
 
 
 @dataclass(frozen=True)
@@ -261,14 +263,15 @@ _STATE_TEXT = {
 async def _list(args: argparse.Namespace) -> int:
     """Print every ladder (all pages), or those of one game."""
     ladders: list[lpb.LadderSummary] = []
+    # Unrated bots rank by their default rating, which may be above a rated bot's
+    # conservative one: the table asks for the most rows and shows the rated ones.
+    top = args.top if args.json else max(args.top, LEADERS_ASKED)
     async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         token = ""
         while True:
             page = await ladder.ListLadders(
-                lpb.ListLaddersRequest(
-                    game_id=args.game, page_size=100, page_token=token, top=args.top
-                )
+                lpb.ListLaddersRequest(game_id=args.game, page_size=100, page_token=token, top=top)
             )
             ladders += page.ladders
             token = page.next_page_token
@@ -287,12 +290,8 @@ async def _list(args: argparse.Namespace) -> int:
     )
     for summary in ladders:
         s = summary.spec
-        # An unrated bot leads nothing: its default rating is no result yet.
-        leaders = ", ".join(
-            f"{row.bot.name} ({row.rating.conservative:.2f})"
-            for row in summary.leaders
-            if row.matches
-        )
+        rated = [row for row in summary.leaders if row.matches][: args.top]
+        leaders = ", ".join(f"{row.bot.name} ({row.rating.conservative:.2f})" for row in rated)
         print(
             f"{summary.ladder_id:16} {_STATE_TEXT.get(summary.state, '?'):16} "
             f"{s.decision_ms / 1000:7g}s {summary.in_flight:>4}/{s.max_in_flight:<4} "
