@@ -96,6 +96,7 @@ _.RegisterBot
 _.ListBots
 _.StartLadder
 _.GetLadder
+_.ListLadders
 _.StartHeadToHead
 _.GetHeadToHead
 _.CreateTournament

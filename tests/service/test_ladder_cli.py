@@ -7,12 +7,14 @@ Issue 37: "``make run`` plus one command starts a ladder".
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 
 import pytest
 
 from senet.cli.ladder import BuiltInBot
-from tests.service.conftest import Deployment
+from tests.service.conftest import GUEST_ADA, Deployment, wait_until
+from tests.service.test_ladder import ladders_of
 
 GAME = "pebbles"
 
@@ -50,6 +52,44 @@ async def test_start_then_status_and_standings(deployment: Deployment) -> None:
     assert code == 0 and "0 played" in out, out
     code, out = await _senet("ladder", "--server", where, "standings", "--ladder", "nope-2")
     assert code == 1 and "NOT_FOUND" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_list_prints_every_ladder_with_its_state_and_leader(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(ladder_interval_s=0.05)
+    where = f"127.0.0.1:{server.port}"
+    code, out = await _senet("ladder", "--server", where, "list")
+    assert code == 0 and out.startswith("no ladders on this server yet"), out
+    ladders = ladders_of(server)
+    for name in ("alpha", "beta"):
+        await ladders.remote.register(GUEST_ADA, name, [GAME])
+    # No workers: the clock plays every decision, so matches end at once.
+    started = ("start", "--game", GAME, "--bots", "", "--decision-ms", "10")
+    code, out = await _senet("ladder", "--server", where, *started, "--inactive-after", "10000")
+    assert code == 0, out
+    paused = ("start", "--game", GAME, "--seats", "3", "--bots", "", "--max-in-flight", "0")
+    assert (await _senet("ladder", "--server", where, *paused))[0] == 0
+
+    async def played() -> bool:
+        return await ladders.played(f"{GAME}-2") >= 1
+
+    await wait_until(played, 60)
+    code, out = await _senet("ladder", "--server", where, "list")
+    assert code == 0, out
+    head, two, three = out.splitlines()
+    assert head.split() == ["ladder", "state", "clock", "in", "flight", "bots", "played", "leader"]
+    assert two.startswith(f"{GAME}-2") and "running" in two and " 2/2 " in two, two
+    assert "0.01s" in two and ("alpha (" in two or "beta (" in two), two
+    assert three.startswith(f"{GAME}-3") and "paused" in three and three.endswith("  -"), three
+    code, out = await _senet("ladder", "--server", where, "list", "--game", GAME, "--json")
+    listed = json.loads(out)["ladders"]
+    assert [s["ladder_id"] for s in listed] == [f"{GAME}-2", f"{GAME}-3"]
+    assert listed[0]["state"] == "LADDER_STATE_RUNNING" and len(listed[0]["leaders"]) == 1
+    code, out = await _senet("ladder", "--server", where, "list", "--top", "11")
+    assert code == 1 and "INVALID_ARGUMENT: top must be at most 10" in out, out
 
 
 @pytest.mark.slow

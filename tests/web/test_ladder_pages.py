@@ -1,6 +1,7 @@
 """The web client's ladder, bot and tournament pages over a real in-process server:
-standings with intervals and match counts, the rating over time as an inline SVG,
-recent matches with replay links, a tournament's tie-breaks and export.
+the index of ladders linked from the top bar, standings with intervals and match
+counts, the rating over time as an inline SVG, recent matches with replay links, a
+tournament's tie-breaks and export.
 
 Issue 37: "ladder, tournament and bot pages in the web client (standings, rating
 over time as a plot, recent matches with replays)".
@@ -18,11 +19,11 @@ import httpx
 import pytest
 
 from senet.cli.beside import embedded_server
+from senet.v1 import games_pb2, ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 from senet.web.app import create_app
-from senet.web.ladder_pages import rating_svg, tournament_html
+from senet.web.ladder_pages import ladders_html, rating_svg, tournament_html
 from senet.web.settings import WebSettings
 
 BASE = "http://127.0.0.1:8080"
@@ -49,10 +50,62 @@ def test_names_on_a_tournament_page_are_escaped() -> None:
     assert "<script>" not in page and "&lt;script&gt;" in page and "&lt;b&gt;cup" in page
 
 
+def _summary(ladder_id: str, state: int, **fields: object) -> lpb.LadderSummary:
+    game, seats = ladder_id.rsplit("-", 1)
+    spec = lpb.LadderSpec(game_id=game, seat_count=int(seats), decision_ms=1500, max_in_flight=2)
+    return lpb.LadderSummary(ladder_id=ladder_id, spec=spec, state=state, **fields)  # type: ignore[arg-type]
+
+
+def test_the_index_links_each_ladder_its_leader_and_its_leaderboard() -> None:
+    leader = lpb.LadderStanding(
+        rank=1,
+        bot=lpb.Bot(bot_id="b1", name="<img src=x>"),
+        rating=ppb.Rating(conservative=12.5),
+        matches=4,
+    )
+    unrated = lpb.LadderStanding(rank=1, bot=lpb.Bot(bot_id="b2", name="fresh"))
+    games = [games_pb2.GameInfo(id=GAME, name="Pebbles")]
+    page = ladders_html(
+        [
+            _summary(f"{GAME}-2", lpb.LADDER_STATE_RUNNING, in_flight=1, active_bots=3, bots=4,
+                     matches_played=9, leaders=[leader]),
+            _summary(f"{GAME}-3", lpb.LADDER_STATE_WAITING_FOR_BOTS, leaders=[unrated]),
+        ],
+        games,
+        GAME,
+    )  # fmt: skip
+    assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in page
+    assert f"/leaderboard?game={GAME}&amp;seats=3'" in page
+    assert "<a href='/bots/b1'>&lt;img src=x&gt;</a> 12.50" in page  # escaped
+    assert "fresh" not in page and "nobody rated yet" in page  # unrated leads nothing
+    assert "running" in page and "waiting for bots" in page and "1.5 s" in page
+    assert "1 of 2" in page and "3 of 4" in page
+    assert f"<a href='/ladders?game={GAME}' aria-current=page>Pebbles</a>" in page
+    empty = ladders_html([], games)
+    assert "No ladder runs here yet" in empty and "<table" not in empty
+
+
 @pytest.fixture
 async def server() -> AsyncIterator[str]:
     async with embedded_server() as address:
         yield address
+
+
+@pytest.mark.slow
+async def test_the_index_of_a_server_without_ladders_says_how_to_start_one(
+    server: str,
+) -> None:
+    app = create_app(WebSettings(server=server))
+    transport = httpx.ASGITransport(app=app)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
+            index = await web.get("/ladders")
+            assert index.status_code == 200 and "No ladder runs here yet" in index.text
+            assert "senet ladder start" in index.text
+            # Every page's top bar leads to the index.
+            assert '<a href="/ladders">Ladders</a>' in (await web.get("/leaderboard")).text
+    finally:
+        await app.state.web.close()
 
 
 @pytest.mark.slow
@@ -95,7 +148,18 @@ async def test_ladder_bot_and_tournament_pages(server: str) -> None:
     transport = httpx.ASGITransport(app=app)
     try:
         async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
+            index = await web.get("/ladders")
+            assert index.status_code == 200 and '<a href="/ladders">Ladders</a>' in index.text
+            assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in index.text
+            assert "paused" in index.text  # the ladder was paused above
+            assert "alpha" in index.text or "beta" in index.text  # its leader
+            only = (await web.get(f"/ladders?game={GAME}")).text
+            assert f"/ladders/{GAME}-2'" in only
+            other = (await web.get("/ladders?game=mykerinos")).text
+            assert "No ladder runs here yet" in other and f"/ladders/{GAME}-2'" not in other
+            assert (await web.get("/ladders?game=chess")).status_code == 400
             page = (await web.get(f"/ladders/{GAME}-2")).text
+            assert "<a href='/ladders'>every ladder</a>" in page
             assert "alpha" in page and "beta" in page and "/replay'" in page
             assert "interval" in page and f"/bots/{bots[0].bot_id}" in page
             bot_page = await web.get(f"/bots/{bots[0].bot_id}")

@@ -1,6 +1,8 @@
 """The web client's ladder, bot and tournament pages.
 
-Read-only pages over ``LadderService`` and ``PlayerService``: a ladder's
+Read-only pages over ``LadderService`` and ``PlayerService``: the index of the
+server's ladders (each one's state, clock, bots, matches played and leader, with
+links to its standings and its leaderboard); a ladder's
 standings (rating, interval, matches) with its matches in flight (watch links)
 and its recent matches (replay links); a bot's page with its rating over time
 as an inline SVG plot (from its settled results) and its recent matches; a
@@ -13,14 +15,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from html import escape
+from urllib.parse import quote
 
 import grpc
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from senet.v1 import (
+    games_pb2,
+    ladder_service_pb2_grpc,
+    match_service_pb2,
+    match_service_pb2_grpc,
+    player_service_pb2_grpc,
+)
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 from senet.web import pages
 from senet.web.security import csrf_token
@@ -28,6 +37,16 @@ from senet.web.settings import WebSettings
 
 _ID = re.compile(r"^[A-Za-z0-9_.:-]{1,80}$")
 PLOT_W, PLOT_H, PAD = 480, 160, 24
+#: Most pages of ladders the index reads (a ladder is a game at a seat count: few).
+INDEX_PAGES = 10
+#: Leaders asked per ladder: an unrated bot ranks by its default rating, which may
+#: be above a rated bot's, so the index shows the first rated one among these.
+LEADERS_ASKED = 10
+_STATES = {
+    lpb.LADDER_STATE_RUNNING: ("running", "running"),
+    lpb.LADDER_STATE_PAUSED: ("paused", "paused"),
+    lpb.LADDER_STATE_WAITING_FOR_BOTS: ("waiting", "waiting for bots"),
+}
 
 
 def rating_svg(points: Sequence[tuple[float, float]]) -> str:
@@ -104,12 +123,74 @@ def ladder_html(got: lpb.GetLadderResponse) -> str:
         ]
 
     spec = got.spec
+    board = f"/leaderboard?game={quote(spec.game_id)}&amp;seats={spec.seat_count}"
     return (
         f"<section><h1>Ladder {escape(got.ladder_id)}</h1>"
+        f"<p><a href='/ladders'>every ladder</a> · <a href='{board}'>its leaderboard</a></p>"
         f"<p>{escape(spec.game_id)}, {spec.seat_count} seats, {spec.decision_ms} ms a decision, "
         f"{len(got.in_flight)}/{spec.max_in_flight} in flight, {got.matches_played} played.</p>"
         f"{standings}<h2>In flight</h2>{_table(['match', 'bots', 'places'], rows(got.in_flight))}"
         f"<h2>Recent</h2>{_table(['match', 'bots', 'places'], rows(got.recent))}</section>"
+    )
+
+
+def ladders_html(
+    ladders: Sequence[lpb.LadderSummary], games: Sequence[games_pb2.GameInfo], game_id: str = ""
+) -> str:
+    """The index of ladders: one row per ladder, linked to its standings and its
+    leaderboard; tabs filter by game."""
+    names = {g.id: g.name for g in games}
+    tabs = " · ".join(
+        [f"<a href='/ladders'{' aria-current=page' if not game_id else ''}>every game</a>"]
+        + [
+            f"<a href='/ladders?game={quote(g.id)}'"
+            f"{' aria-current=page' if g.id == game_id else ''}>{escape(g.name)}</a>"
+            for g in games
+        ]
+    )
+
+    def leader(summary: lpb.LadderSummary) -> str:
+        rated = [s for s in summary.leaders if s.matches]
+        if not rated:
+            return "nobody rated yet"
+        top = rated[0]
+        link = f"<a href='/bots/{escape(top.bot.bot_id, quote=True)}'>{escape(top.bot.name)}</a>"
+        return f"{link} {top.rating.conservative:.2f}"
+
+    def state(summary: lpb.LadderSummary) -> str:
+        kind, words = _STATES.get(summary.state, ("unknown", "unknown"))
+        return f"<span class='ladder-state {kind}'>{words}</span>"
+
+    rows = [
+        [
+            _ladder_link(s.ladder_id),
+            escape(names.get(s.spec.game_id, s.spec.game_id)),
+            str(s.spec.seat_count),
+            state(s),
+            f"{s.spec.decision_ms / 1000:g} s",
+            f"{s.in_flight} of {s.spec.max_in_flight}",
+            f"{s.active_bots} of {s.bots}",
+            str(s.matches_played),
+            leader(s),
+            f"<a href='/leaderboard?game={quote(s.spec.game_id)}&amp;seats={s.spec.seat_count}'>"
+            "leaderboard</a>",
+        ]
+        for s in ladders
+    ]
+    head = [
+        "ladder", "game", "seats", "state", "clock a decision", "in flight",
+        "active bots", "played", "leader", "",
+    ]  # fmt: skip
+    table = (
+        _table(head, rows)
+        if ladders
+        else "<p>No ladder runs here yet. An operator starts one with "
+        "<code>senet ladder start --game GAME</code>.</p>"
+    )
+    return (
+        "<section class='ladders' aria-label='Ladders'><h1>Ladders</h1>"
+        "<p>Registered bots play rated matches on each ladder, a game at a seat count, "
+        f"around the clock.</p><p>{tabs}</p>{table}</section>"
     )
 
 
@@ -211,12 +292,7 @@ class LadderPages:
         self.settings = settings
         self._channel: grpc.aio.Channel | None = None
 
-    def _stubs(
-        self,
-    ) -> tuple[
-        ladder_service_pb2_grpc.LadderServiceAsyncStub,
-        player_service_pb2_grpc.PlayerServiceAsyncStub,
-    ]:
+    def _channel_now(self) -> grpc.aio.Channel:
         if self._channel is None:
             if self.settings.tls_ca:
                 with open(self.settings.tls_ca, "rb") as pem:
@@ -224,9 +300,18 @@ class LadderPages:
                 self._channel = grpc.aio.secure_channel(self.settings.server, creds)
             else:
                 self._channel = grpc.aio.insecure_channel(self.settings.server)
+        return self._channel
+
+    def _stubs(
+        self,
+    ) -> tuple[
+        ladder_service_pb2_grpc.LadderServiceAsyncStub,
+        player_service_pb2_grpc.PlayerServiceAsyncStub,
+    ]:
+        channel = self._channel_now()
         return (
-            ladder_service_pb2_grpc.LadderServiceStub(self._channel),
-            player_service_pb2_grpc.PlayerServiceStub(self._channel),
+            ladder_service_pb2_grpc.LadderServiceStub(channel),
+            player_service_pb2_grpc.PlayerServiceStub(channel),
         )
 
     async def close(self) -> None:
@@ -237,11 +322,37 @@ class LadderPages:
         return HTMLResponse(pages.page(title, main, csrf_token(request), "ladder"), status)
 
     def _failed(self, request: Request, error: grpc.aio.AioRpcError) -> Response:
-        missing = error.code() == grpc.StatusCode.NOT_FOUND
+        """The page of a refused call: not found (404), a bad request (400, an
+        unknown game in the address), or the server's fault (502)."""
+        title, status = {
+            grpc.StatusCode.NOT_FOUND: ("Not found", 404),
+            grpc.StatusCode.INVALID_ARGUMENT: ("Bad request", 400),
+        }.get(error.code(), ("Error", 502))
         main = f"<section><p>{escape(error.details() or 'the server refused')}</p></section>"
-        return self._page(
-            request, "Not found" if missing else "Error", main, 404 if missing else 502
-        )
+        return self._page(request, title, main, status)
+
+    async def index(self, request: Request) -> Response:
+        given = request.query_params.get("game", "")
+        game_id = given if _ID.match(given) else ""
+        stub, _ = self._stubs()
+        games_stub = match_service_pb2_grpc.MatchServiceStub(self._channel_now())
+        ladders: list[lpb.LadderSummary] = []
+        try:
+            games = (await games_stub.ListGames(match_service_pb2.ListGamesRequest())).games
+            token = ""
+            for _ in range(INDEX_PAGES):
+                page = await stub.ListLadders(
+                    lpb.ListLaddersRequest(
+                        game_id=game_id, page_size=100, page_token=token, top=LEADERS_ASKED
+                    )
+                )
+                ladders += page.ladders
+                token = page.next_page_token
+                if not token:
+                    break
+        except grpc.aio.AioRpcError as error:
+            return self._failed(request, error)
+        return self._page(request, "Ladders", ladders_html(ladders, games, game_id))
 
     async def ladder(self, request: Request) -> Response:
         ladder_id = str(request.path_params["ladder_id"])
@@ -296,6 +407,7 @@ class LadderPages:
 
     def routes(self) -> list[Route]:
         return [
+            Route("/ladders", self.index),
             Route("/ladders/{ladder_id}", self.ladder),
             Route("/bots/{bot_id}", self.bot),
             Route("/tournaments/{tournament_id}", self.tournament),

@@ -54,7 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     health_probe.add_arguments(probe)
     web = commands.add_parser("web", help="serve the web client (play, watch, replay)")
     web_cli.add_arguments(web)
-    ladder = commands.add_parser("ladder", help="start a hosted bot ladder, show its standings")
+    ladder = commands.add_parser(
+        "ladder", help="start a hosted bot ladder, list the ladders, show their standings"
+    )
     ladder_cli.add_arguments(ladder)
     tournament = commands.add_parser("tournament", help="run a tournament of bots and players")
     tournament_cli.add_arguments(tournament)

@@ -5,8 +5,8 @@ registers each built-in strategy at its budget as a bot of its own (under a
 guest identity, or ``--identity``), starts the ladder and plays those bots'
 decisions from this process until interrupted: one command on top of
 ``make run``. Bots written elsewhere register with ``RegisterBot`` and join the
-same ladder with their own workers. ``status`` and ``standings`` print the
-ladder (``--json`` for scripts).
+same ladder with their own workers. ``list`` prints every ladder of the server,
+``status`` and ``standings`` one ladder (``--json`` for scripts).
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
 IDENTITY_HEADER = "x-senet-identity"
+#: Leaders asked per ladder for ``list`` (the server's most, ListLaddersRequest.top).
+LEADERS_ASKED = 10
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--p1", type=float, default=0.6, help="A's win share if it is stronger")
     test.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
     add_owner_arguments(test, "identity token of bot A's owner (env SENET_IDENTITY)")
+    listed = actions.add_parser("list", help="print every ladder of the server")
+    listed.add_argument("--game", default="", help="only the ladders of this game")
+    listed.add_argument(
+        "--top", type=int, default=1, help="leaders shown per ladder (1-10, default 1)"
+    )
+    listed.add_argument("--json", action="store_true", help="print JSON")
     for name in ("status", "standings"):
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
@@ -245,6 +253,54 @@ async def _show(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATE_TEXT = {
+    lpb.LADDER_STATE_RUNNING: "running",
+    lpb.LADDER_STATE_PAUSED: "paused",
+    lpb.LADDER_STATE_WAITING_FOR_BOTS: "waiting for bots",
+}
+
+
+async def _list(args: argparse.Namespace) -> int:
+    """Print every ladder (all pages), or those of one game."""
+    ladders: list[lpb.LadderSummary] = []
+    # Unrated bots rank by their default rating, which may be above a rated bot's
+    # conservative one: the table asks for the most rows and shows the rated ones.
+    top = args.top if args.json else max(args.top, LEADERS_ASKED)
+    async with channel_of(args.server, args.tls_ca) as channel:
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        token = ""
+        while True:
+            page = await ladder.ListLadders(
+                lpb.ListLaddersRequest(game_id=args.game, page_size=100, page_token=token, top=top)
+            )
+            ladders += page.ladders
+            token = page.next_page_token
+            if not token:
+                break
+    if args.json:
+        found = [json_format.MessageToDict(s, preserving_proto_field_name=True) for s in ladders]
+        print(json.dumps({"ladders": found}, indent=2))
+        return 0
+    if not ladders:
+        print("no ladders on this server yet (senet ladder start --game GAME starts one)")
+        return 0
+    print(
+        f"{'ladder':16} {'state':16} {'clock':>8} {'in flight':>9} {'bots':>5} {'played':>7}  "
+        + ("leader" if args.top == 1 else "leaders")
+    )
+    for summary in ladders:
+        s = summary.spec
+        rated = [row for row in summary.leaders if row.matches][: args.top]
+        leaders = ", ".join(f"{row.bot.name} ({row.rating.conservative:.2f})" for row in rated)
+        print(
+            f"{summary.ladder_id:16} {_STATE_TEXT.get(summary.state, '?'):16} "
+            f"{s.decision_ms / 1000:7g}s {summary.in_flight:>4}/{s.max_in_flight:<4} "
+            f"{summary.active_bots:>2}/{summary.bots:<2} {summary.matches_played:>7}  "
+            f"{leaders or '-'}"
+        )
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``senet ladder``; returns the exit status."""
     if args.ladder_command == "start":
@@ -254,4 +310,6 @@ def run(args: argparse.Namespace) -> int:
         return run_calls("ladder", lambda: _start(args, bots))
     if args.ladder_command == "test":
         return run_calls("ladder", lambda: _test(args))
+    if args.ladder_command == "list":
+        return run_calls("ladder", lambda: _list(args))
     return run_calls("ladder", lambda: _show(args))

@@ -18,7 +18,8 @@ from senet.service.grpc_calls import run_unary
 from senet.service.grpc_players import IDENTITY_HEADER, rating_to_proto
 from senet.service.headtohead import HeadToHeads
 from senet.service.identity import Identities, Identity
-from senet.service.ladder import LadderMatch, Ladders, LadderSpec
+from senet.service.ladder import LadderMatch, Ladders, LadderSpec, Standing
+from senet.service.ladder_index import LadderState, LadderSummary, ladder_index
 from senet.service.matches import MatchService
 from senet.service.remote_bots import RegistrationPolicy, RemoteBot, RemoteBots
 from senet.service.sequential import Hypotheses
@@ -44,6 +45,11 @@ _FORMATS: dict[int, Format] = {
 _FORMAT_ENUMS = {
     "round_robin": pb.TOURNAMENT_FORMAT_ROUND_ROBIN,
     "swiss": pb.TOURNAMENT_FORMAT_SWISS,
+}
+_LADDER_STATES = {
+    LadderState.RUNNING: pb.LADDER_STATE_RUNNING,
+    LadderState.PAUSED: pb.LADDER_STATE_PAUSED,
+    LadderState.WAITING_FOR_BOTS: pb.LADDER_STATE_WAITING_FOR_BOTS,
 }
 _VERDICTS = {
     "running": pb.HEAD_TO_HEAD_VERDICT_RUNNING,
@@ -103,6 +109,31 @@ def spec_to_proto(spec: LadderSpec) -> pb.LadderSpec:
         decision_ms=spec.decision_ms,
         max_in_flight=spec.max_in_flight,
         inactive_after=spec.inactive_after,
+    )
+
+
+def standing_to_proto(standing: Standing) -> pb.LadderStanding:
+    return pb.LadderStanding(
+        rank=standing.rank,
+        bot=bot_to_proto(standing.bot),
+        rating=rating_to_proto(standing.rating),
+        low=standing.interval[0],
+        high=standing.interval[1],
+        matches=standing.rating.matches,
+    )
+
+
+def summary_to_proto(summary: LadderSummary) -> pb.LadderSummary:
+    return pb.LadderSummary(
+        ladder_id=summary.spec.ladder_id,
+        spec=spec_to_proto(summary.spec),
+        state=_LADDER_STATES[summary.state],
+        in_flight=summary.in_flight,
+        active_bots=summary.active_bots,
+        bots=summary.bots,
+        matches_played=summary.played,
+        leaders=[standing_to_proto(s) for s in summary.leaders],
+        started_at=summary.spec.started_at,
     )
 
 
@@ -212,23 +243,28 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             return pb.GetLadderResponse(
                 ladder_id=spec.ladder_id,
                 spec=spec_to_proto(spec),
-                standings=[
-                    pb.LadderStanding(
-                        rank=s.rank,
-                        bot=bot_to_proto(s.bot),
-                        rating=rating_to_proto(s.rating),
-                        low=s.interval[0],
-                        high=s.interval[1],
-                        matches=s.rating.matches,
-                    )
-                    for s in standings
-                ],
+                standings=[standing_to_proto(s) for s in standings],
                 in_flight=[ladder_match_to_proto(m) for m in in_flight],
                 recent=[ladder_match_to_proto(m) for m in recent],
                 matches_played=await self.ladders.played(spec.ladder_id),
             )
 
         return await self._unary("GetLadder", context, body)
+
+    async def ListLadders(
+        self, request: pb.ListLaddersRequest, context: Any
+    ) -> pb.ListLaddersResponse:
+        async def body(_: Caller) -> pb.ListLaddersResponse:
+            page = await ladder_index(
+                self.ladders, request.game_id, request.page_size, request.page_token, request.top
+            )
+            return pb.ListLaddersResponse(
+                ladders=[summary_to_proto(s) for s in page.ladders],
+                next_page_token=page.next_page_token,
+                total=page.total,
+            )
+
+        return await self._unary("ListLadders", context, body)
 
     async def StartHeadToHead(
         self, request: pb.StartHeadToHeadRequest, context: Any

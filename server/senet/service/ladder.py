@@ -25,7 +25,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from senet.games import get_game
@@ -205,9 +205,13 @@ class Ladders:
         return [LadderSpec.from_json(d) for _, d in sorted((await self.store.all(LADDERS)).items())]
 
     # ------------------------------------------------------------ reading
-    async def standings(self, spec: LadderSpec) -> list[Standing]:
-        """The game's registered bots, best conservative rating first."""
-        bots = [b for b in await self.remote.bots() if spec.game_id in b.games]
+    async def standings(
+        self, spec: LadderSpec, bots: Sequence[RemoteBot] | None = None
+    ) -> list[Standing]:
+        """The game's registered bots, best conservative rating first (``bots``:
+        the game's bots when the caller has read them already)."""
+        if bots is None:
+            bots = [b for b in await self.remote.bots() if spec.game_id in b.games]
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots])
         rated = [(b, RatingValue.from_json(d)) for b, d in zip(bots, docs, strict=True)]
         rated.sort(key=lambda pair: (-pair[1].conservative, pair[0].bot_id))
