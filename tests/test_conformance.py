@@ -801,9 +801,7 @@ def _part(view: Mapping[str, Any], path: tuple[str, ...]) -> Any:
 @_settings(10)
 @given(seed=SEEDS, chooser=SEEDS)
 @_thinned
-def test_view_parts_change_only_with_their_fields(
-    game: Game, seats: int, seed: int, chooser: int
-):
+def test_view_parts_change_only_with_their_fields(game: Game, seats: int, seed: int, chooser: int):
     """Where a game declares ``view_sources``, they cover every key of every view, and
     each seat's view part whose fields did not change since that seat last looked
     (``changed_view_parts``) equals the part it saw then: an observer that rebuilds

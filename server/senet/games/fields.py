@@ -164,6 +164,10 @@ class StateFields(Generic[S]):
         self.clone: Callable[[S], S] = self._build_clone()
         self.to_data: Callable[[S], JsonDict] = self._build_data("data")
         self.snapshot_data: Callable[[S], JsonDict] = self._build_data("snapshot")
+        #: The fields :attr:`changed_fields` reports: all but the generator and shared ones.
+        self.reported: frozenset[str] = frozenset(
+            f.name for f in self.fields if f.kind not in (RNG, SHARED)
+        )
         self.changed_fields: Callable[[S, dict[str, Any]], list[str]] = self._build_changes()
 
     def names(self) -> frozenset[str]:
@@ -187,7 +191,7 @@ class StateFields(Generic[S]):
         # are scratch or derived.
         lines = ["def changed_fields(self, mark):", "    d = self.__dict__", "    out = []"]
         for field in self.fields:
-            if field.kind in (RNG, SHARED):
+            if field.name not in self.reported:
                 continue
             copied = field.kind.clone or "{x}"
             lines += [

@@ -324,6 +324,13 @@ class GameState(ABC):
                     setattr(cls, name, getattr(fields, name))
         sources = cls.__dict__.get("view_sources")
         if sources is not None:
+            reported = cls.state_fields.reported if cls.state_fields is not None else frozenset()
+            unknown = sorted({n for names in sources.values() for n in names} - reported)
+            if unknown:
+                raise TypeError(
+                    f"{cls.__name__}.view_sources names what changed_fields never reports "
+                    f"(the generator, shared or undeclared fields): {', '.join(unknown)}"
+                )
             parts_of: dict[str, list[tuple[str, ...]]] = {}
             for path, names in sources.items():
                 for name in names:
