@@ -11,9 +11,10 @@ turn order, and so on, so a policy learnt at one seat plays any seat.
 
 A feature may declare what it *reads* (paths into the view): an environment that
 encodes one seat's views move after move then rewrites only the features whose reads
-changed (:class:`senet.rl.encoding.TensorCache`), which is most of an observation's
-cost saved, as a move changes little of a view. A feature without reads is written
-every time.
+lie under a part of the view the rules core says changed
+(:class:`senet.rl.encoding.TensorWriter`), which is most of an observation's cost
+saved, as a move changes little of a view. A feature without reads is written every
+time.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 View = Mapping[str, Any]
 #: Keys and list indexes from a view's root to a value.
 Path = tuple[str | int, ...]
-#: Where features write: a list of floats, or the doubles of a tensor cache.
+#: Where features write: a list of floats, or the doubles of a tensor writer.
 Out = MutableSequence[float]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
 Writer = Callable[[View, Out, int], None]
@@ -52,7 +53,6 @@ class Feature:
             count are fixed for a seat, so they need not be named). ``None``: unknown.
         write_entry: See the attribute's comment.
         entry_width: See the attribute's comment.
-        inner: See the attribute's comment.
     """
 
     name: str
@@ -60,13 +60,10 @@ class Feature:
     write: Writer
     reads: tuple[Path, ...] | None = None
     #: For a per-seat table (:func:`per_seat`): writes one seat's entry of the list at
-    #: ``reads[0]`` into its slot of ``entry_width`` floats, so that a cache rewrites
+    #: ``reads[0]`` into its slot of ``entry_width`` floats, so that a writer rewrites
     #: only the seats whose entry changed.
     write_entry: Writer | None = None
     entry_width: int = 0
-    #: For a per-seat table: the features ``write_entry`` writes, in order, so that a
-    #: cache rewrites only those whose reads in an entry changed.
-    inner: tuple[Feature, ...] | None = None
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
@@ -195,7 +192,7 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
         for slot, entry in seat_entries(view, path):
             write_entry(entry, out, at + slot * width)
 
-    return Feature(name, max_seats * width, write, (path,), write_entry, width, tuple(inner))
+    return Feature(name, max_seats * width, write, (path,), write_entry, width)
 
 
 def custom(

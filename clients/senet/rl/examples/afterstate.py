@@ -30,17 +30,17 @@ def afterstates(state: GameState, seat: int, legal: Sequence[Action], seed: int)
     """One row per legal action: the seat's observation after it, from a sample of its
     information set (``seed``)."""
     root = information_set_root(state, seat, seed)
-    cache = observation_encoder(state.game.info.id, state.seat_count, state.options).cache()
-    rows = np.empty((len(legal), cache.encoder.size))
+    writer = observation_encoder(state.game.info.id, state.seat_count, state.options).writer()
+    rows = np.empty((len(legal), writer.encoder.size))
     for i, action in enumerate(legal):
         after = root.clone()
         after.apply_unchecked(action, seat)
-        out = cache.encode(after.view(seat))
+        out = writer.encode(after, seat)
         if i == 0:
             rows[0] = out
             continue
         rows[i] = rows[i - 1]  # alike positions: only what changed since the last row
-        for at, size in cache.changed:
+        for at, size in writer.changed:
             rows[i, at : at + size] = out[at : at + size]
     return rows
 
