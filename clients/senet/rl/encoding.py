@@ -233,6 +233,8 @@ class TensorWriter:
         #: Per feature with per-seat entries, the entries it last wrote.
         self._entries: dict[int, list[Any]] = {}
         self._started = False
+        #: Zeros of each entry width, to blank a slot before it is written again.
+        self._blank: dict[int, array[float]] = {}
         #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
         self.changed: list[tuple[int, int]] = []
 
@@ -278,8 +280,7 @@ class TensorWriter:
     ) -> None:
         """Rewrite the slots of a per-seat table whose entry differs from the last."""
         out, width = self.out, feature.entry_width
-        assert feature.reads is not None
-        now = list(lookup(view, feature.reads[0]) or ())
+        now = list(lookup(view, feature.reads[0]) or ()) if feature.reads else []
         before = self._entries.get(index)
         self._entries[index] = now
         if before is None or len(before) != len(now):
@@ -287,11 +288,14 @@ class TensorWriter:
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
             return
+        blank = self._blank.get(width)
+        if blank is None:
+            blank = self._blank[width] = _zeros(width)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
             start = at + slot * width
-            out[start : start + width] = _zeros(width)
+            out[start : start + width] = blank
             write_entry(entry, out, start)
             self.changed.append((start, width))
 

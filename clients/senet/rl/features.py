@@ -150,6 +150,15 @@ def counts(
         found = lookup(view, path)
         if found is None:
             return
+        if type(found) is list:
+            # The common case (a hand, a display): counted without a pair per entry,
+            # and without the ABC check a mapping needs (it cost a fifth of a step).
+            for entry in found:
+                slot = index.get(entry)
+                if slot is None:
+                    raise ValueError(f"feature {name!r}: {entry!r} is not in its vocabulary")
+                out[at + slot] += 1.0 / scale
+            return
         pairs: Iterable[tuple[Any, Any]] = (
             found.items()
             if type(found) is dict or isinstance(found, Mapping)
