@@ -233,6 +233,13 @@ class TensorWriter:
         #: Per feature with per-seat entries, the entries it last wrote.
         self._entries: dict[int, list[Any]] = {}
         self._started = False
+        #: Per feature with per-seat entries: each inner feature with its offset in
+        #: the entry, its zeros and the entry keys it reads (``None``: unknown).
+        self._inner: dict[int, list[tuple[Feature, int, array[float], frozenset[Any] | None]]] = {
+            index: _inner_steps(feature.inner)
+            for index, (feature, *_) in enumerate(self._steps)
+            if feature.inner is not None
+        }
         #: Zeros of each entry width, to blank a slot before it is written again.
         self._blank: dict[int, array[float]] = {}
         #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
@@ -291,13 +298,39 @@ class TensorWriter:
         blank = self._blank.get(width)
         if blank is None:
             blank = self._blank[width] = _zeros(width)
+        inner = self._inner.get(index)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
             start = at + slot * width
-            out[start : start + width] = blank
-            write_entry(entry, out, start)
-            self.changed.append((start, width))
+            if inner is None or type(entry) is not dict or type(old) is not dict:
+                out[start : start + width] = blank
+                write_entry(entry, out, start)
+                self.changed.append((start, width))
+                continue
+            # Within an entry (a seat's few keys), only the inner features whose
+            # first keys hold other values are written again.
+            for part, offset, zeros, keys in inner:
+                if keys is not None and all(entry.get(k) == old.get(k) for k in keys):
+                    continue
+                begin = start + offset
+                out[begin : begin + part.size] = zeros
+                part.write(entry, out, begin)
+                self.changed.append((begin, part.size))
+
+
+def _inner_steps(
+    inner: Sequence[Feature],
+) -> list[tuple[Feature, int, array[float], frozenset[Any] | None]]:
+    steps = []
+    offset = 0
+    for part in inner:
+        keys = None
+        if part.reads is not None and all(part.reads):
+            keys = frozenset(path[0] for path in part.reads)
+        steps.append((part, offset, _zeros(part.size), keys))
+        offset += part.size
+    return steps
 
 
 def _zeros(size: int) -> array[float]:

@@ -53,6 +53,7 @@ class Feature:
             count are fixed for a seat, so they need not be named). ``None``: unknown.
         write_entry: See the attribute's comment.
         entry_width: See the attribute's comment.
+        inner: See the attribute's comment.
     """
 
     name: str
@@ -64,6 +65,9 @@ class Feature:
     #: only the seats whose entry changed.
     write_entry: Writer | None = None
     entry_width: int = 0
+    #: For a per-seat table: the features ``write_entry`` writes, in order, so that a
+    #: writer rewrites only those whose reads differ in a changed entry.
+    inner: tuple[Feature, ...] | None = None
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:
@@ -201,7 +205,7 @@ def per_seat(name: str, *path: str | int, max_seats: int, inner: Sequence[Featur
         for slot, entry in seat_entries(view, path):
             write_entry(entry, out, at + slot * width)
 
-    return Feature(name, max_seats * width, write, (path,), write_entry, width)
+    return Feature(name, max_seats * width, write, (path,), write_entry, width, tuple(inner))
 
 
 def custom(
