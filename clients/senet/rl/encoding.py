@@ -310,13 +310,20 @@ class TensorWriter:
                 continue
             # Within an entry (a seat's few keys), only the inner features whose
             # first keys hold other values are written again.
+            moved = {k for k, value in entry.items() if old.get(k, _ABSENT) != value}
+            if len(old) != len(entry) or not old.keys() <= entry.keys():
+                moved.update(old.keys() ^ entry.keys())
             for part, offset, zeros, keys in inner:
-                if keys is not None and all(entry.get(k) == old.get(k) for k in keys):
+                if keys is not None and keys.isdisjoint(moved):
                     continue
                 begin = start + offset
                 out[begin : begin + part.size] = zeros
                 part.write(entry, out, begin)
                 self.changed.append((begin, part.size))
+
+
+#: What an entry holds for a key it lacks: equal to no value.
+_ABSENT = object()
 
 
 def _inner_steps(
