@@ -224,18 +224,19 @@ class TensorWriter:
             (feature, at, _zeros(feature.size), _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
-        #: Whether some feature reads what no gate names: written on every call.
-        self._always = any(gates is None for *_, gates in self._steps)
-        self._watched: frozenset[Hashable] = frozenset().union(
-            *(gates for *_, gates in self._steps if gates is not None)
-        )
+        #: The features read again on every call (no gates), and for each mark of a
+        #: change the features it gates: a step visits the features hit, not all.
+        self._always = [i for i, (*_, gates) in enumerate(self._steps) if gates is None]
+        self._by_mark: dict[Hashable, list[int]] = {}
+        for index, (*_, gates) in enumerate(self._steps):
+            for gate in gates or ():
+                self._by_mark.setdefault(gate, []).append(index)
         self._mark: dict[str, Any] = {}
         #: Per feature with per-seat entries, the entries it last wrote.
         self._entries: dict[int, list[Any]] = {}
         self._started = False
-        #: Per feature with per-seat entries: each inner feature with its offset in
-        #: the entry, its zeros and the entry keys it reads (``None``: unknown).
-        self._inner: dict[int, list[tuple[Feature, int, array[float], frozenset[Any] | None]]] = {
+        #: Per feature with per-seat entries, its inner features (see _InnerSteps).
+        self._inner: dict[int, _InnerSteps] = {
             index: _inner_steps(feature.inner)
             for index, (feature, *_) in enumerate(self._steps)
             if feature.inner is not None
@@ -254,17 +255,18 @@ class TensorWriter:
             self._started = True
             self._write_all(state.view(viewer))
             return self.out
-        marks: set[Hashable] = set()
+        by_mark = self._by_mark
+        hit = set(self._always)
         for part in parts:
-            marks.add(part[0])
-            marks.add(part[:2] if len(part) > 1 else (part[0], None))
-        if not self._always and self._watched.isdisjoint(marks):
+            hit.update(by_mark.get(part[0], ()))
+            hit.update(by_mark.get(part[:2] if len(part) > 1 else (part[0], None), ()))
+        if not hit:
             return self.out
         view = state.view(viewer)
         out = self.out
-        for index, (feature, at, zeros, gates) in enumerate(self._steps):
-            if gates is not None and gates.isdisjoint(marks):
-                continue
+        steps = self._steps
+        for index in sorted(hit):
+            feature, at, zeros, _ = steps[index]
             if feature.write_entry is not None and feature.reads is not None:
                 self._rewrite_entries(feature, feature.write_entry, index, at, view)
                 continue
@@ -310,12 +312,16 @@ class TensorWriter:
                 continue
             # Within an entry (a seat's few keys), only the inner features whose
             # first keys hold other values are written again.
-            moved = {k for k, value in entry.items() if old.get(k, _ABSENT) != value}
+            parts, always, by_key = inner
+            hit = set(always)
+            for key, value in entry.items():
+                if old.get(key, _ABSENT) != value:
+                    hit.update(by_key.get(key, ()))
             if len(old) != len(entry) or not old.keys() <= entry.keys():
-                moved.update(old.keys() ^ entry.keys())
-            for part, offset, zeros, keys in inner:
-                if keys is not None and keys.isdisjoint(moved):
-                    continue
+                for key in old.keys() ^ entry.keys():
+                    hit.update(by_key.get(key, ()))
+            for position in sorted(hit):
+                part, offset, zeros = parts[position]
                 begin = start + offset
                 out[begin : begin + part.size] = zeros
                 part.write(entry, out, begin)
@@ -326,18 +332,26 @@ class TensorWriter:
 _ABSENT = object()
 
 
-def _inner_steps(
-    inner: Sequence[Feature],
-) -> list[tuple[Feature, int, array[float], frozenset[Any] | None]]:
-    steps = []
+#: The inner features of a per-seat table: each with its offset in an entry and its
+#: zeros; the positions of those read again whenever an entry changes (no reads
+#: declared); for each entry key, the positions of those that read under it.
+_InnerSteps = tuple[list[tuple[Feature, int, "array[float]"]], list[int], dict[Any, list[int]]]
+
+
+def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
+    parts: list[tuple[Feature, int, array[float]]] = []
+    always: list[int] = []
+    by_key: dict[Any, list[int]] = {}
     offset = 0
-    for part in inner:
-        keys = None
-        if part.reads is not None and all(part.reads):
-            keys = frozenset(path[0] for path in part.reads)
-        steps.append((part, offset, _zeros(part.size), keys))
+    for position, part in enumerate(inner):
+        parts.append((part, offset, _zeros(part.size)))
+        if part.reads is None or not all(part.reads):
+            always.append(position)
+        else:
+            for key in {path[0] for path in part.reads}:
+                by_key.setdefault(key, []).append(position)
         offset += part.size
-    return steps
+    return parts, always, by_key
 
 
 def _zeros(size: int) -> array[float]:
