@@ -785,6 +785,60 @@ def test_views_are_json_and_do_not_depend_on_hidden_parts(
     check_views(final, -1, Rng(chooser))
 
 
+_NO_PART = object()
+
+
+def _part(view: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    value: Any = view
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            return _NO_PART
+        value = value[key]
+    return value
+
+
+@pytest.mark.parametrize(("game", "seats"), CASES)
+@_settings(10)
+@given(seed=SEEDS, chooser=SEEDS)
+@_thinned
+def test_view_parts_change_only_with_their_fields(game: Game, seats: int, seed: int, chooser: int):
+    """Where a game declares ``view_sources``, they cover every key of every view, and
+    each seat's view part whose fields did not change since that seat last looked
+    (``changed_view_parts``) equals the part it saw then: an observer that rebuilds
+    only the changed parts sees the whole view."""
+    viewers: list[int | None] = [None, *range(seats)]
+    marks: dict[int | None, dict[str, Any]] = {viewer: {} for viewer in viewers}
+    seen: dict[int | None, JsonDict] = {}
+
+    def check(state: GameState, step: int, rng: Rng) -> None:
+        sources = state.view_sources
+        if sources is None:
+            return
+        looking = [v for v in viewers if rng.below(3) == 0 or state.is_over()]
+        for viewer in looking:
+            changed = state.changed_view_parts(marks[viewer])
+            assert changed is not None
+            view = state.view(viewer)
+            for key, value in view.items():
+                if (key,) in sources:
+                    continue
+                assert isinstance(value, dict), f"view key {key!r} has no declared fields"
+                missing = [sub for sub in value if (key, sub) not in sources]
+                assert not missing, f"view parts {key}.{missing} have no declared fields"
+            last = seen.get(viewer)
+            if last is not None:
+                for path in sources:
+                    if path not in changed:
+                        assert _part(view, path) == _part(last, path), (
+                            f"view({viewer}) part {path} changed, but none of its fields "
+                            f"{sources[path]} did"
+                        )
+            seen[viewer] = view
+
+    final, _ = _playout(game, seats, seed, chooser, check)
+    check(final, -1, Rng(0))
+
+
 @pytest.mark.parametrize(("game", "seats"), CASES)
 @_settings(10)
 @given(seed=SEEDS, chooser=SEEDS, sample_seed=SEEDS)

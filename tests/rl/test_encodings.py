@@ -16,12 +16,10 @@ import pytest
 from senet.games import Rng, all_games, get_game
 from senet.rl.encoding import (
     ENCODINGS,
-    ObservationEncoder,
     action_space,
     encoding_for,
     observation_encoder,
 )
-from senet.rl.features import counts, number, per_seat
 from tests.rl.cases import case_id, cases
 
 CASES = cases()
@@ -81,23 +79,22 @@ def test_playouts_stay_in_the_space_and_observations_hide_what_is_hidden(
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_a_tensor_cache_equals_a_fresh_encoding_at_every_step(
+def test_a_tensor_writer_equals_a_fresh_encoding_at_every_step(
     case: tuple[str, int, dict[str, Any]],
 ) -> None:
-    """Each seat's cache, fed that seat's view after every action, gives the tensor a
-    fresh encoding gives: no feature keeps a slice its view no longer supports (and no
-    view shares a list with the state that a later action changes in place)."""
+    """Each seat's writer, given the state after every action, gives the tensor a fresh
+    encoding of the seat's view gives: no feature keeps a slice the core's reported
+    changes should have rewritten (and no view shares a list with the state that a
+    later action changes in place)."""
     game_id, seats, options = case
     encoder = observation_encoder(game_id, seats, options)
-    caches = [encoder.cache() for _ in range(seats)]
+    writers = [encoder.writer() for _ in range(seats)]
     state = get_game(game_id).new_match(seats, options, seed=11)
     rng = Rng(11)
     for step in range(MAX_DECISIONS):
         for seat in range(seats):
-            view = state.view(seat)
-            assert list(caches[seat].encode(view)) == encoder.encode(view), (
-                f"seat {seat}, step {step}"
-            )
+            fresh = encoder.encode(state.view(seat))
+            assert list(writers[seat].encode(state, seat)) == fresh, f"seat {seat}, step {step}"
         if state.is_over():
             break
         actor = state.deciding_seats()[rng.below(len(state.deciding_seats()))]
@@ -106,27 +103,26 @@ def test_a_tensor_cache_equals_a_fresh_encoding_at_every_step(
     assert state.is_over()
 
 
-def test_a_cache_follows_changes_under_a_mapping_in_an_entry_and_of_a_missing_key() -> None:
-    """The cache's comparison of a view with the last one, key by key and one level
-    down, misses no change: under a mapping that another feature reads whole, inside
-    one seat's entry, a key that goes away, a mapping that becomes ``None``."""
-    encoder = ObservationEncoder(
-        [
-            number("a.b", "a", "b"),
-            counts("a", "a", vocabulary=("b", "c")),
-            per_seat("players", "players", max_seats=2, inner=[number("x", "x"), number("y", "y")]),
-            number("n", "n"),
-        ]
-    )
-    views: list[dict[str, Any]] = [
-        {"a": {"b": 1, "c": 2}, "players": [{"x": 1, "y": 2}, {"x": 3, "y": 4}], "n": 1},
-        {"a": {"b": 1, "c": 5}, "players": [{"x": 1, "y": 2}, {"x": 3, "y": 4}], "n": 1},
-        {"a": {"b": 1, "c": 5}, "players": [{"x": 1, "y": 2}, {"x": 3, "y": 7}], "n": 1},
-        {"a": {"b": 1, "c": 5}, "players": [{"x": 1, "y": 2}, {"x": 3, "y": 7}]},
-        {"a": None, "players": [{"x": 1}, {"x": 3, "y": 7}], "n": 2},
-        {"a": {"b": 2}, "players": [{"x": 1, "y": 2}, {"x": 3, "y": 4}], "n": 2},
-    ]
-    cache = encoder.cache()
-    for step, view in enumerate(views):
-        view = {"viewer": 1, "seats": 2, **view}
-        assert list(cache.encode(view)) == encoder.encode(view), f"view {step}"
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+def test_a_tensor_writer_follows_afterstates_of_several_positions(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    """A writer compares the state's values with its mark, not versions: fed the
+    afterstates of every legal action (clones, in turn) at successive positions, it
+    still gives each one's fresh encoding."""
+    game_id, seats, options = case
+    encoder = observation_encoder(game_id, seats, options)
+    writers = [encoder.writer() for _ in range(seats)]
+    state = get_game(game_id).new_match(seats, options, seed=5)
+    rng = Rng(5)
+    for _ in range(30):
+        if state.is_over():
+            break
+        actor = state.deciding_seats()[0]
+        choices = state.legal_actions_for(actor)
+        for action in choices[:12]:
+            after = state.clone()
+            after.apply_unchecked(action, actor)
+            fresh = encoder.encode(after.view(actor))
+            assert list(writers[actor].encode(after, actor)) == fresh, action.notation()
+        state.apply_unchecked(choices[rng.below(len(choices))], actor)

@@ -188,30 +188,30 @@ class ObservationEncoder:
             at += feature.size
         return out
 
-    def cache(self) -> TensorCache:
-        """A cache for one seat's successive observations (see :class:`TensorCache`)."""
-        return TensorCache(self)
+    def writer(self) -> TensorWriter:
+        """A writer of one seat's successive observations (see :class:`TensorWriter`)."""
+        return TensorWriter(self)
 
 
-class TensorCache:
-    """One seat's last tensor, and what each feature read for it.
+class TensorWriter:
+    """One seat's tensor, rewritten where the rules core says its view changed.
 
     An environment encodes the same seat's view after every move, and a move changes
-    little of it: a feature whose reads (:attr:`Feature.reads`) are equal to last
-    time keeps its slice, the others are zeroed and written again. The result equals
-    :meth:`ObservationEncoder.encode` of the same view (the tests check it on every
-    game). A cache belongs to one viewer and one thread; it returns its own doubles
-    (an ``array("d")``), rewritten in place by the next call: copy them before that
-    (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy tensor in
-    one step, where converting a list costs as much as encoding it).
+    little of it. The core tells what changed (:meth:`GameState.changed_view_parts`:
+    the parts of a view whose state fields differ from the writer's mark), and a
+    feature none of whose reads lies under a changed part keeps its slice; when no
+    feature's does, the view is not even built. A per-seat table rewrites only the
+    seats whose entry differs from the last one. A game that declares no view
+    sources has every feature written each time. The result equals
+    :meth:`ObservationEncoder.encode` of the seat's view (the tests check it on every
+    game, move after move).
 
-    Before any feature looks its reads up, the view is compared with the last one
-    key by key (and, where both values are mappings, key by key one level down): a
-    feature none of whose reads starts under a changed key is skipped without a
-    lookup. Most features of a view stay equal from one move to the next, and their
-    lookups were most of the cost. The last view is kept for that comparison, so a
-    view passed here must not be changed afterwards (views are fresh data, built on
-    each call).
+    The mark compares values, not versions, so one writer may follow any sequence
+    of states of one match's game, seat count and options (a search's afterstates),
+    always for the same viewer. A writer belongs to one thread; it returns its own
+    doubles (an ``array("d")``), rewritten in place by the next call: copy them
+    before that (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy
+    tensor in one step, where converting a list costs as much as encoding it).
 
     Args:
         encoder: The game's encoder.
@@ -221,143 +221,137 @@ class TensorCache:
         self.encoder = encoder
         self.out = _zeros(encoder.size)
         self._steps = [
-            (feature, at, _zeros(feature.size), feature.reads, _gates(feature.reads))
+            (feature, at, _zeros(feature.size), _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
-        self._watched = _watched(step[4] for step in self._steps)
-        #: The top-level key of each feature that reads one and nothing else.
-        self._solo: list[str | None] = [
-            reads[0][0]
-            if reads is not None
-            and len(reads) == 1
-            and len(reads[0]) == 1
-            and isinstance(reads[0][0], str)
-            else None
-            for _, _, _, reads, _ in self._steps
-        ]
-        self._entry_steps: dict[int, _EntrySteps] = {
-            i: _entry_steps(feature.inner)
-            for i, (feature, *_) in enumerate(self._steps)
+        #: The features read again on every call (no gates), and for each mark of a
+        #: change the features it gates: a step visits the features hit, not all.
+        self._always = [i for i, (*_, gates) in enumerate(self._steps) if gates is None]
+        self._by_mark: dict[Hashable, list[int]] = {}
+        for index, (*_, gates) in enumerate(self._steps):
+            for gate in gates or ():
+                self._by_mark.setdefault(gate, []).append(index)
+        self._mark: dict[str, Any] = {}
+        #: Per feature with per-seat entries, the entries it last wrote.
+        self._entries: dict[int, list[Any]] = {}
+        self._started = False
+        #: Per feature with per-seat entries, its inner features (see _InnerSteps).
+        self._inner: dict[int, _InnerSteps] = {
+            index: _inner_steps(feature.inner)
+            for index, (feature, *_) in enumerate(self._steps)
             if feature.inner is not None
         }
-        self._seen: list[list[Any] | None] = [None] * len(self._steps)
-        self._last_view: View | None = None
-        #: The slices the last :meth:`encode` wrote again.
+        #: Zeros of each entry width, to blank a slot before it is written again.
+        self._blank: dict[int, array[float]] = {}
+        #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
         self.changed: list[tuple[int, int]] = []
 
-    def encode(self, view: View) -> array[float]:
-        """The tensor of ``view``, the same seat's view as every call before.
-
-        :attr:`changed` then lists the ``(offset, size)`` of the slices written again,
-        so that a copy of the tensor (a numpy array) needs only those updated.
-        """
-        out = self.out
-        seen = self._seen
+    def encode(self, state: GameState, viewer: int | None) -> array[float]:
+        """The tensor of ``viewer``'s view of ``state``: :attr:`changed` then lists
+        the slices written again, so that a copy needs only those updated."""
+        parts = state.changed_view_parts(self._mark) if state.view_sources is not None else None
         changed = self.changed = []
-        last, self._last_view = self._last_view, view
-        moved = None if last is None else _changed_keys(view, last, self._watched)
-        solo = self._solo
-        for i, (feature, at, zeros, reads, gates) in enumerate(self._steps):
-            if reads is not None:
-                if moved is not None and gates is not None:
-                    if moved.isdisjoint(gates):
-                        continue
-                    key = solo[i]
-                    if key is not None:
-                        # Its one read is a top-level key, marked changed: no second look.
-                        now = [view.get(key)]
-                    else:
-                        now = [lookup(view, path) for path in reads]
-                        if now == seen[i]:
-                            continue
-                else:
-                    now = [lookup(view, path) for path in reads]
-                    if now == seen[i]:
-                        continue
-                before = seen[i]
-                seen[i] = now
-                if feature.write_entry is not None and before is not None:
-                    self._rewrite_entries(feature, feature.write_entry, i, at, now, before, view)
-                    continue
+        if parts is None or not self._started:
+            self._started = True
+            self._write_all(state.view(viewer))
+            return self.out
+        by_mark = self._by_mark
+        hit = set(self._always)
+        for part in parts:
+            hit.update(by_mark.get(part[0], ()))
+            hit.update(by_mark.get(part[:2] if len(part) > 1 else (part[0], None), ()))
+        if not hit:
+            return self.out
+        view = state.view(viewer)
+        out = self.out
+        steps = self._steps
+        for index in sorted(hit):
+            feature, at, zeros, _ = steps[index]
+            if feature.write_entry is not None and feature.reads is not None:
+                self._rewrite_entries(feature, feature.write_entry, index, at, view)
+                continue
             out[at : at + feature.size] = zeros
             feature.write(view, out, at)
             changed.append((at, feature.size))
         return out
 
+    def _write_all(self, view: View) -> None:
+        out = self.out
+        out[:] = _zeros(len(out))
+        for index, (feature, at, _, _) in enumerate(self._steps):
+            feature.write(view, out, at)
+            if feature.write_entry is not None and feature.reads is not None:
+                self._entries[index] = list(lookup(view, feature.reads[0]) or ())
+        self.changed = [(0, len(out))]
+
     def _rewrite_entries(
-        self,
-        feature: Feature,
-        write_entry: Writer,
-        index: int,
-        at: int,
-        reads_now: list[Any],
-        reads_before: list[Any],
-        view: View,
+        self, feature: Feature, write_entry: Writer, index: int, at: int, view: View
     ) -> None:
-        """Rewrite the slots of a per-seat table whose entry changed since ``before``
-        (a list as long as ``now``; anything else rewrites the whole table). Where the
-        table's inner features are known and both entries are mappings, only the inner
-        features under a changed key are written again."""
+        """Rewrite the slots of a per-seat table whose entry differs from the last."""
         out, width = self.out, feature.entry_width
-        now, before = reads_now[0], reads_before[0]
-        if not isinstance(now, list) or not isinstance(before, list) or len(now) != len(before):
+        now = list(lookup(view, feature.reads[0]) or ()) if feature.reads else []
+        before = self._entries.get(index)
+        self._entries[index] = now
+        if before is None or len(before) != len(now):
             out[at : at + feature.size] = _zeros(feature.size)
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
             return
-        inner = self._entry_steps.get(index)
+        blank = self._blank.get(width)
+        if blank is None:
+            blank = self._blank[width] = _zeros(width)
+        inner = self._inner.get(index)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
             start = at + slot * width
             if inner is None or type(entry) is not dict or type(old) is not dict:
-                out[start : start + width] = _zeros(width)
+                out[start : start + width] = blank
                 write_entry(entry, out, start)
                 self.changed.append((start, width))
                 continue
-            watched, steps = inner
-            moved = _changed_keys(entry, old, watched)
-            for part, offset, zeros, gates in steps:
-                if gates is not None and moved.isdisjoint(gates):
-                    continue
+            # Within an entry (a seat's few keys), only the inner features whose
+            # first keys hold other values are written again.
+            parts, always, by_key = inner
+            hit = set(always)
+            for key, value in entry.items():
+                if old.get(key, _ABSENT) != value:
+                    hit.update(by_key.get(key, ()))
+            if len(old) != len(entry) or not old.keys() <= entry.keys():
+                for key in old.keys() ^ entry.keys():
+                    hit.update(by_key.get(key, ()))
+            for position in sorted(hit):
+                part, offset, zeros = parts[position]
                 begin = start + offset
                 out[begin : begin + part.size] = zeros
                 part.write(entry, out, begin)
                 self.changed.append((begin, part.size))
 
 
-#: The inner features of a per-seat table, for :meth:`TensorCache._rewrite_entries`:
-#: the entry keys they watch, and each feature with its offset in the entry, its
-#: zeros and its gates.
-_EntrySteps = tuple[
-    dict[str, bool], list[tuple[Feature, int, "array[float]", frozenset[Hashable] | None]]
-]
-
-
-def _entry_steps(inner: Sequence[Feature]) -> _EntrySteps:
-    steps = []
-    offset = 0
-    for part in inner:
-        steps.append((part, offset, _zeros(part.size), _gates(part.reads)))
-        offset += part.size
-    return _watched(step[3] for step in steps), steps
-
-
-def _watched(all_gates: Iterable[frozenset[Hashable] | None]) -> dict[str, bool]:
-    """The top-level keys some gate names, each with whether a gate names one of its
-    subkeys (so its changes are marked subkey by subkey)."""
-    watched: dict[str, bool] = {}
-    for gates in all_gates:
-        for gate in gates or ():
-            if isinstance(gate, tuple):
-                if gate[1] is not None:
-                    watched[gate[0]] = True
-            else:
-                watched.setdefault(str(gate), False)
-    return watched
-
-
+#: What an entry holds for a key it lacks: equal to no value.
 _ABSENT = object()
+
+
+#: The inner features of a per-seat table: each with its offset in an entry and its
+#: zeros; the positions of those read again whenever an entry changes (no reads
+#: declared); for each entry key, the positions of those that read under it.
+_InnerSteps = tuple[list[tuple[Feature, int, "array[float]"]], list[int], dict[Any, list[int]]]
+
+
+def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
+    parts: list[tuple[Feature, int, array[float]]] = []
+    always: list[int] = []
+    by_key: dict[Any, list[int]] = {}
+    offset = 0
+    for position, part in enumerate(inner):
+        parts.append((part, offset, _zeros(part.size)))
+        if part.reads is None or not all(part.reads):
+            always.append(position)
+        else:
+            for key in {path[0] for path in part.reads}:
+                by_key.setdefault(key, []).append(position)
+        offset += part.size
+    return parts, always, by_key
 
 
 def _zeros(size: int) -> array[float]:
@@ -365,10 +359,10 @@ def _zeros(size: int) -> array[float]:
 
 
 def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:
-    """The marks of :func:`_changed_keys` that may touch ``reads``: a path of one key
-    is gated by that key, a longer one by its first two keys as a pair or by its first
-    key's value changing as a whole (``(key, None)``). ``None`` (never skipped): no
-    reads declared, or a path that does not start with a key."""
+    """What a change must mark for ``reads`` to be read again: a path of one key is
+    gated by that key, a longer one by its first two keys as a pair or by its first
+    key's part changing as a whole (``(key, None)``). ``None`` (written every time):
+    no reads declared, or a path that does not start with a key."""
     if reads is None:
         return None
     gates: set[Hashable] = set()
@@ -380,29 +374,6 @@ def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:
         else:
             gates.update(((path[0], path[1]), (path[0], None)))
     return frozenset(gates)
-
-
-def _changed_keys(view: View, last: View, watched: Mapping[str, bool]) -> set[Hashable]:
-    """Marks for what differs between ``view`` and ``last`` under the ``watched`` keys:
-    every such key whose value changed (or is in one view only); where both values
-    are mappings and the key's subkeys are watched, ``(key, subkey)`` for each subkey
-    whose value changed; otherwise ``(key, None)``: the value changed as a whole."""
-    moved: set[Hashable] = set()
-    for key, by_subkey in watched.items():
-        value = view.get(key, _ABSENT)
-        old = last.get(key, _ABSENT)
-        if old is value:
-            continue
-        if by_subkey and type(value) is dict and type(old) is dict:
-            subs = [sub for sub, inner in value.items() if old.get(sub, _ABSENT) != inner]
-            if len(old) != len(value) or not old.keys() <= value.keys():
-                subs += old.keys() ^ value.keys()
-            if subs:
-                moved.add(key)
-                moved.update((key, sub) for sub in subs)
-        elif old != value:
-            moved.update((key, (key, None)))
-    return moved
 
 
 @cache

@@ -41,7 +41,7 @@ from senet.rl.encoding import (
     ENCODINGS,
     ActionSpace,
     ObservationEncoder,
-    TensorCache,
+    TensorWriter,
     action_space,
     bounded_options,
     observation_encoder,
@@ -230,8 +230,8 @@ class SenetObserver:
             raise ValueError("Senet's games show no observer every seat's private information")
         self._public_only = private == pyspiel.PrivateInfoType.NONE
         self._encoder = encoder
-        #: One tensor cache per viewer: successive states differ little.
-        self._caches: dict[int | None, TensorCache] = {}
+        #: One tensor writer per viewer: successive states differ little.
+        self._writers: dict[int | None, TensorWriter] = {}
         self.tensor = np.zeros(encoder.size, np.float32)
         self.dict = {name: self.tensor[at : at + size] for name, at, size in encoder.layout}
 
@@ -241,10 +241,10 @@ class SenetObserver:
     def set_from(self, state: SenetSpielState, player: int) -> None:
         """Fill :attr:`tensor` with ``player``'s observation of ``state``."""
         viewer = None if self._public_only else player
-        cache = self._caches.get(viewer)
-        if cache is None:
-            cache = self._caches[viewer] = self._encoder.cache()
-        self.tensor[:] = cache.encode(state.core.view(viewer))
+        writer = self._writers.get(viewer)
+        if writer is None:
+            writer = self._writers[viewer] = self._encoder.writer()
+        self.tensor[:] = writer.encode(state.core, viewer)
 
     def string_from(self, state: SenetSpielState, player: int) -> str:
         """``player``'s view of ``state`` as canonical JSON."""

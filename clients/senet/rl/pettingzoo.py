@@ -95,9 +95,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._action_spaces = {
             agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents
         }
-        #: One tensor cache per seat: each seat's observation is rewritten where its
-        #: view changed only.
-        self._tensors = [self.encoder.cache() for _ in range(self.seats)]
+        #: One tensor writer per seat: each seat's observation is rewritten where the
+        #: core says its view changed only.
+        self._tensors = [self.encoder.writer() for _ in range(self.seats)]
         #: The legal actions of the last seat asked and their indexes, with the state
         #: and step they were asked at.
         self._legal: tuple[GameState | None, int, int, list[Any], list[int]] = (
@@ -142,7 +142,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seat = self._seat_of[agent]
         mask = np.zeros(len(self.space), np.int8)
         mask[self._legal_indexes(seat)] = 1
-        doubles = self._tensors[seat].encode(self.state.view(seat))
+        doubles = self._tensors[seat].encode(self.state, seat)
         tensor = np.frombuffer(doubles, np.float64).astype(np.float32)  # a copy, in C
         return {"observation": tensor, "action_mask": mask}
 

@@ -6,7 +6,10 @@ operations must agree on all of them: :meth:`~senet.games.interface.GameState.cl
 (search copies; a list it forgets to copy links the copy to the live match),
 :meth:`~senet.games.interface.GameState.to_data` (snapshots; a field it forgets is
 lost on reload) and :meth:`~senet.games.interface.GameState.snapshot_data` (the same
-snapshot, shared rather than copied, for encoding at once). A :class:`StateFields`
+snapshot, shared rather than copied, for encoding at once); a fourth,
+:meth:`~senet.games.interface.GameState.changed_fields`, tells a caller which of them
+changed since it last asked, so that what is derived from the others (a view, an
+observation tensor) is rebuilt where it must be only. A :class:`StateFields`
 names every attribute of a state class once, with a :class:`FieldKind` that says how
 each operation treats it, and builds the three operations from that list.
 
@@ -35,6 +38,9 @@ from senet.games.interface import Game, GameState, JsonDict
 from senet.games.rng import Rng
 
 S = TypeVar("S", bound=GameState)
+
+#: What a mark holds for a field it has not seen: equal to no value.
+_ABSENT = object()
 
 #: ``value[:]`` as a function, for ``map``.
 _slice_copy = itemgetter(slice(None))
@@ -158,6 +164,11 @@ class StateFields(Generic[S]):
         self.clone: Callable[[S], S] = self._build_clone()
         self.to_data: Callable[[S], JsonDict] = self._build_data("data")
         self.snapshot_data: Callable[[S], JsonDict] = self._build_data("snapshot")
+        #: The fields :attr:`changed_fields` reports: all but the generator and shared ones.
+        self.reported: frozenset[str] = frozenset(
+            f.name for f in self.fields if f.kind not in (RNG, SHARED)
+        )
+        self.changed_fields: Callable[[S, dict[str, Any]], list[str]] = self._build_changes()
 
     def names(self) -> frozenset[str]:
         """Every declared attribute name."""
@@ -171,6 +182,26 @@ class StateFields(Generic[S]):
                 lines.append(f"    f[{field.name!r}] = {value}")
         lines += ["    twin = _new(self.__class__)", "    twin.__dict__ = f", "    return twin"]
         return self._compile(lines, "clone")
+
+    def _build_changes(self) -> Callable[[S, dict[str, Any]], list[str]]:
+        # Unrolled like clone: one comparison per field, in C for lists and tables,
+        # and a copy only of what changed (the mark must not share a mutable value
+        # with the state, or it would change with it). The generator is left out:
+        # it moves on nearly every action and no view shows it, and shared fields
+        # are scratch or derived.
+        lines = ["def changed_fields(self, mark):", "    d = self.__dict__", "    out = []"]
+        for field in self.fields:
+            if field.name not in self.reported:
+                continue
+            copied = field.kind.clone or "{x}"
+            lines += [
+                f"    v = d[{field.name!r}]",
+                f"    if mark.get({field.name!r}, _absent) != v:",
+                f"        out.append({field.name!r})",
+                f"        mark[{field.name!r}] = {copied.format(x='v')}",
+            ]
+        lines.append("    return out")
+        return self._compile(lines, "changed_fields")
 
     def _build_data(self, which: str) -> Callable[[S], JsonDict]:
         # One store per field: a literal of more than 16 entries compiles to
@@ -195,6 +226,7 @@ class StateFields(Generic[S]):
             "_Rng": Rng,
             "_deepcopy": copy.deepcopy,
             "_new": object.__new__,
+            "_absent": _ABSENT,
         }
         source = "\n".join(lines) + "\n"
         exec(compile(source, f"<{self.game_id} state fields: {name}>", "exec"), namespace)

@@ -299,6 +299,18 @@ class GameState(ABC):
     #: its clone and snapshots are built from a declaration; ``None`` for a state that
     #: keeps the deep-copying :meth:`clone` and writes :meth:`to_data` by hand.
     state_fields: ClassVar[StateFields[Any] | None] = None
+    #: What each part of :meth:`view` is built from, when the game declares it: for
+    #: each path of one or two keys into the view (``("players",)``, ``("state",
+    #: "legions")``), the state fields it reads (the viewer and the seat count aside,
+    #: which never change for a seat). A part whose fields did not change since a
+    #: caller's mark is equal to the part it saw then (the conformance tests check
+    #: it on random matches), so an observer rebuilds only the parts under
+    #: :meth:`changed_view_parts`. Every key of a view is covered by some path;
+    #: ``None``: the game declares nothing, and every part may change on any move.
+    view_sources: ClassVar[Mapping[tuple[str, ...], tuple[str, ...]] | None] = None
+    #: For each state field, the view paths built from it (the inverse of
+    #: :attr:`view_sources`, made once per class).
+    _view_parts_of: ClassVar[Mapping[str, tuple[tuple[str, ...], ...]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -307,9 +319,23 @@ class GameState(ABC):
             # The functions built from the declaration become the methods themselves
             # (unless the class writes its own): no wrapper frame on the paths that run
             # per action (clone in search, snapshot_data in every commit).
-            for name in ("clone", "to_data", "snapshot_data"):
+            for name in ("clone", "to_data", "snapshot_data", "changed_fields"):
                 if name not in cls.__dict__:
                     setattr(cls, name, getattr(fields, name))
+        sources = cls.__dict__.get("view_sources")
+        if sources is not None:
+            reported = cls.state_fields.reported if cls.state_fields is not None else frozenset()
+            unknown = sorted({n for names in sources.values() for n in names} - reported)
+            if unknown:
+                raise TypeError(
+                    f"{cls.__name__}.view_sources names what changed_fields never reports "
+                    f"(the generator, shared or undeclared fields): {', '.join(unknown)}"
+                )
+            parts_of: dict[str, list[tuple[str, ...]]] = {}
+            for path, names in sources.items():
+                for name in names:
+                    parts_of.setdefault(name, []).append(path)
+            cls._view_parts_of = {name: tuple(paths) for name, paths in parts_of.items()}
 
     # --- queries --------------------------------------------------------------
     @abstractmethod
@@ -504,6 +530,32 @@ class GameState(ABC):
             self._apply(action, None)
         else:
             self._apply_for(seat, action, None)
+
+    def changed_fields(self, mark: dict[str, Any]) -> list[str]:
+        """The state fields whose value differs from the copy in ``mark``, which is
+        updated to hold the current values: what changed since the caller last asked.
+
+        ``mark`` belongs to the caller (an empty dict the first time: every field is
+        new); it may follow one state or several (a search's successive afterstates),
+        as it compares values, not versions. Built from :attr:`state_fields` (the
+        generator left out: no view shows it).
+
+        Raises:
+            NotImplementedError: the class declares no fields.
+        """
+        raise NotImplementedError(f"{type(self).__name__} declares no state_fields")
+
+    def changed_view_parts(self, mark: dict[str, Any]) -> set[tuple[str, ...]] | None:
+        """The paths of :attr:`view_sources` whose fields changed since ``mark`` (see
+        :meth:`changed_fields`, which this updates): every other part of any seat's
+        view is as it was then. ``None`` when the game declares no view sources."""
+        if self.view_sources is None:
+            return None
+        parts_of = self._view_parts_of
+        changed: set[tuple[str, ...]] = set()
+        for name in self.changed_fields(mark):
+            changed.update(parts_of.get(name, ()))
+        return changed
 
     def clone(self) -> Self:
         """An independent copy, cheap enough for search (built from :attr:`state_fields`

@@ -73,7 +73,7 @@ class AfterstateStrategy(Strategy):
         if len(legal) == 1:
             return legal[0]
         rows = afterstates(state, seat, legal, self.rng.next_u64())
-        return legal[int(np.argmax(rows @ self.policy.weights))]
+        return legal[int(np.argmax(self.policy.scores(rows)))]
 
 
 def make(*, seed: int, iterations: int | None = None, seconds: float | None = None) -> Strategy:

@@ -33,7 +33,7 @@ import numpy as np
 from senet.bots import Strategy, make_strategy
 from senet.games import get_game
 from senet.rl.encoding import encoding_for, observation_encoder
-from senet.rl.examples.afterstate import Adam, AfterstatePolicy, afterstates
+from senet.rl.examples.afterstate import HIDDEN, AfterstatePolicy, Optimizer, afterstates
 from senet.rl.examples.mykerinos_agent import GAME_ID, AfterstateStrategy
 
 SEATS = 2
@@ -44,7 +44,7 @@ def _margin(scores: list[int], seat: int) -> float:
     return (scores[seat] - scores[1 - seat]) / MARGIN_SCALE
 
 
-def imitate(policy: AfterstatePolicy, optimizer: Adam, seconds: float, seed: int) -> int:
+def imitate(policy: AfterstatePolicy, optimizer: Optimizer, seconds: float, seed: int) -> int:
     """Make the greedy bot's choices more probable for ``seconds``; return the matches."""
     game = get_game(GAME_ID)
     deadline = time.monotonic() + seconds
@@ -61,7 +61,7 @@ def imitate(policy: AfterstatePolicy, optimizer: Adam, seconds: float, seed: int
             if seat == teacher and len(legal) > 1:
                 rows = afterstates(state, seat, legal, seed + played)
                 p = policy.probabilities(rows)
-                optimizer.ascend(policy.weights, policy.gradient(rows, p, legal.index(action)))
+                optimizer.ascend(policy.gradients(rows, p, legal.index(action)))
             state.apply_unchecked(action, seat)
         played += 1
     return played
@@ -69,7 +69,7 @@ def imitate(policy: AfterstatePolicy, optimizer: Adam, seconds: float, seed: int
 
 def reinforce(
     policy: AfterstatePolicy,
-    optimizer: Adam,
+    optimizer: Optimizer,
     seconds: float,
     episodes: int | None,
     seed: int,
@@ -86,7 +86,7 @@ def reinforce(
         state = game.new_match(SEATS, seed=match_seed)
         learner = played % 2
         other = make_strategy(opponent, seed=match_seed)
-        gradient = np.zeros_like(policy.weights)
+        gradients = [np.zeros_like(array) for array in policy.parameters()]
         while not state.is_over():
             seat = state.deciding_seats()[0]
             legal = state.legal_actions_for(seat)
@@ -98,11 +98,12 @@ def reinforce(
                 rows = afterstates(state, seat, legal, match_seed + len(legal))
                 p = policy.probabilities(rows)
                 chosen = int(rng.choice(len(legal), p=p))
-                gradient += policy.gradient(rows, p, chosen)
+                for total, part in zip(gradients, policy.gradients(rows, p, chosen), strict=True):
+                    total += part
                 action = legal[chosen]
             state.apply_unchecked(action, seat)
         margin = _margin(state.scores(), learner)
-        optimizer.ascend(policy.weights, gradient * (margin - baseline))
+        optimizer.ascend([total * (margin - baseline) for total in gradients])
         baseline += 0.05 * (margin - baseline)
         played += 1
     return played
@@ -115,15 +116,16 @@ def train(
     seed: int = 1,
     opponent: str = "random",
     imitation: float = 0.0,
+    units: int = HIDDEN,
 ) -> tuple[AfterstatePolicy, int, int]:
     """Imitate greedy for ``imitation`` seconds, then reinforce against ``opponent``
     for the rest of ``seconds``; return the policy and the matches of each phase."""
     size = observation_encoder(GAME_ID, SEATS).size
-    policy = AfterstatePolicy(np.zeros(size), GAME_ID, encoding_for(GAME_ID).version)
+    policy = AfterstatePolicy.initial(size, GAME_ID, encoding_for(GAME_ID).version, units, seed)
     started = time.monotonic()
-    imitated = imitate(policy, Adam(0.01), imitation, seed)
+    imitated = imitate(policy, Optimizer(policy, 0.01), imitation, seed)
     left = seconds - (time.monotonic() - started)
-    reinforced = reinforce(policy, Adam(0.003), left, episodes, seed, opponent)
+    reinforced = reinforce(policy, Optimizer(policy, 0.003), left, episodes, seed, opponent)
     return policy, imitated, reinforced
 
 
@@ -152,6 +154,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--imitate", type=float, default=0.0, help="seconds imitating greedy")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponent", default="random", help="the bot it trains against")
+    parser.add_argument("--hidden", type=int, default=HIDDEN, help="hidden units (0: linear)")
     parser.add_argument("--out", type=Path, default=Path("mykerinos-policy.npz"))
     parser.add_argument("--evaluate", type=int, default=100, help="matches per opponent (0: none)")
     args = parser.parse_args(argv)
@@ -162,6 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         seed=args.seed,
         opponent=args.opponent,
         imitation=args.imitate,
+        units=args.hidden,
     )
     policy.save(args.out)
     print(

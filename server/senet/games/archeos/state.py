@@ -122,6 +122,38 @@ class ArcheosState(GameState):
     """An Archeos Society match in progress (or finished)."""
 
     state_fields = FIELDS
+    #: What each part of the view is built from (:attr:`GameState.view_sources`).
+    view_sources = {
+        ("game",): (),
+        ("viewer",): (),
+        ("seats",): (),
+        ("options",): (),
+        ("seasons",): (),
+        ("roles",): ("roles",),
+        ("advanced_site",): ("advanced",),
+        ("season",): ("season",),
+        ("step",): ("step",),
+        ("current_seat",): ("step", "turn"),
+        ("first_seat",): ("first_seat",),
+        ("last_monkey_seat",): ("last_monkey",),
+        ("deck_size",): ("deck",),
+        ("deck_monkey_free_top",): ("monkey_free_top",),
+        ("monkeys_drawn",): ("monkeys",),
+        ("display",): ("display",),
+        ("professor_supply",): ("supply",),
+        ("botanist_frame",): ("frame",),
+        ("expedition",): ("exp_cards", "exp_basis", "exp_limit", "exp_advanced"),
+        ("pending",): (
+            "in_ur", "linguist_left", "keep_limit", "chichen_draws", "ur_queue", "prof_queue"
+        ),
+        ("players",): (
+            "score", "hands", "known", "positions", "linguist", "relics", "tokens",
+            "expeditions", "kept", "turn",
+        ),
+        ("scores",): ("score",),
+        ("final",): ("final",),
+        ("ranking",): ("final", "score", "expeditions"),
+    }  # fmt: skip
 
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:

@@ -150,6 +150,30 @@ def view_of(state: MareState, seat: int | None) -> JsonDict:
     return public
 
 
+#: What each part of :func:`view_of` is built from (``MareState.view_sources``): the
+#: view's ``state`` is the snapshot without its hidden keys, one part per field.
+VIEW_SOURCES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("game",): (),
+    ("viewer",): (),
+    ("current_seat",): ("step", "traders", "offers", "trade_size", "actor"),
+    ("deciding_seats",): ("step", "traders", "offers", "trade_size", "actor"),
+    ("phase_name",): ("phase",),
+    ("civilizations",): ("civ_of",),
+    ("role_holders",): ("roles",),
+    ("hand_sizes",): ("hands",),
+    ("offer_sizes",): ("offers",),
+    ("hand",): ("hands",),
+    ("offer",): ("offers",),
+    ("scores",): ("owned",),
+    # shown once the match is over, read from nearly every field
+    ("ranking",): tuple(sorted(FIELDS.reported - {"game", "seat_count", "options"})),
+    **{
+        ("state", key): () if key in ("game", "seats", "options") else (key,)
+        for key in FIELDS.keys
+        if key not in HIDDEN
+    },
+}
+
 VIEW_KEYS = frozenset(
     {
         "game",

@@ -73,6 +73,8 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     """A Mare Nostrum: Mythology match in progress (or finished)."""
 
     state_fields = FIELDS
+    #: What each part of the view is built from (:attr:`GameState.view_sources`).
+    view_sources = snapshot.VIEW_SOURCES
 
     # ---------------------------------------------------------------- queries
     def current_seat(self) -> int | None:

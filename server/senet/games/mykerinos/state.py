@@ -117,6 +117,47 @@ class MykerinosState(GameState):
     """A Mykerinos match in progress (or finished)."""
 
     state_fields = FIELDS
+    #: What each part of the view is built from (:attr:`GameState.view_sources`):
+    #: the terrain (shape, pyramids, river) is laid from ``slots`` and ``nile_rows``,
+    #: the museum's rooms from ``wing_order``, held patron cards from the plots won.
+    view_sources = {
+        ("game",): (),
+        ("viewer",): (),
+        ("seats",): (),
+        ("options",): (),
+        ("campaigns",): (),
+        ("patron_names",): (),
+        ("teams",): (),
+        ("neutral_colour",): (),
+        ("phase",): ("phase",),
+        ("campaign",): ("campaign",),
+        ("current_seat",): ("phase", "turn"),
+        ("start_seat",): ("start_seat",),
+        ("final_action_seat",): ("final_seat", "phase"),
+        ("region",): ("slots", "nile_rows"),
+        ("occupied",): ("board",),
+        ("museum",): ("wing_order", "museum"),
+        ("general_reserve",): ("general",),
+        ("tiebreak",): ("tiebreak",),
+        ("players",): (
+            "prestige", "personal", "cards", "used", "won", "nile_won", "tokens", "active",
+            "phase", "tiebreak",
+        ),
+        ("deck_size",): ("deck",),
+        ("box",): ("box",),
+        ("scores",): ("final", "prestige"),
+        ("individual_scores",): ("final", "prestige"),
+        ("draft",): ("phase", "draft_row", "start_seat", "draft_index"),
+        ("nile",): (
+            "nile_governor_deck", "nile_neutral_deck", "nile_box", "blocked", "blocked_rooms"
+        ),
+        ("delimitation",): (
+            "phase", "area", "on_river", "ranks", "rank_index", "plots_left", "awaiting",
+            "area_museum", "tie_asked",
+        ),
+        ("final",): ("final",),
+        ("ranking",): ("final", "prestige", "personal"),
+    }  # fmt: skip
 
     # ------------------------------------------------------------------ setup
     def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
