@@ -18,6 +18,7 @@ stream sends serialized already (:mod:`senet.service.wire`).
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -93,6 +94,9 @@ def _guard(method: str, handler: Handler, fail: Fail) -> Handler:
     if handler.stream_stream is None:
         raise TypeError(f"{method}: client-streaming calls are not guarded")
     streams = handler.stream_stream
+    if inspect.iscoroutinefunction(streams):
+        # A reader-writer handler reads its requests through read_checked.
+        return grpc.stream_stream_rpc_method_handler(streams, deserialize, serialize)
 
     async def checked(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
         async for request in requests:
@@ -105,6 +109,19 @@ def _guard(method: str, handler: Handler, fail: Fail) -> Handler:
             yield response
 
     return grpc.stream_stream_rpc_method_handler(stream_stream, deserialize, serialize)
+
+
+async def read_checked(context: Any, method: str) -> Any:
+    """The next request of a reader-writer stream handler (``grpc.aio.EOF``
+    once the client is done sending), through the lenient parser.
+
+    Raises:
+        MalformedRequest: the request's bytes did not parse.
+    """
+    request = await context.read()
+    if isinstance(request, Unparsable):
+        raise _error(method, request)
+    return request
 
 
 class _Registrar:
