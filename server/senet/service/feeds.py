@@ -325,6 +325,9 @@ class FeedHub:
                 del self._feeds[match_id]
                 if feed.task is not None:
                     feed.task.cancel()
+                    # The reader's frame holds the feed: were the feed to hold the
+                    # task, its cancellation's traceback would close a cycle.
+                    feed.task = None
                 self._leave_group(match_id)
 
     async def _read(self, match_id: str, feed: _Feed) -> None:

@@ -422,6 +422,11 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 async for step in self.service.play(caller, match_id, from_version, sink):
                     send(step)
                 put(None)
+            except asyncio.CancelledError:
+                # The stream is over. Not put in the outbox, where the error's
+                # frames (this one among them) would hold the outbox in a cycle
+                # that only the garbage collector could free.
+                raise
             except BaseException as exc:  # surfaced to the stream as its status
                 put(exc)
 
