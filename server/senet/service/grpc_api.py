@@ -68,6 +68,18 @@ def _actions_counter(game_id: str) -> Any:
     return metrics.ACTIONS.labels(game_id)
 
 
+@functools.cache
+def _open_streams(method: str) -> Any:
+    """The open-streams gauge child of ``method``, looked up once."""
+    return metrics.OPEN_STREAMS.labels(method)
+
+
+@functools.cache
+def _stream_ok(method: str) -> Any:
+    """The OK counter child of the stream ``method``, looked up once."""
+    return metrics.RPCS.labels(method, "OK")
+
+
 # ---------------------------------------------------------------- servicer
 class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     """Implements senet.v1.MatchService over a MatchService."""
@@ -307,13 +319,14 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
     @contextlib.contextmanager
     def _counted(self, method: str, match_id: str) -> Any:
-        metrics.OPEN_STREAMS.labels(method).inc()
+        open_streams = _open_streams(method)
+        open_streams.inc()
         self._watched[match_id] = self._watched.get(match_id, 0) + 1
         metrics.ACTIVE_MATCHES.set(len(self._watched))
         try:
             yield
         finally:
-            metrics.OPEN_STREAMS.labels(method).dec()
+            open_streams.dec()
             left = self._watched[match_id] - 1
             if left:
                 self._watched[match_id] = left
@@ -349,7 +362,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                         raise errors.Draining("server is shutting down; resume elsewhere")
         except Exception as exc:
             await fail(context, "WatchMatch", exc, request.match_id)
-        metrics.RPCS.labels("WatchMatch", "OK").inc()
+        _stream_ok("WatchMatch").inc()
 
     # A reader-writer handler (a coroutine, not an async generator): it reads
     # requests and writes messages on the call itself, without the generators
@@ -377,7 +390,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 )
         except Exception as exc:
             await fail(context, "PlayMatch", exc, match_id)
-        metrics.RPCS.labels("PlayMatch", "OK").inc()
+        _stream_ok("PlayMatch").inc()
 
     async def _play(
         self,
