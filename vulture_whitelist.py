@@ -16,6 +16,10 @@ _.UNIFORM
 _.STRATEGY
 _.BOT_STRATEGIES  # senet.service reads it (vulture's first run leaves the service out)
 
+# grpcio's generated add_*Servicer_to_server functions: what they call on the
+# server-like registrars of senet.service.malformed.
+_.add_registered_method_handlers
+
 # PettingZoo's AEC API: what its users and api_test call by name.
 _.observation_space
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Set
+from collections.abc import AsyncIterator, Callable, Set
 
 from senet.service.feeds import FeedHub
 from senet.store import EventBatch
@@ -55,6 +55,12 @@ class HeldStore:
         async with self._changed:
             await self._changed.wait_for(lambda: bool(self._after(after, limit)))
         return self._after(after, limit)
+
+    async def events_following(
+        self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
+    ) -> list[EventBatch]:
+        """The reader's read (MatchStore's default: after the cursor at the call)."""
+        return await self.events_after(match_id, cursor(), limit, block_ms)
 
 
 async def _next(feed: AsyncIterator[EventBatch | None]) -> EventBatch | None:

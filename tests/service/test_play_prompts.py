@@ -8,6 +8,7 @@ the cached head, without a store read. These pin that behaviour, not timings.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from senet.service.matches import MatchService
@@ -102,6 +103,13 @@ class DeafStore(MemoryStore):
         if block_ms > 0:
             await asyncio.Event().wait()
         return await super().events_after(match_id, version, limit, 0)
+
+    async def events_following(
+        self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
+    ) -> Any:
+        if block_ms > 0:
+            await asyncio.Event().wait()
+        return await super().events_after(match_id, cursor(), limit, 0)
 
 
 async def test_the_committing_replica_hands_its_update_to_its_watchers_at_once() -> None:

@@ -81,7 +81,9 @@ class PluginRegistry(Generic[T]):
             UnknownGameError: no plug-in provides one (the message lists the known ids).
             PluginError: the plug-in is installed but broken.
         """
-        part = self.find(game_id)
+        part = self._loaded.get(game_id)  # the usual case, asked on every message
+        if part is None:
+            part = self.find(game_id)
         if part is None:
             known = ", ".join(self.game_ids()) or "none"
             raise UnknownGameError(f"unknown game {game_id!r} (known: {known})")

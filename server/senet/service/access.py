@@ -276,6 +276,8 @@ def claim_token_hash(claim_json: str) -> str:
 # -------------------------------------------------------------------- seats
 def is_started(meta: MatchMeta, seats: Mapping[int, str]) -> bool:
     """Whether every open seat is claimed (bots act only in started matches)."""
+    if len(seats) == meta.seat_count:
+        return True  # every seat is claimed (claims are only ever for seats of the match)
     return all(plan.kind != "open" or s in seats for s, plan in enumerate(meta.seats))
 
 

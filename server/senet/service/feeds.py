@@ -12,10 +12,11 @@ handful of blocking connections, not one per match. A match joins a group's
 next wait: the group waits at most ``_GROUP_WAIT_MS`` at a time, so a newly
 watched match is read within that long. Otherwise (the memory store, Redis
 Cluster, where matches live in different slots) each watched match has a reader
-task of its own. On a store that follows a cursor (``follows_cursor``: the
-memory store, in this process) that reader sleeps through the commits this
-replica publishes itself (:meth:`FeedHub.committed_here`), instead of waking
-for each only to find it published.
+task of its own, which follows the feed's version
+(:meth:`~senet.store.MatchStore.events_following`): on a store in this process
+(the memory store) it sleeps through the commits this replica publishes itself
+(:meth:`FeedHub.committed_here`), instead of waking for each only to find it
+published.
 
 Watchers that start behind the reader (resuming from an old version) catch up with
 ordinary non-blocking reads first, so nobody misses a version or sees one twice.
@@ -324,27 +325,25 @@ class FeedHub:
                 del self._feeds[match_id]
                 if feed.task is not None:
                     feed.task.cancel()
+                    # The reader's frame holds the feed: were the feed to hold the
+                    # task, its cancellation's traceback would close a cycle.
+                    feed.task = None
                 self._leave_group(match_id)
 
     async def _read(self, match_id: str, feed: _Feed) -> None:
         """Wait for commits from any replica and publish them to this replica's watchers."""
-        follows = getattr(self.store, "follows_cursor", False)
 
         def cursor() -> int:
             return feed.version
 
         while True:
             try:
-                if follows:
-                    # Asleep through this replica's own commits, which
-                    # committed_here has published already.
-                    batches = await self.store.events_following(
-                        match_id, cursor, _READ_LIMIT, self.block_ms
-                    )
-                else:
-                    batches = await self.store.events_after(
-                        match_id, feed.version, _READ_LIMIT, block_ms=self.block_ms
-                    )
+                # Following the feed's version: where the store can, the reader
+                # sleeps through this replica's own commits, which committed_here
+                # has published already.
+                batches = await self.store.events_following(
+                    match_id, cursor, _READ_LIMIT, self.block_ms
+                )
                 feed.error = None
             except MatchNotFound as exc:
                 feed.error = exc

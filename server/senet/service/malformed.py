@@ -18,6 +18,7 @@ stream sends serialized already (:mod:`senet.service.wire`).
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -93,6 +94,9 @@ def _guard(method: str, handler: Handler, fail: Fail) -> Handler:
     if handler.stream_stream is None:
         raise TypeError(f"{method}: client-streaming calls are not guarded")
     streams = handler.stream_stream
+    if inspect.iscoroutinefunction(streams):
+        # A reader-writer handler reads its requests through read_checked.
+        return grpc.stream_stream_rpc_method_handler(streams, deserialize, serialize)
 
     async def checked(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:
         async for request in requests:
@@ -107,6 +111,19 @@ def _guard(method: str, handler: Handler, fail: Fail) -> Handler:
     return grpc.stream_stream_rpc_method_handler(stream_stream, deserialize, serialize)
 
 
+async def read_checked(context: Any, method: str) -> Any:
+    """The next request of a reader-writer stream handler (``grpc.aio.EOF``
+    once the client is done sending), through the lenient parser.
+
+    Raises:
+        MalformedRequest: the request's bytes did not parse.
+    """
+    request = await context.read()
+    if isinstance(request, Unparsable):
+        raise _error(method, request)
+    return request
+
+
 class _Registrar:
     """Looks like a server to a generated ``add_*Servicer_to_server`` function and
     hands the real server guarded handlers."""
@@ -116,15 +133,38 @@ class _Registrar:
         self._fail = fail
 
     def add_generic_rpc_handlers(self, handlers: Any) -> None:
-        """Generated code registers each method twice: the generic handler is the
-        fallback path, superseded by the registered method handlers below."""
+        """Generated code registers each method twice: the unguarded generic
+        handler is dropped, the guarded one is made below."""
 
     def add_registered_method_handlers(self, service: str, handlers: dict[str, Handler]) -> None:
+        """Install ``handlers`` guarded, as a generic handler only.
+
+        Not as registered methods: gRPC's asyncio server keeps one pending
+        request per registered method and waits on all of them for every call
+        (about 30 here: each call added and removed a callback on each, some
+        200 of a SubmitAction's 830 Python calls), while generic handlers share
+        one. Looking a method up among the generic handlers is a dict probe
+        per service.
+        """
         guarded = {name: _guard(name, h, self._fail) for name, h in handlers.items()}
         self._server.add_generic_rpc_handlers(
             (grpc.method_handlers_generic_handler(service, guarded),)
         )
-        self._server.add_registered_method_handlers(service, guarded)
+
+
+class GenericOnly:
+    """Looks like a server to a generated ``add_*Servicer_to_server`` function
+    and hands the real server its generic handler alone (why: see
+    :meth:`_Registrar.add_registered_method_handlers`)."""
+
+    def __init__(self, server: Any) -> None:
+        self._server = server
+
+    def add_generic_rpc_handlers(self, handlers: Any) -> None:
+        self._server.add_generic_rpc_handlers(handlers)
+
+    def add_registered_method_handlers(self, service: str, handlers: dict[str, Handler]) -> None:
+        """Dropped: the generic handler serves the same methods."""
 
 
 def register(

@@ -263,6 +263,11 @@ class UpdateRecord:
     origin: ActionOrigin = "seat"
     #: The strategy that chose it when not the seat's holder ("" otherwise).
     origin_strategy: str = ""
+    #: :meth:`_visible` by seat, worked out once: a record is parsed once per
+    #: text and read by every stream of the match here, each asking twice.
+    _visible_to: dict[int | None, tuple[int, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def deciding_seats(self) -> tuple[int, ...]:
         """The seats that must decide after this version, in seat order."""
@@ -331,11 +336,14 @@ class UpdateRecord:
     def _visible(self, seat: int | None) -> tuple[int, ...]:
         """Indexes of the events ``seat`` may receive (Event.visible_to's rule, on
         the stored data)."""
-        return tuple(
-            i
-            for i, raw in enumerate(self.events)
-            if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
-        )
+        visible = self._visible_to.get(seat)
+        if visible is None:
+            visible = self._visible_to[seat] = tuple(
+                i
+                for i, raw in enumerate(self.events)
+                if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
+            )
+        return visible
 
 
 @functools.lru_cache(maxsize=_PARSED)

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
+from grpc_reflection.v1alpha._async import ReflectionServicer
 
 from senet.service import durability, malformed, processes
 from senet.service.bots_api import BotDecisions
@@ -256,17 +257,20 @@ async def create_server(
         ladder_service_pb2_grpc.add_LadderServiceServicer_to_server, ladder_servicer, server, fail
     )
     checker = HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(checker, server)
-    reflection.enable_server_reflection(
-        (
-            SERVICE_NAME,
-            BOT_SERVICE_NAME,
-            PLAYER_SERVICE_NAME,
-            LADDER_SERVICE_NAME,
-            health.SERVICE_NAME,
-            reflection.SERVICE_NAME,
+    # Generic handlers only, as malformed.register installs the services'.
+    health_pb2_grpc.add_HealthServicer_to_server(checker, malformed.GenericOnly(server))
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+        ReflectionServicer(
+            (
+                SERVICE_NAME,
+                BOT_SERVICE_NAME,
+                PLAYER_SERVICE_NAME,
+                LADDER_SERVICE_NAME,
+                health.SERVICE_NAME,
+                reflection.SERVICE_NAME,
+            )
         ),
-        server,
+        malformed.GenericOnly(server),
     )
     address = f"{settings.host}:{settings.port}"
     if settings.tls_cert and settings.tls_key:

@@ -307,21 +307,21 @@ class MatchStore(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} reads match by match")
 
-    #: Whether :meth:`events_following` is offered: a store in this process,
-    #: which learns of every commit as it is made.
-    follows_cursor: bool = False
-
     async def events_following(
         self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
     ) -> list[EventBatch]:
         """:meth:`events_after` ``cursor()`` with ``block_ms``, for a caller
         that may learn of commits another way while it waits (a replica's feeds
-        publish their own commits at once): ``cursor()`` is asked again after
-        each commit, a loop turn later, and a commit it already covers does not
-        end the wait. The batches returned follow ``cursor()`` as it stands
-        then. Only for stores with ``follows_cursor``.
+        publish their own commits at once). The batches returned follow
+        ``cursor()`` as it stands when they are read.
+
+        This default reads after ``cursor()`` as it stands at the call, and a
+        commit ends the wait whether or not the caller has it by then. A store
+        that learns of every commit as it is made (one in this process) can do
+        better and should: ask ``cursor()`` again after each commit, a loop turn
+        later, so that a commit the caller already covers does not end the wait.
         """
-        raise NotImplementedError(f"{type(self).__name__} cannot follow a cursor")
+        return await self.events_after(match_id, cursor(), limit, block_ms=block_ms)
 
     @abstractmethod
     async def action_log(self, match_id: str) -> list[LogEntry]:

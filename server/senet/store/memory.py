@@ -310,8 +310,6 @@ class MemoryStore(MatchStore):
             except TimeoutError:
                 return []
 
-    follows_cursor = True
-
     async def events_following(
         self, match_id: str, cursor: Callable[[], int], limit: int, block_ms: int
     ) -> list[EventBatch]:
