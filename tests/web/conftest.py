@@ -80,16 +80,19 @@ def _wait_until_answering(url: str, proc: subprocess.Popen[bytes], log: Path) ->
     pytest.fail(f"senet web did not answer:\n{log.read_text()}")
 
 
-@pytest.fixture
-def web_url(tmp_path: Path) -> Iterator[str]:
-    """``senet serve`` (embedded store, one bot worker) and ``senet web`` in front of it."""
+def serve_web(
+    tmp_path: Path, serve: list[str], before_web: Callable[[int], None] | None = None
+) -> Iterator[str]:
+    """``senet serve`` with ``serve``'s flags, then (after ``before_web`` has had the
+    server's port) ``senet web`` in front of it: yields the web address."""
     log = tmp_path / "servers.log"
     server, server_port = _start(
-        ["serve", "--host", "127.0.0.1", "--no-log-json", "--log-level", "WARNING",
-         "--embedded-bot-workers", "1"],
+        ["serve", "--host", "127.0.0.1", "--no-log-json", "--log-level", "WARNING", *serve],
         log, "Senet is serving on 127.0.0.1:{port}",
     )  # fmt: skip
     try:
+        if before_web is not None:
+            before_web(server_port)
         web, web_port = _start(
             ["web", "--server", f"127.0.0.1:{server_port}"],
             log, "Senet web is serving on http://127.0.0.1:{port}",
@@ -102,6 +105,12 @@ def web_url(tmp_path: Path) -> Iterator[str]:
             _stop(web)
     finally:
         _stop(server)
+
+
+@pytest.fixture
+def web_url(tmp_path: Path) -> Iterator[str]:
+    """``senet serve`` (embedded store, one bot worker) and ``senet web`` in front of it."""
+    yield from serve_web(tmp_path, ["--embedded-bot-workers", "1"])
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import _start, _stop, _wait_until_answering
+from tests.web.conftest import serve_web
 
 pytestmark = pytest.mark.slow
 
@@ -23,35 +23,21 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
+def _start_two_ladders(server_port: int) -> None:
+    for game, flight in (("mykerinos", "2"), ("archeos", "0")):
+        started = subprocess.run(
+            [sys.executable, "-m", "senet.cli", "ladder", "--server",
+             f"127.0.0.1:{server_port}", "start", "--game", game, "--bots", "",
+             "--max-in-flight", flight],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert started.returncode == 0, started.stdout + started.stderr
+
+
 @pytest.fixture
 def ladder_web(tmp_path: Path) -> Iterator[str]:
     """``senet serve`` with two ladders started (no bots) and ``senet web`` in front."""
-    log = tmp_path / "servers.log"
-    server, server_port = _start(
-        ["serve", "--host", "127.0.0.1", "--no-log-json", "--log-level", "WARNING"],
-        log, "Senet is serving on 127.0.0.1:{port}",
-    )  # fmt: skip
-    try:
-        for game, flight in (("mykerinos", "2"), ("archeos", "0")):
-            started = subprocess.run(
-                [sys.executable, "-m", "senet.cli", "ladder", "--server",
-                 f"127.0.0.1:{server_port}", "start", "--game", game, "--bots", "",
-                 "--max-in-flight", flight],
-                capture_output=True, text=True, timeout=60,
-            )  # fmt: skip
-            assert started.returncode == 0, started.stdout + started.stderr
-        web, web_port = _start(
-            ["web", "--server", f"127.0.0.1:{server_port}"],
-            log, "Senet web is serving on http://127.0.0.1:{port}",
-        )  # fmt: skip
-        try:
-            url = f"http://127.0.0.1:{web_port}"
-            _wait_until_answering(url + "/", web, log)
-            yield url
-        finally:
-            _stop(web)
-    finally:
-        _stop(server)
+    yield from serve_web(tmp_path, [], _start_two_ladders)
 
 
 def test_the_top_bar_leads_to_the_ladders_and_each_to_its_standings(

@@ -11,27 +11,14 @@
 // It prints one JSON line (each ladder's id, game, seats, state, clock, counts
 // and leader) and exits 0 when every check held.
 
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const PROTO_DIR = join(here, "..", "..", "..", "proto");
-const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
+import { loadSenet, option, target } from "./senet.mjs";
 
-function option(name, fallback) {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? process.argv[at + 1] : fallback;
-}
-const target = process.argv[2] && !process.argv[2].startsWith("--") ? process.argv[2] : "127.0.0.1:50051";
 const game = option("game", "");
 const pageSize = Number(option("page-size", "20"));
 
-const senet = grpc.loadPackageDefinition(
-  protoLoader.loadSync(["senet/v1/ladder_service.proto"], { ...LOAD_OPTIONS, includeDirs: [PROTO_DIR] }),
-).senet.v1;
+const senet = loadSenet(["senet/v1/ladder_service.proto"]);
 const ladder = new senet.LadderService(target, grpc.credentials.createInsecure());
 
 function unary(method, request) {

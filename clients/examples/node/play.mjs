@@ -16,25 +16,15 @@
 // It prints one JSON line with what it saw and exits 0 when every check held.
 
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { getProtoPath } from "google-proto-files";
 import protobuf from "protobufjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const PROTO_DIR = join(here, "..", "..", "..", "proto");
-const target = process.argv[2] ?? "127.0.0.1:50051";
+import { loadSenet, target } from "./senet.mjs";
 
-// uint64 fields (versions, seeds) exceed 2^53: decode them as decimal strings,
-// or the seed loses digits and the commitment check fails.
-const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
-
-const senet = grpc.loadPackageDefinition(
-  protoLoader.loadSync(["senet/v1/match_service.proto"], { ...LOAD_OPTIONS, includeDirs: [PROTO_DIR] }),
-).senet.v1;
+const senet = loadSenet(["senet/v1/match_service.proto"]);
 // The error details: google/rpc/status.proto and error_details.proto from
 // googleapis, here through the npm package google-proto-files, read with protobufjs.
 const rpc = new protobuf.Root();

@@ -12,24 +12,14 @@
 // It prints one JSON line with what it saw and exits 0 when every check held.
 
 import { randomUUID } from "node:crypto";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const PROTO_DIR = join(here, "..", "..", "..", "proto");
-const target = process.argv[2] ?? "127.0.0.1:50051";
+import { loadSenet, target } from "./senet.mjs";
+
 const GAME = "mykerinos";
-const LOAD_OPTIONS = { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true };
 
-const senet = grpc.loadPackageDefinition(
-  protoLoader.loadSync(["senet/v1/match_service.proto", "senet/v1/player_service.proto"], {
-    ...LOAD_OPTIONS,
-    includeDirs: [PROTO_DIR],
-  }),
-).senet.v1;
+const senet = loadSenet(["senet/v1/match_service.proto", "senet/v1/player_service.proto"]);
 const players = new senet.PlayerService(target, grpc.credentials.createInsecure());
 const matches = new senet.MatchService(target, grpc.credentials.createInsecure());
 
