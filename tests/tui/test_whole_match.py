@@ -1,8 +1,7 @@
 """Whole matches played through the full-screen UI, at 80x24 and at 120x40.
 
-Archeos plays whole at 80x24 against one bot, where its drawing is tightest (three
-seats play at 120x40 for their first turns; the wide layout's whole match is
-Mykerinos's).
+Archeos plays whole at 80x24, where its drawing is tightest; at 120x40 its first
+turns are played, the wide layout's whole match being Mykerinos's.
 
 Textual's headless pilot presses the keys a person would (Enter, numbers, typed
 notation, arrows and ``?``, a filter word) for seat 0 while a bot worker plays the
@@ -60,10 +59,10 @@ async def test_a_whole_mykerinos_match(
 
 
 async def test_a_whole_archeos_match(bot_server: str) -> None:
-    app, driver, text = await _play(bot_server, "archeos", 1, (80, 24), {"advanced_site": "ur"})
+    app, driver, text = await _play(bot_server, "archeos", 2, (80, 24), {"advanced_site": "ur"})
     assert app.over and driver.turns > 5
     assert "The match is over" in text, text
-    assert app.summary is not None and len(app.summary.places) == 2
+    assert app.summary is not None and len(app.summary.places) == 3
 
 
 async def test_archeos_turns_at_120x40(bot_server: str) -> None:
