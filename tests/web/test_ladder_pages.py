@@ -12,21 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
 
 import grpc
 import httpx
 import pytest
 
-from senet.cli.beside import embedded_server
 from senet.v1 import games_pb2, ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
-from senet.web.app import create_app
 from senet.web.ladder_pages import ladders_html, rating_svg, tournament_html
-from senet.web.settings import WebSettings
 
-BASE = "http://127.0.0.1:8080"
 GAME = "pebbles"
 
 
@@ -85,31 +80,19 @@ def test_the_index_links_each_ladder_its_leader_and_its_leaderboard() -> None:
     assert "No ladder runs here yet" in empty and "<table" not in empty
 
 
-@pytest.fixture
-async def server() -> AsyncIterator[str]:
-    async with embedded_server() as address:
-        yield address
-
-
 @pytest.mark.slow
 async def test_the_index_of_a_server_without_ladders_says_how_to_start_one(
-    server: str,
+    web: httpx.AsyncClient,
 ) -> None:
-    app = create_app(WebSettings(server=server))
-    transport = httpx.ASGITransport(app=app)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
-            index = await web.get("/ladders")
-            assert index.status_code == 200 and "No ladder runs here yet" in index.text
-            assert "senet ladder start" in index.text
-            # Every page's top bar leads to the index.
-            assert '<a href="/ladders">Ladders</a>' in (await web.get("/leaderboard")).text
-    finally:
-        await app.state.web.close()
+    index = await web.get("/ladders")
+    assert index.status_code == 200 and "No ladder runs here yet" in index.text
+    assert "senet ladder start" in index.text
+    # Every page's top bar leads to the index.
+    assert '<a href="/ladders">Ladders</a>' in (await web.get("/leaderboard")).text
 
 
 @pytest.mark.slow
-async def test_ladder_bot_and_tournament_pages(server: str) -> None:
+async def test_ladder_bot_and_tournament_pages(server: str, web: httpx.AsyncClient) -> None:
     async with grpc.aio.insecure_channel(server) as channel:
         players = player_service_pb2_grpc.PlayerServiceStub(channel)
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
@@ -144,44 +127,38 @@ async def test_ladder_bot_and_tournament_pages(server: str) -> None:
             assert time.monotonic() < deadline
             await asyncio.sleep(0.1)
         await ladder.StartLadder(lpb.StartLadderRequest(spec=lpb.LadderSpec(game_id=GAME)))
-    app = create_app(WebSettings(server=server))
-    transport = httpx.ASGITransport(app=app)
-    try:
-        async with httpx.AsyncClient(transport=transport, base_url=BASE) as web:
-            index = await web.get("/ladders")
-            assert index.status_code == 200 and '<a href="/ladders">Ladders</a>' in index.text
-            assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in index.text
-            assert "paused" in index.text  # the ladder was paused above
-            assert "alpha" in index.text or "beta" in index.text  # its leader
-            only = (await web.get(f"/ladders?game={GAME}")).text
-            assert f"/ladders/{GAME}-2'" in only
-            other = (await web.get("/ladders?game=mykerinos")).text
-            assert "No ladder runs here yet" in other and f"/ladders/{GAME}-2'" not in other
-            assert (await web.get("/ladders?game=chess")).status_code == 400
-            page = (await web.get(f"/ladders/{GAME}-2")).text
-            assert "<a href='/ladders'>every ladder</a>" in page
-            assert "alpha" in page and "beta" in page and "/replay'" in page
-            assert "interval" in page and f"/bots/{bots[0].bot_id}" in page
-            bot_page = await web.get(f"/bots/{bots[0].bot_id}")
-            assert bot_page.status_code == 200 and "<svg" in bot_page.text
-            assert "/replay'" in bot_page.text
-            # Rated per ladder (game and seat count), not on the game's matchmaking board.
-            assert f"<h3>{GAME}-2</h3>" in bot_page.text
-            assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in bot_page.text
-            assert "(matchmaking)" not in bot_page.text
-            board = (await web.get(f"/leaderboard?game={GAME}&seats=2")).text
-            assert "alpha" in board and "beta" in board
-            assert "aria-current=page>ladder at 2 seats" in board
-            assert "Nobody is ranked yet" in (await web.get(f"/leaderboard?game={GAME}")).text
-            ladder_3 = (await web.get(f"/leaderboard?game={GAME}&seats=3")).text
-            assert "Nobody is ranked on this ladder yet" in ladder_3
-            profile = (await web.get("/player", params={"subject": bots[0].subject})).text
-            assert f"{GAME}-2</a> (ladder)" in profile
-            assert (await web.get("/ladders/nope-2")).status_code == 404
-            assert (await web.get("/bots/" + "0" * 20)).status_code == 404
-            tour_page = await web.get(f"/tournaments/{created.tournament_id}")
-            assert tour_page.status_code == 200 and "Buchholz" in tour_page.text
-            export = await web.get(f"/tournaments/{created.tournament_id}/export.json")
-            assert len(json.loads(export.text)["games"]) == 1
-    finally:
-        await app.state.web.close()
+    index = await web.get("/ladders")
+    assert index.status_code == 200 and '<a href="/ladders">Ladders</a>' in index.text
+    assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in index.text
+    assert "paused" in index.text  # the ladder was paused above
+    assert "alpha" in index.text or "beta" in index.text  # its leader
+    only = (await web.get(f"/ladders?game={GAME}")).text
+    assert f"/ladders/{GAME}-2'" in only
+    other = (await web.get("/ladders?game=mykerinos")).text
+    assert "No ladder runs here yet" in other and f"/ladders/{GAME}-2'" not in other
+    assert (await web.get("/ladders?game=chess")).status_code == 400
+    page = (await web.get(f"/ladders/{GAME}-2")).text
+    assert "<a href='/ladders'>every ladder</a>" in page
+    assert "alpha" in page and "beta" in page and "/replay'" in page
+    assert "interval" in page and f"/bots/{bots[0].bot_id}" in page
+    bot_page = await web.get(f"/bots/{bots[0].bot_id}")
+    assert bot_page.status_code == 200 and "<svg" in bot_page.text
+    assert "/replay'" in bot_page.text
+    # Rated per ladder (game and seat count), not on the game's matchmaking board.
+    assert f"<h3>{GAME}-2</h3>" in bot_page.text
+    assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in bot_page.text
+    assert "(matchmaking)" not in bot_page.text
+    board = (await web.get(f"/leaderboard?game={GAME}&seats=2")).text
+    assert "alpha" in board and "beta" in board
+    assert "aria-current=page>ladder at 2 seats" in board
+    assert "Nobody is ranked yet" in (await web.get(f"/leaderboard?game={GAME}")).text
+    ladder_3 = (await web.get(f"/leaderboard?game={GAME}&seats=3")).text
+    assert "Nobody is ranked on this ladder yet" in ladder_3
+    profile = (await web.get("/player", params={"subject": bots[0].subject})).text
+    assert f"{GAME}-2</a> (ladder)" in profile
+    assert (await web.get("/ladders/nope-2")).status_code == 404
+    assert (await web.get("/bots/" + "0" * 20)).status_code == 404
+    tour_page = await web.get(f"/tournaments/{created.tournament_id}")
+    assert tour_page.status_code == 200 and "Buchholz" in tour_page.text
+    export = await web.get(f"/tournaments/{created.tournament_id}/export.json")
+    assert len(json.loads(export.text)["games"]) == 1

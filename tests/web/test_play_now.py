@@ -8,30 +8,15 @@ cancel), a leaderboard page and a player page linking replays'.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
-from senet.cli.beside import embedded_server
-from senet.web.app import create_app
 from senet.web.queue import IDENTITY_COOKIE
 from senet.web.security import CSRF_COOKIE
-from senet.web.settings import WebSettings
 
-BASE = "http://127.0.0.1:8080"
 # Each test starts an in-process server (a second or more on a loaded machine).
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-async def web() -> AsyncIterator[httpx.AsyncClient]:
-    async with embedded_server() as address:
-        app = create_app(WebSettings(server=address))
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
-            yield client
-        await app.state.web.close()
 
 
 async def _csrf(web: httpx.AsyncClient) -> dict[str, str]:
