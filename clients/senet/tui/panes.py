@@ -178,11 +178,14 @@ class BoardPane(ScrollableContainer):
                 self.call_after_refresh(self.on_scroll)
 
     def on_resize(self) -> None:
-        # Sent for a new virtual size too: a drawing laid out longer or shorter than
-        # before changes what is left below without any scroll.
         self._pin()
         if self.on_scroll is not None:
             self.on_scroll()
+
+    def watch_virtual_size(self) -> None:
+        # A drawing laid out longer or shorter than before changes what is left below
+        # without any scroll, and Textual sends Resize only for a new region.
+        self.on_resize()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
