@@ -4,6 +4,8 @@ charges, and the bot decisions and deadlines the new version makes due."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from senet.games import get_game
 from senet.service.cache import CachedMatch
 from senet.service.clocks import Clock, TimeControl, started_ms
@@ -150,3 +152,30 @@ def test_before_the_first_decision_the_clock_runs_from_the_start() -> None:
     plan = plan_commit(MATCH, entry, _record(entry, 0, 1), (0,), NOW, request_id="r1")
     held = int(NOW * 1000) - started_ms(entry.meta, entry.seats)
     assert plan.clock is not None and plan.clock.remaining_ms == (max(0, 10_000 - held), 10_000)
+
+
+def test_a_committed_record_keeps_every_field_it_does_not_stamp() -> None:
+    """UpdateRecord.committed writes its fields out (the hot path skips
+    dataclasses.replace): it must agree with replace on every field, so a field
+    added to the record and forgotten there fails here."""
+    record = UpdateRecord(
+        version=7,
+        seat=2,
+        notation="PLAY 3",
+        events=[{"kind": "drew", "data": {"n": 1}, "audience": [2]}],
+        status="active",
+        current_seat=3,
+        clock={"remaining_ms": [1, 2]},
+        deciding=[1, 3],
+        request_id="old",
+    )
+    stamped = {
+        "clock": {"remaining_ms": [3, 4]},
+        "claims": {"2": "abc"},
+        "request_id": "r-9",
+        "origin": "takeover",
+        "origin_strategy": "greedy",
+    }
+    committed = record.committed(**stamped)  # type: ignore[arg-type]
+    assert committed == dataclasses.replace(record, **stamped)  # type: ignore[arg-type]
+    assert committed.to_json() == dataclasses.replace(record, **stamped).to_json()  # type: ignore[arg-type]

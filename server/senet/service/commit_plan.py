@@ -12,7 +12,7 @@ deadlines, :mod:`senet.service.dues`), to be posted before the request is sent.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from senet.service.access import clock_view, control_of
 from senet.service.cache import CachedMatch
@@ -78,12 +78,13 @@ def plan_commit(
     deciding = record.deciding_seats() if status == "active" else ()
     waiting = {s for s in before if s != seat}
     clock = entry.clock
+    clock_data = record.clock
     control = control_of(meta)
     if clock is not None and control is not None:
         start = 0 if clock.turn_started_ms else started_ms(meta, seats)
         clock = clock.after(control, seat, int(now * 1000), start, timed_out, before, deciding)
         view = clock_view(meta, seats, clock, deciding)
-        record = replace(record, clock=None if view is None else view.to_data())
+        clock_data = None if view is None else view.to_data()
     fresh = [due for due in deciding if due not in waiting]
     posts = due_posts(match_id, meta, seats, record.version, fresh, clock)
     # A person's seat may be taken over (its player left): the commit checks
@@ -93,9 +94,7 @@ def plan_commit(
     if check_next and next_seat is not None and next_seat in seats:
         claims[str(next_seat)] = claim_fingerprint(seats[next_seat])
     origin, strategy = action_origin(seats[seat], timed_out)
-    record = replace(
-        record, claims=claims, request_id=request_id, origin=origin, origin_strategy=strategy
-    )
+    record = record.committed(clock_data, claims, request_id, origin, strategy)
     head = HeadDocument(state.snapshot_data(), now, None if clock is None else clock.to_data())
     request = CommitRequest(
         expected_version=entry.version,

@@ -100,32 +100,36 @@ class _Feed:
     def _reach(self, entries: list[_Waiting]) -> None:
         """Hand each waiting watcher what it has not had: pushed where its hook
         takes it (it goes on waiting), else by waking it."""
+        # One reading of the clock for every watcher reached (their idle time
+        # starts again when they have something): this runs on every commit.
+        now = asyncio.get_running_loop().time()
         for entry in entries:
             watcher, waiter = entry
             if waiter.done():
                 continue  # its heartbeat woke it, or it was cancelled
-            if watcher.push is not None and self._pushed(watcher):
+            if watcher.push is not None and self._pushed(watcher, now):
                 self.waiters.setdefault(watcher.seat, []).append(entry)
             else:
                 waiter.set_result(None)
 
-    def _pushed(self, watcher: _Watcher) -> bool:
-        """Push the batches after ``watcher``'s cursor through its hook; False
-        where it must wake instead (a batch the hook declines, or one this
-        feed no longer holds)."""
-        assert watcher.push is not None
+    def _pushed(self, watcher: _Watcher, now: float) -> bool:
+        """Push the batches after ``watcher``'s cursor through its hook (marking
+        it as having had something at ``now``); False where it must wake
+        instead (a batch the hook declines, or one this feed no longer holds)."""
+        push = watcher.push
+        assert push is not None
         while True:
             batch = self.batches.get(watcher.cursor + 1)
             if batch is None:
                 return self.version <= watcher.cursor
             try:
-                if not watcher.push(batch):
+                if not push(batch):
                     return False
             except Exception:  # the watcher's own path meets it again, and reports it
                 log.exception("a watcher's push failed; it reads the batch itself")
                 return False
             watcher.cursor = batch.version
-            watcher.sent()
+            watcher.sent_at = now
 
     def wait(self, watcher: _Watcher) -> asyncio.Future[None]:
         """A future that the next batch (unless pushed) or signal resolves."""

@@ -466,12 +466,14 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
         updates = asyncio.create_task(pump_updates())
         submissions = asyncio.create_task(pump_requests())
         write = context.write
+        # The outbox's deque read here, not through take(): once per message.
+        waiting = outbox.items
         try:
             while True:
-                message = outbox.take()
-                if message is _EMPTY:
+                if not waiting:
                     await outbox.wait()
                     continue
+                message = waiting.popleft()
                 if message is None:
                     return
                 if isinstance(message, BaseException):
@@ -493,42 +495,36 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             put(prompt_message(legal))
 
 
-#: What :meth:`Outbox.take` returns while the outbox is empty.
-_EMPTY: Any = object()
-
-
 class Outbox:
     """A stream's messages on their way to the wire: many producers, the
     stream's handler the one consumer.
 
     Leaner than an ``asyncio.Queue`` (about a dozen Python calls a message
     between its put and get): a deque, and one future while the consumer
-    waits, resolved by the first message put. The consumer takes whatever is
-    there without waiting, and waits only when nothing is.
+    waits, resolved by the first message put. The consumer pops whatever is
+    in :attr:`items` without waiting, and waits only when nothing is.
     """
 
-    __slots__ = ("_items", "_waiter")
+    __slots__ = ("_waiter", "items")
 
     def __init__(self) -> None:
-        self._items: collections.deque[Any] = collections.deque()
+        #: The items put and not yet taken, oldest first (the consumer may
+        #: pop them itself).
+        self.items: collections.deque[Any] = collections.deque()
         self._waiter: asyncio.Future[None] | None = None
 
     def put(self, item: Any) -> None:
         """Queue ``item`` (never waits) and wake the consumer if it waits."""
-        self._items.append(item)
+        self.items.append(item)
         waiter = self._waiter
         if waiter is not None:
             self._waiter = None
             if not waiter.done():
                 waiter.set_result(None)
 
-    def take(self) -> Any:
-        """The oldest item, or ``_EMPTY``."""
-        return self._items.popleft() if self._items else _EMPTY
-
     async def wait(self) -> None:
         """Until an item is put (returns at once if one is there)."""
-        if self._items:
+        if self.items:
             return
         waiter = self._waiter = asyncio.get_running_loop().create_future()
         try:

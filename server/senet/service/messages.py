@@ -256,14 +256,18 @@ def stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> 
     if isinstance(item, MatchSnapshot):
         return response(snapshot=snapshot_to_proto(item))
     if isinstance(item, MatchUpdate):
-        key = response.DESCRIPTOR.name
-        data: bytes | None = item.wire.get(key)
-        if data is None:
-            message = response()
-            write_update(message.update, game_id, item)
-            data = item.wire[key] = message.SerializeToString()
-        return data
+        data: bytes | None = item.wire.get(response.DESCRIPTOR.name)
+        return _update_bytes(response, game_id, item) if data is None else data
     return response(heartbeat=_heartbeat(item))
+
+
+def _update_bytes(response: type[_Streamed], game_id: str, item: MatchUpdate) -> bytes:
+    """``item``'s message serialized, kept in its ``wire`` for the streams sharing it."""
+    message = response()
+    write_update(message.update, game_id, item)
+    data: bytes = message.SerializeToString()
+    item.wire[response.DESCRIPTOR.name] = data
+    return data
 
 
 def compact_reply(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse | None:
@@ -275,6 +279,15 @@ def compact_reply(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionRespo
 def compact_message(game_id: str, item: WatchItem, prompt: LegalActions | None) -> bytes:
     """``item``'s PlayMatch message on a compact stream: its prompt beside it,
     and on the update of the receiver's own submission, that request's id."""
+    if type(item) is MatchUpdate:  # every commit's message, on every stream: the short way
+        data = item.wire.get(_PLAY_RESPONSE)
+        if data is None:
+            data = _update_bytes(match_service_pb2.PlayMatchResponse, game_id, item)
+        if prompt is not None:
+            data += LEGAL_ENTRIES.turn(prompt)
+        if item.request_id:
+            data += request_id_field(item.request_id)
+        return data
     message = stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
     data = message if isinstance(message, bytes) else message.SerializeToString()
     if prompt is not None:
@@ -282,6 +295,10 @@ def compact_message(game_id: str, item: WatchItem, prompt: LegalActions | None) 
     if isinstance(item, MatchUpdate) and item.request_id:
         data += request_id_field(item.request_id)
     return data
+
+
+#: The key of a PlayMatch message's bytes in an update's ``wire``.
+_PLAY_RESPONSE: str = match_service_pb2.PlayMatchResponse.DESCRIPTOR.name
 
 
 def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:

@@ -275,6 +275,32 @@ class UpdateRecord:
             return tuple(self.deciding)
         return () if self.current_seat is None else (self.current_seat,)
 
+    def committed(
+        self,
+        clock: JsonDict | None,
+        claims: dict[str, str],
+        request_id: str,
+        origin: ActionOrigin,
+        origin_strategy: str,
+    ) -> UpdateRecord:
+        """This update as committed (see senet.service.commit_plan): with the
+        clocks after it and what the commit stamps on it. One constructor call
+        on every commit, not ``dataclasses.replace``'s walk over the fields."""
+        return UpdateRecord(
+            version=self.version,
+            seat=self.seat,
+            notation=self.notation,
+            events=self.events,
+            status=self.status,
+            current_seat=self.current_seat,
+            clock=clock,
+            claims=claims,
+            deciding=self.deciding,
+            request_id=request_id,
+            origin=origin,
+            origin_strategy=origin_strategy,
+        )
+
     def to_json(self) -> str:
         # A plain dict: dataclasses.asdict would deep-copy the events (hot path).
         doc = {
@@ -315,7 +341,7 @@ class UpdateRecord:
     def from_json(cls, text: str) -> UpdateRecord:
         """The stored update, parsed once per text for every stream of this
         replica that reads it (callers never change it)."""
-        return _parsed_record(text)
+        return parsed_update(text)
 
     def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
         """What sets apart what ``seat`` receives of this version: whether it made
@@ -338,16 +364,22 @@ class UpdateRecord:
         the stored data)."""
         visible = self._visible_to.get(seat)
         if visible is None:
+            # A list, not a generator: read once per seat and record, on every commit.
             visible = self._visible_to[seat] = tuple(
-                i
-                for i, raw in enumerate(self.events)
-                if raw.get("audience") is None or (seat is not None and seat in raw["audience"])
+                [
+                    i
+                    for i, raw in enumerate(self.events)
+                    if (audience := raw.get("audience")) is None
+                    or (seat is not None and seat in audience)
+                ]
             )
         return visible
 
 
 @functools.lru_cache(maxsize=_PARSED)
-def _parsed_record(text: str) -> UpdateRecord:
+def parsed_update(text: str) -> UpdateRecord:
+    """:meth:`UpdateRecord.from_json` without the method's call: a stream's
+    push reads every commit's record through it."""
     try:
         record = UpdateRecord(**_document(text, "update"))
     except TypeError as exc:

@@ -18,12 +18,13 @@ from senet.games import Event, Game
 from senet.service import errors
 from senet.service.access import Caller, MatchAccess, meta_of
 from senet.service.prompts import prompt_cached, seat_prompt
-from senet.service.records import UpdateRecord, claim_fingerprint
+from senet.service.records import UpdateRecord, claim_fingerprint, parsed_update
 from senet.service.views import Heartbeat, LegalActions, MatchSnapshot, MatchUpdate
 from senet.store import EventBatch
 
 #: Recent updates kept parsed, and as each audience receives them, for the streams
-#: that read them (every stream of a match reads each of its updates once).
+#: that read them (every stream of a match reads each of its updates once, soon
+#: after it is made: the oldest made goes first).
 _SHARED_UPDATES = 1024
 
 WatchItem = MatchSnapshot | MatchUpdate | Heartbeat
@@ -50,7 +51,6 @@ def update_for(
     key = (batch.events_json, record.audience_of(seat))
     update = access.updates.get(key)
     if update is not None:
-        access.updates.move_to_end(key)
         return update
     notation = record.notation
     if seat != record.seat:
@@ -105,9 +105,10 @@ def holds_now(seat: int, claim_json: str, record: UpdateRecord, events: list[Eve
     named = record.claims.get(str(seat))
     if named is not None:
         return named == claim_fingerprint(claim_json)
-    if all(event.audience is None for event in events):
-        return True
-    return None
+    for event in events:  # a loop, not all() over a generator: on every push
+        if event.audience is not None:
+            return None
+    return True
 
 
 class StreamSteps:
@@ -166,30 +167,44 @@ class StreamSteps:
 
     def push(self, batch: EventBatch) -> bool:
         """``batch``'s item to the sink if it can be made without the store (and
-        then None to the sink if the match is over); whether it was."""
-        assert self.sink is not None
-        if batch.version <= self.cursor:
+        then None to the sink if the match is over); whether it was.
+
+        Every stream of a match runs this for every commit, so the steps that
+        :meth:`later` takes through :meth:`_read`, :meth:`_prompt_due` and
+        :meth:`_advance` are written out here."""
+        sink = self.sink
+        assert sink is not None
+        version = batch.version
+        if version <= self.cursor:
             return True  # the start's snapshot was at this version or later
-        if batch.is_start:
-            return False  # its snapshot is read from the store
-        access, seat, claim_json = self.access, self.seat, self.claim_json
-        record, update = self._read(batch)
+        if version == 0:
+            return False  # the start (EventBatch.is_start): its snapshot is read from the store
+        seat, claim_json = self.seat, self.claim_json
+        record = parsed_update(batch.events_json)
+        update = update_for(self.access, self.game, batch, record, seat)
+        deciding = update.deciding
         legal = None
         if seat is not None and claim_json is not None:
             if holds_now(seat, claim_json, record, update.events) is not True:
                 return False
-            if self._prompt_due(update):
+            if (
+                self.prompted is not None
+                and seat in deciding
+                and (update.seat == seat or not self.was_deciding)
+            ):
                 legal = prompt_cached(
-                    access, self.game_id, self.match_id, update.version, seat, claim_json
+                    self.access, self.game_id, self.match_id, version, seat, claim_json
                 )
                 if legal is None:
                     return False
                 if not legal.actions:
                     legal = None
-        self.sink(PlayItem(update, legal))
-        self._advance(update, record)
-        if self.done:
-            self.sink(None)
+        sink(PlayItem(update, legal))
+        self.cursor = version
+        self.was_deciding = seat in deciding
+        done = self.done = record.status == "finished"
+        if done:
+            sink(None)
         return True
 
     async def later(self, batch: EventBatch) -> PlayItem | None:

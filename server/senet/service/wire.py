@@ -40,8 +40,14 @@ _TURN = b"\x3a"  # PlayMatchResponse.turn = 7, length-delimited
 _REQUEST_ID = b"\x42"  # PlayMatchResponse.request_id = 8, length-delimited
 
 
+#: The one-byte varints (0-127): most lengths and versions of a stream's fields.
+_SMALL_VARINTS = tuple(bytes((value,)) for value in range(0x80))
+
+
 def varint(value: int) -> bytes:
     """``value`` (>= 0) as a protobuf base-128 varint."""
+    if 0 <= value < 0x80:
+        return _SMALL_VARINTS[value]
     out = bytearray()
     while value > 0x7F:
         out.append(value & 0x7F | 0x80)
