@@ -1,0 +1,87 @@
+"""Building a seat's view part by part (:meth:`GameState.view_parts`).
+
+A game that declares :attr:`GameState.view_sources` writes its view as one builder
+per top-level key, and its per-seat table (``players``) as one builder per entry
+key; :meth:`GameState.view` calls them all and :meth:`GameState.view_parts` only
+those asked, so both come from one source of truth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
+
+State = TypeVar("State")
+
+#: What a part builder returns to leave its key out of the view (a part shown only
+#: in some phases, such as a finished match's ``final``).
+ABSENT: Any = object()
+
+#: Builds one top-level part of ``seat``'s view of a state: ``(state, seat)``, or
+#: ``(state, seat, keys)`` for a part with two-key paths when only ``keys`` are asked.
+PartBuilder = Callable[..., Any]
+#: Builds one key of seat ``entry_seat``'s entry of a per-seat table, for ``viewer``.
+EntryBuilder = Callable[[State, "int | None", int], Any]
+
+
+def requested(parts: Iterable[tuple[str, ...]]) -> dict[str, set[str] | None]:
+    """``parts`` by top-level key: ``None`` where the whole part is asked, else the
+    second keys asked under it."""
+    asked: dict[str, set[str] | None] = {}
+    for path in parts:
+        key = path[0]
+        if len(path) == 1:
+            asked[key] = None
+            continue
+        subs = asked.get(key, set())
+        if subs is not None:
+            subs.add(path[1])
+            asked[key] = subs
+    return asked
+
+
+def build_view(
+    state: State,
+    seat: int | None,
+    builders: Mapping[str, PartBuilder],
+    asked: Mapping[str, set[str] | None] | None = None,
+) -> dict[str, Any]:
+    """The parts of ``seat``'s view in ``builders``' order: every one, or those in
+    ``asked`` (see :func:`requested`). Where only some keys under a part are asked
+    (the game's ``view_sources`` has two-key paths there), its builder is called with
+    them as a third argument."""
+    view: dict[str, Any] = {}
+    for key, build in builders.items():
+        if asked is None:
+            value = build(state, seat)
+        elif key not in asked:
+            continue
+        else:
+            subs = asked[key]
+            value = build(state, seat) if subs is None else build(state, seat, subs)
+        if value is not ABSENT:
+            view[key] = value
+    return view
+
+
+def build_table(
+    state: State,
+    viewer: int | None,
+    seats: int,
+    entry_builders: Mapping[str, tuple[EntryBuilder[State], bool]],
+    keys: set[str] | None = None,
+) -> list[dict[str, Any]]:
+    """A per-seat table: for each seat, its entry's keys in ``entry_builders``' order
+    (all, or ``keys``). A key flagged ``True`` is shown in the viewer's own entry only
+    (its hand)."""
+    table: list[dict[str, Any]] = []
+    for seat in range(seats):
+        entry: dict[str, Any] = {}
+        for key, (build, own_only) in entry_builders.items():
+            if keys is not None and key not in keys:
+                continue
+            if own_only and seat != viewer:
+                continue
+            entry[key] = build(state, viewer, seat)
+        table.append(entry)
+    return table
