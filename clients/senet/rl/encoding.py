@@ -247,6 +247,8 @@ class TensorWriter:
         #: Per feature, the view parts (paths of the game's ``view_sources``) it
         #: reads, ``None`` for the whole view: worked out on the first call.
         self._needs: list[frozenset[tuple[str, ...]] | None] = []
+        #: Per set of changed parts, what a call does (see :meth:`_plan_step`).
+        self._plans: dict[frozenset[tuple[str, ...]], _StepPlan] = {}
         #: The parts every call asks for (the viewer and seat count, read by all).
         self._base: frozenset[tuple[str, ...]] = frozenset()
         self._started = False
@@ -273,13 +275,40 @@ class TensorWriter:
                 self._plan(sources)
             self._write_all(state.view(viewer))
             return self.out
+        key = frozenset(parts)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= _PLANS_KEPT:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan_step(key, sources)
+        hit, asked, tables = plan
+        if not hit:
+            return self.out
+        view = state.view_parts(viewer, asked)
+        out = self.out
+        steps = self._steps
+        for index in hit:
+            feature, at, zeros, _ = steps[index]
+            if feature.write_entry is not None and feature.reads is not None:
+                self._rewrite_entries(feature, feature.write_entry, index, at, view, tables)
+                continue
+            out[at : at + feature.size] = zeros
+            feature.write(view, out, at)
+            changed.append((at, feature.size))
+        return out
+
+    def _plan_step(
+        self, parts: frozenset[tuple[str, ...]], sources: Mapping[tuple[str, ...], tuple[str, ...]]
+    ) -> _StepPlan:
+        """What a call does when ``parts`` changed: the features to write again (in
+        order), the view parts they read, and for each per-seat table the keys that
+        changed (``None``: all). The same parts change again and again, so each set is
+        planned once."""
         by_mark = self._by_mark
         hit = set(self._always)
         for part in parts:
             hit.update(by_mark.get(part[0], ()))
             hit.update(by_mark.get(part[:2] if len(part) > 1 else (part[0], None), ()))
-        if not hit:
-            return self.out
         # Only the parts the features hit read are built, and of a per-seat table only
         # the keys that changed (each entry is merged into the last one written).
         asked = set(self._base)
@@ -300,18 +329,7 @@ class TensorWriter:
                 asked = set(sources)
                 break
             asked.update(need)
-        view = state.view_parts(viewer, asked)
-        out = self.out
-        steps = self._steps
-        for index in sorted(hit):
-            feature, at, zeros, _ = steps[index]
-            if feature.write_entry is not None and feature.reads is not None:
-                self._rewrite_entries(feature, feature.write_entry, index, at, view, tables)
-                continue
-            out[at : at + feature.size] = zeros
-            feature.write(view, out, at)
-            changed.append((at, feature.size))
-        return out
+        return tuple(sorted(hit)), frozenset(asked), tables
 
     def _plan(self, sources: Mapping[tuple[str, ...], tuple[str, ...]]) -> None:
         """Which view parts each feature reads, from the game's ``view_sources``."""
@@ -461,6 +479,13 @@ def _parts_read(
         needed.update(under)
     return frozenset(needed)
 
+
+#: A call's plan: the features to write again, in order; the view parts they read;
+#: per per-seat table, the keys of its entries that changed (``None``: all).
+_StepPlan = tuple[tuple[int, ...], frozenset[tuple[str, ...]], dict[int, "set[str] | None"]]
+#: How many plans a writer keeps before it starts afresh (a few hundred sets of
+#: changed parts recur in a match; the bound only caps a pathological one).
+_PLANS_KEPT = 4096
 
 #: What an entry holds for a key it lacks: equal to no value.
 _ABSENT = object()

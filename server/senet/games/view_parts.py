@@ -9,6 +9,7 @@ those asked, so both come from one source of truth.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, TypeVar
 
 State = TypeVar("State")
@@ -24,9 +25,21 @@ PartBuilder = Callable[..., Any]
 EntryBuilder = Callable[[State, "int | None", int], Any]
 
 
-def requested(parts: Iterable[tuple[str, ...]]) -> dict[str, set[str] | None]:
+def requested(parts: Iterable[tuple[str, ...]]) -> Mapping[str, set[str] | None]:
     """``parts`` by top-level key: ``None`` where the whole part is asked, else the
-    second keys asked under it."""
+    second keys asked under it (shared for equal frozensets: not to be changed)."""
+    if type(parts) is frozenset:
+        # An observer asks for the same few sets again and again.
+        return _requested_once(parts)
+    return _group(parts)
+
+
+@lru_cache(maxsize=4096)
+def _requested_once(parts: frozenset[tuple[str, ...]]) -> Mapping[str, set[str] | None]:
+    return _group(parts)
+
+
+def _group(parts: Iterable[tuple[str, ...]]) -> dict[str, set[str] | None]:
     asked: dict[str, set[str] | None] = {}
     for path in parts:
         key = path[0]
