@@ -108,6 +108,8 @@ def _by_owner(key: str, width: int, scale: float) -> Feature:
     def write(view: View, out: Out, at: int) -> None:
         rows = lookup(view, ("state", key)) or ()
         for civ, row in enumerate(rows):
+            if not any(row):  # (in C: most civilizations hold few spaces)
+                continue
             base = at + _owner(view, civ) * width
             for space, amount in enumerate(row):
                 if amount:  # most cells are empty

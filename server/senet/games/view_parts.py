@@ -1,18 +1,16 @@
 """Building a seat's view part by part (:meth:`GameState.view_parts`).
 
 A game that declares :attr:`GameState.view_sources` writes its view as one builder
-per top-level key, and its per-seat table (``players``) as one builder per entry
-key; :meth:`GameState.view` calls them all and :meth:`GameState.view_parts` only
-those asked, so both come from one source of truth.
+per top-level key (a per-seat table's builder, such as ``players``, takes the entry
+keys asked); :meth:`GameState.view` calls them all and :meth:`GameState.view_parts`
+only those asked, so both come from one source of truth.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
-from typing import Any, TypeVar
-
-State = TypeVar("State")
+from typing import Any
 
 #: What a part builder returns to leave its key out of the view (a part shown only
 #: in some phases, such as a finished match's ``final``).
@@ -21,8 +19,6 @@ ABSENT: Any = object()
 #: Builds one top-level part of ``seat``'s view of a state: ``(state, seat)``, or
 #: ``(state, seat, keys)`` for a part with two-key paths when only ``keys`` are asked.
 PartBuilder = Callable[..., Any]
-#: Builds one key of seat ``entry_seat``'s entry of a per-seat table, for ``viewer``.
-EntryBuilder = Callable[[State, "int | None", int], Any]
 
 
 def requested(parts: Iterable[tuple[str, ...]]) -> Mapping[str, set[str] | None]:
@@ -54,47 +50,28 @@ def _group(parts: Iterable[tuple[str, ...]]) -> dict[str, set[str] | None]:
 
 
 def build_view(
-    state: State,
+    state: Any,
     seat: int | None,
     builders: Mapping[str, PartBuilder],
     asked: Mapping[str, set[str] | None] | None = None,
 ) -> dict[str, Any]:
-    """The parts of ``seat``'s view in ``builders``' order: every one, or those in
-    ``asked`` (see :func:`requested`). Where only some keys under a part are asked
-    (the game's ``view_sources`` has two-key paths there), its builder is called with
-    them as a third argument."""
+    """The parts of ``seat``'s view: every one, in ``builders``' order, or those in
+    ``asked`` (see :func:`requested`; in any order, as a part asked is one that
+    changed, usually a few). Where only some keys under a part are asked (the game's
+    ``view_sources`` has two-key paths there), its builder is called with them as a
+    third argument."""
     view: dict[str, Any] = {}
-    for key, build in builders.items():
-        if asked is None:
+    if asked is None:
+        for key, build in builders.items():
             value = build(state, seat)
-        elif key not in asked:
+            if value is not ABSENT:
+                view[key] = value
+        return view
+    for key, subs in asked.items():
+        builder = builders.get(key)
+        if builder is None:
             continue
-        else:
-            subs = asked[key]
-            value = build(state, seat) if subs is None else build(state, seat, subs)
+        value = builder(state, seat) if subs is None else builder(state, seat, subs)
         if value is not ABSENT:
             view[key] = value
     return view
-
-
-def build_table(
-    state: State,
-    viewer: int | None,
-    seats: int,
-    entry_builders: Mapping[str, tuple[EntryBuilder[State], bool]],
-    keys: set[str] | None = None,
-) -> list[dict[str, Any]]:
-    """A per-seat table: for each seat, its entry's keys in ``entry_builders``' order
-    (all, or ``keys``). A key flagged ``True`` is shown in the viewer's own entry only
-    (its hand)."""
-    table: list[dict[str, Any]] = []
-    for seat in range(seats):
-        entry: dict[str, Any] = {}
-        for key, (build, own_only) in entry_builders.items():
-            if keys is not None and key not in keys:
-                continue
-            if own_only and seat != viewer:
-                continue
-            entry[key] = build(state, viewer, seat)
-        table.append(entry)
-    return table

@@ -14,51 +14,59 @@ from senet.games.archeos.actions import BASIS_NAMES
 from senet.games.archeos.cards import COLOUR_NAMES, COLOURS, ROLE_NAMES, card_name
 from senet.games.archeos.constants import NO_SEAT
 from senet.games.archeos.sites import SITE_IDS
-from senet.games.view_parts import ABSENT, EntryBuilder, PartBuilder, build_table
+from senet.games.view_parts import ABSENT, PartBuilder
 
 if TYPE_CHECKING:
     from senet.games.archeos.state import ArcheosState
-
-    Entry = EntryBuilder[ArcheosState]
-else:
-    Entry = Any
 
 
 def _names(cards: list[int]) -> list[str]:
     return [card_name(c) for c in cards]
 
 
-def _kept(state: ArcheosState, viewer: int | None, seat: int) -> list[str]:
-    return _names(state.kept) if seat == state.turn else []
-
-
-#: Each seat's entry of ``players``, key by key; ``True``: shown to that seat only.
-PLAYER_ENTRY: dict[str, tuple[Entry, bool]] = {
-    "seat": (lambda state, viewer, seat: seat, False),
-    "score": (lambda state, viewer, seat: state.score[seat], False),
-    "hand_size": (lambda state, viewer, seat: len(state.hands[seat]), False),
-    "known_hand": (lambda state, viewer, seat: _names(state.known[seat]), False),
-    "sites": (lambda state, viewer, seat: list(state.positions[seat]), False),
-    "linguist": (lambda state, viewer, seat: state.linguist[seat], False),
-    "relics": (
-        lambda state, viewer, seat: [
-            COLOUR_NAMES[c] for c in range(COLOURS) if state.relics[seat][c]
-        ],
-        False,
-    ),
-    "professor_tokens": (lambda state, viewer, seat: list(state.tokens[seat]), False),
-    "expeditions": (
-        lambda state, viewer, seat: [_names(e) for e in state.expeditions[seat]],
-        False,
-    ),
-    "hand": (lambda state, viewer, seat: _names(state.hands[seat]), True),
-    "kept": (_kept, True),
-}
+#: The keys of a seat's entry of ``players`` (``hand`` and ``kept``: its own only).
+PLAYER_KEYS = frozenset(
+    {
+        "seat", "score", "hand_size", "known_hand", "sites", "linguist", "relics",
+        "professor_tokens", "expeditions", "hand", "kept",
+    }
+)  # fmt: skip
 
 
 def players(state: ArcheosState, viewer: int | None, keys: set[str] | None = None) -> Any:
-    """The ``players`` table (only ``keys`` of each entry, when given)."""
-    return build_table(state, viewer, state.seat_count, PLAYER_ENTRY, keys)
+    """The ``players`` table: each seat's entry, with only ``keys`` when given (one
+    function with a test per key, not a builder per key: the whole table is built for
+    every view the server sends, and a call per key doubled its cost)."""
+    want = PLAYER_KEYS if keys is None else keys
+    table = []
+    for s in range(state.seat_count):
+        entry: dict[str, Any] = {}
+        if "seat" in want:
+            entry["seat"] = s
+        if "score" in want:
+            entry["score"] = state.score[s]
+        if "hand_size" in want:
+            entry["hand_size"] = len(state.hands[s])
+        if "known_hand" in want:
+            entry["known_hand"] = [card_name(c) for c in state.known[s]]
+        if "sites" in want:
+            entry["sites"] = list(state.positions[s])
+        if "linguist" in want:
+            entry["linguist"] = state.linguist[s]
+        if "relics" in want:
+            relics = state.relics[s]
+            entry["relics"] = [COLOUR_NAMES[c] for c in range(COLOURS) if relics[c]]
+        if "professor_tokens" in want:
+            entry["professor_tokens"] = list(state.tokens[s])
+        if "expeditions" in want:
+            entry["expeditions"] = [[card_name(c) for c in e] for e in state.expeditions[s]]
+        if s == viewer:
+            if "hand" in want:
+                entry["hand"] = [card_name(c) for c in state.hands[s]]
+            if "kept" in want:
+                entry["kept"] = [card_name(c) for c in state.kept] if s == state.turn else []
+        table.append(entry)
+    return table
 
 
 def _frame(state: ArcheosState, viewer: int | None) -> Any:

@@ -71,14 +71,7 @@ from senet.games.mykerinos.region import SPACE_NAMES, RegionShape, region_shape,
 from senet.games.mykerinos.scoring import exhibition
 from senet.games.mykerinos.snapshot import FIELDS, neutral_deck_order
 from senet.games.rng import Rng
-from senet.games.view_parts import (
-    ABSENT,
-    EntryBuilder,
-    PartBuilder,
-    build_table,
-    build_view,
-    requested,
-)
+from senet.games.view_parts import ABSENT, PartBuilder, build_view, requested
 
 __all__ = [
     "ARCHAEOLOGISTS_PER_COLOUR",
@@ -1286,36 +1279,48 @@ class MykerinosState(GameState):
     __hash__ = None  # type: ignore[assignment]
 
 
-def _patrons_entry(state: MykerinosState, viewer: int | None, seat: int) -> JsonDict:
-    cards, used = state.cards[seat], state.used[seat]
-    return {code: {"cards": cards[p], "used": used[p]} for p, code in _PATRON_KEYS}
-
-
-#: Each seat's entry of ``players``, key by key (no key is shown to its seat only).
-_PLAYER_ENTRY: dict[str, tuple[EntryBuilder[MykerinosState], bool]] = {
-    "seat": (lambda state, viewer, seat: seat, False),
-    "colour": (lambda state, viewer, seat: COLOUR_NAMES[seat], False),
-    "prestige": (lambda state, viewer, seat: state.prestige[seat], False),
-    "reserve": (
-        lambda state, viewer, seat: {
-            COLOUR_NAMES[c]: n for c, n in enumerate(state.personal[seat]) if n
-        },
-        False,
-    ),
-    "patrons": (_patrons_entry, False),
-    "plots_won": (lambda state, viewer, seat: sorted(state.won[seat]), False),
-    "nile_cards": (lambda state, viewer, seat: sorted(state.nile_won[seat]), False),
-    "tokens": (lambda state, viewer, seat: state.tokens[seat], False),
-    "active": (
-        lambda state, viewer, seat: state.active[seat] and state.phase in DIGGING,
-        False,
-    ),
-    "tiebreak_space": (lambda state, viewer, seat: state.tiebreak[seat] or None, False),
-}
+#: The keys of a seat's entry of ``players``.
+_PLAYER_KEYS = frozenset(
+    {
+        "seat", "colour", "prestige", "reserve", "patrons", "plots_won", "nile_cards",
+        "tokens", "active", "tiebreak_space",
+    }
+)  # fmt: skip
 
 
 def _players(state: MykerinosState, viewer: int | None, keys: set[str] | None = None) -> Any:
-    return build_table(state, viewer, state.seat_count, _PLAYER_ENTRY, keys)
+    """The ``players`` table: each seat's entry, with only ``keys`` when given (one
+    function with a test per key: the server builds the whole table for every view)."""
+    want = _PLAYER_KEYS if keys is None else keys
+    digging = state.phase in DIGGING
+    table = []
+    for s in range(state.seat_count):
+        entry: JsonDict = {}
+        if "seat" in want:
+            entry["seat"] = s
+        if "colour" in want:
+            entry["colour"] = COLOUR_NAMES[s]
+        if "prestige" in want:
+            entry["prestige"] = state.prestige[s]
+        if "reserve" in want:
+            entry["reserve"] = {COLOUR_NAMES[c]: n for c, n in enumerate(state.personal[s]) if n}
+        if "patrons" in want:
+            cards, used = state.cards[s], state.used[s]
+            entry["patrons"] = {
+                code: {"cards": cards[p], "used": used[p]} for p, code in _PATRON_KEYS
+            }
+        if "plots_won" in want:
+            entry["plots_won"] = sorted(state.won[s])
+        if "nile_cards" in want:
+            entry["nile_cards"] = sorted(state.nile_won[s])
+        if "tokens" in want:
+            entry["tokens"] = state.tokens[s]
+        if "active" in want:
+            entry["active"] = state.active[s] and digging
+        if "tiebreak_space" in want:
+            entry["tiebreak_space"] = state.tiebreak[s] or None
+        table.append(entry)
+    return table
 
 
 #: The view's parts in their order, one builder each (see :mod:`senet.games.view_parts`):
