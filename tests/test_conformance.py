@@ -791,6 +791,9 @@ _NO_PART = object()
 def _part(view: Mapping[str, Any], path: tuple[str, ...]) -> Any:
     value: Any = view
     for key in path:
+        if isinstance(value, list):
+            # A per-seat table: the key of every seat's entry.
+            return [_part(entry, (key,)) for entry in value]
         if not isinstance(value, dict) or key not in value:
             return _NO_PART
         value = value[key]
@@ -805,7 +808,8 @@ def test_view_parts_change_only_with_their_fields(game: Game, seats: int, seed: 
     """Where a game declares ``view_sources``, they cover every key of every view, and
     each seat's view part whose fields did not change since that seat last looked
     (``changed_view_parts``) equals the part it saw then: an observer that rebuilds
-    only the changed parts sees the whole view."""
+    only the changed parts sees the whole view. ``view_parts`` builds each part (and
+    each key of a per-seat table) as ``view`` does."""
     viewers: list[int | None] = [None, *range(seats)]
     marks: dict[int | None, dict[str, Any]] = {viewer: {} for viewer in viewers}
     seen: dict[int | None, JsonDict] = {}
@@ -822,9 +826,17 @@ def test_view_parts_change_only_with_their_fields(game: Game, seats: int, seed: 
             for key, value in view.items():
                 if (key,) in sources:
                     continue
-                assert isinstance(value, dict), f"view key {key!r} has no declared fields"
-                missing = [sub for sub in value if (key, sub) not in sources]
+                if isinstance(value, list) and all(isinstance(e, dict) for e in value):
+                    subs = {sub for entry in value for sub in entry}  # a per-seat table
+                else:
+                    assert isinstance(value, dict), f"view key {key!r} has no declared fields"
+                    subs = set(value)
+                missing = sorted(sub for sub in subs if (key, sub) not in sources)
                 assert not missing, f"view parts {key}.{missing} have no declared fields"
+            assert state.view_parts(viewer, list(sources)) == view
+            for path in sources:
+                part = _part(state.view_parts(viewer, [path]), path)
+                assert part == _part(view, path), f"view_parts({viewer}, [{path}]) differs"
             last = seen.get(viewer)
             if last is not None:
                 for path in sources:

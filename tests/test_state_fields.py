@@ -198,6 +198,18 @@ def test_snapshots_carry_every_saved_field_and_from_data_reads_each(
                     game.state_from_data(older)
 
 
+@pytest.mark.parametrize(("game", "seats", "options"), CASES)
+def test_data_of_gives_each_key_of_to_data_alone(game: Game, seats: int, options: JsonDict) -> None:
+    for step, state in enumerate(_playout(game, seats, options)):
+        if step % 10 and not state.is_over():
+            continue
+        data = state.to_data()
+        data_of = _declaration(state).data_of
+        assert tuple(data_of) == tuple(data)
+        for key, value in data.items():
+            assert orjson.dumps(data_of[key](state)) == orjson.dumps(value), (step, key)
+
+
 def test_the_checks_catch_an_attribute_nobody_declared() -> None:
     """The guard itself: a list added outside the declaration is reported, and a
     list that a hand-made clone forgets to copy is found shared."""

@@ -232,8 +232,25 @@ class TensorWriter:
             for gate in gates or ():
                 self._by_mark.setdefault(gate, []).append(index)
         self._mark: dict[str, Any] = {}
-        #: Per feature with per-seat entries, the entries it last wrote.
+        #: Per feature with per-seat entries, the entries it last wrote (whole, even
+        #: where only some keys were built since: those keys are merged in).
         self._entries: dict[int, list[Any]] = {}
+        #: Per feature with per-seat entries, the view key of its table.
+        self._tables: dict[int, str] = {
+            index: feature.reads[0][0]
+            for index, (feature, *_) in enumerate(self._steps)
+            if feature.write_entry is not None
+            and feature.reads
+            and len(feature.reads[0]) == 1
+            and isinstance(feature.reads[0][0], str)
+        }
+        #: Per feature, the view parts (paths of the game's ``view_sources``) it
+        #: reads, ``None`` for the whole view: worked out on the first call.
+        self._needs: list[frozenset[tuple[str, ...]] | None] = []
+        #: Per set of changed parts, what a call does (see :meth:`_plan_step`).
+        self._plans: dict[frozenset[tuple[str, ...]], _StepPlan] = {}
+        #: The parts every call asks for (the viewer and seat count, read by all).
+        self._base: frozenset[tuple[str, ...]] = frozenset()
         self._started = False
         #: Per feature with per-seat entries, its inner features (see _InnerSteps).
         self._inner: dict[int, _InnerSteps] = {
@@ -249,31 +266,77 @@ class TensorWriter:
     def encode(self, state: GameState, viewer: int | None) -> array[float]:
         """The tensor of ``viewer``'s view of ``state``: :attr:`changed` then lists
         the slices written again, so that a copy needs only those updated."""
-        parts = state.changed_view_parts(self._mark) if state.view_sources is not None else None
+        sources = state.view_sources
+        parts = state.changed_view_parts(self._mark) if sources is not None else None
         changed = self.changed = []
-        if parts is None or not self._started:
+        if parts is None or sources is None or not self._started:
             self._started = True
+            if sources is not None:
+                self._plan(sources)
             self._write_all(state.view(viewer))
             return self.out
-        by_mark = self._by_mark
-        hit = set(self._always)
-        for part in parts:
-            hit.update(by_mark.get(part[0], ()))
-            hit.update(by_mark.get(part[:2] if len(part) > 1 else (part[0], None), ()))
+        key = frozenset(parts)
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= _PLANS_KEPT:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan_step(key, sources)
+        hit, asked, tables = plan
         if not hit:
             return self.out
-        view = state.view(viewer)
+        view = state.view_parts(viewer, asked)
         out = self.out
         steps = self._steps
-        for index in sorted(hit):
+        for index in hit:
             feature, at, zeros, _ = steps[index]
             if feature.write_entry is not None and feature.reads is not None:
-                self._rewrite_entries(feature, feature.write_entry, index, at, view)
+                self._rewrite_entries(feature, feature.write_entry, index, at, view, tables)
                 continue
             out[at : at + feature.size] = zeros
             feature.write(view, out, at)
             changed.append((at, feature.size))
         return out
+
+    def _plan_step(
+        self, parts: frozenset[tuple[str, ...]], sources: Mapping[tuple[str, ...], tuple[str, ...]]
+    ) -> _StepPlan:
+        """What a call does when ``parts`` changed: the features to write again (in
+        order), the view parts they read, and for each per-seat table the keys that
+        changed (``None``: all). The same parts change again and again, so each set is
+        planned once."""
+        by_mark = self._by_mark
+        hit = set(self._always)
+        for part in parts:
+            hit.update(by_mark.get(part[0], ()))
+            hit.update(by_mark.get(part[:2] if len(part) > 1 else (part[0], None), ()))
+        # Only the parts the features hit read are built, and of a per-seat table only
+        # the keys that changed (each entry is merged into the last one written).
+        asked = set(self._base)
+        tables: dict[int, set[str] | None] = {}
+        needs = self._needs
+        for index in hit:
+            table = self._tables.get(index)
+            if table is not None:
+                subs = _changed_keys(parts, table)
+                tables[index] = subs
+                if subs is None:
+                    asked.update(p for p in sources if p[0] == table)
+                else:
+                    asked.update((table, sub) for sub in subs)
+                continue
+            need = needs[index]
+            if need is None:
+                asked = set(sources)
+                break
+            asked.update(need)
+        return tuple(sorted(hit)), frozenset(asked), tables
+
+    def _plan(self, sources: Mapping[tuple[str, ...], tuple[str, ...]]) -> None:
+        """Which view parts each feature reads, from the game's ``view_sources``."""
+        self._base = frozenset(p for p in (("viewer",), ("seats",), ("scores",)) if p in sources)
+        if ("seats",) in sources:
+            self._base -= {("scores",)}  # (read only when a view has no seat count)
+        self._needs = [_parts_read(feature.reads, sources) for feature, *_ in self._steps]
 
     def _write_all(self, view: View) -> None:
         out = self.out
@@ -285,14 +348,28 @@ class TensorWriter:
         self.changed = [(0, len(out))]
 
     def _rewrite_entries(
-        self, feature: Feature, write_entry: Writer, index: int, at: int, view: View
+        self,
+        feature: Feature,
+        write_entry: Writer,
+        index: int,
+        at: int,
+        view: View,
+        tables: Mapping[int, set[str] | None],
     ) -> None:
-        """Rewrite the slots of a per-seat table whose entry differs from the last."""
+        """Rewrite the slots of a per-seat table whose entry differs from the last
+        (only the keys in ``tables[index]``, when the view holds only those)."""
         out, width = self.out, feature.entry_width
         now = list(lookup(view, feature.reads[0]) or ()) if feature.reads else []
         before = self._entries.get(index)
+        subs = tables.get(index)
+        inner = self._inner.get(index)
+        if subs is not None and inner is not None and before is not None:
+            if len(before) == len(now):
+                self._merge_entries(index, at, width, view, now, before, subs, inner)
+                return
+            subs = None  # (a table's length changed: rebuilt whole below)
         self._entries[index] = now
-        if before is None or len(before) != len(now):
+        if subs is not None or before is None or len(before) != len(now):
             out[at : at + feature.size] = _zeros(feature.size)
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
@@ -300,7 +377,6 @@ class TensorWriter:
         blank = self._blank.get(width)
         if blank is None:
             blank = self._blank[width] = _zeros(width)
-        inner = self._inner.get(index)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
@@ -312,21 +388,104 @@ class TensorWriter:
                 continue
             # Within an entry (a seat's few keys), only the inner features whose
             # first keys hold other values are written again.
-            parts, always, by_key = inner
-            hit = set(always)
+            hit = set(inner[1])
+            by_key = inner[2]
             for key, value in entry.items():
                 if old.get(key, _ABSENT) != value:
                     hit.update(by_key.get(key, ()))
             if len(old) != len(entry) or not old.keys() <= entry.keys():
                 for key in old.keys() ^ entry.keys():
                     hit.update(by_key.get(key, ()))
-            for position in sorted(hit):
-                part, offset, zeros = parts[position]
-                begin = start + offset
-                out[begin : begin + part.size] = zeros
-                part.write(entry, out, begin)
-                self.changed.append((begin, part.size))
+            self._write_inner(entry, start, hit, inner)
 
+    def _merge_entries(
+        self,
+        index: int,
+        at: int,
+        width: int,
+        view: View,
+        now: list[Any],
+        before: list[Any],
+        subs: set[str],
+        inner: _InnerSteps,
+    ) -> None:
+        """Merge the keys ``subs`` of each partial entry in ``now`` into the whole one
+        last written, and rewrite the inner features under the keys whose values moved."""
+        by_key = inner[2]
+        for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
+            hit: set[int] = set()
+            for key in subs:
+                value = entry.get(key, _ABSENT)
+                if old.get(key, _ABSENT) != value:
+                    if value is _ABSENT:
+                        del old[key]
+                    else:
+                        old[key] = value
+                    hit.update(by_key.get(key, ()))
+                    hit.update(inner[1])
+            if hit:
+                self._write_inner(old, at + slot * width, hit, inner)
+
+    def _write_inner(
+        self, entry: Mapping[str, Any], start: int, hit: set[int], inner: _InnerSteps
+    ) -> None:
+        out, parts = self.out, inner[0]
+        for position in sorted(hit):
+            part, offset, zeros = parts[position]
+            begin = start + offset
+            out[begin : begin + part.size] = zeros
+            part.write(entry, out, begin)
+            self.changed.append((begin, part.size))
+
+
+def _changed_keys(parts: Iterable[tuple[str, ...]], table: str) -> set[str] | None:
+    """The keys of the per-seat table ``table`` under the changed ``parts`` (``None``:
+    the table changed as a whole)."""
+    subs: set[str] = set()
+    for part in parts:
+        if part[0] == table:
+            if len(part) == 1:
+                return None
+            subs.add(part[1])
+    return subs
+
+
+def _parts_read(
+    reads: tuple[Path, ...] | None, sources: Mapping[tuple[str, ...], tuple[str, ...]]
+) -> frozenset[tuple[str, ...]] | None:
+    """The paths of ``sources`` that hold what ``reads`` reads (``None``: the whole view).
+
+    A read under a per-seat table (``("players", 2, "colour")``) needs that key of the
+    table's entries."""
+    if reads is None:
+        return None
+    needed: set[tuple[str, ...]] = set()
+    for path in reads:
+        if not path or not isinstance(path[0], str):
+            return None
+        key = path[0]
+        if (key,) in sources:
+            needed.add((key,))
+            continue
+        second = path[1] if len(path) > 1 else None
+        if isinstance(second, int) and len(path) > 2:
+            second = path[2]
+        if isinstance(second, str) and (key, second) in sources:
+            needed.add((key, second))
+            continue
+        under = [p for p in sources if p[0] == key]
+        if not under:
+            return None
+        needed.update(under)
+    return frozenset(needed)
+
+
+#: A call's plan: the features to write again, in order; the view parts they read;
+#: per per-seat table, the keys of its entries that changed (``None``: all).
+_StepPlan = tuple[tuple[int, ...], frozenset[tuple[str, ...]], dict[int, "set[str] | None"]]
+#: How many plans a writer keeps before it starts afresh (a few hundred sets of
+#: changed parts recur in a match; the bound only caps a pathological one).
+_PLANS_KEPT = 4096
 
 #: What an entry holds for a key it lacks: equal to no value.
 _ABSENT = object()
@@ -373,6 +532,8 @@ def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:
             gates.add(path[0])
         else:
             gates.update(((path[0], path[1]), (path[0], None)))
+            if isinstance(path[1], int) and len(path) > 2:
+                gates.add((path[0], path[2]))  # a key of a per-seat table's entries
     return frozenset(gates)
 
 

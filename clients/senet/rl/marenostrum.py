@@ -25,7 +25,7 @@ from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
-from senet.games.marenostrum.tokens import BUILDING_STOCK, ITEMS
+from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
 from senet.rl.encoding import RlEncoding
 from senet.rl.features import (
     Feature,
@@ -108,6 +108,8 @@ def _by_owner(key: str, width: int, scale: float) -> Feature:
     def write(view: View, out: Out, at: int) -> None:
         rows = lookup(view, ("state", key)) or ()
         for civ, row in enumerate(rows):
+            if not any(row):  # (in C: most civilizations hold few spaces)
+                continue
             base = at + _owner(view, civ) * width
             for space, amount in enumerate(row):
                 if amount:  # most cells are empty
@@ -147,6 +149,18 @@ def _bit_count(key: str) -> Feature:
     return custom(key, PROVINCES, write, [("state", key)])
 
 
+def _held(view: View, out: Out, at: int) -> None:
+    """The occupiers' holdings (``state.held``): per province and building kind, how
+    many of those buildings the occupier's units stand on (a caravan row is a bit per
+    icon, so its bits are counted)."""
+    kinds = len(BUILDING_NAMES)
+    for province, row in enumerate(lookup(view, ("state", "held")) or ()):
+        base = at + province * kinds
+        for kind, value in enumerate(row):
+            if value:
+                out[base + kind] = float(bin(value).count("1") if kind == CARAVAN else value)
+
+
 def _owned(entry: Any, out: Out, at: int) -> None:
     for item in entry or ():
         out[at + item] = 1.0
@@ -175,8 +189,9 @@ class MareNostrumEncoding(RlEncoding):
     #: 2: ``invoke hermes`` and ``invoke isis`` (no target), Mars's ``invoke mars
     #: <province>`` and the blockade chain's ``via <sea>`` joined; ``leave`` left
     #: (issue 33). 3: the occupier's ``hold <building>`` and Ishtar's ``invoke ishtar
-    #: <role>`` joined, with their steps (issue 33, rulings R10 and R18).
-    version = 3
+    #: <role>`` joined, with their steps (issue 33, rulings R10 and R18). 4: the
+    #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
+    version = 4
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -216,6 +231,7 @@ class MareNostrumEncoding(RlEncoding):
             numbers("markets", "state", "markets", length=PROVINCES),
             _seat_table("occupier", PROVINCES),
             _seat_table("converter", PROVINCES),
+            custom("held", PROVINCES * len(BUILDING_NAMES), _held, [("state", "held")]),
             numbers("stock", "state", "stock", length=len(BUILDING_STOCK[MAX_SEATS]), scale=10),
             numbers("bank", "state", "bank", length=CARD_TYPES, scale=10),
             custom(

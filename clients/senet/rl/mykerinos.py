@@ -73,9 +73,12 @@ def _owner_slots(view: View) -> dict[str, int]:
     is the last channel, ``OWNERS - 1``)."""
     viewer, seats = view["viewer"] or 0, view["seats"]
     # Reversed, so that the first player of a colour decides, as a scan would.
+    # A player's seat is its place in the list (its entry's ``seat``), so only the
+    # colours are read, as the features that call this declare.
+    players = list(enumerate(view.get("players") or ()))
     return {
-        player.get("colour"): relative_seat(player["seat"], viewer, seats)
-        for player in reversed(view.get("players") or ())
+        player.get("colour"): relative_seat(place, viewer, seats)
+        for place, player in reversed(players)
     }
 
 

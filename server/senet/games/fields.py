@@ -164,6 +164,9 @@ class StateFields(Generic[S]):
         self.clone: Callable[[S], S] = self._build_clone()
         self.to_data: Callable[[S], JsonDict] = self._build_data("data")
         self.snapshot_data: Callable[[S], JsonDict] = self._build_data("snapshot")
+        #: Per key of :meth:`to_data`, a function giving that key's value alone (for a
+        #: view that shows some fields of the snapshot and rebuilds only those).
+        self.data_of: dict[str, Callable[[S], Any]] = self._build_data_of()
         #: The fields :attr:`changed_fields` reports: all but the generator and shared ones.
         self.reported: frozenset[str] = frozenset(
             f.name for f in self.fields if f.kind not in (RNG, SHARED)
@@ -219,6 +222,24 @@ class StateFields(Generic[S]):
             "    return out",
         ]
         return self._compile(lines, which)
+
+    def _build_data_of(self) -> dict[str, Callable[[S], Any]]:
+        # The same expressions as to_data's, one function per key.
+        lines = [
+            "def data_of():",
+            f"    out = {{'game': lambda self: {self.game_id!r}}}",
+            "    out['seats'] = lambda self: self.__dict__['seat_count']",
+            "    out['options'] = lambda self: "
+            + MAPPING.data.format(x="self.__dict__['options']"),
+            *(
+                f"    out[{f.name!r}] = lambda self: "
+                + f.kind.data.format(x=f"self.__dict__[{f.name!r}]")
+                for f in self.saved
+            ),
+            "    return out",
+        ]
+        built: dict[str, Callable[[S], Any]] = self._compile(lines, "data_of")()
+        return built
 
     def _compile(self, lines: list[str], name: str) -> Callable[..., Any]:
         namespace: dict[str, Any] = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, Self
 
@@ -305,7 +305,9 @@ class GameState(ABC):
     #: which never change for a seat). A part whose fields did not change since a
     #: caller's mark is equal to the part it saw then (the conformance tests check
     #: it on random matches), so an observer rebuilds only the parts under
-    #: :meth:`changed_view_parts`. Every key of a view is covered by some path;
+    #: :meth:`changed_view_parts` (:meth:`view_parts` builds just those). Every key
+    #: of a view is covered by some path; a two-key path under a per-seat table (a
+    #: list of dicts such as ``players``) names that key of every seat's entry.
     #: ``None``: the game declares nothing, and every part may change on any move.
     view_sources: ClassVar[Mapping[tuple[str, ...], tuple[str, ...]] | None] = None
     #: For each state field, the view paths built from it (the inverse of
@@ -395,6 +397,19 @@ class GameState(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> JsonDict:
         """Everything ``seat`` may see (``None``: a spectator), as plain data."""
+
+    def view_parts(self, seat: int | None, parts: Iterable[tuple[str, ...]]) -> JsonDict:
+        """The parts of ``seat``'s view named by ``parts`` (paths of :attr:`view_sources`),
+        each equal to the same part of :meth:`view`; other parts may be left out.
+
+        An observer that follows a seat's view move by move asks only for what changed
+        (:meth:`changed_view_parts`), and a part costs as much to build as a move to
+        play. A two-key path under a per-seat table gives every entry with only the
+        keys asked. This default builds the whole view; a game that declares
+        :attr:`view_sources` builds only the parts asked, from the same builders as
+        its :meth:`view`.
+        """
+        return self.view(seat)
 
     def to_data(self) -> JsonDict:
         """The complete state, hidden parts included, as plain JSON-able data.

@@ -19,12 +19,12 @@ attribute, from which clone and snapshots are built, and rebuilding a state).
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from senet.games.archeos import actions as act
 from senet.games.archeos import labels, snapshot
+from senet.games.archeos import view as view_builders
 from senet.games.archeos.actions import (
     BASIS_NAMES,
     BY_COLOUR,
@@ -92,6 +92,7 @@ from senet.games.archeos.snapshot import FIELDS, deal_deck
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, GameState, JsonDict
 from senet.games.rng import Rng
+from senet.games.view_parts import build_view, requested
 
 __all__ = [
     "BUILD",
@@ -146,10 +147,17 @@ class ArcheosState(GameState):
         ("pending",): (
             "in_ur", "linguist_left", "keep_limit", "chichen_draws", "ur_queue", "prof_queue"
         ),
-        ("players",): (
-            "score", "hands", "known", "positions", "linguist", "relics", "tokens",
-            "expeditions", "kept", "turn",
-        ),
+        ("players", "seat"): (),
+        ("players", "score"): ("score",),
+        ("players", "hand_size"): ("hands",),
+        ("players", "known_hand"): ("known",),
+        ("players", "sites"): ("positions",),
+        ("players", "linguist"): ("linguist",),
+        ("players", "relics"): ("relics",),
+        ("players", "professor_tokens"): ("tokens",),
+        ("players", "expeditions"): ("expeditions",),
+        ("players", "hand"): ("hands",),
+        ("players", "kept"): ("kept", "turn"),
         ("scores",): ("score",),
         ("final",): ("final",),
         ("ranking",): ("final", "score", "expeditions"),
@@ -174,10 +182,10 @@ class ArcheosState(GameState):
         # Cards everybody knows a hand holds (taken face up from the display), sorted.
         self.known: list[list[int]] = [[] for _ in range(seat_count)]
         self.expeditions: list[list[list[int]]] = [[] for _ in range(seat_count)]
-        self.score = [0] * seat_count
-        self.positions = [[0] * TARGETS for _ in range(seat_count)]
-        self.linguist = [0] * seat_count
-        self.relics = [[False] * COLOURS for _ in range(seat_count)]
+        self.score: list[int] = [0] * seat_count
+        self.positions: list[list[int]] = [[0] * TARGETS for _ in range(seat_count)]
+        self.linguist: list[int] = [0] * seat_count
+        self.relics: list[list[bool]] = [[False] * COLOURS for _ in range(seat_count)]
         self.tokens: list[list[int]] = [[] for _ in range(seat_count)]
         self.supply = list(PROFESSOR_TOKENS)
         # Botanist frame: [seat, expedition index, size]; seat -1 when in the centre.
@@ -997,65 +1005,10 @@ class ArcheosState(GameState):
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> JsonDict:
         """Everything public, plus ``seat``'s own hand (and cards it is keeping)."""
-        players = []
-        for s in range(self.seat_count):
-            entry: JsonDict = {
-                "seat": s,
-                "score": self.score[s],
-                "hand_size": len(self.hands[s]),
-                "known_hand": [card_name(c) for c in self.known[s]],
-                "sites": list(self.positions[s]),
-                "linguist": self.linguist[s],
-                "relics": [COLOUR_NAMES[c] for c in range(COLOURS) if self.relics[s][c]],
-                "professor_tokens": list(self.tokens[s]),
-                "expeditions": [[card_name(c) for c in e] for e in self.expeditions[s]],
-            }
-            if s == seat:
-                entry["hand"] = [card_name(c) for c in self.hands[s]]
-                entry["kept"] = [card_name(c) for c in self.kept] if s == self.turn else []
-            players.append(entry)
-        view: JsonDict = {
-            "game": "archeos",
-            "viewer": seat,
-            "seats": self.seat_count,
-            "options": dict(self.options),
-            "roles": [ROLE_NAMES[r] for r in self.roles],
-            "advanced_site": SITE_IDS[self.advanced],
-            "season": self.season,
-            "seasons": self.seasons(),
-            "step": self.step,
-            "current_seat": self.current_seat(),
-            "first_seat": self.first_seat,
-            "last_monkey_seat": None if self.last_monkey == NO_SEAT else self.last_monkey,
-            "deck_size": len(self.deck),
-            "deck_monkey_free_top": self.monkey_free_top,
-            "monkeys_drawn": self.monkeys,
-            "display": [card_name(c) for c in self.display],
-            "professor_supply": list(self.supply),
-            "botanist_frame": None
-            if self.frame[0] == NO_SEAT
-            else {"seat": self.frame[0], "expedition": self.frame[1], "size": self.frame[2]},
-            "expedition": {
-                "cards": [card_name(c) for c in self.exp_cards],
-                "basis": BASIS_NAMES[self.exp_basis],
-                "limit": self.exp_limit,
-                "advanced": self.exp_advanced,
-            },
-            "pending": {
-                "in_ur": self.in_ur,
-                "linguist_advances": self.linguist_left,
-                "keep_limit": self.keep_limit,
-                "chichen_draws": self.chichen_draws,
-                "ur_queue": list(self.ur_queue),
-                "professor_moves": [list(p) for p in self.prof_queue],
-            },
-            "players": players,
-            "scores": self.scores(),
-        }
-        if self.final is not None:
-            view["final"] = copy.deepcopy(self.final)
-            view["ranking"] = self.ranking()
-        return view
+        return build_view(self, seat, view_builders.PARTS)
+
+    def view_parts(self, seat: int | None, parts: Iterable[tuple[str, ...]]) -> JsonDict:
+        return build_view(self, seat, view_builders.PARTS, requested(parts))
 
     def _unseen_by(self, seat: int | None) -> list[int]:
         """Cards ``seat`` cannot see: the deck, other hands but their known cards

@@ -9,7 +9,7 @@ deals the hidden cards again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ from senet.games.marenostrum.occupation import NO_HOLDING, hold_in_order
 from senet.games.marenostrum.rules import set_spare
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
+from senet.games.view_parts import ABSENT, PartBuilder, build_view, requested
 
 if TYPE_CHECKING:
     from senet.games.marenostrum.state import MareState
@@ -127,27 +128,42 @@ HIDDEN = ("rng", "set_aside", "hands", "offers")
 
 def view_of(state: MareState, seat: int | None) -> JsonDict:
     """Everything public, plus ``seat``'s own hand and pending offer."""
-    data = state.to_data()
-    for key in HIDDEN:
-        del data[key]
-    public: JsonDict = {
-        "game": "marenostrum",
-        "viewer": seat,
-        "current_seat": state.current_seat(),
-        "deciding_seats": list(state.deciding_seats()),
-        "phase_name": PHASE_NAMES[state.phase],
-        "civilizations": [CIV_IDS[c] for c in state.civ_of],
-        "role_holders": {ROLE_IDS[r]: state.roles[r] for r in range(len(ROLE_IDS))},
-        "hand_sizes": [sum(h) for h in state.hands],
-        "offer_sizes": [sum(o) for o in state.offers],
-        "hand": list(state.hands[seat]) if seat is not None else None,
-        "offer": list(state.offers[seat]) if seat is not None else None,
-        "scores": state.scores(),
-        "state": data,
-    }
-    if state.step == OVER:
-        public["ranking"] = state.ranking()
-    return public
+    return build_view(state, seat, VIEW_PARTS)
+
+
+def view_parts_of(state: MareState, seat: int | None, parts: Iterable[tuple[str, ...]]) -> JsonDict:
+    """The parts of :func:`view_of` named by ``parts`` (``MareState.view_parts``)."""
+    return build_view(state, seat, VIEW_PARTS, requested(parts))
+
+
+def _public_state(state: MareState, seat: int | None, keys: set[str] | None = None) -> JsonDict:
+    """The view's ``state``: the snapshot without its hidden keys (only ``keys``)."""
+    if keys is None:
+        data = state.to_data()
+        for key in HIDDEN:
+            del data[key]
+        return data
+    data_of = FIELDS.data_of
+    return {key: data_of[key](state) for key in keys}
+
+
+#: The view's parts in their order, one builder each (see :mod:`senet.games.view_parts`).
+VIEW_PARTS: dict[str, PartBuilder] = {
+    "game": lambda state, seat: "marenostrum",
+    "viewer": lambda state, seat: seat,
+    "current_seat": lambda state, seat: state.current_seat(),
+    "deciding_seats": lambda state, seat: list(state.deciding_seats()),
+    "phase_name": lambda state, seat: PHASE_NAMES[state.phase],
+    "civilizations": lambda state, seat: [CIV_IDS[c] for c in state.civ_of],
+    "role_holders": lambda state, seat: {ROLE_IDS[r]: state.roles[r] for r in range(len(ROLE_IDS))},
+    "hand_sizes": lambda state, seat: [sum(h) for h in state.hands],
+    "offer_sizes": lambda state, seat: [sum(o) for o in state.offers],
+    "hand": lambda state, seat: list(state.hands[seat]) if seat is not None else None,
+    "offer": lambda state, seat: list(state.offers[seat]) if seat is not None else None,
+    "scores": lambda state, seat: state.scores(),
+    "state": _public_state,
+    "ranking": lambda state, seat: state.ranking() if state.step == OVER else ABSENT,
+}
 
 
 #: What each part of :func:`view_of` is built from (``MareState.view_sources``): the

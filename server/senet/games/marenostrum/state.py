@@ -24,7 +24,7 @@ builds, heroes, wonders and gods), ``construction``, ``military``, ``blockade`` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
 from senet.games.errors import MalformedActionError
@@ -332,6 +332,9 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     # ------------------------------------------------------------------ views
     def view(self, seat: int | None) -> JsonDict:
         return snapshot.view_of(self, seat)
+
+    def view_parts(self, seat: int | None, parts: Iterable[tuple[str, ...]]) -> JsonDict:
+        return snapshot.view_parts_of(self, seat, parts)
 
     def determinize(self, seat: int | None, seed: int) -> MareState:
         """Deal the cards ``seat`` cannot see afresh: other hands and pending offers."""

@@ -20,7 +20,7 @@ attribute, from which clone and snapshots are built, and rebuilding a state).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from senet.games.errors import MalformedActionError
@@ -71,6 +71,7 @@ from senet.games.mykerinos.region import SPACE_NAMES, RegionShape, region_shape,
 from senet.games.mykerinos.scoring import exhibition
 from senet.games.mykerinos.snapshot import FIELDS, neutral_deck_order
 from senet.games.rng import Rng
+from senet.games.view_parts import ABSENT, PartBuilder, build_view, requested
 
 __all__ = [
     "ARCHAEOLOGISTS_PER_COLOUR",
@@ -139,10 +140,16 @@ class MykerinosState(GameState):
         ("museum",): ("wing_order", "museum"),
         ("general_reserve",): ("general",),
         ("tiebreak",): ("tiebreak",),
-        ("players",): (
-            "prestige", "personal", "cards", "used", "won", "nile_won", "tokens", "active",
-            "phase", "tiebreak",
-        ),
+        ("players", "seat"): (),
+        ("players", "colour"): (),
+        ("players", "prestige"): ("prestige",),
+        ("players", "reserve"): ("personal",),
+        ("players", "patrons"): ("cards", "used"),
+        ("players", "plots_won"): ("won",),
+        ("players", "nile_cards"): ("nile_won",),
+        ("players", "tokens"): ("tokens",),
+        ("players", "active"): ("active", "phase"),
+        ("players", "tiebreak_space"): ("tiebreak",),
         ("deck_size",): ("deck",),
         ("box",): ("box",),
         ("scores",): ("final", "prestige"),
@@ -1171,104 +1178,66 @@ class MykerinosState(GameState):
 
     def view(self, seat: int | None) -> JsonDict:
         """Everything but the plot deck (its order and which plots come later)."""
-        occupied = {SPACE_NAMES[i]: COLOUR_NAMES[c] for i, c in enumerate(self.board) if c != EMPTY}
-        players = []
-        for s in range(self.seat_count):
-            cards, used = self.cards[s], self.used[s]
-            players.append(
-                {
-                    "seat": s,
-                    "colour": COLOUR_NAMES[s],
-                    "prestige": self.prestige[s],
-                    "reserve": {COLOUR_NAMES[c]: n for c, n in enumerate(self.personal[s]) if n},
-                    "patrons": {
-                        code: {"cards": cards[p], "used": used[p]} for p, code in _PATRON_KEYS
-                    },
-                    "plots_won": sorted(self.won[s]),
-                    "nile_cards": sorted(self.nile_won[s]),
-                    "tokens": self.tokens[s],
-                    "active": self.active[s] and self.phase in DIGGING,
-                    "tiebreak_space": self.tiebreak[s] or None,
-                }
-            )
+        return build_view(self, seat, _VIEW_PARTS)
+
+    def view_parts(self, seat: int | None, parts: Iterable[tuple[str, ...]]) -> JsonDict:
+        return build_view(self, seat, _VIEW_PARTS, requested(parts))
+
+    def _museum_view(self) -> JsonDict:
         museum = self.museum
-        view: JsonDict = {
-            "game": "mykerinos",
-            "viewer": seat,
-            "seats": self.seat_count,
-            "options": dict(self.options),
-            "phase": self.phase,
-            "campaign": self.campaign,
-            "campaigns": len(self.campaign_plot_counts()),
-            "current_seat": self.current_seat(),
-            "start_seat": self.start_seat,
-            "final_action_seat": self.final_seat
-            if self.final_seat >= 0 and self.phase in DIGGING
-            else None,
-            "patron_names": {PATRON_CODES[p]: self.names[p] for p in ALL_PATRONS},
-            "teams": [[0, 2], [1, 3]] if self.team else None,
-            "neutral_colour": None if self.neutral is None else COLOUR_NAMES[self.neutral],
-            "region": self._region_view(),
-            "occupied": occupied,
-            "museum": {
-                "wings": [PATRON_CODES[p] for p in self.wing_order],
-                "rooms": [
-                    {
-                        "room": _ROOM_FACTS[r][0],
-                        "value": _ROOM_FACTS[r][1],
-                        "patrons": list(_ROOM_FACTS[r][2]),
-                        "occupant": None if museum[r] == EMPTY else COLOUR_NAMES[museum[r]],
-                    }
-                    for r in self._museum_rooms
-                ],
-            },
-            "general_reserve": {COLOUR_NAMES[c]: n for c, n in enumerate(self.general)},
-            "tiebreak": {
-                COLOUR_NAMES[c]: self.tiebreak[c] for c in range(COLOURS) if self.tiebreak[c]
-            },
-            "players": players,
-            "deck_size": len(self.deck),
-            "box": sorted(self.box),
-            "scores": self.scores(),
+        return {
+            "wings": [PATRON_CODES[p] for p in self.wing_order],
+            "rooms": [
+                {
+                    "room": _ROOM_FACTS[r][0],
+                    "value": _ROOM_FACTS[r][1],
+                    "patrons": list(_ROOM_FACTS[r][2]),
+                    "occupant": None if museum[r] == EMPTY else COLOUR_NAMES[museum[r]],
+                }
+                for r in self._museum_rooms
+            ],
         }
-        if self.team:
-            view["individual_scores"] = self.individual_scores()
-        if self.phase == DRAFT:
-            view["draft"] = {
-                "plots": list(self.draft_row),
-                "patrons": [PATRON_CODES[self._patron_of_plot(c)] for c in self.draft_row],
-                "order": list(self.draft_order),
-                "index": self.draft_index,
-            }
-        if self.with_nile:
-            view["nile"] = {
-                "governor_deck": len(self.nile_governor_deck),
-                "neutral_deck": len(self.nile_neutral_deck),
-                "box": sorted(self.nile_box),
-                "blocked": {
-                    space_name(i): COLOUR_NAMES[c] for i, c in enumerate(self.blocked) if c != EMPTY
-                },
-                "blocked_rooms": {
-                    room_name(r): COLOUR_NAMES[c]
-                    for r, c in enumerate(self.blocked_rooms)
-                    if c != EMPTY
-                },
-            }
-        if self.phase == DELIMITATION:
-            view["delimitation"] = {
-                "area": self.area,
-                "river": self.on_river,
-                "order": [COLOUR_NAMES[c] for c in self.ranks],
-                "rank_index": self.rank_index,
-                "plots_left": [act.SIDES[s] for s in self.plots_left],
-                "awaiting": self.awaiting,
-                "museum_rewards": self.area_museum,
-                "tie_asked": self.tie_asked,
-            }
-        if self.final is not None:
-            view["final"] = copy.deepcopy(self.final)
-            view["ranking"] = self.ranking()
-        return view
+
+    def _draft_view(self) -> Any:
+        if self.phase != DRAFT:
+            return ABSENT
+        return {
+            "plots": list(self.draft_row),
+            "patrons": [PATRON_CODES[self._patron_of_plot(c)] for c in self.draft_row],
+            "order": list(self.draft_order),
+            "index": self.draft_index,
+        }
+
+    def _nile_view(self) -> Any:
+        if not self.with_nile:
+            return ABSENT
+        return {
+            "governor_deck": len(self.nile_governor_deck),
+            "neutral_deck": len(self.nile_neutral_deck),
+            "box": sorted(self.nile_box),
+            "blocked": {
+                space_name(i): COLOUR_NAMES[c] for i, c in enumerate(self.blocked) if c != EMPTY
+            },
+            "blocked_rooms": {
+                room_name(r): COLOUR_NAMES[c]
+                for r, c in enumerate(self.blocked_rooms)
+                if c != EMPTY
+            },
+        }
+
+    def _delimitation_view(self) -> Any:
+        if self.phase != DELIMITATION:
+            return ABSENT
+        return {
+            "area": self.area,
+            "river": self.on_river,
+            "order": [COLOUR_NAMES[c] for c in self.ranks],
+            "rank_index": self.rank_index,
+            "plots_left": [act.SIDES[s] for s in self.plots_left],
+            "awaiting": self.awaiting,
+            "museum_rewards": self.area_museum,
+            "tie_asked": self.tie_asked,
+        }
 
     def determinize(self, seat: int | None, seed: int) -> MykerinosState:
         """Resample the hidden part: the order of the plot deck and of the Nile decks
@@ -1308,3 +1277,91 @@ class MykerinosState(GameState):
         return isinstance(other, MykerinosState) and self.to_data() == other.to_data()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+#: The keys of a seat's entry of ``players``.
+_PLAYER_KEYS = frozenset(
+    {
+        "seat", "colour", "prestige", "reserve", "patrons", "plots_won", "nile_cards",
+        "tokens", "active", "tiebreak_space",
+    }
+)  # fmt: skip
+
+
+def _players(state: MykerinosState, viewer: int | None, keys: set[str] | None = None) -> Any:
+    """The ``players`` table: each seat's entry, with only ``keys`` when given (one
+    function with a test per key: the server builds the whole table for every view)."""
+    want = _PLAYER_KEYS if keys is None else keys
+    digging = state.phase in DIGGING
+    table = []
+    for s in range(state.seat_count):
+        entry: JsonDict = {}
+        if "seat" in want:
+            entry["seat"] = s
+        if "colour" in want:
+            entry["colour"] = COLOUR_NAMES[s]
+        if "prestige" in want:
+            entry["prestige"] = state.prestige[s]
+        if "reserve" in want:
+            entry["reserve"] = {COLOUR_NAMES[c]: n for c, n in enumerate(state.personal[s]) if n}
+        if "patrons" in want:
+            cards, used = state.cards[s], state.used[s]
+            entry["patrons"] = {
+                code: {"cards": cards[p], "used": used[p]} for p, code in _PATRON_KEYS
+            }
+        if "plots_won" in want:
+            entry["plots_won"] = sorted(state.won[s])
+        if "nile_cards" in want:
+            entry["nile_cards"] = sorted(state.nile_won[s])
+        if "tokens" in want:
+            entry["tokens"] = state.tokens[s]
+        if "active" in want:
+            entry["active"] = state.active[s] and digging
+        if "tiebreak_space" in want:
+            entry["tiebreak_space"] = state.tiebreak[s] or None
+        table.append(entry)
+    return table
+
+
+#: The view's parts in their order, one builder each (see :mod:`senet.games.view_parts`):
+#: each key is a path of ``MykerinosState.view_sources``.
+_VIEW_PARTS: dict[str, PartBuilder] = {
+    "game": lambda state, viewer: "mykerinos",
+    "viewer": lambda state, viewer: viewer,
+    "seats": lambda state, viewer: state.seat_count,
+    "options": lambda state, viewer: dict(state.options),
+    "phase": lambda state, viewer: state.phase,
+    "campaign": lambda state, viewer: state.campaign,
+    "campaigns": lambda state, viewer: len(state.campaign_plot_counts()),
+    "current_seat": lambda state, viewer: state.current_seat(),
+    "start_seat": lambda state, viewer: state.start_seat,
+    "final_action_seat": lambda state, viewer: (
+        state.final_seat if state.final_seat >= 0 and state.phase in DIGGING else None
+    ),
+    "patron_names": lambda state, viewer: {PATRON_CODES[p]: state.names[p] for p in ALL_PATRONS},
+    "teams": lambda state, viewer: [[0, 2], [1, 3]] if state.team else None,
+    "neutral_colour": lambda state, viewer: (
+        None if state.neutral is None else COLOUR_NAMES[state.neutral]
+    ),
+    "region": lambda state, viewer: state._region_view(),
+    "occupied": lambda state, viewer: {
+        SPACE_NAMES[i]: COLOUR_NAMES[c] for i, c in enumerate(state.board) if c != EMPTY
+    },
+    "museum": lambda state, viewer: state._museum_view(),
+    "general_reserve": lambda state, viewer: {
+        COLOUR_NAMES[c]: n for c, n in enumerate(state.general)
+    },
+    "tiebreak": lambda state, viewer: {
+        COLOUR_NAMES[c]: state.tiebreak[c] for c in range(COLOURS) if state.tiebreak[c]
+    },
+    "players": _players,
+    "deck_size": lambda state, viewer: len(state.deck),
+    "box": lambda state, viewer: sorted(state.box),
+    "scores": lambda state, viewer: state.scores(),
+    "individual_scores": lambda state, viewer: state.individual_scores() if state.team else ABSENT,
+    "draft": lambda state, viewer: state._draft_view(),
+    "nile": lambda state, viewer: state._nile_view(),
+    "delimitation": lambda state, viewer: state._delimitation_view(),
+    "final": lambda state, viewer: ABSENT if state.final is None else copy.deepcopy(state.final),
+    "ranking": lambda state, viewer: ABSENT if state.final is None else state.ranking(),
+}
