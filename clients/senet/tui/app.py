@@ -429,7 +429,9 @@ class PlayApp(App[int]):
                 self.clock_seats = deciding_seats(update)
             lines = log_lines(self.renderer, update, self.view, self.summary, self.viewer)
             self.log_pane.add(lines)
-            if self.legal is not None:
+            if self.legal is not None and update.version > self.legal.version:
+                # Our actions are stale; an update the listed actions already include
+                # (the stream catching up after a fetch) leaves them to be played.
                 self.legal = None
                 self._draw_prompt()
             self._want_refresh()

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import re
 import textwrap
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.containers import ScrollableContainer, VerticalScroll
+from textual.containers import ScrollableContainer
 from textual.message import Message
-from textual.widgets import Input, OptionList, Static
+from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from senet.v1 import match_pb2
@@ -266,47 +267,52 @@ class PlayersPane(Static):
         return out
 
 
-class LogPane(VerticalScroll):
+class LogPane(RichLog):
     """The recent log: the lines of every committed action, newest at the bottom.
 
     Lines wrap at word boundaries at the pane's width, again after every resize, and
-    the newest line stays in view (the pane is anchored to its end)."""
+    the newest line stays in view. Each line is wrapped once, when it is added (and
+    after a resize), and only the rows in view are drawn, so the pane's cost per
+    action stays the same however long the match has run."""
 
-    DEFAULT_CSS = """
-    LogPane > Static { width: 1fr; height: auto; }
-    """
     can_focus = False
-    #: Lines kept; older ones scroll out for good.
+    #: Lines kept, and rows drawn from them; older ones scroll out for good.
     MAX_LINES = 500
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.lines: list[Text] = []
+        super().__init__(id=id, max_lines=self.MAX_LINES, wrap=True, markup=False, auto_scroll=True)
+        #: The lines kept, oldest first, unwrapped.
+        self.kept: deque[Text] = deque(maxlen=self.MAX_LINES)
         #: Every line added, in plain text (what tests read).
         self.lines_written: list[str] = []
-        self.body = Static(id="log-text")
-
-    def compose(self) -> ComposeResult:
-        yield self.body
-
-    def on_mount(self) -> None:
-        self.anchor()
+        #: The width the kept lines were last wrapped at.
+        self._wrapped_at = 0
 
     def add(self, lines: Sequence[str | Text]) -> None:
         for line in lines:
             text = line.copy() if isinstance(line, Text) else Text(line)
             text.overflow = "fold"  # a word longer than the pane is folded, never cut
             self.lines_written.append(text.plain)
-            self.lines.append(text)
-        del self.lines[: -self.MAX_LINES]
-        self.body.update(Text("\n").join(self.lines))
-        self.scroll_end(animate=False, immediate=False)
+            self.kept.append(text)
+            self._write(text)
+
+    def _write(self, text: Text) -> None:
+        if self._wrapped_at:
+            self.write(text, width=self._wrapped_at)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.scrollable_content_region.width
+        if width and width != self._wrapped_at:
+            self._wrapped_at = width
+            self.clear()
+            for text in self.kept:
+                self._write(text)
 
     def drawn(self) -> list[str]:
         """The log as the pane draws it: every line wrapped at the pane's width."""
-        width = max(1, self.body.size.width)
+        width = max(1, self.scrollable_content_region.width)
         rows: list[str] = []
-        for line in self.lines:
+        for line in self.kept:
             rows.extend(part.plain for part in line.wrap(self.app.console, width))
         return rows
 
