@@ -87,12 +87,15 @@ def test_every_strategy_plays_full_matches_legally(name: str, seats: int) -> Non
 @pytest.mark.parametrize(("name", "limit"), [("random", None), ("greedy", None), ("mcts", 60)])
 @pytest.mark.slow
 def test_seeded_strategies_replay_exactly(name: str, limit: int | None) -> None:
-    def run() -> list[str]:
-        return _play(3, 8, [_strategy(name, seed=s) for s in range(3)], limit)[1]
+    def run(offset: int = 0) -> list[str]:
+        strategies = [
+            _strategy(name, seed=s + offset, iterations=FULL_MATCH_ITERATIONS) for s in range(3)
+        ]
+        return _play(3, 8, strategies, limit)[1]
 
     first = run()
     assert run() == first
-    other = _play(3, 8, [_strategy(name, seed=s + 100) for s in range(3)], limit)[1]
+    other = run(100)
     assert other != first, "the seed should matter"
 
 
