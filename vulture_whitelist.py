@@ -54,6 +54,7 @@ _.action_page
 _.action_play_now
 _.border_title
 _.on_resize
+_.watch_virtual_size  # a reactive's watcher, called by Textual when the attribute changes
 _.on_input_changed
 _.on_input_submitted
 _.on_entry_move
