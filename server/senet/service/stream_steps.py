@@ -39,8 +39,10 @@ class PlayItem(NamedTuple):
 
 
 #: Where a stream's items go when they are made as a commit is published, not
-#: yielded: an item, then None when it was the last (the match is over).
-Sink = Callable[["PlayItem | None"], None]
+#: yielded: each update with the seat's prompt (or None), then (None, None) when
+#: it was the last (the match is over). Two arguments, not a :class:`PlayItem`:
+#: every stream of a match takes one on every commit.
+Sink = Callable[["WatchItem | None", "LegalActions | None"], None]
 
 
 def update_for(
@@ -167,7 +169,7 @@ class StreamSteps:
 
     def push(self, batch: EventBatch) -> bool:
         """``batch``'s item to the sink if it can be made without the store (and
-        then None to the sink if the match is over); whether it was.
+        then (None, None) to the sink if the match is over); whether it was.
 
         Every stream of a match runs this for every commit, so the steps that
         :meth:`later` takes through :meth:`_read`, :meth:`_prompt_due` and
@@ -199,12 +201,12 @@ class StreamSteps:
                     return False
                 if not legal.actions:
                     legal = None
-        sink(PlayItem(update, legal))
+        sink(update, legal)
         self.cursor = version
         self.was_deciding = seat in deciding
         done = self.done = record.status == "finished"
         if done:
-            sink(None)
+            sink(None, None)
         return True
 
     async def later(self, batch: EventBatch) -> PlayItem | None:
