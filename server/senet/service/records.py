@@ -268,7 +268,7 @@ class UpdateRecord:
     origin: ActionOrigin = "seat"
     #: The strategy that chose it when not the seat's holder ("" otherwise).
     origin_strategy: str = ""
-    #: :meth:`_visible` by seat, worked out once: a record is parsed once per
+    #: :meth:`visible_indexes` by seat, worked out once: a record is parsed once per
     #: text and read by every stream of the match here, each asking twice.
     _visible_to: dict[int | None, tuple[int, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -351,15 +351,10 @@ class UpdateRecord:
         replica that reads it (callers never change it)."""
         return parsed_update(text)
 
-    def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
-        """What sets apart what ``seat`` receives of this version: whether it made
-        the move (it sees the full notation) and which events it may see."""
-        return seat == self.seat, self._visible(seat)
-
     def events_for(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may receive."""
         out = []
-        for i in self._visible(seat):
+        for i in self.visible_indexes(seat):
             raw = self.events[i]
             audience = raw.get("audience")
             out.append(
@@ -367,7 +362,7 @@ class UpdateRecord:
             )
         return out
 
-    def _visible(self, seat: int | None) -> tuple[int, ...]:
+    def visible_indexes(self, seat: int | None) -> tuple[int, ...]:
         """Indexes of the events ``seat`` may receive (Event.visible_to's rule, on
         the stored data)."""
         visible_to = self._visible_to
