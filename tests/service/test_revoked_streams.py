@@ -17,10 +17,10 @@ import pytest
 
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
-from senet.service.matches import Caller, MatchService, PlayItem, WatchItem
+from senet.service.matches import Caller, MatchService, WatchItem
 from senet.service.records import SeatPlan, UpdateRecord
 from senet.service.settings import Settings
-from senet.service.views import MatchUpdate
+from senet.service.views import LegalActions, MatchUpdate
 from senet.store.memory import MemoryStore
 
 WORKER = Caller(is_worker=True)
@@ -52,11 +52,11 @@ async def _collect_played(
     compact stream gets them; its error, or None once the match is over."""
     over = asyncio.Event()
 
-    def sink(step: PlayItem | None) -> None:
-        if step is None:
+    def sink(item: WatchItem | None, prompt: LegalActions | None) -> None:
+        if item is None:
             over.set()
-        elif step.item is not None:
-            into.append(step.item)
+        else:
+            into.append(item)
 
     async def pull() -> BaseException | None:
         try:

@@ -72,9 +72,7 @@ class MatchAccess:
         #: Set (then replaced) when this replica posts a bot decision.
         self.bot_bell = asyncio.Event()
         #: Recent updates as each audience receives them (see streams.update_for).
-        self.updates: OrderedDict[tuple[str, tuple[bool, tuple[int, ...]]], MatchUpdate] = (
-            OrderedDict()
-        )
+        self.updates: OrderedDict[tuple[str, bool, tuple[int, ...]], MatchUpdate] = OrderedDict()
 
     def ring_bot_bell(self) -> None:
         """Wake the bot workers' waiting acquires (a bot decision was posted)."""

@@ -118,10 +118,10 @@ class _Feed:
         instead (a batch the hook declines, or one this feed no longer holds)."""
         push = watcher.push
         assert push is not None
-        while True:
+        while watcher.cursor < self.version:
             batch = self.batches.get(watcher.cursor + 1)
             if batch is None:
-                return self.version <= watcher.cursor
+                return False
             try:
                 if not push(batch):
                     return False
@@ -130,6 +130,7 @@ class _Feed:
                 return False
             watcher.cursor = batch.version
             watcher.sent_at = now
+        return True
 
     def wait(self, watcher: _Watcher) -> asyncio.Future[None]:
         """A future that the next batch (unless pushed) or signal resolves."""

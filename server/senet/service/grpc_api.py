@@ -53,7 +53,7 @@ from senet.service.messages import (
 from senet.service.quotas import Quotas
 from senet.service.records import token_hash
 from senet.service.settings import Settings
-from senet.service.views import SubmitOutcome
+from senet.service.views import LegalActions, SubmitOutcome
 from senet.v1 import match_service_pb2, match_service_pb2_grpc
 
 log = logging.getLogger("senet.rpc")
@@ -425,13 +425,21 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             if prompt is not None:
                 put(prompt_message(prompt))
 
+        def pushed(item: WatchItem | None, prompt: LegalActions | None) -> None:
+            """A compact stream's update (and prompt) made as its commit is
+            published (None: the stream is over)."""
+            if item is None:
+                put(None)
+                return
+            put(compact_message(game_id, item, prompt))
+
         async def pump_updates() -> None:
             try:
                 # On a compact stream most steps are pushed to send as commits
                 # are published; the rest come through here. A classic stream's
                 # steps all do, so that its `submitted` replies keep their place
                 # before the updates they made.
-                sink = send if compact else None
+                sink = pushed if compact else None
                 async for step in self.service.play(caller, match_id, from_version, sink):
                     send(step)
                 put(None)

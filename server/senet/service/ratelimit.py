@@ -17,21 +17,32 @@ class RateLimiter:
         self.rate = rate
         self.burst = burst
         self.max_keys = max_keys
+        #: A full bucket's tokens, as a float once rather than on every call.
+        self._full = float(burst)
         self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Take one token for ``key``; False when its bucket is empty."""
         if self.rate <= 0:
             return True
-        now = time.monotonic() if now is None else now
-        tokens, last = self._buckets.pop(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - last) * self.rate)
+        if now is None:
+            now = time.monotonic()
+        # Every submission passes here: comparisons rather than min() and float().
+        full = self._full
+        buckets = self._buckets
+        bucket = buckets.pop(key, None)
+        if bucket is None:
+            tokens = full
+        else:
+            tokens = bucket[0] + (now - bucket[1]) * self.rate
+            if tokens > full:
+                tokens = full
         allowed = tokens >= 1.0
         if allowed:
             tokens -= 1.0
-        self._buckets[key] = (tokens, now)
-        if len(self._buckets) > self.max_keys:
-            self._buckets.popitem(last=False)  # forget the least recently seen seat
+        buckets[key] = (tokens, now)
+        if len(buckets) > self.max_keys:
+            buckets.popitem(last=False)  # forget the least recently seen seat
         return allowed
 
     def retry_after_s(self, key: str, now: float | None = None) -> float:

@@ -169,6 +169,11 @@ class SeatClaim:
         return _parsed_claim(text)
 
 
+#: The key under which :attr:`UpdateRecord._visible_to` keeps the indexes of
+#: the public events, which every seat no event names receives (no seat is
+#: numbered below 0).
+_UNNAMED = -1
+
 #: What parsing a document that is not what a replica wrote raises, besides
 #: orjson's JSONDecodeError (a ValueError).
 _UNREADABLE = (ValueError, TypeError, KeyError, AttributeError)
@@ -263,11 +268,14 @@ class UpdateRecord:
     origin: ActionOrigin = "seat"
     #: The strategy that chose it when not the seat's holder ("" otherwise).
     origin_strategy: str = ""
-    #: :meth:`_visible` by seat, worked out once: a record is parsed once per
+    #: :meth:`visible_indexes` by seat, worked out once: a record is parsed once per
     #: text and read by every stream of the match here, each asking twice.
     _visible_to: dict[int | None, tuple[int, ...]] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: The seats some event's audience names (filled with the public indexes,
+    #: kept in ``_visible_to`` under ``_UNNAMED``).
+    _named: set[int] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def deciding_seats(self) -> tuple[int, ...]:
         """The seats that must decide after this version, in seat order."""
@@ -343,15 +351,10 @@ class UpdateRecord:
         replica that reads it (callers never change it)."""
         return parsed_update(text)
 
-    def audience_of(self, seat: int | None) -> tuple[bool, tuple[int, ...]]:
-        """What sets apart what ``seat`` receives of this version: whether it made
-        the move (it sees the full notation) and which events it may see."""
-        return seat == self.seat, self._visible(seat)
-
     def events_for(self, seat: int | None) -> list[Event]:
         """The events ``seat`` (None: a spectator) may receive."""
         out = []
-        for i in self._visible(seat):
+        for i in self.visible_indexes(seat):
             raw = self.events[i]
             audience = raw.get("audience")
             out.append(
@@ -359,21 +362,42 @@ class UpdateRecord:
             )
         return out
 
-    def _visible(self, seat: int | None) -> tuple[int, ...]:
+    def visible_indexes(self, seat: int | None) -> tuple[int, ...]:
         """Indexes of the events ``seat`` may receive (Event.visible_to's rule, on
         the stored data)."""
-        visible = self._visible_to.get(seat)
+        visible_to = self._visible_to
+        visible = visible_to.get(seat)
         if visible is None:
-            # A list, not a generator: read once per seat and record, on every commit.
-            visible = self._visible_to[seat] = tuple(
-                [
-                    i
-                    for i, raw in enumerate(self.events)
-                    if (audience := raw.get("audience")) is None
-                    or (seat is not None and seat in audience)
-                ]
-            )
+            public = visible_to.get(_UNNAMED)
+            if public is None:
+                public = visible_to[_UNNAMED] = self._public()
+            if seat is None or seat not in self._named:
+                # A seat no event names sees the public events alone.
+                visible = visible_to[seat] = public
+            else:
+                # A list, not a generator: read once per named seat and record.
+                visible = visible_to[seat] = tuple(
+                    [
+                        i
+                        for i, raw in enumerate(self.events)
+                        if (audience := raw.get("audience")) is None or seat in audience
+                    ]
+                )
         return visible
+
+    def _public(self) -> tuple[int, ...]:
+        """Indexes of the events every seat may receive; notes in ``_named`` the
+        seats that some other event names (once per record: the other seats,
+        most of a match's, then share the public indexes)."""
+        public = []
+        named = self._named
+        for i, raw in enumerate(self.events):
+            audience = raw.get("audience")
+            if audience is None:
+                public.append(i)
+            else:
+                named.update(audience)
+        return tuple(public)
 
 
 @functools.lru_cache(maxsize=_PARSED)

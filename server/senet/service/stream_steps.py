@@ -39,16 +39,21 @@ class PlayItem(NamedTuple):
 
 
 #: Where a stream's items go when they are made as a commit is published, not
-#: yielded: an item, then None when it was the last (the match is over).
-Sink = Callable[["PlayItem | None"], None]
+#: yielded: each update with the seat's prompt (or None), then (None, None) when
+#: it was the last (the match is over). Two arguments, not a :class:`PlayItem`:
+#: every stream of a match takes one on every commit.
+Sink = Callable[["WatchItem | None", "LegalActions | None"], None]
 
 
 def update_for(
     access: MatchAccess, game: Game, batch: EventBatch, record: UpdateRecord, seat: int | None
 ) -> MatchUpdate:
     """``record`` as ``seat`` receives it: one object per audience of a batch,
-    shared by every stream of that audience on this replica."""
-    key = (batch.events_json, record.audience_of(seat))
+    shared by every stream of that audience on this replica.
+
+    An audience is whether the seat made the move (it sees the full notation
+    and its request id) and which events it may see."""
+    key = (batch.events_json, seat == record.seat, record.visible_indexes(seat))
     update = access.updates.get(key)
     if update is not None:
         return update
@@ -89,20 +94,25 @@ async def still_holds(
     answer this for free (:func:`holds_now`); the others are checked
     against the store (one read, only for those updates).
     """
-    holds = holds_now(seat, claim_json, record, events)
+    holds = holds_now(str(seat), claim_json, record, events)
     if holds is not None:
         return holds
     stored = await access.load(match_id)
     return stored.seats.get(seat) == claim_json
 
 
-def holds_now(seat: int, claim_json: str, record: UpdateRecord, events: list[Event]) -> bool | None:
+def holds_now(
+    seat_key: str, claim_json: str, record: UpdateRecord, events: list[Event]
+) -> bool | None:
     """:func:`still_holds` where the update answers it: a commit names the
     fingerprints of the claims it checked (the acting seat's, the next
     person's), and a different one for this seat means the token was
     revoked; an update with nothing private to the seat lets a later one
-    decide. None: only the store can tell."""
-    named = record.claims.get(str(seat))
+    decide. None: only the store can tell.
+
+    ``seat_key``: the seat as a key of the record's ``claims`` (``str(seat)``,
+    which a stream keeps rather than making it on every commit)."""
+    named = record.claims.get(seat_key)
     if named is not None:
         return named == claim_fingerprint(claim_json)
     for event in events:  # a loop, not all() over a generator: on every push
@@ -126,7 +136,7 @@ class StreamSteps:
 
     __slots__ = (
         "access", "claim_json", "cursor", "done", "game", "game_id", "match_id", "prompted",
-        "seat", "sink", "was_deciding",
+        "seat", "seat_key", "sink", "was_deciding",
     )  # fmt: skip
 
     def __init__(
@@ -144,6 +154,8 @@ class StreamSteps:
         self.game_id = game.info.id
         self.match_id = match_id
         self.seat = seat
+        #: ``seat`` as an update record's ``claims`` key (see :func:`holds_now`).
+        self.seat_key = str(seat)
         self.claim_json = claim_json
         #: The seat's caller when the stream prompts it (PlayMatch), else None.
         self.prompted = prompted
@@ -167,7 +179,7 @@ class StreamSteps:
 
     def push(self, batch: EventBatch) -> bool:
         """``batch``'s item to the sink if it can be made without the store (and
-        then None to the sink if the match is over); whether it was.
+        then (None, None) to the sink if the match is over); whether it was.
 
         Every stream of a match runs this for every commit, so the steps that
         :meth:`later` takes through :meth:`_read`, :meth:`_prompt_due` and
@@ -185,7 +197,7 @@ class StreamSteps:
         deciding = update.deciding
         legal = None
         if seat is not None and claim_json is not None:
-            if holds_now(seat, claim_json, record, update.events) is not True:
+            if holds_now(self.seat_key, claim_json, record, update.events) is not True:
                 return False
             if (
                 self.prompted is not None
@@ -199,12 +211,12 @@ class StreamSteps:
                     return False
                 if not legal.actions:
                     legal = None
-        sink(PlayItem(update, legal))
+        sink(update, legal)
         self.cursor = version
         self.was_deciding = seat in deciding
         done = self.done = record.status == "finished"
         if done:
-            sink(None)
+            sink(None, None)
         return True
 
     async def later(self, batch: EventBatch) -> PlayItem | None:

@@ -74,8 +74,10 @@ class _Match:
     waiting: bool = False
     # Started by the claim of its last open seat (see MatchStore.claim_seat).
     started: bool = False
-    # Set (then replaced by a fresh one) on every commit, to wake blocked readers.
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    # Set (then dropped) by the next commit, to wake readers blocked after a
+    # version; made by the first such reader, so that a commit nobody waits
+    # for makes no event.
+    changed: asyncio.Event | None = None
     # Blocked readers following a cursor (see MemoryStore.events_following).
     followers: list[_Follower] = field(default_factory=list)
 
@@ -98,8 +100,10 @@ def _batches(match: _Match, version: int, limit: int) -> list[EventBatch]:
 def _changed(match: _Match) -> None:
     """Wake the readers blocked on ``match``: at once those reading after a
     version, a loop turn later those following a cursor still behind it."""
-    match.changed.set()
-    match.changed = asyncio.Event()
+    changed = match.changed
+    if changed is not None:
+        match.changed = None
+        changed.set()
     if match.followers:
         asyncio.get_running_loop().call_soon(_wake_behind, match)
 
@@ -300,10 +304,12 @@ class MemoryStore(MatchStore):
             async with self._lock:
                 m = self._get(match_id)
                 batches = _batches(m, version, limit)
+                remaining = deadline - loop.time()
+                if batches or remaining <= 0:
+                    return batches
                 changed = m.changed
-            remaining = deadline - loop.time()
-            if batches or remaining <= 0:
-                return batches
+                if changed is None:
+                    changed = m.changed = asyncio.Event()
             try:
                 async with asyncio.timeout(remaining):  # not wait_for: no task per wait
                     await changed.wait()
