@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 import pytest
@@ -155,6 +156,7 @@ VARIANT_CASES = _variant_cases()
 
 
 # ------------------------------------------------------- independent decoder
+@cache  # called for every enum field of every converted view: ~0.5 M times a run
 def _word(enum: Any, value: int, prefix: str) -> str | None:
     """``MYKERINOS_COLOUR_BLUE`` -> ``"blue"``; unspecified -> ``None``."""
     return None if value == 0 else enum.Name(value).removeprefix(prefix).lower()
@@ -164,6 +166,7 @@ def _colour(value: int) -> str | None:
     return _word(pb.MykerinosColour, value, "MYKERINOS_COLOUR_")
 
 
+@cache
 def _patron(value: int) -> str | None:
     name = _word(pb.MykerinosPatron, value, "MYKERINOS_PATRON_")
     return None if name is None else PATRON_CODES[PATRON_NAMES.index(name.title())]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
-_MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_MASK = _SPAN - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
@@ -39,10 +40,16 @@ class Rng:
         if n <= 0:
             raise ValueError("n must be positive")
         # Rejection sampling: discard the top sliver that would bias small values.
-        limit = (1 << 64) - ((1 << 64) % n)
+        # next_u64 is inlined: shuffles and playouts call this millions of times.
+        limit = _SPAN - _SPAN % n
+        state = self.state
         while True:
-            x = self.next_u64()
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
+                self.state = state
                 return x % n
 
     def chance(self) -> bool:
@@ -50,10 +57,23 @@ class Rng:
         return bool(self.next_u64() >> 63)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates), drawing as ``below(i + 1)`` would
+        for each ``i`` from the last index down (inlined: determinizations shuffle every
+        hidden pile)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                x = z ^ (z >> 31)
+                if x < limit:
+                    break
+            j = x % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: list[T]) -> T:
         """Return one element of a non-empty list, uniformly."""

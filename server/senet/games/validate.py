@@ -51,7 +51,13 @@ def int_list(
         raise CorruptStateError(f"{name} must be a list, got {type(value).__name__}")
     if length is not None and len(value) != length:
         raise CorruptStateError(f"{name} must have {length} entries, got {len(value)}")
-    out = [integer(v, f"{name}[{i}]", low, high) for i, v in enumerate(value)]
+    for v in value:
+        if type(v) is not int or not low <= v <= high:
+            # Only a bad entry pays for naming each one: integer() raises at the first.
+            out = [integer(v, f"{name}[{i}]", low, high) for i, v in enumerate(value)]
+            break
+    else:
+        out = list(value)
     if unique and len(set(out)) != len(out):
         raise CorruptStateError(f"{name} repeats an entry")
     return out
@@ -60,6 +66,8 @@ def int_list(
 def bool_list(value: Any, name: str, length: int) -> list[bool]:
     if not isinstance(value, list) or len(value) != length:
         raise CorruptStateError(f"{name} must be a list of {length} booleans")
+    if all(type(v) is bool for v in value):
+        return list(value)
     return [boolean(v, f"{name}[{i}]") for i, v in enumerate(value)]
 
 
