@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import MutableSequence
 from typing import TypeVar
 
-_SPAN = 1 << 64
-_MASK = _SPAN - 1
+_MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 T = TypeVar("T")
@@ -40,16 +39,10 @@ class Rng:
         if n <= 0:
             raise ValueError("n must be positive")
         # Rejection sampling: discard the top sliver that would bias small values.
-        # next_u64 is inlined: shuffles and playouts call this millions of times.
-        limit = _SPAN - _SPAN % n
-        state = self.state
+        limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            state = (state + _GOLDEN) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            x = z ^ (z >> 31)
+            x = self.next_u64()
             if x < limit:
-                self.state = state
                 return x % n
 
     def chance(self) -> bool:
@@ -57,23 +50,10 @@ class Rng:
         return bool(self.next_u64() >> 63)
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates), drawing as ``below(i + 1)`` would
-        for each ``i`` from the last index down (inlined: determinizations shuffle every
-        hidden pile)."""
-        state = self.state
+        """Shuffle ``items`` in place (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):
-            n = i + 1
-            limit = _SPAN - _SPAN % n
-            while True:
-                state = (state + _GOLDEN) & _MASK
-                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-                x = z ^ (z >> 31)
-                if x < limit:
-                    break
-            j = x % n
+            j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state = state
 
     def choice(self, items: list[T]) -> T:
         """Return one element of a non-empty list, uniformly."""
