@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from senet.games.archeos import ArcheosState
 from senet.games.archeos.actions import SECOND_VEHICLE
 from senet.games.archeos.cards import Colour, Role, card
 from senet.games.archeos.sites import ADVANCED, COMPASS, RAPA_NUI_BONUS, Special
+from senet.games.errors import CorruptStateError
 from tests.archeos.builders import (
     end_season,
     event,
@@ -174,3 +177,14 @@ def test_ur_limits_and_chichen_draws_are_data() -> None:
     chichen = ADVANCED[Special.CHICHEN_ITZA]
     assert len(chichen.draws) == len(chichen.thresholds)
     assert card(Role.STUDENT, Colour.RED) == 66
+
+
+def test_a_snapshot_with_a_vehicle_beyond_its_track_is_refused() -> None:
+    state = new_state(3)
+    game = state.game
+    assert game.state_from_data(state.to_data()).to_data() == state.to_data()
+    for target in (0, len(state.positions[0]) - 1):
+        data = state.to_data()
+        data["positions"][1][target] = 20
+        with pytest.raises(CorruptStateError, match="beyond the end of its track"):
+            game.state_from_data(data)

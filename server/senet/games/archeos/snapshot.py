@@ -190,11 +190,10 @@ def state_from_data(cls: type[ArcheosState], game: Game, data: Mapping[str, Any]
 
 def _check_consistency(state: ArcheosState) -> None:
     """Cards add up, positions fit their tracks, the step's context is present."""
-    for seat in range(state.seat_count):
-        for target in range(TARGETS):
-            last = state.track(site_of_target(target)).last
-            if state.positions[seat][target] > last:
-                raise CorruptStateError("a vehicle stands beyond the end of its track")
+    ends = [state.track(site_of_target(target)).last for target in range(TARGETS)]
+    for row in state.positions:
+        if any(position > end for position, end in zip(row, ends, strict=True)):
+            raise CorruptStateError("a vehicle stands beyond the end of its track")
     if sorted(state.supply + [t for row in state.tokens for t in row]) != list(PROFESSOR_TOKENS):
         raise CorruptStateError("professor tokens do not add up")
     cards = [c for c in state.deck if c != MONKEY] + state.display
