@@ -179,43 +179,30 @@ class StreamSteps:
 
     def push(self, batch: EventBatch) -> bool:
         """``batch``'s item to the sink if it can be made without the store (and
-        then (None, None) to the sink if the match is over); whether it was.
-
-        Every stream of a match runs this for every commit, so the steps that
-        :meth:`later` takes through :meth:`_read`, :meth:`_prompt_due` and
-        :meth:`_advance` are written out here."""
+        then (None, None) to the sink if the match is over); whether it was."""
         sink = self.sink
         assert sink is not None
-        version = batch.version
-        if version <= self.cursor:
+        if batch.version <= self.cursor:
             return True  # the start's snapshot was at this version or later
-        if version == 0:
-            return False  # the start (EventBatch.is_start): its snapshot is read from the store
+        if batch.is_start:
+            return False  # its snapshot is read from the store
         seat, claim_json = self.seat, self.claim_json
-        record = parsed_update(batch.events_json)
-        update = update_for(self.access, self.game, batch, record, seat)
-        deciding = update.deciding
+        record, update = self._read(batch)
         legal = None
         if seat is not None and claim_json is not None:
             if holds_now(self.seat_key, claim_json, record, update.events) is not True:
                 return False
-            if (
-                self.prompted is not None
-                and seat in deciding
-                and (update.seat == seat or not self.was_deciding)
-            ):
+            if self._prompt_due(update):
                 legal = prompt_cached(
-                    self.access, self.game_id, self.match_id, version, seat, claim_json
+                    self.access, self.game_id, self.match_id, update.version, seat, claim_json
                 )
                 if legal is None:
                     return False
                 if not legal.actions:
                     legal = None
         sink(update, legal)
-        self.cursor = version
-        self.was_deciding = seat in deciding
-        done = self.done = record.status == "finished"
-        if done:
+        self._advance(update, record)
+        if self.done:
             sink(None, None)
         return True
 
@@ -279,7 +266,7 @@ class StreamSteps:
 
     def _read(self, batch: EventBatch) -> tuple[UpdateRecord, MatchUpdate]:
         """``batch``'s stored record, and its update as the stream's seat receives it."""
-        record = UpdateRecord.from_json(batch.events_json)
+        record = parsed_update(batch.events_json)
         return record, update_for(self.access, self.game, batch, record, self.seat)
 
     def _advance(self, update: MatchUpdate, record: UpdateRecord) -> None:
