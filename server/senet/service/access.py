@@ -46,11 +46,14 @@ _MAX_NAME = 40
 log = logging.getLogger("senet.service")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Caller:
     """Who is calling: the bearer token (if any), whether the admin key matched
     (always true on a server without one), and whether the caller may act as a
-    bot worker (the worker key or the admin key matched; never implied)."""
+    bot worker (the worker key or the admin key matched; never implied).
+
+    A per-call value: slotted, not frozen (see docs/performance.md, "Per-call
+    values")."""
 
     token: str | None = None
     is_admin: bool = False

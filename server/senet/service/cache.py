@@ -20,9 +20,12 @@ from senet.service.clocks import Clock
 from senet.service.records import MatchMeta
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CachedMatch:
     """A match as of ``version``: meta, the seat claims known then, and its state.
+
+    Every commit makes one or two; none is changed once made (slotted, not
+    frozen, see docs/performance.md, "Per-call values").
 
     ``legal`` holds the state's legal actions when this replica already worked
     them out (while committing the action that led here); ``None`` otherwise.

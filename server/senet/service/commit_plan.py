@@ -22,9 +22,10 @@ from senet.service.records import HeadDocument, UpdateRecord, action_origin, cla
 from senet.store import CommitRequest
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CommitPlan:
-    """Everything one commit writes and posts."""
+    """Everything one commit writes and posts (a per-call value:
+    slotted, not frozen, see docs/performance.md)."""
 
     #: What the store is asked to write, on top of the entry's version.
     request: CommitRequest

@@ -240,9 +240,13 @@ def _parsed_claim(text: str) -> SeatClaim:
     return claim
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class UpdateRecord:
-    """What one version did: stored once per commit, read by every watcher."""
+    """What one version did: stored once per commit, read by every watcher.
+
+    Never changed once made (its parsed copies are shared): slotted, not frozen,
+    as a commit makes two (see docs/performance.md, "Per-call values").
+    """
 
     version: int
     seat: int

@@ -57,9 +57,10 @@ _SIMULTANEOUS_REACH = 64
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Submission:
-    """One action to submit for the seat holding the token of ``token_hash``."""
+    """One action to submit for the seat holding the token of ``token_hash``
+    (a per-call value: slotted, not frozen, see docs/performance.md)."""
 
     token_hash: str
     notation: str

@@ -141,8 +141,11 @@ class LegalActions:
     actions: list[LegalAction]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SubmitOutcome:
+    """What a submission did, as the caller is answered (a per-call value:
+    slotted, not frozen, see docs/performance.md)."""
+
     game_id: str
     version: int
     events: list[Event]

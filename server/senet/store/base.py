@@ -109,9 +109,10 @@ class StoredMatch:
     status: MatchStatus
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CommitRequest:
-    """One action to commit on top of ``expected_version``.
+    """One action to commit on top of ``expected_version`` (a per-call value:
+    slotted, not frozen, see docs/performance.md).
 
     Attributes:
         request_key: Idempotency key, unique per match (the app uses
@@ -142,9 +143,9 @@ class CommitRequest:
     next_seat_claim_json: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CommitOutcome:
-    """What a commit did.
+    """What a commit did (a per-call value: slotted, not frozen).
 
     ``result`` is ``"committed"`` (``version`` is the new version),
     ``"duplicate"`` (the request key was already committed: ``version`` is the

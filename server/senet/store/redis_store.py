@@ -388,7 +388,6 @@ class RedisStore(MatchStore):
         sent: asyncio.Future[Any] | None,
         deadline: float,
     ) -> Any:
-        command = _evalsha(script, keys, args)
         failures = 0
         while True:
             try:
@@ -396,6 +395,9 @@ class RedisStore(MatchStore):
                     if sent is not None:
                         reply, sent = sent, None
                         return await reply  # bounded by the connection's watchdog
+                    # Built here only: a call already sent (the usual case)
+                    # built its command when it was sent.
+                    command = _evalsha(script, keys, args)
                     if failures == 0 and mux.connected:
                         return await mux.send(*command)  # bounded likewise
                     async with asyncio.timeout_at(deadline):
@@ -403,7 +405,7 @@ class RedisStore(MatchStore):
                 except rex.NoScriptError:
                     async with asyncio.timeout_at(deadline):
                         await mux.execute("SCRIPT", "LOAD", script.script)
-                        return await mux.execute(*command)
+                        return await mux.execute(*_evalsha(script, keys, args))
             except (rex.MovedError, rex.AskError, MuxUnsupported) as e:
                 if isinstance(e, MuxUnsupported):
                     self._multiplex = False  # no socket streams: redis-py from now on
