@@ -158,9 +158,10 @@ class CommitOutcome:
     version: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class EventBatch:
-    """The events that version ``version`` produced (a JSON list).
+    """The events that version ``version`` produced (a JSON list); one per
+    commit and per batch read (a per-call value: slotted, not frozen).
 
     Version 0 is the start of a match that waited for players: the claim of its
     last open seat (see :meth:`MatchStore.claim_seat`). It has no events, and
