@@ -169,10 +169,11 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self._seat_of[agent]
-        if action is None or not 0 <= int(action) < len(self.space):
+        index = -1 if action is None else int(action)
+        if not 0 <= index < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
-        chosen = self.space.actions[int(action)]
-        if int(action) not in self._legal_indexes(seat):
+        chosen = self.space.actions[index]
+        if index not in self._legal_indexes(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
             )
