@@ -20,6 +20,9 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
             "env_vs_core",
             "core_view_decisions_per_s",
             "env_vs_core_view",
+            "null_env_steps_per_s",
+            "env_vs_null_env",
+            "null_env_vs_core",
         ):
             name = f"rl.{game.info.id}.{figure}"
             assert name in figures

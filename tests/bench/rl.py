@@ -13,7 +13,12 @@ the median over rounds:
 - *env*: random full episodes through :func:`senet.rl.pettingzoo.env` (``last()``
   with its observation tensor and action mask, a seeded choice among the mask's
   ones, ``step``), in environment steps per second; one environment per game, reset
-  for each episode.
+  for each episode;
+- *null env*: the same loop through the same environment (same action space, same
+  tensor) over a core with no rules (:mod:`tests.bench.null_env`): as many legal
+  actions per step and steps per episode as the game's random matches have, a
+  counter as the move, the same tensor at every step. The floor: what the AEC API,
+  numpy and the adapter's fixed costs take before any game work.
 
 Machine-readable lines::
 
@@ -21,6 +26,10 @@ Machine-readable lines::
     rl.<game_id>.env_vs_core: <that / the core's median decisions/s (target >= 0.5)>
     rl.<game_id>.core_view_decisions_per_s: <median core + view decisions/s>
     rl.<game_id>.env_vs_core_view: <env steps/s / core + view decisions/s>
+    rl.<game_id>.null_env_steps_per_s: <median null environment steps/s>
+    rl.<game_id>.env_vs_null_env: <env steps/s / null environment steps/s>
+    rl.<game_id>.null_env_vs_core: <null environment steps/s / core decisions/s: the
+                                    most env_vs_core can reach within the AEC API>
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ import numpy as np
 from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
 from senet.rl.pettingzoo import SenetEnv, env
+from tests.bench.null_env import null_environment
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -54,6 +64,18 @@ def play_env_episode(game: Game, seats: int, seed: int) -> int:
     environment = _ENVIRONMENTS.get((game.info.id, seats))
     if environment is None:
         environment = _ENVIRONMENTS[game.info.id, seats] = env(game.info.id, seats)
+    return play_episode(environment, seed)
+
+
+def null_env_workload(game: Game, seats: int, label: str) -> Workload:
+    """Episodes of the game's environment over its null core (see :mod:`tests.bench.null_env`)."""
+    environment, _ = null_environment(game.info.id, seats)
+    seeds = iter(range(1, 1 << 62))
+    return Workload(label, lambda: play_episode(environment, next(seeds)))
+
+
+def play_episode(environment: SenetEnv, seed: int) -> int:
+    """One random episode of ``environment`` from ``seed``; return its steps."""
     environment.reset(seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
     steps = 0
@@ -97,35 +119,42 @@ def run(
     chosen = [
         g for g in (all_games() if games is None else games) if g.info.id in ENCODINGS.game_ids()
     ]
-    triples: list[tuple[Game, Workload, Workload, Workload]] = []
+    measured: list[tuple[Game, Workload, Workload, Workload, Workload]] = []
     for game in chosen:
         seats = reference_seats(game)
         label = f"{game.info.id} {seats}p"
         core = senet_workload(game, seats, label=f"{label} core")
         viewed = senet_workload(game, seats, play_core_with_views, f"{label} core + view")
         adapter = senet_workload(game, seats, play_env_episode, f"{label} env")
-        triples.append((game, core, viewed, adapter))
-    order = [w for _, *workloads in triples for w in workloads]
+        null = null_env_workload(game, seats, f"{label} null env")
+        measured.append((game, core, viewed, adapter, null))
+    order = [w for _, *workloads in measured for w in workloads]
     out(
         f"rl benchmark: random full episodes, {budget.rounds} interleaved round(s) of "
         f">={budget.seconds:g} s per workload; median over rounds"
     )
     measure_interleaved(order, budget)
     figures: dict[str, float] = {}
-    for game, core, viewed, adapter in triples:
+    for game, core, viewed, adapter, null in measured:
         core_rate = core.median_steps_per_second()
         viewed_rate = viewed.median_steps_per_second()
         env_rate = adapter.median_steps_per_second()
+        null_rate = null.median_steps_per_second()
         out(
             f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
             f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s "
             f"({_paired(adapter, core):.3f} of the core's, {_paired(adapter, viewed):.3f} of "
-            "the core + view's, median per round)"
+            f"the core + view's, median per round); {null.label}: {null_rate:,.0f} steps/s "
+            f"({_paired(null, core):.3f} of the core's; the env {_paired(adapter, null):.3f} "
+            "of it)"
         )
         figures[f"rl.{game.info.id}.env_steps_per_s"] = round(env_rate, 1)
         figures[f"rl.{game.info.id}.env_vs_core"] = round(env_rate / core_rate, 3)
         figures[f"rl.{game.info.id}.core_view_decisions_per_s"] = round(viewed_rate, 1)
         figures[f"rl.{game.info.id}.env_vs_core_view"] = round(env_rate / viewed_rate, 3)
+        figures[f"rl.{game.info.id}.null_env_steps_per_s"] = round(null_rate, 1)
+        figures[f"rl.{game.info.id}.env_vs_null_env"] = round(env_rate / null_rate, 3)
+        figures[f"rl.{game.info.id}.null_env_vs_core"] = round(null_rate / core_rate, 3)
     for name, value in figures.items():
         out(f"{name}: {value:g}")
     return figures

@@ -107,6 +107,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
         self._last_action: Any = None
         self.steps = 0
+        #: Whether this episode has handed out rewards yet: until then every reward is
+        #: 0, so a step need not clear or accumulate them.
+        self._rewarded = False
 
     @property
     def last_notation(self) -> str:
@@ -136,12 +139,12 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._last_action = None
         self.steps = 0
+        self._rewarded = False
         self.agent_selection = self._next_agent()
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
-        mask = np.zeros(len(self.space), np.int8)
-        mask[self._legal_indexes(seat)] = 1
+        mask = np.frombuffer(self.space.index_mask(self._legal_indexes(seat)), np.int8)
         doubles = self._tensors[seat].encode(self.state, seat)
         tensor = np.frombuffer(doubles, np.float64).astype(np.float32)  # a copy, in C
         return {"observation": tensor, "action_mask": mask}
@@ -166,15 +169,17 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         seat = self._seat_of[agent]
-        if action is None or not 0 <= int(action) < len(self.space):
+        index = -1 if action is None else int(action)
+        if not 0 <= index < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
-        chosen = self.space.actions[int(action)]
-        if int(action) not in self._legal_indexes(seat):
+        chosen = self.space.actions[index]
+        if index not in self._legal_indexes(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"
             )
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:
+            self._clear_rewards()
         self.state.apply_unchecked(chosen, seat)
         self._last_action = chosen
         self.steps += 1
@@ -182,10 +187,12 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             for other, reward in zip(self.agents, final_rewards(self.state), strict=True):
                 self.rewards[other] = reward
                 self.terminations[other] = True
+            self._rewarded = True
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = {other: True for other in self.agents}
         self.agent_selection = self._next_agent()
-        self._accumulate_rewards()
+        if self._rewarded:
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -200,7 +207,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def _next_agent(self) -> str:
         deciding = self.state.deciding_seats()
-        return agent_name(deciding[0]) if deciding else self.possible_agents[0]
+        return self.possible_agents[deciding[0] if deciding else 0]
 
 
 def env(

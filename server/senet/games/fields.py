@@ -192,14 +192,19 @@ class StateFields(Generic[S]):
         # with the state, or it would change with it). The generator is left out:
         # it moves on nearly every action and no view shows it, and shared fields
         # are scratch or derived.
-        lines = ["def changed_fields(self, mark):", "    d = self.__dict__", "    out = []"]
+        lines = [
+            "def changed_fields(self, mark):",
+            "    d = self.__dict__",
+            "    seen = mark.get",
+            "    out = []",
+        ]
         for field in self.fields:
             if field.name not in self.reported:
                 continue
             copied = field.kind.clone or "{x}"
             lines += [
                 f"    v = d[{field.name!r}]",
-                f"    if mark.get({field.name!r}, _absent) != v:",
+                f"    if seen({field.name!r}, _absent) != v:",
                 f"        out.append({field.name!r})",
                 f"        mark[{field.name!r}] = {copied.format(x='v')}",
             ]
