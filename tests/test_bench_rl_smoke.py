@@ -23,6 +23,7 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
             "null_env_steps_per_s",
             "env_vs_null_env",
             "null_env_vs_core",
+            "env_vs_core_ceiling",
         ):
             name = f"rl.{game.info.id}.{figure}"
             assert name in figures
