@@ -96,11 +96,12 @@ class MatchAccess:
             return head.state
         return state_of(game, stored)
 
-    def status(self, stored: StoredMatch) -> Status:
-        if stored.status == "active":
-            updated = HeadDocument.from_json(stored.snapshot_json).updated_at
-            if time.time() - updated > self.settings.idle_ttl_s / 2:
-                return "abandoned"
+    def status(self, stored: StoredMatch, head: HeadDocument) -> Status:
+        """The match's status as clients see it: an active match idle for half
+        its time to live reads as abandoned (``head``: its parsed head document)."""
+        idle_s = time.time() - head.updated_at
+        if stored.status == "active" and idle_s > self.settings.idle_ttl_s / 2:
+            return "abandoned"
         return stored.status
 
     def acting_seat(self, stored: StoredMatch, caller: Caller) -> int:
@@ -128,12 +129,14 @@ class MatchAccess:
         seats = seat_summaries(meta, stored.seats)
         over = state.is_over()
         started = is_started(meta, stored.seats)
+        # Parsed once for the status's idle time and the clocks.
+        head = HeadDocument.from_json(stored.snapshot_json)
         return MatchSummary(
             match_id=stored.match_id,
             game_id=meta.game_id,
             options=dict(meta.options),
             seats=seats,
-            status=self.status(stored),
+            status=self.status(stored, head),
             version=stored.version if version is None else version,
             current_seat=state.current_seat() if started else None,
             commitment=meta.commitment,
@@ -142,7 +145,7 @@ class MatchAccess:
             leave_policy=meta.leave_policy,
             leave_bot_strategy=meta.leave_bot_strategy,
             time_control=meta.time_control,
-            clock=_clock_data(stored, meta, state),
+            clock=_clock_data(head, stored.seats, meta, state),
             seed_chosen=meta.seed_chosen,
             deciding=state.deciding_seats() if started else (),
             started=started,
@@ -378,9 +381,11 @@ def clock_view(
     return ClockView(clock.remaining_ms, first, clock.timeouts, deadlines)
 
 
-def _clock_data(stored: StoredMatch, meta: MatchMeta, state: GameState) -> JsonDict | None:
-    clock = clock_of(stored)
+def _clock_data(
+    head: HeadDocument, seats: Mapping[int, str], meta: MatchMeta, state: GameState
+) -> JsonDict | None:
+    clock = Clock.from_data(head.clock)
     if clock is None:
         return None
-    view = clock_view(meta, stored.seats, clock, state.deciding_seats())
+    view = clock_view(meta, seats, clock, state.deciding_seats())
     return None if view is None else view.to_data()
