@@ -136,6 +136,15 @@ class GameCodec(ABC):
         """
         out.CopyFrom(self.action_to_proto(action))
 
+    def write_view(self, out: match_pb2.View, view: Mapping[str, Any]) -> None:
+        """:meth:`view_to_proto`, written into ``out``, an empty message.
+
+        For a stream's snapshot, built in place inside its response: upb copies
+        a message handed to a constructor, and a view is the biggest part of
+        one. This default copies; both codec classes override it.
+        """
+        out.CopyFrom(self.view_to_proto(view))
+
     def write_event(self, out: match_pb2.GameEvent, event: Event) -> None:
         """:meth:`event_to_proto`, written into ``out``, an empty message.
 
@@ -212,14 +221,17 @@ class OneofCodec(GameCodec):
             self._fill_into(out, self._fill_action, action)
 
     def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
+        out = match_pb2.View()
+        self.write_view(out, view)
+        return out
+
+    def write_view(self, out: match_pb2.View, view: Mapping[str, Any]) -> None:
         if view.get("game") != self.game_id:
             raise ValueError(f"not {self._name} view: game {view.get('game')!r}")
-        out = match_pb2.View()
         if self._fill_view is None:
             getattr(out, self.game_id).CopyFrom(self._view_to(view))
         else:
             self._fill_into(out, self._fill_view, view)
-        return out
 
     def view_from_proto(
         self,

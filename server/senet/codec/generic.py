@@ -75,12 +75,15 @@ class GenericCodec(GameCodec):
         out.generic.notation = action.notation()
 
     def view_to_proto(self, view: Mapping[str, Any]) -> match_pb2.View:
+        out = match_pb2.View()
+        self.write_view(out, view)
+        return out
+
+    def write_view(self, out: match_pb2.View, view: Mapping[str, Any]) -> None:
         if "game" in view and view["game"] != self.game_id:
             raise ValueError(f"not {a_or_an(self.game_id)} view: game {view['game']!r}")
-        out = match_pb2.View()
         out.generic.game_id = self.game_id
         write_object(out.generic.data, view)
-        return out
 
     def view_from_proto(
         self,

@@ -42,6 +42,13 @@ from senet.store import MatchStore, StoredMatch, StoreError
 from senet.store.base import BOTS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: Summaries kept for the streams opening on them: the seats of a match open
+#: theirs within moments, and each entry holds its match's head document (up
+#: to some 20 KB for the larger games) in its key.
+_SHARED_SUMMARIES = 256
+#: What a summary is a function of, besides the time: the stored match's id,
+#: version, status, meta, head and claims.
+_SummaryKey = tuple[str, int, str, str, str, tuple[tuple[int, str], ...]]
 _MAX_NAME = 40
 log = logging.getLogger("senet.service")
 
@@ -76,6 +83,9 @@ class MatchAccess:
         self.bot_bell = asyncio.Event()
         #: Recent updates as each audience receives them (see streams.update_for).
         self.updates: OrderedDict[tuple[str, bool, tuple[int, ...]], MatchUpdate] = OrderedDict()
+        #: Recent summaries shared by the streams that open on them, with when
+        #: each one's match would read as abandoned (see shared_summary).
+        self.summaries: OrderedDict[_SummaryKey, tuple[MatchSummary, float]] = OrderedDict()
 
     def ring_bot_bell(self) -> None:
         """Wake the bot workers' waiting acquires (a bot decision was posted)."""
@@ -96,11 +106,12 @@ class MatchAccess:
             return head.state
         return state_of(game, stored)
 
-    def status(self, stored: StoredMatch) -> Status:
-        if stored.status == "active":
-            updated = HeadDocument.from_json(stored.snapshot_json).updated_at
-            if time.time() - updated > self.settings.idle_ttl_s / 2:
-                return "abandoned"
+    def status(self, stored: StoredMatch, head: HeadDocument) -> Status:
+        """The match's status as clients see it: an active match idle for half
+        its time to live reads as abandoned (``head``: its parsed head document)."""
+        idle_s = time.time() - head.updated_at
+        if stored.status == "active" and idle_s > self.settings.idle_ttl_s / 2:
+            return "abandoned"
         return stored.status
 
     def acting_seat(self, stored: StoredMatch, caller: Caller) -> int:
@@ -123,17 +134,26 @@ class MatchAccess:
             )
 
     def summary(
-        self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
+        self,
+        stored: StoredMatch,
+        meta: MatchMeta,
+        state: GameState,
+        version: int | None = None,
+        head: HeadDocument | None = None,
     ) -> MatchSummary:
+        """What anyone may know of the match (``head``: its head document, if
+        parsed already: it is read once, for the status's idle time and the clocks)."""
         seats = seat_summaries(meta, stored.seats)
         over = state.is_over()
         started = is_started(meta, stored.seats)
+        if head is None:
+            head = HeadDocument.from_json(stored.snapshot_json)
         return MatchSummary(
             match_id=stored.match_id,
             game_id=meta.game_id,
             options=dict(meta.options),
             seats=seats,
-            status=self.status(stored),
+            status=self.status(stored, head),
             version=stored.version if version is None else version,
             current_seat=state.current_seat() if started else None,
             commitment=meta.commitment,
@@ -142,11 +162,41 @@ class MatchAccess:
             leave_policy=meta.leave_policy,
             leave_bot_strategy=meta.leave_bot_strategy,
             time_control=meta.time_control,
-            clock=_clock_data(stored, meta, state),
+            clock=_clock_data(head, stored.seats, meta, state),
             seed_chosen=meta.seed_chosen,
             deciding=state.deciding_seats() if started else (),
             started=started,
         )
+
+    def shared_summary(
+        self, stored: StoredMatch, meta: MatchMeta, state: GameState
+    ) -> MatchSummary:
+        """:meth:`summary` (at ``stored.version``), one object for every stream
+        that opens on the same stored match: the seats of a match open their
+        streams together, at one version, and each snapshot differs only in its
+        view. Kept while its match would still read as it did when it was made.
+
+        ``state``: the state of ``stored`` (as :meth:`read_state` reads it).
+        """
+        key = (
+            stored.match_id,
+            stored.version,
+            stored.status,
+            stored.meta_json,
+            stored.snapshot_json,
+            tuple(stored.seats.items()),
+        )
+        kept = self.summaries.get(key)
+        if kept is not None:
+            summary, abandoned_at = kept
+            if summary.status != "active" or time.time() <= abandoned_at:
+                return summary
+        head = HeadDocument.from_json(stored.snapshot_json)
+        summary = self.summary(stored, meta, state, head=head)
+        self.summaries[key] = summary, head.updated_at + self.settings.idle_ttl_s / 2
+        while len(self.summaries) > _SHARED_SUMMARIES:
+            self.summaries.popitem(last=False)
+        return summary
 
     async def refresh_lobby_entry(self, match_id: str) -> None:
         """Rewrite a match's lobby entry from its current facts.
@@ -378,9 +428,11 @@ def clock_view(
     return ClockView(clock.remaining_ms, first, clock.timeouts, deadlines)
 
 
-def _clock_data(stored: StoredMatch, meta: MatchMeta, state: GameState) -> JsonDict | None:
-    clock = clock_of(stored)
+def _clock_data(
+    head: HeadDocument, seats: Mapping[int, str], meta: MatchMeta, state: GameState
+) -> JsonDict | None:
+    clock = Clock.from_data(head.clock)
     if clock is None:
         return None
-    view = clock_view(meta, stored.seats, clock, state.deciding_seats())
+    view = clock_view(meta, seats, clock, state.deciding_seats())
     return None if view is None else view.to_data()

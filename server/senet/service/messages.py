@@ -31,7 +31,7 @@ from senet.service.views import (
     SeatSummary,
     SubmitOutcome,
 )
-from senet.service.wire import LegalEntries, request_id_field
+from senet.service.wire import LegalEntries, request_id_field, varint
 from senet.store.base import now_ms
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -65,39 +65,42 @@ LEAVE_OUTCOME = {
 
 # -------------------------------------------------------------- conversions
 def summary_to_proto(summary: MatchSummary) -> match_pb2.MatchSummary:
-    out = match_pb2.MatchSummary(
-        match_id=summary.match_id,
-        game_id=summary.game_id,
-        status=_STATUS[summary.status],
-        version=summary.version,
-        seed_commitment=summary.commitment,
-        scores=summary.scores,
-        places=summary.places,
-        leave_policy=_LEAVE_POLICY_PROTO[summary.leave_policy],
-        leave_bot_strategy=summary.leave_bot_strategy,
-        seed_chosen=summary.seed_chosen,
-        started=summary.started,
-    )
+    out = match_pb2.MatchSummary()
+    write_summary(out, summary)
+    return out
+
+
+def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
+    """Fill ``out`` (empty) with ``summary``: built in place, as a snapshot's
+    part, since upb copies every message handed to a constructor."""
+    out.match_id = summary.match_id
+    out.game_id = summary.game_id
+    out.status = _STATUS[summary.status]
+    out.version = summary.version
+    out.seed_commitment = summary.commitment
+    out.scores.extend(summary.scores)
+    out.places.extend(summary.places)
+    out.leave_policy = _LEAVE_POLICY_PROTO[summary.leave_policy]
+    out.leave_bot_strategy = summary.leave_bot_strategy
+    out.seed_chosen = summary.seed_chosen
+    out.started = summary.started
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
     if control is not None:
-        out.time_control.CopyFrom(
-            match_pb2.TimeControl(
-                decision_ms=control.decision_ms,
-                reserve_ms=control.reserve_ms,
-                increment_ms=control.increment_ms,
-                timeout_policy=_TIMEOUT_POLICY_PROTO[control.timeout_policy],
-                handover_after=control.handover_after,
-                handover_strategy=control.handover_strategy,
-            )
-        )
+        time_control = out.time_control
+        time_control.decision_ms = control.decision_ms
+        time_control.reserve_ms = control.reserve_ms
+        time_control.increment_ms = control.increment_ms
+        time_control.timeout_policy = _TIMEOUT_POLICY_PROTO[control.timeout_policy]
+        time_control.handover_after = control.handover_after
+        time_control.handover_strategy = control.handover_strategy
+        time_control.SetInParent()
     if summary.clock is not None:
         _write_clock(out.clock, summary.clock)
     if summary.current_seat is not None:
         out.current_seat = summary.current_seat
     out.deciding_seats.extend(summary.deciding)
     _write_seats(out.seats, summary.seats)
-    return out
 
 
 def _write_seats(
@@ -116,10 +119,18 @@ def _write_seats(
 
 
 def snapshot_to_proto(snapshot: MatchSnapshot) -> match_pb2.MatchSnapshot:
-    codec = codec_for(snapshot.summary.game_id)
-    return match_pb2.MatchSnapshot(
-        match=summary_to_proto(snapshot.summary), view=codec.view_to_proto(snapshot.view)
-    )
+    out = match_pb2.MatchSnapshot()
+    write_snapshot(out, snapshot)
+    return out
+
+
+def write_snapshot(out: match_pb2.MatchSnapshot, snapshot: MatchSnapshot) -> None:
+    """Fill ``out`` (empty) with ``snapshot``, its summary and view built in place
+    (a constructor would copy each: as much again as building them)."""
+    write_summary(out.match, snapshot.summary)
+    out.match.SetInParent()
+    out.view.SetInParent()
+    codec_for(snapshot.summary.game_id).write_view(out.view, snapshot.view)
 
 
 def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) -> None:
@@ -254,11 +265,41 @@ def stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> 
     its ``wire`` (the servicer's serializers pass bytes through).
     """
     if isinstance(item, MatchSnapshot):
-        return response(snapshot=snapshot_to_proto(item))
+        return _snapshot_bytes(item)
     if isinstance(item, MatchUpdate):
         data: bytes | None = item.wire.get(response.DESCRIPTOR.name)
         return _update_bytes(response, game_id, item) if data is None else data
     return response(heartbeat=_heartbeat(item))
+
+
+def _snapshot_bytes(item: MatchSnapshot) -> bytes:
+    """The message of a stream's snapshot (the field ``snapshot = 1`` of a
+    WatchMatch or PlayMatch response), its summary's bytes built once for the
+    streams sharing it (see MatchAccess.shared_summary) and kept in its ``wire``."""
+    summary = item.summary
+    match = summary.wire.get(_SUMMARY)
+    if match is None:
+        message = match_pb2.MatchSummary()
+        write_summary(message, summary)
+        match = summary.wire[_SUMMARY] = message.SerializeToString()
+    view = match_pb2.View()
+    codec_for(summary.game_id).write_view(view, item.view)
+    snapshot = _delimited(_SNAPSHOT_MATCH, match) + _delimited(
+        _SNAPSHOT_VIEW, view.SerializeToString()
+    )
+    return _delimited(_RESPONSE_SNAPSHOT, snapshot)
+
+
+def _delimited(key: bytes, payload: bytes) -> bytes:
+    return key + varint(len(payload)) + payload
+
+
+#: The key of a summary's bytes in its ``wire``.
+_SUMMARY: str = match_pb2.MatchSummary.DESCRIPTOR.name
+# Field keys (number << 3 | 2: length-delimited) of a snapshot's message.
+_RESPONSE_SNAPSHOT = b"\x0a"  # WatchMatchResponse / PlayMatchResponse.snapshot = 1
+_SNAPSHOT_MATCH = b"\x0a"  # MatchSnapshot.match = 1
+_SNAPSHOT_VIEW = b"\x12"  # MatchSnapshot.view = 2
 
 
 def _update_bytes(response: type[_Streamed], game_id: str, item: MatchUpdate) -> bytes:
