@@ -42,10 +42,8 @@ from senet.store import MatchStore, StoredMatch, StoreError
 from senet.store.base import BOTS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-#: Summaries kept for the streams opening on them: the seats of a match open
-#: theirs within moments, and each entry holds its match's head document (up
-#: to some 20 KB for the larger games) in its key.
-_SHARED_SUMMARIES = 256
+#: Summaries kept for the streams opening on them (a few hundred bytes each).
+_SHARED_SUMMARIES = 1024
 #: What a summary is a function of, besides the time: the stored match's id,
 #: version, status, meta, head and claims.
 _SummaryKey = tuple[str, int, str, str, str, tuple[tuple[int, str], ...]]
