@@ -42,11 +42,6 @@ from senet.store import MatchStore, StoredMatch, StoreError
 from senet.store.base import BOTS, ZOMBIES, BotQueue
 
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-#: Summaries kept for the streams opening on them (a few hundred bytes each).
-_SHARED_SUMMARIES = 1024
-#: What a summary is a function of, besides the time: the stored match's id,
-#: version, status, meta, head and claims.
-_SummaryKey = tuple[str, int, str, str, str, tuple[tuple[int, str], ...]]
 _MAX_NAME = 40
 log = logging.getLogger("senet.service")
 
@@ -81,9 +76,6 @@ class MatchAccess:
         self.bot_bell = asyncio.Event()
         #: Recent updates as each audience receives them (see streams.update_for).
         self.updates: OrderedDict[tuple[str, bool, tuple[int, ...]], MatchUpdate] = OrderedDict()
-        #: Recent summaries shared by the streams that open on them, with when
-        #: each one's match would read as abandoned (see shared_summary).
-        self.summaries: OrderedDict[_SummaryKey, tuple[MatchSummary, float]] = OrderedDict()
 
     def ring_bot_bell(self) -> None:
         """Wake the bot workers' waiting acquires (a bot decision was posted)."""
@@ -132,20 +124,13 @@ class MatchAccess:
             )
 
     def summary(
-        self,
-        stored: StoredMatch,
-        meta: MatchMeta,
-        state: GameState,
-        version: int | None = None,
-        head: HeadDocument | None = None,
+        self, stored: StoredMatch, meta: MatchMeta, state: GameState, version: int | None = None
     ) -> MatchSummary:
-        """What anyone may know of the match (``head``: its head document, if
-        parsed already: it is read once, for the status's idle time and the clocks)."""
         seats = seat_summaries(meta, stored.seats)
         over = state.is_over()
         started = is_started(meta, stored.seats)
-        if head is None:
-            head = HeadDocument.from_json(stored.snapshot_json)
+        # Parsed once for the status's idle time and the clocks.
+        head = HeadDocument.from_json(stored.snapshot_json)
         return MatchSummary(
             match_id=stored.match_id,
             game_id=meta.game_id,
@@ -165,36 +150,6 @@ class MatchAccess:
             deciding=state.deciding_seats() if started else (),
             started=started,
         )
-
-    def shared_summary(
-        self, stored: StoredMatch, meta: MatchMeta, state: GameState
-    ) -> MatchSummary:
-        """:meth:`summary` (at ``stored.version``), one object for every stream
-        that opens on the same stored match: the seats of a match open their
-        streams together, at one version, and each snapshot differs only in its
-        view. Kept while its match would still read as it did when it was made.
-
-        ``state``: the state of ``stored`` (as :meth:`read_state` reads it).
-        """
-        key = (
-            stored.match_id,
-            stored.version,
-            stored.status,
-            stored.meta_json,
-            stored.snapshot_json,
-            tuple(stored.seats.items()),
-        )
-        kept = self.summaries.get(key)
-        if kept is not None:
-            summary, abandoned_at = kept
-            if summary.status != "active" or time.time() <= abandoned_at:
-                return summary
-        head = HeadDocument.from_json(stored.snapshot_json)
-        summary = self.summary(stored, meta, state, head=head)
-        self.summaries[key] = summary, head.updated_at + self.settings.idle_ttl_s / 2
-        while len(self.summaries) > _SHARED_SUMMARIES:
-            self.summaries.popitem(last=False)
-        return summary
 
     async def refresh_lobby_entry(self, match_id: str) -> None:
         """Rewrite a match's lobby entry from its current facts.

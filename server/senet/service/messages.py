@@ -31,7 +31,7 @@ from senet.service.views import (
     SeatSummary,
     SubmitOutcome,
 )
-from senet.service.wire import LegalEntries, request_id_field, varint
+from senet.service.wire import LegalEntries, request_id_field
 from senet.store.base import now_ms
 from senet.v1 import match_pb2, match_service_pb2
 
@@ -265,41 +265,13 @@ def stream_message(response: type[_Streamed], game_id: str, item: WatchItem) -> 
     its ``wire`` (the servicer's serializers pass bytes through).
     """
     if isinstance(item, MatchSnapshot):
-        return _snapshot_bytes(item)
+        message = response()
+        write_snapshot(message.snapshot, item)
+        return message
     if isinstance(item, MatchUpdate):
         data: bytes | None = item.wire.get(response.DESCRIPTOR.name)
         return _update_bytes(response, game_id, item) if data is None else data
     return response(heartbeat=_heartbeat(item))
-
-
-def _snapshot_bytes(item: MatchSnapshot) -> bytes:
-    """The message of a stream's snapshot (the field ``snapshot = 1`` of a
-    WatchMatch or PlayMatch response), its summary's bytes built once for the
-    streams sharing it (see MatchAccess.shared_summary) and kept in its ``wire``."""
-    summary = item.summary
-    match = summary.wire.get(_SUMMARY)
-    if match is None:
-        message = match_pb2.MatchSummary()
-        write_summary(message, summary)
-        match = summary.wire[_SUMMARY] = message.SerializeToString()
-    view = match_pb2.View()
-    codec_for(summary.game_id).write_view(view, item.view)
-    snapshot = _delimited(_SNAPSHOT_MATCH, match) + _delimited(
-        _SNAPSHOT_VIEW, view.SerializeToString()
-    )
-    return _delimited(_RESPONSE_SNAPSHOT, snapshot)
-
-
-def _delimited(key: bytes, payload: bytes) -> bytes:
-    return key + varint(len(payload)) + payload
-
-
-#: The key of a summary's bytes in its ``wire``.
-_SUMMARY: str = match_pb2.MatchSummary.DESCRIPTOR.name
-# Field keys (number << 3 | 2: length-delimited) of a snapshot's message.
-_RESPONSE_SNAPSHOT = b"\x0a"  # WatchMatchResponse / PlayMatchResponse.snapshot = 1
-_SNAPSHOT_MATCH = b"\x0a"  # MatchSnapshot.match = 1
-_SNAPSHOT_VIEW = b"\x12"  # MatchSnapshot.view = 2
 
 
 def _update_bytes(response: type[_Streamed], game_id: str, item: MatchUpdate) -> bytes:

@@ -101,7 +101,7 @@ async def stream_from(
     before_start = not is_started(meta, stored.seats) and not from_version
     if from_version is None:
         state = access.read_state(game, stored)
-        snapshot = MatchSnapshot(access.shared_summary(stored, meta, state), state.view(seat), seat)
+        snapshot = MatchSnapshot(access.summary(stored, meta, state), state.view(seat), seat)
         deciding = snapshot.summary.deciding
         legal = None
         if prompted is not None and claim_json is not None and seat in deciding:

@@ -81,10 +81,6 @@ class MatchSummary:
     deciding: tuple[int, ...] = ()
     #: Every open seat is claimed: the match is dealt and seats may act.
     started: bool = True
-    #: The summary's message bytes, kept by the API layer once built: the
-    #: streams opening at one version share one summary (see
-    #: MatchAccess.shared_summary), and with it these.
-    wire: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
