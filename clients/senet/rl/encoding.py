@@ -394,11 +394,14 @@ class TensorWriter:
             # Within an entry (a seat's few keys), only the inner features whose
             # first keys hold other values are written again.
             hit = set(inner[1])
-            by_key = inner[2]
+            by_key, by_second = inner[2], inner[3]
             for key, value in entry.items():
                 previous = old.get(key, _ABSENT)
                 if previous != value:
-                    hit.update(_moved(inner, key, previous, value))
+                    moved: Sequence[int] = by_key.get(key, ())
+                    if key in by_second:
+                        moved = _moved(by_second[key], previous, value, moved)
+                    hit.update(moved)
             if len(old) != len(entry) or not old.keys() <= entry.keys():
                 for key in old.keys() ^ entry.keys():
                     hit.update(by_key.get(key, ()))
@@ -417,6 +420,7 @@ class TensorWriter:
     ) -> None:
         """Merge the keys ``subs`` of each partial entry in ``now`` into the whole one
         last written, and rewrite the inner features under the keys whose values moved."""
+        always, by_key, by_second = inner[1], inner[2], inner[3]
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             hit: set[int] = set()
             for key in subs:
@@ -427,8 +431,11 @@ class TensorWriter:
                         del old[key]
                     else:
                         old[key] = value
-                    hit.update(_moved(inner, key, previous, value))
-                    hit.update(inner[1])
+                    moved: Sequence[int] = by_key.get(key, ())
+                    if key in by_second:
+                        moved = _moved(by_second[key], previous, value, moved)
+                    hit.update(moved)
+                    hit.update(always)
             if hit:
                 self._write_inner(old, at + slot * width, hit, inner)
 
@@ -538,14 +545,16 @@ def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
     return parts, always, by_key, by_second
 
 
-def _moved(inner: _InnerSteps, key: Any, before: Any, now: Any) -> Iterable[int]:
-    """The positions of the inner features to write again when an entry's value at
-    ``key`` went from ``before`` to ``now`` (unequal): where both are dicts and every
-    feature under ``key`` reads one of its keys, only those under the keys whose
-    values differ (one patron's cards, not all fourteen numbers of the patrons)."""
-    seconds = inner[3].get(key)
-    if seconds is None or type(before) is not dict or type(now) is not dict:
-        return inner[2].get(key, ())
+def _moved(
+    seconds: Mapping[Any, list[int]], before: Any, now: Any, under: Sequence[int]
+) -> Sequence[int]:
+    """The positions of the inner features to write again when an entry's value at a
+    key went from ``before`` to ``now`` (unequal), ``seconds`` the positions under
+    each of its second keys (every feature under it reads one): where both values are
+    dicts, only those under the second keys whose values differ (one patron's cards,
+    not all fourteen numbers of the patrons); else ``under``, all of them."""
+    if type(before) is not dict or type(now) is not dict:
+        return under
     moved: list[int] = []
     for second, positions in seconds.items():
         if before.get(second, _ABSENT) != now.get(second, _ABSENT):
