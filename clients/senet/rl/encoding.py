@@ -552,7 +552,7 @@ def _moved(
     key went from ``before`` to ``now`` (unequal), ``seconds`` the positions under
     each of its second keys (every feature under it reads one): where both values are
     dicts, only those under the second keys whose values differ (one patron's cards,
-    not all fourteen numbers of the patrons); else ``under``, all of them."""
+    not all twelve numbers of the patrons); else ``under``, all of them."""
     if type(before) is not dict or type(now) is not dict:
         return under
     moved: list[int] = []
