@@ -394,10 +394,14 @@ class TensorWriter:
             # Within an entry (a seat's few keys), only the inner features whose
             # first keys hold other values are written again.
             hit = set(inner[1])
-            by_key = inner[2]
+            by_key, by_second = inner[2], inner[3]
             for key, value in entry.items():
-                if old.get(key, _ABSENT) != value:
-                    hit.update(by_key.get(key, ()))
+                previous = old.get(key, _ABSENT)
+                if previous != value:
+                    moved: Sequence[int] = by_key.get(key, ())
+                    if key in by_second:
+                        moved = _moved(by_second[key], previous, value, moved)
+                    hit.update(moved)
             if len(old) != len(entry) or not old.keys() <= entry.keys():
                 for key in old.keys() ^ entry.keys():
                     hit.update(by_key.get(key, ()))
@@ -416,18 +420,22 @@ class TensorWriter:
     ) -> None:
         """Merge the keys ``subs`` of each partial entry in ``now`` into the whole one
         last written, and rewrite the inner features under the keys whose values moved."""
-        by_key = inner[2]
+        always, by_key, by_second = inner[1], inner[2], inner[3]
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             hit: set[int] = set()
             for key in subs:
                 value = entry.get(key, _ABSENT)
-                if old.get(key, _ABSENT) != value:
+                previous = old.get(key, _ABSENT)
+                if previous != value:
                     if value is _ABSENT:
                         del old[key]
                     else:
                         old[key] = value
-                    hit.update(by_key.get(key, ()))
-                    hit.update(inner[1])
+                    moved: Sequence[int] = by_key.get(key, ())
+                    if key in by_second:
+                        moved = _moved(by_second[key], previous, value, moved)
+                    hit.update(moved)
+                    hit.update(always)
             if hit:
                 self._write_inner(old, at + slot * width, hit, inner)
 
@@ -498,14 +506,23 @@ _ABSENT = object()
 
 #: The inner features of a per-seat table: each with its offset in an entry and its
 #: zeros; the positions of those read again whenever an entry changes (no reads
-#: declared); for each entry key, the positions of those that read under it.
-_InnerSteps = tuple[list[tuple[Feature, int, "array[float]"]], list[int], dict[Any, list[int]]]
+#: declared); for each entry key, the positions of those that read under it; for
+#: each entry key all of whose reads go one key further (Mykerinos' ``patrons``, a
+#: dict of dicts), the positions of those that read under each of its second keys.
+_InnerSteps = tuple[
+    list[tuple[Feature, int, "array[float]"]],
+    list[int],
+    dict[Any, list[int]],
+    dict[Any, dict[Any, list[int]]],
+]
 
 
 def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
     parts: list[tuple[Feature, int, array[float]]] = []
     always: list[int] = []
     by_key: dict[Any, list[int]] = {}
+    by_second: dict[Any, dict[Any, list[int]]] = {}
+    whole: set[Any] = set()  # keys some feature reads as a whole
     offset = 0
     for position, part in enumerate(inner):
         parts.append((part, offset, _zeros(part.size)))
@@ -514,8 +531,35 @@ def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
         else:
             for key in {path[0] for path in part.reads}:
                 by_key.setdefault(key, []).append(position)
+            for path in part.reads:
+                if len(path) > 1 and isinstance(path[1], str):
+                    seconds = by_second.setdefault(path[0], {})
+                    positions = seconds.setdefault(path[1], [])
+                    if position not in positions:
+                        positions.append(position)
+                else:
+                    whole.add(path[0])
         offset += part.size
-    return parts, always, by_key
+    for key in whole:
+        by_second.pop(key, None)
+    return parts, always, by_key, by_second
+
+
+def _moved(
+    seconds: Mapping[Any, list[int]], before: Any, now: Any, under: Sequence[int]
+) -> Sequence[int]:
+    """The positions of the inner features to write again when an entry's value at a
+    key went from ``before`` to ``now`` (unequal), ``seconds`` the positions under
+    each of its second keys (every feature under it reads one): where both values are
+    dicts, only those under the second keys whose values differ (one patron's cards,
+    not all twelve numbers of the patrons); else ``under``, all of them."""
+    if type(before) is not dict or type(now) is not dict:
+        return under
+    moved: list[int] = []
+    for second, positions in seconds.items():
+        if before.get(second, _ABSENT) != now.get(second, _ABSENT):
+            moved.extend(positions)
+    return moved
 
 
 def _zeros(size: int) -> array[float]:
