@@ -65,7 +65,7 @@ async def test_a_unary_internal_is_logged_once_with_the_match_id(
 async def test_a_watch_internal_is_logged_once_with_the_match_id(
     match: Seated, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(messages, "snapshot_to_proto", _fault)
+    monkeypatch.setattr(messages, "write_snapshot", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         call = match.spectator.watch(match.match_id)
         await expect_error(match.spectator.read(call), Code.INTERNAL, "INTERNAL")
@@ -97,7 +97,7 @@ async def test_a_play_stream_internal_is_logged_once_with_the_match_id(
     match: Seated, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, mover = await mover_of(match)
-    monkeypatch.setattr(messages, "snapshot_to_proto", _fault)
+    monkeypatch.setattr(messages, "write_snapshot", _fault)
     with caplog.at_level(logging.ERROR, logger="senet.rpc"):
         call = mover.play()
         await call.write(ms_hello(match.match_id))
