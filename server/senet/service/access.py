@@ -145,7 +145,7 @@ class MatchAccess:
             leave_policy=meta.leave_policy,
             leave_bot_strategy=meta.leave_bot_strategy,
             time_control=meta.time_control,
-            clock=_clock_data(head, stored.seats, meta, state),
+            clock=_clock_data(stored, head, meta, state),
             seed_chosen=meta.seed_chosen,
             deciding=state.deciding_seats() if started else (),
             started=started,
@@ -355,9 +355,12 @@ def legal_for(state: GameState, seat: int) -> list[LegalAction]:
 
 
 # ------------------------------------------------------------------- clocks
-def clock_of(stored: StoredMatch) -> Clock | None:
-    """The clocks in a loaded match's head (None: no clocks)."""
-    return Clock.from_data(HeadDocument.from_json(stored.snapshot_json).clock)
+def clock_of(stored: StoredMatch, head: HeadDocument | None = None) -> Clock | None:
+    """The clocks in a loaded match's head (None: no clocks); ``head``: that
+    head already parsed."""
+    if head is None:
+        head = HeadDocument.from_json(stored.snapshot_json)
+    return Clock.from_data(head.clock)
 
 
 def control_of(meta: MatchMeta) -> TimeControl | None:
@@ -382,10 +385,10 @@ def clock_view(
 
 
 def _clock_data(
-    head: HeadDocument, seats: Mapping[int, str], meta: MatchMeta, state: GameState
+    stored: StoredMatch, head: HeadDocument, meta: MatchMeta, state: GameState
 ) -> JsonDict | None:
-    clock = Clock.from_data(head.clock)
+    clock = clock_of(stored, head)
     if clock is None:
         return None
-    view = clock_view(meta, seats, clock, state.deciding_seats())
+    view = clock_view(meta, stored.seats, clock, state.deciding_seats())
     return None if view is None else view.to_data()

@@ -129,7 +129,7 @@ class _Feed:
                 log.exception("a watcher's push failed; it reads the batch itself")
                 return False
             watcher.cursor = batch.version
-            watcher.sent_at = now
+            watcher.sent(now)
         return True
 
     def wait(self, watcher: _Watcher) -> asyncio.Future[None]:
@@ -188,9 +188,10 @@ class _Watcher:
         self.waiting: asyncio.Future[None] | None = None
         self.timer: asyncio.TimerHandle | None = None
 
-    def sent(self) -> None:
-        """The watcher had something: its idle time starts again."""
-        self.sent_at = self.loop.time()
+    def sent(self, now: float | None = None) -> None:
+        """The watcher had something: its idle time starts again (at ``now``,
+        the loop's time, when the caller has read it already)."""
+        self.sent_at = self.loop.time() if now is None else now
 
     def due(self) -> bool:
         """Whether the watcher has been idle ``heartbeat_s``."""

@@ -292,22 +292,13 @@ def compact_reply(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionRespo
 def compact_message(game_id: str, item: WatchItem, prompt: LegalActions | None) -> bytes:
     """``item``'s PlayMatch message on a compact stream: its prompt beside it,
     and on the update of the receiver's own submission, that request's id."""
-    if isinstance(item, MatchUpdate):  # every commit's message, on every stream
-        data = item.wire.get(_PLAY_RESPONSE)
-        if data is None:
-            data = _update_bytes(match_service_pb2.PlayMatchResponse, game_id, item)
-    else:
-        message = stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
-        data = message if isinstance(message, bytes) else message.SerializeToString()
+    message = stream_message(match_service_pb2.PlayMatchResponse, game_id, item)
+    data = message if isinstance(message, bytes) else message.SerializeToString()
     if prompt is not None:
         data += LEGAL_ENTRIES.turn(prompt)
     if isinstance(item, MatchUpdate) and item.request_id:
         data += request_id_field(item.request_id)
     return data
-
-
-#: The key of a PlayMatch message's bytes in an update's ``wire``.
-_PLAY_RESPONSE: str = match_service_pb2.PlayMatchResponse.DESCRIPTOR.name
 
 
 def _heartbeat(item: Heartbeat) -> match_pb2.Heartbeat:
