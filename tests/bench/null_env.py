@@ -174,4 +174,6 @@ def null_environment(game_id: str, seats: int) -> tuple[SenetEnv, Calibration]:
     # Spread over the space, as a real step's legal actions are.
     legal = [space[i * len(space) // calibration.legal] for i in range(calibration.legal)]
     environment.game = NullGame(legal, views, calibration.length)
+    # On the view's path: a game's direct writer reads its own state's fields.
+    environment.rebuild_writers(direct=False)
     return environment, calibration

@@ -9,13 +9,16 @@ suite's check on views, applied to the tensors).
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import pytest
 
-from senet.games import Rng, all_games, get_game
+from senet.games import GameState, Rng, all_games, get_game
 from senet.rl.encoding import (
     ENCODINGS,
+    DirectTensor,
+    ObservationEncoder,
     action_space,
     encoding_for,
     observation_encoder,
@@ -69,6 +72,11 @@ def test_playouts_stay_in_the_space_and_observations_hide_what_is_hidden(
                 assert len(observation) == encoder.size
                 twin = state.determinize(seat, rng.next_u64())
                 assert encoder.encode(twin.view(seat)) == observation, f"seat {seat}, step {step}"
+                # The game's direct writer (when it has one) reads the state, not the
+                # view: it too must not tell the state from its twin.
+                for position in (state, twin):
+                    written = list(encoder.writer().encode(position, seat))
+                    assert written == observation, f"seat {seat}, step {step}"
         actor = state.deciding_seats()[rng.below(len(state.deciding_seats()))]
         choices = state.legal_actions_for(actor)
         state.apply(actor, choices[rng.below(len(choices))])
@@ -85,16 +93,18 @@ def test_a_tensor_writer_equals_a_fresh_encoding_at_every_step(
     """Each seat's writer, given the state after every action, gives the tensor a fresh
     encoding of the seat's view gives: no feature keeps a slice the core's reported
     changes should have rewritten (and no view shares a list with the state that a
-    later action changes in place)."""
+    later action changes in place). Both writers: the game's direct one (where it has
+    one) and the one from the view."""
     game_id, seats, options = case
     encoder = observation_encoder(game_id, seats, options)
-    writers = [encoder.writer() for _ in range(seats)]
+    writers = [(encoder.writer(), encoder.writer(direct=False)) for _ in range(seats)]
     state = get_game(game_id).new_match(seats, options, seed=11)
     rng = Rng(11)
     for step in range(MAX_DECISIONS):
         for seat in range(seats):
             fresh = encoder.encode(state.view(seat))
-            assert list(writers[seat].encode(state, seat)) == fresh, f"seat {seat}, step {step}"
+            for writer in writers[seat]:
+                assert list(writer.encode(state, seat)) == fresh, f"seat {seat}, step {step}"
         if state.is_over():
             break
         actor = state.deciding_seats()[rng.below(len(state.deciding_seats()))]
@@ -126,3 +136,29 @@ def test_a_tensor_writer_follows_afterstates_of_several_positions(
             fresh = encoder.encode(after.view(actor))
             assert list(writers[actor].encode(after, actor)) == fresh, action.notation()
         state.apply_unchecked(choices[rng.below(len(choices))], actor)
+
+
+def test_a_writer_takes_the_games_direct_writer_for_a_seat_and_the_view_otherwise() -> None:
+    """Where an encoding has a direct writer, a seat's writer calls it (with its own
+    doubles, again and again) and reports the whole tensor changed; a writer made with
+    ``direct=False``, or asked for the spectator's view, encodes the view instead."""
+    base = observation_encoder("mykerinos", 2, dict(get_game("mykerinos").info.short_match_options))
+    calls: list[tuple[int, int]] = []
+
+    def make() -> DirectTensor:
+        def write(state: GameState, viewer: int, out: array[float]) -> None:
+            calls.append((viewer, id(out)))
+            out[:] = array("d", base.encode(state.view(viewer)))
+
+        return write
+
+    encoder = ObservationEncoder(base.features, make)
+    state = get_game("mykerinos").new_match(2, {}, seed=3)
+    direct = encoder.writer()
+    for _ in range(2):
+        assert list(direct.encode(state, 1)) == base.encode(state.view(1))
+        assert direct.changed == [(0, encoder.size)]
+    assert calls == [(1, id(direct.out))] * 2
+    for writer, viewer in ((encoder.writer(direct=False), 1), (encoder.writer(), None)):
+        assert list(writer.encode(state, viewer)) == base.encode(state.view(viewer))
+    assert len(calls) == 2

@@ -18,9 +18,9 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from array import array
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
@@ -53,6 +53,35 @@ class RlEncoding(ABC):
     @abstractmethod
     def features(self, seats: int, options: Mapping[str, Any]) -> Sequence[Feature]:
         """The observation tensor's features, in order."""
+
+    def direct_tensor(
+        self, seats: int, options: Mapping[str, Any]
+    ) -> Callable[[], DirectTensor] | None:
+        """A maker of :class:`DirectTensor` writers for ``seats`` and ``options``, or
+        ``None`` (the default): every tensor is then written from the seat's view.
+
+        The features stay the tensor's definition; a direct writer only computes the
+        same floats faster, from the state's own fields instead of a view built first.
+        The tests hold every writer to the features' encoding of the seat's view, seat
+        by seat after every move of random matches of every variant, and of re-dealt
+        twins, so it can neither drift from the documented layout nor show what the
+        view hides.
+        """
+        return None
+
+
+class DirectTensor(Protocol):
+    """Writes a seat's whole tensor straight from a state (see :meth:`RlEncoding.direct_tensor`).
+
+    Called with a state of the encoding's game, a seat, and the doubles it was last
+    called with (zeros on the first call; the same array every time, so a writer may
+    keep what it needs to rewrite only what changed). It must leave there exactly
+    :meth:`ObservationEncoder.encode` of ``state.view(viewer)``, to the last bit: the
+    same float arithmetic as the features (``value / scale``, never ``value * (1 /
+    scale)``), and nothing the view would not show.
+    """
+
+    def __call__(self, state: GameState, viewer: int, out: array[float]) -> None: ...
 
 
 ENCODINGS: PluginRegistry[RlEncoding] = PluginRegistry(
@@ -171,10 +200,15 @@ class ObservationEncoder:
 
     Args:
         features: The game's features, in order.
+        direct: The maker of the game's direct writers, if it has one
+            (:meth:`RlEncoding.direct_tensor`).
     """
 
-    def __init__(self, features: Sequence[Feature]) -> None:
+    def __init__(
+        self, features: Sequence[Feature], direct: Callable[[], DirectTensor] | None = None
+    ) -> None:
         self.features = tuple(features)
+        self.direct = direct
         self.size = sum(f.size for f in self.features)
         layout: list[tuple[str, int, int]] = []
         at = 0
@@ -193,9 +227,10 @@ class ObservationEncoder:
             at += feature.size
         return out
 
-    def writer(self) -> TensorWriter:
-        """A writer of one seat's successive observations (see :class:`TensorWriter`)."""
-        return TensorWriter(self)
+    def writer(self, *, direct: bool = True) -> TensorWriter:
+        """A writer of one seat's successive observations (see :class:`TensorWriter`);
+        ``direct=False`` keeps it off the game's direct writer, on the view."""
+        return TensorWriter(self, direct=direct)
 
 
 class TensorWriter:
@@ -218,13 +253,20 @@ class TensorWriter:
     before that (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy
     tensor in one step, where converting a list costs as much as encoding it).
 
+    Where the game has a direct writer (:meth:`RlEncoding.direct_tensor`), a seat's
+    tensor is written by it instead, from the state's fields, and :attr:`changed` is
+    the whole tensor.
+
     Args:
         encoder: The game's encoder.
+        direct: Whether to use the game's direct writer, when it has one.
     """
 
-    def __init__(self, encoder: ObservationEncoder) -> None:
+    def __init__(self, encoder: ObservationEncoder, *, direct: bool = True) -> None:
         self.encoder = encoder
         self.out = _zeros(encoder.size)
+        self._direct = encoder.direct() if direct and encoder.direct is not None else None
+        self._whole = [(0, encoder.size)]
         self._steps = [
             (feature, at, _zeros(feature.size), _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
@@ -271,6 +313,11 @@ class TensorWriter:
     def encode(self, state: GameState, viewer: int | None) -> array[float]:
         """The tensor of ``viewer``'s view of ``state``: :attr:`changed` then lists
         the slices written again, so that a copy needs only those updated."""
+        direct = self._direct
+        if direct is not None and viewer is not None:
+            direct(state, viewer, self.out)
+            self.changed = self._whole
+            return self.out
         sources = state.view_sources
         parts = state.changed_view_parts(self._mark) if sources is not None else None
         changed = self.changed = []
@@ -590,7 +637,11 @@ def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:
 def _encoder(
     game_id: str, seats: int, options_key: tuple[tuple[str, Any], ...]
 ) -> ObservationEncoder:
-    return ObservationEncoder(encoding_for(game_id).features(seats, dict(options_key)))
+    encoding = encoding_for(game_id)
+    options = dict(options_key)
+    return ObservationEncoder(
+        encoding.features(seats, options), encoding.direct_tensor(seats, options)
+    )
 
 
 def observation_encoder(

@@ -27,7 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState, Rng, get_game
-from senet.rl.encoding import action_space, bounded_options, observation_encoder
+from senet.rl.encoding import TensorWriter, action_space, bounded_options, observation_encoder
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
@@ -96,8 +96,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             agent: spaces.Discrete(len(self.space)) for agent in self.possible_agents
         }
         #: One tensor writer per seat: each seat's observation is rewritten where the
-        #: core says its view changed only.
-        self._tensors = [self.encoder.writer() for _ in range(self.seats)]
+        #: core says its view changed only, or by the game's direct writer.
+        self._tensors: list[TensorWriter] = []
+        self.rebuild_writers()
         #: The legal actions of the last seat asked and their indexes, with the state
         #: and step they were asked at.
         self._legal: tuple[GameState | None, int, int, list[Any], list[int]] = (
@@ -110,6 +111,11 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         #: Whether this episode has handed out rewards yet: until then every reward is
         #: 0, so a step need not clear or accumulate them.
         self._rewarded = False
+
+    def rebuild_writers(self, *, direct: bool = True) -> None:
+        """Start each seat's tensor afresh, with or without the game's direct writer
+        (:meth:`senet.rl.encoding.ObservationEncoder.writer`)."""
+        self._tensors = [self.encoder.writer(direct=direct) for _ in range(self.seats)]
 
     @property
     def last_notation(self) -> str:
