@@ -8,7 +8,8 @@ the core (``lead``, ``add``..., ``go``), so the space stays small.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from senet.games import Action, Game
@@ -16,7 +17,7 @@ from senet.games.archeos import actions as act
 from senet.games.archeos.cards import CARD_NAMES, CARD_TYPES, COLOUR_NAMES, ROLE_NAMES
 from senet.games.archeos.constants import STEPS
 from senet.games.archeos.sites import LINGUIST_END, PROFESSOR_TOKENS, SITE_IDS
-from senet.rl.encoding import RlEncoding
+from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
     Out,
@@ -33,6 +34,15 @@ from senet.rl.features import (
 )
 
 MAX_SEATS = 6
+#: The scales of the plain numbers (the direct writer, :mod:`senet.rl.archeos_tensor`,
+#: divides by the same ones).
+SCORE_SCALE = 50
+HAND_SCALE = 10
+SITE_SCALE = 10
+SEASON_SCALE = 3
+DECK_SCALE = 100
+MONKEY_SCALE = 3
+LIMIT_SCALE = 10
 
 
 def _candidates() -> Iterator[Action]:
@@ -58,10 +68,10 @@ def _write_ur_queue(view: View, out: Out, at: int) -> None:
 
 
 _PLAYER: tuple[Feature, ...] = (
-    number("score", "score", scale=50),
-    number("hand size", "hand_size", scale=10),
+    number("score", "score", scale=SCORE_SCALE),
+    number("hand size", "hand_size", scale=HAND_SCALE),
     counts("known hand", "known_hand", vocabulary=CARD_NAMES),
-    numbers("sites", "sites", length=len(SITE_IDS) + 1, scale=10),
+    numbers("sites", "sites", length=len(SITE_IDS) + 1, scale=SITE_SCALE),
     number("linguist", "linguist", scale=LINGUIST_END),
     counts("relics", "relics", vocabulary=COLOUR_NAMES),
     counts("professor tokens", "professor_tokens", vocabulary=PROFESSOR_TOKENS),
@@ -86,28 +96,36 @@ class ArcheosEncoding(RlEncoding):
         return (
             counts("roles in the deck", "roles", vocabulary=ROLE_NAMES),
             one_hot("advanced site", "advanced_site", vocabulary=SITE_IDS),
-            number("season", "season", scale=3),
-            number("seasons", "seasons", scale=3),
+            number("season", "season", scale=SEASON_SCALE),
+            number("seasons", "seasons", scale=SEASON_SCALE),
             one_hot("step", "step", vocabulary=STEPS),
             seat("current seat", "current_seat", max_seats=MAX_SEATS),
             seat("first seat", "first_seat", max_seats=MAX_SEATS),
             seat("last monkey seat", "last_monkey_seat", max_seats=MAX_SEATS),
-            number("deck size", "deck_size", scale=100),
-            number("deck monkey-free top", "deck_monkey_free_top", scale=100),
-            number("monkeys drawn", "monkeys_drawn", scale=3),
+            number("deck size", "deck_size", scale=DECK_SCALE),
+            number("deck monkey-free top", "deck_monkey_free_top", scale=DECK_SCALE),
+            number("monkeys drawn", "monkeys_drawn", scale=MONKEY_SCALE),
             counts("display", "display", vocabulary=CARD_NAMES),
             counts("professor supply", "professor_supply", vocabulary=PROFESSOR_TOKENS),
             counts("expedition cards", "expedition", "cards", vocabulary=CARD_NAMES),
             one_hot("expedition basis", "expedition", "basis", vocabulary=act.BASIS_NAMES),
-            number("expedition limit", "expedition", "limit", scale=10),
+            number("expedition limit", "expedition", "limit", scale=LIMIT_SCALE),
             number("expedition advanced", "expedition", "advanced"),
             number("in Ur", "pending", "in_ur"),
             number("linguist advances", "pending", "linguist_advances"),
             number("keep limit", "pending", "keep_limit"),
             number("Chichen draws", "pending", "chichen_draws"),
             custom("Ur queue", MAX_SEATS, _write_ur_queue, [("pending", "ur_queue")]),
-            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
+            *players_and_scores(_PLAYER, MAX_SEATS, score_scale=SCORE_SCALE),
         )
+
+    def direct_tensor(
+        self, seats: int, options: Mapping[str, Any]
+    ) -> Callable[[], DirectTensor] | None:
+        # Imported here: the writer imports this module's scales.
+        from senet.rl.archeos_tensor import ArcheosTensor
+
+        return partial(ArcheosTensor, self.features(seats, options), seats)
 
 
 ARCHEOS_RL = ArcheosEncoding()
