@@ -9,14 +9,15 @@ and the cards it is keeping as a Physician when the turn is its own.
 
 A writer follows one seat through any sequence of states of one match set-up (moves,
 clones, afterstates, new episodes): it keeps a copy of what each slice was last
-written from and rewrites a slice only when that differs, and writes the plain
-numbers every time, as comparing one costs as much as writing it.
+written from, compares, and rewrites only the slices whose source differs (a move
+changes a few), each with the same float arithmetic as its feature.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any, cast
 
 from senet.games import GameState
@@ -37,10 +38,28 @@ from senet.rl.archeos import (
 )
 from senet.rl.features import Feature, relative_seat
 
-_STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
-_TOKEN_INDEX = {token: i for i, token in enumerate(PROFESSOR_TOKENS)}
 #: What no cached copy equals: the next call writes that slice.
 _UNSEEN: Any = object()
+
+_STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
+_TOKEN_INDEX = {token: i for i, token in enumerate(PROFESSOR_TOKENS)}
+
+#: The plain numbers: feature name, the state's field, and the feature's scale (1.0
+#: where it has none: dividing by it leaves ``float(value)``, bit for bit).
+_NUMBERS: tuple[tuple[str, str, float], ...] = (
+    ("season", "season", SEASON_SCALE),
+    ("deck monkey-free top", "monkey_free_top", DECK_SCALE),
+    ("monkeys drawn", "monkeys", MONKEY_SCALE),
+    ("expedition limit", "exp_limit", LIMIT_SCALE),
+    ("expedition advanced", "exp_advanced", 1.0),
+    ("in Ur", "in_ur", 1.0),
+    ("linguist advances", "linguist_left", 1.0),
+    ("keep limit", "keep_limit", 1.0),
+    ("Chichen draws", "chichen_draws", 1.0),
+)
+_read_numbers = attrgetter(*(field for _, field, _ in _NUMBERS))
+#: The fields the one-hot blocks are written from (see :meth:`ArcheosTensor._markers`).
+_read_markers = attrgetter("advanced", "step", "turn", "first_seat", "last_monkey", "exp_basis")
 
 
 def _zeros(size: int) -> array[float]:
@@ -71,19 +90,15 @@ def _one_hot(out: array[float], at: int, zeros: array[float], index: int | None)
         out[at + index] = 1.0
 
 
-#: The numbers written on every call, by feature name, each with the state's field.
-_NUMBERS = (
-    "season",
-    "deck size",
-    "deck monkey-free top",
-    "monkeys drawn",
-    "expedition limit",
-    "expedition advanced",
-    "in Ur",
-    "linguist advances",
-    "keep limit",
-    "Chichen draws",
-)
+def _changed_rows(table: list[Any], seen: list[Any]) -> list[int]:
+    """The seats whose entry of ``table`` (a number or a list) differs from its copy
+    in ``seen``, which then holds a copy of every entry."""
+    changed = []
+    for s, row in enumerate(table):
+        if row != seen[s]:
+            seen[s] = row[:] if type(row) is list else row
+            changed.append(s)
+    return changed
 
 
 class ArcheosTensor:
@@ -111,7 +126,9 @@ class ArcheosTensor:
         self._seats = seats
         self._width = players.entry_width
         self._players_at = at["players"]
-        self._numbers_at = tuple(at[name] for name in _NUMBERS)
+        self._numbers_at = tuple(at[name] for name, _, _ in _NUMBERS)
+        self._scales = tuple(scale for _, _, scale in _NUMBERS)
+        self._deck_at = at["deck size"]
         self._seasons_at = at["seasons"]
         self._seasons = float(seasons_for(seats)) / SEASON_SCALE
         self._roles_at = at["roles in the deck"]
@@ -125,7 +142,7 @@ class ArcheosTensor:
         self._cards_at = at["expedition cards"]
         self._basis_at = at["expedition basis"]
         self._ur_queue_at = at["Ur queue"]
-        self._scores_at = at["scores"]
+        self._scores_start = at["scores"]
         self._score_in = inner["score"]
         self._size_in = inner["hand size"]
         self._known_in = inner["known hand"]
@@ -142,16 +159,38 @@ class ArcheosTensor:
         # counted from the viewer, and where its entry of ``players`` starts.
         self._relative: list[int] = []
         self._entry: list[int] = []
+        self._offsets()
         self._forget()
+
+    def _offsets(self) -> None:
+        """Per seat (entry i is seat i's), where each of its ``players`` slices starts."""
+        entry = self._entry
+        self._score_at = [at + self._score_in for at in entry]
+        self._scores_at = [self._scores_start + r for r in self._relative]
+        self._size_at = [at + self._size_in for at in entry]
+        self._known_at = [at + self._known_in for at in entry]
+        self._sites_at = [at + self._sites_in for at in entry]
+        self._linguist_at = [at + self._linguist_in for at in entry]
+        self._relics_at = [at + self._relics_in for at in entry]
+        self._tokens_at = [at + self._tokens_in for at in entry]
+        self._expeditions_at = [at + self._expeditions_in for at in entry]
 
     def _forget(self) -> None:
         """Drop every cached copy, so that the next call writes every slice."""
-        self._roles = self._advanced = self._step = self._current = _UNSEEN
-        self._first = self._last_monkey = self._display = self._supply = _UNSEEN
-        self._cards = self._basis = self._ur_queue = _UNSEEN
-        self._score = self._sizes = self._known = self._positions = _UNSEEN
-        self._linguist = self._relics = self._tokens = self._expeditions = _UNSEEN
-        self._hand = self._kept = _UNSEEN
+        unseen = [_UNSEEN] * self._seats
+        self._numbers = (_UNSEEN,) * len(_NUMBERS)
+        self._marked = (_UNSEEN,) * 6
+        self._deck = self._roles = self._display = self._supply = _UNSEEN
+        self._cards = self._ur_queue = self._hand = self._kept = _UNSEEN
+        # Per seat, the copy of its entry of each per-seat list or table.
+        self._score: list[Any] = unseen[:]
+        self._sizes: list[Any] = unseen[:]
+        self._known: list[Any] = unseen[:]
+        self._positions: list[Any] = unseen[:]
+        self._linguist: list[Any] = unseen[:]
+        self._relics: list[Any] = unseen[:]
+        self._tokens: list[Any] = unseen[:]
+        self._expeditions: list[Any] = unseen[:]
 
     def _start(self, viewer: int, out: array[float]) -> None:
         """Follow ``viewer`` into ``out``: zero it, write what only the seat count
@@ -161,6 +200,7 @@ class ArcheosTensor:
         self._viewer = viewer
         self._relative = [relative_seat(s, viewer, seats) for s in range(seats)]
         self._entry = [self._players_at + r * self._width for r in self._relative]
+        self._offsets()
         out[:] = _zeros(self._size)
         out[self._seasons_at] = self._seasons
         self._forget()
@@ -169,50 +209,57 @@ class ArcheosTensor:
         if viewer != self._viewer or out is not self._out:
             self._start(viewer, out)
         match = cast(ArcheosState, state)
-        self._numbers(match, out)
+        numbers = _read_numbers(match)
+        if numbers != self._numbers:
+            self._write_numbers(numbers, out)
+        markers = _read_markers(match)
+        if markers != self._marked:
+            self._markers(markers, out)
         self._board(match, out)
         self._players(match, out)
         self._own(match, viewer, out)
 
-    def _numbers(self, state: ArcheosState, out: array[float]) -> None:
-        """The plain numbers, as ``number`` writes them: ``float(value) / scale``
-        (a scale of 1 leaves ``float(value)``, bit for bit)."""
-        season, deck, top, monkeys, limit, advanced, in_ur, linguist, keep, chichen = (
-            self._numbers_at
-        )
-        out[season] = float(state.season) / SEASON_SCALE
-        out[deck] = float(len(state.deck)) / DECK_SCALE
-        out[top] = float(state.monkey_free_top) / DECK_SCALE
-        out[monkeys] = float(state.monkeys) / MONKEY_SCALE
-        out[limit] = float(state.exp_limit) / LIMIT_SCALE
-        out[advanced] = float(state.exp_advanced)
-        out[in_ur] = float(state.in_ur)
-        out[linguist] = float(state.linguist_left)
-        out[keep] = float(state.keep_limit)
-        out[chichen] = float(state.chichen_draws)
+    def _write_numbers(self, numbers: tuple[Any, ...], out: array[float]) -> None:
+        """The plain numbers that changed, as ``number`` writes them."""
+        for at, scale, value, seen in zip(
+            self._numbers_at, self._scales, numbers, self._numbers, strict=True
+        ):
+            if value != seen:
+                out[at] = float(value) / scale
+        self._numbers = numbers
+
+    def _markers(self, markers: tuple[Any, ...], out: array[float]) -> None:
+        """The one-hot blocks whose field changed: site, step, and the seats (the
+        current one from the step and the turn, none once the match is over)."""
+        advanced, step, turn, first, last_monkey, basis = markers
+        was_advanced, was_step, was_turn, was_first, was_last_monkey, was_basis = self._marked
+        if advanced != was_advanced:
+            _one_hot(out, self._advanced_at, _NO_COLOURS, advanced)
+        if step != was_step:
+            _one_hot(out, self._step_at, _NO_STEPS, _STEP_INDEX[step])
+        if step != was_step or turn != was_turn:
+            self._seat(out, self._current_at, NO_SEAT if step == OVER else turn)
+        if first != was_first:
+            self._seat(out, self._first_at, first)
+        if last_monkey != was_last_monkey:
+            self._seat(out, self._last_monkey_at, last_monkey)
+        if basis != was_basis:
+            _one_hot(out, self._basis_at, _NO_BASES, basis)
+        self._marked = markers
+
+    def _seat(self, out: array[float], at: int, seat: int) -> None:
+        """A seat as ``seat`` writes it: one-hot from the viewer, zeros for none."""
+        _one_hot(out, at, _NO_SEATS, None if seat == NO_SEAT else self._relative[seat])
 
     def _board(self, state: ArcheosState, out: array[float]) -> None:
-        """The public board: roles, sites, step, seats, display, supply, expedition."""
+        """The public lists: deck size, roles, display, supply, expedition, Ur queue."""
+        deck = len(state.deck)
+        if deck != self._deck:
+            self._deck = deck
+            out[self._deck_at] = float(deck) / DECK_SCALE
         if state.roles != self._roles:
             self._roles = state.roles[:]
             _count(out, self._roles_at, _NO_ROLES, state.roles)
-        if state.advanced != self._advanced:
-            self._advanced = state.advanced
-            _one_hot(out, self._advanced_at, _NO_COLOURS, state.advanced)
-        step = state.step
-        if step != self._step:
-            self._step = step
-            _one_hot(out, self._step_at, _NO_STEPS, _STEP_INDEX[step])
-        current = None if step == OVER else state.turn
-        if current != self._current:
-            self._current = current
-            self._seat(out, self._current_at, current)
-        if state.first_seat != self._first:
-            self._first = state.first_seat
-            self._seat(out, self._first_at, state.first_seat)
-        if state.last_monkey != self._last_monkey:
-            self._last_monkey = state.last_monkey
-            self._seat(out, self._last_monkey_at, state.last_monkey)
         if state.display != self._display:
             self._display = state.display[:]
             _count(out, self._display_at, _NO_CARDS, state.display)
@@ -222,9 +269,6 @@ class ArcheosTensor:
         if state.exp_cards != self._cards:
             self._cards = state.exp_cards[:]
             _count(out, self._cards_at, _NO_CARDS, state.exp_cards)
-        if state.exp_basis != self._basis:
-            self._basis = state.exp_basis
-            _one_hot(out, self._basis_at, _NO_BASES, state.exp_basis)
         if state.ur_queue != self._ur_queue:
             self._ur_queue = state.ur_queue[:]
             at = self._ur_queue_at
@@ -233,62 +277,53 @@ class ArcheosTensor:
             for queued in state.ur_queue:
                 out[at + relative[queued]] = 1.0
 
-    def _seat(self, out: array[float], at: int, seat: int | None) -> None:
-        """A seat as ``seat`` writes it: one-hot from the viewer, zeros for none."""
-        index = None if seat is None or seat == NO_SEAT else self._relative[seat]
-        _one_hot(out, at, _NO_SEATS, index)
-
     def _players(self, state: ArcheosState, out: array[float]) -> None:
-        """Every seat's public entry of ``players``, and the ``scores``."""
-        entry = self._entry
-        if state.score != self._score:
-            self._score = state.score[:]
-            score_in, scores_at, relative = self._score_in, self._scores_at, self._relative
-            for s, score in enumerate(state.score):
-                value = float(score) / SCORE_SCALE
-                out[entry[s] + score_in] = value
-                out[scores_at + relative[s]] = value
+        """Every seat's public entry of ``players``, and the ``scores``: a list or
+        table that differs from its copy is compared seat by seat, and only the
+        seats that changed are written."""
+        score = state.score
+        if score != self._score:
+            scale = SCORE_SCALE
+            for s in _changed_rows(score, self._score):
+                out[self._score_at[s]] = out[self._scores_at[s]] = float(score[s]) / scale
         sizes = list(map(len, state.hands))
         if sizes != self._sizes:
-            self._sizes = sizes
-            size_in = self._size_in
-            for s, size in enumerate(sizes):
-                out[entry[s] + size_in] = float(size) / HAND_SCALE
-        if state.known != self._known:
-            self._known = list(map(list, state.known))
-            known_in = self._known_in
-            for s, cards in enumerate(state.known):
-                _count(out, entry[s] + known_in, _NO_CARDS, cards)
-        if state.positions != self._positions:
-            self._positions = list(map(list, state.positions))
-            sites_in = self._sites_in
-            for s, row in enumerate(state.positions):
-                at = entry[s] + sites_in
-                for i, space in enumerate(row):
-                    out[at + i] = float(space) / SITE_SCALE
-        if state.linguist != self._linguist:
-            self._linguist = state.linguist[:]
-            linguist_in = self._linguist_in
-            for s, space in enumerate(state.linguist):
-                out[entry[s] + linguist_in] = float(space) / LINGUIST_END
-        if state.relics != self._relics:
-            self._relics = list(map(list, state.relics))
-            relics_in = self._relics_in
-            for s, relics in enumerate(state.relics):
-                at = entry[s] + relics_in
-                for colour in range(COLOURS):
-                    out[at + colour] = 1.0 if relics[colour] else 0.0
-        if state.tokens != self._tokens:
-            self._tokens = list(map(list, state.tokens))
-            tokens_in = self._tokens_in
-            for s, tokens in enumerate(state.tokens):
-                _count(out, entry[s] + tokens_in, _NO_TOKENS, [_TOKEN_INDEX[t] for t in tokens])
+            at, scale = self._size_at, HAND_SCALE
+            for s in _changed_rows(sizes, self._sizes):
+                out[at[s]] = float(sizes[s]) / scale
+        known = state.known
+        if known != self._known:
+            at = self._known_at
+            for s in _changed_rows(known, self._known):
+                _count(out, at[s], _NO_CARDS, known[s])
+        positions = state.positions
+        if positions != self._positions:
+            scale = SITE_SCALE
+            for s in _changed_rows(positions, self._positions):
+                at_site = self._sites_at[s]
+                for i, space in enumerate(positions[s]):
+                    out[at_site + i] = float(space) / scale
+        linguist = state.linguist
+        if linguist != self._linguist:
+            at, scale = self._linguist_at, LINGUIST_END
+            for s in _changed_rows(linguist, self._linguist):
+                out[at[s]] = float(linguist[s]) / scale
+        relics = state.relics
+        if relics != self._relics:
+            for s in _changed_rows(relics, self._relics):
+                at_relic = self._relics_at[s]
+                for colour, found in enumerate(relics[s]):
+                    out[at_relic + colour] = 1.0 if found else 0.0
+        tokens = state.tokens
+        if tokens != self._tokens:
+            at = self._tokens_at
+            for s in _changed_rows(tokens, self._tokens):
+                _count(out, at[s], _NO_TOKENS, [_TOKEN_INDEX[t] for t in tokens[s]])
         expeditions = list(map(len, state.expeditions))
         if expeditions != self._expeditions:
-            self._expeditions = expeditions
-            expeditions_in = self._expeditions_in
-            for s, count in enumerate(expeditions):
-                out[entry[s] + expeditions_in] = float(count)
+            at = self._expeditions_at
+            for s in _changed_rows(expeditions, self._expeditions):
+                out[at[s]] = float(expeditions[s])
 
     def _own(self, state: ArcheosState, viewer: int, out: array[float]) -> None:
         """What only the viewer sees: its hand, and the cards it keeps on its turn."""
