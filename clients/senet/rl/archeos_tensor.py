@@ -90,6 +90,16 @@ def _one_hot(out: array[float], at: int, zeros: array[float], index: int | None)
         out[at + index] = 1.0
 
 
+def _starts(features: Sequence[Feature]) -> dict[str, int]:
+    """Where each feature's slice starts, by name, counted from the first's."""
+    starts: dict[str, int] = {}
+    at = 0
+    for feature in features:
+        starts[feature.name] = at
+        at += feature.size
+    return starts
+
+
 def _changed_rows(table: list[Any], seen: list[Any]) -> list[int]:
     """The seats whose entry of ``table`` (a number or a list) differs from its copy
     in ``seen``, which then holds a copy of every entry."""
@@ -111,18 +121,10 @@ class ArcheosTensor:
     """
 
     def __init__(self, features: Sequence[Feature], seats: int) -> None:
-        at: dict[str, int] = {}
-        start = 0
-        for feature in features:
-            at[feature.name] = start
-            start += feature.size
+        at = _starts(features)
         players = next(f for f in features if f.name == "players")
-        inner: dict[str, int] = {}
-        offset = 0
-        for feature in players.inner or ():
-            inner[feature.name] = offset
-            offset += feature.size
-        self._size = start
+        inner = _starts(players.inner or ())
+        self._blank = _zeros(sum(f.size for f in features))
         self._seats = seats
         self._width = players.entry_width
         self._players_at = at["players"]
@@ -201,7 +203,7 @@ class ArcheosTensor:
         self._relative = [relative_seat(s, viewer, seats) for s in range(seats)]
         self._entry = [self._players_at + r * self._width for r in self._relative]
         self._offsets()
-        out[:] = _zeros(self._size)
+        out[:] = self._blank
         out[self._seasons_at] = self._seasons
         self._forget()
 
