@@ -122,6 +122,7 @@ class ArcheosEncoding(RlEncoding):
     def direct_tensor(
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
+        """Writers from the state's fields (:class:`senet.rl.archeos_tensor.ArcheosTensor`)."""
         # Imported here: the writer imports this module's scales.
         from senet.rl.archeos_tensor import ArcheosTensor
 
