@@ -14,7 +14,7 @@ only (``offer``), which is all its observation shows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import product
 from typing import Any
 
@@ -26,7 +26,7 @@ from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
-from senet.rl.encoding import RlEncoding
+from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
     Out,
@@ -40,6 +40,7 @@ from senet.rl.features import (
     seat,
     seat_numbers,
 )
+from senet.rl.marenostrum_tensor import MareTensor
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -247,6 +248,18 @@ class MareNostrumEncoding(RlEncoding):
             _per_seat_rows("owned", len(OWNABLE_IDS), _owned),
             _per_seat_rows("free_left", len(ITEMS)),
         )
+
+    def direct_tensor(
+        self, seats: int, options: Mapping[str, Any]
+    ) -> Callable[[], DirectTensor] | None:
+        """Mare Nostrum's writer from the state's fields
+        (:class:`senet.rl.marenostrum_tensor.MareTensor`), laid out as the features."""
+        layout: dict[str, tuple[int, int]] = {}
+        at = 0
+        for feature in self.features(seats, options):
+            layout[feature.name] = (at, feature.size)
+            at += feature.size
+        return lambda: MareTensor(seats, MAX_SEATS, layout)
 
 
 MARENOSTRUM_RL = MareNostrumEncoding()
