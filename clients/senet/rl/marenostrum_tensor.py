@@ -23,18 +23,29 @@ are equal to the last bit.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Mapping
-from operator import attrgetter
+from collections.abc import Callable, Iterable, Mapping
+from itertools import compress
+from operator import attrgetter, ne
 from typing import Any, cast
 
 from senet.games import GameState
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS
+from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.state import MareState
 from senet.games.marenostrum.tokens import BUILDING_NAMES, CARAVAN
 
 #: Writes one part of the tensor from a state (its slice is zeroed first).
 PartWriter = Callable[[MareState, "array[float]"], None]
 
+#: How a kept copy of a field is made, by the field's kind (``None``: shared, as
+#: scalars are).
+_COPIES: dict[str, Callable[[Any], Any] | None] = {
+    "list": list.copy,
+    "table": lambda rows: [row[:] for row in rows],
+    "mapping": dict,
+}
+#: The per-seat tables of numbers, viewer first.
+PER_SEAT_ROWS = ("face_up", "face_down", "free_left")
 #: The one-hot vocabularies' indexes, as the features build them.
 _PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
 _STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
@@ -63,48 +74,43 @@ class MareTensor:
         #: The viewer the writer last wrote for, and the doubles it wrote into.
         self._viewer = -1
         self._out: array[float] | None = None
-        #: The fields' values when last written (see ``changed_fields``).
-        self._mark: dict[str, Any] = {}
-        #: Per seat, its slot counted from the viewer; per civilization, its owner channel.
+        #: Per seat, its slot counted from the viewer; per civilization, its owner
+        #: channel, and per channel its civilizations (from ``seat_of``).
         self._rel: list[int] = []
         self._owner: list[int] = []
         self._owner_seat_of: list[int] | None = None
-        self._parts: list[tuple[int, int, array[float], PartWriter]] = []
-        self._by_field: dict[str, tuple[int, ...]] = {}
-        for fields, names, write in self._declare():
-            self._add_part(fields, names, layout, write)
+        #: The tables written row by row (see :class:`_RowBlock`).
+        self._blocks: list[_RowBlock] = []
+        #: Each part: its slice, zeros to clear it with (``None``: it clears what it
+        #: rewrites itself), and its writer.
+        self._parts: list[tuple[int, int, array[float] | None, PartWriter]] = []
+        by_field: dict[str, tuple[int, ...]] = {}
+        for fields, names, write, zeroed in self._declare():
+            start, stop = self._span(names, layout)
+            for field in fields:
+                by_field[field] = (*by_field.get(field, ()), len(self._parts))
+            zeros = array("d", bytes(8 * (stop - start))) if zeroed else None
+            self._parts.append((start, stop, zeros, write))
+        self._watch = _Watch(by_field)
 
-    def _add_part(
-        self,
-        fields: tuple[str, ...],
-        names: tuple[str, ...],
-        layout: Mapping[str, tuple[int, int]],
-        write: PartWriter,
-    ) -> None:
-        """Register ``write`` as the part covering the features ``names`` (adjacent,
-        in order), rewritten when one of ``fields`` changes."""
-        start = layout[names[0]][0]
-        stop = start
+    @staticmethod
+    def _span(names: tuple[str, ...], layout: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+        """Where the features ``names`` lie (adjacent, in order)."""
+        start = stop = layout[names[0]][0]
         for name in names:
             at, size = layout[name]
             if at != stop:
                 raise ValueError(f"part {names}: feature {name!r} is not adjacent")
             stop = at + size
-        index = len(self._parts)
-        self._parts.append((start, stop, array("d", bytes(8 * (stop - start))), write))
-        for field in fields:
-            self._by_field[field] = (*self._by_field.get(field, ()), index)
+        return start, stop
 
-    def _declare(self) -> list[tuple[tuple[str, ...], tuple[str, ...], PartWriter]]:
-        """Every part: the fields it reads, the features it covers, its writer."""
+    def _declare(self) -> list[tuple[tuple[str, ...], tuple[str, ...], PartWriter, bool]]:
+        """Every part: the fields it reads, the features it covers, its writer, and
+        whether its slice is zeroed before each write."""
         turn_fields = ("step", "traders", "offers", "trade_size", "actor")
-        by_owner = ("legions", "creatures", "triremes")
-        return [
-            (
-                ("options",),
-                ("option free_setup", "option long_game", "option mythology_hannibal"),
-                self._options,
-            ),
+        options = ("option free_setup", "option long_game", "option mythology_hannibal")
+        parts: list[tuple[tuple[str, ...], tuple[str, ...], PartWriter]] = [
+            (("options",), options, self._options),
             (("phase",), ("phase",), self._phase),
             (("step",), ("step",), self._step),
             (("turn",), ("turn",), self._turn),
@@ -120,10 +126,6 @@ class MareTensor:
             (("pay_left",), ("cards left to pay",), self._pay_left),
             (("points_left",), ("set-up points left",), self._points_left),
             (("influence", "seat_of"), ("influence",), self._influence),
-            *(
-                ((key, "seat_of"), (key,), self._by_owner_writer(key, scale))
-                for key, scale in zip(by_owner, (4, 2, 4), strict=True)
-            ),
             *(((key,), (key,), self._numbers_writer(key, 1.0)) for key in ("fortresses", "cities")),
             (("caravans",), ("caravans",), self._caravans),
             *(((key,), (key,), self._numbers_writer(key, 1.0)) for key in ("temples", "markets")),
@@ -134,9 +136,19 @@ class MareTensor:
             (("available",), ("available",), self._available),
             (("god_holder",), ("god_holder",), self._seat_table_writer("god_holder")),
             (("god_used",), ("gods used",), self._numbers_writer("god_used", 1.0, "gods used")),
-            *(((key,), (key,), self._rows_writer(key)) for key in ("face_up", "face_down")),
             (("owned",), ("owned",), self._owned),
-            (("free_left",), ("free_left",), self._rows_writer("free_left")),
+        ]
+        # Written row by row: they clear what they rewrite themselves.
+        rows: list[tuple[tuple[str, ...], tuple[str, ...], PartWriter]] = [
+            *(
+                ((key, "seat_of"), (key,), self._by_owner(key, scale))
+                for key, scale in (("legions", 4), ("creatures", 2), ("triremes", 4))
+            ),
+            *(((key,), (key,), self._per_seat_rows(key)) for key in PER_SEAT_ROWS),
+        ]
+        return [
+            *((fields, names, write, True) for fields, names, write in parts),
+            *((fields, names, write, False) for fields, names, write in rows),
         ]
 
     # ------------------------------------------------------------------ writing
@@ -145,36 +157,32 @@ class MareTensor:
         if viewer != self._viewer or out is not self._out:
             self._restart(viewer, out)
         mare = cast(MareState, state)
-        changed = mare.changed_fields(self._mark)
-        if not changed:
-            return
-        by_field = self._by_field
-        todo: set[int] = set()
-        for field in changed:
-            found = by_field.get(field)
-            if found is not None:
-                todo.update(found)
         parts = self._parts
-        for index in todo:
+        for index in self._watch.changed_parts(mare):
             start, stop, zeros, write = parts[index]
-            out[start:stop] = zeros
+            if zeros is not None:
+                out[start:stop] = zeros
             write(mare, out)
 
     def _restart(self, viewer: int, out: array[float]) -> None:
         """Forget what was written: every part is written afresh for ``viewer``."""
         self._viewer = viewer
         self._out = out
-        self._mark = {}
+        self._watch.forget()
         seats = self.seats
         self._rel = [(seat - viewer) % seats for seat in range(seats)]
         self._owner_seat_of = None
+        for block in self._blocks:
+            block.forget()
         out[:] = self._zeros
 
     def _owners(self, seat_of: list[int]) -> list[int]:
-        """Each civilization's owner channel (as ``_owner`` in the features)."""
+        """Each civilization's owner channel (as ``_owner`` in the features): a new
+        list whenever ``seat_of`` changes, the same one while it does not."""
         if seat_of != self._owner_seat_of:
             rel, neutral = self._rel, self.neutral
-            self._owner = [rel[owner] if owner >= 0 else neutral for owner in seat_of]
+            owner = [rel[seat] if seat >= 0 else neutral for seat in seat_of]
+            self._owner = owner
             self._owner_seat_of = list(seat_of)
         return self._owner
 
@@ -211,16 +219,14 @@ class MareTensor:
                 out[at + role * width + rel[holder]] = 1.0
 
     def _hand(self, state: MareState, out: array[float]) -> None:
-        at = self._at["hand"]
-        for card, count in enumerate(state.hands[self._viewer]):
-            if count:
-                out[at + card] = float(count) / 5
+        at, hand = self._at["hand"], state.hands[self._viewer]
+        for card in compress(range(len(hand)), hand):
+            out[at + card] = float(hand[card]) / 5
 
     def _offer(self, state: MareState, out: array[float]) -> None:
-        at = self._at["offer"]
-        for card, count in enumerate(state.offers[self._viewer]):
-            if count:
-                out[at + card] = float(count) / 5
+        at, offer = self._at["offer"], state.offers[self._viewer]
+        for card in compress(range(len(offer)), offer):
+            out[at + card] = float(offer[card]) / 5
 
     def _hand_sizes(self, state: MareState, out: array[float]) -> None:
         self._sizes(state.hands, self._at["hand sizes"], out)
@@ -260,39 +266,35 @@ class MareTensor:
             if civ >= 0:
                 out[at + province * owners + owner[civ]] = 1.0
 
-    def _by_owner_writer(self, key: str, scale: int) -> PartWriter:
-        """A per-civilization, per-space table summed into owner channels, civilization
-        by civilization (the neutral channel adds several in that order)."""
-        at, width, rows_of = self._at[key], self._size_of[key] // self.owners, attrgetter(key)
+    def _by_owner(self, key: str, scale: int) -> PartWriter:
+        """A per-civilization, per-space table summed into owner channels (the
+        neutral channel sums several civilizations)."""
+        block = _RowBlock(key, self._at[key], self._size_of[key], self.owners, scale)
+        self._blocks.append(block)
+        return lambda state, out: block.write(state, self._owners(state.seat_of), out)
 
-        def write(state: MareState, out: array[float]) -> None:
-            owner = self._owners(state.seat_of)
-            for civ, row in enumerate(rows_of(state)):
-                if not any(row):
-                    continue
-                base = at + owner[civ] * width
-                for space, amount in enumerate(row):
-                    if amount:
-                        out[base + space] += amount / scale
-
-        return write
+    def _per_seat_rows(self, key: str) -> PartWriter:
+        """Per-seat rows of numbers, viewer first (``float(value)`` is ``value / 1``)."""
+        block = _RowBlock(key, self._at[key], self._size_of[key], self.max_seats, 1)
+        self._blocks.append(block)
+        return lambda state, out: block.write(state, self._rel, out)
 
     def _numbers_writer(self, key: str, scale: float, name: str | None = None) -> PartWriter:
         """A public list of numbers divided by ``scale`` (the ``numbers`` feature)."""
         at, values_of = self._at[name or key], attrgetter(key)
+        indexes = range(self._size_of[name or key])
 
         def write(state: MareState, out: array[float]) -> None:
-            for i, value in enumerate(values_of(state)):
-                if value:
-                    out[at + i] = float(value) / scale
+            values = values_of(state)
+            for i in compress(indexes, values):
+                out[at + i] = float(values[i]) / scale
 
         return write
 
     def _caravans(self, state: MareState, out: array[float]) -> None:
-        at = self._at["caravans"]
-        for province, bits in enumerate(state.caravans):
-            if bits:
-                out[at + province] = float(bin(bits).count("1"))
+        at, caravans = self._at["caravans"], state.caravans
+        for province in compress(range(len(caravans)), caravans):
+            out[at + province] = float(bin(caravans[province]).count("1"))
 
     def _seat_table_writer(self, key: str) -> PartWriter:
         """A public list of seats (or civilizations, which the feature counts from the
@@ -308,14 +310,13 @@ class MareTensor:
         return write
 
     def _held(self, state: MareState, out: array[float]) -> None:
-        at, kinds = self._at["held"], _BUILDING_KINDS
-        for province, row in enumerate(state.held):
-            if any(row):
-                base = at + province * kinds
-                for kind, value in enumerate(row):
-                    if value:
-                        count = bin(value).count("1") if kind == CARAVAN else value
-                        out[base + kind] = float(count)
+        at, kinds, held = self._at["held"], _BUILDING_KINDS, state.held
+        for province in compress(range(len(held)), map(any, held)):
+            base = at + province * kinds
+            for kind, value in enumerate(held[province]):
+                if value:
+                    count = bin(value).count("1") if kind == CARAVAN else value
+                    out[base + kind] = float(count)
 
     def _available(self, state: MareState, out: array[float]) -> None:
         at = self._at["available"]
@@ -323,20 +324,6 @@ class MareTensor:
             out[at + item] = 1.0
 
     # ------------------------------------------------------------ per-seat parts
-    def _rows_writer(self, key: str) -> PartWriter:
-        """Per-seat rows of numbers, viewer first."""
-        at, width, rows_of = self._at[key], self._size_of[key] // self.max_seats, attrgetter(key)
-
-        def write(state: MareState, out: array[float]) -> None:
-            rel = self._rel
-            for seat, row in enumerate(rows_of(state)):
-                base = at + rel[seat] * width
-                for i, value in enumerate(row):
-                    if value:
-                        out[base + i] = float(value)
-
-        return write
-
     def _owned(self, state: MareState, out: array[float]) -> None:
         rel, at = self._rel, self._at["owned"]
         width = self._size_of["owned"] // self.max_seats
@@ -344,3 +331,118 @@ class MareTensor:
             base = at + rel[seat] * width
             for item in items:
                 out[base + item] = 1.0
+
+
+class _RowBlock:
+    """A table of the state written row by row into slots of a block: a row's slot
+    is given per call (its owner channel, its seat counted from the viewer), and
+    several rows may share a slot, added up in row order as the features do.
+
+    Only the slots of rows that changed since the last write are cleared and written
+    again; all of them when the slots changed or after :meth:`forget`. The block is
+    left as it was on other calls (the writer calls it when its field changed).
+
+    Args:
+        key: The state's field.
+        at: Where the block starts.
+        size: The block's size: ``slots`` slots of equal width.
+        slots: How many slots.
+        scale: What each value is divided by (an int, as in the features).
+    """
+
+    def __init__(self, key: str, at: int, size: int, slots: int, scale: int) -> None:
+        self.rows_of = attrgetter(key)
+        self.at = at
+        self.width = size // slots
+        self.size = size
+        self.slots = slots
+        self.scale = scale
+        self.zeros = array("d", bytes(8 * size))
+        self.zero_slot = array("d", bytes(8 * self.width))
+        self.columns = range(self.width)
+        #: The rows as last written, the slots they were written for, and per slot
+        #: its rows.
+        self.seen: list[list[int]] | None = None
+        self.slot_of: list[int] | None = None
+        self.rows_in: list[list[int]] = []
+
+    def forget(self) -> None:
+        """Write the whole block on the next call."""
+        self.seen = None
+
+    def write(self, state: MareState, slot_of: list[int], out: array[float]) -> None:
+        """Write the rows of ``state`` that changed, ``slot_of`` giving each row's slot."""
+        rows: list[list[int]] = self.rows_of(state)
+        seen, at, width = self.seen, self.at, self.width
+        if seen is None or slot_of is not self.slot_of:
+            out[at : at + self.size] = self.zeros
+            slots: Iterable[int] = range(self.slots)
+            self.seen = [row[:] for row in rows]
+            self.slot_of = slot_of
+            self.rows_in = [
+                [row for row, slot in enumerate(slot_of) if slot == s] for s in range(self.slots)
+            ]
+        else:
+            slots = set()
+            for row in compress(range(len(rows)), map(ne, rows, seen)):
+                slots.add(slot_of[row])
+                seen[row] = rows[row][:]
+            zero_slot = self.zero_slot
+            for slot in slots:
+                base = at + slot * width
+                out[base : base + width] = zero_slot
+        columns, scale, rows_in = self.columns, self.scale, self.rows_in
+        for slot in slots:
+            base = at + slot * width
+            for row in rows_in[slot]:
+                values = rows[row]
+                for column in compress(columns, values):
+                    out[base + column] += values[column] / scale
+
+
+class _Watch:
+    """Which parts read a field whose value changed since the last call.
+
+    The fields the parts read are compared with copies kept from the last call
+    (values, not versions, so any sequence of states is followed: one match, clones,
+    afterstates). All of them are fetched and compared in C (``attrgetter``, then
+    ``map(ne, ...)``): most calls find a few fields changed among some forty, and a
+    loop in Python over them all cost more than the comparisons themselves.
+
+    Args:
+        parts_of: Per field, the indexes of the parts that read it.
+    """
+
+    def __init__(self, parts_of: Mapping[str, tuple[int, ...]]) -> None:
+        kinds = {f.name: f.kind.name for f in FIELDS.fields}
+        names = sorted(parts_of)
+        self._fields_of = attrgetter(*names)
+        #: Per field (in ``names`` order): how to copy it, and the parts that read it.
+        self._copies = [_COPIES.get(kinds[name]) for name in names]
+        self._parts_of = [parts_of[name] for name in names]
+        self._indexes = range(len(names))
+        #: The copies of the fields' values at the last call.
+        self._seen: list[Any] = []
+        self._all = frozenset(index for found in parts_of.values() for index in found)
+
+    def forget(self) -> None:
+        """Compare with nothing: the next call reports every part."""
+        self._seen = []
+
+    def changed_parts(self, state: MareState) -> Iterable[int]:
+        """The parts to write again for ``state``; the copies then hold its values."""
+        now = self._fields_of(state)
+        seen = self._seen
+        if not seen:
+            self._seen = [
+                value if copy is None else copy(value)
+                for value, copy in zip(now, self._copies, strict=True)
+            ]
+            return self._all
+        todo: set[int] = set()
+        copies, parts_of = self._copies, self._parts_of
+        for i in compress(self._indexes, map(ne, now, seen)):
+            copy = copies[i]
+            seen[i] = now[i] if copy is None else copy(now[i])
+            todo.update(parts_of[i])
+        return todo
