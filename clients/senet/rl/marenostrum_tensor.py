@@ -3,11 +3,13 @@
 The features in :mod:`senet.rl.marenostrum` define the tensor; this writer computes
 the same floats without building the seat's view first (see
 :meth:`senet.rl.encoding.RlEncoding.direct_tensor`). Each block of the tensor is a
-*part* that names the state fields it reads; the state reports which fields changed
-since the writer last looked (:meth:`~senet.games.interface.GameState.changed_fields`,
-a comparison of values, so it holds for clones and afterstates as for one match), and
-only the parts that read one of them are zeroed and written again. Most moves change
-a handful of fields, so most of the 2,952 floats at six seats are left alone.
+*part* that names the state fields it reads. The writer keeps a copy of those fields
+as it last saw them and compares them (values, not versions, so it holds for clones
+and afterstates as for one match); only the parts that read a changed one are written
+again. The large tables (legions, creatures and triremes per civilization, the cards
+and free builds per seat) go further and rewrite only the rows that changed. Between
+two observations of one seat a handful of fields change, so most of the 2,952 floats
+at six seats are left alone.
 
 Secrecy: a part reads what the seat's view shows and nothing else (the view is built
 in ``senet.games.marenostrum.snapshot``): the viewer's own hand and pending offer, the
@@ -34,14 +36,15 @@ from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.state import MareState
 from senet.games.marenostrum.tokens import BUILDING_NAMES, CARAVAN
 
-#: Writes one part of the tensor from a state (its slice is zeroed first).
+#: Writes one part of the tensor from a state (into a slice zeroed first, unless the
+#: part clears what it rewrites itself).
 PartWriter = Callable[[MareState, "array[float]"], None]
 
 #: How a kept copy of a field is made, by the field's kind (``None``: shared, as
 #: scalars are).
 _COPIES: dict[str, Callable[[Any], Any] | None] = {
     "list": list.copy,
-    "table": lambda rows: [row[:] for row in rows],
+    "table": lambda rows: list(map(list.copy, rows)),
     "mapping": dict,
 }
 #: The per-seat tables of numbers, viewer first.
@@ -75,7 +78,7 @@ class MareTensor:
         self._viewer = -1
         self._out: array[float] | None = None
         #: Per seat, its slot counted from the viewer; per civilization, its owner
-        #: channel, and per channel its civilizations (from ``seat_of``).
+        #: channel (from ``seat_of``, which it was worked out for).
         self._rel: list[int] = []
         self._owner: list[int] = []
         self._owner_seat_of: list[int] | None = None
