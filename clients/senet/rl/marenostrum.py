@@ -10,6 +10,11 @@ seats; ``sail`` and ``move`` (every pair of spaces) are most of them.
 
 The trade offers are simultaneous: each trader's pending offer is in its own view
 only (``offer``), which is all its observation shows.
+
+A seat's tensor is written straight from the state's fields by
+:mod:`senet.rl.marenostrum_tensor`, which mirrors these features by name: a feature
+changed here must be changed there too (``tests/rl/test_encodings.py`` holds the two
+equal at every step of random matches).
 """
 
 from __future__ import annotations
