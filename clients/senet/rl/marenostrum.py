@@ -30,6 +30,7 @@ from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
+from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
 from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
@@ -45,7 +46,7 @@ from senet.rl.features import (
     seat,
     seat_numbers,
 )
-from senet.rl.marenostrum_tensor import MareTensor
+from senet.rl.marenostrum_tensor import MareRules, MareTensor
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -264,7 +265,17 @@ class MareNostrumEncoding(RlEncoding):
         for feature in self.features(seats, options):
             layout[feature.name] = (at, feature.size)
             at += feature.size
-        return lambda: MareTensor(seats, MAX_SEATS, layout)
+        return lambda: MareTensor(seats, MAX_SEATS, layout, RULES)
 
+
+#: The rules' tables the direct writer reads.
+RULES = MareRules(
+    phase_names=PHASE_NAMES,
+    steps=STEPS,
+    role_ids=ROLE_IDS,
+    building_kinds=len(BUILDING_NAMES),
+    caravan=CARAVAN,
+    field_kinds={field.name: field.kind.name for field in FIELDS.fields},
+)
 
 MARENOSTRUM_RL = MareNostrumEncoding()

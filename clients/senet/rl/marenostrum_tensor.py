@@ -17,6 +17,11 @@ other seats' hand and offer sizes (sums of their rows), and the public fields. A
 hidden field changing only makes the parts built from it (sizes, the deciding
 seats) be written again, to the same floats.
 
+The module names no module of the game (the layers outside a game's plug-ins name
+none, ``tests/test_game_agnostic_layers.py``): it reads the state's fields by name
+(:class:`MareFields`), and the game's encoding hands it the rules' tables
+(:class:`MareRules`).
+
 Every write mirrors its feature's arithmetic (``value / scale``; additions in the
 feature's order where several civilizations share the neutral channel), so the floats
 are equal to the last bit.
@@ -26,19 +31,68 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from itertools import compress
 from operator import attrgetter, itemgetter, ne
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from senet.games import GameState
-from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS
-from senet.games.marenostrum.snapshot import FIELDS
-from senet.games.marenostrum.state import MareState
-from senet.games.marenostrum.tokens import BUILDING_NAMES, CARAVAN
+
+
+class MareFields(Protocol):
+    """The fields of a Mare Nostrum state this writer reads (``MareState``'s, named
+    here so that this module imports nothing of the game: its plug-in module,
+    :mod:`senet.rl.marenostrum`, hands it the rules' facts as :class:`MareRules`)."""
+
+    options: dict[str, Any]
+    phase: int
+    step: str
+    turn: int
+    roles: list[int]
+    hands: list[list[int]]
+    offers: list[list[int]]
+    owned: list[list[int]]
+    trade_size: int
+    taker: int
+    pay_left: int
+    points_left: int
+    seat_of: list[int]
+    influence: list[int]
+    caravans: list[int]
+    held: list[list[int]]
+    available: list[int]
+
+    def current_seat(self) -> int | None: ...
+
+    def deciding_seats(self) -> tuple[int, ...]: ...
+
+
+@dataclass(frozen=True)
+class MareRules:
+    """What the writer needs of the rules' tables (from the game's modules).
+
+    Attributes:
+        phase_names: The phases' names, by phase number (the ``phase`` one-hot's
+            vocabulary).
+        steps: Every step (the ``step`` one-hot's vocabulary).
+        role_ids: The roles, in the order of the ``role ...`` features.
+        building_kinds: How many building kinds a province's ``held`` row has.
+        caravan: The caravan's kind in that row (a bit per icon).
+        field_kinds: Each state field's kind in the state's declaration
+            (``"scalar"``, ``"list"``, ``"table"``, ``"mapping"``...).
+    """
+
+    phase_names: tuple[str, ...]
+    steps: tuple[str, ...]
+    role_ids: tuple[str, ...]
+    building_kinds: int
+    caravan: int
+    field_kinds: Mapping[str, str]
+
 
 #: Writes one part of the tensor from a state (into a slice zeroed first, unless the
 #: part clears what it rewrites itself).
-PartWriter = Callable[[MareState, "array[float]"], None]
+PartWriter = Callable[[MareFields, "array[float]"], None]
 
 #: How a kept copy of a field is made, by the field's kind (``None``: shared, as
 #: scalars are).
@@ -49,10 +103,6 @@ _COPIES: dict[str, Callable[[Any], Any] | None] = {
 }
 #: The per-seat tables of numbers, viewer first.
 PER_SEAT_ROWS = ("face_up", "face_down", "free_left")
-#: The one-hot vocabularies' indexes, as the features build them.
-_PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
-_STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
-_BUILDING_KINDS = len(BUILDING_NAMES)
 
 
 class MareTensor:
@@ -62,10 +112,21 @@ class MareTensor:
         seats: The match's seat count.
         max_seats: The seats the tensor has room for (the features' ``MAX_SEATS``).
         layout: Each feature's name and its ``(start, size)`` in the tensor.
+        rules: The rules' tables the features read.
     """
 
-    def __init__(self, seats: int, max_seats: int, layout: Mapping[str, tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        seats: int,
+        max_seats: int,
+        layout: Mapping[str, tuple[int, int]],
+        rules: MareRules,
+    ) -> None:
         self.seats = seats
+        self.rules = rules
+        #: The one-hot vocabularies' indexes, as the features build them.
+        self._phase_index = {name: i for i, name in enumerate(rules.phase_names)}
+        self._step_index = {step: i for i, step in enumerate(rules.steps)}
         self.max_seats = max_seats
         #: The neutral civilizations' owner channel.
         self.neutral = max_seats
@@ -94,7 +155,7 @@ class MareTensor:
                 by_field[field] = (*by_field.get(field, ()), len(self._parts))
             zeros = array("d", bytes(8 * (stop - start))) if zeroed else None
             self._parts.append((start, stop, zeros, write))
-        self._watch = _Watch(by_field)
+        self._watch = _Watch(by_field, rules.field_kinds)
 
     @staticmethod
     def _span(names: tuple[str, ...], layout: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
@@ -118,7 +179,7 @@ class MareTensor:
             (("step",), ("step",), self._step),
             (("turn",), ("turn",), self._turn),
             (turn_fields, ("current seat", "deciding seats"), self._deciding),
-            (("roles",), tuple(f"role {role}" for role in ROLE_IDS), self._roles),
+            (("roles",), tuple(f"role {role}" for role in self.rules.role_ids), self._roles),
             (("hands",), ("hand",), self._hand),
             (("offers",), ("offer",), self._offer),
             (("hands",), ("hand sizes",), self._hand_sizes),
@@ -159,7 +220,7 @@ class MareTensor:
         """Leave ``viewer``'s tensor of ``state`` in ``out`` (see :class:`DirectTensor`)."""
         if viewer != self._viewer or out is not self._out:
             self._restart(viewer, out)
-        mare = cast(MareState, state)
+        mare = cast(MareFields, state)
         parts = self._parts
         for index in self._watch.changed_parts(mare):
             start, stop, zeros, write = parts[index]
@@ -190,22 +251,23 @@ class MareTensor:
         return self._owner
 
     # ------------------------------------------------------------ header parts
-    def _options(self, state: MareState, out: array[float]) -> None:
+    def _options(self, state: MareFields, out: array[float]) -> None:
         at = self._at["option free_setup"]
         options = state.options
         for i, name in enumerate(("free_setup", "long_game", "mythology_hannibal")):
             out[at + i] = float(options.get(name) or 0) / 1.0
 
-    def _phase(self, state: MareState, out: array[float]) -> None:
-        out[self._at["phase"] + _PHASE_INDEX[PHASE_NAMES[state.phase]]] = 1.0
+    def _phase(self, state: MareFields, out: array[float]) -> None:
+        rules = self.rules
+        out[self._at["phase"] + self._phase_index[rules.phase_names[state.phase]]] = 1.0
 
-    def _step(self, state: MareState, out: array[float]) -> None:
-        out[self._at["step"] + _STEP_INDEX[state.step]] = 1.0
+    def _step(self, state: MareFields, out: array[float]) -> None:
+        out[self._at["step"] + self._step_index[state.step]] = 1.0
 
-    def _turn(self, state: MareState, out: array[float]) -> None:
+    def _turn(self, state: MareFields, out: array[float]) -> None:
         out[self._at["turn"]] = float(state.turn or 0) / 10
 
-    def _deciding(self, state: MareState, out: array[float]) -> None:
+    def _deciding(self, state: MareFields, out: array[float]) -> None:
         rel = self._rel
         current = state.current_seat()
         if current is not None and current >= 0:
@@ -214,27 +276,27 @@ class MareTensor:
         for seat in state.deciding_seats():
             out[at + rel[seat]] = 1.0
 
-    def _roles(self, state: MareState, out: array[float]) -> None:
+    def _roles(self, state: MareFields, out: array[float]) -> None:
         rel, width = self._rel, self.max_seats
-        at = self._at[f"role {ROLE_IDS[0]}"]
+        at = self._at[f"role {self.rules.role_ids[0]}"]
         for role, holder in enumerate(state.roles):
             if holder >= 0:
                 out[at + role * width + rel[holder]] = 1.0
 
-    def _hand(self, state: MareState, out: array[float]) -> None:
+    def _hand(self, state: MareFields, out: array[float]) -> None:
         at, hand = self._at["hand"], state.hands[self._viewer]
         for card in compress(range(len(hand)), hand):
             out[at + card] = float(hand[card]) / 5
 
-    def _offer(self, state: MareState, out: array[float]) -> None:
+    def _offer(self, state: MareFields, out: array[float]) -> None:
         at, offer = self._at["offer"], state.offers[self._viewer]
         for card in compress(range(len(offer)), offer):
             out[at + card] = float(offer[card]) / 5
 
-    def _hand_sizes(self, state: MareState, out: array[float]) -> None:
+    def _hand_sizes(self, state: MareFields, out: array[float]) -> None:
         self._sizes(state.hands, self._at["hand sizes"], out)
 
-    def _offer_sizes(self, state: MareState, out: array[float]) -> None:
+    def _offer_sizes(self, state: MareFields, out: array[float]) -> None:
         self._sizes(state.offers, self._at["offer sizes"], out)
 
     def _sizes(self, rows: list[list[int]], at: int, out: array[float]) -> None:
@@ -243,26 +305,26 @@ class MareTensor:
         for seat, row in enumerate(rows):
             out[at + rel[seat]] = float(sum(row)) / 10
 
-    def _scores(self, state: MareState, out: array[float]) -> None:
+    def _scores(self, state: MareFields, out: array[float]) -> None:
         rel, at = self._rel, self._at["scores"]
         for seat, owned in enumerate(state.owned):
             out[at + rel[seat]] = float(len(owned)) / 10
 
-    def _trade_size(self, state: MareState, out: array[float]) -> None:
+    def _trade_size(self, state: MareFields, out: array[float]) -> None:
         out[self._at["trade size"]] = float(state.trade_size or 0) / 10
 
-    def _taker(self, state: MareState, out: array[float]) -> None:
+    def _taker(self, state: MareFields, out: array[float]) -> None:
         if state.taker >= 0:
             out[self._at["taker"] + self._rel[state.taker]] = 1.0
 
-    def _pay_left(self, state: MareState, out: array[float]) -> None:
+    def _pay_left(self, state: MareFields, out: array[float]) -> None:
         out[self._at["cards left to pay"]] = float(state.pay_left or 0) / 10
 
-    def _points_left(self, state: MareState, out: array[float]) -> None:
+    def _points_left(self, state: MareFields, out: array[float]) -> None:
         out[self._at["set-up points left"]] = float(state.points_left or 0) / 9
 
     # ------------------------------------------------------------- board parts
-    def _influence(self, state: MareState, out: array[float]) -> None:
+    def _influence(self, state: MareFields, out: array[float]) -> None:
         owner, owners = self._owners(state.seat_of), self.owners
         at = self._at["influence"]
         for province, civ in enumerate(state.influence):
@@ -287,14 +349,14 @@ class MareTensor:
         at, values_of = self._at[name or key], attrgetter(key)
         indexes = range(self._size_of[name or key])
 
-        def write(state: MareState, out: array[float]) -> None:
+        def write(state: MareFields, out: array[float]) -> None:
             values = values_of(state)
             for i in compress(indexes, values):
                 out[at + i] = float(values[i]) / scale
 
         return write
 
-    def _caravans(self, state: MareState, out: array[float]) -> None:
+    def _caravans(self, state: MareFields, out: array[float]) -> None:
         at, caravans = self._at["caravans"], state.caravans
         for province in compress(range(len(caravans)), caravans):
             out[at + province] = float(bin(caravans[province]).count("1"))
@@ -304,7 +366,7 @@ class MareTensor:
         viewer the same way), one-hot per slot."""
         at, width, values_of = self._at[key], self.max_seats, attrgetter(key)
 
-        def write(state: MareState, out: array[float]) -> None:
+        def write(state: MareFields, out: array[float]) -> None:
             viewer, seats = self._viewer, self.seats
             for slot, value in enumerate(values_of(state)):
                 if value >= 0:
@@ -312,22 +374,23 @@ class MareTensor:
 
         return write
 
-    def _held(self, state: MareState, out: array[float]) -> None:
-        at, kinds, held = self._at["held"], _BUILDING_KINDS, state.held
+    def _held(self, state: MareFields, out: array[float]) -> None:
+        at, kinds, held = self._at["held"], self.rules.building_kinds, state.held
+        caravan = self.rules.caravan
         for province in compress(range(len(held)), map(any, held)):
             base = at + province * kinds
             for kind, value in enumerate(held[province]):
                 if value:
-                    count = bin(value).count("1") if kind == CARAVAN else value
+                    count = bin(value).count("1") if kind == caravan else value
                     out[base + kind] = float(count)
 
-    def _available(self, state: MareState, out: array[float]) -> None:
+    def _available(self, state: MareFields, out: array[float]) -> None:
         at = self._at["available"]
         for item in state.available:
             out[at + item] = 1.0
 
     # ------------------------------------------------------------ per-seat parts
-    def _owned(self, state: MareState, out: array[float]) -> None:
+    def _owned(self, state: MareFields, out: array[float]) -> None:
         rel, at = self._rel, self._at["owned"]
         width = self._size_of["owned"] // self.max_seats
         for seat, items in enumerate(state.owned):
@@ -373,7 +436,7 @@ class _RowBlock:
         """Write the whole block on the next call."""
         self.seen = None
 
-    def write(self, state: MareState, slot_of: list[int], out: array[float]) -> None:
+    def write(self, state: MareFields, slot_of: list[int], out: array[float]) -> None:
         """Write the rows of ``state`` that changed, ``slot_of`` giving each row's slot."""
         rows: list[list[int]] = self.rows_of(state)
         seen, at, width = self.seen, self.at, self.width
@@ -414,12 +477,12 @@ class _Watch:
 
     Args:
         parts_of: Per field, the indexes of the parts that read it.
+        kinds: Each field's kind (:attr:`MareRules.field_kinds`).
     """
 
-    def __init__(self, parts_of: Mapping[str, tuple[int, ...]]) -> None:
-        kinds = {f.name: f.kind.name for f in FIELDS.fields}
+    def __init__(self, parts_of: Mapping[str, tuple[int, ...]], kinds: Mapping[str, str]) -> None:
         names = sorted(parts_of)
-        # From the instance's dict: the attributes FIELDS declares are plain ones,
+        # From the instance's dict: the attributes a state declares are plain ones,
         # and a dict lookup skips the class lookup an attribute needs (a quarter the
         # time for them all).
         self._fields_of = itemgetter(*names)
@@ -435,7 +498,7 @@ class _Watch:
         """Compare with nothing: the next call reports every part."""
         self._seen = []
 
-    def changed_parts(self, state: MareState) -> Iterable[int]:
+    def changed_parts(self, state: MareFields) -> Iterable[int]:
         """The parts to write again for ``state``; the copies then hold its values."""
         now = self._fields_of(state.__dict__)
         seen = self._seen
