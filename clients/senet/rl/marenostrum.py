@@ -10,11 +10,16 @@ seats; ``sail`` and ``move`` (every pair of spaces) are most of them.
 
 The trade offers are simultaneous: each trader's pending offer is in its own view
 only (``offer``), which is all its observation shows.
+
+A seat's tensor is written straight from the state's fields by
+:mod:`senet.rl.marenostrum_tensor`, which mirrors these features by name: a feature
+changed here must be changed there too (``tests/rl/test_encodings.py`` holds the two
+equal at every step of random matches).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import product
 from typing import Any
 
@@ -25,8 +30,9 @@ from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
+from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
-from senet.rl.encoding import RlEncoding
+from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
     Out,
@@ -40,6 +46,7 @@ from senet.rl.features import (
     seat,
     seat_numbers,
 )
+from senet.rl.marenostrum_tensor import MareRules, MareTensor
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -248,5 +255,27 @@ class MareNostrumEncoding(RlEncoding):
             _per_seat_rows("free_left", len(ITEMS)),
         )
 
+    def direct_tensor(
+        self, seats: int, options: Mapping[str, Any]
+    ) -> Callable[[], DirectTensor] | None:
+        """Mare Nostrum's writer from the state's fields
+        (:class:`senet.rl.marenostrum_tensor.MareTensor`), laid out as the features."""
+        layout: dict[str, tuple[int, int]] = {}
+        at = 0
+        for feature in self.features(seats, options):
+            layout[feature.name] = (at, feature.size)
+            at += feature.size
+        return lambda: MareTensor(seats, MAX_SEATS, layout, RULES)
+
+
+#: The rules' tables the direct writer reads.
+RULES = MareRules(
+    phase_names=PHASE_NAMES,
+    steps=STEPS,
+    role_ids=ROLE_IDS,
+    building_kinds=len(BUILDING_NAMES),
+    caravan=CARAVAN,
+    field_kinds={field.name: field.kind.name for field in FIELDS.fields},
+)
 
 MARENOSTRUM_RL = MareNostrumEncoding()
