@@ -1,0 +1,267 @@
+"""Mykerinos' direct tensor writer: a seat's observation from the state's fields.
+
+The features in :mod:`senet.rl.mykerinos` define the tensor; this writer computes the
+same floats without building the view first (see :meth:`RlEncoding.direct_tensor`).
+It reads what ``MykerinosState.view`` reads for the tensor's features, and of the one
+hidden thing, the plot deck, only its length (the view's ``deck_size``): every seat
+sees the same view, so nothing else is secret.
+
+The tensor is cut into sections, each with the state's values it is written from.
+A call compares those values with the ones the section was last written from (by
+value, never by identity, so that clones and afterstates in any order are handled)
+and rewrites only the sections that differ. A seat's writer sees the state once per
+round of turns, after every other seat has placed archaeologists: the board, the
+reserves and the turn have changed, the region, the museum and the header seldom.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from typing import Any, cast
+
+from senet.games import GameState
+from senet.games.mykerinos.constants import COLOURS, DIGGING, EMPTY, OVER, PHASES
+from senet.games.mykerinos.museum import ROOM_IDS, ring_rooms, room_value
+from senet.games.mykerinos.patrons import PATRON_CODES
+from senet.games.mykerinos.plots import PLOT_CARDS
+from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES
+from senet.games.mykerinos.state import MykerinosState
+from senet.rl.features import Feature, relative_seat
+
+#: The option features, in their order (each reads ``options[name]``).
+OPTION_NAMES = ("nile", "team", "quick", "classic")
+#: Plot slots of the largest region: two per area, two areas per row of areas.
+PLOT_SLOTS = MAX_AREA_ROWS * 2 * 2
+#: Each plot card's patron index (``None`` for the 5-point card) and points.
+_PLOT_FACTS = tuple(
+    (None if card.patron is None else int(card.patron), card.points) for card in PLOT_CARDS
+)
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+#: A player's entry as :meth:`MykerinosTensor._write_players` lists it: each inner
+#: feature's name and size, in the order the encoding must declare them.
+_PLAYER_LAYOUT = (
+    ("prestige", 1),
+    ("reserve", COLOURS),
+    *((f"patron {code} cards", 1) for code in PATRON_CODES),
+    *((f"patron {code} used", 1) for code in PATRON_CODES),
+    ("plots won", 1),
+    ("nile cards", 1),
+    ("blocking tokens", 1),
+    ("active", 1),
+)
+#: What a section was last written from before its first write: equal to nothing.
+_UNSEEN: Any = object()
+
+
+class MykerinosTensor:
+    """Writes one seat's Mykerinos tensor from a state (a :class:`DirectTensor`).
+
+    Args:
+        seats: The match's seat count.
+        features: The encoding's features for ``seats``: the sections' offsets and
+            widths are read from them, by name.
+
+    Raises:
+        ValueError: the players' entry is not laid out as this writer writes it.
+    """
+
+    def __init__(self, seats: int, features: Sequence[Feature]) -> None:
+        self.seats = seats
+        at: dict[str, int] = {}
+        size: dict[str, int] = {}
+        for feature in features:
+            at[feature.name] = sum(size.values())
+            size[feature.name] = feature.size
+        self._at = at
+        self._zero = array("d", bytes(8 * sum(size.values())))
+        self._head = (at["option nile"], at["final action seat"] + size["final action seat"])
+        self._terrain = (at["plots"], at["river"] + size["river"])
+        self._plot_width = size["plots"] // PLOT_SLOTS
+        self._owners = size["occupied"] // MAX_SPACES
+        self._rooms = (at["museum rooms"], at["museum rooms"] + size["museum rooms"])
+        self._room_width = size["museum rooms"] // ROOM_IDS
+        players = next(f for f in features if f.name == "players")
+        _check_player_layout(players)
+        self._player_width = players.entry_width
+        self._viewer = -1
+        self._out: array[float] | None = None
+        #: Each seat's slot, counted from the viewer.
+        self._slot: tuple[int, ...] = ()
+        #: Each colour's owner channel: its seat's slot, else the last channel.
+        self._channel: tuple[int, ...] = ()
+        self._seen_head: Any = _UNSEEN
+        self._seen_terrain: Any = _UNSEEN
+        self._seen_board: list[int] = []
+        self._seen_rooms: Any = _UNSEEN
+        self._seen_general: Any = _UNSEEN
+        self._seen_deck: Any = _UNSEEN
+        self._seen_players: list[Any] = []
+        self._seen_scores: Any = _UNSEEN
+
+    def __call__(self, state: GameState, viewer: int, out: array[float]) -> None:
+        s = cast(MykerinosState, state)
+        if viewer != self._viewer or out is not self._out:
+            self._start(viewer, out)
+        head = (s.phase, s.campaign, s.turn, s.start_seat, s.final_seat, s.options)
+        if head != self._seen_head:
+            self._seen_head = (*head[:-1], dict(s.options))
+            self._write_head(s, out)
+        terrain = (s.slots, s.pyramid, s.river)
+        if terrain != self._seen_terrain:
+            self._seen_terrain = (list(s.slots), list(s.pyramid), list(s.river))
+            self._write_terrain(s, out)
+        if s.board != self._seen_board:
+            self._write_occupied(s.board, out)
+            self._seen_board = list(s.board)
+        rooms = (s.museum, s.wing_order)
+        if rooms != self._seen_rooms:
+            self._seen_rooms = (list(s.museum), list(s.wing_order))
+            self._write_rooms(s, out)
+        if s.general != self._seen_general:
+            self._seen_general = list(s.general)
+            self._write_general(s.general, out)
+        deck = len(s.deck)
+        if deck != self._seen_deck:
+            self._seen_deck = deck
+            out[self._at["deck size"]] = float(deck) / 40
+        self._write_players(s, out)
+        individual = s.individual_scores()
+        if individual != self._seen_scores:
+            self._seen_scores = individual
+            self._write_scores(s.scores(), out)
+
+    def _start(self, viewer: int, out: array[float]) -> None:
+        """Zero ``out`` and forget what every section was written from: a new viewer
+        or array (the first call) has every section written."""
+        self._viewer = viewer
+        self._out = out
+        out[:] = self._zero
+        seats, owners = self.seats, self._owners
+        self._slot = tuple(relative_seat(seat, viewer, seats) for seat in range(seats))
+        self._channel = tuple(
+            self._slot[colour] if colour < seats else owners - 1 for colour in range(COLOURS)
+        )
+        self._seen_head = self._seen_terrain = self._seen_rooms = _UNSEEN
+        self._seen_general = self._seen_deck = self._seen_scores = _UNSEEN
+        self._seen_board = []
+        self._seen_players = [_UNSEEN] * seats
+
+    def _write_head(self, s: MykerinosState, out: array[float]) -> None:
+        """The options, the phase, the campaigns and the three seats."""
+        start, end = self._head
+        out[start:end] = self._zero[start:end]
+        at, slot = self._at, self._slot
+        for name in OPTION_NAMES:
+            out[at[f"option {name}"]] = float(s.options.get(name) or 0)
+        out[at["phase"] + _PHASE_INDEX[s.phase]] = 1.0
+        out[at["campaign"]] = float(s.campaign or 0) / 4
+        out[at["campaigns"]] = float(len(s.campaign_plot_counts())) / 4
+        if s.phase != OVER and s.turn >= 0:
+            out[at["current seat"] + slot[s.turn]] = 1.0
+        if s.start_seat >= 0:
+            out[at["start seat"] + slot[s.start_seat]] = 1.0
+        if s.final_seat >= 0 and s.phase in DIGGING:
+            out[at["final action seat"] + slot[s.final_seat]] = 1.0
+
+    def _write_terrain(self, s: MykerinosState, out: array[float]) -> None:
+        """The plots (there, points, rotated, patron), the pyramids and the river."""
+        start, end = self._terrain
+        out[start:end] = self._zero[start:end]
+        plots, width = self._at["plots"], self._plot_width
+        for slot, (card, rotated) in enumerate(s.slots):
+            patron, points = _PLOT_FACTS[card]
+            base = plots + slot * width
+            out[base] = 1.0
+            out[base + 1] = points / 5
+            out[base + 2] = float(rotated)
+            if patron is not None:
+                out[base + 3 + patron] = 1.0
+        pyramids = self._at["pyramids"]
+        for space, on in enumerate(s.pyramid):
+            if on:
+                out[pyramids + space] = 1.0
+        if s.with_nile:  # the view shows the river with The Nile only
+            river = self._at["river"]
+            for space, on in enumerate(s.river):
+                if on:
+                    out[river + space] = 1.0
+
+    def _write_occupied(self, board: list[int], out: array[float]) -> None:
+        """Who stands on each space: only the rows of spaces that changed are
+        visited, as a round of turns places a few archaeologists."""
+        at, owners, channel = self._at["occupied"], self._owners, self._channel
+        seen = self._seen_board
+        if len(seen) != len(board):  # a new region: every space changed
+            out[at : at + MAX_SPACES * owners] = self._zero[: MAX_SPACES * owners]
+            seen = [EMPTY] * len(board)
+        for row in range(0, len(board), COLUMNS):
+            end = row + COLUMNS
+            if board[row:end] == seen[row:end]:
+                continue
+            for space in range(row, end):
+                now, was = board[space], seen[space]
+                if now != was:
+                    base = at + space * owners
+                    if was != EMPTY:
+                        out[base + channel[was]] = 0.0
+                    if now != EMPTY:
+                        out[base + channel[now]] = 1.0
+
+    def _write_rooms(self, s: MykerinosState, out: array[float]) -> None:
+        """The museum's rooms: there, value, and who stands in each."""
+        start, end = self._rooms
+        out[start:end] = self._zero[start:end]
+        width, channel, museum = self._room_width, self._channel, s.museum
+        for room in ring_rooms(s.wing_order):
+            base = start + room * width
+            out[base] = 1.0
+            out[base + 1] = room_value(room) / 5
+            if museum[room] != EMPTY:
+                out[base + 2 + channel[museum[room]]] = 1.0
+
+    def _write_general(self, general: list[int], out: array[float]) -> None:
+        at = self._at["general reserve"]
+        for colour, count in enumerate(general):
+            out[at + colour] = float(count) / 25
+
+    def _write_players(self, s: MykerinosState, out: array[float]) -> None:
+        """Each seat's entry of the players table; only the seats whose values
+        changed are written again."""
+        digging = s.phase in DIGGING
+        seen, width = self._seen_players, self._player_width
+        prestige, personal, cards, used = s.prestige, s.personal, s.cards, s.used
+        won, nile_won, tokens, active = s.won, s.nile_won, s.tokens, s.active
+        for seat, slot in enumerate(self._slot):
+            entry = [
+                prestige[seat],
+                *personal[seat],
+                *cards[seat],
+                *used[seat],
+                len(won[seat]),
+                len(nile_won[seat]),
+                tokens[seat],
+                active[seat] and digging,
+            ]
+            if entry != seen[seat]:
+                seen[seat] = entry
+                row = array("d", entry)  # the numbers with no scale, as floats
+                row[0] /= 50
+                for colour in range(1, 1 + COLOURS):
+                    row[colour] /= 10
+                base = self._at["players"] + slot * width
+                out[base : base + width] = row
+
+    def _write_scores(self, scores: list[int], out: array[float]) -> None:
+        at = self._at["scores"]
+        for seat, score in enumerate(scores):
+            out[at + self._slot[seat]] = float(score or 0) / 50
+
+
+def _check_player_layout(players: Feature) -> None:
+    """Raise ``ValueError`` unless the players' entry is laid out as
+    :meth:`MykerinosTensor._write_players` writes it (a changed encoding must change
+    the writer too; the tests would catch it, this names it)."""
+    declared = tuple((feature.name, feature.size) for feature in players.inner or ())
+    if declared != _PLAYER_LAYOUT:
+        raise ValueError(f"players' entry {declared} is not the direct writer's {_PLAYER_LAYOUT}")
