@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, cast
 
 from senet.games import GameState
@@ -25,7 +26,7 @@ from senet.games.mykerinos.constants import COLOURS, DIGGING, EMPTY, OVER, PHASE
 from senet.games.mykerinos.museum import ROOM_IDS, ring_rooms, room_value
 from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.plots import PLOT_CARDS
-from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES
+from senet.games.mykerinos.region import MAX_AREA_ROWS, MAX_SPACES
 from senet.games.mykerinos.state import MykerinosState
 from senet.rl.features import Feature, relative_seat
 
@@ -38,6 +39,7 @@ _PLOT_FACTS = tuple(
     (None if card.patron is None else int(card.patron), card.points) for card in PLOT_CARDS
 )
 _PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
+_PATRONS = len(PATRON_CODES)
 #: A player's entry as :meth:`MykerinosTensor._write_players` lists it: each inner
 #: feature's name and size, in the order the encoding must declare them.
 _PLAYER_LAYOUT = (
@@ -50,6 +52,18 @@ _PLAYER_LAYOUT = (
     ("blocking tokens", 1),
     ("active", 1),
 )
+_ENTRY_AT = {
+    name: sum(size for _, size in _PLAYER_LAYOUT[:i]) for i, (name, _) in enumerate(_PLAYER_LAYOUT)
+}
+_PRESTIGE, _RESERVE = _ENTRY_AT["prestige"], _ENTRY_AT["reserve"]
+_CARDS, _USED = (
+    _ENTRY_AT[f"patron {PATRON_CODES[0]} cards"],
+    _ENTRY_AT[f"patron {PATRON_CODES[0]} used"],
+)
+_PLOTS_WON, _NILE_CARDS = _ENTRY_AT["plots won"], _ENTRY_AT["nile cards"]
+_TOKENS, _ACTIVE = _ENTRY_AT["blocking tokens"], _ENTRY_AT["active"]
+#: The per-seat fields of the state the players table is written from.
+_PLAYER_FIELDS = ("prestige", "personal", "cards", "used", "won", "nile_won", "tokens", "active")
 #: What a section was last written from before its first write: equal to nothing.
 _UNSEEN: Any = object()
 
@@ -84,6 +98,8 @@ class MykerinosTensor:
         players = next(f for f in features if f.name == "players")
         _check_player_layout(players)
         self._player_width = players.entry_width
+        #: Where each seat's entry starts (its slot's).
+        self._player_base: tuple[int, ...] = ()
         self._viewer = -1
         self._out: array[float] | None = None
         #: Each seat's slot, counted from the viewer.
@@ -91,12 +107,14 @@ class MykerinosTensor:
         #: Each colour's owner channel: its seat's slot, else the last channel.
         self._channel: tuple[int, ...] = ()
         self._seen_head: Any = _UNSEEN
-        self._seen_terrain: Any = _UNSEEN
+        self._seen_slots: Any = _UNSEEN
+        self._seen_nile: Any = _UNSEEN
         self._seen_board: list[int] = []
-        self._seen_rooms: Any = _UNSEEN
+        self._seen_wings: list[int] = []
+        self._seen_museum: list[int] = []
         self._seen_general: Any = _UNSEEN
         self._seen_deck: Any = _UNSEEN
-        self._seen_players: list[Any] = []
+        self._seen_players: dict[str, Any] = {}
         self._seen_scores: Any = _UNSEEN
 
     def __call__(self, state: GameState, viewer: int, out: array[float]) -> None:
@@ -107,16 +125,14 @@ class MykerinosTensor:
         if head != self._seen_head:
             self._seen_head = (*head[:-1], dict(s.options))
             self._write_head(s, out)
-        terrain = (s.slots, s.pyramid, s.river)
-        if terrain != self._seen_terrain:
-            self._seen_terrain = (list(s.slots), list(s.pyramid), list(s.river))
+        # The pyramids and the river are laid from the plots and the Nile cards (the
+        # core's view_sources say so too): they change only with those.
+        if s.slots != self._seen_slots or s.nile_rows != self._seen_nile:
+            self._seen_slots, self._seen_nile = list(s.slots), list(s.nile_rows)
             self._write_terrain(s, out)
         if s.board != self._seen_board:
             self._write_occupied(s.board, out)
-            self._seen_board = list(s.board)
-        rooms = (s.museum, s.wing_order)
-        if rooms != self._seen_rooms:
-            self._seen_rooms = (list(s.museum), list(s.wing_order))
+        if s.museum != self._seen_museum or s.wing_order != self._seen_wings:
             self._write_rooms(s, out)
         if s.general != self._seen_general:
             self._seen_general = list(s.general)
@@ -126,9 +142,11 @@ class MykerinosTensor:
             self._seen_deck = deck
             out[self._at["deck size"]] = float(deck) / 40
         self._write_players(s, out)
-        individual = s.individual_scores()
-        if individual != self._seen_scores:
-            self._seen_scores = individual
+        if s.final is not None:  # the final totals: written at every call of the last ones
+            self._seen_scores = _UNSEEN
+            self._write_scores(s.scores(), out)
+        elif s.prestige != self._seen_scores:  # the scores are the prestige, by team
+            self._seen_scores = list(s.prestige)
             self._write_scores(s.scores(), out)
 
     def _start(self, viewer: int, out: array[float]) -> None:
@@ -142,10 +160,13 @@ class MykerinosTensor:
         self._channel = tuple(
             self._slot[colour] if colour < seats else owners - 1 for colour in range(COLOURS)
         )
-        self._seen_head = self._seen_terrain = self._seen_rooms = _UNSEEN
+        width, players = self._player_width, self._at["players"]
+        self._player_base = tuple(players + slot * width for slot in self._slot)
+        self._seen_head = self._seen_slots = self._seen_nile = _UNSEEN
         self._seen_general = self._seen_deck = self._seen_scores = _UNSEEN
-        self._seen_board = []
-        self._seen_players = [_UNSEEN] * seats
+        self._seen_board, self._seen_wings, self._seen_museum = [], [], []
+        self._seen_players = {name: [_UNSEEN] * seats for name in _PLAYER_FIELDS}
+        self._seen_players["digging"] = _UNSEEN
 
     def _write_head(self, s: MykerinosState, out: array[float]) -> None:
         """The options, the phase, the campaigns and the three seats."""
@@ -188,37 +209,43 @@ class MykerinosTensor:
                     out[river + space] = 1.0
 
     def _write_occupied(self, board: list[int], out: array[float]) -> None:
-        """Who stands on each space: only the rows of spaces that changed are
-        visited, as a round of turns places a few archaeologists."""
+        """Who stands on each space, written again only on the spaces that changed."""
         at, owners, channel = self._at["occupied"], self._owners, self._channel
         seen = self._seen_board
-        if len(seen) != len(board):  # a new region: every space changed
+        if len(seen) != len(board):  # a new region (or the first call)
             out[at : at + MAX_SPACES * owners] = self._zero[: MAX_SPACES * owners]
             seen = [EMPTY] * len(board)
-        for row in range(0, len(board), COLUMNS):
-            end = row + COLUMNS
-            if board[row:end] == seen[row:end]:
-                continue
-            for space in range(row, end):
-                now, was = board[space], seen[space]
-                if now != was:
-                    base = at + space * owners
-                    if was != EMPTY:
-                        out[base + channel[was]] = 0.0
-                    if now != EMPTY:
-                        out[base + channel[now]] = 1.0
+        for space, now, was in zip(range(len(board)), board, seen, strict=True):
+            if now != was:
+                base = at + space * owners
+                if was != EMPTY:
+                    out[base + channel[was]] = 0.0
+                if now != EMPTY:
+                    out[base + channel[now]] = 1.0
+        self._seen_board = list(board)
 
     def _write_rooms(self, s: MykerinosState, out: array[float]) -> None:
-        """The museum's rooms: there, value, and who stands in each."""
+        """The museum's rooms: there, value, and who stands in each. The rooms are
+        laid again only when the wings move (a new match); otherwise only the rooms
+        whose occupant changed are visited."""
         start, end = self._rooms
-        out[start:end] = self._zero[start:end]
         width, channel, museum = self._room_width, self._channel, s.museum
-        for room in ring_rooms(s.wing_order):
-            base = start + room * width
-            out[base] = 1.0
-            out[base + 1] = room_value(room) / 5
-            if museum[room] != EMPTY:
-                out[base + 2 + channel[museum[room]]] = 1.0
+        if s.wing_order != self._seen_wings:
+            self._seen_wings = list(s.wing_order)
+            self._seen_museum = [EMPTY] * len(museum)
+            out[start:end] = self._zero[start:end]
+            for room in ring_rooms(s.wing_order):
+                base = start + room * width
+                out[base] = 1.0
+                out[base + 1] = room_value(room) / 5
+        for room, (now, was) in enumerate(zip(museum, self._seen_museum, strict=True)):
+            if now != was:
+                base = start + room * width + 2
+                if was != EMPTY:
+                    out[base + channel[was]] = 0.0
+                if now != EMPTY:
+                    out[base + channel[now]] = 1.0
+        self._seen_museum = list(museum)
 
     def _write_general(self, general: list[int], out: array[float]) -> None:
         at = self._at["general reserve"]
@@ -226,31 +253,38 @@ class MykerinosTensor:
             out[at + colour] = float(count) / 25
 
     def _write_players(self, s: MykerinosState, out: array[float]) -> None:
-        """Each seat's entry of the players table; only the seats whose values
-        changed are written again."""
+        """Each seat's entry of the players table, field by field: a field is written
+        again only when it changed, and then only for the seats whose value did."""
+        seen, base = self._seen_players, self._player_base
+        if s.prestige != seen["prestige"]:
+            for seat in _update_rows(s.prestige, seen["prestige"]):
+                out[base[seat] + _PRESTIGE] = float(s.prestige[seat] or 0) / 50
+        if s.personal != seen["personal"]:
+            for seat in _update_rows(s.personal, seen["personal"]):
+                at = base[seat] + _RESERVE
+                out[at : at + COLOURS] = _tenths(tuple(s.personal[seat]))
+        if s.cards != seen["cards"]:
+            for seat in _update_rows(s.cards, seen["cards"]):
+                at = base[seat] + _CARDS
+                out[at : at + _PATRONS] = array("d", s.cards[seat])
+        if s.used != seen["used"]:
+            for seat in _update_rows(s.used, seen["used"]):
+                at = base[seat] + _USED
+                out[at : at + _PATRONS] = array("d", s.used[seat])
+        if s.won != seen["won"]:
+            for seat in _update_rows(s.won, seen["won"]):
+                out[base[seat] + _PLOTS_WON] = float(len(s.won[seat]))
+        if s.nile_won != seen["nile_won"]:
+            for seat in _update_rows(s.nile_won, seen["nile_won"]):
+                out[base[seat] + _NILE_CARDS] = float(len(s.nile_won[seat]))
+        if s.tokens != seen["tokens"]:
+            for seat in _update_rows(s.tokens, seen["tokens"]):
+                out[base[seat] + _TOKENS] = float(s.tokens[seat] or 0)
         digging = s.phase in DIGGING
-        seen, width = self._seen_players, self._player_width
-        prestige, personal, cards, used = s.prestige, s.personal, s.cards, s.used
-        won, nile_won, tokens, active = s.won, s.nile_won, s.tokens, s.active
-        for seat, slot in enumerate(self._slot):
-            entry = [
-                prestige[seat],
-                *personal[seat],
-                *cards[seat],
-                *used[seat],
-                len(won[seat]),
-                len(nile_won[seat]),
-                tokens[seat],
-                active[seat] and digging,
-            ]
-            if entry != seen[seat]:
-                seen[seat] = entry
-                row = array("d", entry)  # the numbers with no scale, as floats
-                row[0] /= 50
-                for colour in range(1, 1 + COLOURS):
-                    row[colour] /= 10
-                base = self._at["players"] + slot * width
-                out[base : base + width] = row
+        if s.active != seen["active"] or digging != seen["digging"]:
+            seen["active"], seen["digging"] = list(s.active), digging
+            for seat, active in enumerate(s.active):
+                out[base[seat] + _ACTIVE] = float(active and digging)
 
     def _write_scores(self, scores: list[int], out: array[float]) -> None:
         at = self._at["scores"]
@@ -265,3 +299,21 @@ def _check_player_layout(players: Feature) -> None:
     declared = tuple((feature.name, feature.size) for feature in players.inner or ())
     if declared != _PLAYER_LAYOUT:
         raise ValueError(f"players' entry {declared} is not the direct writer's {_PLAYER_LAYOUT}")
+
+
+def _update_rows(rows: list[Any], seen: list[Any]) -> list[int]:
+    """The seats whose entry of ``rows`` differs from ``seen``'s, which then holds a
+    copy of each changed entry."""
+    changed = []
+    for seat, row in enumerate(rows):
+        if row != seen[seat]:
+            seen[seat] = list(row) if type(row) is list else row
+            changed.append(seat)
+    return changed
+
+
+@cache
+def _tenths(counts: tuple[int, ...]) -> array[float]:
+    """A reserve's counts as the ``counts`` feature writes them (``count / 10``; never
+    changed: a slice of a tensor is copied from it)."""
+    return array("d", [float(count) / 10 for count in counts])
