@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Any, cast
 
 from senet.games import GameState
@@ -84,11 +84,12 @@ class MykerinosTensor:
         self.seats = seats
         at: dict[str, int] = {}
         size: dict[str, int] = {}
+        start = 0
         for feature in features:
-            at[feature.name] = sum(size.values())
-            size[feature.name] = feature.size
+            at[feature.name], size[feature.name] = start, feature.size
+            start += feature.size
         self._at = at
-        self._zero = array("d", bytes(8 * sum(size.values())))
+        self._zero = array("d", bytes(8 * start))
         self._head = (at["option nile"], at["final action seat"] + size["final action seat"])
         self._terrain = (at["plots"], at["river"] + size["river"])
         self._plot_width = size["plots"] // PLOT_SLOTS
@@ -256,35 +257,38 @@ class MykerinosTensor:
         """Each seat's entry of the players table, field by field: a field is written
         again only when it changed, and then only for the seats whose value did."""
         seen, base = self._seen_players, self._player_base
-        if s.prestige != seen["prestige"]:
-            for seat in _update_rows(s.prestige, seen["prestige"]):
-                out[base[seat] + _PRESTIGE] = float(s.prestige[seat] or 0) / 50
-        if s.personal != seen["personal"]:
-            for seat in _update_rows(s.personal, seen["personal"]):
-                at = base[seat] + _RESERVE
-                out[at : at + COLOURS] = _tenths(tuple(s.personal[seat]))
-        if s.cards != seen["cards"]:
-            for seat in _update_rows(s.cards, seen["cards"]):
-                at = base[seat] + _CARDS
-                out[at : at + _PATRONS] = array("d", s.cards[seat])
+        personal, was = s.personal, seen["personal"]
+        if personal != was:  # nearly every round of turns: spelled out
+            for seat, reserve in enumerate(personal):
+                if reserve != was[seat]:
+                    was[seat] = list(reserve)
+                    at = base[seat] + _RESERVE
+                    out[at : at + COLOURS] = _tenths(tuple(reserve))
         if s.used != seen["used"]:
             for seat in _update_rows(s.used, seen["used"]):
                 at = base[seat] + _USED
                 out[at : at + _PATRONS] = array("d", s.used[seat])
+        if s.cards != seen["cards"]:
+            for seat in _update_rows(s.cards, seen["cards"]):
+                at = base[seat] + _CARDS
+                out[at : at + _PATRONS] = array("d", s.cards[seat])
         if s.won != seen["won"]:
             for seat in _update_rows(s.won, seen["won"]):
                 out[base[seat] + _PLOTS_WON] = float(len(s.won[seat]))
+        if s.prestige != seen["prestige"]:
+            for seat in _update_rows(s.prestige, seen["prestige"]):
+                out[base[seat] + _PRESTIGE] = float(s.prestige[seat] or 0) / 50
+        digging = s.phase in DIGGING
+        if s.active != seen["active"] or digging != seen["digging"]:
+            seen["active"], seen["digging"] = list(s.active), digging
+            for seat, active in enumerate(s.active):
+                out[base[seat] + _ACTIVE] = float(active and digging)
         if s.nile_won != seen["nile_won"]:
             for seat in _update_rows(s.nile_won, seen["nile_won"]):
                 out[base[seat] + _NILE_CARDS] = float(len(s.nile_won[seat]))
         if s.tokens != seen["tokens"]:
             for seat in _update_rows(s.tokens, seen["tokens"]):
                 out[base[seat] + _TOKENS] = float(s.tokens[seat] or 0)
-        digging = s.phase in DIGGING
-        if s.active != seen["active"] or digging != seen["digging"]:
-            seen["active"], seen["digging"] = list(s.active), digging
-            for seat, active in enumerate(s.active):
-                out[base[seat] + _ACTIVE] = float(active and digging)
 
     def _write_scores(self, scores: list[int], out: array[float]) -> None:
         at = self._at["scores"]
@@ -312,8 +316,8 @@ def _update_rows(rows: list[Any], seen: list[Any]) -> list[int]:
     return changed
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _tenths(counts: tuple[int, ...]) -> array[float]:
-    """A reserve's counts as the ``counts`` feature writes them (``count / 10``; never
-    changed: a slice of a tensor is copied from it)."""
+    """A reserve's counts as the ``counts`` feature writes them (``count / 10``), kept
+    for the next seat with the same reserve (never changed: tensors copy from it)."""
     return array("d", [float(count) / 10 for count in counts])
