@@ -10,8 +10,8 @@ The tensor is cut into sections, each with the state's values it is written from
 A call compares those values with the ones the section was last written from (by
 value, never by identity, so that clones and afterstates in any order are handled)
 and rewrites only the sections that differ. A seat's writer sees the state once per
-round of turns, after every other seat has placed archaeologists: the board, the
-reserves and the turn have changed, the region, the museum and the header seldom.
+round of turns, after every other seat has played: the board and the reserves have
+nearly always changed, the rest less often (the region once a campaign).
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from senet.games.mykerinos.constants import COLOURS, DIGGING, EMPTY, OVER, PHASE
 from senet.games.mykerinos.museum import ROOM_IDS, ring_rooms, room_value
 from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.plots import PLOT_CARDS
-from senet.games.mykerinos.region import MAX_AREA_ROWS, MAX_SPACES
+from senet.games.mykerinos.region import MAX_SPACES
 from senet.games.mykerinos.state import MykerinosState
 from senet.rl.features import Feature, relative_seat
 
-#: The option features, in their order (each reads ``options[name]``).
-OPTION_NAMES = ("nile", "team", "quick", "classic")
-#: Plot slots of the largest region: two per area, two areas per row of areas.
-PLOT_SLOTS = MAX_AREA_ROWS * 2 * 2
+#: The option features' names start so; the rest of the name is the option's.
+_OPTION = "option "
+#: A plot's floats, as the encoding lays them: there, points, rotated, then its patron.
+_PLOT_WIDTH = 3 + len(PATRON_CODES)
 #: Each plot card's patron index (``None`` for the 5-point card) and points.
 _PLOT_FACTS = tuple(
     (None if card.patron is None else int(card.patron), card.points) for card in PLOT_CARDS
@@ -90,9 +90,11 @@ class MykerinosTensor:
             start += feature.size
         self._at = at
         self._zero = array("d", bytes(8 * start))
-        self._head = (at["option nile"], at["final action seat"] + size["final action seat"])
+        self._options = tuple(
+            (name.removeprefix(_OPTION), at[name]) for name in at if name.startswith(_OPTION)
+        )
+        self._head = (self._options[0][1], at["final action seat"] + size["final action seat"])
         self._terrain = (at["plots"], at["river"] + size["river"])
-        self._plot_width = size["plots"] // PLOT_SLOTS
         self._owners = size["occupied"] // MAX_SPACES
         self._rooms = (at["museum rooms"], at["museum rooms"] + size["museum rooms"])
         self._room_width = size["museum rooms"] // ROOM_IDS
@@ -174,8 +176,8 @@ class MykerinosTensor:
         start, end = self._head
         out[start:end] = self._zero[start:end]
         at, slot = self._at, self._slot
-        for name in OPTION_NAMES:
-            out[at[f"option {name}"]] = float(s.options.get(name) or 0)
+        for name, offset in self._options:
+            out[offset] = float(s.options.get(name) or 0)
         out[at["phase"] + _PHASE_INDEX[s.phase]] = 1.0
         out[at["campaign"]] = float(s.campaign or 0) / 4
         out[at["campaigns"]] = float(len(s.campaign_plot_counts())) / 4
@@ -190,10 +192,10 @@ class MykerinosTensor:
         """The plots (there, points, rotated, patron), the pyramids and the river."""
         start, end = self._terrain
         out[start:end] = self._zero[start:end]
-        plots, width = self._at["plots"], self._plot_width
+        plots = self._at["plots"]
         for slot, (card, rotated) in enumerate(s.slots):
             patron, points = _PLOT_FACTS[card]
-            base = plots + slot * width
+            base = plots + slot * _PLOT_WIDTH
             out[base] = 1.0
             out[base + 1] = points / 5
             out[base + 2] = float(rotated)
