@@ -10,6 +10,7 @@ between them (actions a variant never allows are simply never legal).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from senet.games import Action, Game
@@ -171,8 +172,7 @@ class MykerinosEncoding(RlEncoding):
     ) -> Callable[[], DirectTensor] | None:
         """Writers of a seat's tensor from the state's fields (see
         :mod:`senet.rl.mykerinos_tensor`), laid out by these features."""
-        features = self.features(seats, options)
-        return lambda: MykerinosTensor(seats, features)
+        return partial(MykerinosTensor, seats, self.features(seats, options))
 
 
 MYKERINOS_RL = MykerinosEncoding()
