@@ -2,9 +2,10 @@
 
 The features in :mod:`senet.rl.mykerinos` define the tensor; this writer computes the
 same floats without building the view first (see :meth:`RlEncoding.direct_tensor`).
-It reads what ``MykerinosState.view`` reads for the tensor's features, and of the one
-hidden thing, the plot deck, only its length (the view's ``deck_size``): every seat
-sees the same view, so nothing else is secret.
+It reads what ``MykerinosState.view`` reads for the tensor's features. Every seat
+sees the same view; what no seat sees is the order of the plot deck and of the Nile
+decks, and of those the writer reads only the plot deck's length (the view's
+``deck_size``).
 
 The tensor is cut into sections, each with the state's values it is written from.
 A call compares those values with the ones the section was last written from (by
@@ -121,6 +122,7 @@ class MykerinosTensor:
         self._seen_scores: Any = _UNSEEN
 
     def __call__(self, state: GameState, viewer: int, out: array[float]) -> None:
+        """Leave in ``out`` the features' encoding of ``viewer``'s view of ``state``."""
         s = cast(MykerinosState, state)
         if viewer != self._viewer or out is not self._out:
             self._start(viewer, out)
