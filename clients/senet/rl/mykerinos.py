@@ -9,7 +9,8 @@ between them (actions a variant never allows are simply never legal).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from senet.games import Action, Game
@@ -19,7 +20,7 @@ from senet.games.mykerinos.museum import ROOM_IDS, room_name
 from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.placements import PAIR_SHAPES, TRIPLE_SHAPES
 from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES, SPACE_NAMES
-from senet.rl.encoding import RlEncoding
+from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
     Out,
@@ -33,6 +34,7 @@ from senet.rl.features import (
     seat,
     size_of,
 )
+from senet.rl.mykerinos_tensor import MykerinosTensor
 
 MAX_SEATS = 4
 #: Owners of a space or room: the seats relative to the viewer, then anyone else
@@ -164,6 +166,13 @@ class MykerinosEncoding(RlEncoding):
             number("deck size", "deck_size", scale=40),
             *players_and_scores(_PLAYER, MAX_SEATS, score_scale=50),
         )
+
+    def direct_tensor(
+        self, seats: int, options: Mapping[str, Any]
+    ) -> Callable[[], DirectTensor] | None:
+        """Writers of a seat's tensor from the state's fields (see
+        :mod:`senet.rl.mykerinos_tensor`), laid out by these features."""
+        return partial(MykerinosTensor, seats, self.features(seats, options))
 
 
 MYKERINOS_RL = MykerinosEncoding()
