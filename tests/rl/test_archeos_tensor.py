@@ -1,4 +1,4 @@
-"""Archeos Society's direct tensor writer (:mod:`senet.rl.archeos_tensor`).
+"""Archeos Society's direct tensor writer (:mod:`senet.rl.archeos.tensor`).
 
 ``tests/rl/test_encodings.py`` holds it to the view's encoding after every move of
 random matches of every seat count, and to re-dealt twins. Here: what is specific to
@@ -17,7 +17,7 @@ import pytest
 from senet.games import Rng, get_game
 from senet.games.archeos.cards import CARD_NAMES
 from senet.games.archeos.state import ArcheosState
-from senet.rl.archeos_tensor import ArcheosTensor
+from senet.rl.archeos.tensor import ArcheosTensor
 from senet.rl.encoding import ObservationEncoder, observation_encoder
 from tests.rl.cases import case_id, cases
 

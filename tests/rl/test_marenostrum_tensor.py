@@ -1,4 +1,4 @@
-"""Mare Nostrum's direct tensor writer (``senet.rl.marenostrum_tensor``).
+"""Mare Nostrum's direct tensor writer (``senet.rl.marenostrum.tensor``).
 
 ``tests/rl/test_encodings.py`` holds it to the view's encoding after every move of
 short matches of every seat count and variant, and to re-dealt twins. Here: values
@@ -18,8 +18,8 @@ import pytest
 from senet.games import Rng, get_game
 from senet.games.marenostrum.state import MareState
 from senet.rl.encoding import ObservationEncoder, observation_encoder
-from senet.rl.marenostrum import OWNERS
-from senet.rl.marenostrum_tensor import MareTensor
+from senet.rl.marenostrum.encoding import OWNERS
+from senet.rl.marenostrum.tensor import MareTensor
 
 GAME = get_game("marenostrum")
 #: Long enough for battles, occupations and purchases (the suite's matches stop

@@ -1,4 +1,4 @@
-"""Mykerinos' direct tensor writer (``senet.rl.mykerinos_tensor``).
+"""Mykerinos' direct tensor writer (``senet.rl.mykerinos.tensor``).
 
 ``tests/rl/test_encodings.py`` holds it to the view's encoding move after move in
 every case; these tests pin what is specific to it: values by feature name, the
@@ -17,7 +17,7 @@ from senet.games import GameState, Rng, get_game
 from senet.games.mykerinos.state import DELIMITATION, EXCAVATION, PHASES, MykerinosState
 from senet.rl.encoding import ObservationEncoder, encoding_for, observation_encoder
 from senet.rl.features import per_seat
-from senet.rl.mykerinos_tensor import MykerinosTensor
+from senet.rl.mykerinos.tensor import MykerinosTensor
 
 
 def _match(seats: int, options: dict[str, Any], seed: int) -> MykerinosState:

@@ -34,7 +34,7 @@ from senet.rl.features import (
     seat,
     size_of,
 )
-from senet.rl.mykerinos_tensor import MykerinosTensor
+from senet.rl.mykerinos.tensor import MykerinosTensor
 
 MAX_SEATS = 4
 #: Owners of a space or room: the seats relative to the viewer, then anyone else
@@ -171,7 +171,7 @@ class MykerinosEncoding(RlEncoding):
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
         """Writers of a seat's tensor from the state's fields (see
-        :mod:`senet.rl.mykerinos_tensor`), laid out by these features."""
+        :mod:`senet.rl.mykerinos.tensor`), laid out by these features."""
         return partial(MykerinosTensor, seats, self.features(seats, options))
 
 

@@ -34,7 +34,7 @@ from senet.rl.features import (
 )
 
 MAX_SEATS = 6
-#: The scales of the plain numbers (the direct writer, :mod:`senet.rl.archeos_tensor`,
+#: The scales of the plain numbers (the direct writer, :mod:`senet.rl.archeos.tensor`,
 #: divides by the same ones).
 SCORE_SCALE = 50
 HAND_SCALE = 10
@@ -122,9 +122,9 @@ class ArcheosEncoding(RlEncoding):
     def direct_tensor(
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
-        """Writers from the state's fields (:class:`senet.rl.archeos_tensor.ArcheosTensor`)."""
+        """Writers from the state's fields (:class:`senet.rl.archeos.tensor.ArcheosTensor`)."""
         # Imported here: the writer imports this module's scales.
-        from senet.rl.archeos_tensor import ArcheosTensor
+        from senet.rl.archeos.tensor import ArcheosTensor
 
         return partial(ArcheosTensor, self.features(seats, options), seats)
 

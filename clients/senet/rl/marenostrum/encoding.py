@@ -12,7 +12,7 @@ The trade offers are simultaneous: each trader's pending offer is in its own vie
 only (``offer``), which is all its observation shows.
 
 A seat's tensor is written straight from the state's fields by
-:mod:`senet.rl.marenostrum_tensor`, which mirrors these features by name: a feature
+:mod:`senet.rl.marenostrum.tensor`, which mirrors these features by name: a feature
 changed here must be changed there too (``tests/rl/test_encodings.py`` holds the two
 equal at every step of random matches).
 """
@@ -46,7 +46,7 @@ from senet.rl.features import (
     seat,
     seat_numbers,
 )
-from senet.rl.marenostrum_tensor import MareRules, MareTensor
+from senet.rl.marenostrum.tensor import MareRules, MareTensor
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -259,7 +259,7 @@ class MareNostrumEncoding(RlEncoding):
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
         """Mare Nostrum's writer from the state's fields
-        (:class:`senet.rl.marenostrum_tensor.MareTensor`), laid out as the features."""
+        (:class:`senet.rl.marenostrum.tensor.MareTensor`), laid out as the features."""
         layout: dict[str, tuple[int, int]] = {}
         at = 0
         for feature in self.features(seats, options):

@@ -1,6 +1,6 @@
 """Mykerinos' direct tensor writer: a seat's observation from the state's fields.
 
-The features in :mod:`senet.rl.mykerinos` define the tensor; this writer computes the
+The features in :mod:`senet.rl.mykerinos.encoding` define the tensor; this writer computes the
 same floats without building the view first (see :meth:`RlEncoding.direct_tensor`).
 It reads what ``MykerinosState.view`` reads for the tensor's features. Every seat
 sees the same view; what no seat sees is the order of the plot deck and of the Nile

@@ -1,6 +1,6 @@
 """Archeos Society's direct tensor writer: a seat's observation from the state's fields.
 
-The features of :mod:`senet.rl.archeos` define the tensor; building a seat's view to
+The features of :mod:`senet.rl.archeos.encoding` define the tensor; building a seat's view to
 run them over costs most of an environment step (the ``players`` table alone is 1,452
 of 1,678 floats at four seats). :class:`ArcheosTensor` writes the same floats from the
 state itself, reading only what the view shows that seat: the deck's size (not its
@@ -26,7 +26,7 @@ from senet.games.archeos.cards import CARD_NAMES, COLOURS, ROLE_NAMES
 from senet.games.archeos.constants import NO_SEAT, OVER, STEPS, seasons_for
 from senet.games.archeos.sites import LINGUIST_END, PROFESSOR_TOKENS
 from senet.games.archeos.state import ArcheosState
-from senet.rl.archeos import (
+from senet.rl.archeos.encoding import (
     DECK_SCALE,
     HAND_SCALE,
     LIMIT_SCALE,

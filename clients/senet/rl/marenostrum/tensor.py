@@ -1,6 +1,6 @@
 """Mare Nostrum's direct tensor writer: a seat's observation from the state's fields.
 
-The features in :mod:`senet.rl.marenostrum` define the tensor; this writer computes
+The features in :mod:`senet.rl.marenostrum.encoding` define the tensor; this writer computes
 the same floats without building the seat's view first (see
 :meth:`senet.rl.encoding.RlEncoding.direct_tensor`). Each block of the tensor is a
 *part* that names the state fields it reads. The writer keeps a copy of those fields
@@ -17,10 +17,10 @@ other seats' hand and offer sizes (sums of their rows), and the public fields. A
 hidden field changing only makes the parts built from it (sizes, the deciding
 seats) be written again, to the same floats.
 
-The module names no module of the game (the layers outside a game's plug-ins name
-none, ``tests/test_game_agnostic_layers.py``): it reads the state's fields by name
-(:class:`MareFields`), and the game's encoding hands it the rules' tables
-(:class:`MareRules`).
+It reads the state through :class:`MareFields`, the list of every field it reads (what
+a review for secrecy checks), and takes the rules' tables from the encoding that
+builds the features from them (:class:`MareRules`), so the two share their
+vocabularies.
 
 Every write mirrors its feature's arithmetic (``value / scale``; additions in the
 feature's order where several civilizations share the neutral channel), so the floats
@@ -40,9 +40,8 @@ from senet.games import GameState
 
 
 class MareFields(Protocol):
-    """The fields of a Mare Nostrum state this writer reads (``MareState``'s, named
-    here so that this module imports nothing of the game: its plug-in module,
-    :mod:`senet.rl.marenostrum`, hands it the rules' facts as :class:`MareRules`)."""
+    """The fields of a Mare Nostrum state this writer reads (``MareState``'s): every
+    one it may look at, in one place."""
 
     options: dict[str, Any]
     phase: int
