@@ -267,6 +267,18 @@ class TensorWriter:
         self.out = _zeros(encoder.size)
         self._direct = encoder.direct() if direct and encoder.direct is not None else None
         self._whole = [(0, encoder.size)]
+        #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
+        self.changed: list[tuple[int, int]] = []
+        self._view_ready = False
+        if self._direct is None:
+            self._prepare_view()
+
+    def _prepare_view(self) -> None:
+        """Set up the view's path: which features each change gates, and the marks.
+        Done on the first call that needs it (a writer for a seat of a game with a
+        direct writer never does, and training examples make one per decision)."""
+        self._view_ready = True
+        encoder = self.encoder
         self._steps = [
             (feature, at, _zeros(feature.size), _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
@@ -307,8 +319,6 @@ class TensorWriter:
         }
         #: Zeros of each entry width, to blank a slot before it is written again.
         self._blank: dict[int, array[float]] = {}
-        #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
-        self.changed: list[tuple[int, int]] = []
 
     def encode(self, state: GameState, viewer: int | None) -> array[float]:
         """The tensor of ``viewer``'s view of ``state``: :attr:`changed` then lists
@@ -318,6 +328,8 @@ class TensorWriter:
             direct(state, viewer, self.out)
             self.changed = self._whole
             return self.out
+        if not self._view_ready:
+            self._prepare_view()
         sources = state.view_sources
         parts = state.changed_view_parts(self._mark) if sources is not None else None
         changed = self.changed = []
