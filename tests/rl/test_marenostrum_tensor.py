@@ -154,3 +154,35 @@ def test_another_seats_hidden_cards_do_not_move_the_tensor() -> None:
     state.offers[2] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]
     assert list(writer.encode(state, 0)) == before
     assert _write(encoder, state, 0) == before
+
+
+def test_a_writer_follows_one_state_changed_in_place_field_by_field() -> None:
+    """One state changed in place, a field or a row at a time (the writer updates its
+    copies in place and rewrites a table's changed rows only): seldom changed fields
+    alone and back, one seat's row of a table, the viewer's hand or another seat's,
+    civilizations changing hands, a table replaced by an equal copy."""
+    encoder = observation_encoder("marenostrum", 4, LONG)
+    state = _match(4, LONG, seed=3)
+    writer = encoder.writer()
+    viewer = 1
+
+    def check(what: str) -> None:
+        assert list(writer.encode(state, viewer)) == encoder.encode(state.view(viewer)), what
+
+    check("the first position")
+    changes: list[tuple[str, Any]] = [
+        ("held", lambda: state.held[5].__setitem__(0, 2)),
+        ("temples", lambda: state.temples.__setitem__(7, 1)),
+        ("creatures", lambda: state.creatures[0].__setitem__(3, 1)),
+        ("seat_of", lambda: state.seat_of.reverse()),
+        ("the viewer's hand", lambda: state.hands[viewer].__setitem__(4, 2)),
+        ("another seat's hand", lambda: state.hands[3].__setitem__(0, 3)),
+        ("legions", lambda: state.legions[2].__setitem__(1, 3)),
+        ("face_up", lambda: state.face_up[0].__setitem__(2, 1)),
+        ("held back", lambda: state.held[5].__setitem__(0, 0)),
+        ("seat_of back", lambda: state.seat_of.reverse()),
+        ("hands copied", lambda: setattr(state, "hands", [row[:] for row in state.hands])),
+    ]
+    for what, change in changes:
+        change()
+        check(what)
