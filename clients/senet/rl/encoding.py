@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
-from senet.rl.features import Feature, Path, View, Writer, entries_by_seat, lookup
+from senet.rl.features import Feature, Path, View, Writer, entries_by_seat, lookup, slices
 
 
 class RlEncoding(ABC):
@@ -210,13 +210,10 @@ class ObservationEncoder:
         self.features = tuple(features)
         self.direct = direct
         self.size = sum(f.size for f in self.features)
-        layout: list[tuple[str, int, int]] = []
-        at = 0
-        for feature in self.features:
-            layout.append((feature.name, at, feature.size))
-            at += feature.size
         #: (name, offset, size) of each feature: where each lies in the tensor.
-        self.layout: tuple[tuple[str, int, int], ...] = tuple(layout)
+        self.layout: tuple[tuple[str, int, int], ...] = tuple(
+            (name, at, size) for name, (at, size) in slices(self.features).items()
+        )
 
     def encode(self, view: View) -> list[float]:
         """The tensor of ``view`` (a seat's view: ``GameState.view(seat)``)."""

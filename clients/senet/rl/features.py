@@ -70,6 +70,18 @@ class Feature:
     inner: tuple[Feature, ...] | None = None
 
 
+def slices(features: Iterable[Feature]) -> dict[str, tuple[int, int]]:
+    """Each feature's ``(start, size)`` by name, the features laid end to end in order:
+    where a tensor (or a per-seat table's entry, given its inner features) holds each
+    one's floats."""
+    found: dict[str, tuple[int, int]] = {}
+    at = 0
+    for feature in features:
+        found[feature.name] = (at, feature.size)
+        at += feature.size
+    return found
+
+
 def lookup(view: View, path: Sequence[str | int]) -> Any:
     """The value at ``path`` (keys and list indexes) in ``view``; ``None`` if absent."""
     value: Any = view

@@ -36,7 +36,7 @@ from senet.rl.archeos.encoding import (
     SEASON_SCALE,
     SITE_SCALE,
 )
-from senet.rl.features import Feature, relative_seat
+from senet.rl.features import Feature, relative_seat, slices
 
 #: What no cached copy equals: the next call writes that slice.
 _UNSEEN: Any = object()
@@ -90,16 +90,6 @@ def _one_hot(out: array[float], at: int, zeros: array[float], index: int | None)
         out[at + index] = 1.0
 
 
-def _starts(features: Sequence[Feature]) -> dict[str, int]:
-    """Where each feature's slice starts, by name, counted from the first's."""
-    starts: dict[str, int] = {}
-    at = 0
-    for feature in features:
-        starts[feature.name] = at
-        at += feature.size
-    return starts
-
-
 def _changed_rows(table: list[Any], seen: list[Any]) -> list[int]:
     """The seats whose entry of ``table`` (a number or a list) differs from its copy
     in ``seen``, which then holds a copy of every entry."""
@@ -121,9 +111,9 @@ class ArcheosTensor:
     """
 
     def __init__(self, features: Sequence[Feature], seats: int) -> None:
-        at = _starts(features)
+        at = {name: start for name, (start, _) in slices(features).items()}
         players = next(f for f in features if f.name == "players")
-        inner = _starts(players.inner or ())
+        inner = {name: start for name, (start, _) in slices(players.inner or ()).items()}
         self._blank = _zeros(sum(f.size for f in features))
         self._seats = seats
         self._width = players.entry_width

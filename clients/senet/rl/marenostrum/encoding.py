@@ -45,6 +45,7 @@ from senet.rl.features import (
     relative_seat,
     seat,
     seat_numbers,
+    slices,
 )
 from senet.rl.marenostrum.tensor import MareRules, MareTensor
 
@@ -260,11 +261,7 @@ class MareNostrumEncoding(RlEncoding):
     ) -> Callable[[], DirectTensor] | None:
         """Mare Nostrum's writer from the state's fields
         (:class:`senet.rl.marenostrum.tensor.MareTensor`), laid out as the features."""
-        layout: dict[str, tuple[int, int]] = {}
-        at = 0
-        for feature in self.features(seats, options):
-            layout[feature.name] = (at, feature.size)
-            at += feature.size
+        layout = slices(self.features(seats, options))
         return lambda: MareTensor(seats, MAX_SEATS, layout, RULES)
 
 

@@ -29,7 +29,7 @@ from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.plots import PLOT_CARDS
 from senet.games.mykerinos.region import MAX_SPACES
 from senet.games.mykerinos.state import MykerinosState
-from senet.rl.features import Feature, relative_seat
+from senet.rl.features import Feature, relative_seat, slices
 
 #: The option features' names start so; the rest of the name is the option's.
 _OPTION = "option "
@@ -83,14 +83,11 @@ class MykerinosTensor:
 
     def __init__(self, seats: int, features: Sequence[Feature]) -> None:
         self.seats = seats
-        at: dict[str, int] = {}
-        size: dict[str, int] = {}
-        start = 0
-        for feature in features:
-            at[feature.name], size[feature.name] = start, feature.size
-            start += feature.size
+        laid = slices(features)
+        at = {name: start for name, (start, _) in laid.items()}
+        size = {name: width for name, (_, width) in laid.items()}
         self._at = at
-        self._zero = array("d", bytes(8 * start))
+        self._zero = array("d", bytes(8 * sum(size.values())))
         self._options = tuple(
             (name.removeprefix(_OPTION), at[name]) for name in at if name.startswith(_OPTION)
         )
