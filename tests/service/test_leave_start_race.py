@@ -24,6 +24,7 @@ from senet.service.settings import Settings
 from senet.store import MatchStore, ReopenOutcome
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
+from tests.conftest import STORE_BUDGET_S
 
 TRIALS = 200
 
@@ -34,7 +35,13 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[MatchStore]:
         yield MemoryStore()
         return
     url = request.getfixturevalue("redis_url" if request.param == "redis" else "redis_cluster_url")
-    redis = RedisStore.from_url(url, key_prefix=request.getfixturevalue("redis_key_prefix"))
+    # The suite's budget for a loaded machine: these races are about order, not speed,
+    # and 200 trials on the cluster beside the other workers once ran past the default 2 s.
+    redis = RedisStore.from_url(
+        url,
+        key_prefix=request.getfixturevalue("redis_key_prefix"),
+        socket_timeout_s=STORE_BUDGET_S,
+    )
     try:
         yield redis
     finally:
