@@ -10,10 +10,10 @@ paid as the pseudo items ``BUY_ITEM``, ``CONVERT_ITEM`` and ``GOD_ITEM``.
 from __future__ import annotations
 
 from senet.games.marenostrum.board import ICONS, SPACE_IDS
-from senet.games.marenostrum.cards import GODS, OWNABLE_IDS, PYRAMIDS_INDEX
+from senet.games.marenostrum.cards import FREE_BUILD, GODS, OWNABLE_IDS, PYRAMIDS_INDEX, effects_of
 from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, COMMODITY_TYPES, TAX
-from senet.games.marenostrum.constants import ARTEMIS_POWER, BUILD, NOBODY, OVER, PAY
+from senet.games.marenostrum.constants import ARTEMIS_POWER, BUILD, CONSTRUCTION, NOBODY, OVER, PAY
 from senet.games.marenostrum.occupation import release
 from senet.games.marenostrum.tokens import (
     BUY_ITEM,
@@ -105,6 +105,11 @@ class Purchases(TurnOrder):
             if a in self.available:
                 self.available.remove(a)
             self.emit("bought", seat=seat, card=OWNABLE_IDS[a])
+            if self.phase == CONSTRUCTION:
+                # Text (L112): "Advantages from a Hero or Wonder are conferred
+                # immediately upon purchase": this phase's free builds too.
+                for effect in effects_of([a], FREE_BUILD):
+                    self.free_left[seat][ITEMS.index(effect.arg)] += effect.amount
             self._check_victory(seat, a)
         elif item == CONVERT_ITEM:
             old = self.influence[a]

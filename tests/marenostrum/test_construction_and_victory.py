@@ -1,0 +1,72 @@
+"""Mare Nostrum's construction phase and the win, as the rule text says.
+
+Each test pins a line of ``mare-nostrum-mythology.txt`` (quoted as ``L<n>``) or a
+ruling of ``docs/rules/mare-nostrum.md`` built on it. Positions are built from a
+seeded match and arranged by hand; decisions go through the checked ``apply`` with
+notation, as a client's would.
+"""
+
+from __future__ import annotations
+
+from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum.board import space_index
+from senet.games.marenostrum.cards import OWNABLE_IDS
+from senet.games.marenostrum.civilizations import ROME
+from senet.games.marenostrum.commodities import CARD_TYPES
+from senet.games.marenostrum.constants import BUILD, CONSTRUCTION
+
+P = space_index
+
+
+def _match(seats: int = 6, seed: int = 1, **options: object) -> MareState:
+    state = MARENOSTRUM.new_match(seats, options, seed)
+    assert isinstance(state, MareState)
+    return state
+
+
+def _legal(state: MareState) -> set[str]:
+    return {a.notation() for a in state.legal_actions()}
+
+
+def _hand(state: MareState, seat: int, tax: int) -> None:
+    """Give ``seat`` exactly ``tax`` tax cards (from the bank, so the cards add up)."""
+    for card in range(CARD_TYPES):
+        state.bank[card] += state.hands[seat][card]
+        state.hands[seat][card] = 0
+    state.bank[0] -= tax
+    state.hands[seat][0] = tax
+
+
+def _building(state: MareState, civ: int) -> int:
+    """``civ``'s seat begins its construction turn, the last of the phase."""
+    seat = state.seat_of[civ]
+    state.phase, state.queue = CONSTRUCTION, [seat]
+    state._begin_player()
+    assert state.step == BUILD and state.current_seat() == seat
+    return seat
+
+
+def _pay_all(state: MareState, seat: int) -> None:
+    while state.step == "pay":
+        state.apply(seat, state.legal_actions()[0])
+
+
+# ------------------------------------------------------------------ L112
+def test_a_hero_bought_in_construction_gives_its_free_build_at_once() -> None:
+    """L112: "Advantages from a Hero or Wonder are conferred immediately upon
+    purchase." Spartacus (a free legion each construction phase) bought in his
+    owner's construction turn gives that turn's free legion."""
+    state = _match()
+    seat = _building(state, ROME)
+    spartacus = OWNABLE_IDS.index("spartacus")
+    if spartacus not in state.available:
+        state.available.append(spartacus)
+    _hand(state, seat, 9)
+    state.apply(seat, "buy spartacus")
+    _pay_all(state, seat)
+    assert spartacus in state.owned[seat] and sum(state.hands[seat]) == 0
+    assert "build legion lati" in _legal(state), "the free legion, with an empty hand"
+    before = state.legions[ROME][P("lati")]
+    state.apply(seat, "build legion lati")
+    assert state.step == BUILD and state.legions[ROME][P("lati")] == before + 1
+    assert "build legion lati" not in _legal(state), "one free legion a phase"
