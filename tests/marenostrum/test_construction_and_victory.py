@@ -9,9 +9,10 @@ notation, as a client's would.
 from __future__ import annotations
 
 from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import space_index
 from senet.games.marenostrum.cards import OWNABLE_IDS
-from senet.games.marenostrum.civilizations import ROME
+from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
 from senet.games.marenostrum.commodities import CARD_TYPES
 from senet.games.marenostrum.constants import BUILD, CONSTRUCTION
 
@@ -70,3 +71,28 @@ def test_a_hero_bought_in_construction_gives_its_free_build_at_once() -> None:
     state.apply(seat, "build legion lati")
     assert state.step == BUILD and state.legions[ROME][P("lati")] == before + 1
     assert "build legion lati" not in _legal(state), "one free legion a phase"
+
+
+# ------------------------------------------------------------------ L111
+def test_no_influence_marker_where_another_civilization_stands() -> None:
+    """L111: "Players cannot build in a province "at war" or under military
+    occupation"; placing an influence marker is building (L108, L150: "construct
+    their own influence marker"). Ruling R45: a free province where another
+    civilization's legions or creatures stand takes no marker of anyone else."""
+    state = _match()
+    seat = _building(state, ROME)
+    _hand(state, seat, 3)
+    gcis = P("gcis")
+    assert "build influence gcis" in _legal(state)
+    state.legions[EGYPT][gcis] = 1
+    state.legions[GREECE][gcis] = 1
+    assert r.at_war(state, gcis)
+    assert "build influence gcis" not in _legal(state), "at war"
+    state.legions[GREECE][gcis] = 0
+    assert "build influence gcis" not in _legal(state), "an enemy legion holds it"
+    state.legions[EGYPT][gcis] = 0
+    state.creatures[EGYPT][gcis] = 1
+    assert "build influence gcis" not in _legal(state), "an enemy creature holds it"
+    state.creatures[EGYPT][gcis] = 0
+    state.legions[ROME][gcis] = 1
+    assert "build influence gcis" in _legal(state), "his own legion does not stop him"

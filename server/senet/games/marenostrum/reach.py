@@ -11,7 +11,13 @@ from typing import TYPE_CHECKING
 
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum.actions import MareAction
-from senet.games.marenostrum.battles import at_war, ground_units, refresh_control, seat_cards
+from senet.games.marenostrum.battles import (
+    at_war,
+    enemy_stands,
+    ground_units,
+    refresh_control,
+    seat_cards,
+)
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, PROVINCES, SEA_NEIGHBOURS, SHORES
 from senet.games.marenostrum.cards import (
     COASTAL,
@@ -119,11 +125,19 @@ def neighbours(state: MareData, civ: int, province: int) -> set[int]:
 
 
 def influence_targets(state: MareData, civ: int) -> list[int]:
-    """Text: empty provinces next to one held since the start of the turn."""
+    """Text (L107): free provinces next to one held since the start of the turn.
+
+    A marker is built (L108), so none goes where L111 forbids building: "at war or
+    under military occupation", that is where another civilization's legions or
+    creatures stand (ruling R45)."""
     out: set[int] = set()
     for p in range(PROVINCES):
         if state.influence[p] == civ and not state.new_influence[p]:
-            out.update(q for q in neighbours(state, civ, p) if state.influence[q] == NOBODY)
+            out.update(
+                q
+                for q in neighbours(state, civ, p)
+                if state.influence[q] == NOBODY and not enemy_stands(state, civ, q)
+            )
     return sorted(out)
 
 
