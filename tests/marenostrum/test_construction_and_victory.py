@@ -41,6 +41,7 @@ def _hand(state: MareState, seat: int, tax: int) -> None:
 def _building(state: MareState, civ: int) -> int:
     """``civ``'s seat begins its construction turn, the last of the phase."""
     seat = state.seat_of[civ]
+    assert seat >= 0, "a civilization a player plays"
     state.phase, state.queue = CONSTRUCTION, [seat]
     state._begin_player()
     assert state.step == BUILD and state.current_seat() == seat
@@ -96,3 +97,37 @@ def test_no_influence_marker_where_another_civilization_stands() -> None:
     state.creatures[EGYPT][gcis] = 0
     state.legions[ROME][gcis] = 1
     assert "build influence gcis" in _legal(state), "his own legion does not stop him"
+
+
+# ------------------------------------------------------------------ L95
+def test_players_choose_how_many_tax_cards_to_keep() -> None:
+    """L95: "All Commodity Cards not used to make sets must be discarded at the end
+    of the Construction Phase. Players may keep two Tax Cards for subsequent turns.
+    Cashed in and discarded Resource Cards are returned to the bank." Ruling R46:
+    the commodities and the tax cards over the limit go back by themselves; then
+    each player holding tax cards, in seat order, gives back what he will not keep
+    (``pay tax``) and keeps the rest (``done``)."""
+    state = _match(3)
+    for seat in range(3):
+        _hand(state, seat, 0)
+    state.hands[0] = [4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    state.hands[2] = [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    state.bank[0] -= 5
+    state.bank[1] -= 1
+    state.bank[3] -= 1
+    bank = list(state.bank)
+    seat = _building(state, state.civ_of[1])
+    state.apply(seat, "done")  # the last builder: the phase ends
+    assert state.step == "keep" and state.current_seat() == 0
+    assert state.hands[0] == [2] + [0] * (CARD_TYPES - 1), "commodities and 2 tax back"
+    assert state.hands[2] == [1] + [0] * (CARD_TYPES - 1)
+    assert _legal(state) == {"pay tax", "done"}
+    state.apply(0, "pay tax")
+    assert state.current_seat() == 0 and state.hands[0][0] == 1, "he may give more"
+    state.apply(0, "done")
+    assert state.current_seat() == 2, "seat 1 holds no tax card: not asked"
+    state.apply(2, "pay tax")  # his last tax card: nothing left to choose
+    assert state.phase != CONSTRUCTION and state.step != "keep"
+    assert [h[0] for h in state.hands] == [1, 0, 0]
+    assert state.bank[0] == bank[0] + 4 and state.bank[1] == bank[1] + 1
+    assert state.bank[3] == bank[3] + 1, "every card given back is in the bank"

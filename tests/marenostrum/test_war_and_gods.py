@@ -98,12 +98,14 @@ def test_a_conversion_lapses_after_the_next_building_phase() -> None:
     seat = _building(state, EGYPT)
     _hand(state, seat, tax=3)
     assert "convert camp" in _legal(state)
-    events = state.apply(seat, "done")  # the last builder: the phase ends
-    assert state.phase == MILITARY
+    events = state.apply(seat, "done")  # the last builder: the building is over
     assert state.converter[camp] == -1
     lapsed = [e for e in events if e.kind == "conversion_lapsed"]
     assert [e.data for e in lapsed] == [{"seat": seat, "province": "camp"}]
     assert state.legions[EGYPT][camp] == 1, "the unit on the marker stays"
+    while state.step == "keep":  # ruling R46: the tax cards kept, then the war
+        state.apply(state.actor, "done")
+    assert state.phase == MILITARY
     _building(state, EGYPT)
     assert "convert camp" not in _legal(state)
 

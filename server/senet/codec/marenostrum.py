@@ -46,6 +46,7 @@ from senet.games.marenostrum.constants import (
     COMPENSATE,
     DECLARE,
     GROUND,
+    KEEP,
     LOSSES,
     NAVAL,
     OCCUPATION,
@@ -153,6 +154,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     WAR_GOD: pb.MARE_NOSTRUM_STEP_WAR_GOD,
     ROLE_GOD: pb.MARE_NOSTRUM_STEP_ROLE_GOD,
     OCCUPATION: pb.MARE_NOSTRUM_STEP_OCCUPATION,
+    KEEP: pb.MARE_NOSTRUM_STEP_KEEP,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"

@@ -199,7 +199,8 @@ class MareNostrumEncoding(RlEncoding):
     #: (issue 33). 3: the occupier's ``hold <building>`` and Ishtar's ``invoke ishtar
     #: <role>`` joined, with their steps (issue 33, rulings R10 and R18). 4: the
     #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
-    version = 4
+    #: 5: the ``keep`` step (ruling R46) in the step one-hot, before ``over``.
+    version = 5
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

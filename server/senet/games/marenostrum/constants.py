@@ -24,6 +24,7 @@ BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the tra
 WAR_GOD = "war_god"  # Mars's holder, before a ground battle he fights: invoke or keep
 ROLE_GOD = "role_god"  # Ishtar's holder, at the role step: invoke her on a role or not
 OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
+KEEP = "keep"  # after construction, a player may give tax cards back instead of keeping them
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -47,6 +48,7 @@ STEPS = (
     WAR_GOD,
     ROLE_GOD,
     OCCUPATION,
+    KEEP,
     OVER,
 )
 

@@ -14,6 +14,7 @@ from senet.games.marenostrum.commodities import CARD_NAMES
 from senet.games.marenostrum.constants import (
     BARTER,
     DECLARE,
+    KEEP,
     ROLE_GOD,
     ROLE_NAMES,
     UNIT_KINDS,
@@ -132,6 +133,8 @@ def describe(state: MareState, action: Any) -> str:
             return "Convert the province (a unit on the influence marker)"
         return f"Complete the conversion of {SPACE_NAMES[a]}"
     if kind == act.PAY:
+        if state.step == KEEP:
+            return f"Give {_card(a)} back to the bank instead of keeping it"
         return f"Pay {_card(a)}"
     if kind == act.CAPITAL:
         return f"Found the capital in {SPACE_NAMES[a]}"
@@ -153,6 +156,8 @@ def describe(state: MareState, action: Any) -> str:
         return f"Sack the province: destroy its {what}"
     if kind == act.OCCUPY:
         return "Occupy the province: claim its income"
+    if state.step == KEEP:
+        return "Keep the tax cards in hand"
     return "End this part of the turn"
 
 

@@ -24,6 +24,7 @@ from senet.games.marenostrum.commodities import CARD_TYPES, TAX, bank_start
 from senet.games.marenostrum.constants import (
     BLOCKADE,
     DECLARE,
+    KEEP,
     OCCUPATION,
     OFFER,
     OVER,
@@ -449,6 +450,8 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         raise CorruptStateError("the occupation step needs the province occupied")
     if s.step == WAR_GOD and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
         raise CorruptStateError("Mars's step needs the ground battle it is about")
+    if s.step == KEEP and not s.queue:
+        raise CorruptStateError("the keep step needs the players still to choose")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)
     s.creatures = _table(f("creatures"), "creatures", CIVS, PROVINCES, 0, 100)
     s.triremes = _table(f("triremes"), "triremes", CIVS, SPACES, 0, 100)

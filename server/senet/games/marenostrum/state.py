@@ -44,6 +44,7 @@ from senet.games.marenostrum.constants import (
     COMPENSATE,
     DECLARE,
     GROUND,
+    KEEP,
     LOSSES,
     NAVAL,
     NOBODY,
@@ -232,6 +233,15 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         else:
             self._start_purchase(seat, action.a, action.a, action.b, action.c)
 
+    def _keep_actions(self, seat: int) -> list[MareAction]:
+        return [*(A(act.PAY, c) for c in self.keep_options(seat)), A(act.DONE)]
+
+    def _play_keep(self, seat: int, action: MareAction) -> None:
+        if action.kind == act.DONE:
+            self._kept()
+        else:
+            self._give_back(seat, action.a)
+
     def _pay_actions(self, seat: int) -> list[MareAction]:
         return [A(act.PAY, c) for c in self.pay_options()]
 
@@ -382,6 +392,7 @@ STEPS: dict[str, Step] = {
     OFFERING: Step(MareState._offering_actions, MareState._play_offering),
     BUILD: Step(MareState._build_actions, MareState._play_build),
     PAY: Step(MareState._pay_actions, MareState._play_pay),
+    KEEP: Step(MareState._keep_actions, MareState._play_keep),
     NAVAL: Step(MareState._naval_actions, MareState._play_naval),
     GROUND: Step(MareState._ground_actions, MareState._play_ground),
     DECLARE: Step(MareState._declare_actions, MareState._play_declare),

@@ -25,6 +25,7 @@ from senet.games.marenostrum.commodities import CARD_TYPES, TAX
 from senet.games.marenostrum.constants import (
     BUILD,
     CONSTRUCTION,
+    KEEP,
     MILITARY,
     NAVAL,
     NOBODY,
@@ -182,7 +183,7 @@ class TurnOrder(MareData):
         elif self.phase == CONSTRUCTION:
             self._discard()
             self._lapse_conversions()
-            self._start_phase(MILITARY)
+            self._keep_next()
         else:
             self._start_turn()
 
@@ -212,7 +213,11 @@ class TurnOrder(MareData):
         self._start_phase(CONSTRUCTION)
 
     def _discard(self) -> None:
-        """Text: unused commodities go back; a player keeps two tax cards (Solomon 5)."""
+        """Text (L95): "All Commodity Cards not used to make sets must be discarded at
+        the end of the Construction Phase. Players may keep two Tax Cards" (Solomon 5):
+        what is over the limit goes back now; what to keep of the rest is each
+        player's choice (the ``keep`` step, ruling R46)."""
+        self.queue = []
         for seat in range(self.seat_count):
             keep = max(
                 [KEEP_TAX, *(e.amount for e in effects_of(self.owned[seat], KEEP_TAX_EFFECT))]
@@ -223,3 +228,31 @@ class TurnOrder(MareData):
                 if back > 0:
                     hand[card] -= back
                     self.bank[card] += back
+            if hand[TAX]:
+                self.queue.append(seat)
+
+    def _keep_next(self) -> None:
+        """The next player holding tax cards chooses how many to keep; once nobody is
+        left to choose, the military phase begins."""
+        if self.queue:
+            self.step = KEEP
+            self.actor = self.queue[0]
+            return
+        self._start_phase(MILITARY)
+
+    def keep_options(self, seat: int) -> list[int]:
+        """Cards ``seat`` may give back before keeping the rest: a tax card, if held."""
+        return [TAX] if self.hands[seat][TAX] else []
+
+    def _give_back(self, seat: int, card: int) -> None:
+        """``seat`` gives ``card`` back to the bank instead of keeping it (ruling R46);
+        public, as every payment is: hand sizes and the bank are public."""
+        self.hands[seat][card] -= 1
+        self.bank[card] += 1
+        if not self.hands[seat][TAX]:
+            self._kept()
+
+    def _kept(self) -> None:
+        """The player to choose keeps what he holds; the next one chooses."""
+        self.queue.pop(0)
+        self._keep_next()
