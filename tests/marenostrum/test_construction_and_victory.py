@@ -14,7 +14,7 @@ from senet.games.marenostrum.board import space_index
 from senet.games.marenostrum.cards import OWNABLE_IDS
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
 from senet.games.marenostrum.commodities import CARD_TYPES
-from senet.games.marenostrum.constants import BUILD, CONSTRUCTION
+from senet.games.marenostrum.constants import BUILD, CONSTRUCTION, MILITARY
 
 P = space_index
 
@@ -131,3 +131,29 @@ def test_players_choose_how_many_tax_cards_to_keep() -> None:
     assert [h[0] for h in state.hands] == [1, 0, 0]
     assert state.bank[0] == bank[0] + 4 and state.bank[1] == bank[1] + 1
     assert state.bank[3] == bank[3] + 1, "every card given back is in the bank"
+
+
+# ------------------------------------------------------------------ L130
+def test_a_lone_fortress_does_not_attack_in_its_owners_turn() -> None:
+    """L130: "Legions and Creatures MUST fight when in a space occupied by opposing
+    units (Legions, Creatures, or Fortresses)"; L138: fortresses "cannot move". A
+    fortress is fought, it does not attack (ruling R47): in its owner's turn, a
+    province at war where he has only a fortress sees no battle; in the invader's
+    turn, the invader's legions fight it."""
+    state = _match()
+    rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
+    etru = P("etru")
+    state.legions[ROME][etru] = 0
+    state.fortresses[etru] = 1
+    state.legions[EGYPT][etru] = 2
+    assert r.at_war(state, etru)
+    state.phase, state.queue = MILITARY, [rome, egypt]
+    state._begin_player()
+    state.apply(rome, "done")  # naval moves
+    events = state.apply(rome, "done")  # ground moves: no battle
+    assert "battle" not in [e.kind for e in events]
+    assert state.fortresses[etru] == 1 and state.legions[EGYPT][etru] == 2
+    assert state.current_seat() == egypt
+    state.apply(egypt, "done")
+    events = state.apply(egypt, "done")
+    assert [e.data["province"] for e in events if e.kind == "battle"] == ["etru"]

@@ -50,8 +50,15 @@ class Military(TurnOrder):
 
     def _end_ground(self) -> None:
         civ = self.civ_of[self.actor]
-        self.pending = [p for p in range(PROVINCES) if rules.ground_units(self, civ, p)]
+        self.pending = [p for p in range(PROVINCES) if self._attackers(civ, p)]
         self._resolve_pending()
+
+    def _attackers(self, civ: int, province: int) -> int:
+        """Text (L130): "Legions and Creatures MUST fight when in a space occupied by
+        opposing units (Legions, Creatures, or Fortresses)": a fortress is fought, it
+        does not attack (it "cannot move", L138), so in its owner's turn a province
+        where he has only fortresses sees no battle (ruling R47)."""
+        return self.legions[civ][province] + self.creatures[civ][province]
 
     def _resolve_pending(self) -> None:
         """Fight every battle the mover's ground units are in, then the after-battle
@@ -60,7 +67,7 @@ class Military(TurnOrder):
         while self.pending:
             province = self.pending[0]
             enemy = NOBODY
-            if rules.ground_units(self, mover, province):
+            if self._attackers(mover, province):
                 enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
