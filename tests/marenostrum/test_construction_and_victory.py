@@ -157,3 +157,32 @@ def test_a_lone_fortress_does_not_attack_in_its_owners_turn() -> None:
     state.apply(egypt, "done")
     events = state.apply(egypt, "done")
     assert [e.data["province"] for e in events if e.kind == "battle"] == ["etru"]
+
+
+# ------------------------------------------------------------------ L5
+def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
+    """L5: "The winner is the first player to either build the Pyramids, or to own 4
+    Heroes and/or Wonders"; L102: "12 Cards: The Pyramids (instant victory)". The
+    match ends at the purchase, with players still to build. Ruling R48: the
+    civilization hero each player holds from the start (L19) is one of the four."""
+    state = _match()
+    rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
+    heroes = [c for c in state.available if OWNABLE_IDS[c] not in ("spartacus",)][:3]
+    state.owned[rome] = sorted([ROME, *heroes[:2]])  # Caesar and two more
+    _building(state, ROME)
+    state.queue = [rome, egypt]
+    _hand(state, rome, 9)
+    state.apply(rome, f"buy {OWNABLE_IDS[heroes[2]]}")
+    _pay_all(state, rome)
+    assert state.is_over() and state.winner == rome and state.ranking()[rome] == 1
+
+    for long_game, cost in ((False, 12), (True, 13)):
+        state = _match(long_game=long_game)
+        rome = state.seat_of[ROME]
+        _building(state, ROME)
+        _hand(state, rome, cost - 1)
+        assert "buy pyramids" not in _legal(state)
+        _hand(state, rome, cost)
+        state.apply(rome, "buy pyramids")
+        _pay_all(state, rome)
+        assert state.is_over() and state.winner == rome
