@@ -186,3 +186,22 @@ def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
         state.apply(rome, "buy pyramids")
         _pay_all(state, rome)
         assert state.is_over() and state.winner == rome
+
+
+# ------------------------------------------------------------------ L107
+def test_influence_goes_next_to_the_empire_by_a_border_or_a_chain_of_triremes() -> None:
+    """L107: "Influence markers can only be placed in a province adjacent to a
+    province already controlled at the beginning of the turn"; ruling R49: adjacent
+    as for a move (L129: "through a shared border or a chain of Triremes"), from a
+    province held since the turn began and still held."""
+    state = _match()
+    tyr = P("tyr")
+    assert state.triremes[ROME][tyr] == 1
+    assert {P("sici"), P("sard")} <= set(r.influence_targets(state, ROME)), "by sea"
+    state.triremes[ROME][tyr] = 0
+    targets = set(r.influence_targets(state, ROME))
+    assert P("sici") not in targets and P("sard") not in targets
+    assert P("magn") in targets, "by a border"
+    state.influence[P("camp")] = EGYPT  # both neighbours lost during the phase
+    state.influence[P("etru")] = EGYPT
+    assert P("magn") not in r.influence_targets(state, ROME)
