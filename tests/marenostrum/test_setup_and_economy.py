@@ -410,3 +410,23 @@ def test_a_short_bank_pays_in_seat_order_from_the_director() -> None:
     got = [state.hands[seat][TAX] - before[seat] for seat in range(6)]
     assert [got[seat] for seat in order] == [owed[order[0]], owed[order[1]], 1, 0, 0, 0]
     assert state.bank[TAX] == 0
+
+
+def test_a_province_being_converted_pays_its_owner_until_converted() -> None:
+    """L63: "Buildings in provinces being converted produce revenue for the original
+    owner until fully converted." Egypt's legion stands on Rome's marker in Campania
+    (a caravan of grain); once the conversion is complete, Campania pays Egypt."""
+    state = _match(6)
+    rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
+    camp, grain = P("camp"), card_type("grain")
+    rome_before = r.revenue(state, rome)[1]
+    egypt_before = r.revenue(state, egypt)[1]
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.converter[camp] = EGYPT
+    assert r.revenue(state, rome)[1] == rome_before
+    assert r.revenue(state, egypt)[1] == egypt_before
+    state.influence[camp] = EGYPT
+    state.converter[camp] = -1
+    assert r.revenue(state, rome)[1][grain] == rome_before[grain] - 1
+    assert r.revenue(state, egypt)[1][grain] == egypt_before[grain] + 1
