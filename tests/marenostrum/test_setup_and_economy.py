@@ -430,3 +430,27 @@ def test_a_province_being_converted_pays_its_owner_until_converted() -> None:
     state.converter[camp] = -1
     assert r.revenue(state, rome)[1][grain] == rome_before[grain] - 1
     assert r.revenue(state, egypt)[1][grain] == egypt_before[grain] + 1
+
+
+def test_each_phase_order_is_set_whole_by_its_role_holder_before_anyone_plays() -> None:
+    """Ruling R45. L43: "Players take their turns in a specific order during each phase,
+    determined by a privileged player holding a special Role Card"; L80: "The High
+    Priest determines the order in which players call upon a God". The holder names
+    the seats one by one (himself included, anywhere), and the phase begins once the
+    order is whole."""
+    state = _match(4, seed=3)
+    state.apply(state.roles[COMMERCE_ROLE], "size 0")
+    priest = state.roles[PRIEST_ROLE]
+    chosen: list[int] = []
+    events: list[Event] = []
+    while state.step == "order":
+        assert state.current_seat() == priest
+        offered = {a.a for a in state.legal_actions()}
+        assert offered == set(range(4)) - set(chosen)
+        seat = max(offered)
+        chosen.append(seat)
+        events = state.apply(priest, f"next {seat}")
+    assert len(chosen) == 3
+    order = next(e for e in events if e.kind == "order")
+    assert order.data["seats"] == [*chosen, *(set(range(4)) - set(chosen))]
+    assert state.step == "offering" and state.current_seat() == chosen[0]
