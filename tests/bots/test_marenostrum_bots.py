@@ -21,8 +21,9 @@ from senet.games import GameState, Rng, get_game
 from senet.games.marenostrum import MareState, rules
 from senet.games.marenostrum.board import CITY_SITES, ICONS, PROVINCES, space_index
 from senet.games.marenostrum.cards import OWNABLE_IDS
+from senet.games.marenostrum.civilizations import GREECE, ROME
 from senet.games.marenostrum.constants import NOBODY, PAY
-from senet.games.marenostrum.tokens import CITY_ITEM
+from senet.games.marenostrum.tokens import CITY, CITY_ITEM
 
 GAME = get_game("marenostrum")
 MCTS_ITERATIONS = 10
@@ -234,6 +235,24 @@ def test_the_forecast_reads_revenue_as_the_rules_pay_it(seats: int) -> None:
         assert revenues(state) == expected
         checked += 1
     assert checked > 50
+
+
+def test_the_forecast_pays_a_province_at_war_to_its_owner() -> None:
+    """Ruling R36, as ``rules.revenue`` pays it: an occupier fought in the province he
+    holds claims nothing while the battle stands (L146: "A province "At War" still
+    collects revenue for the influence token owner")."""
+    state = GAME.new_match(6, seed=1)
+    assert isinstance(state, MareState)
+    greece, rome = state.seat_of[GREECE], state.seat_of[ROME]
+    pelo = space_index("pelo")  # Greek, with the city of Sparta
+    state.legions[ROME][pelo] = 1
+    state.occupier[pelo] = ROME
+    state.held[pelo][CITY] = 1  # Rome's legion on the city
+    state.legions[GREECE][pelo] = 1
+    assert rules.at_war(state, pelo)
+    forecast = revenues(state)
+    assert forecast[greece] == rules.revenue(state, greece)[1]
+    assert forecast[rome] == rules.revenue(state, rome)[1]
 
 
 def _empire(seat: int) -> tuple[MareState, int, int]:

@@ -27,6 +27,7 @@ from senet.store import MatchStore
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
+from tests.conftest import STORE_BUDGET_S
 
 ADMIN = "test-admin-key"
 LEASE_MS = 300
@@ -41,7 +42,7 @@ async def server(request: pytest.FixtureRequest) -> AsyncIterator[RunningServer]
         store = MemoryStore()
     else:
         url = request.getfixturevalue("redis_url")
-        store = RedisStore.from_url(url, key_prefix=prefix)
+        store = RedisStore.from_url(url, key_prefix=prefix, socket_timeout_s=STORE_BUDGET_S)
     # Tests create many matches from one host: no per-client creation quota.
     settings = Settings(
         port=0, log_json=False, key_prefix=prefix, admin_key=ADMIN, client_creates_per_min=0

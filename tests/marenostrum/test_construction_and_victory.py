@@ -78,7 +78,7 @@ def test_a_hero_bought_in_construction_gives_its_free_build_at_once() -> None:
 def test_no_influence_marker_where_another_civilization_stands() -> None:
     """L111: "Players cannot build in a province "at war" or under military
     occupation"; placing an influence marker is building (L108, L150: "construct
-    their own influence marker"). Ruling R45: a free province where another
+    their own influence marker"). Ruling R47: a free province where another
     civilization's legions or creatures stand takes no marker of anyone else."""
     state = _match()
     seat = _building(state, ROME)
@@ -103,7 +103,7 @@ def test_no_influence_marker_where_another_civilization_stands() -> None:
 def test_players_choose_how_many_tax_cards_to_keep() -> None:
     """L95: "All Commodity Cards not used to make sets must be discarded at the end
     of the Construction Phase. Players may keep two Tax Cards for subsequent turns.
-    Cashed in and discarded Resource Cards are returned to the bank." Ruling R46:
+    Cashed in and discarded Resource Cards are returned to the bank." Ruling R48:
     the commodities and the tax cards over the limit go back by themselves; then
     each player holding tax cards, in seat order, gives back what he will not keep
     (``pay tax``) and keeps the rest (``done``)."""
@@ -137,7 +137,7 @@ def test_players_choose_how_many_tax_cards_to_keep() -> None:
 def test_a_lone_fortress_does_not_attack_in_its_owners_turn() -> None:
     """L130: "Legions and Creatures MUST fight when in a space occupied by opposing
     units (Legions, Creatures, or Fortresses)"; L138: fortresses "cannot move". A
-    fortress is fought, it does not attack (ruling R47): in its owner's turn, a
+    fortress is fought, it does not attack (ruling R49): in its owner's turn, a
     province at war where he has only a fortress sees no battle; in the invader's
     turn, the invader's legions fight it."""
     state = _match()
@@ -163,7 +163,7 @@ def test_a_lone_fortress_does_not_attack_in_its_owners_turn() -> None:
 def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
     """L5: "The winner is the first player to either build the Pyramids, or to own 4
     Heroes and/or Wonders"; L102: "12 Cards: The Pyramids (instant victory)". The
-    match ends at the purchase, with players still to build. Ruling R48: the
+    match ends at the purchase, with players still to build. Ruling R50: the
     civilization hero each player holds from the start (L19) is one of the four."""
     state = _match()
     rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
@@ -191,7 +191,7 @@ def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
 # ------------------------------------------------------------------ L107
 def test_influence_goes_next_to_the_empire_by_a_border_or_a_chain_of_triremes() -> None:
     """L107: "Influence markers can only be placed in a province adjacent to a
-    province already controlled at the beginning of the turn"; ruling R49: adjacent
+    province already controlled at the beginning of the turn"; ruling R51: adjacent
     as for a move (L129: "through a shared border or a chain of Triremes"), from a
     province held since the turn began and still held."""
     state = _match()

@@ -316,7 +316,7 @@ def test_vulcan_destroys_a_city_but_never_a_capitals_last() -> None:
     state = _match(6)
     seat = _seat_of(state, ROME)
     _hold(state, "vulcan", seat)
-    targets = {a.notation() for a in gods.invoke_options(state, seat, naval=False)}
+    targets = {a.notation() for a in gods.invoke_options(state, seat)}
     assert "invoke vulcan pelo" in targets  # Sparta, not Greece's capital
     assert "invoke vulcan atti" not in targets  # Athens: the capital's last city
     assert "invoke vulcan aegy" in targets  # Egypt's capital has two cities
@@ -332,7 +332,7 @@ def test_athena_guards_her_holder_from_other_gods() -> None:
     seat = _seat_of(state, ROME)
     _hold(state, "vulcan", seat)
     _hold(state, "athena", _seat_of(state, EGYPT))
-    targets = {a.notation() for a in gods.invoke_options(state, seat, naval=False)}
+    targets = {a.notation() for a in gods.invoke_options(state, seat)}
     assert not any(t.endswith(("aegy", "theb", "cyre")) for t in targets)
 
 
@@ -575,7 +575,7 @@ def test_antigone_guards_temples_from_sack_and_their_provinces_from_gods() -> No
 def gods_options(state: MareState, seat: int) -> list:  # type: ignore[type-arg]
     from senet.games.marenostrum import gods
 
-    return gods.invoke_options(state, seat, naval=False)
+    return gods.invoke_options(state, seat)
 
 
 def test_circe_keeps_one_enemy_legion_from_rolling() -> None:

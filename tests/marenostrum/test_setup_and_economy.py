@@ -31,11 +31,15 @@ from senet.games.marenostrum.commodities import CARD_TYPES, TAX, card_type
 from senet.games.marenostrum.constants import (
     COMMERCE_ROLE,
     COMPENSATE,
+    GROUND,
+    MILITARY,
     MILITARY_ROLE,
     POLITICAL_ROLE,
     PRIEST_ROLE,
+    ROLE_TIE,
     SETUP_BUILD,
     SETUP_CAPITAL,
+    TRADE_SIZE,
 )
 from senet.games.marenostrum.set_up import role_tie_breaks
 from senet.games.marenostrum.tokens import CITY, HERO_COST, ITEM_COST, ITEMS, TEMPLE
@@ -353,3 +357,100 @@ def test_r17_no_turn_limit_by_default_and_a_bounded_one_for_tools() -> None:
     limited.turn = 12
     limited._start_turn()
     assert limited.is_over() and limited.winner == -1
+
+
+# ------------------------------------------------------------------ the role step
+def test_a_tied_holder_keeps_his_role_and_hands_one_two_others_tie_for() -> None:
+    """L43: "Role Cards are reassigned at the start of each new turn"; L50: "In case of
+    a tie for a Role Card, the current owner keeps the card. If two or more OTHER
+    players are tied, the current owner decides which of the tied players inherits the
+    role." Six players, seed 1: Carthage directs commerce (4), Babylon is High Priest
+    (1), Egypt Political Leader, Rome Military Leader (5)."""
+    state = _match(6)
+    rome, greece, carthage, egypt, babylon = (
+        state.seat_of[c] for c in (ROME, GREECE, CARTHAGE, EGYPT, BABYLON)
+    )
+    assert state.roles == [carthage, babylon, egypt, rome]
+    state.markets[P("lati")] = 1  # Rome ties Carthage for commerce (4)
+    for province in ("atti", "pelo", "aegy", "theb"):
+        state.temples[P(province)] = 1  # Greece and Egypt: 2 temples each, above Babylon
+    state.legions[GREECE][P("atti")] += 1  # Greece ties Rome for the military role (5)
+    counts = [r.role_counts(state, seat) for seat in range(6)]
+    assert counts[rome][COMMERCE_ROLE] == counts[carthage][COMMERCE_ROLE] == 4
+    assert counts[greece][PRIEST_ROLE] == counts[egypt][PRIEST_ROLE] == 2
+    assert counts[greece][MILITARY_ROLE] == counts[rome][MILITARY_ROLE] == 5
+    # The last decision of turn 1: the military phase ends, turn 2 begins.
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [rome], rome
+    state.apply(rome, "done")
+    assert state.turn == 2 and state.step == ROLE_TIE
+    assert state.current_seat() == babylon
+    assert {a.notation() for a in state.legal_actions()} == {f"grant {greece}", f"grant {egypt}"}
+    state.apply(babylon, f"grant {egypt}")
+    assert state.roles == [carthage, egypt, egypt, rome]
+    assert state.step == TRADE_SIZE
+
+
+def test_a_short_bank_pays_in_seat_order_from_the_director() -> None:
+    """L60: "The Director of Commerce gives each player their income". The bank is
+    finite (designed, notes 5.4: "if a type runs out, income of that type is lost, paid
+    in the Director's seating order"): the Director is paid first, then the seats after
+    him in turn, each in full while the pile lasts."""
+    state = _match(6)
+    director = state.roles[COMMERCE_ROLE]
+    owed = [r.revenue(state, seat)[1][TAX] for seat in range(6)]
+    order = [(director + i) % 6 for i in range(6)]
+    pile = owed[order[0]] + owed[order[1]] + 1
+    assert owed[order[2]] > 1, "the third seat is owed more than the pile keeps for it"
+    before = [state.hands[seat][TAX] for seat in range(6)]
+    state.bank[TAX] = pile
+    rome = state.seat_of[ROME]
+    state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [rome], rome
+    state.apply(rome, "done")
+    assert state.turn == 2 and state.step == TRADE_SIZE
+    got = [state.hands[seat][TAX] - before[seat] for seat in range(6)]
+    assert [got[seat] for seat in order] == [owed[order[0]], owed[order[1]], 1, 0, 0, 0]
+    assert state.bank[TAX] == 0
+
+
+def test_a_province_being_converted_pays_its_owner_until_converted() -> None:
+    """L63: "Buildings in provinces being converted produce revenue for the original
+    owner until fully converted." Egypt's legion stands on Rome's marker in Campania
+    (a caravan of grain); once the conversion is complete, Campania pays Egypt."""
+    state = _match(6)
+    rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
+    camp, grain = P("camp"), card_type("grain")
+    rome_before = r.revenue(state, rome)[1]
+    egypt_before = r.revenue(state, egypt)[1]
+    state.legions[ROME][camp] = 0
+    state.legions[EGYPT][camp] = 1
+    state.converter[camp] = EGYPT
+    assert r.revenue(state, rome)[1] == rome_before
+    assert r.revenue(state, egypt)[1] == egypt_before
+    state.influence[camp] = EGYPT
+    state.converter[camp] = -1
+    assert r.revenue(state, rome)[1][grain] == rome_before[grain] - 1
+    assert r.revenue(state, egypt)[1][grain] == egypt_before[grain] + 1
+
+
+def test_each_phase_order_is_set_whole_by_its_role_holder_before_anyone_plays() -> None:
+    """Ruling R45. L43: "Players take their turns in a specific order during each phase,
+    determined by a privileged player holding a special Role Card"; L80: "The High
+    Priest determines the order in which players call upon a God". The holder names
+    the seats one by one (himself included, anywhere), and the phase begins once the
+    order is whole."""
+    state = _match(4, seed=3)
+    state.apply(state.roles[COMMERCE_ROLE], "size 0")
+    priest = state.roles[PRIEST_ROLE]
+    chosen: list[int] = []
+    events: list[Event] = []
+    while state.step == "order":
+        assert state.current_seat() == priest
+        offered = {a.a for a in state.legal_actions()}
+        assert offered == set(range(4)) - set(chosen)
+        seat = max(offered)
+        chosen.append(seat)
+        events = state.apply(priest, f"next {seat}")
+    assert len(chosen) == 3
+    order = next(e for e in events if e.kind == "order")
+    assert order.data["seats"] == [*chosen, *(set(range(4)) - set(chosen))]
+    assert state.step == "offering" and state.current_seat() == chosen[0]

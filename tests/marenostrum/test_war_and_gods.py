@@ -26,6 +26,7 @@ from senet.games.marenostrum.constants import (
     CONSTRUCTION,
     GROUND,
     MILITARY,
+    NAVAL,
     OCCUPATION,
 )
 from senet.games.marenostrum.tokens import CARAVAN, CITY, TEMPLE
@@ -103,7 +104,7 @@ def test_a_conversion_lapses_after_the_next_building_phase() -> None:
     lapsed = [e for e in events if e.kind == "conversion_lapsed"]
     assert [e.data for e in lapsed] == [{"seat": seat, "province": "camp"}]
     assert state.legions[EGYPT][camp] == 1, "the unit on the marker stays"
-    while state.step == "keep":  # ruling R46: the tax cards kept, then the war
+    while state.step == "keep":  # ruling R48: the tax cards kept, then the war
         state.apply(state.actor, "done")
     assert state.phase == MILITARY
     _building(state, EGYPT)
@@ -270,6 +271,34 @@ def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
     assert [sum(h) for h in state.hands] == [n + 1 for n in others]
     with pytest.raises(MalformedActionError):
         MARENOSTRUM.parse_action("invoke athena")
+
+
+def test_every_god_with_a_power_to_invoke_is_offered_in_both_turns_of_his_holder() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power." The card stays "until the next Offering Phase", so the holder's naval moves
+    of the military phase are his turn too (ruling R18): Hermes's cards drawn there are
+    kept (commodities go back only at the end of the construction phase), Baal and
+    Vulcan strike what the players after him built, and Poseidon may sink a trireme in
+    the construction turn, before a fleet that moves ahead of his in the military
+    phase sails."""
+    state = _match()
+    rome = state.seat_of[ROME]
+    for god in ("hermes", "isis", "baal", "vulcan", "poseidon"):
+        _hold(state, god, rome)
+    twin = state.clone()
+    _building(twin, ROME)
+    building = _legal(twin)
+    assert {"invoke hermes", "invoke isis", "invoke poseidon aeg greece"} <= building
+    assert {"invoke vulcan pelo", "invoke baal atti oil"} <= building
+    state.phase, state.step, state.queue, state.actor = MILITARY, NAVAL, [rome], rome
+    naval = _legal(state)
+    assert {"invoke hermes", "invoke isis", "invoke poseidon aeg greece"} <= naval
+    assert {"invoke vulcan pelo", "invoke baal atti oil"} <= naval
+    before = sum(state.hands[rome])
+    state.apply(rome, "invoke hermes")
+    assert sum(state.hands[rome]) == before + 3 and state.step == NAVAL
+    state.apply(rome, "invoke vulcan pelo")
+    assert state.cities[P("pelo")] == 0 and state.step == NAVAL
 
 
 # ------------------------------------------------ the blockade's chain (R19, R34)

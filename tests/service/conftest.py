@@ -50,7 +50,7 @@ from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import games_pb2, match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
-from tests.conftest import RedisServer
+from tests.conftest import STORE_BUDGET_S, RedisServer
 
 REPO = Path(__file__).resolve().parents[2]
 CALL_TIMEOUT_S = 15.0
@@ -508,7 +508,9 @@ class Deployment:
         """A store over this deployment's data (a new Redis client, or the shared dict)."""
         if self._memory is not None:
             return self._memory
-        return RedisStore.from_url(self.redis_url, key_prefix=self.key_prefix)
+        return RedisStore.from_url(
+            self.redis_url, key_prefix=self.key_prefix, socket_timeout_s=STORE_BUDGET_S
+        )
 
     async def start(self, health_interval_s: float = 0.2, **settings: Any) -> RunningServer:
         settings.setdefault("worker_key", WORKER_KEY)

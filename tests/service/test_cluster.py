@@ -23,6 +23,7 @@ from senet.service.settings import Settings
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2, match_service_pb2
 from tests.cluster import LocalCluster
+from tests.conftest import STORE_BUDGET_S
 from tests.service.conftest import Client, Seated, check_export, on, play_random, seated_match
 
 ADMIN = "cluster-admin"
@@ -36,7 +37,7 @@ async def replicas(redis_cluster_url: str) -> AsyncIterator[list[RunningServer]]
     try:
         for _ in range(2):
             settings = Settings(port=0, log_json=False, admin_key=ADMIN, heartbeat_s=1.0)
-            store = RedisStore.from_url(redis_cluster_url)
+            store = RedisStore.from_url(redis_cluster_url, socket_timeout_s=STORE_BUDGET_S)
             servers.append(await create_server(settings, store, health_interval_s=0.2))
         yield servers
     finally:

@@ -47,6 +47,7 @@ from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import match_pb2, match_service_pb2_grpc
 from senet.v1 import match_service_pb2 as ms
+from tests.conftest import STORE_BUDGET_S
 from tests.service.conftest import (
     Client,
     Deployment,
@@ -137,7 +138,7 @@ def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
         prefix = request.getfixturevalue("redis_key_prefix")
 
         def make_store() -> MatchStore:
-            return RedisStore.from_url(url, key_prefix=prefix)
+            return RedisStore.from_url(url, key_prefix=prefix, socket_timeout_s=STORE_BUDGET_S)
     else:
         make_store = MemoryStore
     server = ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)

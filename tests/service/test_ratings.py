@@ -32,6 +32,7 @@ from senet.store.redis_players import RedisPlayerStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
+from tests.conftest import STORE_BUDGET_S
 from tests.service.conftest import Deployment, expect_error
 
 GAME = "pebbles"
@@ -74,7 +75,10 @@ async def players(
         return
     url = request.getfixturevalue("redis_url")
     prefix = request.getfixturevalue("redis_key_prefix")
-    stores = [RedisStore.from_url(url, key_prefix=prefix) for _ in range(2)]
+    stores = [
+        RedisStore.from_url(url, key_prefix=prefix, socket_timeout_s=STORE_BUDGET_S)
+        for _ in range(2)
+    ]
     try:
         yield RedisPlayerStore(stores[0]), RedisPlayerStore(stores[1])
     finally:

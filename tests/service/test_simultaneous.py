@@ -22,6 +22,7 @@ from senet.service.views import MatchUpdate, SubmitOutcome
 from senet.service.zombies import ZombiePlayer
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
+from tests.conftest import STORE_BUDGET_S
 from tests.service.conftest import service_match
 
 GAME = "marenostrum"
@@ -180,7 +181,9 @@ async def test_choices_sent_at_the_same_moment_are_all_applied(
     """Every deciding seat submits at once at the same version, through one replica
     or each through its own: each commit that loses the race to another is judged
     again on the new head, where it stands."""
-    store = RedisStore.from_url(redis_url, key_prefix=redis_key_prefix)
+    store = RedisStore.from_url(
+        redis_url, key_prefix=redis_key_prefix, socket_timeout_s=STORE_BUDGET_S
+    )
     services = [MatchService(store, Settings()) for _ in range(replicas)]
     service = services[0]
     match_id, callers, version = await _to_simultaneous(service)

@@ -41,7 +41,7 @@ from senet.games.marenostrum.constants import (
     PAY,
     ROLE_TIE,
 )
-from senet.games.marenostrum.rules import claims, set_spare
+from senet.games.marenostrum.rules import at_war, claims, set_spare
 from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
 # Worths in heroes (one hero or wonder = 1.0), hand-set so that a building pays for
@@ -249,6 +249,11 @@ def _province_income(state: MareState, p: int, incomes: list[list[int]]) -> None
     """Add province ``p``'s revenue to the civilizations it pays (``rules.revenue``'s
     split, province by province; ``incomes`` is indexed by civilization)."""
     owner, occupier = state.influence[p], state.occupier[p]
+    if occupier != NOBODY and at_war(state, p):
+        # Ruling R36: a province at war pays its influence marker's owner only.
+        occupier = NOBODY
+        if owner == NOBODY:
+            return
     built = _CARAVAN_CARDS[p][state.caravans[p]]
     cities = state.cities[p]
     tax_each = 2 if state.temples[p] else 1

@@ -199,7 +199,7 @@ class MareNostrumEncoding(RlEncoding):
     #: (issue 33). 3: the occupier's ``hold <building>`` and Ishtar's ``invoke ishtar
     #: <role>`` joined, with their steps (issue 33, rulings R10 and R18). 4: the
     #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
-    #: 5: the ``keep`` step (ruling R46) in the step one-hot, before ``over``.
+    #: 5: the ``keep`` step (ruling R48) in the step one-hot, before ``over``.
     version = 5
 
     def action_candidates(

@@ -2,14 +2,12 @@
 
 Text (L82): "At any point while holding the God card, the player can activate its
 power." Every power but Athena's (a standing guard) is an ``invoke`` decision of its
-holder, offered at the holder's decision points where it changes something (ruling
-R18): Ishtar at the role step, on a role whose outcome her +2 changes (a step of its
-own, before the roles move); Mars before each ground battle the holder fights (a
-step of its own, so he may keep Mars for a later one); Hermes,
-Isis, Baal and Vulcan in the holder's construction turn, where cards are spent and
-buildings count; Poseidon in the holder's naval moves. Athena guards her holder
-against every other god's power; Antigone guards her owner's provinces that hold a
-temple.
+holder (ruling R18): Ishtar at the role step, on a role whose outcome her +2 changes
+(a step of its own, before the roles move); Mars before each ground battle the holder
+fights (a step of its own, so he may keep Mars for a later one); Hermes, Isis, Baal,
+Vulcan and Poseidon in each of the holder's own turns while he holds the card, his
+construction turn and his naval moves. Athena guards her holder against every other
+god's power; Antigone guards her owner's provinces that hold a temple.
 """
 
 from __future__ import annotations
@@ -128,11 +126,12 @@ def mars_options(state: MareData, province: int) -> list[MareAction]:
     return [MareAction(act.INVOKE, MARS, province)]
 
 
-def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
-    """``invoke`` actions of ``seat`` now: Poseidon at sea, Baal and Vulcan on land."""
+def invoke_options(state: MareData, seat: int) -> list[MareAction]:
+    """``invoke`` actions of ``seat`` now, in its construction turn or its naval moves
+    (ruling R18): Poseidon, Hermes, Isis, Baal and Vulcan, each while held unused."""
     civ = state.civ_of[seat]
     out: list[MareAction] = []
-    if naval and ready(state, POSEIDON, seat):
+    if ready(state, POSEIDON, seat):
         for enemy in range(CIVS):
             if enemy == civ or protected(state, enemy):
                 continue
@@ -141,8 +140,6 @@ def invoke_options(state: MareData, seat: int, naval: bool) -> list[MareAction]:
                 for sea in range(PROVINCES, SPACES)
                 if state.triremes[enemy][sea]
             )
-    if naval:
-        return out
     if ready(state, HERMES, seat) and any(state.bank[c] for c in COMMODITY_TYPES):
         out.append(MareAction(act.INVOKE, HERMES))
     if ready(state, ISIS, seat) and any(state.bank):

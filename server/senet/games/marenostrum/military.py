@@ -57,7 +57,7 @@ class Military(TurnOrder):
         """Text (L130): "Legions and Creatures MUST fight when in a space occupied by
         opposing units (Legions, Creatures, or Fortresses)": a fortress is fought, it
         does not attack (it "cannot move", L138), so in its owner's turn a province
-        where he has only fortresses sees no battle (ruling R47)."""
+        where he has only fortresses sees no battle (ruling R49)."""
         return self.legions[civ][province] + self.creatures[civ][province]
 
     def _resolve_pending(self) -> None:

@@ -129,7 +129,7 @@ def influence_targets(state: MareData, civ: int) -> list[int]:
 
     A marker is built (L108), so none goes where L111 forbids building: "at war or
     under military occupation", that is where another civilization's legions or
-    creatures stand (ruling R45)."""
+    creatures stand (ruling R47)."""
     out: set[int] = set()
     for p in range(PROVINCES):
         if state.influence[p] == civ and not state.new_influence[p]:

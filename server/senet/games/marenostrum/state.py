@@ -219,7 +219,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._start_purchase(seat, GOD_ITEM, action.a, -1, -1)
 
     def _build_actions(self, seat: int) -> list[MareAction]:
-        invoke = gods.invoke_options(self, seat, False)
+        invoke = gods.invoke_options(self, seat)
         return [*self.build_options(seat), *self.power_options(seat), *invoke, A(act.DONE)]
 
     def _play_build(self, seat: int, action: MareAction) -> None:
@@ -253,7 +253,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         civ = self.civ_of[seat]
         naval = rules.naval_options(self, civ)
         done = [] if rules.in_port(self, civ) else [A(act.DONE)]
-        return [*naval, *gods.invoke_options(self, seat, True), *done]
+        return [*naval, *gods.invoke_options(self, seat), *done]
 
     def _play_naval(self, seat: int, action: MareAction) -> None:
         if action.kind == act.DONE:

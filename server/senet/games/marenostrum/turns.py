@@ -216,7 +216,7 @@ class TurnOrder(MareData):
         """Text (L95): "All Commodity Cards not used to make sets must be discarded at
         the end of the Construction Phase. Players may keep two Tax Cards" (Solomon 5):
         what is over the limit goes back now; what to keep of the rest is each
-        player's choice (the ``keep`` step, ruling R46)."""
+        player's choice (the ``keep`` step, ruling R48)."""
         self.queue = []
         for seat in range(self.seat_count):
             keep = max(
@@ -245,7 +245,7 @@ class TurnOrder(MareData):
         return [TAX] if self.hands[seat][TAX] else []
 
     def _give_back(self, seat: int, card: int) -> None:
-        """``seat`` gives ``card`` back to the bank instead of keeping it (ruling R46);
+        """``seat`` gives ``card`` back to the bank instead of keeping it (ruling R48);
         public, as every payment is: hand sizes and the bank are public."""
         self.hands[seat][card] -= 1
         self.bank[card] += 1
