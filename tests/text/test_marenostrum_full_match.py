@@ -31,7 +31,7 @@ SEATS = 6
 #: What the client answers a line typed while the seat has nothing to decide.
 NOT_YOURS = "It is not your turn yet"
 #: The client's answers to a choice typed at a list (the last: the line was dropped).
-ANSWERS = ["Played ", "Not accepted", "was not used", NOT_YOURS]
+ANSWERS = ("Played ", "Not accepted", "was not used", NOT_YOURS)
 
 
 @pytest.mark.slow
@@ -56,7 +56,7 @@ def test_a_person_plays_a_whole_six_seat_marenostrum_match(server_with_bots: str
         # As a person would: one choice, then its answer. The screen may be drawn again
         # meanwhile, the same list under it, as the bots move: a prompt drawn before the
         # answer is not a new question.
-        child.expect(ANSWERS, timeout=60)
+        child.expect(list(ANSWERS), timeout=60)
         assert len(played) < 500, "the match does not end"
     assert index == 1, ANSI_RE.sub("", log.getvalue())[-6000:]
     child.expect(pexpect.EOF, timeout=30)
@@ -115,7 +115,7 @@ def test_a_person_offering_beside_bots_is_never_told_it_is_not_their_turn(
         child.sendline(_pick(notations))
         # As a person would: one choice, then its answer (the screen may be drawn
         # again meanwhile, the same list under it, as the bots offer).
-        answer = child.expect(ANSWERS, timeout=60)
+        answer = child.expect(list(ANSWERS), timeout=60)
         assert answer != 3, "a choice typed at the list was dropped"
         played += 1
         assert played < 500, "the match does not end"
