@@ -15,6 +15,7 @@ from senet.games.marenostrum.cards import OWNABLE_IDS
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
 from senet.games.marenostrum.commodities import CARD_TYPES
 from senet.games.marenostrum.constants import BUILD, CONSTRUCTION, MILITARY
+from tests.marenostrum.helpers import give_tax
 
 P = space_index
 
@@ -27,15 +28,6 @@ def _match(seats: int = 6, seed: int = 1, **options: object) -> MareState:
 
 def _legal(state: MareState) -> set[str]:
     return {a.notation() for a in state.legal_actions()}
-
-
-def _hand(state: MareState, seat: int, tax: int) -> None:
-    """Give ``seat`` exactly ``tax`` tax cards (from the bank, so the cards add up)."""
-    for card in range(CARD_TYPES):
-        state.bank[card] += state.hands[seat][card]
-        state.hands[seat][card] = 0
-    state.bank[0] -= tax
-    state.hands[seat][0] = tax
 
 
 def _building(state: MareState, civ: int) -> int:
@@ -63,7 +55,7 @@ def test_a_hero_bought_in_construction_gives_its_free_build_at_once() -> None:
     spartacus = OWNABLE_IDS.index("spartacus")
     if spartacus not in state.available:
         state.available.append(spartacus)
-    _hand(state, seat, 9)
+    give_tax(state, seat, 9)
     state.apply(seat, "buy spartacus")
     _pay_all(state, seat)
     assert spartacus in state.owned[seat] and sum(state.hands[seat]) == 0
@@ -82,7 +74,7 @@ def test_no_influence_marker_where_another_civilization_stands() -> None:
     civilization's legions or creatures stand takes no marker of anyone else."""
     state = _match()
     seat = _building(state, ROME)
-    _hand(state, seat, 3)
+    give_tax(state, seat, 3)
     gcis = P("gcis")
     assert "build influence gcis" in _legal(state)
     state.legions[EGYPT][gcis] = 1
@@ -109,7 +101,7 @@ def test_players_choose_how_many_tax_cards_to_keep() -> None:
     (``pay tax``) and keeps the rest (``done``)."""
     state = _match(3)
     for seat in range(3):
-        _hand(state, seat, 0)
+        give_tax(state, seat, 0)
     state.hands[0] = [4, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     state.hands[2] = [1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
     state.bank[0] -= 5
@@ -171,7 +163,7 @@ def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
     state.owned[rome] = sorted([ROME, *heroes[:2]])  # Caesar and two more
     _building(state, ROME)
     state.queue = [rome, egypt]
-    _hand(state, rome, 9)
+    give_tax(state, rome, 9)
     state.apply(rome, f"buy {OWNABLE_IDS[heroes[2]]}")
     _pay_all(state, rome)
     assert state.is_over() and state.winner == rome and state.ranking()[rome] == 1
@@ -180,9 +172,9 @@ def test_the_fourth_hero_or_the_pyramids_win_at_the_purchase() -> None:
         state = _match(long_game=long_game)
         rome = state.seat_of[ROME]
         _building(state, ROME)
-        _hand(state, rome, cost - 1)
+        give_tax(state, rome, cost - 1)
         assert "buy pyramids" not in _legal(state)
-        _hand(state, rome, cost)
+        give_tax(state, rome, cost)
         state.apply(rome, "buy pyramids")
         _pay_all(state, rome)
         assert state.is_over() and state.winner == rome

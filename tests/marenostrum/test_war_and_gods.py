@@ -19,7 +19,7 @@ from senet.games.marenostrum import MARENOSTRUM, MareState, gods
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import ICONS, space_index
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
-from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES
+from senet.games.marenostrum.commodities import CARD_NAMES
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
     BUILD,
@@ -30,6 +30,7 @@ from senet.games.marenostrum.constants import (
     OCCUPATION,
 )
 from senet.games.marenostrum.tokens import CARAVAN, CITY, TEMPLE
+from tests.marenostrum.helpers import give_tax
 
 P = space_index
 
@@ -43,15 +44,6 @@ def _match(seats: int = 6, seed: int = 1) -> MareState:
 def _legal(state: MareState, seat: int | None = None) -> set[str]:
     seat = state.current_seat() if seat is None else seat
     return {a.notation() for a in state.legal_actions_for(seat)} if seat is not None else set()
-
-
-def _hand(state: MareState, seat: int, tax: int) -> None:
-    """Give ``seat`` exactly ``tax`` tax cards (from the bank, so the cards add up)."""
-    for card in range(CARD_TYPES):
-        state.bank[card] += state.hands[seat][card]
-        state.hands[seat][card] = 0
-    state.bank[0] -= tax
-    state.hands[seat][0] = tax
 
 
 def _building(state: MareState, civ: int) -> int:
@@ -82,7 +74,7 @@ def test_no_conversion_is_completed_in_a_province_at_war() -> None:
     state = _match()
     camp = _converting_camp(state)
     seat = _building(state, EGYPT)
-    _hand(state, seat, tax=3)
+    give_tax(state, seat, tax=3)
     assert f"convert {'camp'}" in _legal(state)
     state.legions[ROME][camp] = 1  # Rome attacked it and both survived: at war
     assert r.at_war(state, camp)
@@ -97,7 +89,7 @@ def test_a_conversion_lapses_after_the_next_building_phase() -> None:
     state = _match()
     camp = _converting_camp(state)
     seat = _building(state, EGYPT)
-    _hand(state, seat, tax=3)
+    give_tax(state, seat, tax=3)
     assert "convert camp" in _legal(state)
     events = state.apply(seat, "done")  # the last builder: the building is over
     assert state.converter[camp] == -1
@@ -117,7 +109,7 @@ def test_a_conversion_completed_in_time_does_not_lapse() -> None:
     state = _match()
     camp = _converting_camp(state)
     seat = _building(state, EGYPT)
-    _hand(state, seat, tax=3)
+    give_tax(state, seat, tax=3)
     state.apply(seat, "convert camp")
     for _ in range(3):
         state.apply(seat, "pay tax")
@@ -183,7 +175,7 @@ def test_an_enemy_unit_left_standing_stops_building_there() -> None:
     assert state.occupier[camp] == -1 and state.converter[camp] == -1
     assert not state.can_place(ROME, camp)
     seat = _building(state, ROME)
-    _hand(state, seat, tax=3)
+    give_tax(state, seat, tax=3)
     assert not any(a.endswith(" camp") for a in _legal(state) if a.startswith("build"))
     state.legions[EGYPT][P("lati")] = 1
     assert state.can_place(ROME, P("lati")), "the capital is exempt"
