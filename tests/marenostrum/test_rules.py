@@ -29,7 +29,7 @@ from senet.games.marenostrum.constants import (
     TAKE,
     TRADE_SIZE,
 )
-from senet.games.marenostrum.tokens import BUILDING_STOCK, CARAVAN, CITY, MAX_LEGIONS
+from senet.games.marenostrum.tokens import BUILDING_STOCK, CARAVAN, CITY, LEGION, MAX_LEGIONS
 
 P = space_index
 
@@ -539,6 +539,24 @@ def test_temple_of_artemis_counts_in_one_commodity_set_a_phase() -> None:
     assert "build caravan camp fruit" not in {a.notation() for a in state.legal_actions()}
 
 
+def test_temple_of_artemis_is_no_reduced_cost_and_helps_a_reduced_one() -> None:
+    """Ruling R20: L113 keeps one reduced cost, the best; the Temple of Artemis reduces
+    none (the set counts one card more), so Caesar's legion (2) is paid with one
+    commodity."""
+    state = _match(6)
+    seat = _building(state, ROME)
+    assert state.cost(seat, LEGION) == 2, "Caesar: a legion for two"
+    _hand(state, seat, grain=1)
+    assert "build legion lati" not in {a.notation() for a in state.legal_actions()}
+    _own(state, seat, "artemis")
+    assert state.cost(seat, LEGION) == 2, "the temple changes no cost"
+    legions = state.legions[ROME][P("lati")]
+    state.apply(seat, "build legion lati")
+    state.apply(seat, "pay grain")
+    assert state.step == "build" and state.legions[ROME][P("lati")] == legions + 1
+    assert sum(state.hands[seat]) == 0, "one card paid a set of two"
+
+
 def test_ulysses_barters_one_card_after_the_trading() -> None:
     """Ruling R21: after the trading (none here), a card for a commodity not in hand."""
     state = _match(6)
@@ -739,7 +757,6 @@ def test_kraken_fights_beside_its_fleet_and_keeps_to_the_coast() -> None:
 def test_mythology_hannibal_option_gives_a_free_legion() -> None:
     from senet.games.marenostrum.civilizations import CARTHAGE
     from senet.games.marenostrum.constants import CONSTRUCTION
-    from senet.games.marenostrum.tokens import LEGION
 
     for option, cost in ((False, 3), (True, 0)):
         state = _match(6, mythology_hannibal=option)
