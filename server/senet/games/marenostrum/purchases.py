@@ -108,8 +108,7 @@ class Purchases(TurnOrder):
             if self.phase == CONSTRUCTION:
                 # Text (L112): "Advantages from a Hero or Wonder are conferred
                 # immediately upon purchase": this phase's free builds too.
-                for effect in effects_of([a], FREE_BUILD):
-                    self.free_left[seat][ITEMS.index(effect.arg)] += effect.amount
+                self._grant_free_builds(seat, effects_of([a], FREE_BUILD))
             self._check_victory(seat, a)
         elif item == CONVERT_ITEM:
             old = self.influence[a]

@@ -19,6 +19,7 @@ from senet.games.marenostrum.cards import (
     KEEP_TAX_EFFECT,
     MYTHOLOGY_HANNIBAL,
     OWNABLE_IDS,
+    Effect,
     effects_of,
 )
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX
@@ -161,8 +162,7 @@ class TurnOrder(MareData):
             free = effects_of(self.owned[seat], FREE_BUILD)
             if self.options.get("mythology_hannibal") and HANNIBAL in self.owned[seat]:
                 free.append(MYTHOLOGY_HANNIBAL)
-            for effect in free:
-                self.free_left[seat][ITEMS.index(effect.arg)] += effect.amount
+            self._grant_free_builds(seat, free)
         else:
             self.step = NAVAL
             self.powers_used[seat] = 0
@@ -171,6 +171,11 @@ class TurnOrder(MareData):
             self.moved_triremes = [0] * SPACES
             self.fought = []
             self.cursed = []
+
+    def _grant_free_builds(self, seat: int, effects: list[Effect]) -> None:
+        """Add the free builds of ``effects`` to ``seat``'s this construction phase."""
+        for effect in effects:
+            self.free_left[seat][ITEMS.index(effect.arg)] += effect.amount
 
     def _next_player(self) -> None:
         seat = self.queue.pop(0)
