@@ -6,10 +6,12 @@ goes through the checked ``apply`` with notation, as a client's would.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from senet.games import Rng
+from senet.games.errors import IllegalActionError, MalformedActionError
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import (
@@ -29,7 +31,14 @@ from senet.games.marenostrum.constants import (
     TAKE,
     TRADE_SIZE,
 )
-from senet.games.marenostrum.tokens import BUILDING_STOCK, CARAVAN, CITY, LEGION, MAX_LEGIONS
+from senet.games.marenostrum.tokens import (
+    BUILDING_STOCK,
+    BUY_ITEM,
+    CARAVAN,
+    CITY,
+    LEGION,
+    MAX_LEGIONS,
+)
 
 P = space_index
 
@@ -518,7 +527,8 @@ def _hand(state: MareState, seat: int, **cards: int) -> None:
 
 
 def test_temple_of_artemis_counts_in_one_commodity_set_a_phase() -> None:
-    """Ruling R20: the first set of different commodities counts one card more."""
+    """Ruling R20: once a construction phase, a set of different commodities its owner
+    chooses counts one card more."""
     state = _match(6)
     seat = _building(state, ROME)
     _hand(state, seat, grain=1, fruit=1)
@@ -526,17 +536,46 @@ def test_temple_of_artemis_counts_in_one_commodity_set_a_phase() -> None:
     _own(state, seat, "artemis")
     assert "build caravan etru wine" in {a.notation() for a in state.legal_actions()}
     state.apply(seat, "build caravan etru wine")
+    legal = {a.notation() for a in state.legal_actions()}
+    assert legal == {"pay grain artemis"}, "two cards make a set of three only with the temple"
+    with pytest.raises(IllegalActionError, match="can take now: pay grain artemis"):
+        state.apply(seat, "pay grain")
     viewer = (seat + 1) % state.seat_count
     for seed in range(5):  # another seat's guess at the hand can still pay the set
         guess = MareState.from_view(MARENOSTRUM, state.view(viewer), seed)
         assert guess.legal_actions() and state.determinize(viewer, seed).legal_actions()
-    events = state.apply(seat, "pay grain")
+    events = state.apply(seat, "pay grain artemis")
     assert any(e.kind == "card_power" and e.data["card"] == "artemis" for e in events)
+    assert state.pay_left == 1
     state.apply(seat, "pay fruit")
     assert state.step == "build" and state.caravans[P("etru")] == 0b11
     assert sum(state.hands[seat]) == 0, "two cards paid a set of three"
     _hand(state, seat, gems=1, gold=1)
     assert "build caravan camp fruit" not in {a.notation() for a in state.legal_actions()}
+
+
+def test_temple_of_artemis_is_saved_for_the_set_its_owner_chooses() -> None:
+    """Ruling R20: the owner chooses the set the temple helps; a set paid in full
+    leaves it ready for a later one (here a hero's set, one commodity short)."""
+    state = _match(6)
+    seat = _building(state, ROME)
+    _own(state, seat, "artemis")
+    names = ["grain", "fruit", "gems", "slaves", "oil", "metal", "gold", "papyrus", "perfume"]
+    _hand(state, seat, **{name: 1 for name in names[:8]}, wine=1, fish=1, pottery=1)
+    state.apply(seat, "build caravan etru wine")
+    legal = {a.notation() for a in state.legal_actions()}
+    assert {"pay grain", "pay grain artemis"} <= legal, "with the temple, or without it"
+    for card in ("fish", "wine", "pottery"):
+        state.apply(seat, f"pay {card}")
+    assert state.step == "build" and not state.powers_used[seat] & 4, "the temple is unused"
+    hero = next(a for a in state.legal_actions() if a.kind == "buy")
+    assert state.cost(seat, BUY_ITEM, hero.a) == 9
+    state.apply(seat, hero)
+    assert "pay grain" not in {a.notation() for a in state.legal_actions()}
+    state.apply(seat, "pay grain artemis")
+    for name in names[1:8]:
+        state.apply(seat, f"pay {name}")
+    assert hero.a in state.owned[seat] and state.step in ("build", "over")
 
 
 def test_temple_of_artemis_is_no_reduced_cost_and_helps_a_reduced_one() -> None:
@@ -552,9 +591,28 @@ def test_temple_of_artemis_is_no_reduced_cost_and_helps_a_reduced_one() -> None:
     assert state.cost(seat, LEGION) == 2, "the temple changes no cost"
     legions = state.legions[ROME][P("lati")]
     state.apply(seat, "build legion lati")
-    state.apply(seat, "pay grain")
+    state.apply(seat, "pay grain artemis")
     assert state.step == "build" and state.legions[ROME][P("lati")] == legions + 1
     assert sum(state.hands[seat]) == 0, "one card paid a set of two"
+
+
+def test_the_temple_of_artemis_helps_no_tax_set_and_needs_a_card() -> None:
+    """Ruling R20: the temple counts in a set of commodities only, and is never the
+    whole set: a set of one card is paid with a card."""
+    state = _match(6)
+    seat = _building(state, ROME)
+    _own(state, seat, "artemis")
+    _hand(state, seat, tax=3, grain=1, fruit=1)
+    state.apply(seat, "build caravan etru wine")
+    legal = {a.notation() for a in state.legal_actions()}
+    assert "pay tax" in legal and "pay grain artemis" in legal
+    assert not any(n.startswith("pay tax ") for n in legal)
+    with pytest.raises(MalformedActionError, match="not tax"):
+        state.apply(seat, "pay tax artemis")
+    with pytest.raises(MalformedActionError, match="counts in no set"):
+        state.apply(seat, "pay grain caesar")
+    state.apply(seat, "pay tax")
+    assert {a.notation() for a in state.legal_actions()} == {"pay tax"}
 
 
 def test_ulysses_barters_one_card_after_the_trading() -> None:

@@ -311,6 +311,8 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
         out.size = a
     elif kind in act.CARD_KINDS:
         out.card = _card(a)
+        if b >= 0:
+            out.card_id = OWNABLE_IDS[b]
     elif kind == act.TAKE:
         out.seat, out.card = a, _card(b)
     elif kind in act.SEAT_KINDS:
@@ -424,7 +426,7 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.SIZE: (("size",), ()),
     act.OFFER: (("card",), ()),
     act.GIVE: (("card",), ()),
-    act.PAY: (("card",), ()),
+    act.PAY: (("card",), ("card_id",)),
     act.GILD: (("card",), ()),
     act.TAKE: (("seat", "card"), ()),
     act.GRANT: (("seat",), ()),

@@ -4,7 +4,8 @@ Actions: each kind on every argument its parser reads (cards, seats, spaces,
 civilizations, gods, items, heroes and wonders, unit kinds, buildings), from the
 core's tables; candidates whose notation does not read back (a caravan without its
 commodity, a fight on land) are dropped. ``size`` goes up to every card of the game.
-Purchases are already paid card by card (``pay``) and trades offered card by card
+Purchases are already paid card by card (``pay``, ``pay grain artemis`` when the
+Temple of Artemis counts in the set) and trades offered card by card
 (``offer``), so no action names a set of cards. About ten thousand actions at six
 seats; ``sail`` and ``move`` (every pair of spaces) are most of them.
 
@@ -26,9 +27,9 @@ from typing import Any
 from senet.games import Action, Game
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum.board import PROVINCES, SPACES
-from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
+from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS, SET_HELPERS
 from senet.games.marenostrum.civilizations import CIVS
-from senet.games.marenostrum.commodities import CARD_TYPES, bank_start
+from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
 from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
@@ -64,6 +65,7 @@ def _candidates(seats: int) -> Iterator[Action]:
     yield from (A(act.SIZE, k) for k in range(sum(bank_start()) + 1))
     for kind in act.CARD_KINDS:
         yield from (A(kind, card) for card in cards)
+    yield from (A(act.PAY, card, helper) for card, helper in product(COMMODITY_TYPES, SET_HELPERS))
     yield from (A(act.TAKE, s, card) for s, card in product(range(seats), cards))
     for kind in act.SEAT_KINDS:
         yield from (A(kind, s) for s in range(seats))
@@ -199,8 +201,9 @@ class MareNostrumEncoding(RlEncoding):
     #: (issue 33). 3: the occupier's ``hold <building>`` and Ishtar's ``invoke ishtar
     #: <role>`` joined, with their steps (issue 33, rulings R10 and R18). 4: the
     #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
-    #: 5: the ``keep`` step (ruling R48) in the step one-hot, before ``over``.
-    version = 5
+    #: 5: the ``keep`` step (ruling R48) in the step one-hot, before ``over``. 6: ``pay
+    #: <commodity> artemis`` (ruling R20) after the card kinds' actions.
+    version = 6
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -20,6 +20,8 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
 ``convert etru``             complete a conversion: your influence replaces theirs
 ``pay grain``                pay one card of the set being paid
+``pay grain artemis``        begin a set of commodities with the Temple of Artemis
+                             counting as one more card of it
 ``swap grain tax``           Cleopatra: swap a card with the bank (commodity for tax,
                              or tax for a commodity)
 ``gild grain``               Midas: a commodity becomes two tax cards
@@ -49,7 +51,7 @@ from typing import NamedTuple
 
 from senet.games.errors import MalformedActionError, UnknownActionError
 from senet.games.marenostrum.board import PROVINCES, SPACE_IDS, space_index
-from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
+from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS, SET_HELPERS
 from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, card_type
 from senet.games.marenostrum.constants import ROLE_IDS, UNIT_KINDS
@@ -126,7 +128,8 @@ class MareAction(NamedTuple):
     Attributes:
         kind: One of the kind constants of this module.
         a: First argument (card type, seat, space, item, god, unit kind); -1 if none.
-        b: Second argument (space, card type, civilization); -1 if none.
+        b: Second argument (space, card type, civilization, the hero or wonder that
+            counts in the set being paid); -1 if none.
         c: Third argument (the caravan's commodity, the destination); -1 if none.
     """
 
@@ -139,7 +142,8 @@ class MareAction(NamedTuple):
         """Canonical text form, e.g. ``"build caravan lati wine"``."""
         kind, a, b, c = self
         if kind in CARD_KINDS:
-            return f"{kind} {CARD_NAMES[a]}"
+            text = f"{kind} {CARD_NAMES[a]}"
+            return f"{text} {OWNABLE_IDS[b]}" if b >= 0 else text
         if kind in SEAT_KINDS or kind == SIZE:
             return f"{kind} {a}"
         if kind == TAKE:
@@ -210,6 +214,14 @@ def _card(text: str) -> int:
     return index
 
 
+def _set_helper(text: str) -> int:
+    index = OWNABLE_IDS.index(text) if text in OWNABLE_IDS else -1
+    if index not in SET_HELPERS:
+        helpers = ", ".join(OWNABLE_IDS[i] for i in SET_HELPERS)
+        raise MalformedActionError(f"{text!r} counts in no set of cards (only {helpers} does)")
+    return index
+
+
 def _seat(text: str) -> int:
     return parse_number(text, "a seat number", 0, MAX_SEATS - 1)
 
@@ -222,7 +234,7 @@ _ARITY = {
     SIZE: (1,),
     OFFER: (1,),
     GIVE: (1,),
-    PAY: (1,),
+    PAY: (1, 2),
     GILD: (1,),
     SWAP: (2,),
     BARTER: (2,),
@@ -284,6 +296,11 @@ def parse_action(text: str) -> MareAction:
     A = MareAction
     if kind == SIZE:
         return A(SIZE, _count(args[0]))
+    if kind == PAY and len(args) == 2:
+        card = _card(args[0])
+        if card == 0:
+            raise MalformedActionError("only a set of commodities counts a card more, not tax")
+        return A(PAY, card, _set_helper(args[1]))
     if kind in CARD_KINDS:
         return A(kind, _card(args[0]))
     if kind in SEAT_KINDS:

@@ -261,6 +261,13 @@ OWNABLE: tuple[Card, ...] = (*CIV_HEROES, *POOL, PYRAMIDS_CARD)
 OWNABLE_IDS = tuple(c.id for c in OWNABLE)
 POOL_INDEXES = tuple(range(len(CIV_HEROES), len(CIV_HEROES) + len(POOL)))
 PYRAMIDS_INDEX = len(OWNABLE) - 1
+#: The cards that count as one more card in a set of different commodities (the
+#: Temple of Artemis, ruling R20): named when a set is paid with their help.
+SET_HELPERS = tuple(
+    i
+    for i, card in enumerate(OWNABLE)
+    if any(e.kind == SET_BONUS and e.arg == "commodity" for e in card.effects)
+)
 GOD_IDS = tuple(g.id for g in GODS)
 
 

@@ -15,6 +15,7 @@ from senet.games.marenostrum.constants import (
     BARTER,
     DECLARE,
     KEEP,
+    PAY,
     ROLE_GOD,
     ROLE_NAMES,
     UNIT_KINDS,
@@ -135,6 +136,8 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.PAY:
         if state.step == KEEP:
             return f"Give {_card(a)} back to the bank instead of keeping it"
+        if b >= 0:
+            return f"Pay {_card(a)}, {OWNABLE[b].name} counting as one more card of the set"
         return f"Pay {_card(a)}"
     if kind == act.CAPITAL:
         return f"Found the capital in {SPACE_NAMES[a]}"
@@ -171,4 +174,8 @@ def explain_illegal(state: MareState, action: Any) -> str:
     kinds = sorted({a.kind for a in legal})
     if action.kind not in kinds:
         return f"now ({state.step}) the choices are: {', '.join(kinds)}"
+    if state.step == PAY:
+        # The payer alone decides in this step, so naming its choices shows no one else's.
+        choices = ", ".join(a.notation() for a in legal)
+        return f"the set being paid ({state.pay_left} card(s) left) can take now: {choices}"
     return f"that {action.kind} is not possible now ({state.step})"

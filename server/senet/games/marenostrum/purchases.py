@@ -10,7 +10,14 @@ paid as the pseudo items ``BUY_ITEM``, ``CONVERT_ITEM`` and ``GOD_ITEM``.
 from __future__ import annotations
 
 from senet.games.marenostrum.board import ICONS, SPACE_IDS
-from senet.games.marenostrum.cards import FREE_BUILD, GODS, OWNABLE_IDS, PYRAMIDS_INDEX, effects_of
+from senet.games.marenostrum.cards import (
+    FREE_BUILD,
+    GODS,
+    OWNABLE_IDS,
+    PYRAMIDS_INDEX,
+    SET_HELPERS,
+    effects_of,
+)
 from senet.games.marenostrum.civilizations import CIV_IDS
 from senet.games.marenostrum.commodities import CARD_NAMES, COMMODITY_TYPES, TAX
 from senet.games.marenostrum.constants import ARTEMIS_POWER, BUILD, CONSTRUCTION, NOBODY, OVER, PAY
@@ -55,35 +62,39 @@ class Purchases(TurnOrder):
         else:
             self.step = PAY
 
-    def pay_options(self) -> list[int]:
-        """Cards ``actor`` may pay next: the set stays completable, commodities rise."""
+    def pay_options(self) -> list[tuple[int, int]]:
+        """What ``actor`` may pay next: ``(card, helper)``, the set staying completable.
+
+        Commodities are paid in rising order. ``helper`` is -1, or the card that counts
+        as one more card of a set of commodities it begins (the Temple of Artemis,
+        ruling R20): its owner chooses the set it helps."""
         hand = self.hands[self.actor]
         left = self.pay_left
         mask = self.pay_mask
         if mask == 1:
-            return [TAX]
+            return [(TAX, -1)]
         out = []
         if mask == 0 and hand[TAX] >= left:
-            out.append(TAX)
+            out.append((TAX, -1))
         last = mask.bit_length() - 1 if mask else 0
         higher = [t for t in COMMODITY_TYPES if t > last and hand[t]]
-        # The Temple of Artemis counts in the first commodity set (ruling R20).
-        spare = self.set_spare(self.actor) if mask == 0 else 0
-        for i, card in enumerate(higher):
-            if len(higher) - i + spare >= left:
-                out.append(card)
+        out.extend((card, -1) for i, card in enumerate(higher) if len(higher) - i >= left)
+        spare = min(self.set_spare(self.actor), left - 1) if mask == 0 else 0
+        if spare:
+            helper = next(c for c in self.owned[self.actor] if c in SET_HELPERS)
+            out.extend(
+                (card, helper) for i, card in enumerate(higher) if len(higher) - i + spare >= left
+            )
         return out
 
-    def _pay(self, card: int) -> None:
+    def _pay(self, card: int, helper: int = -1) -> None:
         seat = self.actor
         self.hands[seat][card] -= 1
         self.bank[card] += 1
-        if card != TAX and self.pay_mask == 0:
-            spare = self.set_spare(seat)
-            if spare:
-                self.powers_used[seat] |= ARTEMIS_POWER
-                self.pay_left -= min(spare, self.pay_left - 1)
-                self.emit("card_power", seat=seat, card="artemis")
+        if helper >= 0:
+            self.pay_left -= min(self.set_spare(seat), self.pay_left - 1)
+            self.powers_used[seat] |= ARTEMIS_POWER
+            self.emit("card_power", seat=seat, card=OWNABLE_IDS[helper])
         self.pay_mask |= 1 if card == TAX else 1 << card
         self.pay_left -= 1
         if self.pay_left == 0:

@@ -243,10 +243,10 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._give_back(seat, action.a)
 
     def _pay_actions(self, seat: int) -> list[MareAction]:
-        return [A(act.PAY, c) for c in self.pay_options()]
+        return [A(act.PAY, card, helper) for card, helper in self.pay_options()]
 
     def _play_pay(self, seat: int, action: MareAction) -> None:
-        self._pay(action.a)
+        self._pay(action.a, action.b)
 
     # ----------------------------------------------- steps of the military phase
     def _naval_actions(self, seat: int) -> list[MareAction]:
