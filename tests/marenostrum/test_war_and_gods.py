@@ -293,6 +293,50 @@ def test_every_god_with_a_power_to_invoke_is_offered_in_both_turns_of_his_holder
     assert state.cities[P("pelo")] == 0 and state.step == NAVAL
 
 
+def test_held_gods_are_offered_before_the_trade_in_seat_order_from_the_director() -> None:
+    """L82: "At any point while holding the God card"; the card stays "until the next
+    Offering Phase", so the commerce phase is the holder's last moment (ruling R18).
+    Once the income is in, before the Director sizes the trade, each holder of a god
+    with a power to use decides, in seat order from the Director: Hermes's cards join
+    the trade. One who invokes is asked again while he holds another god."""
+    from senet.games.marenostrum.constants import COMMERCE_ROLE, TRADE_GOD, TRADE_SIZE
+
+    state = _match()
+    director = state.roles[COMMERCE_ROLE]
+    first, second = director, (director + 2) % state.seat_count
+    _hold(state, "baal", second)
+    _hold(state, "hermes", first)
+    _hold(state, "isis", first)
+    state._start_commerce()
+    assert state.step == TRADE_GOD and state.current_seat() == first
+    assert {"invoke hermes", "invoke isis", "pass"} <= _legal(state)
+    assert state.legal_actions_for(second) == [], "one holder at a time"
+    before = sum(state.hands[first])
+    state.apply(first, "invoke hermes")
+    assert sum(state.hands[first]) == before + 3
+    assert state.step == TRADE_GOD and state.current_seat() == first, "Isis is still held"
+    assert "invoke hermes" not in _legal(state)
+    state.apply(first, "pass")
+    assert state.current_seat() == second
+    baal = sorted(n for n in _legal(state) if n.startswith("invoke baal"))
+    assert baal and "pass" in _legal(state)
+    state.apply(second, "pass")
+    assert state.step == TRADE_SIZE and state.current_seat() == director
+
+
+def test_no_one_is_asked_before_the_trade_without_a_god_to_use() -> None:
+    """Ruling R18: a used god, or one whose power has nothing to act on, asks nothing."""
+    from senet.games.marenostrum.constants import COMMERCE_ROLE, TRADE_SIZE
+
+    state = _match()
+    director = state.roles[COMMERCE_ROLE]
+    _hold(state, "hermes", director)
+    state.god_used[gods.HERMES] = 1
+    _hold(state, "mars", (director + 1) % state.seat_count)
+    state._start_commerce()
+    assert state.step == TRADE_SIZE and state.current_seat() == director
+
+
 # ------------------------------------------------ the blockade's chain (R19, R34)
 def _egypt_sailing_for_peloponnesus(greek_in_crt: int = 1) -> tuple[MareState, int, int]:
     """Egypt, in its ground moves, with a legion in Cyrenaica and triremes in Mare

@@ -63,6 +63,7 @@ from senet.games.marenostrum.constants import (
     SETUP_CAPITAL,
     STEPS,
     TAKE,
+    TRADE_GOD,
     TRADE_SIZE,
     UNIT_KINDS,
     WAR_GOD,
@@ -155,6 +156,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     ROLE_GOD: pb.MARE_NOSTRUM_STEP_ROLE_GOD,
     OCCUPATION: pb.MARE_NOSTRUM_STEP_OCCUPATION,
     KEEP: pb.MARE_NOSTRUM_STEP_KEEP,
+    TRADE_GOD: pb.MARE_NOSTRUM_STEP_TRADE_GOD,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"

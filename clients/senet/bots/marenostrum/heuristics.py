@@ -35,7 +35,6 @@ from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
 from senet.games.marenostrum.constants import (
     COMMERCE,
     CONSTRUCTION,
-    MILITARY,
     NOBODY,
     OVER,
     PAY,
@@ -105,21 +104,13 @@ _GOD_ITEM = _BUY_ITEM + 1
 _CONVERT_ITEM = _BUY_ITEM + 2
 
 
-#: Gods invoked in their holder's construction turn (cards are spent there).
-_BUILDING_GODS = frozenset({"hermes", "isis", "baal", "vulcan"})
-
-
 def _god_worth(state: MareState, seat: int, god: str) -> float:
     """An unused god, as long as his holder can still invoke him before the gods go
     back to the heavens (the next offering phase): nothing once his moment is past,
-    so that a bot spends him rather than holding him to the end."""
+    so that a bot spends him rather than holding him to the end. The commerce phase
+    is the last moment (its ``trade_god`` step); Ishtar's is the role step."""
     if state.phase == COMMERCE or (god == "ishtar" and state.step == ROLE_TIE):
         # Ishtar acts only before the roles move; once they do, she is spent or lost.
-        return 0.0
-    if god in _BUILDING_GODS and (
-        state.phase == MILITARY
-        or (state.phase == CONSTRUCTION and seat not in state.queue and seat not in state.unordered)
-    ):
         return 0.0
     return GOD_WORTH.get(god, 0.1)
 

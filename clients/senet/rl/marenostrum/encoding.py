@@ -202,7 +202,8 @@ class MareNostrumEncoding(RlEncoding):
     #: <role>`` joined, with their steps (issue 33, rulings R10 and R18). 4: the
     #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
     #: 5: the ``keep`` step (ruling R48) in the step one-hot, before ``over``. 6: ``pay
-    #: <commodity> artemis`` (ruling R20) after the card kinds' actions.
+    #: <commodity> artemis`` (ruling R20) after the card kinds' actions; the
+    #: ``trade_god`` step (ruling R18) in the step one-hot, before ``over``.
     version = 6
 
     def action_candidates(

@@ -49,6 +49,7 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_BARTER: "Ulysses: bartering a card with the bank, or passing",
     pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
     pb.MARE_NOSTRUM_STEP_ROLE_GOD: "Ishtar's holder: invoking her for a role, or not",
+    pb.MARE_NOSTRUM_STEP_TRADE_GOD: "before the trade: invoking a held god, or not",
     pb.MARE_NOSTRUM_STEP_OCCUPATION: "occupier: putting the units on the buildings",
     pb.MARE_NOSTRUM_STEP_KEEP: "end of construction: giving tax cards back, or keeping them",
 }

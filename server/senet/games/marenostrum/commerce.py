@@ -9,7 +9,7 @@ other's face-up offers in turn, starting with the Director.
 from __future__ import annotations
 
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import rules
+from senet.games.marenostrum import gods, rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.cards import EXCHANGE, effects_of
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES
@@ -21,6 +21,7 @@ from senet.games.marenostrum.constants import (
     NOBODY,
     OFFER,
     TAKE,
+    TRADE_GOD,
     TRADE_SIZE,
 )
 from senet.games.marenostrum.turns import TurnOrder
@@ -36,8 +37,27 @@ class Commerce(TurnOrder):
         director = self.roles[COMMERCE_ROLE]
         for i in range(self.seat_count):
             self._collect(rules.revenue(self, (director + i) % self.seat_count))
+        self._ask_trade_gods(0)
+
+    def _ask_trade_gods(self, place: int) -> None:
+        """Before the Director sizes the trade, each holder of a god with a power to
+        use now decides, in seat order from the Director (ruling R18), from the seat at
+        ``place`` in that order on; then the Director sizes the trade."""
+        director = self.roles[COMMERCE_ROLE]
+        for i in range(place, self.seat_count):
+            seat = (director + i) % self.seat_count
+            if gods.invoke_options(self, seat):
+                self.step = TRADE_GOD
+                self.actor = seat
+                return
         self.step = TRADE_SIZE
         self.actor = director
+
+    def _trade_god_done(self, invoked: bool) -> None:
+        """The holder asked invoked a god (he is asked again while he holds another
+        with a power to use) or passed (the next holder is asked)."""
+        place = (self.actor - self.roles[COMMERCE_ROLE]) % self.seat_count
+        self._ask_trade_gods(place if invoked else place + 1)
 
     def _collect(self, income: tuple[int, list[int]]) -> None:
         seat, cards = income

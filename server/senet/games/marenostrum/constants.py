@@ -23,6 +23,7 @@ DECLARE = "declare"  # the invader names the units crossing towards a Greek prov
 BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the trading
 WAR_GOD = "war_god"  # Mars's holder, before a ground battle he fights: invoke or keep
 ROLE_GOD = "role_god"  # Ishtar's holder, at the role step: invoke her on a role or not
+TRADE_GOD = "trade_god"  # a god's holder, before the trade is sized: invoke it or not
 OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
 KEEP = "keep"  # after construction, a player may give tax cards back instead of keeping them
 OVER = "over"
@@ -49,6 +50,7 @@ STEPS = (
     ROLE_GOD,
     OCCUPATION,
     KEEP,
+    TRADE_GOD,
     OVER,
 )
 

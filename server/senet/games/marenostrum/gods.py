@@ -6,8 +6,9 @@ holder (ruling R18): Ishtar at the role step, on a role whose outcome her +2 cha
 (a step of its own, before the roles move); Mars before each ground battle the holder
 fights (a step of its own, so he may keep Mars for a later one); Hermes, Isis, Baal,
 Vulcan and Poseidon in each of the holder's own turns while he holds the card, his
-construction turn and his naval moves. Athena guards her holder against every other
-god's power; Antigone guards her owner's provinces that hold a temple.
+construction turn and his naval moves, and once more in the next commerce phase, before
+the trade is sized (a step of its own, his last moment). Athena guards her holder
+against every other god's power; Antigone guards her owner's provinces that hold a temple.
 """
 
 from __future__ import annotations
@@ -127,8 +128,9 @@ def mars_options(state: MareData, province: int) -> list[MareAction]:
 
 
 def invoke_options(state: MareData, seat: int) -> list[MareAction]:
-    """``invoke`` actions of ``seat`` now, in its construction turn or its naval moves
-    (ruling R18): Poseidon, Hermes, Isis, Baal and Vulcan, each while held unused."""
+    """``invoke`` actions of ``seat`` now, in its construction turn, its naval moves or
+    before the trade is sized (ruling R18): Poseidon, Hermes, Isis, Baal and Vulcan,
+    each while held unused."""
     civ = state.civ_of[seat]
     out: list[MareAction] = []
     if ready(state, POSEIDON, seat):

@@ -18,6 +18,7 @@ from senet.games.marenostrum.constants import (
     PAY,
     ROLE_GOD,
     ROLE_NAMES,
+    TRADE_GOD,
     UNIT_KINDS,
     WAR_GOD,
 )
@@ -123,6 +124,8 @@ def describe(state: MareState, action: Any) -> str:
             return "Keep Mars for a later battle"
         if state.step == ROLE_GOD:
             return "Leave Ishtar's power unused"
+        if state.step == TRADE_GOD:
+            return "Keep the god's power for later"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

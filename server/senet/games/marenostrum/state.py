@@ -59,6 +59,7 @@ from senet.games.marenostrum.constants import (
     SETUP_BUILD,
     SETUP_CAPITAL,
     TAKE,
+    TRADE_GOD,
     TRADE_SIZE,
     WAR_GOD,
 )
@@ -315,6 +316,12 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     def _play_role_god(self, seat: int, action: MareAction) -> None:
         self._settle_roles()
 
+    def _trade_god_actions(self, seat: int) -> list[MareAction]:
+        return [*gods.invoke_options(self, seat), A(act.PASS)]
+
+    def _play_trade_god(self, seat: int, action: MareAction) -> None:
+        self._trade_god_done(False)
+
     # ------------------------------------------- powers, played in any step
     def _play_invoke(self, seat: int, action: MareAction) -> None:
         gods.invoke(self, action)
@@ -322,6 +329,8 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._war_god(True)
         elif self.step == ROLE_GOD:
             self._settle_roles()
+        elif self.step == TRADE_GOD:
+            self._trade_god_done(True)
 
     def _play_swap(self, seat: int, action: MareAction) -> None:
         self._swap(seat, action.a, action.b)
@@ -383,6 +392,7 @@ STEPS: dict[str, Step] = {
     SETUP_BUILD: Step(MareState._setup_build_actions, MareState._play_setup_build),
     ROLE_GOD: Step(MareState._role_god_actions, MareState._play_role_god),
     ROLE_TIE: Step(MareState._role_tie_actions, MareState._play_role_tie),
+    TRADE_GOD: Step(MareState._trade_god_actions, MareState._play_trade_god),
     TRADE_SIZE: Step(MareState._trade_size_actions, MareState._play_trade_size),
     OFFER: Step(MareState._offer_actions, MareState._play_offer),
     TAKE: Step(MareState._take_actions, MareState._play_take),
