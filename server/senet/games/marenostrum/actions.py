@@ -215,7 +215,7 @@ def _card(text: str) -> int:
 
 
 def _set_helper(text: str) -> int:
-    index = OWNABLE_IDS.index(text) if text in OWNABLE_IDS else -1
+    index = _index(OWNABLE_IDS, text, "a hero or a wonder")
     if index not in SET_HELPERS:
         helpers = ", ".join(OWNABLE_IDS[i] for i in SET_HELPERS)
         raise MalformedActionError(f"{text!r} counts in no set of cards (only {helpers} does)")

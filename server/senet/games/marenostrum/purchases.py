@@ -79,7 +79,7 @@ class Purchases(TurnOrder):
         last = mask.bit_length() - 1 if mask else 0
         higher = [t for t in COMMODITY_TYPES if t > last and hand[t]]
         out.extend((card, -1) for i, card in enumerate(higher) if len(higher) - i >= left)
-        spare = min(self.set_spare(self.actor), left - 1) if mask == 0 else 0
+        spare = self._set_help()
         if spare:
             helper = next(c for c in self.owned[self.actor] if c in SET_HELPERS)
             out.extend(
@@ -87,12 +87,19 @@ class Purchases(TurnOrder):
             )
         return out
 
+    def _set_help(self) -> int:
+        """Cards the Temple of Artemis can count in the set being paid: none once the
+        set has begun, and never the whole set (ruling R20)."""
+        if self.pay_mask:
+            return 0
+        return min(self.set_spare(self.actor), self.pay_left - 1)
+
     def _pay(self, card: int, helper: int = -1) -> None:
         seat = self.actor
         self.hands[seat][card] -= 1
         self.bank[card] += 1
         if helper >= 0:
-            self.pay_left -= min(self.set_spare(seat), self.pay_left - 1)
+            self.pay_left -= self._set_help()
             self.powers_used[seat] |= ARTEMIS_POWER
             self.emit("card_power", seat=seat, card=OWNABLE_IDS[helper])
         self.pay_mask |= 1 if card == TAX else 1 << card
