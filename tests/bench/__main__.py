@@ -11,7 +11,18 @@ import sys
 from collections.abc import Callable
 from typing import Protocol
 
-from tests.bench import bots, ladder, matchmaking, peer, reliability, rl, rules, scale, service
+from tests.bench import (
+    bots,
+    handler,
+    ladder,
+    matchmaking,
+    peer,
+    reliability,
+    rl,
+    rules,
+    scale,
+    service,
+)
 
 
 class Benchmark(Protocol):
@@ -25,6 +36,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "rules": rules.run,
     "rl": rl.run,
     "service": service.run,
+    "handler": handler.run,
     "bots": bots.run,
     "scale": scale.run,
     "reliability": reliability.run,

@@ -564,21 +564,6 @@ def senet_workloads(
 
 
 # ------------------------------------------------------------------ processes
-@contextlib.contextmanager
-def _test_games_visible() -> Iterator[None]:
-    """Let the processes started inside host the test games (Pebbles); later
-    benchmarks' processes do not inherit them."""
-    before = os.environ.get("PYTHONPATH")
-    plugins.enable()
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = before
-
-
 @dataclass
 class Servers:
     """Every server started, by address, with the process groups to read CPU of."""
@@ -617,7 +602,7 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
                 redis_child, port = start_redis(redis_server, workdir)
                 children.append(redis_child)
                 redis_url = f"redis://127.0.0.1:{port}/0"
-            with _test_games_visible():
+            with plugins.visible_to_children():
                 embedded = Child("senet-embedded", [*serve, "--redis-url", ""], workdir)
                 children.append(embedded)
                 on_redis = None

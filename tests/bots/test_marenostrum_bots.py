@@ -332,3 +332,40 @@ def test_no_forecast_once_no_revenue_is_left() -> None:
     assert marenostrum_search_values(state) != marenostrum_values(state)
     state.turn = int(state.options["turn_limit"])
     assert marenostrum_search_values(state) == marenostrum_values(state)
+
+
+def test_greedy_invokes_hermes_at_his_last_moment_and_picks_his_cards() -> None:
+    """Ruling R18: before the trade is sized, a held god's last moment, greedy invokes
+    Hermes; his cards still to pick count as held, so the invocation is not a loss."""
+    from senet.games.marenostrum import gods
+    from senet.games.marenostrum.constants import COMMERCE_ROLE
+
+    state = GAME.new_match(4, seed=3)
+    assert isinstance(state, MareState)
+    seat = state.roles[COMMERCE_ROLE]
+    state.god_holder[gods.HERMES] = seat
+    state._start_commerce()
+    assert state.step == "trade_god" and state.current_seat() == seat
+    greedy = _strategy("greedy", 1)
+    assert greedy.choose(state, seat).notation() == "invoke hermes"
+    before = sum(state.hands[seat])
+    state.apply(seat, "invoke hermes")
+    while state.step == "gift":
+        state.apply(seat, greedy.choose(state, seat))
+    assert sum(state.hands[seat]) == before + 3
+
+
+def test_an_uncast_circe_spell_is_worth_something_in_the_military_phase() -> None:
+    """Ruling R23: the spell is once a military phase, so greedy keeps it for a battle
+    where it changes something rather than casting it anywhere."""
+    from senet.bots.marenostrum.heuristics import SPELL_WORTH, marenostrum_values
+    from senet.games.marenostrum.constants import MILITARY, SPELL_POWER
+
+    state = GAME.new_match(4, seed=3)
+    assert isinstance(state, MareState)
+    seat = 1
+    state.owned[seat] = sorted([*state.owned[seat], OWNABLE_IDS.index("circe")])
+    state.phase = MILITARY
+    uncast = marenostrum_values(state)[seat]
+    state.powers_used[seat] |= SPELL_POWER
+    assert uncast - marenostrum_values(state)[seat] == pytest.approx(SPELL_WORTH)

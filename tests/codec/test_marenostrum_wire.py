@@ -325,6 +325,8 @@ ACTION_SAMPLES = [
     "barter tax wine",
     "barter grain pottery",
     "gaze etru carthage",
+    "enchant etru",
+    "gift wine",
 ]
 
 

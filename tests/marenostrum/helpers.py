@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from senet.games.marenostrum import MareState
+from senet.games.marenostrum.cards import OWNABLE_IDS
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX
 
 
@@ -14,3 +15,14 @@ def give_tax(state: MareState, seat: int, tax: int) -> None:
         state.hands[seat][card] = 0
     state.bank[TAX] -= tax
     state.hands[seat][TAX] = tax
+
+
+def own(state: MareState, seat: int, *cards: str) -> None:
+    """``seat`` also owns the heroes and wonders named ``cards`` (by id)."""
+    state.owned[seat] = sorted([*state.owned[seat], *(OWNABLE_IDS.index(c) for c in cards)])
+
+
+def legal_notations(state: MareState, seat: int | None = None) -> set[str]:
+    """The notations ``seat`` (the current seat when None) may play now."""
+    seat = state.current_seat() if seat is None else seat
+    return {a.notation() for a in state.legal_actions_for(seat)} if seat is not None else set()

@@ -39,6 +39,7 @@ from senet.games.marenostrum.tokens import (
     LEGION,
     MAX_LEGIONS,
 )
+from tests.marenostrum.helpers import own
 
 P = space_index
 
@@ -511,12 +512,6 @@ def test_conversion_is_completed_in_construction_next_to_the_empire() -> None:
 
 
 # ------------------------------------------------------------------ heroes and wonders
-def _own(state: MareState, seat: int, *cards: str) -> None:
-    from senet.games.marenostrum.cards import OWNABLE_IDS
-
-    state.owned[seat] = sorted([*state.owned[seat], *(OWNABLE_IDS.index(c) for c in cards)])
-
-
 def _hand(state: MareState, seat: int, **cards: int) -> None:
     """Give ``seat`` exactly ``cards`` (names to counts), through the bank."""
     for card, count in enumerate(state.hands[seat]):
@@ -533,7 +528,7 @@ def test_temple_of_artemis_counts_in_one_commodity_set_a_phase() -> None:
     seat = _building(state, ROME)
     _hand(state, seat, grain=1, fruit=1)
     assert "build caravan etru wine" not in {a.notation() for a in state.legal_actions()}
-    _own(state, seat, "artemis")
+    own(state, seat, "artemis")
     assert "build caravan etru wine" in {a.notation() for a in state.legal_actions()}
     state.apply(seat, "build caravan etru wine")
     legal = {a.notation() for a in state.legal_actions()}
@@ -559,7 +554,7 @@ def test_temple_of_artemis_is_saved_for_the_set_its_owner_chooses() -> None:
     leaves it ready for a later one (here a hero's set, one commodity short)."""
     state = _match(6)
     seat = _building(state, ROME)
-    _own(state, seat, "artemis")
+    own(state, seat, "artemis")
     names = ["grain", "fruit", "gems", "slaves", "oil", "metal", "gold", "papyrus", "perfume"]
     _hand(state, seat, **{name: 1 for name in names[:8]}, wine=1, fish=1, pottery=1)
     state.apply(seat, "build caravan etru wine")
@@ -587,7 +582,7 @@ def test_temple_of_artemis_is_no_reduced_cost_and_helps_a_reduced_one() -> None:
     assert state.cost(seat, LEGION) == 2, "Caesar: a legion for two"
     _hand(state, seat, grain=1)
     assert "build legion lati" not in {a.notation() for a in state.legal_actions()}
-    _own(state, seat, "artemis")
+    own(state, seat, "artemis")
     assert state.cost(seat, LEGION) == 2, "the temple changes no cost"
     legions = state.legions[ROME][P("lati")]
     state.apply(seat, "build legion lati")
@@ -601,7 +596,7 @@ def test_the_temple_of_artemis_helps_no_tax_set_and_needs_a_card() -> None:
     whole set: a set of one card is paid with a card."""
     state = _match(6)
     seat = _building(state, ROME)
-    _own(state, seat, "artemis")
+    own(state, seat, "artemis")
     _hand(state, seat, tax=3, grain=1, fruit=1)
     state.apply(seat, "build caravan etru wine")
     legal = {a.notation() for a in state.legal_actions()}
@@ -616,16 +611,18 @@ def test_the_temple_of_artemis_helps_no_tax_set_and_needs_a_card() -> None:
 
 
 def test_ulysses_barters_one_card_after_the_trading() -> None:
-    """Ruling R21: after the trading (none here), a card for a commodity not in hand."""
+    """Ruling R21: after the trading (none here), a card for any commodity of the bank
+    ("any 1 commodity", notes 5.7), a second of a kind held too: it may begin a
+    second set of different commodities."""
     state = _match(6)
     seat = _seat_of(state, EGYPT)
-    _own(state, seat, "ulysses")
+    own(state, seat, "ulysses")
     _hand(state, seat, tax=2, wine=1)
     state.apply(state.roles[COMMERCE_ROLE], "size 0")
     assert state.step == "barter" and state.current_seat() == seat
     legal = {a.notation() for a in state.legal_actions()}
     assert "barter tax gold" in legal and "barter wine gold" in legal and "pass" in legal
-    assert "barter tax wine" not in legal, "only a commodity the hand lacks"
+    assert "barter tax wine" in legal and "barter wine wine" not in legal
     state.apply(seat, "barter tax gold")
     assert state.hands[seat][0] == 1 and state.hands[seat][card_type("gold")] == 1
     assert state.step == "order"
@@ -642,7 +639,7 @@ def test_antigone_guards_temples_from_sack_and_their_provinces_from_gods() -> No
     _hold(state, "vulcan", rome)
     assert "invoke vulcan assy" in {a.notation() for a in gods_options(state, rome)}
     assert "sack temple" in {a.notation() for a in r.after_battle_options(state, assy)}
-    _own(state, babylon, "antigone")
+    own(state, babylon, "antigone")
     assert "invoke vulcan assy" not in {a.notation() for a in gods_options(state, rome)}
     options = {a.notation() for a in r.after_battle_options(state, assy)}
     assert "sack temple" not in options and "sack city" in options
@@ -654,11 +651,16 @@ def gods_options(state: MareState, seat: int) -> list:  # type: ignore[type-arg]
     return gods.invoke_options(state, seat)
 
 
-def test_circe_keeps_one_enemy_legion_from_rolling() -> None:
+def test_circe_keeps_one_enemy_legion_from_rolling_in_the_battle_she_enchants() -> None:
+    """Ruling R23: owning Circe silences nothing until her spell is on the battle."""
+    from senet.games.marenostrum.constants import SPELLBOUND
+
     state = _match(6)
     etru = P("etru")  # one Roman legion, no fortress
+    egypt = _seat_of(state, EGYPT)
+    own(state, egypt, "circe")
     assert r.battle_total(state, ROME, etru, attacking=False, enemy=EGYPT) > 0
-    _own(state, _seat_of(state, EGYPT), "circe")
+    state.powers_used[egypt] |= SPELLBOUND
     assert r.battle_total(state, ROME, etru, attacking=False, enemy=EGYPT) == 0
 
 
@@ -672,7 +674,7 @@ def test_medusa_turns_an_enemy_legion_to_stone_once_a_military_phase() -> None:
     state.legions[ROME][P("aegy")] = 1  # beside Egypt's legion in its capital
     state.phase, state.step, state.queue, state.actor = MILITARY, GROUND, [rome], rome
     assert not any(a.kind == "gaze" for a in state.legal_actions())
-    _own(state, rome, "medusa")
+    own(state, rome, "medusa")
     legal = {a.notation() for a in state.legal_actions()}
     assert "gaze etru egypt" in legal and "gaze aegy egypt" not in legal
     state.apply(rome, "gaze etru egypt")
@@ -687,7 +689,7 @@ def test_moses_builds_in_his_own_provinces_at_war() -> None:
     _hand(state, seat, tax=6)
     state.legions[EGYPT][P("etru")] = 1
     assert "build legion etru" not in {a.notation() for a in state.legal_actions()}
-    _own(state, seat, "moses")
+    own(state, seat, "moses")
     assert "build legion etru" in {a.notation() for a in state.legal_actions()}
 
 
@@ -699,7 +701,7 @@ def test_penthesilea_raids_across_one_sea_without_triremes() -> None:
     state.legions[EGYPT][P("sici")] = 1
     moves = {a.notation() for a in r.ground_options(state, ROME)}
     assert "move l lati sici" not in moves
-    _own(state, seat, "penthesilea")
+    own(state, seat, "penthesilea")
     moves = {a.notation() for a in r.ground_options(state, ROME)}
     assert "move l lati sici" in moves and "move l lati sard" not in moves
     assert "move c lati sici" not in moves, "a raid is for legions"

@@ -43,6 +43,7 @@ from senet.games.marenostrum.constants import (
 )
 from senet.games.marenostrum.set_up import role_tie_breaks
 from senet.games.marenostrum.tokens import CITY, HERO_COST, ITEM_COST, ITEMS, TEMPLE
+from tests.marenostrum.helpers import legal_notations, own
 
 P = space_index
 
@@ -454,3 +455,84 @@ def test_each_phase_order_is_set_whole_by_its_role_holder_before_anyone_plays() 
     order = next(e for e in events if e.kind == "order")
     assert order.data["seats"] == [*chosen, *(set(range(4)) - set(chosen))]
     assert state.step == "offering" and state.current_seat() == chosen[0]
+
+
+# ------------------------------------------------- the cards that bring a commodity
+def _produced(state: MareState, seat: int) -> set[str]:
+    from senet.games.marenostrum.commodities import CARD_NAMES, COMMODITY_TYPES
+
+    income = r.revenue(state, seat)[1]
+    return {CARD_NAMES[c] for c in COMMODITY_TYPES if income[c]}
+
+
+def test_r52_the_queen_of_sheba_brings_the_commodity_her_owner_chooses() -> None:
+    """Ruling R52. Notes 5.7: "Queen of Sheba +1 commodity of any type each commerce
+    phase": once the income is in, her owner takes the commodity he chooses from the
+    bank, before the gods' holders decide and the Director sizes the trade."""
+    from senet.games.marenostrum.commodities import COMMODITY_TYPES
+
+    state = _match()
+    director = state.roles[COMMERCE_ROLE]
+    seat = (director + 1) % state.seat_count
+    own(state, seat, "sheba")
+    state.bank[card_type("wine")] = 0
+    state._start_commerce()
+    assert state.step == "gift" and state.current_seat() == seat
+    offered = legal_notations(state)
+    assert len(offered) == len(COMMODITY_TYPES) - 1 and "gift wine" not in offered
+    assert state.describe("gift grain") == "Queen of Sheba: take a grain card from the bank"
+    grain, bank = state.hands[seat][card_type("grain")], state.bank[card_type("grain")]
+    events = state.apply(seat, "gift grain")
+    assert state.hands[seat][card_type("grain")] == grain + 1
+    assert state.bank[card_type("grain")] == bank - 1
+    private = [e for e in events if e.kind == "revenue_cards"]
+    assert private and private[0].audience == frozenset({seat}), "the hand stays hidden"
+    assert state.step == TRADE_SIZE and state.current_seat() == director
+    # The next commerce phase brings another.
+    state._start_commerce()
+    assert state.step == "gift" and state.current_seat() == seat
+
+
+def test_r52_the_hanging_gardens_bring_a_commodity_the_owners_caravans_produce() -> None:
+    """Ruling R52. Notes 3.6: "Hanging Gardens: +1 commodity each commerce phase, of a
+    type one of your caravans produces": the owner chooses among those kinds; with one
+    kind to take it is his at once, with none the gift is nothing."""
+    state = _match()
+    director = state.roles[COMMERCE_ROLE]
+    seat = director
+    own(state, seat, "gardens")
+    kinds = _produced(state, seat)
+    assert len(kinds) >= 2
+    state._start_commerce()
+    assert state.step == "gift" and state.current_seat() == seat
+    assert legal_notations(state) == {f"gift {kind}" for kind in kinds}
+    # One kind left in the bank: taken for him.
+    keep = sorted(kinds)[0]
+    for kind in kinds - {keep}:
+        state.bank[card_type(kind)] = 0
+    before = state.hands[seat][card_type(keep)]
+    income = r.revenue(state, seat)[1][card_type(keep)]
+    state._start_commerce()
+    assert state.step == TRADE_SIZE
+    assert state.hands[seat][card_type(keep)] == before + income + 1
+    # None: nothing, and nobody is asked.
+    state.bank[card_type(keep)] = 0
+    before = state.hands[seat][card_type(keep)]
+    state._start_commerce()
+    assert state.step == TRADE_SIZE
+    assert state.hands[seat][card_type(keep)] == before
+
+
+def test_r52_both_gifts_are_chosen_one_after_the_other() -> None:
+    """Ruling R52: an owner of both cards takes both commodities, one at a time."""
+    state = _match()
+    seat = state.roles[COMMERCE_ROLE]
+    own(state, seat, "gardens", "sheba")
+    state._start_commerce()
+    first = state.describe(sorted(legal_notations(state))[0])
+    state.apply(seat, sorted(legal_notations(state))[0])
+    assert state.step == "gift" and state.current_seat() == seat
+    second = state.describe(sorted(legal_notations(state))[0])
+    assert {first.split(":")[0], second.split(":")[0]} == {"Hanging Gardens", "Queen of Sheba"}
+    state.apply(seat, sorted(legal_notations(state))[0])
+    assert state.step == TRADE_SIZE

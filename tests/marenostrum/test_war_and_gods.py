@@ -19,7 +19,7 @@ from senet.games.marenostrum import MARENOSTRUM, MareState, gods
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import ICONS, space_index
 from senet.games.marenostrum.civilizations import EGYPT, GREECE, ROME
-from senet.games.marenostrum.commodities import CARD_NAMES
+from senet.games.marenostrum.commodities import CARD_NAMES, card_type
 from senet.games.marenostrum.constants import (
     AFTER_BATTLE,
     BUILD,
@@ -28,9 +28,11 @@ from senet.games.marenostrum.constants import (
     MILITARY,
     NAVAL,
     OCCUPATION,
+    SPELL_POWER,
+    SPELLBOUND,
 )
 from senet.games.marenostrum.tokens import CARAVAN, CITY, TEMPLE
-from tests.marenostrum.helpers import give_tax
+from tests.marenostrum.helpers import give_tax, legal_notations, own
 
 P = space_index
 
@@ -39,11 +41,6 @@ def _match(seats: int = 6, seed: int = 1) -> MareState:
     state = MARENOSTRUM.new_match(seats, {}, seed)
     assert isinstance(state, MareState)
     return state
-
-
-def _legal(state: MareState, seat: int | None = None) -> set[str]:
-    seat = state.current_seat() if seat is None else seat
-    return {a.notation() for a in state.legal_actions_for(seat)} if seat is not None else set()
 
 
 def _building(state: MareState, civ: int) -> int:
@@ -75,11 +72,11 @@ def test_no_conversion_is_completed_in_a_province_at_war() -> None:
     camp = _converting_camp(state)
     seat = _building(state, EGYPT)
     give_tax(state, seat, tax=3)
-    assert f"convert {'camp'}" in _legal(state)
+    assert f"convert {'camp'}" in legal_notations(state)
     state.legions[ROME][camp] = 1  # Rome attacked it and both survived: at war
     assert r.at_war(state, camp)
     assert camp not in r.convertible(state, EGYPT)
-    assert "convert camp" not in _legal(state)
+    assert "convert camp" not in legal_notations(state)
 
 
 # ----------------------------------------------------- conversion lapses (R41)
@@ -90,7 +87,7 @@ def test_a_conversion_lapses_after_the_next_building_phase() -> None:
     camp = _converting_camp(state)
     seat = _building(state, EGYPT)
     give_tax(state, seat, tax=3)
-    assert "convert camp" in _legal(state)
+    assert "convert camp" in legal_notations(state)
     events = state.apply(seat, "done")  # the last builder: the building is over
     assert state.converter[camp] == -1
     lapsed = [e for e in events if e.kind == "conversion_lapsed"]
@@ -100,7 +97,7 @@ def test_a_conversion_lapses_after_the_next_building_phase() -> None:
         state.apply(state.actor, "done")
     assert state.phase == MILITARY
     _building(state, EGYPT)
-    assert "convert camp" not in _legal(state)
+    assert "convert camp" not in legal_notations(state)
 
 
 def test_a_conversion_completed_in_time_does_not_lapse() -> None:
@@ -145,7 +142,7 @@ def test_a_lone_surviving_invader_chooses_at_the_end_of_the_battle() -> None:
     assert "battle" in _kinds(events)
     assert state.legions[GREECE][pelo] == 0 and state.creatures[ROME][pelo] >= 1
     assert state.step == AFTER_BATTLE and state.current_seat() == rome
-    legal = _legal(state)
+    legal = legal_notations(state)
     assert {"sack city", "occupy", "convert"} <= legal
     events = state.apply(rome, "occupy")
     assert state.occupier[pelo] == ROME
@@ -176,7 +173,7 @@ def test_an_enemy_unit_left_standing_stops_building_there() -> None:
     assert not state.can_place(ROME, camp)
     seat = _building(state, ROME)
     give_tax(state, seat, tax=3)
-    assert not any(a.endswith(" camp") for a in _legal(state) if a.startswith("build"))
+    assert not any(a.endswith(" camp") for a in legal_notations(state) if a.startswith("build"))
     state.legions[EGYPT][P("lati")] = 1
     assert state.can_place(ROME, P("lati")), "the capital is exempt"
     state.legions[EGYPT][camp] = 0
@@ -195,14 +192,14 @@ def test_a_trireme_just_built_moves_to_an_adjacent_sea() -> None:
     lati, tyr = P("lati"), P("tyr")
     state.triremes[ROME][lati] = 1
     state.phase, state.step, state.queue, state.actor = MILITARY, NAVAL, [rome], rome
-    legal = _legal(state)
+    legal = legal_notations(state)
     assert "sail lati tyr" in legal and "done" not in legal
     assert (
         state.describe("sail lati tyr") == "Launch the trireme built in Latium into Mare Tyrrhenum"
     )
     state.apply(rome, "sail lati tyr")
     assert state.triremes[ROME][lati] == 0 and state.triremes[ROME][tyr] >= 1
-    assert "done" in _legal(state)
+    assert "done" in legal_notations(state)
 
 
 # ---------------------------------------------------------------- gods (R18)
@@ -225,7 +222,7 @@ def test_mars_is_invoked_before_a_battle_at_his_holders_choice() -> None:
     _hold(state, "mars", rome)
     state.apply(greece, "done")
     assert state.step == "war_god" and state.current_seat() == rome
-    assert _legal(state) == {"invoke mars pelo", "pass"}
+    assert legal_notations(state) == {"invoke mars pelo", "pass"}
     assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle (Peloponnesus)"
     assert state.describe("pass") == "Keep Mars for a later battle"
     twin = state.clone()
@@ -244,6 +241,94 @@ def test_mars_is_not_asked_about_battles_he_cannot_join() -> None:
     assert state.step != "war_god"
 
 
+def _clear(state: MareState, province: int) -> None:
+    """No unit and no fortress in ``province``."""
+    for civ in range(len(state.legions)):
+        state.legions[civ][province] = state.creatures[civ][province] = 0
+    state.fortresses[province] = 0
+
+
+def test_circe_casts_her_spell_once_a_military_phase_at_her_owners_choice() -> None:
+    """Notes 5.7: "Circe once per military phase one enemy legion in your battle does
+    not roll" (ruling R23: before each ground battle she fights, defending too, her
+    owner casts the spell on it or keeps it for a later battle of the phase)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    mace = P("mace")
+    _clear(state, mace)
+    state.legions[GREECE][mace] = 1
+    state.creatures[ROME][mace] = 2
+    own(state, rome, "circe")
+    state.apply(greece, "done")
+    assert state.step == "spell" and state.current_seat() == rome
+    assert legal_notations(state) == {"enchant mace", "pass"}  # Macedonia's battle comes first
+    assert state.describe("pass") == "Keep Circe's spell for a later battle this phase"
+    kept = _battle(state.apply(rome, "pass"))
+    assert kept["province"] == "mace" and len(kept["attack_dice"]) == 1
+    # The next battle of the phase: the spell is still hers to cast.
+    assert state.step == "spell" and legal_notations(state) == {"enchant pelo", "pass"}
+    assert state.describe("enchant pelo") == (
+        "Circe: a legion of Greece does not roll in this battle (Peloponnesus)"
+    )
+    events = state.apply(rome, "enchant pelo")
+    cast = _battle(events)
+    assert cast["province"] == "pelo" and cast["attack"] == 0 and cast["attack_dice"] == []
+    assert [e.data.get("card") for e in events if e.kind == "card_power"] == ["circe"]
+    assert state.powers_used[rome] & SPELL_POWER and not state.powers_used[rome] & SPELLBOUND
+    # Once a military phase: not again in this one, her owner's own turn included.
+    state.legions[GREECE][mace] = 1
+    assert r.spell_caster(state, GREECE, ROME, mace) == -1
+    state.queue, state.actor = [rome], rome
+    state._begin_player()
+    assert state.powers_used[rome] & SPELL_POWER
+    # The next military phase gives it back.
+    state._start_phase(MILITARY)
+    state.legions[GREECE][mace] = 1
+    assert r.spell_caster(state, GREECE, ROME, mace) == rome
+
+
+def test_circe_is_asked_only_where_a_legion_of_the_other_side_would_roll() -> None:
+    """Ruling R23: the spell keeps a legion from rolling; against creatures and
+    fortresses alone (L138-139: they "automatically 'roll' a 6") it does nothing."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    pelo = P("pelo")
+    state.legions[GREECE][pelo], state.creatures[GREECE][pelo] = 0, 1
+    own(state, rome, "circe")
+    state.apply(greece, "done")
+    assert state.step != "spell" and not state.powers_used[rome] & SPELL_POWER
+
+
+def test_the_attacker_casts_circes_spell_before_the_defender_invokes_mars() -> None:
+    """Rulings R23 and R18: before the dice, Circe's owner decides first, then
+    Mars's holder, who then knows whether the spell is on the battle."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    pelo = P("pelo")
+    state.creatures[ROME][pelo], state.legions[ROME][pelo] = 0, 2
+    own(state, greece, "circe")
+    _hold(state, "mars", rome)
+    state.apply(greece, "done")
+    assert state.step == "spell" and state.current_seat() == greece
+    assert state.describe("enchant pelo") == (
+        "Circe: a legion of Rome does not roll in this battle (Peloponnesus)"
+    )
+    state.apply(greece, "enchant pelo")
+    assert state.step == "war_god" and state.current_seat() == rome
+    battle = _battle(state.apply(rome, "invoke mars pelo"))
+    assert len(battle["defence_dice"]) == 1 and battle["defence"] == battle["defence_dice"][0] + 6
+    assert len(battle["attack_dice"]) == 1
+
+
+def _take_hermes(state: MareState, seat: int) -> list[str]:
+    """Invoke Hermes for ``seat`` and pick his cards (the first kind offered each
+    time); return the labels of the picks."""
+    state.apply(seat, "invoke hermes")
+    labels = []
+    while state.step == "gift":
+        pick = sorted(legal_notations(state))[0]
+        labels.append(state.describe(pick))
+        state.apply(seat, pick)
+    return labels
+
+
 def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
     """L82: "At any point while holding the God card, the player can activate its
     power. The God's effects are applied immediately" (ruling R18: Hermes and Isis
@@ -252,17 +337,45 @@ def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
     seat = _building(state, ROME)
     _hold(state, "hermes", seat)
     _hold(state, "isis", seat)
-    legal = _legal(state)
+    legal = legal_notations(state)
     assert {"invoke hermes", "invoke isis"} <= legal
     before = sum(state.hands[seat])
-    state.apply(seat, "invoke hermes")
+    _take_hermes(state, seat)
     assert sum(state.hands[seat]) == before + 3
-    assert "invoke hermes" not in _legal(state) and state.step == BUILD
+    assert "invoke hermes" not in legal_notations(state) and state.step == BUILD
     others = [sum(h) for h in state.hands]
     state.apply(seat, "invoke isis")
     assert [sum(h) for h in state.hands] == [n + 1 for n in others]
     with pytest.raises(MalformedActionError):
         MARENOSTRUM.parse_action("invoke athena")
+
+
+def test_hermes_holder_picks_his_three_cards_among_the_kinds_he_produces() -> None:
+    """Notes 3.7: Hermes brings "3 extra resource cards among the types you produce"
+    (ruling R18): the holder picks each card among the kinds his caravans produce that
+    the bank holds; with one such kind left the rest is of it, with none of them left
+    he picks any kind the bank holds."""
+    state = _match()
+    seat = _building(state, ROME)
+    _hold(state, "hermes", seat)
+    income = r.revenue(state, seat)[1]
+    produced = {CARD_NAMES[c] for c in range(1, len(income)) if income[c]}
+    assert len(produced) >= 2
+    state.apply(seat, "invoke hermes")
+    assert state.step == "gift" and state.current_seat() == seat
+    assert legal_notations(state) == {f"gift {kind}" for kind in produced}
+    first = sorted(produced)[0]
+    label = state.describe(f"gift {first}")
+    assert label.startswith("Hermes: take ") and label.endswith(
+        " card from the bank (2 more to take)"
+    )
+    assert first in label
+    for kind in produced - {first}:
+        state.bank[card_type(kind)] = 0
+    hand = state.hands[seat][card_type(first)]
+    state.apply(seat, f"gift {first}")
+    assert state.step == BUILD, "one kind left: the other two are of it"
+    assert state.hands[seat][card_type(first)] == hand + 3
 
 
 def test_every_god_with_a_power_to_invoke_is_offered_in_both_turns_of_his_holder() -> None:
@@ -279,15 +392,15 @@ def test_every_god_with_a_power_to_invoke_is_offered_in_both_turns_of_his_holder
         _hold(state, god, rome)
     twin = state.clone()
     _building(twin, ROME)
-    building = _legal(twin)
+    building = legal_notations(twin)
     assert {"invoke hermes", "invoke isis", "invoke poseidon aeg greece"} <= building
     assert {"invoke vulcan pelo", "invoke baal atti oil"} <= building
     state.phase, state.step, state.queue, state.actor = MILITARY, NAVAL, [rome], rome
-    naval = _legal(state)
+    naval = legal_notations(state)
     assert {"invoke hermes", "invoke isis", "invoke poseidon aeg greece"} <= naval
     assert {"invoke vulcan pelo", "invoke baal atti oil"} <= naval
     before = sum(state.hands[rome])
-    state.apply(rome, "invoke hermes")
+    _take_hermes(state, rome)
     assert sum(state.hands[rome]) == before + 3 and state.step == NAVAL
     state.apply(rome, "invoke vulcan pelo")
     assert state.cities[P("pelo")] == 0 and state.step == NAVAL
@@ -309,17 +422,17 @@ def test_held_gods_are_offered_before_the_trade_in_seat_order_from_the_director(
     _hold(state, "isis", first)
     state._start_commerce()
     assert state.step == TRADE_GOD and state.current_seat() == first
-    assert {"invoke hermes", "invoke isis", "pass"} <= _legal(state)
+    assert {"invoke hermes", "invoke isis", "pass"} <= legal_notations(state)
     assert state.legal_actions_for(second) == [], "one holder at a time"
     before = sum(state.hands[first])
-    state.apply(first, "invoke hermes")
+    _take_hermes(state, first)
     assert sum(state.hands[first]) == before + 3
     assert state.step == TRADE_GOD and state.current_seat() == first, "Isis is still held"
-    assert "invoke hermes" not in _legal(state)
+    assert "invoke hermes" not in legal_notations(state)
     state.apply(first, "pass")
     assert state.current_seat() == second
-    baal = sorted(n for n in _legal(state) if n.startswith("invoke baal"))
-    assert baal and "pass" in _legal(state)
+    baal = sorted(n for n in legal_notations(state) if n.startswith("invoke baal"))
+    assert baal and "pass" in legal_notations(state)
     state.apply(second, "pass")
     assert state.step == TRADE_SIZE and state.current_seat() == director
 
@@ -360,7 +473,7 @@ def test_the_attacker_chooses_the_chain_among_his_triremes() -> None:
     state, egypt, greece = _egypt_sailing_for_peloponnesus()
     state.apply(egypt, "move l cyre pelo")
     assert state.step == "declare" and state.current_seat() == egypt
-    assert _legal(state) == {"via crt", "via lib"}
+    assert legal_notations(state) == {"via crt", "via lib"}
     assert state.describe("via lib") == "Carry the legion by Mare Libycum"
     events = state.apply(egypt, "via lib")
     declared = next(e.data for e in events if e.kind == "blockade_declared")
@@ -371,7 +484,7 @@ def test_the_attacker_chooses_the_chain_among_his_triremes() -> None:
     state, egypt, greece = _egypt_sailing_for_peloponnesus()
     state.apply(egypt, "move l cyre pelo")
     state.apply(egypt, "via crt")
-    assert state.step == "blockade" and _legal(state, greece) == {"blockade crt", "done"}
+    assert state.step == "blockade" and legal_notations(state, greece) == {"blockade crt", "done"}
 
 
 def test_the_greek_player_attacks_only_the_carrying_trireme() -> None:
@@ -414,10 +527,10 @@ def test_the_occupier_places_his_units_and_may_take_the_city_and_its_temple() ->
     icon = CARD_NAMES[ICONS[pelo][0]]
     state.apply(rome, "occupy")
     assert state.step == OCCUPATION and state.current_seat() == rome
-    assert _legal(state) == {"hold city", f"hold caravan {icon}"}
+    assert legal_notations(state) == {"hold city", f"hold caravan {icon}"}
     assert state.describe("hold city") == "Put a legion on the city of Peloponnesus"
     state.apply(rome, "hold city")
-    assert _legal(state) == {f"hold caravan {icon}", "hold temple"}
+    assert legal_notations(state) == {f"hold caravan {icon}", "hold temple"}
     assert state.describe("hold temple") == "Put the legion on the temple of Peloponnesus"
     state.apply(rome, "hold temple")
     assert state.step != OCCUPATION and state.occupier[pelo] == ROME
@@ -481,7 +594,7 @@ def test_ishtar_is_invoked_at_the_role_step_at_her_holders_choice() -> None:
     state._start_turn()
     assert state.step == "role_god" and state.current_seat() == seat
     # Political: 1 + 2 ties its holder's 3, and the holder keeps a tied role.
-    assert _legal(state) == {
+    assert legal_notations(state) == {
         "invoke ishtar commerce",
         "invoke ishtar priest",
         "invoke ishtar military",

@@ -9,8 +9,10 @@ games too, while ``make run`` and an installed Senet never see them.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 FOLDER = Path(__file__).resolve().parent
@@ -30,3 +32,18 @@ def enable() -> None:
             sys.path.insert(0, path)
     inherited = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     os.environ["PYTHONPATH"] = os.pathsep.join([*paths, *(p for p in inherited if p not in paths)])
+
+
+@contextlib.contextmanager
+def visible_to_children() -> Iterator[None]:
+    """:func:`enable`, for the processes started inside only: ``PYTHONPATH`` is put
+    back on the way out, so later children do not inherit the test games."""
+    before = os.environ.get("PYTHONPATH")
+    enable()
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = before

@@ -48,8 +48,14 @@ def assert_waiting(summary: match_pb2.MatchSummary) -> None:
 async def read_start(
     client: Client, call: Stream[ms.PlayMatchResponse], seat: int, compact: bool
 ) -> tuple[match_pb2.MatchSummary, ms.YourTurn | None]:
-    """The start as a stream of ``seat`` receives it: a snapshot, and the turn."""
+    """The start as a stream of ``seat`` receives it: a snapshot, and the turn.
+
+    Heartbeats may come first (a stream with a short heartbeat gets several while
+    the start travels); each still says the match is at version 0."""
     message = await client.read(call)
+    while message is not None and message.WhichOneof("message") == "heartbeat":
+        assert message.heartbeat.version == 0, message
+        message = await client.read(call)
     assert message is not None and message.WhichOneof("message") == "snapshot", message
     summary = message.snapshot.match
     assert summary.started and summary.version == 0

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+import grpc
 import pytest
 from rich.text import Text
 
 from senet.client.client import SenetClient
+from senet.client.errors import SenetRpcError
 from senet.service.server import create_server
 from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
 from senet.text.app import Session
 from senet.tui import picker
 from senet.tui.app import PlayApp
-from senet.v1 import match_pb2
+from senet.v1 import match_pb2, match_service_pb2
 from tests.tui.conftest import check_screen, screen_text, wait_for
 
 
@@ -105,6 +107,27 @@ async def test_filtering_narrows_the_list_and_the_board_stays(
         assert app.board.region == board_region
 
 
+async def test_a_position_drawn_again_keeps_the_highlighted_action(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """Each update fetches the table, so a position may be drawn twice; the action the
+    player moved the highlight to stays highlighted, and Enter plays it."""
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        await pilot.press("down", "down")
+        assert app.actions.chosen == 2
+        await app._fetch()  # the same position, fetched again
+        await pilot.pause()
+        assert app.actions.chosen == 2
+        wanted = app.legal_actions[2].notation
+        await pilot.press("enter")
+        logged = app.log_pane.lines_written
+        await wait_for(pilot, app, lambda: any(wanted in line for line in logged))
+
+
 async def test_a_refused_action_is_explained_without_codes(
     two_seats: tuple[str, SenetClient, str, list[Session]],
 ) -> None:
@@ -163,6 +186,32 @@ async def test_a_resumed_seat_sees_its_recent_log(
         for notation in played:
             assert notation in logged
         check_screen(app, (80, 24))
+
+
+async def test_a_table_whose_fetch_failed_is_fetched_again_without_another_move(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """After the other seat's move the fetch of the table fails once; the stream is up
+    and nothing else moves, yet the screen shows the table after the move."""
+    _, _, _, sessions = two_seats
+    mover, watcher = await _first_mover(sessions)
+    assert mover.seat is not None and watcher.seat is not None
+    app = PlayApp(watcher)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.summary is not None and bool(app.connected))
+        real_get, failures = watcher.seat.get, [1]
+
+        async def get_failing_once() -> match_service_pb2.GetMatchResponse:
+            if failures:
+                failures.pop()
+                raise SenetRpcError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "a blip")
+            return await real_get()
+
+        watcher.seat.get = get_failing_once  # type: ignore[method-assign]
+        legal = await mover.seat.legal_actions()
+        await mover.seat.submit(legal.actions[0].notation, expected_version=legal.version)
+        await wait_for(pilot, app, lambda: app.summary is not None and app.summary.version == 1)
+        assert not failures
 
 
 @pytest.mark.slow

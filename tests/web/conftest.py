@@ -86,6 +86,7 @@ def serve_web(
     """``senet serve`` with ``serve``'s flags, then (after ``before_web`` has had the
     server's port) ``senet web`` in front of it: yields the web address."""
     log = tmp_path / "servers.log"
+    SERVER_LOGS.append(log)
     server, server_port = _start(
         ["serve", "--host", "127.0.0.1", "--no-log-json", "--log-level", "WARNING", *serve],
         log, "Senet is serving on 127.0.0.1:{port}",
@@ -105,6 +106,7 @@ def serve_web(
             _stop(web)
     finally:
         _stop(server)
+        SERVER_LOGS.remove(log)
 
 
 @pytest.fixture
@@ -181,9 +183,41 @@ def create_match(page: Any, web_url: str, game: str, seats: list[str]) -> str:
     return match_id
 
 
+#: What a page shows of its state when a wait on it fails: why it waited.
+PAGE_STATE = """() => ({
+    version: document.body.dataset.version, busy: document.body.dataset.busy,
+    status: document.body.dataset.status, ended: document.body.dataset.ended,
+    problem: (document.getElementById('problem') || {}).textContent,
+    picked: (document.getElementById('picked') || {}).textContent,
+    actions: [...document.querySelectorAll('#actions button.action')].map(b => b.dataset.notation),
+    live: [...document.querySelectorAll('#board [data-target].live')].map(e => e.dataset.target),
+    headline: (document.getElementById('headline') || {}).textContent})"""
+
+
+#: The logs of the servers running for the test now (warnings and errors): a failed
+#: wait shows their end.
+SERVER_LOGS: list[Path] = []
+
+
+def wait_until(page: Any, condition: str) -> Any:
+    """``page.wait_for_function(condition)``; on a timeout, the page's state says why."""
+    from playwright.sync_api import TimeoutError as PageTimeout  # (imported by browser tests only)
+
+    try:
+        return page.wait_for_function(condition, timeout=MATCH_WAIT_MS)
+    except PageTimeout:
+        state = page.evaluate(PAGE_STATE)
+        logs = "".join(
+            f"\n{log}:\n" + "\n".join(log.read_text(errors="replace").splitlines()[-40:])
+            for log in SERVER_LOGS
+            if log.exists()
+        )
+        raise AssertionError(f"the page never met {condition}: {state}{logs}") from None
+
+
 def wait_for_turn(page: Any) -> bool:
     """Wait until the page's seat may act or the match is over; whether it may act."""
-    page.wait_for_function(YOUR_TURN_OR_OVER, timeout=MATCH_WAIT_MS)
+    wait_until(page, YOUR_TURN_OR_OVER)
     return bool(page.evaluate("document.body.dataset.status") != "finished")
 
 

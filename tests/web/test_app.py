@@ -4,14 +4,17 @@ spectator's stream is given, and replays with the seed commitment checked."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from typing import Any
 
+import grpc
 import httpx
 import pytest
 
 from senet.client import SeatClient, SenetClient
+from senet.client.errors import SenetRpcError
 from senet.games import get_game
 from senet.games.interface import Action, GameState
 from senet.text.renderer import origin_note
@@ -261,6 +264,41 @@ def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:
     settings = cli.settings_from(parser.parse_args([]))
     assert settings.host == "127.0.0.1" and settings.port == 8080
     assert cli.settings_from(parser.parse_args(["--host", "0.0.0.0"])).host == "0.0.0.0"
+
+
+async def test_a_frame_that_could_not_be_drawn_is_drawn_again_without_another_move(
+    server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fetch of what to draw after a move fails once: the page is told, and gets the
+    frame of that move anyway, although the match does not move again to bring one."""
+    monkeypatch.setattr(live, "REDRAW_S", 0.05)
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("mykerinos", 2, seed=4)
+        ada = await senet.join(match_id, "Ada")
+        bob = await senet.join(match_id, "Bob")
+        stream = live.frames(senet, match_id, SeatCookie(ada.seat, ada.token))
+        try:
+            assert _data(await anext(stream))["version"] == 0
+            real_get, failures = senet.get, [1]
+
+            async def get_failing_once(*args: Any, **kwargs: Any) -> Any:
+                if failures:
+                    failures.pop()
+                    raise SenetRpcError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "a blip")
+                return await real_get(*args, **kwargs)
+
+            monkeypatch.setattr(senet, "get", get_failing_once)
+            mover = ada if (await real_get(match_id)).match.current_seat == ada.seat else bob
+            legal = await mover.legal_actions()
+            await mover.submit(legal.actions[0].notation, expected_version=legal.version)
+            # (bounded: without the redraw nothing more would ever come)
+            events = [await asyncio.wait_for(anext(stream), 60) for _ in range(2)]
+        finally:
+            await stream.aclose()
+    assert events[0].startswith("event: problem") and "cannot be reached" in events[0]
+    frame = _data(events[1])
+    assert events[1].startswith("event: frame") and frame["version"] == 1
+    assert len(frame["log"]) == 1  # the move's line, kept through the failed draw
 
 
 async def test_the_log_says_which_moves_the_server_played_on_timeout(server: str) -> None:

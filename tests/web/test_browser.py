@@ -8,13 +8,14 @@ Each test saves screenshots of the board at a few moments (see conftest.py).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn
+from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -24,11 +25,11 @@ DESKTOP = {"width": 1280, "height": 900}
 
 def _after_click(page: Any, version: str) -> str:
     """``moved`` once the action was played, ``narrowed`` when the board awaits more clicks."""
-    outcome = page.wait_for_function(
+    outcome = wait_until(
+        page,
         f"""() => document.body.dataset.version !== '{version}' ? 'moved'
             : (document.body.dataset.busy !== '1'
                && document.getElementById('picked').textContent ? 'narrowed' : false)""",
-        timeout=MATCH_WAIT_MS,
     )
     return str(outcome.json_value())
 
@@ -79,9 +80,7 @@ def _play_by_clicking(
         else:
             page.locator("#actions button.action").first.click()
             by_list += 1
-        page.wait_for_function(
-            f"() => document.body.dataset.version !== '{version}'", timeout=MATCH_WAIT_MS
-        )
+        wait_until(page, f"() => document.body.dataset.version !== '{version}'")
     return by_board, by_list
 
 
@@ -114,6 +113,108 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
     assert page.errors == []
 
 
+#: Loses every frame of the page's first event stream once the page has sent a move
+#: (its frames until then pass), and has the page wait 2 s for a frame it is due.
+LOSSY_STREAM = """(() => {
+  let sent = false;
+  const realFetch = window.fetch;
+  window.fetch = (url, init) => {
+    if (String(url).endsWith("/act")) sent = true;
+    return realFetch(url, init);
+  };
+  const Real = window.EventSource;
+  let first = true;
+  window.EventSource = class extends Real {
+    constructor(url) { super(url); this.lossy = first; first = false; }
+    addEventListener(type, listener) {
+      const lossy = this.lossy;
+      super.addEventListener(type, type === "frame"
+        ? (event) => { if (!(lossy && sent)) listener(event); } : listener);
+    }
+  };
+  window.senetFrameDueMs = 2000;
+})()"""
+
+
+def test_a_frame_lost_on_the_way_is_fetched_again(
+    web_url: str, new_page: Callable[[dict[str, int]], Any]
+) -> None:
+    """The frame of the player's move never reaches the page, and nobody moves after
+    it (the other seat's player is away): the page opens its stream afresh and shows
+    the move."""
+    player = new_page(DESKTOP)
+    player.add_init_script(LOSSY_STREAM)
+    warnings: list[str] = []
+    player.on("console", lambda msg: warnings.append(msg.text) if msg.type == "warning" else None)
+    match_id = create_match(player, web_url, "mykerinos", ["you", "open"])
+    other = new_page(DESKTOP)
+    other.goto(web_url + "/")
+    other.locator(f"#open-matches tr:has(code:text-is('{match_id}')) button").click()
+    other.wait_for_url(f"**/matches/{match_id}/play")
+    # The other seat plays its turns until the player's comes (its frames still pass).
+    deadline = time.monotonic() + MATCH_WAIT_MS / 1000
+    while not player.locator("#actions button.action:not([disabled])").count():
+        assert time.monotonic() < deadline, "the player's turn never came"
+        if other.locator("#actions button.action:not([disabled])").count():
+            version = other.evaluate("document.body.dataset.version")
+            other.locator("#actions button.action").first.click()
+            wait_until(other, f"() => document.body.dataset.version !== '{version}'")
+        player.wait_for_timeout(100)
+    version = player.evaluate("document.body.dataset.version")
+    player.locator("#actions button.action").first.click()
+    wait_until(player, f"() => document.body.dataset.version === '{int(version) + 1}'")
+    assert any("reconnecting" in text for text in warnings), warnings
+    assert player.errors == []
+
+
+#: Keeps the last frame the page's stream delivered; ``window.senetEcho()`` delivers
+#: it once more (the same position drawn again) and says whether there was one.
+ECHOED_FRAMES = """(() => {
+  let last = null;
+  const Real = window.EventSource;
+  window.EventSource = class extends Real {
+    addEventListener(type, listener) {
+      super.addEventListener(type, type === "frame"
+        ? (event) => { last = () => listener(event); listener(event); } : listener);
+    }
+  };
+  window.senetEcho = () => { if (last) last(); return last !== null; };
+})()"""
+
+
+def test_a_position_drawn_again_keeps_what_the_person_picked(
+    web_url: str, new_page: Callable[[dict[str, int]], Any]
+) -> None:
+    """A frame comes for every batch of updates, each drawn from the latest state, so
+    a position may be drawn twice; a card clicked in between stays picked (the click
+    that once did nothing in CI)."""
+    player = new_page(DESKTOP)
+    player.add_init_script(ECHOED_FRAMES)
+    create_match(player, web_url, "archeos", ["you", "bot:random"])
+    narrowed = False
+    while not narrowed and wait_for_turn(player):
+        version = player.evaluate("document.body.dataset.version")
+        cards = player.locator("#board [data-target^='h:'].live")
+        if cards.count():
+            cards.first.click()
+            narrowed = _after_click(player, version) == "narrowed"
+        else:
+            player.locator("#actions button.action").first.click()
+        if not narrowed:
+            wait_until(player, f"() => document.body.dataset.version !== '{version}'")
+    assert narrowed, "no card of the player's narrowed the choice in a whole match"
+    picked = player.locator("#picked").inner_text()
+    actions = player.locator("#actions button.action").count()
+    assert player.evaluate("window.senetEcho()")
+    assert player.evaluate("document.body.dataset.version") == version
+    assert player.locator("#picked").inner_text() == picked
+    assert player.locator("#board [data-target].picked").count() == 1
+    assert player.locator("#actions button.action").count() == actions
+    player.locator("#actions button.action").first.click()
+    wait_until(player, f"() => document.body.dataset.version !== '{version}'")
+    assert player.errors == []
+
+
 def test_an_archeos_match_is_watched_live_to_the_end(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:
@@ -123,7 +224,7 @@ def test_an_archeos_match_is_watched_live_to_the_end(
     watcher = new_page(DESKTOP)
     watcher.goto(f"{web_url}/matches/{match_id}/watch")
     # The first frame: the match waits for its open seat (bots may have moved before it).
-    watcher.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    wait_until(watcher, "() => document.body.dataset.version")
     assert "Waiting for" in watcher.locator("#headline").inner_text()
     player.goto(web_url + "/")  # the lobby lists the match: join its open seat there
     player.locator(f"#open-matches tr:has(code:text-is('{match_id}')) button").click()
@@ -132,7 +233,7 @@ def test_an_archeos_match_is_watched_live_to_the_end(
         player, screenshots, "archeos-play", {1: "start", 8: "early", 20: "middle"}, watcher
     )
     assert by_board > 0
-    watcher.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
+    wait_until(watcher, "() => document.body.dataset.ended === 'true'")
     assert watcher.evaluate("document.body.dataset.status") == "finished"
     assert watcher.locator("#final").inner_text().strip()
     assert watcher.locator("#actions-panel").is_hidden()
@@ -141,7 +242,7 @@ def test_an_archeos_match_is_watched_live_to_the_end(
     watcher.screenshot(path=str(screenshots / "archeos-watch-final.png"), full_page=True)
     phone = new_page(PHONE)
     phone.goto(f"{web_url}/matches/{match_id}/watch")
-    phone.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
+    wait_until(phone, "() => document.body.dataset.ended === 'true'")
     assert phone.locator("#log li").count() == watcher.locator("#log li").count()
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
@@ -156,13 +257,13 @@ def test_mare_nostrum_is_played_on_its_map_and_watched_on_a_phone(
     clicking the map, the hand and the gods, while a spectator watches on a phone."""
     page = new_page(DESKTOP)
     match_id = create_match(page, web_url, "marenostrum", ["you", "bot:random", "bot:random"])
-    page.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    wait_until(page, "() => document.body.dataset.version")
     assert page.locator("#board .mn-main [data-target^='s:']").count() == 43
     assert page.locator("#board .mn-west [data-target^='s:']").count() == 15
     assert page.locator("#board [data-hand='0']").count() == 1
     phone = new_page(PHONE)
     phone.goto(f"{web_url}/matches/{match_id}/watch")
-    phone.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    wait_until(phone, "() => document.body.dataset.version")
     by_board, _ = _play_by_clicking(
         page,
         screenshots,
@@ -185,11 +286,11 @@ def test_a_finished_match_is_replayed_step_by_step(
 ) -> None:
     page = new_page(DESKTOP)
     match_id = create_match(page, web_url, "mykerinos", ["bot:random"] * 3)
-    page.wait_for_function("() => document.body.dataset.ended === 'true'", timeout=MATCH_WAIT_MS)
+    wait_until(page, "() => document.body.dataset.ended === 'true'")
     page.goto(f"{web_url}/matches/{match_id}/replay")
     page.wait_for_selector("#verify.ok", timeout=MATCH_WAIT_MS)
     assert "verified" in page.locator("#verify").inner_text()
-    page.wait_for_function("() => document.body.dataset.step === '0'")
+    wait_until(page, "() => document.body.dataset.step === '0'")
     page.screenshot(path=str(screenshots / "mykerinos-replay-start.png"), full_page=True)
     steps = int(page.locator("#step").get_attribute("max") or 0)
     assert steps > 10
@@ -197,12 +298,12 @@ def test_a_finished_match_is_replayed_step_by_step(
     slider.focus()
     for _ in range(10):
         page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.body.dataset.step === '10'")
+    wait_until(page, "() => document.body.dataset.step === '10'")
     assert page.locator("#log li").count() == 10
     page.locator("#last").click()
-    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    wait_until(page, f"() => document.body.dataset.step === '{steps}'")
     assert page.evaluate("document.body.dataset.status") == "finished"
     page.screenshot(path=str(screenshots / "mykerinos-replay-end.png"), full_page=True)
     page.locator("#prev").click()
-    page.wait_for_function(f"() => document.body.dataset.step === '{steps - 1}'")
+    wait_until(page, f"() => document.body.dataset.step === '{steps - 1}'")
     assert page.errors == []

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import MATCH_WAIT_MS
+from tests.web.conftest import MATCH_WAIT_MS, wait_until
 from tests.web.test_browser import DESKTOP
 
 pytestmark = pytest.mark.slow
@@ -28,9 +28,8 @@ def test_play_now_waits_visibly_cancels_and_matches_with_a_bot(
     page.select_option("#queue-game", "mykerinos")
     page.select_option("#queue-bots", "-1")
     page.click("#queue-go")
-    page.wait_for_function(
-        "() => document.getElementById('queue-status').textContent.includes('Waiting')",
-        timeout=MATCH_WAIT_MS,
+    wait_until(
+        page, "() => document.getElementById('queue-status').textContent.includes('Waiting')"
     )
     page.screenshot(path=str(screenshots / "play-now-waiting.png"), full_page=True)
     page.click("#queue-cancel")
@@ -39,7 +38,7 @@ def test_play_now_waits_visibly_cancels_and_matches_with_a_bot(
     page.select_option("#queue-bots", "10")
     page.click("#queue-go")
     page.wait_for_url("**/matches/*/play", timeout=MATCH_WAIT_MS)
-    page.wait_for_function("() => document.body.dataset.version", timeout=MATCH_WAIT_MS)
+    wait_until(page, "() => document.body.dataset.version")
     page.screenshot(path=str(screenshots / "play-now-matched.png"), full_page=True)
     cookies = {c["name"]: c for c in page.context.cookies()}
     assert cookies["senet_identity"]["httpOnly"]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn
+from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -82,7 +82,7 @@ def test_refusals_are_sentences_and_an_unknown_match_ends_the_wait(
     _both_widths(stranger, screenshots, "usability-no-open-seat")
 
     stranger.goto(f"{web_url}/matches/0123abcd/watch")
-    stranger.wait_for_function("() => document.body.dataset.failed === 'true'")
+    wait_until(stranger, "() => document.body.dataset.failed === 'true'")
     headline = stranger.locator("#headline").inner_text()
     assert "Connecting" not in headline and "Nothing to show" in headline
     assert "no match with that id" in stranger.locator("#problem").inner_text()
@@ -108,7 +108,7 @@ def test_the_lobby_leads_back_to_the_seats_this_browser_holds(
     page.locator("#join-id").fill(match_id)
     page.locator("#join-form button[type=submit]").click()
     page.wait_for_url(f"**/matches/{match_id}/play")
-    page.wait_for_function("() => document.body.dataset.drawn === 'true'")
+    wait_until(page, "() => document.body.dataset.drawn === 'true'")
     assert page.locator("p.problem:not([hidden])").count() == 0
     assert page.errors == []
 
@@ -162,7 +162,7 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     page.wait_for_selector("#verify.ok", timeout=MATCH_WAIT_MS)
     steps = int(page.locator("#step").get_attribute("max") or 0)
     page.locator("#step").fill("12")
-    page.wait_for_function("() => document.body.dataset.step === '12'")
+    wait_until(page, "() => document.body.dataset.step === '12'")
     headline = page.locator("#headline").inner_text()
     assert headline.startswith(f"Move 12 of {steps}: ") and "Waiting" not in headline
     _both_widths(page, screenshots, "usability-replay-position")
@@ -175,7 +175,7 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
             assert box["y"] + box["height"] < page.locator("#board").bounding_box()["y"], size
     page.set_viewport_size(WIDE)
     page.locator("#last").click()
-    page.wait_for_function(f"() => document.body.dataset.step === '{steps}'")
+    wait_until(page, f"() => document.body.dataset.step === '{steps}'")
     assert "3rd" in next(
         line for line in page.locator("#final").inner_text().splitlines() if "Place" in line
     )
@@ -232,7 +232,7 @@ def test_what_just_happened_heads_the_page_and_the_log_sits_beside_the_board(
     for _turn in range(40):
         version = page.evaluate("document.body.dataset.version")
         page.locator("#actions button.action").first.click()
-        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        wait_until(page, f"() => document.body.dataset.version !== '{version}'")
         wait_for_turn(page)
         if page.locator("#recent:not([hidden])").count():
             break
@@ -269,7 +269,7 @@ def test_mare_nostrum_names_read_at_full_size_and_the_trade_rule_heads_the_board
             break
         version = page.evaluate("document.body.dataset.version")
         page.locator("#actions button.action").first.click()
-        page.wait_for_function(f"() => document.body.dataset.version !== '{version}'")
+        wait_until(page, f"() => document.body.dataset.version !== '{version}'")
         wait_for_turn(page)
     rule = page.locator("#board .mn-rule")
     assert rule.count() == 1 and (

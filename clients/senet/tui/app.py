@@ -233,6 +233,8 @@ class PlayApp(App[int]):
         self.legal: match_service_pb2.ListLegalActionsResponse | None = None
         #: Indexes of the listed actions that fit the typed text.
         self.shown: list[int] = []
+        #: The version whose actions the list shows (None: no list shown yet).
+        self.listed_version: int | None = None
         #: The last version the stream delivered (the log is complete up to it).
         self.stream_version = -1
         self.connected: bool | None = None
@@ -443,13 +445,22 @@ class PlayApp(App[int]):
             self.run_worker(self._refresh_loop(), name="refresh", exit_on_error=False)
 
     async def _refresh_loop(self) -> None:
+        delay = _RECONNECT_START_S
         try:
             while self._refresh_wanted:
                 self._refresh_wanted = False
                 try:
                     await self._fetch()
                 except SenetRpcError:
-                    return  # the stream notices the same problem, says it and reconnects
+                    if not self.connected:
+                        return  # the stream's reconnection fetches the table afresh
+                    # The stream is up, and on this seat's turn no update would come
+                    # to fetch the table again: fetch it after a pause.
+                    self._refresh_wanted = True
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, _RECONNECT_MAX_S)
+                else:
+                    delay = _RECONNECT_START_S
         finally:
             self._refreshing = False
 
@@ -552,7 +563,12 @@ class PlayApp(App[int]):
     def _draw_prompt(self) -> None:
         legal = self.legal_actions
         if self.legal is not None and legal:
-            self._filter()
+            # The same position drawn again (each update fetches the table, and two
+            # close updates fetch the same latest one): the highlight stays where
+            # the player moved it, so Enter plays what they chose.
+            same = self.legal.version == self.listed_version
+            self.listed_version = self.legal.version
+            self._filter(keep=same)
             count = len(legal)
             self._hint(
                 Text(
@@ -590,11 +606,13 @@ class PlayApp(App[int]):
             note = f" (nobody has joined yet: {self.session.join_command()})"
         return Text(f"Waiting for {who}...{note}", style="italic")
 
-    def _filter(self) -> None:
+    def _filter(self, keep: bool = False) -> None:
+        """List the actions the typed text matches (``keep``: the highlighted one
+        stays highlighted while it is listed)."""
         legal = self.legal_actions
         text = self.entry.value
         self.shown = picker.matching(text, legal, self.renderer.input_hints)
-        self.actions.show(legal, self.shown)
+        self.actions.show(legal, self.shown, keep=keep)
         if picker.is_number(text):
             number = int(text.strip())
             if 1 <= number <= len(legal):

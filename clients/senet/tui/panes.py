@@ -322,7 +322,12 @@ class ActionList(OptionList):
 
     can_focus = False
 
-    def show(self, actions: Sequence[match_pb2.LegalAction], indexes: Sequence[int]) -> None:
+    def show(
+        self, actions: Sequence[match_pb2.LegalAction], indexes: Sequence[int], keep: bool = False
+    ) -> None:
+        """List ``actions[i]`` for each of ``indexes``, the first highlighted; with
+        ``keep`` (the same list drawn again), the one highlighted before while listed."""
+        kept = self.chosen if keep else None
         width = max(len(str(len(actions))), 1)
         notation_width = min(16, max((len(a.notation) for a in actions), default=0))
         options = []
@@ -338,6 +343,8 @@ class ActionList(OptionList):
         self.add_options(options)
         if options:
             self.highlighted = 0
+            if kept is not None:
+                self.highlight_index(kept)
 
     @property
     def chosen(self) -> int | None:

@@ -5,6 +5,10 @@ batch appends its log lines, then one ``GetMatch`` (and, on the viewer's turn, o
 ``ListLegalActions``) fetches what to draw, so a page never falls behind a fast
 match of bots. A seat's page sends its token; a spectator's never does, so it gets
 the spectator view and the spectator's redacted events, never more.
+
+A frame whose fetch fails is fetched again until it is drawn (the page also reopens
+its stream when the frame of a move it made does not come, see ``app.js``): on the
+viewer's own turn no other update would come to bring it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,10 @@ from senet.web.security import SeatCookie
 
 #: Seconds between keep-alive comments on a quiet page (proxies drop idle streams).
 KEEPALIVE_S = 15.0
+#: Seconds before a frame that could not be drawn is tried again (doubling each
+#: failure up to ``REDRAW_MAX_S``).
+REDRAW_S = 1.0
+REDRAW_MAX_S = 8.0
 #: Actions since the viewer's last move kept for the headline (it shows the newest).
 RECENT_KEPT = 100
 _END = object()
@@ -82,21 +90,29 @@ async def frames(
         yield sse("end", {})
         return
     reader = asyncio.create_task(pump())
+    # What the batches since the last frame drawn add to the page's log: kept until
+    # a frame is drawn, so a failed draw loses none of it.
+    log: list[str] = []
+    entries: list[LogEntry] = []
+    # A batch could not be drawn (the server refused or was unreachable): the frame
+    # is owed, and drawn again after ``delay`` unless another batch comes first,
+    # since the match may not move again (the viewer's own turn) to bring one.
+    owed = False
+    delay = REDRAW_S
     try:
         while True:
             try:
-                first = await asyncio.wait_for(inbox.get(), KEEPALIVE_S)
+                first = await asyncio.wait_for(inbox.get(), delay if owed else KEEPALIVE_S)
             except TimeoutError:
-                yield ": keep-alive\n\n"
-                continue
-            batch = [first]
-            while not inbox.empty():
-                batch.append(inbox.get_nowait())
-            log: list[str] = []
-            entries: list[LogEntry] = []
-            if viewer is None:
-                recent.clear()
-            changed = False
+                if not owed:
+                    yield ": keep-alive\n\n"
+                    continue
+                batch: list[object] = []
+            else:
+                batch = [first]
+                while not inbox.empty():
+                    batch.append(inbox.get_nowait())
+            changed = owed
             finished = False
             for message in batch:
                 if message is _END:
@@ -120,9 +136,18 @@ async def frames(
                     changed = changed or kind in ("snapshot", "update")
             if changed:
                 try:
-                    yield await draw(log, entries)
+                    drawn = await draw(log, entries)
                 except SenetRpcError as error:
-                    yield sse("problem", {"message": human(error)})
+                    if not owed:  # said once; the page keeps it until a frame comes
+                        yield sse("problem", {"message": human(error)})
+                    delay = min(delay * 2, REDRAW_MAX_S) if owed else REDRAW_S
+                    owed = True
+                else:
+                    yield drawn
+                    log, entries = [], []
+                    owed = False
+                    if viewer is None:  # a spectator's recent actions: since this frame
+                        recent.clear()
             if finished:
                 yield sse("end", {})
                 return

@@ -45,6 +45,7 @@ from senet.games.marenostrum.constants import (
     BUILD,
     COMPENSATE,
     DECLARE,
+    GIFT,
     GROUND,
     KEEP,
     LOSSES,
@@ -61,6 +62,7 @@ from senet.games.marenostrum.constants import (
     ROLE_TIE,
     SETUP_BUILD,
     SETUP_CAPITAL,
+    SPELL,
     STEPS,
     TAKE,
     TRADE_GOD,
@@ -127,6 +129,8 @@ _KINDS: dict[str, pb.MareNostrumActionKind.ValueType] = {
     act.GAZE: pb.MARE_NOSTRUM_ACTION_KIND_GAZE,
     act.VIA: pb.MARE_NOSTRUM_ACTION_KIND_VIA,
     act.HOLD: pb.MARE_NOSTRUM_ACTION_KIND_HOLD,
+    act.ENCHANT: pb.MARE_NOSTRUM_ACTION_KIND_ENCHANT,
+    act.GIFT: pb.MARE_NOSTRUM_ACTION_KIND_GIFT,
 }
 _KIND_OF: dict[int, str] = {value: kind for kind, value in _KINDS.items()}
 
@@ -157,6 +161,8 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     OCCUPATION: pb.MARE_NOSTRUM_STEP_OCCUPATION,
     KEEP: pb.MARE_NOSTRUM_STEP_KEEP,
     TRADE_GOD: pb.MARE_NOSTRUM_STEP_TRADE_GOD,
+    SPELL: pb.MARE_NOSTRUM_STEP_SPELL,
+    GIFT: pb.MARE_NOSTRUM_STEP_GIFT,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -344,7 +350,7 @@ def fill_action(out: pb.MareNostrumAction, action: MareAction) -> None:
     elif kind == act.CONVERT:
         if a >= 0:
             out.space = SPACE_IDS[a]
-    elif kind in (act.CAPITAL, act.BLOCKADE, act.VIA):
+    elif kind in (act.CAPITAL, act.BLOCKADE, act.VIA, act.ENCHANT):
         out.space = SPACE_IDS[a]
     elif kind == act.SAIL:
         out.space, out.destination = SPACE_IDS[a], SPACE_IDS[b]
@@ -430,12 +436,14 @@ _SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     act.GIVE: (("card",), ()),
     act.PAY: (("card",), ("card_id",)),
     act.GILD: (("card",), ()),
+    act.GIFT: (("card",), ()),
     act.TAKE: (("seat", "card"), ()),
     act.GRANT: (("seat",), ()),
     act.NEXT: (("seat",), ()),
     act.SWAP: (("card", "bank_card"), ()),
     act.BARTER: (("card", "bank_card"), ()),
     act.GAZE: (("space", "civilization"), ()),
+    act.ENCHANT: (("space",), ()),
     act.GOD: (("god",), ()),
     act.INVOKE: (("god",), ("space", "civilization", "commodity", "role")),
     act.BUILD: (("item", "space"), ("commodity",)),

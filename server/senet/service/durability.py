@@ -22,6 +22,7 @@ from grpc_health.v1 import health_pb2
 from grpc_health.v1._async import HealthServicer
 
 from senet.service import metrics
+from senet.service.cancellation import stop_if_cancelled
 from senet.store import Durability, MatchStore, StoreError
 
 log = logging.getLogger("senet.server")
@@ -90,3 +91,4 @@ async def watch(watcher: DurabilityWatch, interval_s: float) -> None:
     while True:
         await asyncio.sleep(interval_s)
         await watcher.check()
+        stop_if_cancelled()

@@ -33,6 +33,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
+from senet.service.cancellation import stop_if_cancelled
 from senet.store import EventBatch, MatchNotFound, MatchStore, StoreError
 
 log = logging.getLogger("senet.feeds")
@@ -343,6 +344,7 @@ class FeedHub:
             return feed.version
 
         while True:
+            stop_if_cancelled()
             try:
                 # Following the feed's version: where the store can, the reader
                 # sleeps through this replica's own commits, which committed_here
@@ -394,6 +396,7 @@ class FeedHub:
         and publish them to their watchers here."""
         failures = 0
         while group.matches:
+            stop_if_cancelled()
             cursors = {m: self._feeds[m].version for m in group.matches if m in self._feeds}
             try:
                 found = await self.store.events_after_many(

@@ -33,6 +33,7 @@ from senet.games.errors import GameError
 from senet.service import errors, ratings
 from senet.service.access import Caller, clock_of
 from senet.service.bot_names import remote_strategy
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.ladder_pairing import Candidate, choose_seats
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue, SeatResult
@@ -238,6 +239,7 @@ class Ladders:
                     await one_pass()
                 except (StoreError, errors.ServiceError, GameError) as exc:
                     log.warning("ladder pass failed", extra={"error": str(exc)})
+            stop_if_cancelled()
             await asyncio.sleep(self.settings.ladder_interval_s)
 
     async def pass_once(self) -> None:

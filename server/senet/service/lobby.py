@@ -46,6 +46,7 @@ from senet.games import get_game
 from senet.games.errors import CorruptStateError
 from senet.games.interface import JsonDict
 from senet.service import errors, metrics
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.logs import RateLimitedLog
 from senet.service.records import MatchMeta, Status, dumps, loads
 from senet.service.views import SeatSummary, seat_summaries
@@ -262,6 +263,7 @@ class Lobby:
                 await self.sweep()
             except StoreError as exc:  # the store is down: the next sweep catches up
                 log.warning("lobby sweep failed", extra={"error": str(exc)})
+            stop_if_cancelled()
             await asyncio.sleep(interval_s)
 
     async def _checked(

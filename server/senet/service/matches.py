@@ -155,15 +155,9 @@ class MatchService:
         entropy: str = "",
         subject: str = "",
     ) -> tuple[int, str, MatchSummary]:
-        """Claim a seat; returns (seat, token, summary). The token is shown only here.
-
-        With a ``request_id``, the token is minted from the key (see
-        :mod:`senet.service.idempotency`): a retry returns the seat the first
-        attempt claimed, with the same token, and never claims a second seat.
-        ``entropy`` is the seat's own contribution to the seed of a fair match
-        (see senet.service.records.effective_seed); ignored by chosen seeds.
-        ``subject``: the player's verified identity, recorded with the seat.
-        """
+        """Claim a seat; returns (seat, token, summary), the token shown only here
+        (see :func:`senet.service.creation.join`: retries with a ``request_id``,
+        ``entropy``, ``subject``)."""
         return await creation.join(
             self.access,
             caller,

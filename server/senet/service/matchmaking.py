@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass, replace
 from senet.games import get_game
 from senet.games.errors import GameError, InvalidOptionsError
 from senet.service import errors, ratings
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.identity import Identity, bot_subject
 from senet.service.matches import Caller, MatchService
 from senet.service.ratings import RatingValue, SeatResult
@@ -339,6 +340,7 @@ class Matchmaker:
                 log.warning("matchmaking pass failed", extra={"error": str(exc)})
             except Exception:  # a bug must not stop this replica's queue for good
                 log.exception("matchmaking pass failed")
+            stop_if_cancelled()
             await asyncio.sleep(self.settings.match_interval_s)
 
     async def match_once(self) -> int:

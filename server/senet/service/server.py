@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha._async import ReflectionServicer
 
 from senet.service import durability, malformed, processes
 from senet.service.bots_api import BotDecisions
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.durability import DurabilityWatch
 from senet.service.grpc_api import MatchServicer
 from senet.service.grpc_bots import BotServicer
@@ -202,14 +203,10 @@ async def _watch_store_health(
     store: MatchStore, checker: HealthServicer, interval_s: float, serving: bool | None
 ) -> None:
     """NOT_SERVING while the store is unreachable, SERVING again once it answers."""
-    task = asyncio.current_task()
     while True:
         await asyncio.sleep(interval_s)
         serving = await _probe_store(store, checker, max(interval_s, 0.5), serving)
-        # redis-py may swallow a CancelledError that lands mid-connect (the ping then
-        # returns normally); stop anyway, or RunningServer.close() would wait forever.
-        if task is not None and task.cancelling():
-            raise asyncio.CancelledError
+        stop_if_cancelled()
 
 
 async def create_server(

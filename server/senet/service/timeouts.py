@@ -18,6 +18,7 @@ import logging
 import secrets
 
 from senet.service.bots_api import POST_GRACE_MS, BotDecisions, LeasedDecision, defer_ms
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.matches import Caller, MatchService
 from senet.store import BotDecisionRef, StoreError
 from senet.store.base import CLOCKS, now_ms
@@ -71,6 +72,7 @@ class ClockKeeper:
         freed = asyncio.Event()
         try:
             while True:
+                stop_if_cancelled()
                 free = _CAPACITY - len(running)
                 if free <= 0:
                     freed.clear()

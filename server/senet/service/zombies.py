@@ -18,6 +18,7 @@ import secrets
 from senet.games.errors import GameError
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
+from senet.service.cancellation import stop_if_cancelled
 from senet.service.matches import Caller, MatchService
 from senet.store import MatchNotFound, StoreError
 from senet.store.base import ZOMBIES
@@ -40,6 +41,7 @@ class ZombiePlayer:
     async def run(self) -> None:
         """Play decisions as they come; store outages are waited out."""
         while True:
+            stop_if_cancelled()
             try:
                 leased = await self.decisions.acquire(
                     self._admin, self.worker_id, _CAPACITY, _LEASE_MS, _WAIT_MS

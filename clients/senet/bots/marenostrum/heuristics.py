@@ -29,17 +29,27 @@ from senet.bots.heuristics import GameHeuristics, score_values
 from senet.games import GameState
 from senet.games.marenostrum import MareState
 from senet.games.marenostrum.board import ICONS, PROVINCES
-from senet.games.marenostrum.cards import GOD_IDS, INCOME, OWNABLE, PYRAMIDS_INDEX, effects_of
+from senet.games.marenostrum.cards import (
+    GOD_IDS,
+    INCOME,
+    OWNABLE,
+    PYRAMIDS_INDEX,
+    SILENCE,
+    effects_of,
+)
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
 from senet.games.marenostrum.constants import (
     COMMERCE,
     CONSTRUCTION,
+    MILITARY,
     NOBODY,
     OVER,
     PAY,
     ROLE_TIE,
+    SPELL_POWER,
 )
+from senet.games.marenostrum.gods import hermes_left
 from senet.games.marenostrum.rules import at_war, claims, set_spare
 from senet.games.marenostrum.tokens import CARAVAN_ITEM, CITY_ITEM, ITEMS, MARKET_ITEM, TEMPLE_ITEM
 
@@ -87,6 +97,9 @@ GOD_WORTH = {
     "poseidon": 0.15,
     "vulcan": 0.2,
 }
+#: Circe's spell not yet cast this military phase (ruling R23): a legion's die kept
+#: from rolling in a later battle, about a third of a legion.
+SPELL_WORTH = 0.05
 #: What a purchase being paid is worth once made, by item name.
 ITEM_WORTH = {
     "influence": PROVINCE_WORTH,
@@ -204,6 +217,11 @@ def marenostrum_values(state: GameState) -> list[float]:
         for god, holder in enumerate(state.god_holder):
             if holder == seat and not state.god_used[god]:
                 value += _god_worth(state, seat, GOD_IDS[god])
+        # Hermes's cards still to pick (the ``gift`` step): as good as in hand, so that
+        # invoking him is not seen as giving the god up for nothing.
+        value += hermes_left(state, seat) * (CARD_WORTH + SET_WORTH)
+        if state.phase == MILITARY and not state.powers_used[seat] & SPELL_POWER:
+            value += SPELL_WORTH * len(effects_of(owned, SILENCE))
         taken = state.face_down[seat]
         hand = [h + FACE_DOWN_SHARE * d for h, d in zip(state.hands[seat], taken, strict=True)]
         # The Temple of Artemis's spare card as its next construction phase will see it
@@ -286,11 +304,6 @@ def revenues(state: MareState) -> list[list[int]]:
                     state.temples[p] for p in range(PROVINCES) if state.influence[p] == civ
                 )
                 cards[TAX] += effect.amount * temples
-            elif effect.arg in ("produced", "any"):
-                kinds = [c for c in COMMODITY_TYPES if cards[c]] if effect.arg == "produced" else []
-                kinds = kinds or list(COMMODITY_TYPES)
-                best = max(kinds, key=lambda c: (state.bank[c], -c))
-                cards[best] += effect.amount
         out.append(cards)
     return out
 

@@ -86,6 +86,7 @@ def _candidates(seats: int) -> Iterator[Action]:
     yield from (A(act.BLOCKADE, sea) for sea in seas)
     yield from (A(act.VIA, sea) for sea in seas)
     yield from (A(act.GAZE, province, civ) for province, civ in product(provinces, civs))
+    yield from (A(act.ENCHANT, province) for province in provinces)
     yield from (
         A(act.MOVE, *args) for args in product(range(len(act.UNIT_LETTERS)), provinces, provinces)
     )
@@ -203,8 +204,11 @@ class MareNostrumEncoding(RlEncoding):
     #: observation's ``held`` (the occupiers' holdings) added after ``converter``.
     #: 5: the ``keep`` step (ruling R48) in the step one-hot, before ``over``. 6: ``pay
     #: <commodity> artemis`` (ruling R20) after the card kinds' actions; the
-    #: ``trade_god`` step (ruling R18) in the step one-hot, before ``over``.
-    version = 6
+    #: ``trade_god`` step (ruling R18) in the step one-hot, before ``over``. 7: Circe's
+    #: ``enchant <province>`` after ``gaze``, and ``gift <card>`` after the other card
+    #: kinds (rulings R23 and R52); their steps ``spell`` and ``gift`` in the step
+    #: one-hot, before ``over``.
+    version = 7
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -20,6 +20,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import compress
+from operator import ne
 from typing import Any, cast
 
 from senet.games import GameState
@@ -217,13 +219,15 @@ class MykerinosTensor:
         if len(seen) != len(board):  # a new region (or the first call)
             out[at : at + MAX_SPACES * owners] = self._zero[: MAX_SPACES * owners]
             seen = [EMPTY] * len(board)
-        for space, now, was in zip(range(len(board)), board, seen, strict=True):
-            if now != was:
-                base = at + space * owners
-                if was != EMPTY:
-                    out[base + channel[was]] = 0.0
-                if now != EMPTY:
-                    out[base + channel[now]] = 1.0
+        # The spaces that changed are found in C (a move changes one to three of
+        # the region's spaces): a Python pass over every space cost a fifth of a step.
+        for space in compress(range(len(board)), map(ne, board, seen)):
+            base = at + space * owners
+            was, now = seen[space], board[space]
+            if was != EMPTY:
+                out[base + channel[was]] = 0.0
+            if now != EMPTY:
+                out[base + channel[now]] = 1.0
         self._seen_board = list(board)
 
     def _write_rooms(self, s: MykerinosState, out: array[float]) -> None:

@@ -27,6 +27,8 @@ Type the number of an action, or its notation, then Enter. Notation:
   invoke mars pelo (before that battle), invoke ishtar commerce (role step)
   swap grain tax     Cleopatra               gild grain     Midas
   barter tax wine    Ulysses (or pass)       gaze etru rome Medusa's gaze
+  enchant etru       Circe's spell on that battle (or pass: keep it)
+  gift wine          the commodity Queen of Sheba / Hanging Gardens brings
   declaring a crossing to Greece: move l magn pelo adds a unit, done ends it
 Map: id=owner: R Rome G Greece E Egypt C Carthage B Babylon A Atlantis;
 * capital, + new influence; c cities v caravans t temples m markets f forts;
@@ -54,6 +56,8 @@ KIND_TITLE: dict[str, str] = {
     "hold": "Put a unit on a building of the province occupied",
     "barter": "Ulysses: give a card for a commodity (give, get)",
     "gaze": "Medusa: turn a legion to stone (province, civilization)",
+    "enchant": "Circe: a legion of the other side does not roll (battle's province)",
+    "gift": "Take the commodity a card brings (Sheba: any; Gardens: one you produce)",
 }
 
 

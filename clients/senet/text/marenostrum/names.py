@@ -50,11 +50,13 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_WAR_GOD: "Mars's holder: invoking him for this battle, or keeping him",
     pb.MARE_NOSTRUM_STEP_ROLE_GOD: "Ishtar's holder: invoking her for a role, or not",
     pb.MARE_NOSTRUM_STEP_TRADE_GOD: "before the trade: invoking a held god, or not",
+    pb.MARE_NOSTRUM_STEP_SPELL: "Circe's owner: casting her spell on this battle, or not",
+    pb.MARE_NOSTRUM_STEP_GIFT: "choosing a commodity from the bank (a card's gift, Hermes)",
     pb.MARE_NOSTRUM_STEP_OCCUPATION: "occupier: putting the units on the buildings",
     pb.MARE_NOSTRUM_STEP_KEEP: "end of construction: giving tax cards back, or keeping them",
 }
 #: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
-POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"))
+POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"), (16, "circe"))
 
 
 def _name(names: tuple[str, ...], value: int) -> str:

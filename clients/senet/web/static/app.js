@@ -14,6 +14,12 @@
   let picked = [];       // board keys clicked so far
   let version = 0;       // version the actions were listed at
   let busy = false;
+  let stream = null;     // the page's EventSource
+  // A move the server took whose frame has not come within FRAME_DUE_MS: the stream
+  // is opened afresh (a new one starts with the whole match), so a page never waits
+  // for good on a frame lost on the way.
+  const FRAME_DUE_MS = window.senetFrameDueMs || 10000;  // (a test page sets it shorter)
+  let frameDue = null;
 
   function candidates() {
     return actions.filter((a) => picked.every((key) => a.t.includes(key)));
@@ -104,6 +110,7 @@
         actions = [];
         picked = [];
         $("filter").value = "";
+        expectFrame(answer.version);
       }
     } catch (error) {
       showProblem(String(error));
@@ -217,19 +224,36 @@
     while (log.children.length > 200) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
     if (page === "play") {
-      // A new position: what was typed or clicked for the old one no longer applies.
-      if (Number(frame.version) !== version) $("filter").value = "";
       $("leave-panel").hidden = frame.status !== "active";
       actions = frame.actions || [];
-      version = Number(frame.version);
-      picked = [];
-      busy = false;
+      if (Number(frame.version) !== version) {
+        // A new position: what was typed or clicked for the old one no longer applies.
+        $("filter").value = "";
+        version = Number(frame.version);
+        picked = [];
+        busy = false;
+      } else if (!candidates().length) {
+        // The same position drawn again (a frame comes for every batch of updates,
+        // each drawn from the latest state): the person's picks and a move on its
+        // way still stand, unless the picks match no action now.
+        picked = [];
+      }
       renderActions();
     }
   }
 
+  function expectFrame(wanted) {
+    clearTimeout(frameDue);
+    frameDue = setTimeout(() => {
+      if (version >= wanted || body.dataset.ended) return;
+      console.warn(`no frame of version ${wanted} after ${FRAME_DUE_MS} ms: reconnecting`);
+      stream.close();
+      live();
+    }, FRAME_DUE_MS);
+  }
+
   function live() {
-    const stream = new EventSource(`/matches/${matchId}/${page}/events`);
+    stream = new EventSource(`/matches/${matchId}/${page}/events`);
     // Every connection starts with the match's whole log: a reconnect must not repeat it.
     stream.addEventListener("open", () => $("log").replaceChildren());
     stream.addEventListener("frame", (event) => drawFrame(JSON.parse(event.data)));

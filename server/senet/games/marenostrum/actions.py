@@ -20,6 +20,9 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)
 ``convert etru``             complete a conversion: your influence replaces theirs
 ``pay grain``                pay one card of the set being paid
+``gift wine``                after the revenue: the commodity the Queen of Sheba
+                             (any) or the Hanging Gardens (one your caravans
+                             produce) brings you
 ``pay grain artemis``        begin a set of commodities with the Temple of Artemis
                              counting as one more card of it
 ``swap grain tax``           Cleopatra: swap a card with the bank (commodity for tax,
@@ -29,6 +32,8 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
                              a commodity not in your hand
 ``gaze etru carthage``       Medusa: turn a legion of that civilization there to
                              stone
+``enchant etru``             Circe, before a ground battle she fights there: one
+                             legion of the other side does not roll
 ``capital troa``             free set-up: found the capital there
 ``sail lati tyr``            move (or launch) one trireme
 ``fight tyr carthage``       naval battle against that civilization there
@@ -84,10 +89,12 @@ GILD = "gild"
 BLOCKADE = "blockade"
 BARTER = "barter"
 GAZE = "gaze"
+ENCHANT = "enchant"
 VIA = "via"
 HOLD = "hold"
+GIFT = "gift"
 
-CARD_KINDS = (OFFER, GIVE, PAY, GILD)
+CARD_KINDS = (OFFER, GIVE, PAY, GILD, GIFT)
 SEAT_KINDS = (GRANT, NEXT)
 BARE_KINDS = (PASS, OCCUPY, DONE)
 ALL_KINDS = (
@@ -108,6 +115,7 @@ ALL_KINDS = (
     BLOCKADE,
     VIA,
     GAZE,
+    ENCHANT,
     MOVE,
     LOSE,
     SACK,
@@ -168,7 +176,7 @@ class MareAction(NamedTuple):
             return f"{BUY} {OWNABLE_IDS[a]}"
         if kind == CONVERT:
             return CONVERT if a < 0 else f"{CONVERT} {SPACE_IDS[a]}"
-        if kind in (CAPITAL, BLOCKADE, VIA):
+        if kind in (CAPITAL, BLOCKADE, VIA, ENCHANT):
             return f"{kind} {SPACE_IDS[a]}"
         if kind == SAIL:
             return f"{SAIL} {SPACE_IDS[a]} {SPACE_IDS[b]}"
@@ -236,9 +244,11 @@ _ARITY = {
     GIVE: (1,),
     PAY: (1, 2),
     GILD: (1,),
+    GIFT: (1,),
     SWAP: (2,),
     BARTER: (2,),
     GAZE: (2,),
+    ENCHANT: (1,),
     GRANT: (1,),
     NEXT: (1,),
     TAKE: (2,),
@@ -360,8 +370,8 @@ def parse_action(text: str) -> MareAction:
         return A(BUY, _index(OWNABLE_IDS, args[0], "a hero or a wonder"))
     if kind == CONVERT:
         return A(CONVERT, _province(args[0]) if args else -1)
-    if kind == CAPITAL:
-        return A(CAPITAL, _province(args[0]))
+    if kind in (CAPITAL, ENCHANT):
+        return A(kind, _province(args[0]))
     if kind == SAIL:
         return A(SAIL, _space(args[0]), _space(args[1]))
     if kind in (BLOCKADE, VIA):

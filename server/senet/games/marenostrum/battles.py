@@ -26,7 +26,14 @@ from senet.games.marenostrum.cards import (
     effects_of,
 )
 from senet.games.marenostrum.civilizations import CIVS
-from senet.games.marenostrum.constants import CREATURE_UNIT, FORTRESS_UNIT, LEGION_UNIT, NOBODY
+from senet.games.marenostrum.constants import (
+    CREATURE_UNIT,
+    FORTRESS_UNIT,
+    LEGION_UNIT,
+    NOBODY,
+    SPELL_POWER,
+    SPELLBOUND,
+)
 from senet.games.marenostrum.occupation import release
 from senet.games.marenostrum.tokens import CARAVAN, CITY, MARKET, TEMPLE
 
@@ -121,8 +128,9 @@ def battle_total(
 ) -> int:
     """Text: a die per legion, a 6 per creature and fortress, plus card bonuses.
 
-    Against ``enemy``: Circe's owner silences legions of ``civ`` (they do not roll),
-    and a Behemoth standing there makes ``civ``'s fortresses and creatures roll.
+    Against ``enemy``: Circe's spell, where her owner has cast it on this battle
+    (:func:`spell_caster`), keeps legions of ``civ`` from rolling, and a Behemoth
+    standing there makes ``civ``'s fortresses and creatures roll.
     The faces rolled, in the order drawn, are appended to ``dice`` when given."""
     cards = seat_cards(state, civ)
     legions = state.legions[civ][province]
@@ -134,8 +142,10 @@ def battle_total(
     rolling = legions
     breaks = False
     if enemy != NOBODY:
-        silenced = sum(e.amount for e in effects_of(seat_cards(state, enemy), SILENCE))
-        rolling -= min(legions, silenced)
+        caster = state.seat_of[enemy]
+        if caster != NOBODY and state.powers_used[caster] & SPELLBOUND:
+            silenced = sum(e.amount for e in effects_of(state.owned[caster], SILENCE))
+            rolling -= min(legions, silenced)
         breaks = bool(state.creatures[enemy][province]) and bool(creature_effect(enemy, BREAK_SIX))
     sixes = min(rolling, sum(e.amount for e in effects_of(cards, AUTO_SIX)))
     total = 6 * sixes + sum(_roll(state, dice) + per_die for _ in range(rolling - sixes))
@@ -149,6 +159,23 @@ def battle_total(
         total += 6 * creatures + (6 + fortress_bonus) * fortresses
     total += sum(e.amount for e in effects_of(cards, BATTLE_BONUS))
     return total
+
+
+def spell_caster(state: MareData, mover: int, enemy: int, province: int) -> int:
+    """The seat that may cast Circe's spell before the ground battle of ``mover``
+    against ``enemy`` in ``province``, NOBODY if none: her owner, attacking or
+    defending, once per military phase, when the other side has a legion there to
+    keep from rolling (ruling R23)."""
+    for civ, other in ((mover, enemy), (enemy, mover)):
+        seat = state.seat_of[civ]
+        if (
+            seat != NOBODY
+            and not state.powers_used[seat] & SPELL_POWER
+            and state.legions[other][province]
+            and effects_of(state.owned[seat], SILENCE)
+        ):
+            return seat
+    return NOBODY
 
 
 def naval_total(

@@ -177,7 +177,7 @@ POOL: tuple[Card, ...] = (
     ),
     _c("solomon", "Solomon", HERO, E(KEEP_TAX_EFFECT, "", 5)),
     # [C1] extra resources "indirectly": the wanderer's bargain after the trading, one
-    # card of the hand for one commodity the hand lacks (notes 5.7).
+    # card of the hand for any one commodity of the bank (notes 5.7, ruling R21).
     _c("ulysses", "Ulysses", HERO, E(EXCHANGE, "after_trade", 1)),
     # 2005 heroes.
     _c("adonis", "Adonis", HERO, E(COST, "god", 0)),  # [C1] gods cost nothing

@@ -9,7 +9,7 @@ other's face-up offers in turn, starting with the Director.
 from __future__ import annotations
 
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import gods, rules
+from senet.games.marenostrum import gifts, gods, rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.cards import EXCHANGE, effects_of
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES
@@ -18,6 +18,8 @@ from senet.games.marenostrum.constants import (
     COMMERCE,
     COMMERCE_ROLE,
     COMPENSATE,
+    GIFT,
+    GIFT_TAKEN,
     NOBODY,
     OFFER,
     TAKE,
@@ -35,8 +37,24 @@ class Commerce(TurnOrder):
     def _start_commerce(self) -> None:
         self.phase = COMMERCE
         director = self.roles[COMMERCE_ROLE]
+        taken = sum(GIFT_TAKEN.values())
+        self.powers_used = [used & ~taken for used in self.powers_used]
         for i in range(self.seat_count):
-            self._collect(rules.revenue(self, (director + i) % self.seat_count))
+            self.collect(*rules.revenue(self, (director + i) % self.seat_count))
+        self._ask_gifts()
+
+    def _ask_gifts(self) -> None:
+        """Once the income is in, each owner of a card that brings a commodity of his
+        choice takes it, in seat order from the Director, as the income is paid
+        (rulings R52 and R44; :mod:`.gifts`). Then the holders of gods decide (ruling
+        R18)."""
+        director = self.roles[COMMERCE_ROLE]
+        for i in range(self.seat_count):
+            seat = (director + i) % self.seat_count
+            if gifts.settle(self, seat):
+                self.step = GIFT
+                self.actor = seat
+                return
         self._ask_trade_gods(0)
 
     def _ask_trade_gods(self, place: int) -> None:
@@ -58,18 +76,6 @@ class Commerce(TurnOrder):
         with a power to use) or passed (the next holder is asked)."""
         place = (self.actor - self.roles[COMMERCE_ROLE]) % self.seat_count
         self._ask_trade_gods(place if invoked else place + 1)
-
-    def _collect(self, income: tuple[int, list[int]]) -> None:
-        seat, cards = income
-        got = [self._draw(seat, card, count) for card, count in enumerate(cards)]
-        if any(got):
-            self.emit("revenue", seat=seat, cards=sum(got))
-            self.emit(
-                "revenue_cards",
-                frozenset({seat}),
-                seat=seat,
-                cards={CARD_NAMES[c]: n for c, n in enumerate(got) if n},
-            )
 
     def _start_trade(self, size: int) -> None:
         self.trade_size = size
@@ -219,12 +225,13 @@ class Commerce(TurnOrder):
         self._start_offerings()
 
     def barter_options(self, seat: int) -> list[MareAction]:
-        """Ulysses: a card of the hand for a commodity of the bank the hand lacks."""
+        """Ulysses: a card of the hand for any commodity of the bank but its own kind
+        (ruling R21)."""
         if not any(e.arg == "after_trade" for e in effects_of(self.owned[seat], EXCHANGE)):
             return []
         hand, bank = self.hands[seat], self.bank
-        wanted = [t for t in COMMODITY_TYPES if bank[t] and not hand[t]]
-        return [A(act.BARTER, c, t) for c in range(CARD_TYPES) if hand[c] for t in wanted]
+        wanted = [t for t in COMMODITY_TYPES if bank[t]]
+        return [A(act.BARTER, c, t) for c in range(CARD_TYPES) if hand[c] for t in wanted if t != c]
 
     def _barter(self, action: MareAction) -> None:
         seat = self.actor

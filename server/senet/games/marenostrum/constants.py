@@ -24,6 +24,8 @@ BARTER = "barter"  # Ulysses's owner may swap a card with the bank after the tra
 WAR_GOD = "war_god"  # Mars's holder, before a ground battle he fights: invoke or keep
 ROLE_GOD = "role_god"  # Ishtar's holder, at the role step: invoke her on a role or not
 TRADE_GOD = "trade_god"  # a god's holder, before the trade is sized: invoke it or not
+SPELL = "spell"  # Circe's owner, before a ground battle she fights: cast her spell or not
+GIFT = "gift"  # a commodity from the bank: a card's gift after the revenue, or Hermes's
 OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
 KEEP = "keep"  # after construction, a player may give tax cards back instead of keeping them
 OVER = "over"
@@ -51,6 +53,8 @@ STEPS = (
     OCCUPATION,
     KEEP,
     TRADE_GOD,
+    SPELL,
+    GIFT,
     OVER,
 )
 
@@ -69,9 +73,18 @@ PHASE_ROLE = {OFFERINGS: PRIEST_ROLE, CONSTRUCTION: POLITICAL_ROLE, MILITARY: MI
 NOBODY = -1
 
 # Once-per-phase card powers, as bits of a seat's ``powers_used`` (cleared when the
-# seat's construction or military turn begins).
-CLEOPATRA_POWER, MIDAS_POWER, ARTEMIS_POWER, MEDUSA_POWER = 1, 2, 4, 8
-POWER_BITS = 15
+# seat's construction or military turn begins, except Circe's spell: her owner may
+# cast it defending in another's military turn, so it lasts the whole military phase).
+CLEOPATRA_POWER, MIDAS_POWER, ARTEMIS_POWER, MEDUSA_POWER, SPELL_POWER = 1, 2, 4, 8, 16
+#: Circe's spell is on the ground battle about to be fought (cleared once it is).
+SPELLBOUND = 32
+#: The commodity the Hanging Gardens and the Queen of Sheba bring has been taken this
+#: commerce phase (cleared when it begins), by their income effect's kind.
+GIFT_TAKEN = {"produced": 64, "any": 128}
+#: The cards Hermes still brings his holder, who picks them one by one: a count in
+#: these two bits (0 to 3, in units of ``HERMES_UNIT``).
+HERMES_UNIT, HERMES_DUE = 256, 768
+POWER_BITS = 1023
 
 # Ground unit kinds in battle losses.
 UNIT_KINDS = ("legion", "creature", "fortress")

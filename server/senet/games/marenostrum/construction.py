@@ -84,14 +84,28 @@ class Construction(Purchases):
         out: list[MareAction] = []
         setup = self.phase == SETUP
 
+        # Whether an item is affordable does not depend on the province, and whether
+        # a cost can be paid not on the item: each is worked out once per call, not
+        # once per province or card.
+        known: dict[tuple[int, int], bool] = {}
+        payable: dict[int, bool] = {}
+
         def affordable(item: int, card: int = -1) -> bool:
-            if setup:
-                return (
-                    ITEM_COST[item] <= self.points_left
-                    if item < BUY_ITEM
-                    else (self.points_left >= HERO_COST)
-                )
-            return self.can_pay(seat, self.cost(seat, item, card))
+            answer = known.get((item, card))
+            if answer is None:
+                if setup:
+                    answer = (
+                        ITEM_COST[item] <= self.points_left
+                        if item < BUY_ITEM
+                        else (self.points_left >= HERO_COST)
+                    )
+                else:
+                    cost = self.cost(seat, item, card)
+                    answer = payable.get(cost)
+                    if answer is None:
+                        answer = payable[cost] = self.can_pay(seat, cost)
+                known[item, card] = answer
+            return answer
 
         if setup and self.influence[self.capital[civ]] != civ:
             if affordable(INFLUENCE):

@@ -21,7 +21,14 @@ from senet.games.marenostrum import rules
 from senet.games.marenostrum.board import PROVINCES, SPACES
 from senet.games.marenostrum.cards import COST, GOD_COST, GODS, PYRAMIDS_INDEX, effects_of
 from senet.games.marenostrum.civilizations import CAPITALS, CIVS
-from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX, bank_start, draw
+from senet.games.marenostrum.commodities import (
+    CARD_NAMES,
+    CARD_TYPES,
+    COMMODITY_TYPES,
+    TAX,
+    bank_start,
+    draw,
+)
 from senet.games.marenostrum.constants import NOBODY, OVER, ROLE_IDS, SETUP, SETUP_BUILD
 from senet.games.marenostrum.tokens import (
     BUILDING_NAMES,
@@ -142,6 +149,19 @@ class MareData(GameState):
     def _draw(self, seat: int, card: int, count: int) -> int:
         """Move up to ``count`` cards of ``card`` from the bank to ``seat``'s hand."""
         return draw(self.bank, self.hands[seat], card, count)
+
+    def collect(self, seat: int, cards: list[int]) -> None:
+        """``seat`` draws ``cards`` (a count per card type) as income, as far as the
+        bank holds them: how many is public, which ones are told to ``seat`` alone."""
+        got = [self._draw(seat, card, count) for card, count in enumerate(cards)]
+        if any(got):
+            self.emit("revenue", seat=seat, cards=sum(got))
+            self.emit(
+                "revenue_cards",
+                frozenset({seat}),
+                seat=seat,
+                cards={CARD_NAMES[c]: n for c, n in enumerate(got) if n},
+            )
 
     def cost(self, seat: int, item: int, card: int = -1) -> int:
         """What ``item`` costs ``seat`` now: the best single reduction applies (text)."""

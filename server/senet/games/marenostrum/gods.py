@@ -22,7 +22,7 @@ from senet.games.marenostrum.board import ICONS, PROVINCES, SPACES
 from senet.games.marenostrum.cards import GOD_IDS
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES, draw
-from senet.games.marenostrum.constants import NOBODY
+from senet.games.marenostrum.constants import HERMES_DUE, HERMES_UNIT, NOBODY
 from senet.games.marenostrum.tokens import CARAVAN, CITY
 
 if TYPE_CHECKING:
@@ -55,17 +55,31 @@ def protected(state: MareData, civ: int) -> bool:
 
 
 def hermes(state: MareData, seat: int) -> None:
-    """Hermes: three cards of the kinds the holder produces, the fullest in the bank
-    first (notes 3.7); any commodity when it produces none."""
+    """Hermes: three cards among the kinds the holder produces (notes 3.7), which he
+    picks one by one (``gift``; ruling R18); any commodity when the bank holds none
+    of those kinds."""
+    state.powers_used[seat] = (state.powers_used[seat] & ~HERMES_DUE) | (HERMES_CARDS * HERMES_UNIT)
+
+
+def hermes_left(state: MareData, seat: int) -> int:
+    """The cards Hermes still brings ``seat``."""
+    return (state.powers_used[seat] & HERMES_DUE) // HERMES_UNIT
+
+
+def hermes_kinds(state: MareData, seat: int) -> list[int]:
+    """The commodities ``seat`` may take for Hermes: the kinds it produces that the
+    bank holds, else any the bank holds."""
     produced = rules.revenue(state, seat)[1]
     kinds = [c for c in COMMODITY_TYPES if produced[c] and state.bank[c]]
-    kinds = kinds or [c for c in COMMODITY_TYPES if state.bank[c]]
-    for _ in range(HERMES_CARDS):
-        if not kinds:
-            break
-        fullest = max(kinds, key=lambda c: (state.bank[c], -c))
-        draw(state.bank, state.hands[seat], fullest, 1)
-        kinds = [c for c in kinds if state.bank[c]]
+    return kinds or [c for c in COMMODITY_TYPES if state.bank[c]]
+
+
+def hermes_take(state: MareData, seat: int, card: int) -> None:
+    """``seat`` takes one of Hermes's cards, ``card`` (-1: none, the bank holds no
+    commodity; the card is lost)."""
+    if card >= 0:
+        draw(state.bank, state.hands[seat], card, 1)
+    state.powers_used[seat] -= HERMES_UNIT
 
 
 def isis(state: MareData) -> None:
@@ -146,13 +160,16 @@ def invoke_options(state: MareData, seat: int) -> list[MareAction]:
         out.append(MareAction(act.INVOKE, HERMES))
     if ready(state, ISIS, seat) and any(state.bank):
         out.append(MareAction(act.INVOKE, ISIS))
+    baal, vulcan = ready(state, BAAL, seat), ready(state, VULCAN, seat)
+    if not (baal or vulcan):
+        return out  # the provinces' targets are Baal's and Vulcan's only
     for p in range(PROVINCES):
         owner = state.influence[p]
         if owner in (NOBODY, civ) or protected(state, owner):
             continue
         if state.temples[p] and rules.guards_temples(state, owner):
             continue
-        if ready(state, BAAL, seat):
+        if baal:
             out.extend(
                 MareAction(act.INVOKE, BAAL, p, commodity)
                 for i, commodity in enumerate(ICONS[p])
@@ -160,7 +177,7 @@ def invoke_options(state: MareData, seat: int) -> list[MareAction]:
             )
         # Designed: never a capital's last city.
         last = p == state.capital[owner] and state.cities[p] == 1
-        if ready(state, VULCAN, seat) and state.cities[p] and not last:
+        if vulcan and state.cities[p] and not last:
             out.append(MareAction(act.INVOKE, VULCAN, p))
     return out
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from senet.games.errors import IllegalActionError
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import occupation
+from senet.games.marenostrum import gifts, occupation
 from senet.games.marenostrum.board import PROVINCES, SPACE_NAMES
 from senet.games.marenostrum.cards import GODS, OWNABLE
 from senet.games.marenostrum.civilizations import CIV_NAMES
@@ -14,10 +14,12 @@ from senet.games.marenostrum.commodities import CARD_NAMES
 from senet.games.marenostrum.constants import (
     BARTER,
     DECLARE,
+    GIFT,
     KEEP,
     PAY,
     ROLE_GOD,
     ROLE_NAMES,
+    SPELL,
     TRADE_GOD,
     UNIT_KINDS,
     WAR_GOD,
@@ -48,6 +50,28 @@ def _invoke_label(god: str, space: int, target: int) -> str:
     if god == "baal":
         return f"Invoke Baal: destroy the {CARD_NAMES[target]} caravan of {SPACE_NAMES[space]}"
     return f"Invoke Vulcan: destroy a city of {SPACE_NAMES[space]}"
+
+
+def _gift_label(state: MareState, card: int) -> str:
+    """``gift``: the card that brings it, e.g. "Queen of Sheba: take a wine card from
+    the bank"."""
+    gift = gifts.due(state, state.actor) if state.step == GIFT else None
+    if gift is None:
+        return f"Take {_card(card)} from the bank"
+    more = f" ({gift.left - 1} more to take)" if gift.left > 1 else ""
+    return f"{gift.giver}: take {_card(card)} from the bank{more}"
+
+
+def _spell_label(state: MareState, province: int) -> str:
+    """``enchant``: whose legion does not roll, e.g. "Circe: a legion of Rome does not
+    roll in this battle (Etruria)"."""
+    where = SPACE_NAMES[province]
+    if state.step != SPELL or not state.queue:
+        return f"Circe: an enemy legion does not roll in the battle in {where}"
+    _, enemy = state.battle_at_hand()
+    mover = state.civ_of[state.queue[0]]
+    other = enemy if state.civ_of[state.actor] == mover else mover
+    return f"Circe: a legion of {CIV_NAMES[other]} does not roll in this battle ({where})"
 
 
 def _hold_label(state: MareState, building: int, commodity: int) -> str:
@@ -119,6 +143,10 @@ def describe(state: MareState, action: Any) -> str:
         return f"Medusa: turn a legion of {CIV_NAMES[b]} in {SPACE_NAMES[a]} to stone"
     if kind == act.GILD:
         return f"Midas: turn {_card(a)} into two tax cards"
+    if kind == act.ENCHANT:
+        return _spell_label(state, a)
+    if kind == act.GIFT:
+        return _gift_label(state, a)
     if kind == act.PASS:
         if state.step == WAR_GOD:
             return "Keep Mars for a later battle"
@@ -126,6 +154,8 @@ def describe(state: MareState, action: Any) -> str:
             return "Leave Ishtar's power unused"
         if state.step == TRADE_GOD:
             return "Keep the god's power for later"
+        if state.step == SPELL:
+            return "Keep Circe's spell for a later battle this phase"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

@@ -25,6 +25,9 @@ from senet.games.marenostrum.constants import (
     LOSSES,
     NOBODY,
     OCCUPATION,
+    SPELL,
+    SPELL_POWER,
+    SPELLBOUND,
     WAR_GOD,
 )
 from senet.games.marenostrum.turns import TurnOrder
@@ -71,11 +74,7 @@ class Military(TurnOrder):
                 enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
-                holder = gods.war_god_holder(self, mover, enemy)
-                if holder != NOBODY:
-                    # Mars's holder decides before the dice (ruling R18).
-                    self.step = WAR_GOD
-                    self.actor = holder
+                if self._ask_before_battle(mover, enemy, province, spell_asked=False):
                     return
                 self._ground_battle(mover, enemy, province)
                 if self._next_loss():
@@ -91,15 +90,48 @@ class Military(TurnOrder):
         self.step = GROUND
         self._next_player()
 
-    def war_god_battle(self) -> tuple[int, int]:
-        """The battle Mars's holder is deciding on: (province, enemy of the mover)."""
+    def _ask_before_battle(self, mover: int, enemy: int, province: int, spell_asked: bool) -> bool:
+        """Hand the battle's choices before its dice to the seats that have them:
+        Circe's owner first (ruling R23), then Mars's holder, who then knows whether
+        her spell is on the battle (ruling R18). True when a seat must decide."""
+        if not spell_asked:
+            caster = rules.spell_caster(self, mover, enemy, province)
+            if caster != NOBODY:
+                self.step = SPELL
+                self.actor = caster
+                return True
+        holder = gods.war_god_holder(self, mover, enemy)
+        if holder != NOBODY:
+            self.step = WAR_GOD
+            self.actor = holder
+            return True
+        return False
+
+    def battle_at_hand(self) -> tuple[int, int]:
+        """The battle Circe's owner or Mars's holder is deciding on: (province, enemy
+        of the mover)."""
         province, enemy = divmod(self.fought[-1], CIVS)
         return province, enemy
 
+    def _spell(self, cast: bool) -> None:
+        """Circe's owner has cast her spell on the battle at hand or kept it: Mars's
+        holder is asked next, then the battle is fought."""
+        province, enemy = self.battle_at_hand()
+        if cast:
+            self.powers_used[self.actor] |= SPELL_POWER | SPELLBOUND
+            self.emit("card_power", seat=self.actor, card="circe")
+        mover = self.civ_of[self.queue[0]]
+        if not self._ask_before_battle(mover, enemy, province, spell_asked=True):
+            self._fight_at_hand()
+
     def _war_god(self, invoked: bool) -> None:
         """Mars's holder has invoked him (+6 to his side) or kept him: fight on."""
-        province, enemy = self.war_god_battle()
-        mars = self.civ_of[self.actor] if invoked else NOBODY
+        self._fight_at_hand(self.civ_of[self.actor] if invoked else NOBODY)
+
+    def _fight_at_hand(self, mars: int = NOBODY) -> None:
+        """The choices before its dice made, the battle at hand is fought (Mars adds 6
+        to the side ``mars``) and the mover's other battles follow."""
+        province, enemy = self.battle_at_hand()
         self.actor = self.queue[0]
         self._ground_battle(self.civ_of[self.actor], enemy, province, mars)
         if not self._next_loss():
@@ -118,6 +150,8 @@ class Military(TurnOrder):
         defence_dice: list[int] = []
         attack = rules.battle_total(self, mover, province, True, enemy, attack_dice)
         defence = rules.battle_total(self, enemy, province, False, mover, defence_dice)
+        if any(used & SPELLBOUND for used in self.powers_used):
+            self.powers_used = [used & ~SPELLBOUND for used in self.powers_used]
         attack += gods.MARS_BONUS if mars == mover else 0
         defence += gods.MARS_BONUS if mars == enemy else 0
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))

@@ -29,10 +29,17 @@ from senet.games.marenostrum.battles import (
     remove_unit,
     sack,
     seat_cards,
+    spell_caster,
 )
 from senet.games.marenostrum.board import CITY_SITES, ICONS, PROVINCES
-from senet.games.marenostrum.cards import INCOME, PYRAMIDS_INDEX, ROLE_BONUS, SET_BONUS, effects_of
-from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, TAX
+from senet.games.marenostrum.cards import (
+    INCOME,
+    PYRAMIDS_INDEX,
+    ROLE_BONUS,
+    SET_BONUS,
+    effects_of,
+)
+from senet.games.marenostrum.commodities import CARD_TYPES, TAX
 from senet.games.marenostrum.constants import (
     ARTEMIS_POWER,
     COMMERCE_ROLE,
@@ -164,12 +171,6 @@ def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
         elif effect.arg == "tax_per_temple":
             temples = sum(state.temples[p] for p in range(PROVINCES) if state.influence[p] == civ)
             cards[TAX] += effect.amount * temples
-        elif effect.arg in ("produced", "any"):
-            # Designed: the commodity of that kind the bank holds most of.
-            kinds = [c for c in COMMODITY_TYPES if cards[c]] if effect.arg == "produced" else []
-            kinds = kinds or list(COMMODITY_TYPES)
-            best = max(kinds, key=lambda c: (state.bank[c], -c))
-            cards[best] += effect.amount
     return seat, cards
 
 
@@ -243,5 +244,6 @@ __all__ = [
     "seat_cards",
     "set_spare",
     "setup_area",
+    "spell_caster",
     "trireme_count",
 ]

@@ -32,6 +32,7 @@ from senet.games.marenostrum.constants import (
     PHASE_NAMES,
     POWER_BITS,
     ROLE_IDS,
+    SPELL,
     STEPS,
     WAR_GOD,
 )
@@ -448,8 +449,8 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         raise CorruptStateError("a blockade needs the crossing and its chain")
     if s.step == OCCUPATION and (s.after_space < 0 or s.occupier[s.after_space] < 0):
         raise CorruptStateError("the occupation step needs the province occupied")
-    if s.step == WAR_GOD and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
-        raise CorruptStateError("Mars's step needs the ground battle it is about")
+    if s.step in (WAR_GOD, SPELL) and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
+        raise CorruptStateError("Mars's and Circe's steps need the ground battle they are about")
     if s.step == KEEP and not s.queue:
         raise CorruptStateError("the keep step needs the players still to choose")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)

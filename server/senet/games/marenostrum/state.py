@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from senet.games.errors import MalformedActionError
 from senet.games.interface import Event, Game, JsonDict
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import gods, labels, occupation, rules, snapshot
+from senet.games.marenostrum import gifts, gods, labels, occupation, rules, snapshot
 from senet.games.marenostrum.actions import MareAction, is_well_formed
 from senet.games.marenostrum.blockade import GreekBlockade
 from senet.games.marenostrum.cards import GODS
@@ -41,8 +41,11 @@ from senet.games.marenostrum.constants import (
     BARTER,
     BLOCKADE,
     BUILD,
+    COMMERCE,
     COMPENSATE,
+    CONSTRUCTION,
     DECLARE,
+    GIFT,
     GROUND,
     KEEP,
     LOSSES,
@@ -58,6 +61,7 @@ from senet.games.marenostrum.constants import (
     ROLE_TIE,
     SETUP_BUILD,
     SETUP_CAPITAL,
+    SPELL,
     TAKE,
     TRADE_GOD,
     TRADE_SIZE,
@@ -305,10 +309,43 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         self._hold(action)
 
     def _war_god_actions(self, seat: int) -> list[MareAction]:
-        return [*gods.mars_options(self, self.war_god_battle()[0]), A(act.PASS)]
+        return [*gods.mars_options(self, self.battle_at_hand()[0]), A(act.PASS)]
 
     def _play_war_god(self, seat: int, action: MareAction) -> None:
         self._war_god(False)
+
+    def _gift_actions(self, seat: int) -> list[MareAction]:
+        gift = gifts.due(self, seat)
+        return [] if gift is None else [A(act.GIFT, card) for card in gift.kinds]
+
+    def _play_gift(self, seat: int, action: MareAction) -> None:
+        gift = gifts.due(self, seat)
+        assert gift is not None, "the gift step offers only what is due"
+        gifts.take(self, seat, gift, action.a)
+        if gift.taken:
+            self._ask_gifts()
+        else:
+            self._hermes_next(seat)
+
+    def _hermes_next(self, seat: int) -> None:
+        """Hermes's holder picks his next card where he has a choice (``gift``, ruling
+        R18); once he has them all, the turn he invoked Hermes in goes on: the commerce
+        phase's gods, his construction turn or his naval moves."""
+        if gifts.settle(self, seat):
+            self.step = GIFT
+            self.actor = seat
+        elif self.phase == COMMERCE:
+            self._trade_god_done(True)
+        elif self.phase == CONSTRUCTION:
+            self.step = BUILD
+        else:
+            self.step = NAVAL
+
+    def _spell_actions(self, seat: int) -> list[MareAction]:
+        return [A(act.ENCHANT, self.battle_at_hand()[0]), A(act.PASS)]
+
+    def _play_spell(self, seat: int, action: MareAction) -> None:
+        self._spell(action.kind == act.ENCHANT)
 
     def _role_god_actions(self, seat: int) -> list[MareAction]:
         return [*gods.ishtar_options(self, seat), A(act.PASS)]
@@ -325,7 +362,9 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     # ------------------------------------------- powers, played in any step
     def _play_invoke(self, seat: int, action: MareAction) -> None:
         gods.invoke(self, action)
-        if self.step == WAR_GOD:
+        if action.a == gods.HERMES:
+            self._hermes_next(seat)
+        elif self.step == WAR_GOD:
             self._war_god(True)
         elif self.step == ROLE_GOD:
             self._settle_roles()
@@ -411,6 +450,8 @@ STEPS: dict[str, Step] = {
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
     OCCUPATION: Step(MareState._occupation_actions, MareState._play_occupation),
     WAR_GOD: Step(MareState._war_god_actions, MareState._play_war_god),
+    SPELL: Step(MareState._spell_actions, MareState._play_spell),
+    GIFT: Step(MareState._gift_actions, MareState._play_gift),
 }
 
 #: The powers a step offers beside its own choices, by action kind; each leaves the

@@ -38,6 +38,7 @@ from senet.games.marenostrum.constants import (
     ROLE_GOD,
     ROLE_IDS,
     ROLE_TIE,
+    SPELL_POWER,
 )
 from senet.games.marenostrum.data import MareData
 from senet.games.marenostrum.tokens import ITEMS, KEEP_TAX
@@ -129,6 +130,8 @@ class TurnOrder(MareData):
         self.phase = phase
         self.queue = []
         self.unordered = list(range(self.seat_count))
+        if phase == MILITARY:
+            self.powers_used = [used & ~SPELL_POWER for used in self.powers_used]
         self._order_next()
 
     def _order_next(self) -> None:
@@ -165,7 +168,7 @@ class TurnOrder(MareData):
             self._grant_free_builds(seat, free)
         else:
             self.step = NAVAL
-            self.powers_used[seat] = 0
+            self.powers_used[seat] &= SPELL_POWER
             self.moved_legions = [0] * PROVINCES
             self.moved_creatures = [0] * PROVINCES
             self.moved_triremes = [0] * SPACES
