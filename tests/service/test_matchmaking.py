@@ -10,8 +10,9 @@ not made to wait."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import grpc
 import pytest
@@ -22,6 +23,8 @@ from senet.service.matchmaking import Matchmaker, QueuedMatch, TicketRequest
 from senet.service.records import SeatClaim
 from senet.service.server import RunningServer
 from senet.service.tickets import Ticket
+from senet.store import StoreError
+from senet.store.players import Claim, PlayerStore
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
 from tests.service.conftest import Deployment, expect_error
@@ -67,6 +70,17 @@ async def _next(call: Any) -> pb.FindMatchResponse:
 def _matchmaker(server: RunningServer) -> Matchmaker:
     assert server.player_servicer is not None
     return server.player_servicer.matchmaker
+
+
+async def _passes_by_hand(server: RunningServer) -> Matchmaker:
+    """The replica's matchmaker, with its background passes stopped: the test
+    runs every pass itself, in the order it needs."""
+    for task in server._tasks:
+        if task.get_coro().__qualname__ == "Matchmaker.run":  # type: ignore[union-attr]
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    return _matchmaker(server)
 
 
 async def _eventually(check: Callable[[], Awaitable[bool]], what: str) -> None:
@@ -223,6 +237,44 @@ async def test_two_replicas_matching_at_once_never_place_a_ticket_twice(
         assert ticket.ticket_id in {s.ticket_id for s in records[ticket.match_id].seats}
         summary = (await replicas[0].servicer.service.get(Caller(), ticket.match_id)).summary
         assert summary.seats[ticket.seat].claimed and summary.started
+
+
+class _DiesAtItsClaim:
+    """A replica's player store that is gone when the replica claims a group: the
+    replica was killed after making the group's match, before its claim landed."""
+
+    def __init__(self, inner: PlayerStore) -> None:
+        self._inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def claim(self, claim: Claim) -> bool:
+        raise StoreError("the replica was killed")
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "redis"])
+async def test_a_replica_killed_before_its_claim_leaves_no_record_of_the_tickets(
+    deployment: Deployment,
+) -> None:
+    """The matchmaking benchmark counted a ticket in two queued matches after a
+    replica was SIGKILLed: the dead replica's record of a match it never claimed,
+    and the match another replica placed the ticket in."""
+    replicas = [await deployment.start(match_interval_s=3600) for _ in range(2)]
+    dying, living = [await _passes_by_hand(r) for r in replicas]
+    store = living.players
+    dying.players = cast(PlayerStore, _DiesAtItsClaim(store))
+    request = TicketRequest(GAME, 2, 2, rated=False)
+    ada, bob = [await living.enqueue(Identity(s, s, False), request) for s in ("ada", "bob")]
+    with pytest.raises(StoreError):
+        await dying.match_once()  # makes the match of ada and bob, then dies
+    await store.cancel(bob.ticket_id)
+    cy = await living.enqueue(Identity("cy", "cy", False), request)
+    assert await living.match_once() == 1  # ada and cy
+    records = [QueuedMatch.from_json(doc) for _, doc in await store.queued_matches(100)]
+    assert [sorted(s.ticket_id for s in r.seats) for r in records] == [
+        sorted([ada.ticket_id, cy.ticket_id])
+    ]
 
 
 # ---------------------------------------------------------------- a drained replica

@@ -27,7 +27,7 @@ from senet.service.ratings import (
 )
 from senet.service.records import SeatPlan
 from senet.service.server import RunningServer
-from senet.store.players import MemoryPlayerStore, PlayerStore
+from senet.store.players import Claim, MemoryPlayerStore, PlayerStore
 from senet.store.redis_players import RedisPlayerStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import player_service_pb2 as pb
@@ -183,7 +183,7 @@ async def _rated_match(
     for subject in subjects:
         await players.put_player(subject, f'{{"name": "{subject.title()}"}}')
     record = QueuedMatch(GAME, True, tuple(QueuedSeat(s) for s in subjects))
-    await players.add_queued_match(match_id, record.to_json())
+    assert await players.claim(Claim((), (), 0, match_id, record.to_json()))  # no tickets to take
     if leaver is not None:
         await service.leave(callers[leaver], match_id)
     await _play_out(service, match_id, callers)

@@ -38,8 +38,9 @@ def _ticket(ticket_id: str, subject: str = "ada", expires_ms: int = 10_000) -> T
     )
 
 
-def _claim(*ids: str) -> Claim:
-    return Claim(ids, tuple(f'{{"id": "{i}", "matched": true}}' for i in ids), 50_000)
+def _claim(*ids: str, match_id: str = "m1") -> Claim:
+    docs = tuple(f'{{"id": "{i}", "matched": true}}' for i in ids)
+    return Claim(ids, docs, 50_000, match_id, f'{{"seats": "{",".join(ids)}"}}')
 
 
 async def test_a_player_holds_one_ticket_per_game_until_it_is_cancelled(
@@ -67,10 +68,13 @@ async def test_claims_take_every_ticket_or_none(players: PlayerStore) -> None:
     for ticket_id, subject in (("a", "ada"), ("b", "bob"), ("c", "cy")):
         await players.enqueue(_ticket(ticket_id, subject))
     first, second = await asyncio.gather(
-        players.claim(_claim("a", "b")), players.claim(_claim("b", "c"))
+        players.claim(_claim("a", "b", match_id="m1")),
+        players.claim(_claim("b", "c", match_id="m2")),
     )
     assert (first, second) == (True, False)
     assert await players.queued(10) == ['{"id": "c"}']  # c stayed queued, unchanged
+    # Only the claim that took its tickets remembers its match.
+    assert await players.queued_matches(10) == [("m1", '{"seats": "a,b"}')]
     assert not await players.touch("a", 99_000)  # matched: no longer queued
     assert await players.update_ticket("a", '{"id": "a", "delivered": true}')
     assert not await players.update_ticket("zz", "{}")
@@ -83,8 +87,7 @@ async def test_a_matched_ticket_keeps_its_lock_until_its_match_is_released(
     assert await players.claim(_claim("a"))
     assert await players.expire(60_000, 10) == ["a"]  # the matched ticket is dropped...
     assert await players.enqueue(_ticket("b")) == "a"  # ...but its match holds the lock
-    await players.add_queued_match("m1", "{}")
-    assert await players.queued_matches(10) == [("m1", "{}")]
+    assert await players.queued_matches(10) == [("m1", '{"seats": "a"}')]
     await players.release("m1", [("ada|pebbles", "a")])
     await players.release("m1", [("ada|pebbles", "a")])  # idempotent
     assert await players.queued_matches(10) == []

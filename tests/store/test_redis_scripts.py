@@ -43,7 +43,7 @@ PINNED_SHAS = {
     "players_release": "25940a85286a184860ecda889040729c301bf672",
     "tickets_enqueue": "380c783725498032f64b843b8178595345dc9222",
     "tickets_scan": "62ef9d77aa85e0547dde9b6be3676561af997827",
-    "tickets_claim": "4eec2ea6e32464ba7e652a341f6ca788077df360",
+    "tickets_claim": "8b7667250ac3db05d66e22dc90dc6785f683fa33",
     "tickets_drop": "721d17bb29c6ba986ba75d0ed3416a0bb494f208",
     "tickets_touch": "b462eeb70c1d8b65f32305ea011afc774311d0db",
 }

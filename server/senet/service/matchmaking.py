@@ -5,8 +5,9 @@ accepts, serves and matches them, and a replica's death loses none. Every
 replica runs :meth:`Matchmaker.run`: a pass groups the queued tickets
 (:func:`senet.service.tickets.group_tickets`), then for each group creates the
 match (keyed by the group, so two replicas placing the same group make one
-match) and claims the tickets in one atomic step; a group of which any ticket
-was placed meanwhile is given up, and its match, which nobody joins, expires.
+match) and claims the tickets, writing the match's record, in one atomic step;
+a group of which any ticket was placed meanwhile is given up, and its match,
+which nobody joins, expires.
 The players' seats are joined at once with each ticket's secret key, so the
 match starts without waiting for anyone, and each player's stream gets the same
 seat token again from that key (:meth:`Matchmaker.follow`).
@@ -386,23 +387,22 @@ class Matchmaker:
         seats = tuple(QueuedSeat(t.subject, t.ticket_id, t.lock) for t in group.tickets) + tuple(
             QueuedSeat(bot) for _ in range(group.bots)
         )
-        record = QueuedMatch(first.game_id, first.rated, seats, now_ms())
-        await self.players.add_queued_match(match_id, record.to_json())
         now = now_ms()
+        record = QueuedMatch(first.game_id, first.rated, seats, now)
         matched = tuple(t.matched(match_id, seat, now) for seat, t in enumerate(group.tickets))
         claimed = await self.players.claim(
             Claim(
                 tuple(t.ticket_id for t in matched),
                 tuple(t.to_json() for t in matched),
                 now + MATCHED_RETAIN_S * 1000,
+                match_id,
+                record.to_json(),
             )
         )
         if not claimed:
-            # Another pass placed the same group (it made the same match: keep its
-            # record) or another group (this match is nobody's: forget it).
-            doc = await self.players.ticket(first.ticket_id)
-            if doc is None or Ticket.from_json(doc).match_id != match_id:
-                await self.players.release(match_id, [])
+            # Another pass placed one of the tickets first. If it placed this same
+            # group, it made this same match and wrote its record; otherwise the
+            # match made here is nobody's, and expires unjoined.
             return False
         for ticket in matched:
             try:

@@ -88,12 +88,21 @@ class TicketWrite:
 
 @dataclass(frozen=True)
 class Claim:
-    """Queued tickets placed in one match, all or none."""
+    """Queued tickets placed in one match, all or none, with the match's record.
+
+    The record is written by the same atomic step that takes the tickets, so a
+    record names only tickets it holds: a replica that dies after making a match
+    and before claiming leaves no record behind (its match, which nobody joins,
+    expires), and a lost claim writes none.
+    """
 
     ticket_ids: tuple[str, ...]
     docs: tuple[str, ...]
     #: Until when the matched tickets are kept for their players to collect.
     retain_until_ms: int
+    #: The match the tickets are placed in, and its queued-match record.
+    match_id: str
+    record: str
 
 
 class PlayerStore(ABC):
@@ -134,10 +143,6 @@ class PlayerStore(ABC):
 
     # --------------------------------------------------------- queued matches
     @abstractmethod
-    async def add_queued_match(self, match_id: str, doc: str) -> None:
-        """Remember a match made from tickets until it ends (see :meth:`release`)."""
-
-    @abstractmethod
     async def queued_matches(self, limit: int) -> list[tuple[str, str]]:
         """Up to ``limit`` (match id, document) of queued matches not released."""
 
@@ -162,8 +167,9 @@ class PlayerStore(ABC):
 
     @abstractmethod
     async def claim(self, claim: Claim) -> bool:
-        """Take every ticket of ``claim`` out of the queue and write its matched
-        document, if every one is still queued; else change nothing (False)."""
+        """Take every ticket of ``claim`` out of the queue, write its matched
+        document and remember the match (its record, until :meth:`release`), if
+        every ticket is still queued; else change nothing (False)."""
 
     @abstractmethod
     async def cancel(self, ticket_id: str) -> bool:
@@ -246,9 +252,6 @@ class MemoryPlayerStore(PlayerStore):
     async def recent(self, subject: str, limit: int) -> list[str]:
         return self._recent.get(subject, [])[:limit]
 
-    async def add_queued_match(self, match_id: str, doc: str) -> None:
-        self._matches[match_id] = doc
-
     async def queued_matches(self, limit: int) -> list[tuple[str, str]]:
         return list(self._matches.items())[:limit]
 
@@ -287,6 +290,7 @@ class MemoryPlayerStore(PlayerStore):
             del t.by_rating[ticket_id]
             t.docs[ticket_id] = doc
             t.expiry[ticket_id] = claim.retain_until_ms
+        self._matches[claim.match_id] = claim.record
         return True
 
     async def cancel(self, ticket_id: str) -> bool:

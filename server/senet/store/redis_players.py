@@ -100,9 +100,6 @@ class RedisPlayerStore(PlayerStore):
         reply = await self._store.read("LRANGE", self.key(f"recent:{subject}"), 0, limit - 1)
         return [str(r) for r in reply]
 
-    async def add_queued_match(self, match_id: str, doc: str) -> None:
-        await self._store.read("HSET", self.key("matches"), match_id, doc)
-
     async def queued_matches(self, limit: int) -> list[tuple[str, str]]:
         _, flat = await self._store.read("HSCAN", self.key("matches"), 0, "COUNT", limit)
         return [(str(match_id), str(doc)) for match_id, doc in _pairs(flat)][:limit]
@@ -141,8 +138,9 @@ class RedisPlayerStore(PlayerStore):
         return [str(doc) for doc in reply]
 
     async def claim(self, claim: Claim) -> bool:
-        keys = [self.key(p) for p in ("tickets", "by_age", "by_rating", "expiry")]
-        args: list[Any] = [claim.retain_until_ms, len(claim.ticket_ids)]
+        keys = [self.key(p) for p in ("tickets", "by_age", "by_rating", "expiry", "matches")]
+        args: list[Any] = [claim.retain_until_ms, claim.match_id, claim.record]
+        args.append(len(claim.ticket_ids))
         args += [*claim.ticket_ids, *claim.docs]
         return bool(await self._store.run_script("tickets_claim", keys, args))
 
