@@ -16,6 +16,7 @@ from pathlib import Path
 import grpc
 import pytest
 
+from senet.service import processes
 from senet.v1 import match_service_pb2 as ms
 from senet.v1 import match_service_pb2_grpc
 from tests.service.conftest import REPO, free_port
@@ -111,6 +112,20 @@ async def test_server_processes_stop_when_the_supervisor_is_killed(
     while time.monotonic() < deadline and any(_alive(pid) for pid in orphans):
         await asyncio.sleep(0.2)
     assert not any(_alive(pid) for pid in orphans)
+
+
+async def test_a_process_orphaned_before_it_first_looks_still_stops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The supervisor may be killed between a child's banner and the child's first
+    look at its parent (the test above failed so under load): the adopting
+    process is then the parent the child first sees, and only the pid the
+    supervisor gave the child tells them apart."""
+    monkeypatch.setenv(processes.SUPERVISOR_PID, str(os.getpid()))  # never our parent
+    stop = asyncio.Event()
+    async with asyncio.timeout(30):
+        await processes.stop_when_orphaned(stop, interval_s=0.01)
+    assert stop.is_set()
 
 
 def _alive(pid: int) -> bool:

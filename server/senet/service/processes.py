@@ -29,6 +29,8 @@ log = logging.getLogger("senet.server")
 
 #: Set in a child's environment: it serves, and never supervises.
 CHILD_MARK = "SENET_SUPERVISED"
+#: Set in a child's environment: the supervisor's process id.
+SUPERVISOR_PID = "SENET_SUPERVISOR_PID"
 _RESTART_DELAY_S = 1.0
 
 
@@ -39,9 +41,15 @@ def is_child() -> bool:
 
 async def stop_when_orphaned(stop: asyncio.Event, interval_s: float = 1.0) -> None:
     """Set ``stop`` once the supervisor is gone (killed without forwarding a
-    signal): a server process must not outlive it, unsupervised and unseen."""
-    parent = os.getppid()
-    while os.getppid() == parent:
+    signal): a server process must not outlive it, unsupervised and unseen.
+
+    The supervisor is known by the pid it gave the child, not by the child's
+    parent when this starts: the supervisor may die between the child's banner
+    and this task's first step, and the parent read then would be the process
+    that adopted the orphan.
+    """
+    supervisor = int(os.environ.get(SUPERVISOR_PID) or os.getppid())
+    while os.getppid() == supervisor:
         await asyncio.sleep(interval_s)
     log.warning("the supervisor is gone; draining")
     stop.set()
@@ -64,6 +72,7 @@ def _child_environment(settings: Settings, metrics_dir: str | None) -> dict[str,
             str(value).lower() if isinstance(value, bool) else str(value)
         )
     env[CHILD_MARK] = "1"
+    env[SUPERVISOR_PID] = str(os.getpid())
     if metrics_dir is not None:
         env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     return env
