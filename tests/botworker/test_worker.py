@@ -260,7 +260,9 @@ async def test_bots_offer_while_a_person_is_still_choosing(server: RunningServer
     not wait on the person's, though the person's seat is the current one."""
     seen = await _into_a_trade(server, None, answer=True)
     first, last = seen[0], seen[-1]
-    assert first.current_seat == 0 and set(first.deciding_seats) >= {0, 1}
+    # Which bots are still to offer when the person first looks depends on how
+    # fast they are: one may have offered already.
+    assert first.current_seat == 0 and {0} < set(first.deciding_seats)
     assert list(last.deciding_seats) == [0]  # everyone else has offered
     assert last.version > first.version
 
