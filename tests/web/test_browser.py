@@ -187,7 +187,8 @@ def test_a_position_drawn_again_keeps_what_the_person_picked(
 ) -> None:
     """A frame comes for every batch of updates, each drawn from the latest state, so
     a position may be drawn twice; a card clicked in between stays picked (the click
-    that once did nothing in CI)."""
+    that once did nothing in CI), and the board and the buttons drawn again unchanged
+    are the same elements (one replaced under the pointer loses its click)."""
     player = new_page(DESKTOP)
     player.add_init_script(ECHOED_FRAMES)
     create_match(player, web_url, "archeos", ["you", "bot:random"])
@@ -205,7 +206,13 @@ def test_a_position_drawn_again_keeps_what_the_person_picked(
     assert narrowed, "no card of the player's narrowed the choice in a whole match"
     picked = player.locator("#picked").inner_text()
     actions = player.locator("#actions button.action").count()
+    player.evaluate(
+        "window.marked = ['#board [data-target].picked', '#actions button.action']"
+        ".map((selector) => document.querySelector(selector))"
+    )
     assert player.evaluate("window.senetEcho()")
+    kept = "window.marked.map((element) => document.contains(element))"
+    assert player.evaluate(kept) == [True, True]
     assert player.evaluate("document.body.dataset.version") == version
     assert player.locator("#picked").inner_text() == picked
     assert player.locator("#board [data-target].picked").count() == 1

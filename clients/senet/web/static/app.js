@@ -20,6 +20,9 @@
   // for good on a frame lost on the way.
   const FRAME_DUE_MS = window.senetFrameDueMs || 10000;  // (a test page sets it shorter)
   let frameDue = null;
+  // What the page shows, as last drawn: a part drawn again unchanged keeps its
+  // elements, so a click landing while a frame is drawn is not lost with them.
+  const drawn = { board: null, seats: null, list: null };
 
   function candidates() {
     return actions.filter((a) => picked.every((key) => a.t.includes(key)));
@@ -43,6 +46,23 @@
     });
   }
 
+  function actionItem(a) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "action";
+    button.dataset.notation = a.n;
+    button.disabled = busy;
+    const code = document.createElement("kbd");
+    code.textContent = a.n;
+    const label = document.createElement("span");
+    label.textContent = a.l;
+    button.append(code, " ", label);
+    button.addEventListener("click", () => submit(a.n));
+    item.append(button);
+    return item;
+  }
+
   function renderActions() {
     const list = $("actions");
     if (!list) return;
@@ -50,23 +70,11 @@
     const shown = candidates().filter(
       (a) => !filter || a.n.toLowerCase().startsWith(filter) || a.l.toLowerCase().includes(filter)
     );
-    list.replaceChildren();
-    shown.forEach((a) => {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.className = "action";
-      button.dataset.notation = a.n;
-      button.disabled = busy;
-      const code = document.createElement("kbd");
-      code.textContent = a.n;
-      const label = document.createElement("span");
-      label.textContent = a.l;
-      button.append(code, " ", label);
-      button.addEventListener("click", () => submit(a.n));
-      item.append(button);
-      list.append(item);
-    });
+    const listed = JSON.stringify([busy, shown.map((a) => [a.n, a.l])]);
+    if (listed !== drawn.list) {
+      drawn.list = listed;
+      list.replaceChildren(...shown.map(actionItem));
+    }
     const typed = ($("filter").value || "").trim();
     $("picked").textContent = picked.length
       ? `Picked ${picked.join(", ").replace(/[a-z]:/g, "")}: ${candidates().length} action(s) left (Esc clears).`
@@ -209,9 +217,15 @@
     body.dataset.drawn = "true";
     $("headline").textContent = frame.headline;
     drawRecent(frame.recent);
-    $("board").innerHTML = frame.board;
-    applyZooms();
-    $("seats").innerHTML = frame.seats;
+    if (frame.board !== drawn.board) {
+      drawn.board = frame.board;
+      $("board").innerHTML = frame.board;
+      applyZooms();
+    }
+    if (frame.seats !== drawn.seats) {
+      drawn.seats = frame.seats;
+      $("seats").innerHTML = frame.seats;
+    }
     const final = $("final");
     final.textContent = frame.final || "";
     final.hidden = !frame.final;
