@@ -179,3 +179,27 @@ async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployme
     await ladders.pass_once()
     (again,) = await ladders.in_flight(spec.ladder_id)
     assert (again.match_id, again.bot_ids) == (first.match_id, first.bot_ids)
+
+
+async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
+    deployment: Deployment,
+) -> None:
+    """A replica that claimed a slot's end and died before moving the lane on left
+    the lane at that slot for good; the next pass now passes the ended slot."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    ladders = ladders_of(server)
+    await register(ladders, "a", "b")
+    # No workers: every decision times out and the server plays it.
+    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
+    spec = await ladders.start(Caller(is_admin=True), spec)
+    await ladders.pass_once()
+    (first,) = await ladders.in_flight(spec.ladder_id)
+
+    async def over() -> bool:
+        return (await ladders.slots.result(first.match_id)).status != "active"
+
+    await wait_until(over, 60)
+    assert await ladders.slots.end(f"ladder:{spec.ladder_id}:0:0")  # then the closer dies
+    await ladders.pass_once()
+    (second,) = await ladders.in_flight(spec.ladder_id)
+    assert second.match_id != first.match_id

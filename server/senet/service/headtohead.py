@@ -194,15 +194,19 @@ class HeadToHeads:
 
     async def _lane(self, test: HeadToHead, lane: int, started: int) -> None:
         pointer = f"h2h-lane:{test.test_id}:{lane}"
-        seq = int(await self.store.read(pointer) or 0)
-        slot = f"h2h:{test.test_id}:{lane}:{seq}"
         flight = f"h2h-flight:{test.test_id}"
+
+        def slot_of(seq: int) -> str:
+            return f"h2h:{test.test_id}:{lane}:{seq}"
+
+        async def forget(slot: str) -> None:
+            await self.store.delete(flight, slot)
+
+        seq = await self.slots.position(pointer, slot_of, forget)
+        slot = slot_of(seq)
         match_id = await self.slots.match_of(slot)
         a_seat = (lane + seq) % 2
         if match_id is None:
-            if await self.slots.ended(slot):
-                await self.store.incr(pointer)
-                return
             if test.decided != "running" or started >= test.max_games:
                 return
             seats = [test.bot_a, test.bot_b] if a_seat == 0 else [test.bot_b, test.bot_a]
@@ -213,9 +217,9 @@ class HeadToHeads:
         result = await self.slots.result(match_id)
         if result.status == "active":
             return
-        if await self.slots.end(slot):
-            if result.status == "finished":
-                doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
-                await self.store.push(f"h2h-results:{test.test_id}", doc, MAX_GAMES + 100)
-            await self.store.delete(flight, slot)
-            await self.store.incr(pointer)
+        # Only the end's claimer records the result: should it die before that,
+        # the game goes uncounted and the test plays another in its place.
+        if await self.slots.end(slot) and result.status == "finished":
+            doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
+            await self.store.push(f"h2h-results:{test.test_id}", doc, MAX_GAMES + 100)
+        await self.slots.position(pointer, slot_of, forget)

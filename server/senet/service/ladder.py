@@ -259,14 +259,18 @@ class Ladders:
 
     async def _lane(self, spec: LadderSpec, lane: int, seen: _Pass) -> None:
         pointer = f"lane:{spec.ladder_id}:{lane}"
-        seq = int(await self.store.read(pointer) or 0)
-        slot = f"ladder:{spec.ladder_id}:{lane}:{seq}"
         inflight = "inflight:" + spec.ladder_id
+
+        def slot_of(seq: int) -> str:
+            return f"ladder:{spec.ladder_id}:{lane}:{seq}"
+
+        async def forget(slot: str) -> None:
+            await self.store.delete(inflight, slot)
+
+        seq = await self.slots.position(pointer, slot_of, forget)
+        slot = slot_of(seq)
         match_id = await self.slots.match_of(slot)
         if match_id is None:
-            if await self.slots.ended(slot):
-                await self.store.incr(pointer)  # its closer died before moving the lane
-                return
             plan = await self.slots.planned(slot)
             if plan is None:
                 if lane >= spec.max_in_flight:
@@ -290,8 +294,7 @@ class Ladders:
         doc = await self.store.get(inflight, slot)
         if doc is None:
             if await self.slots.ended(slot):
-                await self.store.incr(pointer)  # its closer died before moving the lane
-                return
+                return  # its closer is moving the lane on (or the next pass does)
             # Its creator died before recording it: record it from the claimed seats.
             plan = await self.slots.planned(slot)
             seated = tuple(str(b) for b in loads(plan)) if plan is not None else ()
@@ -313,13 +316,14 @@ class Ladders:
             if settled == "conflict":
                 return  # the next pass settles it
         if await self.slots.end(slot):
+            # Only the end's claimer lists and counts the match: should it die
+            # before that, the match goes unlisted (its rating is settled above).
             ended = replace(
                 record, status=result.status, places=result.places, ended_at=time.time()
             )
             await self.store.push("recent:" + spec.ladder_id, ended.to_json(), RECENT_KEPT)
             await self.store.incr("played:" + spec.ladder_id)
-            await self.store.delete(inflight, slot)
-            await self.store.incr(pointer)
+        await self.slots.position(pointer, slot_of, forget)
 
     def _choose(self, spec: LadderSpec, slot: str, seen: _Pass) -> list[str] | None:
         candidates = [

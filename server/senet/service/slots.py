@@ -10,13 +10,17 @@ makes that safe on several replicas at once:
   it back and carry out the same plan;
 * the match is created with a request id fixed by the slot, so replicas carrying
   out the same plan (or one retrying after a crash) get the one match, never two;
-* the slot's end is claimed the same way, so its result is counted once.
+* the slot's end is claimed the same way, so its result is counted once;
+* a lane (or a tournament's rounds) is at its first slot that has not ended.
+  The stored position is only a hint, moved on once a slot has ended: a
+  replica that dies after claiming a slot's end and before moving the lane on
+  leaves the lane to the next pass, which finds the slot ended and passes it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from senet.service.access import Caller
@@ -114,3 +118,22 @@ class Slots:
 
     async def ended(self, slot: str) -> bool:
         return await self.store.read("ended:" + slot) is not None
+
+    async def position(
+        self,
+        hint: str,
+        slot_of: Callable[[int], str],
+        passed: Callable[[str], Awaitable[None]] | None = None,
+    ) -> int:
+        """Where a lane is: the first sequence number, from the stored ``hint`` on,
+        whose slot (``slot_of``) has not ended. ``passed`` tidies each ended slot
+        passed (idempotent: its closer may have done it already, or died first);
+        the hint is moved on past them."""
+        seq = first = int(await self.store.read(hint) or 0)
+        while await self.ended(slot_of(seq)):
+            if passed is not None:
+                await passed(slot_of(seq))
+            seq += 1
+        if seq != first:
+            await self.store.set(hint, str(seq))
+        return seq

@@ -217,8 +217,12 @@ class Tournaments:
         return [str(s) for _, doc in sorted(docs.items()) for s in loads(doc)]
 
     async def round_now(self, tournament_id: str) -> int:
-        """The round being played (1-based; past the last once finished)."""
-        return int(await self.store.read(f"tour-round:{tournament_id}") or 0) + 1
+        """The round being played (1-based; past the last once finished): the first
+        whose round slot has not ended."""
+        done = await self.slots.position(
+            f"tour-round:{tournament_id}", lambda seq: f"tour:{tournament_id}:{seq + 1}"
+        )
+        return done + 1
 
     async def table(self, tournament: Tournament) -> list[Standing]:
         finished = [
@@ -288,9 +292,11 @@ class Tournaments:
             if old is None or TournamentGame.from_json(old) != game:
                 await self.store.put(games, key, game.to_json())
             done = done and result.status != "active"
-        if done and await self.slots.end(round_slot):
+        if done:
+            # The byes first: a round that has ended has them, whoever ended it.
             await self.store.put(f"tour-byes:{t.tournament_id}", f"{r:03d}", dumps(planned["byes"]))
-            await self.store.incr(f"tour-round:{t.tournament_id}")
+            await self.slots.end(round_slot)
+            await self.round_now(t.tournament_id)  # moves the tournament on
 
     async def _pair(self, t: Tournament, r: int) -> tuple[list[list[str]], list[str]]:
         if t.format == "round_robin":

@@ -50,6 +50,10 @@ class LadderStore(ABC):
         """The single key ``name``, or None."""
 
     @abstractmethod
+    async def set(self, name: str, value: str) -> None:
+        """Set the single key ``name`` (replacing it)."""
+
+    @abstractmethod
     async def incr(self, name: str) -> int:
         """Add one to the counter ``name`` (absent: 0); its new value."""
 
@@ -101,6 +105,9 @@ class MemoryLadderStore(LadderStore):
 
     async def read(self, name: str) -> str | None:
         return self._live(name)
+
+    async def set(self, name: str, value: str) -> None:
+        self._keys[name] = (value, None)
 
     async def incr(self, name: str) -> int:
         value = int(self._live(name) or 0) + 1

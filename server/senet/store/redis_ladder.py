@@ -7,7 +7,7 @@ ladder's documents are few and small). Layout under the store's prefix:
 * ``<prefix>:{ladder}:k:<name>`` string, a single key (slot claims, counters);
 * ``<prefix>:{ladder}:l:<name>`` list, documents newest first.
 
-Each call is one plain command (``SET NX PX`` claims, ``INCR`` counters), so no
+Each call is one plain command (``SET NX PX`` claims, ``SET`` and ``INCR``), so no
 script is needed; calls go through the match store's clients, budget and error
 translation.
 """
@@ -55,6 +55,9 @@ class RedisLadderStore(LadderStore):
     async def read(self, name: str) -> str | None:
         reply = await self._run("GET", self._base + "k:" + name)
         return None if reply is None else str(reply)
+
+    async def set(self, name: str, value: str) -> None:
+        await self._run("SET", self._base + "k:" + name, value)
 
     async def incr(self, name: str) -> int:
         return int(await self._run("INCR", self._base + "k:" + name))
