@@ -199,10 +199,7 @@ class HeadToHeads:
         def slot_of(seq: int) -> str:
             return f"h2h:{test.test_id}:{lane}:{seq}"
 
-        async def forget(slot: str) -> None:
-            await self.store.delete(flight, slot)
-
-        seq = await self.slots.position(pointer, slot_of, forget)
+        seq = await self.slots.position(pointer, slot_of, flight)
         slot = slot_of(seq)
         match_id = await self.slots.match_of(slot)
         a_seat = (lane + seq) % 2
@@ -222,4 +219,4 @@ class HeadToHeads:
         if await self.slots.end(slot) and result.status == "finished":
             doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
             await self.store.push(f"h2h-results:{test.test_id}", doc, MAX_GAMES + 100)
-        await self.slots.position(pointer, slot_of, forget)
+        await self.slots.position(pointer, slot_of, flight)

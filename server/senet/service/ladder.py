@@ -264,10 +264,7 @@ class Ladders:
         def slot_of(seq: int) -> str:
             return f"ladder:{spec.ladder_id}:{lane}:{seq}"
 
-        async def forget(slot: str) -> None:
-            await self.store.delete(inflight, slot)
-
-        seq = await self.slots.position(pointer, slot_of, forget)
+        seq = await self.slots.position(pointer, slot_of, inflight)
         slot = slot_of(seq)
         match_id = await self.slots.match_of(slot)
         if match_id is None:
@@ -323,7 +320,7 @@ class Ladders:
             )
             await self.store.push("recent:" + spec.ladder_id, ended.to_json(), RECENT_KEPT)
             await self.store.incr("played:" + spec.ladder_id)
-        await self.slots.position(pointer, slot_of, forget)
+        await self.slots.position(pointer, slot_of, inflight)
 
     def _choose(self, spec: LadderSpec, slot: str, seen: _Pass) -> list[str] | None:
         candidates = [

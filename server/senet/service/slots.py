@@ -20,7 +20,7 @@ makes that safe on several replicas at once:
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from senet.service.access import Caller
@@ -120,19 +120,16 @@ class Slots:
         return await self.store.read("ended:" + slot) is not None
 
     async def position(
-        self,
-        hint: str,
-        slot_of: Callable[[int], str],
-        passed: Callable[[str], Awaitable[None]] | None = None,
+        self, hint: str, slot_of: Callable[[int], str], in_flight: str | None = None
     ) -> int:
         """Where a lane is: the first sequence number, from the stored ``hint`` on,
-        whose slot (``slot_of``) has not ended. ``passed`` tidies each ended slot
-        passed (idempotent: its closer may have done it already, or died first);
-        the hint is moved on past them."""
+        whose slot (``slot_of``) has not ended. Each ended slot passed is dropped
+        from the ``in_flight`` collection (its closer may have done it already, or
+        died first), and the hint is moved on past them."""
         seq = first = int(await self.store.read(hint) or 0)
         while await self.ended(slot_of(seq)):
-            if passed is not None:
-                await passed(slot_of(seq))
+            if in_flight is not None:
+                await self.store.delete(in_flight, slot_of(seq))
             seq += 1
         if seq != first:
             await self.store.set(hint, str(seq))
