@@ -27,16 +27,15 @@ from senet.service.settings import Settings
 
 log = logging.getLogger("senet.server")
 
-#: Set in a child's environment: it serves, and never supervises.
-CHILD_MARK = "SENET_SUPERVISED"
-#: Set in a child's environment: the supervisor's process id.
+#: Set in a child's environment: the supervisor's process id (a child serves,
+#: and never supervises).
 SUPERVISOR_PID = "SENET_SUPERVISOR_PID"
 _RESTART_DELAY_S = 1.0
 
 
 def is_child() -> bool:
     """Whether this process is one of a supervisor's server processes."""
-    return os.environ.get(CHILD_MARK) == "1"
+    return bool(os.environ.get(SUPERVISOR_PID))
 
 
 async def stop_when_orphaned(stop: asyncio.Event, interval_s: float = 1.0) -> None:
@@ -48,7 +47,7 @@ async def stop_when_orphaned(stop: asyncio.Event, interval_s: float = 1.0) -> No
     and this task's first step, and the parent read then would be the process
     that adopted the orphan.
     """
-    supervisor = int(os.environ.get(SUPERVISOR_PID) or os.getppid())
+    supervisor = int(os.environ[SUPERVISOR_PID])
     while os.getppid() == supervisor:
         await asyncio.sleep(interval_s)
     log.warning("the supervisor is gone; draining")
@@ -71,7 +70,6 @@ def _child_environment(settings: Settings, metrics_dir: str | None) -> dict[str,
         env[f"SENET_{f.name.upper()}"] = (
             str(value).lower() if isinstance(value, bool) else str(value)
         )
-    env[CHILD_MARK] = "1"
     env[SUPERVISOR_PID] = str(os.getpid())
     if metrics_dir is not None:
         env["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
