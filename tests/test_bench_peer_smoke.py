@@ -25,6 +25,8 @@ FIGURES = (
     "peer.play_p99_vs_bgio",
     "peer.null_unary_throughput_vs_bgio",
     "peer.null_play_throughput_vs_bgio",
+    "peer.lean_unary_vs_null_throughput",
+    "peer.unary_vs_lean_throughput",
 )
 
 

@@ -52,6 +52,13 @@ the like of boardgame.io's in-memory one:
     the null MatchService's (:mod:`tests.bench.null_server`: Senet's protos, no
     game, no store) under the same load: how close Senet comes to the limit of
     a grpcio server of these protos on the machine. Target at least 0.8 each.
+``peer.lean_unary_vs_null_throughput``, ``peer.unary_vs_lean_throughput``
+    The lean MatchService (:mod:`tests.bench.lean_server`: the null server plus
+    the work Senet's contract asks of every SubmitAction, each step done the
+    cheapest way, Pebbles' rules core included) against the null server, and
+    Senet against the lean one: the first bounds what any restructuring of
+    Senet's SubmitAction path could reach in ``peer.unary_vs_null_throughput``,
+    the second says how far Senet is from that bound. No targets.
 ``peer.play_p50_vs_bgio``, ``peer.play_p99_vs_bgio``
     Median and 99th percentile move latency through PlayMatch over
     boardgame.io's, one match in flight, all latency windows' moves pooled.
@@ -574,6 +581,8 @@ class Servers:
     embedded_group: int
     null: str
     null_group: int
+    lean: str
+    lean_group: int
     redis: str | None = None
     redis_group: int = 0
     redis_store_pid: int | None = None
@@ -613,6 +622,8 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
                         workdir,
                     )
                     children.append(on_redis)
+                lean = Child("lean", [sys.executable, "-m", "tests.bench.lean_server"], workdir)
+                children.append(lean)
             null = Child("null", [sys.executable, "-m", "tests.bench.null_server"], workdir)
             children.append(null)
 
@@ -626,6 +637,8 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
                 embedded_group=embedded.proc.pid,
                 null=address(null, _SENET_SERVING),
                 null_group=null.proc.pid,
+                lean=address(lean, _SENET_SERVING),
+                lean_group=lean.proc.pid,
             )
             if on_redis is not None and redis_child is not None:
                 running.redis = address(on_redis, _SENET_SERVING)
@@ -696,8 +709,10 @@ async def _measure(
     moves_per_match = len(random_plan(BASE_SEED, PEBBLES))
     embedded_channel = grpc.aio.insecure_channel(running.embedded)
     null_channel = grpc.aio.insecure_channel(running.null)
+    lean_channel = grpc.aio.insecure_channel(running.lean)
     redis_channel = None if running.redis is None else grpc.aio.insecure_channel(running.redis)
-    channels = [embedded_channel, null_channel, *([redis_channel] if redis_channel else [])]
+    channels = [embedded_channel, null_channel, lean_channel]
+    channels += [redis_channel] if redis_channel else []
     load = await BgioLoad.start(node, running.bgio, budget.concurrency, workdir)
     load_before = _load_average()
     try:
@@ -708,6 +723,10 @@ async def _measure(
         null_unary, null_play = senet_workloads(
             match_service_pb2_grpc.MatchServiceStub(null_channel), "no store", PEBBLES,
             budget.concurrency, running.null_group, None, server="Null MatchService",
+        )  # fmt: skip
+        lean_unary, _ = senet_workloads(
+            match_service_pb2_grpc.MatchServiceStub(lean_channel), "memory", PEBBLES,
+            budget.concurrency, running.lean_group, None, server="Lean MatchService",
         )  # fmt: skip
         # Latency alone: one match in flight, so that no move waits for another's.
         bgio_alone = bgio_workload(load, running.bgio_group, 1, moves_per_match)
@@ -727,7 +746,8 @@ async def _measure(
                     )
                 )  # fmt: skip
         alone = {bgio_alone, play_alone, unary_alone}
-        everything = [bgio, unary, play, null_unary, null_play, bgio_alone, play_alone, unary_alone]
+        everything = [bgio, unary, play, null_unary, null_play, lean_unary]
+        everything += [bgio_alone, play_alone, unary_alone]
         everything += informative
         # Warm-up: connections, JIT and caches on every side.
         for workload in everything:
@@ -785,6 +805,17 @@ async def _measure(
             f"    Senet {kind} moves/s / the null MatchService's, {budget.concurrency} in "
             f"flight ({_rate(senet):,.0f} / {_rate(null):,.0f}): {vs_null:.3f} (target >= 0.8)"
         )
+    lean_vs_null = _rate(lean_unary) / _rate(null_unary)
+    unary_vs_lean = _rate(unary) / _rate(lean_unary)
+    out(
+        f"    the lean MatchService's SubmitAction moves/s / the null MatchService's (the "
+        f"most any implementation of Senet's contract reaches under this load; "
+        f"{_rate(lean_unary):,.0f} / {_rate(null_unary):,.0f}): {lean_vs_null:.3f}"
+    )
+    out(
+        f"    Senet SubmitAction moves/s / the lean MatchService's "
+        f"({_rate(unary):,.0f} / {_rate(lean_unary):,.0f}): {unary_vs_lean:.3f}"
+    )
     out(
         f"    PlayMatch p50 / boardgame.io p50, 1 in flight ({_ms(play_p50)} / "
         f"{_ms(bgio_p50)}): {play_p50 / bgio_p50:.3f} (target <= 1.5)"
@@ -806,6 +837,8 @@ async def _measure(
         "peer.play_p99_vs_bgio": round(play_p99 / bgio_p99, 3),
         "peer.null_unary_throughput_vs_bgio": round(null_unary_ratio, 3),
         "peer.null_play_throughput_vs_bgio": round(null_play_ratio, 3),
+        "peer.lean_unary_vs_null_throughput": round(lean_vs_null, 3),
+        "peer.unary_vs_lean_throughput": round(unary_vs_lean, 3),
     }
 
 

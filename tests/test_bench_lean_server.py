@@ -1,0 +1,79 @@
+"""The peer benchmark's lean MatchService (:mod:`tests.bench.lean_server`) plays
+the benchmark's SubmitAction load with the rules core, and keeps the contract's
+work: each move's log entry, update and head written, a retry answered again.
+
+It runs in CI (no Node needed), so the bound the peer benchmark prints keeps
+measuring the same load Senet gets. Timings are never asserted.
+"""
+
+from __future__ import annotations
+
+import grpc
+import orjson
+import pytest
+
+from senet.v1 import match_service_pb2, match_service_pb2_grpc
+from tests.bench import echo_server, lean_server, peer
+from tests.bench.service import MatchPool, create_match
+from tests.pebbles.core import PEBBLES
+from tests.sync import run_sync
+
+
+async def _serve(service: lean_server.LeanService) -> tuple[grpc.aio.Server, int]:
+    server = grpc.aio.server(options=echo_server.SERVER_OPTIONS)
+    server.add_generic_rpc_handlers((lean_server.lean_handler(service),))
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    return server, port
+
+
+async def _window(service: lean_server.LeanService) -> peer.Sample:
+    server, port = await _serve(service)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(channel), PEBBLES)
+            # A window on a loaded machine may end before its first move: the test
+            # waits for moves (up to ten windows), never for a time.
+            for _ in range(10):
+                await pool.fill(4, 200)
+                unary = await peer.unary_window(pool, 4, 0.2)
+                if unary.moves:
+                    break
+    finally:
+        await server.stop(None)
+    return unary
+
+
+@pytest.mark.slow
+def test_lean_server_plays_the_peer_load_writing_every_commit() -> None:
+    service = lean_server.LeanService()
+    unary = run_sync(_window(service))
+    assert unary.moves > 0 and len(unary.latencies) == unary.moves
+    played = [m for m in service.matches.values() if m.version]
+    assert sum(m.version for m in played) == unary.moves
+    for match in played:
+        assert len(match.log) == len(match.updates) == len(match.requests) == match.version
+        assert orjson.loads(match.updates[-1])["version"] == match.version
+        assert orjson.loads(match.head)["state"] == match.state.to_data()
+
+
+async def _retried() -> tuple[
+    match_service_pb2.SubmitActionResponse, match_service_pb2.SubmitActionResponse
+]:
+    server, port = await _serve(lean_server.LeanService())
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = match_service_pb2_grpc.MatchServiceStub(channel)
+            match = await create_match(stub, 7, PEBBLES)
+            request, metadata = match.next_request()
+            first = await stub.SubmitAction(request, metadata=metadata)
+            again = await stub.SubmitAction(request, metadata=metadata)
+    finally:
+        await server.stop(None)
+    return first, again
+
+
+def test_a_retried_submission_is_answered_again_not_committed_twice() -> None:
+    first, again = run_sync(_retried())
+    assert (first.version, first.duplicate) == (1, False)
+    assert (again.version, again.duplicate) == (1, True)
