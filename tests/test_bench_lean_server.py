@@ -1,5 +1,5 @@
 """The peer benchmark's lean MatchService (:mod:`tests.bench.lean_server`) plays
-the benchmark's SubmitAction load with the rules core, and keeps the contract's
+the benchmark's load (SubmitAction and PlayMatch) with the rules core, and keeps the contract's
 work: each move's log entry, update and head written, a retry answered again.
 
 It runs in CI (no Node needed), so the bound the peer benchmark prints keeps
@@ -27,7 +27,7 @@ async def _serve(service: lean_server.LeanService) -> tuple[grpc.aio.Server, int
     return server, port
 
 
-async def _window(service: lean_server.LeanService) -> peer.Sample:
+async def _windows(service: lean_server.LeanService) -> tuple[peer.Sample, peer.Sample]:
     server, port = await _serve(service)
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
@@ -39,18 +39,25 @@ async def _window(service: lean_server.LeanService) -> peer.Sample:
                 unary = await peer.unary_window(pool, 4, 0.2)
                 if unary.moves:
                     break
+            for _ in range(10):
+                await pool.fill(4, 200)
+                play = await peer.play_window(pool, 4, 0.2)
+                if play.moves:
+                    break
     finally:
         await server.stop(None)
-    return unary
+    return unary, play
 
 
 @pytest.mark.slow
 def test_lean_server_plays_the_peer_load_writing_every_commit() -> None:
     service = lean_server.LeanService()
-    unary = run_sync(_window(service))
+    unary, play = run_sync(_windows(service))
     assert unary.moves > 0 and len(unary.latencies) == unary.moves
+    # Every PlayMatch move was answered on its mover's stream by its own update.
+    assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves
     played = [m for m in service.matches.values() if m.version]
-    assert sum(m.version for m in played) == unary.moves
+    assert sum(m.version for m in played) == unary.moves + play.moves
     for match in played:
         assert len(match.log) == len(match.updates) == len(match.requests) == match.version
         assert orjson.loads(match.updates[-1])["version"] == match.version

@@ -27,6 +27,8 @@ FIGURES = (
     "peer.null_play_throughput_vs_bgio",
     "peer.lean_unary_vs_null_throughput",
     "peer.unary_vs_lean_throughput",
+    "peer.lean_play_vs_null_throughput",
+    "peer.play_vs_lean_throughput",
 )
 
 

@@ -21,6 +21,10 @@ Machine-readable lines::
     handler.submit_us: <Senet's thread CPU per SubmitAction, microseconds>
     handler.null_submit_us: <the null server's, same requests>
     handler.submit_vs_null: <Senet's / the null server's, median per round>
+    handler.lean_submit_us: <the lean MatchService's (tests.bench.lean_server)>
+    handler.submit_vs_lean: <Senet's / the lean server's, median per round>
+    handler.lean_play_move_us: <the lean server's thread CPU per PlayMatch move>
+    handler.play_vs_lean: <Senet's / the lean server's, median per round>
     handler.play_move_us: <Senet's thread CPU per PlayMatch move, four streams a match>
     handler.null_play_move_us: <the null server's>
     handler.play_vs_null: <Senet's / the null server's, median per round>
@@ -49,6 +53,7 @@ from senet.service.settings import Settings
 from senet.store.memory import MemoryStore
 from senet.v1 import match_pb2, match_service_pb2
 from tests import plugins
+from tests.bench.lean_server import LeanService
 from tests.bench.null_server import NullService
 from tests.bench.service import BASE_SEED, Match, Metadata, create_match
 
@@ -116,6 +121,11 @@ def senet_stub() -> _InProcessStub:
 
 def null_stub() -> _InProcessStub:
     service = NullService()
+    return _InProcessStub(service.create, service.join, service.submit, service)
+
+
+def lean_stub() -> _InProcessStub:
+    service = LeanService()
     return _InProcessStub(service.create, service.join, service.submit, service)
 
 
@@ -227,8 +237,11 @@ async def _senet_play_pass(servicer: MatchServicer, matches: list[Match]) -> tup
     return await _play_pass(matches, stream)
 
 
-async def _null_play_pass(service: NullService, matches: list[Match]) -> tuple[float, int]:
-    """The same through the null server's PlayMatch (a generator of message bytes)."""
+async def _null_play_pass(
+    service: NullService | LeanService, matches: list[Match]
+) -> tuple[float, int]:
+    """The same through the null (or lean) server's PlayMatch (a generator of message
+    bytes)."""
 
     async def requests(seat: _Seat) -> AsyncIterator[Any]:
         while (request := await seat.context.requests.get()) is not EOF:
@@ -242,14 +255,16 @@ async def _null_play_pass(service: NullService, matches: list[Match]) -> tuple[f
 
 
 async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dict[str, float]:
-    senet, null = senet_stub(), null_stub()
+    senet, null, lean = senet_stub(), null_stub(), lean_stub()
     seeds = iter(range(BASE_SEED, BASE_SEED + (1 << 30), matches))
-    per_call: dict[str, list[float]] = {"senet": [], "null": []}
+    per_call: dict[str, list[float]] = {"senet": [], "null": [], "lean": []}
     ratios: list[float] = []
-    play_per_move: dict[str, list[float]] = {"senet": [], "null": []}
+    lean_ratios: list[float] = []
+    play_per_move: dict[str, list[float]] = {"senet": [], "null": [], "lean": []}
     play_ratios: list[float] = []
+    play_lean_ratios: list[float] = []
     for round_index in range(rounds):
-        order = [("senet", senet), ("null", null)]
+        order = [("senet", senet), ("null", null), ("lean", lean)]
         if round_index % 2:
             order.reverse()
         this_round: dict[str, float] = {}
@@ -259,6 +274,7 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
             this_round[name] = cpu / calls * 1e6
             per_call[name].append(this_round[name])
         ratios.append(this_round["senet"] / this_round["null"])
+        lean_ratios.append(this_round["senet"] / this_round["lean"])
         for name, stub in order:
             played = await _matches(stub, matches, next(seeds))
             play = _senet_play_pass if name == "senet" else _null_play_pass
@@ -266,6 +282,7 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
             this_round[name] = cpu / moves * 1e6
             play_per_move[name].append(this_round[name])
         play_ratios.append(this_round["senet"] / this_round["null"])
+        play_lean_ratios.append(this_round["senet"] / this_round["lean"])
     profile = cProfile.Profile()
     played = await _matches(senet, matches, next(seeds))
     await _pass(senet, played, profile)
@@ -279,7 +296,9 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
         if line.strip() and ("/" in line or "{" in line or "ncalls" in line):
             out(f"    {line.strip().replace(f'{plugins.ROOT}/', '')}")
     submit_figures = _said(out, "SubmitAction", "a call", per_call, ratios)
+    lean_us, lean_ratio = _beside_lean(out, "SubmitAction", per_call, lean_ratios)
     play_figures = _said(out, "PlayMatch", "a move (four streams)", play_per_move, play_ratios)
+    lean_play_us, lean_play_ratio = _beside_lean(out, "PlayMatch", play_per_move, play_lean_ratios)
     return {
         "handler.play_move_us": round(play_figures[0], 1),
         "handler.null_play_move_us": round(play_figures[1], 2),
@@ -287,7 +306,24 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
         "handler.submit_us": round(submit_figures[0], 1),
         "handler.null_submit_us": round(submit_figures[1], 2),
         "handler.submit_vs_null": round(submit_figures[2], 2),
+        "handler.lean_submit_us": round(lean_us, 2),
+        "handler.submit_vs_lean": round(lean_ratio, 2),
+        "handler.lean_play_move_us": round(lean_play_us, 1),
+        "handler.play_vs_lean": round(lean_play_ratio, 2),
     }
+
+
+def _beside_lean(
+    out: Callable[[str], None], what: str, per_round: dict[str, list[float]], ratios: list[float]
+) -> tuple[float, float]:
+    """Print the lean server's median for one workload and Senet's ratio to it."""
+    lean, ratio = statistics.median(per_round["lean"]), statistics.median(ratios)
+    out(
+        f"  the lean MatchService's {what} (the work Senet's contract asks, done the "
+        f"cheapest way) {lean:.1f} us; Senet's over it {ratio:.2f} times "
+        f"(per round {', '.join(f'{r:.2f}' for r in ratios)})"
+    )
+    return lean, ratio
 
 
 def _said(

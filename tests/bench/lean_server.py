@@ -17,10 +17,19 @@ cheapest way it can be done in Python:
 - the reply with the mover's events written by the game's codec;
 - one success counter and one latency histogram observation.
 
-It has no clocks, bots, deadlines, takeovers, lobby, quotas, streams, cache
-eviction or compare-and-swap: what it leaves out is what Senet does beyond the
-bare contract. Its moves/s beside the null server's bound what any
-restructuring of Senet's SubmitAction path could reach on this machine.
+Its compact PlayMatch streams (the null server's plumbing,
+:class:`tests.bench.null_server.StreamedService`) open with the seat's view,
+and each committed action sends every seat one message: the update with the
+events its audience may see (written once per audience), the mover's carrying
+its request id, the next seat's its prompt (each legal action's notation and
+label).
+
+It has no clocks, bots, deadlines, takeovers, lobby, quotas, heartbeats, cache
+eviction or compare-and-swap, and its prompts carry no typed actions: what it
+leaves out is what Senet does beyond the bare contract, so it is never slower
+than a full implementation of it. Its moves/s beside the null server's bound
+what any restructuring of Senet's SubmitAction and PlayMatch paths could reach
+on this machine.
 
 Prints ``Lean MatchService is serving on HOST:PORT`` once bound and stops on
 SIGTERM or SIGINT.
@@ -38,13 +47,15 @@ from typing import Any
 import grpc
 import orjson
 
-from senet.games import Action, GameState, get_game
+from senet.codec import codec_for
+from senet.games import Action, Event, GameState, get_game
 from senet.service import metrics
 from senet.service.messages import outcome_to_proto
 from senet.service.records import Status
 from senet.service.views import SubmitOutcome
-from senet.v1 import match_service_pb2
+from senet.v1 import match_pb2, match_service_pb2
 from tests.bench.echo_server import command
+from tests.bench.null_server import Outboxes, StreamedService
 
 SERVICE = "senet.v1.MatchService"
 
@@ -65,10 +76,22 @@ class _Match:
     log: list[str] = field(default_factory=list)
     updates: list[str] = field(default_factory=list)
     head: str = ""
+    streams: Outboxes = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class _Applied:
+    version: int
+    seat: int
+    notation: str
+    events: list[Event]
+    status: Status
+    #: The version a retried request made (nothing applied).
+    duplicate: bool = False
 
 
 @dataclass(eq=False)
-class LeanService:
+class LeanService(StreamedService[_Match]):
     matches: dict[str, _Match] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -88,22 +111,22 @@ class LeanService:
         self.matches[request.match_id].seats[_digest(token)] = request.seat
         return match_service_pb2.JoinMatchResponse(token=token)
 
-    async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
-        started = time.perf_counter()
-        match = self.matches[request.match_id]
-        seat = -1
+    def _caller(self, context: Any) -> tuple[_Match, int]:
         for key, value in context.invocation_metadata():
             if key == "authorization":
-                seat = match.seats[_digest(value.removeprefix("Bearer "))]
-        key = f"{seat}:{request.request_id}"
+                match_id = value.removeprefix("Bearer ").split(".")[0]
+                match = self.matches[match_id]
+                return match, match.seats[_digest(value.removeprefix("Bearer "))]
+        raise KeyError("no token")
+
+    def _apply(self, match: _Match, seat: int, notation: str, request_id: str) -> _Applied:
+        """Check, apply and write one action of ``seat`` (or find its retry)."""
+        key = f"{seat}:{request_id}"
         done = match.requests.get(key)
         if done is not None:
-            reply = match_service_pb2.SubmitActionResponse(
-                version=done, request_id=request.request_id, duplicate=True
-            )
-            return reply.SerializeToString()
+            return _Applied(done, seat, notation, [], "active", duplicate=True)
         state = match.state
-        action = state.read_action(seat, request.notation, match.legal)
+        action = state.read_action(seat, notation, match.legal)
         events = state.apply(seat, action, legal=match.legal)
         version = match.version + 1
         status: Status = "finished" if state.is_over() else "active"
@@ -111,7 +134,7 @@ class LeanService:
         notation = action.notation()
         match.log.append(
             orjson.dumps(
-                {"seat": seat, "notation": notation, "request_id": request.request_id, "at": now}
+                {"seat": seat, "notation": notation, "request_id": request_id, "at": now}
             ).decode()
         )
         match.updates.append(
@@ -130,21 +153,90 @@ class LeanService:
         match.requests[key] = version
         match.version = version
         match.legal = list(state.legal_actions()) if status == "active" else []
+        return _Applied(version, seat, notation, events, status)
+
+    async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
+        started = time.perf_counter()
+        match, seat = self._caller(context)
+        done = self._apply(match, seat, request.notation, request.request_id)
         reply = outcome_to_proto(
             SubmitOutcome(
                 match.game_id,
-                version,
-                [e for e in events if e.visible_to(seat)],
-                status,
-                False,
+                done.version,
+                [e for e in done.events if e.visible_to(seat)],
+                done.status,
+                done.duplicate,
                 request.request_id,
-                state.current_seat(),
+                match.state.current_seat(),
             )
         )
-        ok, latency = _success_metrics()
-        ok.inc()
-        latency.observe(time.perf_counter() - started)
+        _counted(started)
         return reply.SerializeToString()
+
+    def _opening(self, match: _Match, seat: int) -> bytes:
+        first = match_service_pb2.PlayMatchResponse()
+        first.snapshot.match.version = match.version
+        codec_for(match.game_id).write_view(first.snapshot.view, match.state.view(seat))
+        if match.state.current_seat() == seat and match.legal:
+            self._prompt(match, seat, first.turn)
+        return first.SerializeToString()
+
+    def _prompt(self, match: _Match, seat: int, out: match_service_pb2.YourTurn) -> None:
+        out.version = match.version
+        out.seat = seat
+        describe = match.state.describe
+        for action in match.legal:
+            entry = out.actions.add()
+            entry.notation = action.notation()
+            entry.label = describe(action)
+
+    def _commit(
+        self, match: _Match, seat: int, submit: match_service_pb2.SubmitActionRequest
+    ) -> None:
+        started = time.perf_counter()
+        done = self._apply(match, seat, submit.notation, submit.request_id)
+        if done.duplicate:  # its update went out when it was committed
+            return
+        state, codec = match.state, codec_for(match.game_id)
+        next_seat = state.current_seat()
+        by_audience: dict[tuple[int, ...], bytes] = {}
+        extra = {seat: _reply_field(submit.request_id)}
+        if next_seat is not None:
+            turn = match_service_pb2.PlayMatchResponse()
+            self._prompt(match, next_seat, turn.turn)
+            extra[next_seat] = extra.get(next_seat, b"") + turn.SerializeToString()
+        for stream_seat, outboxes in match.streams.items():
+            visible = tuple(i for i, e in enumerate(done.events) if e.visible_to(stream_seat))
+            plain = by_audience.get(visible)
+            if plain is None:
+                message = match_service_pb2.PlayMatchResponse()
+                update = message.update
+                update.version = done.version
+                update.seat = seat
+                update.notation = done.notation
+                for i in visible:
+                    codec.write_event(update.events.add(), done.events[i])
+                update.status = _STATUS[done.status]
+                if next_seat is not None:
+                    update.current_seat = next_seat
+                plain = by_audience[visible] = message.SerializeToString()
+            message_bytes = plain + extra.get(stream_seat, b"")
+            for outbox in outboxes:
+                outbox.put_nowait(message_bytes)
+        _counted(started)
+
+
+_STATUS = {"active": match_pb2.MATCH_STATUS_ACTIVE, "finished": match_pb2.MATCH_STATUS_FINISHED}
+
+
+def _reply_field(request_id: str) -> bytes:
+    return match_service_pb2.PlayMatchResponse(request_id=request_id).SerializeToString()
+
+
+def _counted(started: float) -> None:
+    ok, latency = _success_metrics()
+    ok.inc()
+    latency.observe(time.perf_counter() - started)
 
 
 @functools.cache
@@ -167,6 +259,9 @@ def lean_handler(service: LeanService) -> grpc.GenericRpcHandler[Any, Any]:
         ),
         "SubmitAction": grpc.unary_unary_rpc_method_handler(
             service.submit, request_deserializer=pb.SubmitActionRequest.FromString
+        ),
+        "PlayMatch": grpc.stream_stream_rpc_method_handler(
+            service.play, request_deserializer=pb.PlayMatchRequest.FromString
         ),
     }
     return grpc.method_handlers_generic_handler(SERVICE, methods)

@@ -26,7 +26,7 @@ import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import grpc
 
@@ -41,12 +41,60 @@ _ACTIONS = [
 ]
 
 
+Outboxes = dict[int, list[asyncio.Queue[bytes | None]]]
+M = TypeVar("M", bound="_Streamed")
+
+
+class _Streamed(Protocol):
+    #: Each open PlayMatch stream's outbox, by the seat it plays.
+    streams: Outboxes
+
+
+class StreamedService(Generic[M]):
+    """The compact PlayMatch stream of a benchmark server: a snapshot (with the
+    prompt when it is the seat's turn), then one message per committed action,
+    put by the server's ``_commit`` in each stream's outbox (a queue into the
+    stream's generator, as ``senet serve`` has)."""
+
+    def _caller(self, context: Any) -> tuple[M, int]:
+        raise NotImplementedError
+
+    def _opening(self, match: M, seat: int) -> bytes:
+        """The stream's first message."""
+        raise NotImplementedError
+
+    def _commit(self, match: M, seat: int, submit: match_service_pb2.SubmitActionRequest) -> None:
+        raise NotImplementedError
+
+    async def play(
+        self, requests: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
+    ) -> AsyncIterator[bytes]:
+        match, seat = self._caller(context)
+        await anext(aiter(requests))  # the hello
+        outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        match.streams.setdefault(seat, []).append(outbox)
+        outbox.put_nowait(self._opening(match, seat))
+
+        async def pump_requests() -> None:
+            async for request in requests:
+                self._commit(match, seat, request.submit)
+            outbox.put_nowait(None)
+
+        pump = asyncio.create_task(pump_requests())
+        try:
+            while (message := await outbox.get()) is not None:
+                yield message
+        finally:
+            pump.cancel()
+            match.streams[seat].remove(outbox)
+
+
 @dataclass(eq=False)
 class _Match:
     seats: int
     version: int = 0
     #: Each open PlayMatch stream's outbox, by the seat it plays.
-    streams: dict[int, list[asyncio.Queue[bytes | None]]] = field(default_factory=dict)
+    streams: Outboxes = field(default_factory=dict)
     #: The request id of the last submission and the version it made: a retried
     #: request is answered again, not committed twice, as Senet answers it.
     last: tuple[str, int] = ("", 0)
@@ -64,7 +112,7 @@ class _Match:
 
 
 @dataclass(eq=False)
-class NullService:
+class NullService(StreamedService[_Match]):
     """Matches by id, and the seat each token plays."""
 
     matches: dict[str, _Match] = field(default_factory=dict)
@@ -102,34 +150,13 @@ class NullService:
         )
         return reply.SerializeToString()
 
-    async def play(
-        self, requests: AsyncIterator[match_service_pb2.PlayMatchRequest], context: Any
-    ) -> AsyncIterator[bytes]:
-        """The compact PlayMatch stream: a snapshot (with the prompt when it is the
-        seat's turn), then one update per committed action."""
-        match, seat = self._caller(context)
-        await anext(aiter(requests))  # the hello
-        outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
-        match.streams.setdefault(seat, []).append(outbox)
+    def _opening(self, match: _Match, seat: int) -> bytes:
         first = match_service_pb2.PlayMatchResponse(
             snapshot=match_pb2.MatchSnapshot(match=match_pb2.MatchSummary(version=match.version))
         )
         if match.to_move(match.version) == seat:
             first.turn.CopyFrom(self._prompt(match.version, seat))
-        outbox.put_nowait(first.SerializeToString())
-
-        async def pump_requests() -> None:
-            async for request in requests:
-                self._commit(match, seat, request.submit)
-            outbox.put_nowait(None)
-
-        pump = asyncio.create_task(pump_requests())
-        try:
-            while (message := await outbox.get()) is not None:
-                yield message
-        finally:
-            pump.cancel()
-            match.streams[seat].remove(outbox)
+        return first.SerializeToString()
 
     @staticmethod
     def _prompt(version: int, seat: int) -> match_service_pb2.YourTurn:

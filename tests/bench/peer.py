@@ -54,11 +54,14 @@ the like of boardgame.io's in-memory one:
     a grpcio server of these protos on the machine. Target at least 0.8 each.
 ``peer.lean_unary_vs_null_throughput``, ``peer.unary_vs_lean_throughput``
     The lean MatchService (:mod:`tests.bench.lean_server`: the null server plus
-    the work Senet's contract asks of every SubmitAction, each step done the
-    cheapest way, Pebbles' rules core included) against the null server, and
-    Senet against the lean one: the first bounds what any restructuring of
-    Senet's SubmitAction path could reach in ``peer.unary_vs_null_throughput``,
-    the second says how far Senet is from that bound. No targets.
+    the work Senet's contract asks of every move, each step done the cheapest
+    way, Pebbles' rules core included) against the null server, and Senet
+    against the lean one, through SubmitAction: the first bounds what any
+    restructuring of Senet's SubmitAction path could reach in
+    ``peer.unary_vs_null_throughput``, the second says how far Senet is from
+    that bound. No targets.
+``peer.lean_play_vs_null_throughput``, ``peer.play_vs_lean_throughput``
+    The same through PlayMatch.
 ``peer.play_p50_vs_bgio``, ``peer.play_p99_vs_bgio``
     Median and 99th percentile move latency through PlayMatch over
     boardgame.io's, one match in flight, all latency windows' moves pooled.
@@ -724,7 +727,7 @@ async def _measure(
             match_service_pb2_grpc.MatchServiceStub(null_channel), "no store", PEBBLES,
             budget.concurrency, running.null_group, None, server="Null MatchService",
         )  # fmt: skip
-        lean_unary, _ = senet_workloads(
+        lean_unary, lean_play = senet_workloads(
             match_service_pb2_grpc.MatchServiceStub(lean_channel), "memory", PEBBLES,
             budget.concurrency, running.lean_group, None, server="Lean MatchService",
         )  # fmt: skip
@@ -746,7 +749,7 @@ async def _measure(
                     )
                 )  # fmt: skip
         alone = {bgio_alone, play_alone, unary_alone}
-        everything = [bgio, unary, play, null_unary, null_play, lean_unary]
+        everything = [bgio, unary, play, null_unary, null_play, lean_unary, lean_play]
         everything += [bgio_alone, play_alone, unary_alone]
         everything += informative
         # Warm-up: connections, JIT and caches on every side.
@@ -805,17 +808,23 @@ async def _measure(
             f"    Senet {kind} moves/s / the null MatchService's, {budget.concurrency} in "
             f"flight ({_rate(senet):,.0f} / {_rate(null):,.0f}): {vs_null:.3f} (target >= 0.8)"
         )
-    lean_vs_null = _rate(lean_unary) / _rate(null_unary)
-    unary_vs_lean = _rate(unary) / _rate(lean_unary)
-    out(
-        f"    the lean MatchService's SubmitAction moves/s / the null MatchService's (the "
-        f"most any implementation of Senet's contract reaches under this load; "
-        f"{_rate(lean_unary):,.0f} / {_rate(null_unary):,.0f}): {lean_vs_null:.3f}"
-    )
-    out(
-        f"    Senet SubmitAction moves/s / the lean MatchService's "
-        f"({_rate(unary):,.0f} / {_rate(lean_unary):,.0f}): {unary_vs_lean:.3f}"
-    )
+    lean_figures: dict[str, float] = {}
+    for kind, key, senet, lean, null in (
+        ("SubmitAction", "unary", unary, lean_unary, null_unary),
+        ("PlayMatch", "play", play, lean_play, null_play),
+    ):
+        lean_vs_null, vs_lean = _rate(lean) / _rate(null), _rate(senet) / _rate(lean)
+        out(
+            f"    the lean MatchService's {kind} moves/s / the null MatchService's (the most "
+            f"any implementation of Senet's contract reaches under this load; "
+            f"{_rate(lean):,.0f} / {_rate(null):,.0f}): {lean_vs_null:.3f}"
+        )
+        out(
+            f"    Senet {kind} moves/s / the lean MatchService's "
+            f"({_rate(senet):,.0f} / {_rate(lean):,.0f}): {vs_lean:.3f}"
+        )
+        lean_figures[f"peer.lean_{key}_vs_null_throughput"] = round(lean_vs_null, 3)
+        lean_figures[f"peer.{key}_vs_lean_throughput"] = round(vs_lean, 3)
     out(
         f"    PlayMatch p50 / boardgame.io p50, 1 in flight ({_ms(play_p50)} / "
         f"{_ms(bgio_p50)}): {play_p50 / bgio_p50:.3f} (target <= 1.5)"
@@ -837,8 +846,7 @@ async def _measure(
         "peer.play_p99_vs_bgio": round(play_p99 / bgio_p99, 3),
         "peer.null_unary_throughput_vs_bgio": round(null_unary_ratio, 3),
         "peer.null_play_throughput_vs_bgio": round(null_play_ratio, 3),
-        "peer.lean_unary_vs_null_throughput": round(lean_vs_null, 3),
-        "peer.unary_vs_lean_throughput": round(unary_vs_lean, 3),
+        **lean_figures,
     }
 
 
