@@ -12,6 +12,10 @@ FIGURES = (
     "handler.play_move_us",
     "handler.null_play_move_us",
     "handler.play_vs_null",
+    "handler.lean_submit_us",
+    "handler.submit_vs_lean",
+    "handler.lean_play_move_us",
+    "handler.play_vs_lean",
 )
 
 

@@ -84,3 +84,35 @@ def test_a_retried_submission_is_answered_again_not_committed_twice() -> None:
     first, again = run_sync(_retried())
     assert (first.version, first.duplicate) == (1, False)
     assert (again.version, again.duplicate) == (1, True)
+
+
+async def _played_on_redis(url: str) -> tuple[int, list[str]]:
+    service = lean_server.LeanService()
+    service.redis = await lean_server._connected(url)
+    server, port = await _serve(service)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+            stub = match_service_pb2_grpc.MatchServiceStub(channel)
+            match = await create_match(stub, 11, PEBBLES)
+            for _ in range(3):
+                request, metadata = match.next_request()
+                match.committed(await stub.SubmitAction(request, metadata=metadata))
+            await stub.SubmitAction(request, metadata=metadata)  # the last one, retried
+        mux, _sha = service.redis
+        prefix = f"lean:{match.match_id}"
+        version = int(await mux.execute("HGET", f"{prefix}:head", "version"))
+        log = list(await mux.execute("LRANGE", f"{prefix}:log", 0, -1))
+        await mux.close()
+    finally:
+        await server.stop(None)
+    return version, log
+
+
+def test_on_redis_every_commit_is_written_there_once(redis_url: str) -> None:
+    version, log = run_sync(_played_on_redis(redis_url))
+    assert version == 3
+    assert [orjson.loads(entry)["request_id"] for entry in log] == [
+        "bench-1",
+        "bench-2",
+        "bench-3",
+    ]

@@ -18,6 +18,7 @@ FIGURES = (
     "service.throughput_vs_echo",
     "service.watch_p99_ms",
     "service.play_vs_unary_cpu",
+    "service.lean_submit_p50_vs_limit",
     "service.clock_late_p99_ms",
 )
 

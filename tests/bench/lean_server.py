@@ -13,7 +13,10 @@ cheapest way it can be done in Python:
   core, and the next position's legal actions worked out for the next call;
 - what a commit writes: the log entry, the update (its events) and the new head
   (the state's snapshot), each as JSON text, kept in memory, as the embedded
-  store keeps them;
+  store keeps them; with ``--redis-url``, SubmitAction's commit is one script
+  call there instead (the version checked, the head, the log entry, the request
+  key and the update's stream entry written at once), sent through Senet's
+  pipelined connection (:mod:`senet.store.redis_mux`);
 - the reply with the mover's events written by the game's codec;
 - one success counter and one latency histogram observation.
 
@@ -37,6 +40,8 @@ SIGTERM or SIGINT.
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import functools
 import hashlib
 import itertools
@@ -46,6 +51,7 @@ from typing import Any
 
 import grpc
 import orjson
+import redis.asyncio
 
 from senet.codec import codec_for
 from senet.games import Action, Event, GameState, get_game
@@ -53,8 +59,9 @@ from senet.service import metrics
 from senet.service.messages import outcome_to_proto
 from senet.service.records import Status
 from senet.service.views import SubmitOutcome
+from senet.store.redis_mux import MuxConnection
 from senet.v1 import match_pb2, match_service_pb2
-from tests.bench.echo_server import command
+from tests.bench.echo_server import serve_handler
 from tests.bench.null_server import Outboxes, StreamedService
 
 SERVICE = "senet.v1.MatchService"
@@ -88,12 +95,18 @@ class _Applied:
     status: Status
     #: The version a retried request made (nothing applied).
     duplicate: bool = False
+    #: What the commit writes: the request key, the log entry, the update and
+    #: the new head, as JSON text (empty for a retry).
+    writes: tuple[str, str, str, str] = ("", "", "", "")
 
 
 @dataclass(eq=False)
 class LeanService(StreamedService[_Match]):
     matches: dict[str, _Match] = field(default_factory=dict)
     _ids: itertools.count[int] = field(default_factory=itertools.count)
+    #: SubmitAction's commits go to Redis through this connection and the
+    #: commit script's SHA (None: kept in this process).
+    redis: tuple[MuxConnection, str] | None = None
 
     async def create(
         self, request: match_service_pb2.CreateMatchRequest, context: Any
@@ -120,7 +133,8 @@ class LeanService(StreamedService[_Match]):
         raise KeyError("no token")
 
     def _apply(self, match: _Match, seat: int, notation: str, request_id: str) -> _Applied:
-        """Check, apply and write one action of ``seat`` (or find its retry)."""
+        """Check and apply one action of ``seat`` (or find its retry); what the
+        commit writes is in the result (see :meth:`_written`)."""
         key = f"{seat}:{request_id}"
         done = match.requests.get(key)
         if done is not None:
@@ -132,33 +146,53 @@ class LeanService(StreamedService[_Match]):
         status: Status = "finished" if state.is_over() else "active"
         now = time.time()
         notation = action.notation()
-        match.log.append(
-            orjson.dumps(
-                {"seat": seat, "notation": notation, "request_id": request_id, "at": now}
-            ).decode()
-        )
-        match.updates.append(
-            orjson.dumps(
-                {
-                    "version": version,
-                    "seat": seat,
-                    "notation": notation,
-                    "events": [e.to_data() for e in events],
-                    "status": status,
-                    "current_seat": state.current_seat(),
-                }
-            ).decode()
-        )
-        match.head = orjson.dumps({"state": state.snapshot_data(), "at": now}).decode()
+        log_entry = {"seat": seat, "notation": notation, "request_id": request_id, "at": now}
+        update = {
+            "version": version,
+            "seat": seat,
+            "notation": notation,
+            "events": [e.to_data() for e in events],
+            "status": status,
+            "current_seat": state.current_seat(),
+        }
+        head = {"state": state.snapshot_data(), "at": now}
+        writes = (key, _json(log_entry), _json(update), _json(head))
         match.requests[key] = version
         match.version = version
         match.legal = list(state.legal_actions()) if status == "active" else []
-        return _Applied(version, seat, notation, events, status)
+        return _Applied(version, seat, notation, events, status, writes=writes)
+
+    @staticmethod
+    def _written(match: _Match, done: _Applied) -> None:
+        """The commit kept in this process (no Redis)."""
+        if not done.duplicate:
+            _key, log_entry, update, head = done.writes
+            match.log.append(log_entry)
+            match.updates.append(update)
+            match.head = head
+
+    async def _committed(self, match_id: str, done: _Applied) -> None:
+        """The commit written to Redis by one script call: the version checked,
+        then the head, the log entry, the request key and the update's stream
+        entry written at once."""
+        assert self.redis is not None
+        mux, sha = self.redis
+        key, log_entry, update, head = done.writes
+        keys = [f"lean:{match_id}:{part}" for part in ("head", "log", "requests", "updates")]
+        reply = await mux.execute(
+            "EVALSHA", sha, 4, *keys, done.version - 1, key, head, log_entry, update
+        )
+        if reply[0] != "committed":
+            raise RuntimeError(f"match {match_id}: the store answered {reply}")
 
     async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
         started = time.perf_counter()
         match, seat = self._caller(context)
         done = self._apply(match, seat, request.notation, request.request_id)
+        if self.redis is None:
+            self._written(match, done)
+        elif not done.duplicate:
+            await self._committed(request.match_id, done)
         reply = outcome_to_proto(
             SubmitOutcome(
                 match.game_id,
@@ -197,6 +231,7 @@ class LeanService(StreamedService[_Match]):
         done = self._apply(match, seat, submit.notation, submit.request_id)
         if done.duplicate:  # its update went out when it was committed
             return
+        self._written(match, done)
         state, codec = match.state, codec_for(match.game_id)
         next_seat = state.current_seat()
         by_audience: dict[tuple[int, ...], bytes] = {}
@@ -244,6 +279,34 @@ def _success_metrics() -> tuple[Any, Any]:
     return metrics.RPCS.labels("SubmitAction", "OK"), metrics.LATENCY.labels("SubmitAction")
 
 
+def _json(value: object) -> str:
+    return orjson.dumps(value).decode()
+
+
+#: The commit: KEYS head, log, requests, updates; ARGV the expected version, the
+#: request key, the head, the log entry, the update.
+COMMIT_SCRIPT = """
+local done = redis.call('HGET', KEYS[3], ARGV[2])
+if done then return {'duplicate', done} end
+local version = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
+version = version + 1
+redis.call('HSET', KEYS[1], 'version', version, 'state', ARGV[3])
+redis.call('RPUSH', KEYS[2], ARGV[4])
+redis.call('HSET', KEYS[3], ARGV[2], version)
+redis.call('XADD', KEYS[4], '*', 'version', version, 'update', ARGV[5])
+return {'committed', tostring(version)}
+"""
+
+
+async def _connected(url: str) -> tuple[MuxConnection, str]:
+    """Senet's pipelined connection to ``url`` and the commit script loaded there."""
+    kwargs = {**redis.asyncio.ConnectionPool.from_url(url).connection_kwargs, "protocol": 2}
+    mux = MuxConnection(lambda: redis.asyncio.Connection(**kwargs), 30.0)
+    sha = await mux.execute("SCRIPT", "LOAD", COMMIT_SCRIPT)
+    return mux, str(sha)
+
+
 def lean_handler(service: LeanService) -> grpc.GenericRpcHandler[Any, Any]:
     pb = match_service_pb2
     methods = {
@@ -268,10 +331,20 @@ def lean_handler(service: LeanService) -> grpc.GenericRpcHandler[Any, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return command(
-        "python -m tests.bench.lean_server", __doc__,
-        lambda: lean_handler(LeanService()), "Lean MatchService", argv,
-    )  # fmt: skip
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.lean_server", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--redis-url", default="", help="commit SubmitAction's moves there")
+    args = parser.parse_args(argv)
+
+    async def serve() -> None:
+        service = LeanService()
+        if args.redis_url:
+            service.redis = await _connected(args.redis_url)
+        await serve_handler(lean_handler(service), "Lean MatchService", args.host, args.port)
+
+    asyncio.run(serve())
+    return 0
 
 
 if __name__ == "__main__":

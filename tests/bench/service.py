@@ -21,6 +21,11 @@ Figures (machine-readable lines, in this order):
     way the server sends its scripts (a :class:`~senet.store.redis_mux.MuxConnection`).
     The three are interleaved in rounds. The same call through redis-py's own
     client is printed beside it, for reference only.
+``service.lean_submit_p50_vs_limit``
+    The same for the lean MatchService (:mod:`tests.bench.lean_server`), run
+    as its own process on the same Redis: the least any implementation of
+    Senet's contract takes, a bound on what the first figure can reach. No
+    target.
 ``service.throughput_vs_echo``
     Actions per second on replica A with ``concurrency`` (32) submitters in
     flight, each on its own match, divided by echo calls per second with as many
@@ -233,6 +238,8 @@ class Cluster:
     replica_a: str
     replica_b: str
     echo: str
+    #: The lean MatchService (tests.bench.lean_server) committing on the same Redis.
+    lean: str
     #: Replica A's process id: its CPU time is read from /proc around each window.
     replica_a_pid: int = 0
 
@@ -258,12 +265,15 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
             children.extend(replicas)
             echo = Child("echo", [sys.executable, "-m", "tests.bench.echo_server"], workdir)
             children.append(echo)
+            lean_command = [sys.executable, "-m", "tests.bench.lean_server"]
+            lean = Child("lean", [*lean_command, "--redis-url", redis_url], workdir)
+            children.append(lean)
             addresses = [
                 "{}:{}".format(*child.wait_for_line(_SERVING, START_TIMEOUT_S).groups())
-                for child in (*replicas, echo)
+                for child in (*replicas, echo, lean)
             ]
-            a, b, echo_address = addresses
-            yield Cluster(redis_url, a, b, echo_address, replicas[0].proc.pid)
+            a, b, echo_address, lean_address = addresses
+            yield Cluster(redis_url, a, b, echo_address, lean_address, replicas[0].proc.pid)
         finally:
             for child in reversed(children):
                 child.stop()
@@ -793,6 +803,7 @@ async def _measure(
     running: Cluster, budget: Budget, out: Callable[[str], None]
 ) -> dict[str, float]:
     echo_channel = grpc.aio.insecure_channel(running.echo)
+    lean_channel = grpc.aio.insecure_channel(running.lean)
     channel_a = grpc.aio.insecure_channel(running.replica_a)
     watch_channels = [grpc.aio.insecure_channel(running.replica_b) for _ in range(SEATS)]
     store = AsyncRedis.from_url(running.redis_url, decode_responses=True)
@@ -820,12 +831,14 @@ async def _measure(
 
         pool = MatchPool(stub_a)
         await pool.fill(budget.concurrency + 2)
+        lean_pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(lean_channel))
 
         # Warm-up: connections, scripts, imports and caches on every side.
         await time_calls(echo, budget.warmup_calls)
         await time_calls(evalsha, budget.warmup_calls)
         await time_calls(evalsha_redis_py, budget.warmup_calls)
         await submit_latencies(pool, budget.warmup_calls)
+        await submit_latencies(lean_pool, budget.warmup_calls)
         await echo_window(echo, budget.concurrency, min(0.2, budget.throughput_s))
         warm = await submit_window(pool, budget.concurrency, min(0.2, budget.throughput_s))
 
@@ -833,6 +846,7 @@ async def _measure(
         redis_rounds: list[list[float]] = []
         redis_py_rounds: list[list[float]] = []
         submit_rounds: list[list[float]] = []
+        lean_rounds: list[list[float]] = []
         echo_windows: list[Window] = []
         submit_windows: list[Window] = []
         submit_cpu: list[CpuWindow] = []
@@ -846,6 +860,7 @@ async def _measure(
                 (redis_rounds, lambda: time_calls(evalsha, budget.latency_calls)),
                 (redis_py_rounds, lambda: time_calls(evalsha_redis_py, budget.latency_calls)),
                 (submit_rounds, lambda: submit_latencies(pool, budget.latency_calls)),
+                (lean_rounds, lambda: submit_latencies(lean_pool, budget.latency_calls)),
             ]
             for sink, work in latency if forward else reversed(latency):
                 gc.collect()
@@ -878,7 +893,7 @@ async def _measure(
         watch_stubs = [match_service_pb2_grpc.MatchServiceStub(c) for c in watch_channels]
         watched, streams = await watch_fanout(stub_a, watch_stubs, pool, budget)
     finally:
-        for channel in (echo_channel, channel_a, *watch_channels):
+        for channel in (echo_channel, lean_channel, channel_a, *watch_channels):
             await channel.close(None)
         await store.aclose()
         await mux.close()
@@ -888,6 +903,7 @@ async def _measure(
     pooled_submit = [x for r in submit_rounds for x in r]
     limit = statistics.median(pooled_echo) + statistics.median(pooled_redis)
     submit_ratio = statistics.median(pooled_submit) / limit
+    lean_ratio = statistics.median(x for r in lean_rounds for x in r) / limit
     echo_rate = statistics.median(w.rate for w in echo_windows)
     submit_rate = statistics.median(w.rate for w in submit_windows)
     throughput_ratio = submit_rate / echo_rate
@@ -932,6 +948,11 @@ async def _measure(
     out(
         f"    median SubmitAction / (median echo + median EVALSHA = {_ms(limit)}): "
         f"{submit_ratio:.3f} (target <= 1.3)"
+    )
+    out(_latency_line("the lean MatchService's SubmitAction, sequential", lean_rounds))
+    out(
+        f"    median lean SubmitAction / the same limit (the least any implementation of "
+        f"Senet's contract takes): {lean_ratio:.3f}"
     )
     out(
         _rate_line(
@@ -997,6 +1018,7 @@ async def _measure(
         "service.throughput_vs_echo": round(throughput_ratio, 3),
         "service.watch_p99_ms": round(watch_p99 * 1000, 3),
         "service.play_vs_unary_cpu": round(play_vs_unary_cpu, 3),
+        "service.lean_submit_p50_vs_limit": round(lean_ratio, 3),
     }
 
 
