@@ -171,28 +171,26 @@ class LeanService(StreamedService[_Match]):
             match.updates.append(update)
             match.head = head
 
-    async def _committed(self, match_id: str, done: _Applied) -> None:
-        """The commit written to Redis by one script call: the version checked,
+    def _sent(self, match_id: str, done: _Applied) -> asyncio.Future[Any]:
+        """The commit sent to Redis now, as one script call (the version checked,
         then the head, the log entry, the request key and the update's stream
-        entry written at once."""
+        entry written at once); its reply's future."""
         assert self.redis is not None
         mux, sha = self.redis
         key, log_entry, update, head = done.writes
         keys = [f"lean:{match_id}:{part}" for part in ("head", "log", "requests", "updates")]
-        reply = await mux.execute(
-            "EVALSHA", sha, 4, *keys, done.version - 1, key, head, log_entry, update
-        )
-        if reply[0] != "committed":
-            raise RuntimeError(f"match {match_id}: the store answered {reply}")
+        return mux.send("EVALSHA", sha, 4, *keys, done.version - 1, key, head, log_entry, update)
 
     async def submit(self, request: match_service_pb2.SubmitActionRequest, context: Any) -> bytes:
         started = time.perf_counter()
         match, seat = self._caller(context)
         done = self._apply(match, seat, request.notation, request.request_id)
+        pending = None
         if self.redis is None:
             self._written(match, done)
         elif not done.duplicate:
-            await self._committed(request.match_id, done)
+            pending = self._sent(request.match_id, done)
+        # The reply is rendered while the store confirms the commit, as Senet does.
         reply = outcome_to_proto(
             SubmitOutcome(
                 match.game_id,
@@ -204,6 +202,8 @@ class LeanService(StreamedService[_Match]):
                 match.state.current_seat(),
             )
         )
+        if pending is not None and (answer := await pending)[0] != "committed":
+            raise RuntimeError(f"match {request.match_id}: the store answered {answer}")
         _counted(started)
         return reply.SerializeToString()
 
