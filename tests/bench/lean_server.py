@@ -10,7 +10,8 @@ cheapest way it can be done in Python:
   as digests; recent digests cached, as Senet caches them);
 - a retried request id answered with its version, not committed twice;
 - the action read and checked against the legal actions, applied by the rules
-  core, and the next position's legal actions worked out for the next call;
+  core, and the next position's legal actions worked out for the next call
+  (after the reply, as Senet does, unless a prompt needs them at once);
 - what a commit writes: the log entry, the update (its events) and the new head
   (the state's snapshot), each as JSON text, kept in memory, as the embedded
   store keeps them; with ``--redis-url``, SubmitAction's commit is one script
@@ -76,7 +77,8 @@ def _digest(token: str) -> str:
 class _Match:
     game_id: str
     state: GameState
-    legal: list[Action]
+    #: The legal actions of the position (None: not worked out yet).
+    legal: list[Action] | None
     version: int = 0
     seats: dict[str, int] = field(default_factory=dict)
     requests: dict[str, int] = field(default_factory=dict)
@@ -140,8 +142,9 @@ class LeanService(StreamedService[_Match]):
         if done is not None:
             return _Applied(done, seat, notation, [], "active", duplicate=True)
         state = match.state
-        action = state.read_action(seat, notation, match.legal)
-        events = state.apply(seat, action, legal=match.legal)
+        legal = self._legal(match)
+        action = state.read_action(seat, notation, legal)
+        events = state.apply(seat, action, legal=legal)
         version = match.version + 1
         status: Status = "finished" if state.is_over() else "active"
         now = time.time()
@@ -159,8 +162,15 @@ class LeanService(StreamedService[_Match]):
         writes = (key, _json(log_entry), _json(update), _json(head))
         match.requests[key] = version
         match.version = version
-        match.legal = list(state.legal_actions()) if status == "active" else []
+        match.legal = None if status == "active" else []
         return _Applied(version, seat, notation, events, status, writes=writes)
+
+    @staticmethod
+    def _legal(match: _Match) -> list[Action]:
+        legal = match.legal
+        if legal is None:
+            legal = match.legal = list(match.state.legal_actions())
+        return legal
 
     @staticmethod
     def _written(match: _Match, done: _Applied) -> None:
@@ -204,6 +214,7 @@ class LeanService(StreamedService[_Match]):
         )
         if pending is not None and (answer := await pending)[0] != "committed":
             raise RuntimeError(f"match {request.match_id}: the store answered {answer}")
+        asyncio.get_running_loop().call_soon(self._legal, match)  # once the reply is sent
         _counted(started)
         return reply.SerializeToString()
 
@@ -211,7 +222,7 @@ class LeanService(StreamedService[_Match]):
         first = match_service_pb2.PlayMatchResponse()
         first.snapshot.match.version = match.version
         codec_for(match.game_id).write_view(first.snapshot.view, match.state.view(seat))
-        if match.state.current_seat() == seat and match.legal:
+        if match.state.current_seat() == seat and self._legal(match):
             self._prompt(match, seat, first.turn)
         return first.SerializeToString()
 
@@ -219,7 +230,7 @@ class LeanService(StreamedService[_Match]):
         out.version = match.version
         out.seat = seat
         describe = match.state.describe
-        for action in match.legal:
+        for action in self._legal(match):
             entry = out.actions.add()
             entry.notation = action.notation()
             entry.label = describe(action)
