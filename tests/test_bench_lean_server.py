@@ -13,10 +13,11 @@ import orjson
 import pytest
 
 from senet.v1 import match_service_pb2, match_service_pb2_grpc
-from tests.bench import echo_server, lean_server, peer
-from tests.bench.service import MatchPool, create_match
+from tests.bench import echo_server, lean_server
+from tests.bench.service import create_match
 from tests.pebbles.core import PEBBLES
 from tests.sync import run_sync
+from tests.test_bench_null_server import served_windows
 
 
 async def _serve(service: lean_server.LeanService) -> tuple[grpc.aio.Server, int]:
@@ -27,32 +28,10 @@ async def _serve(service: lean_server.LeanService) -> tuple[grpc.aio.Server, int
     return server, port
 
 
-async def _windows(service: lean_server.LeanService) -> tuple[peer.Sample, peer.Sample]:
-    server, port = await _serve(service)
-    try:
-        async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-            pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(channel), PEBBLES)
-            # A window on a loaded machine may end before its first move: the test
-            # waits for moves (up to ten windows), never for a time.
-            for _ in range(10):
-                await pool.fill(4, 200)
-                unary = await peer.unary_window(pool, 4, 0.2)
-                if unary.moves:
-                    break
-            for _ in range(10):
-                await pool.fill(4, 200)
-                play = await peer.play_window(pool, 4, 0.2)
-                if play.moves:
-                    break
-    finally:
-        await server.stop(None)
-    return unary, play
-
-
 @pytest.mark.slow
 def test_lean_server_plays_the_peer_load_writing_every_commit() -> None:
     service = lean_server.LeanService()
-    unary, play = run_sync(_windows(service))
+    unary, play = run_sync(served_windows(lean_server.lean_handler(service)))
     assert unary.moves > 0 and len(unary.latencies) == unary.moves
     # Every PlayMatch move was answered on its mover's stream by its own update.
     assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves

@@ -7,6 +7,8 @@ measuring the same load Senet gets. Timings are never asserted.
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 
@@ -17,35 +19,34 @@ from tests.pebbles.core import PEBBLES
 from tests.sync import run_sync
 
 
-async def _windows() -> tuple[peer.Sample, peer.Sample]:
+async def served_windows(handler: grpc.GenericRpcHandler[Any, Any]) -> tuple[peer.Sample, ...]:
+    """A SubmitAction window and a PlayMatch window of the peer benchmark's load on
+    a benchmark server serving ``handler`` in this process."""
     server = grpc.aio.server(options=echo_server.SERVER_OPTIONS)
-    service = null_server.NullService()
-    server.add_generic_rpc_handlers((null_server.null_handler(service),))
+    server.add_generic_rpc_handlers((handler,))
     port = server.add_insecure_port("127.0.0.1:0")
     await server.start()
+    samples = []
     try:
         async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
             pool = MatchPool(match_service_pb2_grpc.MatchServiceStub(channel), PEBBLES)
             # A window on a loaded machine may end before its first move: the test
             # waits for moves (up to ten windows), never for a time.
-            for _ in range(10):
-                await pool.fill(4, 200)
-                unary = await peer.unary_window(pool, 4, 0.2)
-                if unary.moves:
-                    break
-            for _ in range(10):
-                await pool.fill(4, 200)
-                play = await peer.play_window(pool, 4, 0.2)
-                if play.moves:
-                    break
+            for window in (peer.unary_window, peer.play_window):
+                for _ in range(10):
+                    await pool.fill(4, 200)
+                    sample = await window(pool, 4, 0.2)
+                    if sample.moves:
+                        break
+                samples.append(sample)
     finally:
         await server.stop(None)
-    return unary, play
+    return tuple(samples)
 
 
 @pytest.mark.slow
 def test_null_server_plays_the_peer_load() -> None:
-    unary, play = run_sync(_windows())
+    unary, play = run_sync(served_windows(null_server.null_handler(null_server.NullService())))
     assert unary.moves > 0 and len(unary.latencies) == unary.moves
     # Every PlayMatch move was answered on its mover's stream by its own update.
     assert play.moves > 0 and len(play.latencies) == len(play.replies) == play.moves

@@ -63,9 +63,7 @@ from senet.service.views import SubmitOutcome
 from senet.store.redis_mux import MuxConnection
 from senet.v1 import match_pb2, match_service_pb2
 from tests.bench.echo_server import serve_handler
-from tests.bench.null_server import Outboxes, StreamedService
-
-SERVICE = "senet.v1.MatchService"
+from tests.bench.null_server import Outboxes, StreamedService, match_service_handler
 
 
 @functools.lru_cache(maxsize=65536)
@@ -319,26 +317,8 @@ async def _connected(url: str) -> tuple[MuxConnection, str]:
 
 
 def lean_handler(service: LeanService) -> grpc.GenericRpcHandler[Any, Any]:
-    pb = match_service_pb2
-    methods = {
-        "CreateMatch": grpc.unary_unary_rpc_method_handler(
-            service.create,
-            request_deserializer=pb.CreateMatchRequest.FromString,
-            response_serializer=pb.CreateMatchResponse.SerializeToString,
-        ),
-        "JoinMatch": grpc.unary_unary_rpc_method_handler(
-            service.join,
-            request_deserializer=pb.JoinMatchRequest.FromString,
-            response_serializer=pb.JoinMatchResponse.SerializeToString,
-        ),
-        "SubmitAction": grpc.unary_unary_rpc_method_handler(
-            service.submit, request_deserializer=pb.SubmitActionRequest.FromString
-        ),
-        "PlayMatch": grpc.stream_stream_rpc_method_handler(
-            service.play, request_deserializer=pb.PlayMatchRequest.FromString
-        ),
-    }
-    return grpc.method_handlers_generic_handler(SERVICE, methods)
+    """The generic handler of the lean MatchService."""
+    return match_service_handler(service)
 
 
 def main(argv: list[str] | None = None) -> int:

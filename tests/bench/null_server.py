@@ -190,9 +190,9 @@ class NullService(StreamedService[_Match]):
                 outbox.put_nowait(message)
 
 
-def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
-    """The generic handler of the null MatchService (replies already serialized
-    where Senet's are)."""
+def match_service_handler(service: Any) -> grpc.GenericRpcHandler[Any, Any]:
+    """The generic handler of a benchmark MatchService: ``service``'s ``create``,
+    ``join``, ``submit`` and ``play`` (replies already serialized where Senet's are)."""
     pb = match_service_pb2
     methods = {
         "CreateMatch": grpc.unary_unary_rpc_method_handler(
@@ -213,6 +213,11 @@ def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
         ),
     }
     return grpc.method_handlers_generic_handler(SERVICE, methods)
+
+
+def null_handler(service: NullService) -> grpc.GenericRpcHandler[Any, Any]:
+    """The generic handler of the null MatchService."""
+    return match_service_handler(service)
 
 
 def main(argv: list[str] | None = None) -> int:
