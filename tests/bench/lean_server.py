@@ -30,10 +30,11 @@ label).
 
 It has no clocks, bots, deadlines, takeovers, lobby, quotas, heartbeats, cache
 eviction or compare-and-swap, and its prompts carry no typed actions: what it
-leaves out is what Senet does beyond the bare contract, so it is never slower
-than a full implementation of it. Its moves/s beside the null server's bound
-what any restructuring of Senet's SubmitAction and PlayMatch paths could reach
-on this machine.
+leaves out is what Senet does beyond the bare contract. Its moves/s beside the
+null server's bound what any restructuring of Senet's SubmitAction and
+PlayMatch paths could reach on this machine, up to the plumbing: its streams
+run on the null server's queue and generator, where Senet's outbox and writes
+are somewhat leaner.
 
 Prints ``Lean MatchService is serving on HOST:PORT`` once bound and stops on
 SIGTERM or SIGINT.
