@@ -2,12 +2,14 @@
 
 The peer benchmark measures whole servers under load, where gRPC's share and the
 machine's noise are large; issue 35's gap to the null server is the handler's own
-work. Here both handlers are called in this process, with no sockets and no gRPC:
-Senet's ``MatchServicer.SubmitAction`` over the embedded store, and the null
-MatchService's (:mod:`tests.bench.null_server`), on the same planned Pebbles moves
-(4 seats, matches played round robin so that each call meets its match cold, as a
-server's does). Each round times one pass over fresh matches per handler, the two
-alternating, the order reversed every other round; figures are medians over rounds.
+work. Here the handlers are called in this process, with no sockets and no gRPC:
+Senet's ``MatchServicer.SubmitAction`` over the embedded store, the null
+MatchService's (:mod:`tests.bench.null_server`) and the lean one's
+(:mod:`tests.bench.lean_server`: the contract's work alone), on the same planned
+Pebbles moves (4 seats, matches played round robin so that each call meets its
+match cold, as a server's does). Each round times one pass over fresh matches per
+handler, in turn, the order reversed every other round; figures are medians over
+rounds.
 A cProfile of one more pass of Senet's names where its time goes.
 
 PlayMatch likewise: every seat of the pass's matches plays through a compact stream
@@ -119,13 +121,8 @@ def senet_stub() -> _InProcessStub:
     return _InProcessStub(servicer.CreateMatch, servicer.JoinMatch, servicer.SubmitAction, servicer)
 
 
-def null_stub() -> _InProcessStub:
-    service = NullService()
-    return _InProcessStub(service.create, service.join, service.submit, service)
-
-
-def lean_stub() -> _InProcessStub:
-    service = LeanService()
+def service_stub(service: NullService | LeanService) -> _InProcessStub:
+    """A benchmark MatchService (the null or the lean one) called in process."""
     return _InProcessStub(service.create, service.join, service.submit, service)
 
 
@@ -255,14 +252,12 @@ async def _null_play_pass(
 
 
 async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dict[str, float]:
-    senet, null, lean = senet_stub(), null_stub(), lean_stub()
+    senet = senet_stub()
+    null, lean = service_stub(NullService()), service_stub(LeanService())
     seeds = iter(range(BASE_SEED, BASE_SEED + (1 << 30), matches))
+    # Each server's figure per round, in round order (so aligned between servers).
     per_call: dict[str, list[float]] = {"senet": [], "null": [], "lean": []}
-    ratios: list[float] = []
-    lean_ratios: list[float] = []
     play_per_move: dict[str, list[float]] = {"senet": [], "null": [], "lean": []}
-    play_ratios: list[float] = []
-    play_lean_ratios: list[float] = []
     for round_index in range(rounds):
         order = [("senet", senet), ("null", null), ("lean", lean)]
         if round_index % 2:
@@ -273,16 +268,12 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
             cpu, calls = await _pass(stub, played, None)
             this_round[name] = cpu / calls * 1e6
             per_call[name].append(this_round[name])
-        ratios.append(this_round["senet"] / this_round["null"])
-        lean_ratios.append(this_round["senet"] / this_round["lean"])
         for name, stub in order:
             played = await _matches(stub, matches, next(seeds))
             play = _senet_play_pass if name == "senet" else _null_play_pass
             cpu, moves = await play(stub.server, played)
             this_round[name] = cpu / moves * 1e6
             play_per_move[name].append(this_round[name])
-        play_ratios.append(this_round["senet"] / this_round["null"])
-        play_lean_ratios.append(this_round["senet"] / this_round["lean"])
     profile = cProfile.Profile()
     played = await _matches(senet, matches, next(seeds))
     await _pass(senet, played, profile)
@@ -295,35 +286,30 @@ async def _measure(rounds: int, matches: int, out: Callable[[str], None]) -> dic
     for line in text.getvalue().splitlines():
         if line.strip() and ("/" in line or "{" in line or "ncalls" in line):
             out(f"    {line.strip().replace(f'{plugins.ROOT}/', '')}")
-    submit_figures = _said(out, "SubmitAction", "a call", per_call, ratios)
-    lean_us, lean_ratio = _beside_lean(out, "SubmitAction", per_call, lean_ratios)
-    play_figures = _said(out, "PlayMatch", "a move (four streams)", play_per_move, play_ratios)
-    lean_play_us, lean_play_ratio = _beside_lean(out, "PlayMatch", play_per_move, play_lean_ratios)
+    submit_us, null_submit_us, submit_vs_null = _said(out, "SubmitAction", "a call", per_call)
+    _, lean_submit_us, submit_vs_lean = _said(out, "SubmitAction", "a call", per_call, "lean")
+    play_unit = "a move (four streams)"
+    play_us, null_play_us, play_vs_null = _said(out, "PlayMatch", play_unit, play_per_move)
+    _, lean_play_us, play_vs_lean = _said(out, "PlayMatch", play_unit, play_per_move, "lean")
     return {
-        "handler.play_move_us": round(play_figures[0], 1),
-        "handler.null_play_move_us": round(play_figures[1], 2),
-        "handler.play_vs_null": round(play_figures[2], 2),
-        "handler.submit_us": round(submit_figures[0], 1),
-        "handler.null_submit_us": round(submit_figures[1], 2),
-        "handler.submit_vs_null": round(submit_figures[2], 2),
-        "handler.lean_submit_us": round(lean_us, 2),
-        "handler.submit_vs_lean": round(lean_ratio, 2),
+        "handler.play_move_us": round(play_us, 1),
+        "handler.null_play_move_us": round(null_play_us, 2),
+        "handler.play_vs_null": round(play_vs_null, 2),
+        "handler.submit_us": round(submit_us, 1),
+        "handler.null_submit_us": round(null_submit_us, 2),
+        "handler.submit_vs_null": round(submit_vs_null, 2),
+        "handler.lean_submit_us": round(lean_submit_us, 2),
+        "handler.submit_vs_lean": round(submit_vs_lean, 2),
         "handler.lean_play_move_us": round(lean_play_us, 1),
-        "handler.play_vs_lean": round(lean_play_ratio, 2),
+        "handler.play_vs_lean": round(play_vs_lean, 2),
     }
 
 
-def _beside_lean(
-    out: Callable[[str], None], what: str, per_round: dict[str, list[float]], ratios: list[float]
-) -> tuple[float, float]:
-    """Print the lean server's median for one workload and Senet's ratio to it."""
-    lean, ratio = statistics.median(per_round["lean"]), statistics.median(ratios)
-    out(
-        f"  the lean MatchService's {what} (the work Senet's contract asks, done the "
-        f"cheapest way) {lean:.1f} us; Senet's over it {ratio:.2f} times "
-        f"(per round {', '.join(f'{r:.2f}' for r in ratios)})"
-    )
-    return lean, ratio
+#: How each baseline is named beside Senet.
+_BASELINES = {
+    "null": "the null server's",
+    "lean": "the lean MatchService's (the contract's work alone)",
+}
 
 
 def _said(
@@ -331,17 +317,19 @@ def _said(
     what: str,
     unit: str,
     per_round: dict[str, list[float]],
-    ratios: list[float],
+    baseline: str = "null",
 ) -> tuple[float, float, float]:
-    """Print one workload's medians (Senet's, the null server's, the ratio per round)
-    with the rounds' ratios; return the three."""
-    senet, null = statistics.median(per_round["senet"]), statistics.median(per_round["null"])
+    """Print one workload's medians, Senet's and ``baseline``'s, with Senet's ratio to
+    it in each round (the two ran in the same rounds); return the medians and the
+    median ratio."""
+    ratios = [a / b for a, b in zip(per_round["senet"], per_round[baseline], strict=True)]
+    senet, other = statistics.median(per_round["senet"]), statistics.median(per_round[baseline])
     ratio = statistics.median(ratios)
     out(
-        f"  Senet {what} {senet:.1f} us of thread CPU {unit}, the null server's {null:.1f} "
-        f"({ratio:.1f} times; per round {', '.join(f'{r:.1f}' for r in ratios)})"
+        f"  Senet {what} {senet:.1f} us of thread CPU {unit}, {_BASELINES[baseline]} "
+        f"{other:.1f} ({ratio:.2f} times; per round {', '.join(f'{r:.2f}' for r in ratios)})"
     )
-    return senet, null, ratio
+    return senet, other, ratio
 
 
 def run(*, quick: bool = False, out: Callable[[str], None] = print) -> dict[str, float]:

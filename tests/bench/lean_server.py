@@ -58,11 +58,12 @@ import redis.asyncio
 from senet.codec import codec_for
 from senet.games import Action, Event, GameState, get_game
 from senet.service import metrics
-from senet.service.messages import outcome_to_proto
+from senet.service.messages import STATUS, outcome_to_proto
 from senet.service.records import Status
 from senet.service.views import SubmitOutcome
+from senet.service.wire import request_id_field
 from senet.store.redis_mux import MuxConnection
-from senet.v1 import match_pb2, match_service_pb2
+from senet.v1 import match_service_pb2
 from tests.bench.echo_server import serve_handler
 from tests.bench.null_server import Outboxes, StreamedService, match_service_handler
 
@@ -245,7 +246,7 @@ class LeanService(StreamedService[_Match]):
         state, codec = match.state, codec_for(match.game_id)
         next_seat = state.current_seat()
         by_audience: dict[tuple[int, ...], bytes] = {}
-        extra = {seat: _reply_field(submit.request_id)}
+        extra = {seat: request_id_field(submit.request_id)}
         if next_seat is not None:
             turn = match_service_pb2.PlayMatchResponse()
             self._prompt(match, next_seat, turn.turn)
@@ -261,7 +262,7 @@ class LeanService(StreamedService[_Match]):
                 update.notation = done.notation
                 for i in visible:
                     codec.write_event(update.events.add(), done.events[i])
-                update.status = _STATUS[done.status]
+                update.status = STATUS[done.status]
                 if next_seat is not None:
                     update.current_seat = next_seat
                 plain = by_audience[visible] = message.SerializeToString()
@@ -269,13 +270,6 @@ class LeanService(StreamedService[_Match]):
             for outbox in outboxes:
                 outbox.put_nowait(message_bytes)
         _counted(started)
-
-
-_STATUS = {"active": match_pb2.MATCH_STATUS_ACTIVE, "finished": match_pb2.MATCH_STATUS_FINISHED}
-
-
-def _reply_field(request_id: str) -> bytes:
-    return match_service_pb2.PlayMatchResponse(request_id=request_id).SerializeToString()
 
 
 def _counted(started: float) -> None:

@@ -815,8 +815,8 @@ async def _measure(
     ):
         lean_vs_null, vs_lean = _rate(lean) / _rate(null), _rate(senet) / _rate(lean)
         out(
-            f"    the lean MatchService's {kind} moves/s / the null MatchService's (the most "
-            f"any implementation of Senet's contract reaches under this load; "
+            f"    the lean MatchService's {kind} moves/s / the null MatchService's (the "
+            f"contract's work alone, under this load; "
             f"{_rate(lean):,.0f} / {_rate(null):,.0f}): {lean_vs_null:.3f}"
         )
         out(

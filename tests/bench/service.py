@@ -23,9 +23,8 @@ Figures (machine-readable lines, in this order):
     client is printed beside it, for reference only.
 ``service.lean_submit_p50_vs_limit``
     The same for the lean MatchService (:mod:`tests.bench.lean_server`), run
-    as its own process on the same Redis: the least any implementation of
-    Senet's contract takes, a bound on what the first figure can reach. No
-    target.
+    as its own process on the same Redis: the contract's work alone, a bound
+    on what the first figure can reach. No target.
 ``service.throughput_vs_echo``
     Actions per second on replica A with ``concurrency`` (32) submitters in
     flight, each on its own match, divided by echo calls per second with as many
@@ -951,8 +950,8 @@ async def _measure(
     )
     out(_latency_line("the lean MatchService's SubmitAction, sequential", lean_rounds))
     out(
-        f"    median lean SubmitAction / the same limit (the least any implementation of "
-        f"Senet's contract takes): {lean_ratio:.3f}"
+        f"    median lean SubmitAction / the same limit (the contract's work alone): "
+        f"{lean_ratio:.3f}"
     )
     out(
         _rate_line(

@@ -35,7 +35,8 @@ from senet.service.wire import LegalEntries, request_id_field
 from senet.store.base import now_ms
 from senet.v1 import match_pb2, match_service_pb2
 
-_STATUS = {
+#: A match status as its wire enum.
+STATUS: dict[Status, match_pb2.MatchStatus.ValueType] = {
     "active": match_pb2.MATCH_STATUS_ACTIVE,
     "finished": match_pb2.MATCH_STATUS_FINISHED,
     "abandoned": match_pb2.MATCH_STATUS_ABANDONED,
@@ -75,7 +76,7 @@ def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
     part, since upb copies every message handed to a constructor."""
     out.match_id = summary.match_id
     out.game_id = summary.game_id
-    out.status = _STATUS[summary.status]
+    out.status = STATUS[summary.status]
     out.version = summary.version
     out.seed_commitment = summary.commitment
     out.scores.extend(summary.scores)
@@ -140,7 +141,7 @@ def write_update(out: match_pb2.MatchUpdate, game_id: str, update: MatchUpdate) 
     out.seat = update.seat
     out.notation = update.notation
     _write_events(out.events, game_id, update.events)
-    out.status = _STATUS[update.status]
+    out.status = STATUS[update.status]
     if update.current_seat is not None:
         out.current_seat = update.current_seat
     out.deciding_seats.extend(update.deciding)
@@ -167,7 +168,7 @@ def _write_events(
 def outcome_to_proto(outcome: SubmitOutcome) -> match_service_pb2.SubmitActionResponse:
     out = match_service_pb2.SubmitActionResponse(
         version=outcome.version,
-        status=_STATUS[outcome.status],
+        status=STATUS[outcome.status],
         duplicate=outcome.duplicate,
         request_id=outcome.request_id,
     )
@@ -336,7 +337,7 @@ def write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) ->
     """Fill ``out`` (empty) with ``listing``."""
     out.match_id = listing.match_id
     out.game_id = listing.game_id
-    out.status = _STATUS[listing.status]
+    out.status = STATUS[listing.status]
     out.created_time_ms = round(listing.created_at * 1000)
     out.version = listing.version
     # A started match's open seats stay claimed (leaving then hands them over).
