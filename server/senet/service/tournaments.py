@@ -217,12 +217,15 @@ class Tournaments:
         return [str(s) for _, doc in sorted(docs.items()) for s in loads(doc)]
 
     async def round_now(self, tournament_id: str) -> int:
-        """The round being played (1-based; past the last once finished): the first
-        whose round slot has not ended."""
-        done = await self.slots.position(
+        """The round being played (1-based; past the last once finished)."""
+        return await self._rounds_ended(tournament_id) + 1
+
+    async def _rounds_ended(self, tournament_id: str) -> int:
+        """How many rounds have ended: the first round whose slot has not ended,
+        counted from the stored hint, which this moves on past those that have."""
+        return await self.slots.position(
             f"tour-round:{tournament_id}", lambda seq: f"tour:{tournament_id}:{seq + 1}"
         )
-        return done + 1
 
     async def table(self, tournament: Tournament) -> list[Standing]:
         finished = [
@@ -296,7 +299,7 @@ class Tournaments:
             # The byes first: a round that has ended has them, whoever ended it.
             await self.store.put(f"tour-byes:{t.tournament_id}", f"{r:03d}", dumps(planned["byes"]))
             await self.slots.end(round_slot)
-            await self.round_now(t.tournament_id)  # moves the tournament on
+            await self._rounds_ended(t.tournament_id)  # moves the stored round on
 
     async def _pair(self, t: Tournament, r: int) -> tuple[list[list[str]], list[str]]:
         if t.format == "round_robin":
