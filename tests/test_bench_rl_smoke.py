@@ -24,6 +24,10 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
             "env_vs_null_env",
             "null_env_vs_core",
             "env_vs_core_ceiling",
+            "free_observation_vs_core",
+            "observation_share",
+            "bare_env_vs_core",
+            "bare_ceiling",
         ):
             name = f"rl.{game.info.id}.{figure}"
             assert name in figures

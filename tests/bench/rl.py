@@ -18,7 +18,15 @@ the median over rounds:
   tensor) over a core with no rules (:mod:`tests.bench.null_env`): as many legal
   actions per step and steps per episode as the game's random matches have, a
   counter as the move, the same tensor at every step. The floor: what the AEC API,
-  numpy and the adapter's fixed costs take before any game work.
+  numpy and the adapter's fixed costs take before any game work;
+- *free observation*: the real environment whose tensor writers cost nothing (each
+  seat's first tensor stays, copied at every step as a real one is;
+  :func:`tests.bench.rl_bounds.free_observation_environment`): the most the
+  environment could reach if the observation were free;
+- *bare env*: PettingZoo's AEC API alone, with no game and no Senet code, at the
+  game's sizes (:class:`tests.bench.rl_bounds.BareEnvironment`): a tensor and a mask
+  copied, a counter. No AEC environment of the game can step faster than the core's
+  decision and this together.
 
 Machine-readable lines::
 
@@ -31,6 +39,13 @@ Machine-readable lines::
     rl.<game_id>.null_env_vs_core: <null environment steps/s / core decisions/s>
     rl.<game_id>.env_vs_core_ceiling: <f / (1 + f), f the figure above: the most
                                        env_vs_core can reach within the AEC API>
+    rl.<game_id>.free_observation_vs_core: <free observation steps/s / core
+                                           decisions/s>
+    rl.<game_id>.observation_share: <1 - env / free observation: the share of a
+                                    step the observation takes>
+    rl.<game_id>.bare_env_vs_core: <bare env steps/s / core decisions/s>
+    rl.<game_id>.bare_ceiling: <b / (1 + b), b the figure above: the most any AEC
+                               environment's env_vs_core can reach>
 
 A real step costs a null step plus the game's own decision (the legal actions and
 the move the core workload times), so with an observation that cost nothing its
@@ -42,13 +57,17 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
 from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.null_env import null_environment
+from tests.bench.rl_bounds import bare_environment, free_observation_environment
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -73,14 +92,13 @@ def play_env_episode(game: Game, seats: int, seed: int) -> int:
     return play_episode(environment, seed)
 
 
-def null_env_workload(game: Game, seats: int, label: str) -> Workload:
-    """Episodes of the game's environment over its null core (see :mod:`tests.bench.null_env`)."""
-    environment, _ = null_environment(game.info.id, seats)
+def episodes_workload(environment: AECEnv[str, dict[str, Any], int], label: str) -> Workload:
+    """Random episodes of ``environment``, the next seed at each call."""
     seeds = iter(range(1, 1 << 62))
     return Workload(label, lambda: play_episode(environment, next(seeds)))
 
 
-def play_episode(environment: SenetEnv, seed: int) -> int:
+def play_episode(environment: AECEnv[str, dict[str, Any], int], seed: int) -> int:
     """One random episode of ``environment`` from ``seed``; return its steps."""
     environment.reset(seed=seed)
     chooser = Rng(seed ^ CHOOSER_SALT)
@@ -91,8 +109,9 @@ def play_episode(environment: SenetEnv, seed: int) -> int:
             environment.step(None)
             continue
         # The int8 mask seen as booleans: numpy finds a boolean array's ones several
-        # times faster (25 against 4 us over Mare Nostrum's 10,453 entries).
-        legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
+        # times faster (25 against 4 us over Mare Nostrum's 10,453 entries), and in
+        # one call (``np.flatnonzero`` wraps ``nonzero`` in two more).
+        legal = observation["action_mask"].view(np.bool_).nonzero()[0]
         environment.step(int(legal[chooser.below(len(legal))]))
         steps += 1
     return steps
@@ -127,47 +146,83 @@ def run(
     chosen = [
         g for g in (all_games() if games is None else games) if g.info.id in ENCODINGS.game_ids()
     ]
-    measured: list[tuple[Game, Workload, Workload, Workload, Workload]] = []
+    measured: list[_Measured] = []
     for game in chosen:
         seats = reference_seats(game)
         label = f"{game.info.id} {seats}p"
-        core = senet_workload(game, seats, label=f"{label} core")
-        viewed = senet_workload(game, seats, play_core_with_views, f"{label} core + view")
-        adapter = senet_workload(game, seats, play_env_episode, f"{label} env")
-        null = null_env_workload(game, seats, f"{label} null env")
-        measured.append((game, core, viewed, adapter, null))
-    order = [w for _, *workloads in measured for w in workloads]
+        game_id = game.info.id
+        measured.append(
+            _Measured(
+                game=game,
+                core=senet_workload(game, seats, label=f"{label} core"),
+                viewed=senet_workload(game, seats, play_core_with_views, f"{label} core + view"),
+                env=senet_workload(game, seats, play_env_episode, f"{label} env"),
+                null=episodes_workload(null_environment(game_id, seats)[0], f"{label} null env"),
+                free=episodes_workload(
+                    free_observation_environment(game_id, seats), f"{label} free observation"
+                ),
+                bare=episodes_workload(bare_environment(game_id, seats), f"{label} bare env"),
+            )
+        )
+    order = [w for m in measured for w in m.workloads()]
     out(
         f"rl benchmark: random full episodes, {budget.rounds} interleaved round(s) of "
         f">={budget.seconds:g} s per workload; median over rounds"
     )
     measure_interleaved(order, budget)
     figures: dict[str, float] = {}
-    for game, core, viewed, adapter, null in measured:
+    for m in measured:
+        core, viewed, adapter, null, free, bare = m.workloads()
         core_rate = core.median_steps_per_second()
         viewed_rate = viewed.median_steps_per_second()
         env_rate = adapter.median_steps_per_second()
         null_rate = null.median_steps_per_second()
+        free_rate = free.median_steps_per_second()
+        bare_rate = bare.median_steps_per_second()
         out(
             f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
             f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s "
             f"({_paired(adapter, core):.3f} of the core's, {_paired(adapter, viewed):.3f} of "
             f"the core + view's, median per round); {null.label}: {null_rate:,.0f} steps/s "
             f"({_paired(null, core):.3f} of the core's; the env {_paired(adapter, null):.3f} "
-            "of it)"
+            f"of it); {free.label}: {free_rate:,.0f} steps/s ({_paired(free, core):.3f} of "
+            f"the core's); {bare.label}: {bare_rate:,.0f} steps/s "
+            f"({_paired(bare, core):.3f} of the core's)"
         )
-        figures[f"rl.{game.info.id}.env_steps_per_s"] = round(env_rate, 1)
-        figures[f"rl.{game.info.id}.env_vs_core"] = round(env_rate / core_rate, 3)
-        figures[f"rl.{game.info.id}.core_view_decisions_per_s"] = round(viewed_rate, 1)
-        figures[f"rl.{game.info.id}.env_vs_core_view"] = round(env_rate / viewed_rate, 3)
-        figures[f"rl.{game.info.id}.null_env_steps_per_s"] = round(null_rate, 1)
-        figures[f"rl.{game.info.id}.env_vs_null_env"] = round(env_rate / null_rate, 3)
+        name = f"rl.{m.game.info.id}"
+        figures[f"{name}.env_steps_per_s"] = round(env_rate, 1)
+        figures[f"{name}.env_vs_core"] = round(env_rate / core_rate, 3)
+        figures[f"{name}.core_view_decisions_per_s"] = round(viewed_rate, 1)
+        figures[f"{name}.env_vs_core_view"] = round(env_rate / viewed_rate, 3)
+        figures[f"{name}.null_env_steps_per_s"] = round(null_rate, 1)
+        figures[f"{name}.env_vs_null_env"] = round(env_rate / null_rate, 3)
         floor = null_rate / core_rate
-        figures[f"rl.{game.info.id}.null_env_vs_core"] = round(floor, 3)
-        figures[f"rl.{game.info.id}.env_vs_core_ceiling"] = round(floor / (1 + floor), 3)
+        figures[f"{name}.null_env_vs_core"] = round(floor, 3)
+        figures[f"{name}.env_vs_core_ceiling"] = round(floor / (1 + floor), 3)
+        figures[f"{name}.free_observation_vs_core"] = round(free_rate / core_rate, 3)
+        figures[f"{name}.observation_share"] = round(1 - env_rate / free_rate, 3)
+        bare_floor = bare_rate / core_rate
+        figures[f"{name}.bare_env_vs_core"] = round(bare_floor, 3)
+        figures[f"{name}.bare_ceiling"] = round(bare_floor / (1 + bare_floor), 3)
     for name, value in figures.items():
         out(f"{name}: {value:g}")
     return figures
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """One game's workloads (see the module's docstring)."""
+
+    game: Game
+    core: Workload
+    viewed: Workload
+    env: Workload
+    null: Workload
+    free: Workload
+    bare: Workload
+
+    def workloads(self) -> tuple[Workload, ...]:
+        return (self.core, self.viewed, self.env, self.null, self.free, self.bare)
 
 
 def _paired(workload: Workload, baseline: Workload) -> float:

@@ -246,9 +246,11 @@ class TensorWriter:
     The mark compares values, not versions, so one writer may follow any sequence
     of states of one match's game, seat count and options (a search's afterstates),
     always for the same viewer. A writer belongs to one thread; it returns its own
-    doubles (an ``array("d")``), rewritten in place by the next call: copy them
-    before that (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy
-    tensor in one step, where converting a list costs as much as encoding it).
+    doubles (an ``array("d")``, :attr:`out`: the same array for the writer's life,
+    never resized), rewritten in place by the next call: copy them before that
+    (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy tensor in
+    one step, where converting a list costs as much as encoding it; a view made once
+    serves every call).
 
     Where the game has a direct writer (:meth:`RlEncoding.direct_tensor`), a seat's
     tensor is written by it instead, from the state's fields, and :attr:`changed` is

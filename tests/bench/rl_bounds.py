@@ -1,0 +1,115 @@
+"""Two environments that bound the learning environment's speed from above.
+
+The benchmark (:mod:`tests.bench.rl`) sets the environment's steps per second beside
+the rules core's decisions per second. These two tell where the rest of a step goes:
+
+- :func:`free_observation_environment` is a game's real environment whose tensor
+  writers cost nothing: each returns the seat's first tensor, copied as a real one
+  is. Everything else is the real step (the core's legal actions and move, the mask,
+  PettingZoo's bookkeeping), so its speed against the core is the most the
+  environment could reach with an observation that cost nothing;
+- :class:`BareEnvironment` is PettingZoo's AEC API with no game and no Senet code:
+  each step copies a tensor and a mask of the game's sizes, made once, and counts.
+  Its speed against the core's, ``f``, gives ``f / (1 + f)``: the most any AEC
+  environment of the game could reach, since a step does at least this and the
+  core's decision.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from senet.games import GameState
+from senet.rl.encoding import TensorWriter
+from senet.rl.pettingzoo import SenetEnv, agent_name, env
+from tests.bench.null_env import calibrate
+
+
+class _FirstTensor(TensorWriter):
+    """A writer that leaves the first tensor it wrote in place: observations free.
+    Installed over a real writer (its class swapped), so it keeps the array the
+    environment's numpy view was made over."""
+
+    written = False
+
+    def encode(self, state: GameState, viewer: int | None) -> array[float]:
+        if not self.written:
+            self.written = True
+            return super().encode(state, viewer)
+        return self.out
+
+
+def free_observation_environment(game_id: str, seats: int) -> SenetEnv:
+    """The real environment of ``game_id`` at ``seats`` with observations that cost
+    nothing (each seat's tensor is the first one written for it)."""
+    environment = env(game_id, seats)
+    for writer in environment._tensors:
+        writer.__class__ = _FirstTensor
+    return environment
+
+
+class BareEnvironment(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
+    """PettingZoo's AEC API over no game, at a game's sizes.
+
+    Seats act in turn; the mask offers ``legal`` indexes spread over the space; a
+    match lasts ``length`` steps. Each observation is a copy of one tensor and one
+    mask made at the start, the least a step can hand out (a fresh tensor and mask),
+    and a step counts.
+
+    Args:
+        seats: Seat count.
+        tensor_size: The game's tensor size.
+        space_size: The game's action space size.
+        legal: Ones in the mask.
+        length: Steps per match.
+    """
+
+    metadata = {"name": "bare_v0", "is_parallelizable": False}
+
+    def __init__(
+        self, seats: int, tensor_size: int, space_size: int, legal: int, length: int
+    ) -> None:
+        super().__init__()
+        self.possible_agents = [agent_name(seat) for seat in range(seats)]
+        self._tensor = np.zeros(tensor_size, np.float32)
+        self._mask = np.zeros(space_size, np.int8)
+        self._mask[[i * space_size // legal for i in range(legal)]] = 1
+        self._length = length
+        self._moves = 0
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._moves = 0
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        return {"observation": self._tensor.copy(), "action_mask": self._mask.copy()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent]:
+            self._was_dead_step(action)
+            return
+        self._moves += 1
+        if self._moves >= self._length:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self._moves % len(self.possible_agents)]
+
+
+def bare_environment(game_id: str, seats: int) -> BareEnvironment:
+    """The bare AEC environment at the sizes of ``game_id``'s environment at ``seats``,
+    as many legal actions a step and steps a match as its random matches have."""
+    real = env(game_id, seats)
+    calibration = calibrate(real.game, seats, real.options)
+    return BareEnvironment(
+        seats, real.encoder.size, len(real.space), calibration.legal, calibration.length
+    )
