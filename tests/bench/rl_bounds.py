@@ -21,6 +21,7 @@ from array import array
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState
@@ -80,6 +81,19 @@ class BareEnvironment(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self._mask[[i * space_size // legal for i in range(legal)]] = 1
         self._length = length
         self._moves = 0
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (space_size,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(space_size)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.agents = list(self.possible_agents)
