@@ -28,6 +28,9 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
             "observation_share",
             "bare_env_vs_core",
             "bare_ceiling",
+            "writer_vs_decision",
+            "writer_compare_vs_decision",
+            "env_vs_core_bound",
         ):
             name = f"rl.{game.info.id}.{figure}"
             assert name in figures

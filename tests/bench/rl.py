@@ -26,7 +26,11 @@ the median over rounds:
 - *bare env*: PettingZoo's AEC API alone, with no game and no Senet code, at the
   game's sizes (:class:`tests.bench.rl_bounds.BareEnvironment`): a tensor and a mask
   copied, a counter. No AEC environment of the game can step faster than the core's
-  decision and this together.
+  decision and this together;
+- *writer* and *writer twice*: the seats' tensor writers over recorded positions of
+  random matches, each observation written once, then twice (the second call from
+  the same state finds nothing changed: the comparisons alone;
+  :class:`tests.bench.rl_bounds.WriterReplay`), in observations per second.
 
 Machine-readable lines::
 
@@ -46,6 +50,14 @@ Machine-readable lines::
     rl.<game_id>.bare_env_vs_core: <bare env steps/s / core decisions/s>
     rl.<game_id>.bare_ceiling: <b / (1 + b), b the figure above: the most any AEC
                                environment's env_vs_core can reach>
+    rl.<game_id>.writer_vs_decision: <an observation written / a core decision, in
+                                     time>
+    rl.<game_id>.writer_compare_vs_decision: <the writer's comparisons alone / a
+                                             core decision>
+    rl.<game_id>.env_vs_core_bound: <1 / (1 / free_observation_vs_core +
+                                    writer_compare_vs_decision): the most env_vs_core
+                                    can reach with an observation that costs only
+                                    the comparisons that find what changed>
 
 A real step costs a null step plus the game's own decision (the legal actions and
 the move the core workload times), so with an observation that cost nothing its
@@ -67,7 +79,7 @@ from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
 from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.null_env import null_environment
-from tests.bench.rl_bounds import bare_environment, free_observation_environment
+from tests.bench.rl_bounds import WriterReplay, bare_environment, free_observation_environment
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -162,6 +174,9 @@ def run(
                     free_observation_environment(game_id, seats), f"{label} free observation"
                 ),
                 bare=episodes_workload(bare_environment(game_id, seats), f"{label} bare env"),
+                replay=(replay := WriterReplay(game_id, seats)),
+                writer=Workload(f"{label} writer", replay.once),
+                writer_twice=Workload(f"{label} writer twice", replay.twice),
             )
         )
     order = [w for m in measured for w in m.workloads()]
@@ -172,13 +187,16 @@ def run(
     measure_interleaved(order, budget)
     figures: dict[str, float] = {}
     for m in measured:
-        core, viewed, adapter, null, free, bare = m.workloads()
+        core, viewed, adapter, null, free, bare, writer, twice = m.workloads()
         core_rate = core.median_steps_per_second()
         viewed_rate = viewed.median_steps_per_second()
         env_rate = adapter.median_steps_per_second()
         null_rate = null.median_steps_per_second()
         free_rate = free.median_steps_per_second()
         bare_rate = bare.median_steps_per_second()
+        decision = 1 / core_rate
+        written = 1 / writer.median_steps_per_second()
+        compared = max(0.0, 1 / twice.median_steps_per_second() - written)
         out(
             f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
             f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s "
@@ -187,7 +205,9 @@ def run(
             f"({_paired(null, core):.3f} of the core's; the env {_paired(adapter, null):.3f} "
             f"of it); {free.label}: {free_rate:,.0f} steps/s ({_paired(free, core):.3f} of "
             f"the core's); {bare.label}: {bare_rate:,.0f} steps/s "
-            f"({_paired(bare, core):.3f} of the core's)"
+            f"({_paired(bare, core):.3f} of the core's); an observation written "
+            f"{written * 1e6:.1f} us, its comparisons alone {compared * 1e6:.1f} us, "
+            f"a core decision {decision * 1e6:.1f} us"
         )
         name = f"rl.{m.game.info.id}"
         figures[f"{name}.env_steps_per_s"] = round(env_rate, 1)
@@ -204,6 +224,11 @@ def run(
         bare_floor = bare_rate / core_rate
         figures[f"{name}.bare_env_vs_core"] = round(bare_floor, 3)
         figures[f"{name}.bare_ceiling"] = round(bare_floor / (1 + bare_floor), 3)
+        figures[f"{name}.writer_vs_decision"] = round(written / decision, 3)
+        figures[f"{name}.writer_compare_vs_decision"] = round(compared / decision, 3)
+        figures[f"{name}.env_vs_core_bound"] = round(
+            1 / (core_rate / free_rate + compared / decision), 3
+        )
     for name, value in figures.items():
         out(f"{name}: {value:g}")
     return figures
@@ -220,9 +245,15 @@ class _Measured:
     null: Workload
     free: Workload
     bare: Workload
+    replay: WriterReplay
+    writer: Workload
+    writer_twice: Workload
 
     def workloads(self) -> tuple[Workload, ...]:
-        return (self.core, self.viewed, self.env, self.null, self.free, self.bare)
+        return (
+            self.core, self.viewed, self.env, self.null, self.free, self.bare,
+            self.writer, self.writer_twice,
+        )  # fmt: skip
 
 
 def _paired(workload: Workload, baseline: Workload) -> float:

@@ -1,7 +1,8 @@
-"""Two environments that bound the learning environment's speed from above.
+"""What bounds the learning environment's speed from above.
 
 The benchmark (:mod:`tests.bench.rl`) sets the environment's steps per second beside
-the rules core's decisions per second. These two tell where the rest of a step goes:
+the rules core's decisions per second. These two environments and the writers'
+replay (:class:`WriterReplay`) tell where the rest of a step goes:
 
 - :func:`free_observation_environment` is a game's real environment whose tensor
   writers cost nothing: each returns the seat's first tensor, copied as a real one
@@ -24,10 +25,11 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from senet.games import GameState
+from senet.games import GameState, Rng
 from senet.rl.encoding import TensorWriter
 from senet.rl.pettingzoo import SenetEnv, agent_name, env
 from tests.bench.null_env import calibrate
+from tests.bench.rules import CHOOSER_SALT
 
 
 class _FirstTensor(TensorWriter):
@@ -127,3 +129,49 @@ def bare_environment(game_id: str, seats: int) -> BareEnvironment:
     return BareEnvironment(
         seats, real.encoder.size, len(real.space), calibration.legal, calibration.length
     )
+
+
+class WriterReplay:
+    """A game's random matches, recorded once, replayed through its tensor writers.
+
+    One writer per seat follows the recorded positions in order (each seat's own
+    decisions, as in an episode), so :meth:`once` costs what the observations of
+    those matches cost, and :meth:`twice` the same with each observation written a
+    second time from the same state. The second call finds nothing changed: it is
+    the writer's comparisons alone, the least a writer that finds what changed by
+    comparing values can take (a rules core reports no changes of its own).
+
+    Args:
+        game_id: A game with an encoding.
+        seats: Seat count.
+        matches: Random matches recorded (seeds 1, 2, ...).
+    """
+
+    def __init__(self, game_id: str, seats: int, matches: int = 4) -> None:
+        environment = env(game_id, seats)
+        self.positions: list[tuple[GameState, int]] = []
+        for seed in range(1, matches + 1):
+            state = environment.game.new_match(seats, environment.options, seed=seed)
+            chooser = Rng(seed ^ CHOOSER_SALT)
+            while not state.is_over():
+                seat = state.deciding_seats()[0]
+                self.positions.append((state.clone(), seat))
+                legal = state.legal_actions_for(seat)
+                state.apply_unchecked(legal[chooser.below(len(legal))], seat)
+        self._writers = [environment.encoder.writer() for _ in range(seats)]
+
+    def once(self) -> int:
+        """Write every recorded observation; return how many."""
+        writers = self._writers
+        for state, seat in self.positions:
+            writers[seat].encode(state, seat)
+        return len(self.positions)
+
+    def twice(self) -> int:
+        """Write every recorded observation, then again from the same state."""
+        writers = self._writers
+        for state, seat in self.positions:
+            writer = writers[seat]
+            writer.encode(state, seat)
+            writer.encode(state, seat)
+        return len(self.positions)
