@@ -104,3 +104,44 @@ async def test_bad_tests_are_refused(deployment: Deployment) -> None:
     tests = server.ladder_servicer.tests
     started = await tests.start(Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, Hypotheses())
     assert (await tests.test(started.test_id)).bot_a == a.bot_id
+
+
+class _Died(Exception):
+    """The replica running a pass stopped here."""
+
+
+async def test_a_game_whose_closer_died_after_recording_it_counts_once(
+    deployment: Deployment, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replica closing a finished game records it and dies before claiming the
+    slot's end: the next pass counts the game once (not again, not in its place)."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    assert server.ladder_servicer is not None
+    tests = server.ladder_servicer.tests
+    (a, _), (b, _) = [await tests.remote.register(GUEST_ADA, n, [GAME]) for n in ("a", "b")]
+    # No workers: every decision times out and the server plays it.
+    hypotheses = Hypotheses(p0=0.5, p1=0.75)
+    test = await tests.start(
+        Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, hypotheses, 4, 20, 1
+    )
+    await tests.pass_once()
+    (match_id,) = (await tests.store.all(f"h2h-flight:{test.test_id}")).values()
+
+    async def over() -> bool:
+        return (await tests.slots.result(match_id)).status != "active"
+
+    await wait_until(over, 60)
+    real = tests.slots.end
+
+    async def dies(slot: str) -> bool:
+        raise _Died
+
+    monkeypatch.setattr(tests.slots, "end", dies)
+    with pytest.raises(_Died):
+        await tests.pass_once()
+    monkeypatch.setattr(tests.slots, "end", real)
+    await tests.pass_once()
+    await tests.pass_once()
+    report = await tests.report(test.test_id)
+    assert report.match_ids[0] == match_id
+    assert report.match_ids.count(match_id) == 1

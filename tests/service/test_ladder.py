@@ -190,8 +190,9 @@ async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployme
 async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
     deployment: Deployment,
 ) -> None:
-    """A replica that claimed a slot's end and died before moving the lane on left
-    the lane at that slot for good; the next pass now passes the ended slot."""
+    """A replica that claimed a slot's end (having listed its match) and died
+    before moving the lane on left the lane at that slot for good; the next pass now
+    passes the ended slot."""
     server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
     ladders = ladders_of(server)
     await register(ladders, "a", "b")
@@ -207,5 +208,52 @@ async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
     await wait_until(over, 60)
     assert await ladders.slots.end(f"ladder:{spec.ladder_id}:0:0")  # then the closer dies
     await ladders.pass_once()
+    (second,) = await ladders.in_flight(spec.ladder_id)
+    assert second.match_id != first.match_id
+
+
+class _Died(Exception):
+    """The replica running a pass stopped here."""
+
+
+@pytest.mark.parametrize("dies_at", ["listing", "claiming the end"])
+async def test_a_match_whose_closer_died_is_listed_and_counted_once(
+    deployment: Deployment, dies_at: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The replica closing a finished match dies before listing it, or after listing
+    it and before claiming the slot's end: the next pass lists and counts the match,
+    once, and moves the lane on."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    ladders = ladders_of(server)
+    await register(ladders, "a", "b")
+    # No workers: every decision times out and the server plays it.
+    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
+    spec = await ladders.start(Caller(is_admin=True), spec)
+    await ladders.pass_once()
+    (first,) = await ladders.in_flight(spec.ladder_id)
+
+    async def over() -> bool:
+        return (await ladders.slots.result(first.match_id)).status != "active"
+
+    await wait_until(over, 60)
+    target: Any = ladders.store if dies_at == "listing" else ladders.slots
+    name = "push_once" if dies_at == "listing" else "end"
+    real = getattr(target, name)
+
+    async def dies(*args: Any, **kwargs: Any) -> Any:
+        if dies_at == "claiming the end":
+            await real(*args, **kwargs)  # listed, then the replica dies before the claim
+        raise _Died
+
+    monkeypatch.setattr(target, name, dies)
+    with pytest.raises(_Died):
+        await ladders.pass_once()
+    monkeypatch.setattr(target, name, real)
+    await ladders.pass_once()
+    await ladders.pass_once()
+    listed = await ladders.recent(spec.ladder_id, 10)
+    assert [m.match_id for m in listed] == [first.match_id]
+    assert listed[0].status == "finished"
+    assert await ladders.played(spec.ladder_id) == 1
     (second,) = await ladders.in_flight(spec.ladder_id)
     assert second.match_id != first.match_id

@@ -214,9 +214,11 @@ class HeadToHeads:
         result = await self.slots.result(match_id)
         if result.status == "active":
             return
-        # Only the end's claimer records the result: should it die before that,
-        # the game goes uncounted and the test plays another in its place.
-        if await self.slots.end(slot) and result.status == "finished":
+        # Recorded once, by whichever replica gets here first, before the slot's end
+        # is claimed: one that dies in between leaves it to the next pass.
+        if result.status == "finished":
             doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
-            await self.store.push(f"h2h-results:{test.test_id}", doc, MAX_GAMES + 100)
+            results = f"h2h-results:{test.test_id}"
+            await self.store.push_once("h2h-recorded:" + slot, results, doc, MAX_GAMES + 100)
+        await self.slots.end(slot)
         await self.slots.position(pointer, slot_of, flight)

@@ -312,14 +312,17 @@ class Ladders:
             )
             if settled == "conflict":
                 return  # the next pass settles it
-        if await self.slots.end(slot):
-            # Only the end's claimer lists and counts the match: should it die
-            # before that, the match goes unlisted (its rating is settled above).
-            ended = replace(
-                record, status=result.status, places=result.places, ended_at=time.time()
-            )
-            await self.store.push("recent:" + spec.ladder_id, ended.to_json(), RECENT_KEPT)
-            await self.store.incr("played:" + spec.ladder_id)
+        # Listed and counted once, by whichever replica gets here first, before the
+        # slot's end is claimed: one that dies in between leaves it to the next pass.
+        ended = replace(record, status=result.status, places=result.places, ended_at=time.time())
+        await self.store.push_once(
+            "listed:" + slot,
+            "recent:" + spec.ladder_id,
+            ended.to_json(),
+            RECENT_KEPT,
+            counter="played:" + spec.ladder_id,
+        )
+        await self.slots.end(slot)
         await self.slots.position(pointer, slot_of, inflight)
 
     def _choose(self, spec: LadderSpec, slot: str, seen: _Pass) -> list[str] | None:

@@ -113,7 +113,8 @@ class Slots:
         return SlotResult("aborted")
 
     async def end(self, slot: str) -> bool:
-        """Claim ``slot``'s end: True for exactly one caller, who counts its result."""
+        """Claim ``slot``'s end: True for exactly one caller. An ended slot is passed by
+        :meth:`position`, so its result is recorded before the claim."""
         return await self.store.put_new("ended:" + slot, "1")
 
     async def ended(self, slot: str) -> bool:

@@ -6,8 +6,10 @@ The ladder needs few guarantees from storage, and each is one atomic call here:
 * a scheduling slot is taken once: :meth:`LadderStore.put_new` writes a key only
   if it is absent (``SET NX`` on Redis), so of several replicas scheduling the
   same slot exactly one wins, and only the winner's pairing is ever played;
-* a counter moves by one per call: :meth:`LadderStore.incr` (the claim of a
-  slot's end, with ``put_new``, decides who moves a lane to its next slot);
+* a result is listed and counted once: :meth:`LadderStore.push_once` pushes it
+  and moves its counter only under a marker it sets in the same step, so every
+  replica that finds a match over may list it, and one that dies halfway leaves
+  nothing half done;
 * a bot key maps to one bot: keys are stored hashed, in a collection.
 
 Everything else (bots, ladders, results, tournaments) is a document in a
@@ -23,7 +25,8 @@ from abc import ABC, abstractmethod
 
 
 class LadderStore(ABC):
-    """Collections of documents, single keys with atomic claims, and capped lists."""
+    """Collections of documents, single keys with atomic claims, and capped lists
+    pushed to once per marker."""
 
     @abstractmethod
     async def put(self, collection: str, key: str, doc: str) -> None:
@@ -54,16 +57,17 @@ class LadderStore(ABC):
         """Set the single key ``name`` (replacing it)."""
 
     @abstractmethod
-    async def incr(self, name: str) -> int:
-        """Add one to the counter ``name`` (absent: 0); its new value."""
-
-    @abstractmethod
-    async def push(self, name: str, doc: str, keep: int) -> None:
-        """Prepend ``doc`` to the list ``name``, keeping the newest ``keep``."""
-
-    @abstractmethod
     async def newest(self, name: str, limit: int) -> list[str]:
         """The newest ``limit`` documents of the list ``name``, newest first."""
+
+    @abstractmethod
+    async def push_once(
+        self, marker: str, name: str, doc: str, keep: int, counter: str | None = None
+    ) -> bool:
+        """In one step, unless the single key ``marker`` is set: set it, prepend
+        ``doc`` to the list ``name`` (keeping the newest ``keep``) and, given
+        ``counter``, add one to that single key (absent: 0). Whether this call did
+        it; any later call changes nothing."""
 
 
 class MemoryLadderStore(LadderStore):
@@ -109,15 +113,18 @@ class MemoryLadderStore(LadderStore):
     async def set(self, name: str, value: str) -> None:
         self._keys[name] = (value, None)
 
-    async def incr(self, name: str) -> int:
-        value = int(self._live(name) or 0) + 1
-        self._keys[name] = (str(value), None)
-        return value
+    async def newest(self, name: str, limit: int) -> list[str]:
+        return list(self._lists.get(name, [])[:limit])
 
-    async def push(self, name: str, doc: str, keep: int) -> None:
+    async def push_once(
+        self, marker: str, name: str, doc: str, keep: int, counter: str | None = None
+    ) -> bool:
+        if self._live(marker) is not None:
+            return False
+        self._keys[marker] = ("1", None)
         held = self._lists.setdefault(name, [])
         held.insert(0, doc)
         del held[keep:]
-
-    async def newest(self, name: str, limit: int) -> list[str]:
-        return list(self._lists.get(name, [])[:limit])
+        if counter is not None:
+            self._keys[counter] = (str(int(self._live(counter) or 0) + 1), None)
+        return True

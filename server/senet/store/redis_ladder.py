@@ -7,9 +7,11 @@ ladder's documents are few and small). Layout under the store's prefix:
 * ``<prefix>:{ladder}:k:<name>`` string, a single key (slot claims, counters);
 * ``<prefix>:{ladder}:l:<name>`` list, documents newest first.
 
-Each call is one plain command (``SET NX PX`` claims, ``SET`` and ``INCR``), so no
-script is needed; calls go through the match store's clients, budget and error
-translation.
+Each call is one plain command (``SET NX PX`` claims, ``SET``, ``LRANGE``) but
+:meth:`RedisLadderStore.push_once`, one script (:data:`PUSH_ONCE`), so that the
+marker, the list and the counter move together or not at all. Calls go through the
+match store's clients, budget and error translation; a retried ``push_once`` finds
+its marker set and changes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +21,21 @@ from typing import Any
 from senet.store.ladder import LadderStore
 from senet.store.redis_store import RedisStore
 
-__all__ = ["RedisLadderStore"]
+__all__ = ["PUSH_ONCE", "RedisLadderStore"]
+
+#: KEYS: the marker, the list, and the counter if any; ARGV: the document and how
+#: many the list keeps.
+PUSH_ONCE = """
+if not redis.call('SET', KEYS[1], '1', 'NX') then
+  return 0
+end
+redis.call('LPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[2]) - 1)
+if KEYS[3] then
+  redis.call('INCR', KEYS[3])
+end
+return 1
+"""
 
 
 class RedisLadderStore(LadderStore):
@@ -59,14 +75,14 @@ class RedisLadderStore(LadderStore):
     async def set(self, name: str, value: str) -> None:
         await self._run("SET", self._base + "k:" + name, value)
 
-    async def incr(self, name: str) -> int:
-        return int(await self._run("INCR", self._base + "k:" + name))
-
-    async def push(self, name: str, doc: str, keep: int) -> None:
-        key = self._base + "l:" + name
-        await self._run("LPUSH", key, doc)
-        await self._run("LTRIM", key, 0, keep - 1)
-
     async def newest(self, name: str, limit: int) -> list[str]:
         reply = await self._run("LRANGE", self._base + "l:" + name, 0, limit - 1)
         return [str(r) for r in reply]
+
+    async def push_once(
+        self, marker: str, name: str, doc: str, keep: int, counter: str | None = None
+    ) -> bool:
+        keys = [self._base + "k:" + marker, self._base + "l:" + name]
+        if counter is not None:
+            keys.append(self._base + "k:" + counter)
+        return bool(await self._run("EVAL", PUSH_ONCE, len(keys), *keys, doc, keep))
