@@ -18,7 +18,7 @@ import pytest
 
 from senet.bots.hosted import HostedBotWorker
 from senet.service.access import Caller
-from senet.service.ladder import Ladders, LadderSpec
+from senet.service.ladder import LadderMatch, Ladders, LadderSpec
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue
 from senet.service.remote_bots import RemoteBot
@@ -187,16 +187,12 @@ async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployme
     assert (again.match_id, again.bot_ids) == (first.match_id, first.bot_ids)
 
 
-async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
-    deployment: Deployment,
-) -> None:
-    """A replica that claimed a slot's end (having listed its match) and died
-    before moving the lane on left the lane at that slot for good; the next pass now
-    passes the ended slot."""
+async def _first_match_over(deployment: Deployment) -> tuple[Ladders, LadderSpec, LadderMatch]:
+    """A two-bot ladder, scheduled by hand, whose first match has ended (no workers:
+    every decision times out and the server plays it)."""
     server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
     ladders = ladders_of(server)
     await register(ladders, "a", "b")
-    # No workers: every decision times out and the server plays it.
     spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
     spec = await ladders.start(Caller(is_admin=True), spec)
     await ladders.pass_once()
@@ -206,6 +202,16 @@ async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
         return (await ladders.slots.result(first.match_id)).status != "active"
 
     await wait_until(over, 60)
+    return ladders, spec, first
+
+
+async def test_a_lane_whose_closer_died_after_claiming_the_end_goes_on(
+    deployment: Deployment,
+) -> None:
+    """A replica that claimed a slot's end (having listed its match) and died
+    before moving the lane on left the lane at that slot for good; the next pass now
+    passes the ended slot."""
+    ladders, spec, first = await _first_match_over(deployment)
     assert await ladders.slots.end(f"ladder:{spec.ladder_id}:0:0")  # then the closer dies
     await ladders.pass_once()
     (second,) = await ladders.in_flight(spec.ladder_id)
@@ -223,19 +229,7 @@ async def test_a_match_whose_closer_died_is_listed_and_counted_once(
     """The replica closing a finished match dies before listing it, or after listing
     it and before claiming the slot's end: the next pass lists and counts the match,
     once, and moves the lane on."""
-    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
-    ladders = ladders_of(server)
-    await register(ladders, "a", "b")
-    # No workers: every decision times out and the server plays it.
-    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
-    spec = await ladders.start(Caller(is_admin=True), spec)
-    await ladders.pass_once()
-    (first,) = await ladders.in_flight(spec.ladder_id)
-
-    async def over() -> bool:
-        return (await ladders.slots.result(first.match_id)).status != "active"
-
-    await wait_until(over, 60)
+    ladders, spec, first = await _first_match_over(deployment)
     target: Any = ladders.store if dies_at == "listing" else ladders.slots
     name = "push_once" if dies_at == "listing" else "end"
     real = getattr(target, name)

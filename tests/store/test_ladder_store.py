@@ -6,27 +6,18 @@ many replicas find it over and whichever of them dies halfway.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from senet.store.ladder import LadderStore, MemoryLadderStore
 from senet.store.redis_ladder import RedisLadderStore
-from senet.store.redis_store import RedisStore
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def ladder_store(request: pytest.FixtureRequest) -> AsyncIterator[LadderStore]:
+def ladder_store(request: pytest.FixtureRequest) -> LadderStore:
     if request.param == "memory":
-        yield MemoryLadderStore()
-        return
-    store = RedisStore.from_url(
-        request.getfixturevalue("redis_url"), key_prefix=request.getfixturevalue("redis_key_prefix")
-    )
-    try:
-        yield RedisLadderStore(store)
-    finally:
-        await store.close()
+        return MemoryLadderStore()
+    return RedisLadderStore(request.getfixturevalue("prefixed_store"))
 
 
 async def test_a_result_is_listed_and_counted_once_per_marker(ladder_store: LadderStore) -> None:

@@ -9,27 +9,18 @@ same game."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from senet.store.players import Claim, MemoryPlayerStore, PlayerStore, TicketWrite
 from senet.store.redis_players import RedisPlayerStore
-from senet.store.redis_store import RedisStore
 
 
 @pytest.fixture(params=["memory", "redis"])
-async def players(request: pytest.FixtureRequest) -> AsyncIterator[PlayerStore]:
+def players(request: pytest.FixtureRequest) -> PlayerStore:
     if request.param == "memory":
-        yield MemoryPlayerStore()
-        return
-    store = RedisStore.from_url(
-        request.getfixturevalue("redis_url"), key_prefix=request.getfixturevalue("redis_key_prefix")
-    )
-    try:
-        yield RedisPlayerStore(store)
-    finally:
-        await store.close()
+        return MemoryPlayerStore()
+    return RedisPlayerStore(request.getfixturevalue("prefixed_store"))
 
 
 def _ticket(ticket_id: str, subject: str = "ada", expires_ms: int = 10_000) -> TicketWrite:
