@@ -1,8 +1,9 @@
 """Learning-adapter benchmark: the PettingZoo environment beside the raw rules core.
 
 For every game with an encoding, at its reference seat count (as in
-:mod:`tests.bench.rules`), three workloads, interleaved round by round, each figure
-the median over rounds:
+:mod:`tests.bench.rules`), these workloads, interleaved round by round; each rate is
+the median over rounds, and each ratio the median over rounds of the ratio within
+the round (the machine's speed moves between rounds):
 
 - *core*: random full matches through the rules core (``legal_actions()``, a seeded
   choice, ``apply_unchecked``), in decisions per second: the issue's baseline;
@@ -194,41 +195,41 @@ def run(
         null_rate = null.median_steps_per_second()
         free_rate = free.median_steps_per_second()
         bare_rate = bare.median_steps_per_second()
-        decision = 1 / core_rate
         written = 1 / writer.median_steps_per_second()
         compared = max(0.0, 1 / twice.median_steps_per_second() - written)
+        # Every ratio is the median over rounds of the ratio within a round: the
+        # machine's speed moves between rounds, and the medians of two workloads may
+        # come from rounds at different speeds.
+        ratios = {
+            "env_vs_core": _per_round(lambda c, e: e / c, core, adapter),
+            "env_vs_core_view": _per_round(lambda v, e: e / v, viewed, adapter),
+            "env_vs_null_env": _per_round(lambda n, e: e / n, null, adapter),
+            "null_env_vs_core": _per_round(lambda c, n: n / c, core, null),
+            "env_vs_core_ceiling": _per_round(lambda c, n: n / (c + n), core, null),
+            "free_observation_vs_core": _per_round(lambda c, f: f / c, core, free),
+            "observation_share": _per_round(lambda f, e: 1 - e / f, free, adapter),
+            "bare_env_vs_core": _per_round(lambda c, b: b / c, core, bare),
+            "bare_ceiling": _per_round(lambda c, b: b / (c + b), core, bare),
+            "writer_vs_decision": _per_round(lambda c, w: c / w, core, writer),
+            "writer_compare_vs_decision": _per_round(_compared, core, writer, twice),
+            "env_vs_core_bound": _per_round(
+                lambda c, f, w, t: 1 / (c / f + _compared(c, w, t)), core, free, writer, twice
+            ),
+        }
         out(
             f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
-            f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s "
-            f"({_paired(adapter, core):.3f} of the core's, {_paired(adapter, viewed):.3f} of "
-            f"the core + view's, median per round); {null.label}: {null_rate:,.0f} steps/s "
-            f"({_paired(null, core):.3f} of the core's; the env {_paired(adapter, null):.3f} "
-            f"of it); {free.label}: {free_rate:,.0f} steps/s ({_paired(free, core):.3f} of "
-            f"the core's); {bare.label}: {bare_rate:,.0f} steps/s "
-            f"({_paired(bare, core):.3f} of the core's); an observation written "
+            f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s; "
+            f"{null.label}: {null_rate:,.0f} steps/s; {free.label}: {free_rate:,.0f} steps/s; "
+            f"{bare.label}: {bare_rate:,.0f} steps/s; an observation written "
             f"{written * 1e6:.1f} us, its comparisons alone {compared * 1e6:.1f} us, "
-            f"a core decision {decision * 1e6:.1f} us"
+            f"a core decision {1e6 / core_rate:.1f} us (medians)"
         )
         name = f"rl.{m.game.info.id}"
         figures[f"{name}.env_steps_per_s"] = round(env_rate, 1)
-        figures[f"{name}.env_vs_core"] = round(env_rate / core_rate, 3)
         figures[f"{name}.core_view_decisions_per_s"] = round(viewed_rate, 1)
-        figures[f"{name}.env_vs_core_view"] = round(env_rate / viewed_rate, 3)
         figures[f"{name}.null_env_steps_per_s"] = round(null_rate, 1)
-        figures[f"{name}.env_vs_null_env"] = round(env_rate / null_rate, 3)
-        floor = null_rate / core_rate
-        figures[f"{name}.null_env_vs_core"] = round(floor, 3)
-        figures[f"{name}.env_vs_core_ceiling"] = round(floor / (1 + floor), 3)
-        figures[f"{name}.free_observation_vs_core"] = round(free_rate / core_rate, 3)
-        figures[f"{name}.observation_share"] = round(1 - env_rate / free_rate, 3)
-        bare_floor = bare_rate / core_rate
-        figures[f"{name}.bare_env_vs_core"] = round(bare_floor, 3)
-        figures[f"{name}.bare_ceiling"] = round(bare_floor / (1 + bare_floor), 3)
-        figures[f"{name}.writer_vs_decision"] = round(written / decision, 3)
-        figures[f"{name}.writer_compare_vs_decision"] = round(compared / decision, 3)
-        figures[f"{name}.env_vs_core_bound"] = round(
-            1 / (core_rate / free_rate + compared / decision), 3
-        )
+        for figure, value in ratios.items():
+            figures[f"{name}.{figure}"] = round(value, 3)
     for name, value in figures.items():
         out(f"{name}: {value:g}")
     return figures
@@ -256,9 +257,13 @@ class _Measured:
         )  # fmt: skip
 
 
-def _paired(workload: Workload, baseline: Workload) -> float:
-    """The median over rounds of ``workload``'s rate over ``baseline``'s in that round."""
-    return statistics.median(
-        w.steps_per_second / b.steps_per_second
-        for w, b in zip(workload.samples, baseline.samples, strict=True)
-    )
+def _per_round(ratio: Callable[..., float], *workloads: Workload) -> float:
+    """The median over rounds of ``ratio`` of the workloads' rates in that round."""
+    rounds = zip(*(w.samples for w in workloads), strict=True)
+    return statistics.median(ratio(*(s.steps_per_second for s in samples)) for samples in rounds)
+
+
+def _compared(core: float, once: float, twice: float) -> float:
+    """The writer's comparisons alone, in core decisions, from the rates of the core,
+    the writer, and the writer writing each observation twice."""
+    return max(0.0, 1 / twice - 1 / once) * core
