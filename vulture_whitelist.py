@@ -20,6 +20,10 @@ _.BOT_STRATEGIES  # senet.service reads it (vulture's first run leaves the servi
 # server-like registrars of senet.service.malformed.
 _.add_registered_method_handlers
 
+# pytest fixtures that tests ask for by name only (request.getfixturevalue), where a
+# parametrized fixture needs Redis for one of its params.
+_.prefixed_store
+
 # PettingZoo's AEC API: what its users and api_test call by name.
 _.observation_space
 
