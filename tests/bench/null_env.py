@@ -19,7 +19,7 @@ benchmark prints it beside the real figures (:mod:`tests.bench.rl`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,19 +47,35 @@ class Calibration:
     length: int
 
 
-def calibrate(game: Game, seats: int, options: Mapping[str, Any]) -> Calibration:
-    """The mean legal actions per decision and decisions per match of random matches
-    of ``game`` (seeds 1, 2, ... with the benchmark's chooser, as its workloads play)."""
-    choices = decisions = 0
-    for seed in range(1, CALIBRATION_MATCHES + 1):
+def random_decisions(
+    game: Game, seats: int, options: Mapping[str, Any], matches: int
+) -> Iterator[tuple[GameState, int, list[Action]]]:
+    """Each decision of random matches of ``game`` (seeds 1, 2, ... with the
+    benchmark's chooser, as its workloads play): the state, the deciding seat and its
+    legal actions, before the chosen one is applied."""
+    for seed in range(1, matches + 1):
         state = game.new_match(seats, options, seed=seed)
         chooser = Rng(seed ^ CHOOSER_SALT)
         while not state.is_over():
             seat = state.deciding_seats()[0]
             legal = state.legal_actions_for(seat)
-            choices += len(legal)
-            decisions += 1
+            yield state, seat, legal
             state.apply_unchecked(legal[chooser.below(len(legal))], seat)
+
+
+def spread(count: int, size: int) -> list[int]:
+    """``count`` indexes spread evenly over ``range(size)``, as a real step's legal
+    actions are over the action space."""
+    return [i * size // count for i in range(count)]
+
+
+def calibrate(game: Game, seats: int, options: Mapping[str, Any]) -> Calibration:
+    """The mean legal actions per decision and decisions per match of random matches
+    of ``game`` (:func:`random_decisions`)."""
+    choices = decisions = 0
+    for _, _, legal in random_decisions(game, seats, options, CALIBRATION_MATCHES):
+        choices += len(legal)
+        decisions += 1
     return Calibration(
         legal=max(1, round(choices / decisions)),
         length=max(1, round(decisions / CALIBRATION_MATCHES)),
@@ -171,8 +187,7 @@ def null_environment(game_id: str, seats: int) -> tuple[SenetEnv, Calibration]:
     views: dict[int | None, JsonDict] = {s: first.view(s) for s in range(seats)}
     views[None] = first.view(None)
     space = environment.space.actions
-    # Spread over the space, as a real step's legal actions are.
-    legal = [space[i * len(space) // calibration.legal] for i in range(calibration.legal)]
+    legal = [space[i] for i in spread(calibration.legal, len(space))]
     environment.game = NullGame(legal, views, calibration.length)
     # On the view's path: a game's direct writer reads its own state's fields.
     environment.rebuild_writers(direct=False)

@@ -164,6 +164,7 @@ def run(
         seats = reference_seats(game)
         label = f"{game.info.id} {seats}p"
         game_id = game.info.id
+        replay = WriterReplay(game_id, seats)
         measured.append(
             _Measured(
                 game=game,
@@ -175,7 +176,6 @@ def run(
                     free_observation_environment(game_id, seats), f"{label} free observation"
                 ),
                 bare=episodes_workload(bare_environment(game_id, seats), f"{label} bare env"),
-                replay=(replay := WriterReplay(game_id, seats)),
                 writer=Workload(f"{label} writer", replay.once),
                 writer_twice=Workload(f"{label} writer twice", replay.twice),
             )
@@ -196,7 +196,7 @@ def run(
         free_rate = free.median_steps_per_second()
         bare_rate = bare.median_steps_per_second()
         written = 1 / writer.median_steps_per_second()
-        compared = max(0.0, 1 / twice.median_steps_per_second() - written)
+        compared = _comparisons_s(writer.median_steps_per_second(), twice.median_steps_per_second())
         # Every ratio is the median over rounds of the ratio within a round: the
         # machine's speed moves between rounds, and the medians of two workloads may
         # come from rounds at different speeds.
@@ -246,7 +246,6 @@ class _Measured:
     null: Workload
     free: Workload
     bare: Workload
-    replay: WriterReplay
     writer: Workload
     writer_twice: Workload
 
@@ -263,7 +262,12 @@ def _per_round(ratio: Callable[..., float], *workloads: Workload) -> float:
     return statistics.median(ratio(*(s.steps_per_second for s in samples)) for samples in rounds)
 
 
+def _comparisons_s(once: float, twice: float) -> float:
+    """The writer's comparisons alone, in seconds an observation, from the rates of
+    the writer and of the writer writing each observation twice."""
+    return max(0.0, 1 / twice - 1 / once)
+
+
 def _compared(core: float, once: float, twice: float) -> float:
-    """The writer's comparisons alone, in core decisions, from the rates of the core,
-    the writer, and the writer writing each observation twice."""
-    return max(0.0, 1 / twice - 1 / once) * core
+    """The writer's comparisons alone in core decisions (``core``: their rate)."""
+    return _comparisons_s(once, twice) * core

@@ -25,11 +25,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from senet.games import GameState, Rng
+from senet.games import GameState
 from senet.rl.encoding import TensorWriter
-from senet.rl.pettingzoo import SenetEnv, agent_name, env
-from tests.bench.null_env import calibrate
-from tests.bench.rules import CHOOSER_SALT
+from senet.rl.pettingzoo import SenetEnv, env
+from tests.bench.null_env import calibrate, random_decisions, spread
 
 
 class _FirstTensor(TensorWriter):
@@ -64,32 +63,24 @@ class BareEnvironment(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     and a step counts.
 
     Args:
-        seats: Seat count.
-        tensor_size: The game's tensor size.
-        space_size: The game's action space size.
+        game: The game's environment, whose spaces this one takes.
         legal: Ones in the mask.
         length: Steps per match.
     """
 
     metadata = {"name": "bare_v0", "is_parallelizable": False}
 
-    def __init__(
-        self, seats: int, tensor_size: int, space_size: int, legal: int, length: int
-    ) -> None:
+    def __init__(self, game: SenetEnv, legal: int, length: int) -> None:
         super().__init__()
-        self.possible_agents = [agent_name(seat) for seat in range(seats)]
-        self._tensor = np.zeros(tensor_size, np.float32)
-        self._mask = np.zeros(space_size, np.int8)
-        self._mask[[i * space_size // legal for i in range(legal)]] = 1
+        self.possible_agents = list(game.possible_agents)
+        agent = self.possible_agents[0]
+        self._observation_space = game.observation_space(agent)
+        self._action_space = game.action_space(agent)
+        self._tensor = np.zeros(game.encoder.size, np.float32)
+        self._mask = np.zeros(len(game.space), np.int8)
+        self._mask[spread(legal, len(game.space))] = 1
         self._length = length
         self._moves = 0
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, (tensor_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (space_size,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(space_size)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
@@ -126,9 +117,7 @@ def bare_environment(game_id: str, seats: int) -> BareEnvironment:
     as many legal actions a step and steps a match as its random matches have."""
     real = env(game_id, seats)
     calibration = calibrate(real.game, seats, real.options)
-    return BareEnvironment(
-        seats, real.encoder.size, len(real.space), calibration.legal, calibration.length
-    )
+    return BareEnvironment(real, calibration.legal, calibration.length)
 
 
 class WriterReplay:
@@ -149,15 +138,12 @@ class WriterReplay:
 
     def __init__(self, game_id: str, seats: int, matches: int = 4) -> None:
         environment = env(game_id, seats)
-        self.positions: list[tuple[GameState, int]] = []
-        for seed in range(1, matches + 1):
-            state = environment.game.new_match(seats, environment.options, seed=seed)
-            chooser = Rng(seed ^ CHOOSER_SALT)
-            while not state.is_over():
-                seat = state.deciding_seats()[0]
-                self.positions.append((state.clone(), seat))
-                legal = state.legal_actions_for(seat)
-                state.apply_unchecked(legal[chooser.below(len(legal))], seat)
+        self.positions = [
+            (state.clone(), seat)
+            for state, seat, _ in random_decisions(
+                environment.game, seats, environment.options, matches
+            )
+        ]
         self._writers = [environment.encoder.writer() for _ in range(seats)]
 
     def once(self) -> int:
