@@ -144,6 +144,7 @@ def replicas(executable: str) -> Iterator[tuple[list[str], list[Child], int]]:
             serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", f"redis://127.0.0.1:{port}/0"]
             serve += ["--key-prefix", PREFIX, "--log-level", "WARNING", "--no-log-json"]
+            serve += ["--embedded-bot-workers", "0"]  # the server's work alone
             serve += ["--identity-secret", SECRET, "--identity-issuer", ISSUER]
             # Every player comes from this one host: per-client quotas off.
             serve += ["--client-calls-per-s", "0", "--client-streams", "0"]

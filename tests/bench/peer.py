@@ -605,6 +605,7 @@ def servers(node: str, redis_server: str | None) -> Iterator[tuple[Servers, Path
             children.append(bgio)
             serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--log-level", "WARNING", "--no-log-json"]
+            serve += ["--embedded-bot-workers", "0"]  # the server's work alone
             # Every load comes from this one host: per-client quotas off.
             serve += ["--client-creates-per-min", "0", "--client-calls-per-s", "0"]
             serve += ["--client-streams", "0"]

@@ -95,6 +95,7 @@ def replicas(redis_server: str) -> Iterator[list[str]]:
             serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", f"redis://127.0.0.1:{port}/0"]
             serve += ["--key-prefix", "scale", "--log-level", "WARNING", "--no-log-json"]
+            serve += ["--embedded-bot-workers", "0"]  # the server's work alone
             # Every load comes from this one host: per-client quotas off (they would
             # measure themselves, not the server).
             serve += ["--client-creates-per-min", "0", "--client-calls-per-s", "0"]

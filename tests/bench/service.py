@@ -255,7 +255,7 @@ def cluster(redis_server: str) -> Iterator[Cluster]:
             redis_url = f"redis://127.0.0.1:{port}/0"
             serve = [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1"]
             serve += ["--port", "0", "--redis-url", redis_url, "--key-prefix", "bench"]
-            serve += ["--log-level", "WARNING", "--no-log-json"]
+            serve += ["--log-level", "WARNING", "--no-log-json", "--embedded-bot-workers", "0"]
             # Every load comes from this one host: per-client quotas off (they would
             # measure themselves, not the server).
             serve += ["--client-creates-per-min", "0", "--client-calls-per-s", "0"]

@@ -48,3 +48,29 @@ def test_flags_win_over_the_environment() -> None:
     env = Settings.from_env({"SENET_PORT": "7000", "SENET_HOST": "0.0.0.0"})
     settings = env.with_args(parser.parse_args(["--port", "7001"]))
     assert (settings.port, settings.host) == (7001, "0.0.0.0")
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({}, 1),  # nothing could let a worker in: one runs here
+        ({"worker_key": "k"}, 0),  # workers outside use the key
+        ({"admin_key": "a"}, 0),
+        ({"embedded_bot_workers": 0}, 0),
+        ({"embedded_bot_workers": 3, "worker_key": "k"}, 3),
+    ],
+)
+def test_the_default_runs_a_bot_worker_only_where_none_could_come_from_outside(
+    given: dict[str, object], expected: int
+) -> None:
+    settings = Settings(**given)  # type: ignore[arg-type]
+    assert settings.bot_workers_here() == expected
+    settled = settings.with_embedded_worker_key()
+    assert settled.embedded_bot_workers == expected
+    # The key drawn for the embedded workers does not turn the default into "none":
+    # settling again (create_server does) keeps the count.
+    assert settled.with_embedded_worker_key().embedded_bot_workers == expected
+    if expected and "worker_key" not in given:
+        assert len(settled.worker_key) >= 32
+    if not expected:
+        assert settled.worker_key == given.get("worker_key", "")

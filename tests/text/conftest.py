@@ -51,7 +51,7 @@ def _serve(tmp_path: Path, *flags: str) -> Iterator[str]:
 @pytest.fixture
 def server_address(tmp_path: Path) -> Iterator[str]:
     """A server without bot workers."""
-    yield from _serve(tmp_path)
+    yield from _serve(tmp_path, "--embedded-bot-workers", "0")
 
 
 @pytest.fixture

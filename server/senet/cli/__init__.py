@@ -27,6 +27,12 @@ from senet.service.settings import Settings
 from senet.text import cli as play_cli
 from senet.web import cli as web_cli
 
+#: What ``senet serve`` says when nothing can play a bot seat it creates.
+NO_BOT_WORKERS = (
+    "No bot worker runs here and none is let in (--embedded-bot-workers 0, no worker or "
+    "admin key): bot seats wait for the workers of another replica."
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
@@ -100,6 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         if not processes.is_child() and not port_free(settings.host, settings.port):
             print(port_taken(settings.host, settings.port), file=sys.stderr)
             return 1
+        if not processes.is_child() and not (
+            settings.embedded_bot_workers or settings.worker_key or settings.admin_key
+        ):
+            print(NO_BOT_WORKERS, file=sys.stderr)
         if settings.processes > 1 and not processes.is_child():
             return processes.supervise(settings)
         from senet.service.server import serve as run

@@ -68,8 +68,10 @@ class Settings:
         tls_key: PEM private key file.
         processes: Server processes sharing the port (SO_REUSEPORT), to use
             several cores; more than one needs Redis (redis_url).
-        embedded_bot_workers: Bot workers to run inside this process (``make run``
-            uses one so that bot seats are played with no other process).
+        embedded_bot_workers: Bot workers to run inside this process. Negative (the
+            default): one when neither a worker key nor an admin key is set, as no
+            worker from outside could then play bot seats, and none otherwise (the
+            workers outside use the key).
         identity_secret: Shared secret (HS256) of the identity provider's
             tokens; also signs guest tokens. Empty: guests are signed by the key
             file under data_dir.
@@ -136,7 +138,7 @@ class Settings:
     tls_cert: str = ""
     tls_key: str = ""
     processes: int = 1
-    embedded_bot_workers: int = 0
+    embedded_bot_workers: int = -1
     identity_secret: str = ""
     identity_jwks: str = ""
     identity_issuer: str = ""
@@ -165,13 +167,22 @@ class Settings:
                 values[f.name] = _convert(f.name, raw, f.type)
         return cls(**values)
 
+    def bot_workers_here(self) -> int:
+        """How many bot workers run inside this process (see ``embedded_bot_workers``)."""
+        if self.embedded_bot_workers >= 0:
+            return self.embedded_bot_workers
+        return 0 if self.worker_key or self.admin_key else 1
+
     def with_embedded_worker_key(self) -> Settings:
-        """These settings, with a worker key drawn for the embedded bot workers
-        when they need one and none is set (the key never leaves the process
-        and its child processes)."""
-        if self.embedded_bot_workers <= 0 or self.worker_key:
-            return self
-        return replace(self, worker_key=secrets.token_urlsafe(32))
+        """These settings with the embedded bot workers counted, and a worker key
+        drawn for them when they need one and none is set (the key never leaves the
+        process and its child processes). The count is settled first: the key drawn
+        must not make a default count read as "workers come from outside"."""
+        count = self.bot_workers_here()
+        settled = replace(self, embedded_bot_workers=count)
+        if count <= 0 or self.worker_key:
+            return settled
+        return replace(settled, worker_key=secrets.token_urlsafe(32))
 
     def with_guest_key(self) -> Settings:
         """These settings, with an identity secret drawn to sign guest tokens when
