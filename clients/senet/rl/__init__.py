@@ -6,6 +6,9 @@ declares its fixed action space and its observation features, and the adapters
 build on it for every game alike:
 
 * :mod:`senet.rl.pettingzoo`: a PettingZoo AEC environment per game;
+* :mod:`senet.rl.gymnasium`: one seat of a game against Senet's bots, as a
+  Gymnasium environment for single-agent libraries;
+* :mod:`senet.rl.openspiel`: each game as an OpenSpiel game;
 * :mod:`senet.rl.policy`: a policy (observation and mask to an action index) as a
   bot strategy, so a trained agent plays hosted seats and arena matches.
 
