@@ -64,6 +64,9 @@ async def test_processes_share_a_port_restart_and_stop(
         assert supervisor.stdout is not None
         banner = supervisor.stdout.readline().decode()
         assert banner.startswith(f"Senet is serving on 127.0.0.1:{port} (2 processes"), banner
+        # No worker or admin key: nothing from outside could play bot seats.
+        workers = supervisor.stdout.readline().decode()
+        assert workers.strip() == "1 bot worker(s) play bot seats in each process", workers
         first = _children(supervisor.pid)
         assert len(first) == 2
         address = f"127.0.0.1:{port}"

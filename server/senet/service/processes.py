@@ -150,8 +150,12 @@ class Supervisor:
         await asyncio.gather(*(self._start(i) for i in range(len(self._children))))
         self._serve_metrics()
         address = f"{self.settings.host}:{self.settings.port}"
+        workers = self.settings.embedded_bot_workers
         print(
-            f"Senet is serving on {address} ({len(self._children)} processes, redis store).",
+            f"Senet is serving on {address} ({len(self._children)} processes, redis store)."
+            + (
+                f"\n  {workers} bot worker(s) play bot seats in each process" if workers > 0 else ""
+            ),
             flush=True,
         )
         keepers = [asyncio.create_task(self._keep(i)) for i in range(len(self._children))]
