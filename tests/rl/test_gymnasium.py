@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from senet.bots import Strategy, make_strategy
 from senet.games import Action, GameState, all_games, get_game
-from senet.rl.gymnasium import SingleSeatEnv, env
+from senet.rl.encoding import encoding_for
+from senet.rl.gymnasium import ENV_IDS, SingleSeatEnv, env
 from senet.rl.pettingzoo import final_rewards
 
 GAME_IDS = sorted(g.info.id for g in all_games())
@@ -192,3 +194,17 @@ def test_strategy_objects_play_as_they_are() -> None:
 def test_bad_arguments_are_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         env("mykerinos", 2, **kwargs)
+
+
+def test_every_game_is_registered_with_gymnasium_under_its_encoding_version() -> None:
+    assert "senet/mykerinos-v1" in ENV_IDS
+    assert f"senet/marenostrum-v{encoding_for('marenostrum').version}" in ENV_IDS
+    made = gymnasium.make("senet/mykerinos-v1", seats=2, opponents="greedy")
+    assert isinstance(made.unwrapped, SingleSeatEnv)
+    assert made.unwrapped.match.game.info.id == "mykerinos"
+    observation, _ = made.reset(seed=5)
+    direct = env("mykerinos", 2, opponents="greedy")
+    expected, _ = direct.reset(seed=5)
+    assert np.array_equal(observation["observation"], expected["observation"])
+    # The module-qualified id imports the module first.
+    assert gymnasium.make("senet.rl.gymnasium:senet/archeos-v1").unwrapped.match.seats == 2

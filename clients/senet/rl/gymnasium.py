@@ -24,6 +24,13 @@ The bots are honest players: each starts from its seat's view
 what their seat may not. A bot named here is built afresh at each reset, seeded from
 the episode's seed, so an episode replays exactly from its seed and the agent's
 actions (a :class:`~senet.bots.Strategy` object keeps its own generator).
+
+Importing this module registers ``senet/<game id>-v<encoding version>`` with
+Gymnasium for every installed game with an encoding, so that
+``gymnasium.make("senet/mykerinos-v1", seats=2, opponents="greedy")`` builds the
+same environment (``gymnasium.make("senet.rl.gymnasium:senet/mykerinos-v1")``
+imports the module first). The version is the encoding's: a policy trained on one
+version is not valid for another.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ import numpy as np
 import numpy.typing as npt
 
 from senet.bots import Strategy, make_strategy
-from senet.games import Rng
+from senet.games import Rng, all_games
+from senet.rl.encoding import ENCODINGS, encoding_for
 from senet.rl.pettingzoo import DEFAULT_SEED, SenetEnv, agent_name, final_rewards
 
 #: Mixed into an episode's seed for its bots' seeds and for a drawn seat: the match's
@@ -210,3 +218,22 @@ def env(
 ) -> SingleSeatEnv:
     """The single-seat environment of ``game_id`` (see :class:`SingleSeatEnv`)."""
     return SingleSeatEnv(game_id, seats, options, **kwargs)
+
+
+def register() -> list[str]:
+    """Register ``senet/<game id>-v<encoding version>`` for every installed game with
+    an encoding (done on import; a registered id is left as it is); return the ids."""
+    ids = []
+    for game in all_games():
+        game_id = game.info.id
+        if game_id not in ENCODINGS.game_ids():
+            continue
+        env_id = f"senet/{game_id}-v{encoding_for(game_id).version}"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point=SingleSeatEnv, kwargs={"game_id": game_id})
+        ids.append(env_id)
+    return ids
+
+
+#: The Gymnasium ids of the installed games.
+ENV_IDS = register()
