@@ -207,4 +207,6 @@ def test_every_game_is_registered_with_gymnasium_under_its_encoding_version() ->
     expected, _ = direct.reset(seed=5)
     assert np.array_equal(observation["observation"], expected["observation"])
     # The module-qualified id imports the module first.
-    assert gymnasium.make("senet.rl.gymnasium:senet/archeos-v1").unwrapped.match.seats == 2
+    archeos = gymnasium.make("senet.rl.gymnasium:senet/archeos-v1").unwrapped
+    assert isinstance(archeos, SingleSeatEnv)
+    assert archeos.match.seats == 2

@@ -230,7 +230,9 @@ def register() -> list[str]:
             continue
         env_id = f"senet/{game_id}-v{encoding_for(game_id).version}"
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=SingleSeatEnv, kwargs={"game_id": game_id})
+            gymnasium.register(
+                env_id, entry_point=f"{__name__}:SingleSeatEnv", kwargs={"game_id": game_id}
+            )
         ids.append(env_id)
     return ids
 
