@@ -10,6 +10,9 @@ the OpenSkill ordering.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -145,3 +148,21 @@ def test_arena_plays_mare_nostrum_through_its_simultaneous_offers(tmp_path: Path
     data = json.loads(out.read_text())
     assert len(data["matches"]) == 2
     assert all(len(m["scores"]) == 3 and min(m["places"]) == 1 for m in data["matches"])
+
+
+def _without_grpc_verbosity() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "GRPC_VERBOSITY"}
+
+
+def test_the_command_keeps_grpc_to_its_errors_unless_told() -> None:
+    probe = "import os, senet.cli; print(os.environ['GRPC_VERBOSITY'])"
+    quiet = subprocess.run(
+        [sys.executable, "-c", probe], env=_without_grpc_verbosity(),
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert quiet.stdout.strip() == "ERROR"
+    told = subprocess.run(
+        [sys.executable, "-c", probe], env={**_without_grpc_verbosity(), "GRPC_VERBOSITY": "INFO"},
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert told.stdout.strip() == "INFO"

@@ -8,6 +8,10 @@ of ``senet serve``, the in-process server of ``senet arena``) is wired here
 
 from __future__ import annotations
 
+# Before any module that loads gRPC (see the module).
+import senet.cli.grpc_logs  # noqa: F401
+
+# isort: split
 import argparse
 import asyncio
 import errno
