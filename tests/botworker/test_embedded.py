@@ -1,4 +1,5 @@
-"""``senet serve --embedded-bot-workers N``: the workers the command line runs beside a server."""
+"""``senet serve --embedded-bot-workers N``: the workers the command line runs beside a
+server; and workers the server refuses, which stop and say why."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from senet.cli import NO_BOT_WORKERS
+from senet.bots.hosted import HostedBotWorker
+from senet.bots.worker import CREDENTIALS, BotWorker, WorkerRefused
+from senet.cli import NO_BOT_WORKERS, main
 from senet.cli.beside import embedded_bot_workers
 from senet.client.client import SenetClient
 from senet.service.server import create_server
@@ -93,3 +96,66 @@ def test_a_server_told_to_run_no_worker_where_none_could_reach_says_so() -> None
     assert server.stdout is not None
     assert server.stdout.readline().startswith("Senet is serving on")
     assert NO_BOT_WORKERS in _stop(server)
+
+
+@pytest.mark.parametrize(
+    ("worker_key", "admin_key"),
+    [("", ""), ("not-the-key", ""), ("", "not-the-key")],
+    ids=["none", "wrong-worker-key", "wrong-admin-key"],
+)
+async def test_a_worker_the_server_refuses_stops_and_says_why(
+    worker_key: str, admin_key: str
+) -> None:
+    settings = Settings(port=0, log_json=False, worker_key="the-key", embedded_bot_workers=0)
+    running = await create_server(settings)
+    try:
+        worker = BotWorker(
+            f"127.0.0.1:{running.port}", worker_key=worker_key, admin_key=admin_key, lease_ms=600
+        )
+        with pytest.raises(WorkerRefused, match="WORKER_KEY_REQUIRED"):
+            await asyncio.wait_for(worker.run(), 30)  # not retried for ever
+    finally:
+        await running.stop()
+
+
+async def test_a_hosted_bot_with_a_dead_key_stops() -> None:
+    running = await create_server(Settings(port=0, log_json=False))
+    try:
+        worker = HostedBotWorker(f"127.0.0.1:{running.port}", "sbk_guess", "random", lease_ms=600)
+        with pytest.raises(WorkerRefused, match="BAD_BOT_KEY"):
+            await asyncio.wait_for(worker.run(), 30)
+    finally:
+        await running.stop()
+
+
+@pytest.mark.slow
+def test_senet_bots_refused_exits_with_what_it_needs() -> None:
+    server = _serve()  # no keys: no outside worker is let in
+    try:
+        assert server.stdout is not None
+        address = server.stdout.readline().split()[4].rstrip(".(")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SENET_")}
+        done = subprocess.run(
+            [sys.executable, "-m", "senet.cli", "bots", "--server", address],
+            cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        _stop(server)
+    assert done.returncode == 2
+    assert "WORKER_KEY_REQUIRED" in done.stderr
+    assert CREDENTIALS in done.stderr
+
+
+@pytest.mark.slow
+def test_an_arena_whose_workers_are_refused_stops_and_says_why(capsys) -> None:
+    # Before, its workers retried for ever and the arena waited on matches nobody played.
+    server = _serve("--worker-key", "the-key", "--embedded-bot-workers", "0")
+    try:
+        assert server.stdout is not None
+        address = server.stdout.readline().split()[4].rstrip(".(")
+        argv = ["arena", "--server", address, "--players", "greedy,random", "--matches", "2"]
+        assert main([*argv, "--worker-key", "not-the-key", "--processes", "0"]) == 2
+    finally:
+        _stop(server)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "refuses the arena's bot workers (WORKER_KEY_REQUIRED" in out

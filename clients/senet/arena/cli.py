@@ -14,6 +14,7 @@ from senet.arena.players import PlayerSpec
 from senet.arena.report import PlotUnavailable, plot_title, print_table, write_json, write_plot
 from senet.arena.runner import ArenaConfig, ServerFactory, run_arena
 from senet.arena.stats import summarize
+from senet.bots.worker import WorkerRefused
 from senet.client.options import parse_options
 
 
@@ -155,6 +156,15 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
             )
         except ValueError as exc:
             console.print(f"senet arena: {exc}", style="red", markup=False)
+            return 2
+        except WorkerRefused as exc:
+            console.print(
+                f"senet arena: the server refuses the arena's bot workers ({exc}). Give it "
+                "the server's worker key (--worker-key or SENET_WORKER_KEY) or its admin key "
+                "(--admin-key).",
+                style="red",
+                markup=False,
+            )
             return 2
         progress.update(moves, total=done[1], completed=done[1])
     summaries = summarize(arena.results, [spec.label for spec in players])

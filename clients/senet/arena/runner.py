@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from senet.arena.players import PlayerSpec, decide_arena, derive_seed
 from senet.arena.stats import MatchResult
-from senet.bots.worker import BotWorker
+from senet.bots.worker import BotWorker, WorkerRefused
 from senet.client.client import SenetClient
 from senet.games import get_game
 from senet.v1 import bot_service_pb2, match_pb2
@@ -191,6 +191,8 @@ async def run_arena(
         raise ValueError("the move limit must be at least 1 ms")
     seed = config.seed if config.seed is not None else secrets.randbits(63)
     run = ArenaRun(config, seed)
+    #: Workers the server refused (see ``work`` below).
+    refused: list[WorkerRefused] = []
     async with contextlib.AsyncExitStack() as stack:
         if config.server is not None:
             target = config.server
@@ -208,17 +210,30 @@ async def run_arena(
                 stack.callback(executor.shutdown, cancel_futures=True)
             seats = config.parallel * len(config.players)
             stop = asyncio.Event()
+            arena = asyncio.current_task()
+
+            async def work(worker: ArenaWorker) -> None:
+                # A refused worker never plays: the matches would wait for good.
+                try:
+                    await worker.run(stop)
+                except WorkerRefused as exc:
+                    refused.append(exc)
+                    if arena is not None:
+                        arena.cancel()
+
             tasks = [
                 asyncio.create_task(
-                    ArenaWorker(
-                        target,
-                        registry,
-                        executor,
-                        admin_key=config.admin_key,
-                        worker_key=config.worker_key,
-                        capacity=min(SEATS_PER_WORKER, seats - start),
-                        lease_ms=ARENA_LEASE_MS,
-                    ).run(stop)
+                    work(
+                        ArenaWorker(
+                            target,
+                            registry,
+                            executor,
+                            admin_key=config.admin_key,
+                            worker_key=config.worker_key,
+                            capacity=min(SEATS_PER_WORKER, seats - start),
+                            lease_ms=ARENA_LEASE_MS,
+                        )
+                    )
                 )
                 for start in range(0, seats, SEATS_PER_WORKER)
             ]
@@ -241,7 +256,12 @@ async def run_arena(
             if on_done is not None:
                 on_done(result)
 
-        await asyncio.gather(*(one(i) for i in range(config.matches)))
+        try:
+            await asyncio.gather(*(one(i) for i in range(config.matches)))
+        except asyncio.CancelledError:
+            if refused:
+                raise refused[0] from None
+            raise
         run.results = [r for r in results if r is not None]
     return run
 

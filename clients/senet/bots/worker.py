@@ -23,6 +23,7 @@ import hashlib
 import logging
 import os
 import signal
+import sys
 import uuid
 from collections.abc import Coroutine, Mapping
 from typing import Any
@@ -43,6 +44,18 @@ from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
 
 log = logging.getLogger("senet.bots")
 SeatKey = tuple[str, int]
+
+
+#: What ``senet bots`` says a refused worker needs.
+CREDENTIALS = (
+    "Give it the server's worker key (--worker-key or SENET_WORKER_KEY) or its admin key "
+    "(--admin-key or SENET_ADMIN_KEY)."
+)
+
+
+class WorkerRefused(Exception):
+    """The server refuses the worker's credential (no key, a wrong one, a revoked bot
+    key): asking again cannot help, so :meth:`BotWorker.run` stops with this."""
 
 
 def seat_seed(match_id: str, seat: int) -> int:
@@ -153,7 +166,12 @@ class BotWorker:
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Acquire and play decisions until ``stop`` is set (leases in flight are
         left to expire). Cancelling this task stops every decision at once, as a
-        crash would."""
+        crash would.
+
+        Raises:
+            WorkerRefused: the server refuses the worker's credential. Other failed
+                calls (a server away, a store outage) are retried.
+        """
         stop = stop or asyncio.Event()
         client = self.make_client()
         bots = BotClient(client, self.worker_id)
@@ -168,6 +186,8 @@ class BotWorker:
                 try:
                     got = await bots.acquire(free, self.lease_ms, self.wait_ms)
                 except SenetRpcError as exc:
+                    if exc.refused:  # no key, a wrong one or a revoked bot key: for good
+                        raise WorkerRefused(describe_error(exc)) from exc
                     log.warning("bot service call failed: %s", describe_error(exc))
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(stop.wait(), self.lease_ms / 3000)
@@ -367,7 +387,11 @@ def run_worker(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         await worker.run(stop)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except WorkerRefused as exc:
+        print(f"senet bots: the server refuses this worker ({exc}). {CREDENTIALS}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -8,6 +8,9 @@ from grpc_status import rpc_status
 
 #: Codes worth retrying with the same request id (the server makes retries safe).
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED})
+#: Codes of a credential missing, wrong or revoked: the same caller fails the same
+#: way until it is given another.
+REFUSED = frozenset({grpc.StatusCode.PERMISSION_DENIED, grpc.StatusCode.UNAUTHENTICATED})
 
 
 class SenetRpcError(Exception):
@@ -41,6 +44,11 @@ class SenetRpcError(Exception):
     @property
     def retryable(self) -> bool:
         return self.code in RETRYABLE
+
+    @property
+    def refused(self) -> bool:
+        """Whether the server refuses the caller's credential (see ``REFUSED``)."""
+        return self.code in REFUSED
 
     @classmethod
     def from_rpc_error(cls, exc: grpc.aio.AioRpcError) -> SenetRpcError:
