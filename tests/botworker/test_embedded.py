@@ -159,3 +159,16 @@ def test_an_arena_whose_workers_are_refused_stops_and_says_why(capsys) -> None:
         _stop(server)
     out = " ".join(capsys.readouterr().out.split())
     assert "refuses the arena's bot workers (WORKER_KEY_REQUIRED" in out
+
+
+@pytest.mark.slow
+def test_senet_bot_on_a_match_that_is_not_there_says_so(capsys) -> None:
+    server = _serve("--embedded-bot-workers", "0")
+    try:
+        assert server.stdout is not None
+        address = server.stdout.readline().split()[4].rstrip(".(")
+        argv = ["bot", "--server", address, "--match", "0" * 16, "--seat", "0"]
+        assert main([*argv, "--token", "st_nothing"]) == 2
+    finally:
+        _stop(server)
+    assert "senet bot: MATCH_NOT_FOUND" in capsys.readouterr().err

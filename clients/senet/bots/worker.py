@@ -396,7 +396,8 @@ def run_worker(args: argparse.Namespace) -> int:
 
 
 def run_seat(args: argparse.Namespace) -> int:
-    """``senet bot``: play one seat to the end of its match."""
+    """``senet bot``: play one seat to the end of its match; a failed call (no such
+    match, a wrong token) ends it with the server's reason and status 2."""
 
     async def main() -> None:
         async with SenetClient(args.server) as client:
@@ -410,5 +411,9 @@ def run_seat(args: argparse.Namespace) -> int:
                 iterations=args.iterations,
             )
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except SenetRpcError as exc:
+        print(f"senet bot: {describe_error(exc)}", file=sys.stderr)
+        return 2
     return 0
