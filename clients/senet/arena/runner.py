@@ -245,23 +245,27 @@ async def run_arena(
                 await asyncio.gather(*tasks, return_exceptions=True)
 
             stack.push_async_callback(stop_workers)
-        client = await stack.enter_async_context(SenetClient(target, admin_key=config.admin_key))
-        slots = asyncio.Semaphore(config.parallel)
         results: list[MatchResult | None] = [None] * config.matches
-
-        async def one(index: int) -> None:
-            async with slots:
-                result = await _play_match(client, registry, config, seed, index, on_action)
-            results[index] = result
-            if on_done is not None:
-                on_done(result)
-
         try:
+            client = await stack.enter_async_context(
+                SenetClient(target, admin_key=config.admin_key)
+            )
+            slots = asyncio.Semaphore(config.parallel)
+
+            async def one(index: int) -> None:
+                async with slots:
+                    result = await _play_match(client, registry, config, seed, index, on_action)
+                results[index] = result
+                if on_done is not None:
+                    on_done(result)
+
             await asyncio.gather(*(one(i) for i in range(config.matches)))
         except asyncio.CancelledError:
-            if refused:
-                raise refused[0] from None
-            raise
+            current = asyncio.current_task()
+            if not refused or current is None:
+                raise
+            current.uncancel()  # the cancel was a refused worker's, answered here
+            raise refused[0] from None
         run.results = [r for r in results if r is not None]
     return run
 
