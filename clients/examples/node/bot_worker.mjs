@@ -15,6 +15,8 @@
 //                                 [--seconds N]   (default: run until interrupted)
 //
 // It prints one JSON line when it stops: the bot's id and subject, and the moves made.
+// It stops with status 2 when the server refuses its key (the bot registered again
+// elsewhere), as retrying cannot help.
 
 import { randomUUID } from "node:crypto";
 
@@ -84,16 +86,25 @@ async function play(decision) {
   await call("bots", "ReleaseBotDecisions", { worker_id: workerId, decisions: [ref] }, botKey).catch(() => {});
 }
 
+// A refused key never works again (registering the bot again replaces it): stop and
+// say so. Anything else (a server restarting, a store outage) is worth another try.
+const REFUSED = [grpc.status.UNAUTHENTICATED, grpc.status.PERMISSION_DENIED];
+let refused = false;
 while (!stopping) {
   let got;
   try {
     got = await call("bots", "AcquireBotDecisions",
       { worker_id: workerId, capacity: 4, lease_ms: 5000, wait_ms: 1000 }, botKey);
   } catch (error) {
+    if (REFUSED.includes(error.code)) {
+      console.error(`the server refuses this bot's key: ${error.details}`);
+      refused = true;
+      break;
+    }
     await new Promise((resolve) => setTimeout(resolve, 500));
     continue;
   }
   await Promise.all(got.decisions.map(play));
 }
 console.log(JSON.stringify({ bot_id: registered.bot.bot_id, subject: registered.bot.subject, moves }));
-process.exit(0);
+process.exit(refused ? 2 : 0);
