@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from senet.games import Game, all_games
+from senet.games import Game, all_games, get_game
+
+#: Every registered game, the test suite's included.
+GAME_IDS = sorted(g.info.id for g in all_games())
+
+
+def least(game_id: str) -> tuple[int, dict[str, Any]]:
+    """The game's least seat count and its short-match options."""
+    game = get_game(game_id)
+    return game.info.min_seats, dict(game.info.short_match_options)
 
 
 def cases() -> list[tuple[str, int, dict[str, Any]]]:

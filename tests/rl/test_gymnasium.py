@@ -11,20 +11,15 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from senet.bots import Strategy, make_strategy
-from senet.games import Action, GameState, all_games, get_game
+from senet.games import Action, GameState
 from senet.rl.encoding import encoding_for
 from senet.rl.gymnasium import ENV_IDS, SingleSeatEnv, env
 from senet.rl.pettingzoo import final_rewards
+from tests.rl.cases import GAME_IDS, least
 
-GAME_IDS = sorted(g.info.id for g in all_games())
 #: Gymnasium's checker advises finite bounds; the tensor's features are scaled, but
 #: no bound is promised (a count divided by a scale may pass 1), so the space says so.
 pytestmark = pytest.mark.filterwarnings("ignore:.*Box observation space m:UserWarning")
-
-
-def _least(game_id: str) -> tuple[int, dict[str, Any]]:
-    game = get_game(game_id)
-    return game.info.min_seats, dict(game.info.short_match_options)
 
 
 def _episode(environment: SingleSeatEnv, seed: int) -> tuple[list[int], float, int]:
@@ -54,13 +49,13 @@ def _episode_from(
 def test_gymnasium_checks_the_environment(game_id: str) -> None:
     # The checker steps with actions drawn from the whole space before it resets, as
     # if nothing were illegal: an environment that forfeits them passes it.
-    seats, options = _least(game_id)
+    seats, options = least(game_id)
     check_env(env(game_id, seats, options, illegal="lose"), skip_render_check=True)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_the_agent_plays_its_seat_to_the_end_and_gets_the_ranking(game_id: str) -> None:
-    seats, options = _least(game_id)
+    seats, options = least(game_id)
     environment = env(game_id, seats, options, seat=seats - 1, opponents="greedy")
     _, reward, decisions = _episode(environment, seed=3)
     state = environment.match.state

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from senet.games import all_games, get_game
 from senet.rl.pettingzoo import SenetEnv, agent_name, env, final_rewards
+from tests.rl.cases import GAME_IDS, least
 
 CYCLES = 300
 #: PettingZoo's API test advises a Box observation; dict observations with an action
@@ -17,23 +15,15 @@ CYCLES = 300
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")
 
 
-def _least(game_id: str) -> tuple[int, dict[str, Any]]:
-    game = get_game(game_id)
-    return game.info.min_seats, dict(game.info.short_match_options)
-
-
-GAME_IDS = sorted(g.info.id for g in all_games())
-
-
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_api(game_id: str) -> None:
-    seats, options = _least(game_id)
+    seats, options = least(game_id)
     api_test(env(game_id, seats, options), num_cycles=CYCLES)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_seed(game_id: str) -> None:
-    seats, options = _least(game_id)
+    seats, options = least(game_id)
     seed_test(lambda: env(game_id, seats, options), num_cycles=CYCLES)
 
 
@@ -54,7 +44,7 @@ def _play_to_end(environment: SenetEnv, seed: int) -> dict[str, float]:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_an_episode_ends_with_the_ranking_as_rewards(game_id: str) -> None:
-    seats, options = _least(game_id)
+    seats, options = least(game_id)
     environment = env(game_id, seats, options)
     totals = _play_to_end(environment, seed=5)
     assert environment.state.is_over()
@@ -68,7 +58,7 @@ def test_simultaneous_seats_act_in_turn_and_never_see_a_pending_choice() -> None
     legal choice it was, and the AEC order hands the turn to the first of them."""
     checked = 0
     for game_id in GAME_IDS:
-        seats, options = _least(game_id)
+        seats, options = least(game_id)
         environment = env(game_id, seats, options)
         environment.reset(seed=3)
         rng = np.random.default_rng(3)

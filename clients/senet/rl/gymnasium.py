@@ -45,7 +45,7 @@ import numpy.typing as npt
 from senet.bots import Strategy, make_strategy
 from senet.games import Rng, all_games
 from senet.rl.encoding import ENCODINGS, encoding_for
-from senet.rl.pettingzoo import DEFAULT_SEED, SenetEnv, agent_name, final_rewards
+from senet.rl.pettingzoo import SenetEnv, agent_name, final_rewards
 
 #: Mixed into an episode's seed for its bots' seeds and for a drawn seat: the match's
 #: own generator never shares a stream with them.
@@ -118,7 +118,6 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         self.action_space = self.match.action_space(first)
         self.seat = 0 if seat is None else seat
         self._bots: dict[int, Strategy] = {}
-        self._seeds = Rng(DEFAULT_SEED)
         self._observation: dict[str, Any] | None = None
         #: Whether the episode is over: the match ended or was cut short, or the
         #: agent forfeited.
@@ -130,11 +129,10 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         """Start a match: from ``seed``, or the next seed of the last seeded sequence;
         the bots play until it is the agent's turn."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._seeds = Rng(seed)
-            episode = seed
-        else:
-            episode = self._seeds.next_u64() >> 1
+        # The match keeps the sequence of episode seeds; the seat and the bots are
+        # drawn from the one it took.
+        self.match.reset(seed=seed)
+        episode = self.match.episode_seed
         count = self.match.seats
         drawn = self.fixed_seat is None
         self.seat = Rng(episode ^ _SEAT_SALT).below(count) if drawn else self.seat
@@ -146,7 +144,6 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
             else opponent
             for other, opponent in zip(others, self.opponents, strict=True)
         }
-        self.match.reset(seed=episode)
         self._ended = False
         self._play_bots()
         self._ended = self._match_done()

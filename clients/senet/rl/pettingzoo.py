@@ -105,6 +105,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             None, -1, -1, [], []
         )  # fmt: skip
         self._seeds = Rng(DEFAULT_SEED)
+        #: The match seed of the current episode (what ``reset`` was given or drew).
+        self.episode_seed = DEFAULT_SEED
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
         self._last_action: Any = None
         self.steps = 0
@@ -140,6 +142,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             match_seed = seed
         else:
             match_seed = self._seeds.next_u64() >> 1
+        self.episode_seed = match_seed
         self.state = self.game.new_match(self.seats, self.options, seed=match_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
