@@ -110,9 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         if not processes.is_child() and not port_free(settings.host, settings.port):
             print(port_taken(settings.host, settings.port), file=sys.stderr)
             return 1
-        if not processes.is_child() and not (
-            settings.embedded_bot_workers or settings.worker_key or settings.admin_key
-        ):
+        if not (processes.is_child() or settings.bot_workers_here() or settings.lets_workers_in):
             print(NO_BOT_WORKERS, file=sys.stderr)
         if settings.processes > 1 and not processes.is_child():
             return processes.supervise(settings)

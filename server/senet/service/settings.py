@@ -167,11 +167,17 @@ class Settings:
                 values[f.name] = _convert(f.name, raw, f.type)
         return cls(**values)
 
+    @property
+    def lets_workers_in(self) -> bool:
+        """Whether a bot worker from outside can be let in: one holding the worker
+        key or the admin key, when either is set."""
+        return bool(self.worker_key or self.admin_key)
+
     def bot_workers_here(self) -> int:
         """How many bot workers run inside this process (see ``embedded_bot_workers``)."""
         if self.embedded_bot_workers >= 0:
             return self.embedded_bot_workers
-        return 0 if self.worker_key or self.admin_key else 1
+        return 0 if self.lets_workers_in else 1
 
     def with_embedded_worker_key(self) -> Settings:
         """These settings with the embedded bot workers counted, and a worker key
