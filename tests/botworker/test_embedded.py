@@ -46,15 +46,21 @@ async def test_embedded_workers_play_every_bot_seat_and_stop_when_asked(capsys) 
     assert "2 bot worker(s) play bot seats in this process" in capsys.readouterr().out
 
 
-def _serve(*flags: str) -> subprocess.Popen[str]:
-    """``senet serve`` on a free port with ``flags`` and no key of any kind."""
+def _serve(*flags: str) -> tuple[subprocess.Popen[str], str]:
+    """``senet serve`` on a free port with ``flags`` and no key of any kind, and its
+    address once its banner says it serves (the lines after it are left to read)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SENET_")}
-    return subprocess.Popen(
+    server = subprocess.Popen(
         [sys.executable, "-m", "senet.cli", "serve", "--port", "0", "--no-log-json",
          "--log-level", "WARNING", *flags],
         cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
+    assert server.stdout is not None
+    banner = server.stdout.readline()
+    if not banner.startswith("Senet is serving on"):
+        pytest.fail(f"senet serve did not start: {banner!r} {_stop(server)}")
+    return server, banner.split()[4].rstrip(".(")
 
 
 def _stop(server: subprocess.Popen[str]) -> str:
@@ -72,10 +78,9 @@ def _stop(server: subprocess.Popen[str]) -> str:
 async def test_a_server_nothing_could_reach_plays_bot_seats_itself() -> None:
     # No worker key and no admin key: no worker from outside could ever lease a bot
     # seat, so `senet serve` runs one inside unless told otherwise.
-    server = _serve()
+    server, address = _serve()
     try:
         assert server.stdout is not None
-        address = server.stdout.readline().split()[4].rstrip(".(")
         assert "1 bot worker(s) play bot seats in this process" in "".join(
             server.stdout.readline() for _ in range(3)
         )
@@ -92,9 +97,7 @@ async def test_a_server_nothing_could_reach_plays_bot_seats_itself() -> None:
 
 @pytest.mark.slow
 def test_a_server_told_to_run_no_worker_where_none_could_reach_says_so() -> None:
-    server = _serve("--embedded-bot-workers", "0")
-    assert server.stdout is not None
-    assert server.stdout.readline().startswith("Senet is serving on")
+    server, _ = _serve("--embedded-bot-workers", "0")  # its banner checked there
     assert NO_BOT_WORKERS in _stop(server)
 
 
@@ -130,10 +133,8 @@ async def test_a_hosted_bot_with_a_dead_key_stops() -> None:
 
 @pytest.mark.slow
 def test_senet_bots_refused_exits_with_what_it_needs() -> None:
-    server = _serve()  # no keys: no outside worker is let in
+    server, address = _serve()  # no keys: no outside worker is let in
     try:
-        assert server.stdout is not None
-        address = server.stdout.readline().split()[4].rstrip(".(")
         env = {k: v for k, v in os.environ.items() if not k.startswith("SENET_")}
         done = subprocess.run(
             [sys.executable, "-m", "senet.cli", "bots", "--server", address],
@@ -149,10 +150,8 @@ def test_senet_bots_refused_exits_with_what_it_needs() -> None:
 @pytest.mark.slow
 def test_an_arena_whose_workers_are_refused_stops_and_says_why(capsys) -> None:
     # Before, its workers retried for ever and the arena waited on matches nobody played.
-    server = _serve("--worker-key", "the-key", "--embedded-bot-workers", "0")
+    server, address = _serve("--worker-key", "the-key", "--embedded-bot-workers", "0")
     try:
-        assert server.stdout is not None
-        address = server.stdout.readline().split()[4].rstrip(".(")
         argv = ["arena", "--server", address, "--players", "greedy,random", "--matches", "2"]
         assert main([*argv, "--worker-key", "not-the-key", "--processes", "0"]) == 2
     finally:
@@ -163,10 +162,8 @@ def test_an_arena_whose_workers_are_refused_stops_and_says_why(capsys) -> None:
 
 @pytest.mark.slow
 def test_senet_bot_on_a_match_that_is_not_there_says_so(capsys) -> None:
-    server = _serve("--embedded-bot-workers", "0")
+    server, address = _serve("--embedded-bot-workers", "0")
     try:
-        assert server.stdout is not None
-        address = server.stdout.readline().split()[4].rstrip(".(")
         argv = ["bot", "--server", address, "--match", "0" * 16, "--seat", "0"]
         assert main([*argv, "--token", "st_nothing"]) == 2
     finally:
