@@ -27,9 +27,11 @@ from senet.v1 import (
     bot_service_pb2,
     bot_service_pb2_grpc,
     ladder_service_pb2_grpc,
+    match_pb2,
     player_service_pb2_grpc,
 )
 from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import match_service_pb2 as ms
 from senet.v1 import player_service_pb2 as ppb
 from tests.service.conftest import Client, Code, Deployment, expect_error, wait_until
 
@@ -99,6 +101,64 @@ async def test_a_bot_key_leases_its_own_bots_decisions_only(deployment: Deployme
     assert again.bot_id == mine.bot.bot_id and new_key != mine.bot_key
     await expect_error(acquire(client, mine.bot_key), Code.UNAUTHENTICATED, "BAD_BOT_KEY")
     assert not (await acquire(client, new_key)).decisions  # still leased to the first call
+
+
+def remote_seat(bot_id: str) -> match_pb2.SeatPlan:
+    return match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_BOT, bot_strategy=remote_strategy(bot_id))
+
+
+async def test_a_registered_bots_seat_shows_its_name_from_creation_to_the_end(
+    deployment: Deployment,
+) -> None:
+    """Spectators and the bot's author see the bot's name, not its queue's id."""
+    server = await deployment.start()
+    client = deployment.client(server)
+    mine = await register(client, "AlphaPebble")
+    seats = [remote_seat(mine.bot.bot_id)] * 2
+    created = await client.create(seats, game_id=GAME)
+    assert [(s.display_name, s.claimed) for s in created.match.seats] == [
+        ("AlphaPebble", False)
+    ] * 2
+    target = f"127.0.0.1:{server.port}"
+    playing = asyncio.create_task(HostedBotWorker(target, mine.bot_key, "random").run())
+    try:
+
+        async def finished() -> bool:
+            summary = (await client.get(created.match_id)).match
+            return summary.status == match_pb2.MATCH_STATUS_FINISHED
+
+        await wait_until(finished, 60)
+    finally:
+        playing.cancel()
+        await asyncio.gather(playing, return_exceptions=True)
+    summary = (await client.get(created.match_id)).match
+    assert [(s.display_name, s.claimed) for s in summary.seats] == [("AlphaPebble", True)] * 2
+    listed = await client.stub.ListMatches(ms.ListMatchesRequest(), metadata=client.metadata)
+    assert [s.display_name for s in listed.matches[0].seats] == ["AlphaPebble"] * 2
+
+
+async def test_a_match_with_an_unknown_or_unfit_registered_bot_is_refused(
+    deployment: Deployment,
+) -> None:
+    """A seat whose bot nobody registered would wait for ever; one for a bot that
+    plays other games would never be played either."""
+    server = await deployment.start()
+    client = deployment.client(server)
+    mine = await register(client, "pebbles-only")
+    unknown = remote_seat("0123456789abcdef0123")
+    await expect_error(
+        client.create([match_pb2.SeatPlan(), unknown], game_id=GAME),
+        Code.NOT_FOUND,
+        "BOT_NOT_FOUND",
+    )
+    failure = await expect_error(
+        client.create([match_pb2.SeatPlan(), remote_seat(mine.bot.bot_id)], game_id="mykerinos"),
+        Code.INVALID_ARGUMENT,
+        "MALFORMED_REQUEST",
+    )
+    assert "pebbles-only" in failure.message and "mykerinos" in failure.message
+    listed = await client.stub.ListMatches(ms.ListMatchesRequest(), metadata=client.metadata)
+    assert not listed.matches
 
 
 WORKER_SCRIPT = """

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
+from senet.text.seat_names import seat_words
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 
 #: Matches per page in the picker: with the table's header and the prompt, a
@@ -34,19 +35,6 @@ _STATUS_NAME = {
     match_pb2.MATCH_STATUS_FINISHED: "finished",
     match_pb2.MATCH_STATUS_ABANDONED: "abandoned",
 }
-
-
-def seat_words(listing: match_service_pb2.MatchListing) -> str:
-    """The seats in a few words: ``Ada, open, bot greedy``."""
-    words = []
-    for seat in listing.seats:
-        if seat.kind == match_pb2.SEAT_KIND_BOT:
-            words.append(f"bot {seat.bot_strategy}")
-        elif seat.claimed:
-            words.append(seat.display_name)
-        else:
-            words.append("open")
-    return ", ".join(words)
 
 
 def open_seats(listing: match_service_pb2.MatchListing) -> int:
@@ -230,7 +218,6 @@ __all__ = [
     "game_words",
     "listing_table",
     "pick",
-    "seat_words",
     "variant_names",
     "wanted",
 ]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from senet.v1 import match_pb2
+from senet.v1 import match_pb2, match_service_pb2
+
+#: The strategy prefix of a seat played by a bot registered with LadderService
+#: (``remote:<bot id>``): such a seat carries its bot's name.
+REMOTE_PREFIX = "remote:"
 
 
 class SeatNames:
@@ -20,7 +24,8 @@ class SeatNames:
         """The seat's display name, or what fills it (``random bot``, ``open seat``).
 
         A bot worker that claims a seat names it ``<strategy> bot``: an unclaimed
-        bot seat reads the same, so a seat keeps its name all match long."""
+        bot seat reads the same, so a seat keeps its name all match long. A
+        registered bot's seat has its bot's name from the start."""
         info = self.infos.get(seat)
         if info is None:
             return f"seat {seat}"
@@ -29,6 +34,33 @@ class SeatNames:
         if info.kind == match_pb2.SEAT_KIND_BOT:
             return f"{info.bot_strategy} bot".strip()
         return "open seat"
+
+
+def is_registered_bot(info: match_pb2.SeatInfo) -> bool:
+    """Whether a bot registered with the ladder service plays the seat (its
+    strategy names the bot's queue, ``remote:<bot id>``, and its name is the seat's)."""
+    return info.bot_strategy.startswith(REMOTE_PREFIX)
+
+
+def bot_words(info: match_pb2.SeatInfo) -> str:
+    """What plays a bot seat, in a word or two: ``bot greedy``, or for a
+    registered bot its name (``bot AlphaMyk``) rather than its queue's id."""
+    if is_registered_bot(info):
+        return f"bot {info.display_name}" if info.display_name else "registered bot"
+    return f"bot {info.bot_strategy}"
+
+
+def seat_words(listing: match_service_pb2.MatchListing) -> str:
+    """A listed match's seats in a few words: ``Ada, open, bot greedy``."""
+    words = []
+    for seat in listing.seats:
+        if seat.kind == match_pb2.SEAT_KIND_BOT:
+            words.append(bot_words(seat))
+        elif seat.claimed:
+            words.append(seat.display_name or "person")
+        else:
+            words.append("open")
+    return ", ".join(words)
 
 
 def waiting_for_players(summary: match_pb2.MatchSummary) -> str:

@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 from senet.client.errors import SenetRpcError
 from senet.text import lobby as text_lobby
 from senet.text.errors import for_people
+from senet.text.seat_names import seat_words
 from senet.tui.newmatch import NewMatchChoices, NewMatchForm
 from senet.v1 import games_pb2, match_service_pb2
 
@@ -185,7 +186,7 @@ class LobbyScreen(Screen[LobbyChoice | None]):
                 listing.match_id,
                 _cut(text_lobby.game_words(listing, self.variants), widths["game"]),
                 text_lobby.status_word(listing),
-                _cut(text_lobby.seat_words(listing), widths["seats"]),
+                _cut(seat_words(listing), widths["seats"]),
                 Text(str(listing.version), justify="right"),
                 Text(text_lobby.age(listing.created_time_ms), justify="right"),
                 key=listing.match_id,

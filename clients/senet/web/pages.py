@@ -14,6 +14,7 @@ from importlib.resources import files
 from string import Template
 
 from senet.games.wording import a_or_an
+from senet.text.seat_names import seat_words
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web.security import CSRF_FIELD
 
@@ -190,18 +191,6 @@ def held_html(held: Sequence[HeldSeat], games: Sequence[games_pb2.GameInfo]) -> 
     )
 
 
-def _seats_text(listing: match_service_pb2.MatchListing) -> str:
-    parts = []
-    for seat in listing.seats:
-        if seat.kind == match_pb2.SEAT_KIND_BOT:
-            parts.append(f"bot {seat.bot_strategy}")
-        elif seat.claimed:
-            parts.append(seat.display_name or "person")
-        else:
-            parts.append("open")
-    return ", ".join(parts)
-
-
 def listings_html(
     listings: Sequence[match_service_pb2.MatchListing],
     games: Sequence[games_pb2.GameInfo],
@@ -241,7 +230,7 @@ def listings_html(
         rows.append(
             f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}</td>"
             f"<td><code>{escape(listing.match_id)}</code></td><td>{escape(status)}</td>"
-            f"<td>{escape(_seats_text(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
+            f"<td>{escape(seat_words(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
         )
     return (
         "<table class='listings'><caption>Newest first: join an open seat, watch, replay"

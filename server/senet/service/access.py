@@ -29,7 +29,7 @@ from typing import cast
 from senet.games import Game, GameState, get_game
 from senet.games.interface import JsonDict
 from senet.service import errors
-from senet.service.bot_names import is_remote_strategy
+from senet.service.bot_names import RemoteBotNames, is_remote_strategy
 from senet.service.cache import CachedMatch, StateCache
 from senet.service.clocks import Clock, ClockView, TimeControl, started_ms
 from senet.service.feeds import FeedHub
@@ -76,6 +76,9 @@ class MatchAccess:
         self.bot_bell = asyncio.Event()
         #: Recent updates as each audience receives them (see streams.update_for).
         self.updates: OrderedDict[tuple[str, bool, tuple[int, ...]], MatchUpdate] = OrderedDict()
+        #: The registry of remote bots, when this replica serves one: creation
+        #: checks a registered bot's seat against it and names the seat after it.
+        self.remote_bots: RemoteBotNames | None = None
 
     def ring_bot_bell(self) -> None:
         """Wake the bot workers' waiting acquires (a bot decision was posted)."""

@@ -10,6 +10,7 @@ check a name without importing the registry.
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 REMOTE_PREFIX = "remote:"
 _REMOTE_RE = re.compile(r"^remote:[0-9a-f]{20}$")
@@ -23,3 +24,17 @@ def is_remote_strategy(strategy: str) -> bool:
 def remote_strategy(bot_id: str) -> str:
     """The seat strategy, and queue name, of the remote bot ``bot_id``."""
     return REMOTE_PREFIX + bot_id
+
+
+class RemoteBotNames(Protocol):
+    """The registry's answer to match creation: the name a registered bot's seat
+    shows (:class:`senet.service.remote_bots.RemoteBots` implements it)."""
+
+    async def seat_name(self, strategy: str, game_id: str) -> str:
+        """The registered name of the bot ``strategy`` names.
+
+        Raises:
+            BotNotFound: no bot is registered under that id.
+            MalformedRequest: the bot does not play ``game_id``.
+        """
+        ...

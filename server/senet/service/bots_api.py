@@ -207,22 +207,25 @@ class BotDecisions:
     async def _hand_out(self, lease: BotDecisionLease, stored: StoredMatch) -> LeasedDecision:
         """Mint the seat a new token (revoking the previous holder's) and lease it.
 
-        A seat taken over from a person keeps its name and takeover mark.
+        A seat taken over from a person keeps its name and takeover mark; a
+        registered bot's seat is named after the bot, any other ``<strategy> bot``.
         """
         token = new_token()
         old = stored.seats.get(lease.seat)
         previous = SeatClaim.from_json(old) if old else None
+        meta = MatchMeta.from_json(stored.meta_json)
         if previous is not None and previous.takeover:
             claim = replace(previous, token_hash=token_hash(token))
         else:
-            claim = SeatClaim(f"{lease.strategy} bot", token_hash(token), time.time())
+            name = meta.seats[lease.seat].name or f"{lease.strategy} bot"
+            claim = SeatClaim(name, token_hash(token), time.time())
         await self.store.replace_seat_claim(lease.match_id, lease.seat, claim.to_json())
         self.matches.cache.forget(lease.match_id)
         return LeasedDecision(
             lease.match_id,
             lease.seat,
             lease.version,
-            MatchMeta.from_json(stored.meta_json).game_id,
+            meta.game_id,
             lease.strategy,
             token,
             lease.expires_ms,

@@ -93,6 +93,7 @@ async def create_match(
         raise errors.MalformedRequest("leave_bot_strategy goes with LEAVE_POLICY_BOT only")
     if time_control is not None:
         check_time_control(time_control)
+    seats = await _named_seats(access, game.info.id, seats)
     real_seed = secrets.randbits(64) if seed is None else seed
     salt = secrets.token_hex(16)
     meta = MatchMeta(
@@ -154,6 +155,27 @@ async def create_match(
         return existing
     stored = StoredMatch(match_id, meta.to_json(), {}, 0, head.to_json(), "active")
     return MatchSnapshot(access.summary(stored, meta, state), state.view(None), None)
+
+
+async def _named_seats(
+    access: MatchAccess, game_id: str, seats: Sequence[SeatPlan]
+) -> list[SeatPlan]:
+    """The seat plans, each registered bot's seat named after its bot.
+
+    Raises:
+        BotNotFound: a seat names a bot nobody registered (its decisions would
+            wait for a worker that can never come).
+        MalformedRequest: a seat names a bot that does not play this game.
+    """
+    registry = access.remote_bots
+    if registry is None:
+        return list(seats)
+    return [
+        replace(plan, name=await registry.seat_name(plan.bot_strategy, game_id))
+        if plan.kind == "bot" and is_remote_strategy(plan.bot_strategy)
+        else plan
+        for plan in seats
+    ]
 
 
 async def _created_before(

@@ -81,6 +81,7 @@ def build_ladder(
     (``identities``: the replica's one verifier, whose guest key signs guests)."""
     ladder_store = build_ladder_store(store)
     remote = RemoteBots(service, players, ladder_store, RegistrationPolicy.of(settings))
+    service.access.remote_bots = remote
     ladders = Ladders(service, players, ladder_store, remote, settings)
     tests = HeadToHeads(ladders.slots, ladder_store, remote, settings)
     tournaments = Tournaments(service, ladders.slots, ladder_store, remote)

@@ -86,8 +86,16 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class SeatPlan:
+    """What fills a seat, fixed at creation.
+
+    ``name`` is the name a registered bot's seat shows before and after its
+    workers claim it (the bot's registered name, set at creation); empty for
+    every other seat, whose name comes from its claim.
+    """
+
     kind: SeatKind = "open"
     bot_strategy: str = ""
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,7 +131,11 @@ class MatchMeta:
     fair_deal: bool = False
 
     def to_json(self) -> str:
-        return dumps(asdict(self))
+        data = asdict(self)
+        for plan in data["seats"]:
+            if not plan["name"]:
+                del plan["name"]  # a plan without a name reads as it always did
+        return dumps(data)
 
     def deal_seed(self, seats: Mapping[int, str]) -> int:
         """The seed the match is dealt with, given its seat claims at the start."""
@@ -221,7 +233,7 @@ def _parsed_meta(text: str) -> MatchMeta:
         and isinstance(meta.options, dict)
         and type(meta.seat_count) is int
         and len(meta.seats) == meta.seat_count
-        and all(plan.kind in ("open", "bot") for plan in meta.seats)
+        and all(plan.kind in ("open", "bot") and isinstance(plan.name, str) for plan in meta.seats)
         and isinstance(meta.created_at, int | float)
     )
     if not fields_ok:

@@ -36,7 +36,7 @@ from typing import cast
 
 from senet.games import get_game
 from senet.service import errors
-from senet.service.bot_names import remote_strategy
+from senet.service.bot_names import REMOTE_PREFIX, remote_strategy
 from senet.service.bots_api import BotDecisions
 from senet.service.identity import Identity
 from senet.service.matches import MatchService
@@ -234,6 +234,22 @@ class RemoteBots:
         if doc is None:
             raise errors.BotNotFound(f"no bot {bot_id!r}")
         return RemoteBot.from_json(doc)
+
+    async def seat_name(self, strategy: str, game_id: str) -> str:
+        """The name a seat of the bot ``strategy`` (``remote:<bot id>``) shows in
+        a ``game_id`` match (see :class:`senet.service.bot_names.RemoteBotNames`).
+
+        Raises:
+            BotNotFound: no bot is registered under that id.
+            MalformedRequest: the bot does not play ``game_id``.
+        """
+        bot = await self.bot(strategy.removeprefix(REMOTE_PREFIX))
+        if game_id not in bot.games:
+            raise errors.MalformedRequest(
+                f"bot {bot.name!r} ({bot.bot_id}) plays {', '.join(bot.games)}, not {game_id}",
+                {"field": "bot_strategy"},
+            )
+        return bot.name
 
     async def bots(self) -> list[RemoteBot]:
         """Every registered bot, oldest first."""

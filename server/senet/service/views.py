@@ -38,7 +38,8 @@ class SeatSummary:
 
 def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSummary]:
     """What anyone may know of each seat, from the seat plan and the stored claims
-    (a seat taken over by a bot or resigned says so)."""
+    (a seat taken over by a bot or resigned says so; a registered bot's seat
+    shows its bot's name before its workers claim it)."""
     seats = []
     for seat, plan in enumerate(meta.seats):
         claim_json = claims.get(seat)
@@ -48,7 +49,7 @@ def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSumma
             SeatSummary(
                 seat=seat,
                 kind=plan.kind,
-                display_name=claim.name if claim else "",
+                display_name=claim.name if claim else plan.name,
                 claimed=claim is not None,
                 bot_strategy=plan.bot_strategy,
                 resigned=takeover == ZOMBIE,

@@ -1,0 +1,42 @@
+"""How the lobbies and the players' panes name a seat: a registered bot by its
+name, never by its queue's id (``remote:<bot id>``)."""
+
+from __future__ import annotations
+
+from senet.text.seat_names import SeatNames, bot_words, seat_words
+from senet.v1 import match_pb2
+from senet.v1 import match_service_pb2 as ms
+
+BOT = match_pb2.SEAT_KIND_BOT
+REMOTE = "remote:0123456789abcdef0123"
+
+
+def listing(*seats: match_pb2.SeatInfo) -> ms.MatchListing:
+    return ms.MatchListing(seats=list(seats))
+
+
+def test_each_kind_of_seat_in_a_few_words() -> None:
+    seats = listing(
+        match_pb2.SeatInfo(seat=0, display_name="Ada", claimed=True),
+        match_pb2.SeatInfo(seat=1),
+        match_pb2.SeatInfo(seat=2, kind=BOT, bot_strategy="greedy"),
+        match_pb2.SeatInfo(seat=3, kind=BOT, bot_strategy=REMOTE, display_name="AlphaMyk"),
+    )
+    assert seat_words(seats) == "Ada, open, bot greedy, bot AlphaMyk"
+
+
+def test_a_registered_bot_without_a_name_is_not_shown_by_its_id() -> None:
+    """Matches created before seats carried their bot's name."""
+    info = match_pb2.SeatInfo(kind=BOT, bot_strategy=REMOTE)
+    assert bot_words(info) == "registered bot"
+
+
+def test_a_registered_bots_seat_is_called_by_its_name_before_it_is_claimed() -> None:
+    summary = match_pb2.MatchSummary(
+        seats=[
+            match_pb2.SeatInfo(seat=0, kind=BOT, bot_strategy="mcts"),
+            match_pb2.SeatInfo(seat=1, kind=BOT, bot_strategy=REMOTE, display_name="AlphaMyk"),
+        ]
+    )
+    names = SeatNames(summary)
+    assert [names.name(0), names.name(1)] == ["mcts bot", "AlphaMyk"]
