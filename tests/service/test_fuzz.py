@@ -9,6 +9,10 @@ tokens, admin keys, unknown keys) and checks that:
 * the target match is unchanged (GetMatch for a spectator and a seat), unless a
   submission was accepted, which then moved it on by exactly one version each.
 
+The same fuzzing of every method of PlayerService, LadderService and BotService,
+with a guest's identity token and a registered bot's key as often as forged ones:
+no call ends with INTERNAL or UNKNOWN.
+
 Two more sweeps, for every game: every call on a match whose stored values are
 garbage answers INTERNAL only with reason CORRUPT_STATE (never UNKNOWN, never the
 generic INTERNAL) while the lobby keeps listing; and a message over the size
@@ -45,8 +49,17 @@ from senet.service.settings import Settings
 from senet.store import MatchStore
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from senet.v1 import match_pb2, match_service_pb2_grpc
+from senet.v1 import bot_service_pb2 as bpb
+from senet.v1 import (
+    bot_service_pb2_grpc,
+    ladder_service_pb2_grpc,
+    match_pb2,
+    match_service_pb2_grpc,
+    player_service_pb2_grpc,
+)
+from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import match_service_pb2 as ms
+from senet.v1 import player_service_pb2 as ppb
 from tests.conftest import STORE_BUDGET_S
 from tests.service.conftest import (
     Client,
@@ -131,8 +144,8 @@ class Target:
         ]
 
 
-@pytest.fixture
-def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
+def _thread_server(store_kind: str, request: pytest.FixtureRequest) -> ThreadServer:
+    """A fuzzed server over the store ``store_kind`` names."""
     if store_kind == "redis":
         url = request.getfixturevalue("redis_url")
         prefix = request.getfixturevalue("redis_key_prefix")
@@ -141,7 +154,12 @@ def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
             return RedisStore.from_url(url, key_prefix=prefix, socket_timeout_s=STORE_BUDGET_S)
     else:
         make_store = MemoryStore
-    server = ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)
+    return ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)
+
+
+@pytest.fixture
+def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
+    server = _thread_server(store_kind, request)
     channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
     try:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
@@ -202,6 +220,9 @@ def _scalar(field: Any, target: Target) -> st.SearchStrategy[Any]:
         return _strings(target)
     if field.type == FieldDescriptor.TYPE_BOOL:
         return st.booleans()
+    if field.type in (FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT):
+        floats = st.floats() if field.type == FieldDescriptor.TYPE_DOUBLE else st.floats(width=32)
+        return st.one_of(st.sampled_from([0.0, -1.0, 0.5, 1e300]), floats)
     if field.type == FieldDescriptor.TYPE_BYTES:
         return st.binary(max_size=40)
     if field.type == FieldDescriptor.TYPE_ENUM:
@@ -350,6 +371,90 @@ def test_malformed_requests_never_fail_internally_nor_change_a_match(
             assert after[0].match.version == before[0].match.version + accepted
         else:
             assert after == before, (method, requests, md)
+
+
+# ------------------------------------- the players', ladders' and bots' services
+@dataclass
+class OtherServices:
+    """The fuzzed server's PlayerService, LadderService and BotService, a guest's
+    identity token and a registered bot's key (sent as often as garbage), and a
+    :class:`Target` for the field strategies (its match id is the bot's id)."""
+
+    calls: list[tuple[str, Any, type[Message]]]
+    identity: str
+    bot_key: str
+    target: Target
+
+
+@pytest.fixture
+def other_services(store_kind: str, request: pytest.FixtureRequest) -> Iterator[OtherServices]:
+    server = _thread_server(store_kind, request)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
+    try:
+        players = player_service_pb2_grpc.PlayerServiceStub(channel)
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        bots = bot_service_pb2_grpc.BotServiceStub(channel)
+        guest = players.RegisterGuest(ppb.RegisterGuestRequest(display_name="fuzzer"))
+        registered = ladder.RegisterBot(
+            lpb.RegisterBotRequest(name="fuzzbot", game_ids=["mykerinos"]),
+            metadata=(("x-senet-identity", guest.identity_token),),
+        )
+        calls = [
+            (name, getattr(stub, name), getattr(module, f"{name}Request"))
+            for stub, module, service in (
+                (players, ppb, ppb.DESCRIPTOR.services_by_name["PlayerService"]),
+                (ladder, lpb, lpb.DESCRIPTOR.services_by_name["LadderService"]),
+                (bots, bpb, bpb.DESCRIPTOR.services_by_name["BotService"]),
+            )
+            for name in service.methods_by_name
+        ]
+        stub = match_service_pb2_grpc.MatchServiceStub(channel)
+        target = Target(stub, registered.bot.bot_id, [guest.identity_token])
+        yield OtherServices(calls, guest.identity_token, registered.bot_key, target)
+    finally:
+        channel.close()
+        server.close()
+
+
+def _credentials(services: OtherServices) -> st.SearchStrategy[list[tuple[str, str]]]:
+    ascii_text = st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E), max_size=40)
+    keys = ["x-senet-identity", "x-senet-bot-key", "x-senet-worker-key", "x-senet-admin-key"]
+    entry = st.one_of(
+        st.just(("x-senet-identity", services.identity)),
+        st.just(("x-senet-bot-key", services.bot_key)),
+        st.tuples(st.sampled_from(keys), ascii_text),
+    )
+    return st.lists(entry, max_size=3)
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(data=st.data())
+@pytest.mark.slow
+def test_malformed_requests_to_the_other_services_never_fail_internally(
+    other_services: OtherServices, data: st.DataObject
+) -> None:
+    """Each example sends one fuzzed request to every method of PlayerService,
+    LadderService and BotService, with real, forged or garbage credentials."""
+    for method, call, request_type in other_services.calls:
+        request = request_type()
+        _fill(data, request, other_services.target)
+        md = data.draw(_credentials(other_services), label="metadata")
+        try:
+            response = call(request, metadata=md, timeout=TIMEOUT_S)
+            if method == "FindMatch":  # a stream: its first answers, then let it go
+                for _ in zip(range(2), response, strict=False):
+                    pass
+                response.cancel()
+        except grpc.RpcError as error:
+            code = cast(grpc.Call, error).code()
+            assert code not in BAD_CODES, (method, request, md, error)
+            assert method == "FindMatch" or code not in OWN_ENDS, error
 
 
 # ------------------------------------------------- foreign digits, every game
