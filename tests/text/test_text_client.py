@@ -34,7 +34,7 @@ from senet.text.mykerinos.actions import HELP, action_lines
 from senet.text.mykerinos.board import board_lines
 from senet.text.mykerinos.events import describe_event, update_lines
 from senet.text.mykerinos.names import Seats
-from senet.text.mykerinos.renderer import MykerinosRenderer
+from senet.text.mykerinos.renderer import MYKERINOS_RENDERER
 from senet.text.mykerinos.scores import final_score_lines
 from senet.text.mykerinos.table import match_lines
 from senet.text.mykerinos.tables import (
@@ -307,7 +307,7 @@ def test_resolve_numbers_notation_and_commands() -> None:
     """Mykerinos input, with that game's hints (aliases, board spaces typed alone)."""
 
     def resolve(text: str, legal: list[match_pb2.LegalAction]) -> choose.Choice:
-        return choose.resolve(text, legal, MykerinosRenderer.input_hints)
+        return choose.resolve(text, legal, MYKERINOS_RENDERER.input_hints)
 
     legal = _legal("a c2", "b c3 d3", "exp c4", "a c4", "dir col/exp", "take l", "pass")
     assert resolve("2", legal) == choose.Submit("b c3 d3")

@@ -1,66 +1,24 @@
-"""Archeos Society's text renderer: the ``archeos`` plug-in of ``senet.text_renderers``."""
+"""Archeos Society's text renderer: the ``archeos`` plug-in of ``senet.text_renderers``.
+
+Seats are named by letter and name, as on the board and in the log.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from rich.text import Text
 
 from senet.text.archeos import actions, events, scores, table
 from senet.text.archeos.names import Seats
 from senet.text.choose import PLAIN_INPUT
-from senet.text.drawing import WIDTH, Charset
-from senet.v1 import match_pb2
+from senet.text.game_renderer import GameTextRenderer
+from senet.v1 import archeos_pb2 as pb
 
-
-class ArcheosRenderer:
-    """Draws an Archeos Society match (see :class:`senet.text.renderer.TextRenderer`)."""
-
-    game_id = "archeos"
-    help_text = actions.HELP
-    input_hints = PLAIN_INPUT
-
-    def match_lines(
-        self,
-        view: match_pb2.View,
-        summary: match_pb2.MatchSummary | None,
-        viewer: int | None,
-        cs: Charset,
-    ) -> list[Text]:
-        return table.match_lines(view.archeos, summary, viewer, cs)
-
-    def final_score_lines(
-        self,
-        view: match_pb2.View,
-        summary: match_pb2.MatchSummary | None,
-        viewer: int | None,
-        cs: Charset,
-    ) -> list[Text]:
-        return scores.final_score_lines(view.archeos, summary, viewer, cs)
-
-    def update_lines(
-        self,
-        update: match_pb2.MatchUpdate,
-        view: match_pb2.View,
-        summary: match_pb2.MatchSummary | None,
-        viewer: int | None,
-    ) -> list[str]:
-        return events.update_lines(update, Seats(view.archeos, summary, viewer))
-
-    def seat_label(
-        self,
-        seat: int,
-        view: match_pb2.View,
-        summary: match_pb2.MatchSummary | None,
-        viewer: int | None,
-    ) -> str:
-        # By letter and name, as on the board and in the log.
-        return Seats(view.archeos, summary, viewer).label(seat)
-
-    def action_lines(
-        self, legal: Sequence[match_pb2.LegalAction], width: int = WIDTH
-    ) -> list[Text]:
-        return actions.action_lines(legal, width)
-
-
-ARCHEOS_RENDERER = ArcheosRenderer()
+ARCHEOS_RENDERER: GameTextRenderer[pb.ArcheosView, Seats] = GameTextRenderer(
+    game_id="archeos",
+    help_text=actions.HELP,
+    input_hints=PLAIN_INPUT,
+    view_of=lambda view: view.archeos,
+    seats_of=Seats,
+    table=table.match_lines,
+    scores=scores.final_score_lines,
+    events=events.update_lines,
+    actions=actions.action_lines,
+)
