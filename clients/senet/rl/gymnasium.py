@@ -74,14 +74,19 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
             (``None``: never).
         illegal: What an action the mask forbids does (``ILLEGAL_POLICIES``):
             ``"raise"`` ``ValueError``, or ``"lose"`` the episode (reward -1).
-        render_mode: ``"ansi"`` or ``None`` (as the PettingZoo environment).
+        render_mode: ``"ansi"``, ``"human"``, ``"rgb_array"`` or ``None`` (as the
+            PettingZoo environment: the table as a spectator sees it).
 
     Raises:
         ValueError: a seat outside the match, a wrong number of opponents, an
             unknown strategy name or illegal-action policy.
     """
 
-    metadata = {"render_modes": list(SenetEnv.RENDER_MODES), "name": "senet_single_seat"}
+    metadata = {
+        "render_modes": list(SenetEnv.RENDER_MODES),
+        "render_fps": SenetEnv.metadata["render_fps"],
+        "name": "senet_single_seat",
+    }
 
     def __init__(
         self,
@@ -183,7 +188,7 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         mask: npt.NDArray[np.bool_] = self._observation["action_mask"].astype(np.bool_)
         return mask
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
         return self.match.render()
 
     def close(self) -> None:

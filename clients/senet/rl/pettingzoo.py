@@ -18,16 +18,17 @@ so the winner of a two-seat match gets 1 and the loser -1.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState, Rng, get_game
 from senet.rl.encoding import TensorWriter, action_space, bounded_options, observation_encoder
+from senet.rl.render import table_image, table_text
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
@@ -56,12 +57,20 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seats: Seat count (the game's least when omitted).
         options: Match options (over the game's bounded defaults,
             :func:`senet.rl.encoding.bounded_options`).
-        render_mode: ``"ansi"`` (the last action and the scores as text) or ``None``.
+        render_mode: ``"ansi"`` (the table as a spectator sees it, drawn by the text
+            client, under the step, the last action and the scores), ``"human"``
+            (the same printed), ``"rgb_array"`` (the same drawn into an image of a
+            fixed size) or ``None`` (:mod:`senet.rl.render`).
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
 
-    RENDER_MODES = ("ansi",)
-    metadata = {"render_modes": list(RENDER_MODES), "name": "senet_v1", "is_parallelizable": False}
+    RENDER_MODES = ("ansi", "human", "rgb_array")
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "render_fps": 2,
+        "name": "senet_v1",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -109,6 +118,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.episode_seed = DEFAULT_SEED
         self.state: GameState = self.game.new_match(self.seats, self.options, seed=DEFAULT_SEED)
         self._last_action: Any = None
+        self._last_seat = 0
         self.steps = 0
         #: Whether this episode has handed out rewards yet: until then every reward is
         #: 0, so a step need not clear or accumulate them.
@@ -195,6 +205,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self._clear_rewards()
         self.state.apply_unchecked(chosen, seat)
         self._last_action = chosen
+        self._last_seat = seat
         self.steps += 1
         if self.state.is_over():
             for other, reward in zip(self.agents, final_rewards(self.state), strict=True):
@@ -207,13 +218,21 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         if self._rewarded:
             self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table as a spectator sees it: text (``ansi``), printed (``human``),
+        an image (``rgb_array``), or nothing without a render mode."""
+        if self.render_mode is None:
             return None
-        return json.dumps(
-            {"last": self.last_notation, "to_move": self.state.deciding_seats(),
-             "scores": self.state.scores()}
-        )  # fmt: skip
+        scores = ", ".join(str(score) for score in self.state.scores())
+        last = f"seat {self._last_seat} played {self.last_notation}" if self.steps else "dealt"
+        heading = f"step {self.steps}: {last}; scores {scores}"
+        if self.render_mode == "rgb_array":
+            return table_image(self.state, self.game.info.id, heading)
+        text = table_text(self.state, self.game.info.id, heading)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         return None
