@@ -91,6 +91,18 @@ def test_rgb_array_frames_have_one_size_all_episode_long(game_id: str) -> None:
     assert later.shape == first.shape and not np.array_equal(later, first)
 
 
+def test_human_mode_prints_the_table_after_every_reset_and_step(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    environment = env("mykerinos", 2, render_mode="human")
+    play(environment, 3)
+    printed = capsys.readouterr().out
+    headings = [line for line in printed.splitlines() if line.startswith("step ")]
+    assert [h.split(":")[0] for h in headings] == ["step 0", "step 1", "step 2", "step 3"]
+    assert environment.render() is None
+    assert capsys.readouterr().out.startswith("step 3: ")
+
+
 def test_no_render_mode_renders_nothing_and_an_unknown_one_is_refused() -> None:
     assert env("mykerinos", 2).render() is None
     with pytest.raises(ValueError, match="render_mode"):

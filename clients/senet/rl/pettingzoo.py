@@ -59,7 +59,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             :func:`senet.rl.encoding.bounded_options`).
         render_mode: ``"ansi"`` (the table as a spectator sees it, drawn by the text
             client, under the step, the last action and the scores), ``"human"``
-            (the same printed), ``"rgb_array"`` (the same drawn into an image of a
+            (the same printed after every reset and step), ``"rgb_array"`` (the same drawn into an image of a
             fixed size) or ``None`` (:mod:`senet.rl.render`).
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
@@ -164,6 +164,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.steps = 0
         self._rewarded = False
         self.agent_selection = self._next_agent()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
@@ -217,6 +219,8 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         self.agent_selection = self._next_agent()
         if self._rewarded:
             self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def render(self) -> str | npt.NDArray[np.uint8] | None:
         """The table as a spectator sees it: text (``ansi``), printed (``human``),
