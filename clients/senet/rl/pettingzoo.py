@@ -59,8 +59,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             :func:`senet.rl.encoding.bounded_options`).
         render_mode: ``"ansi"`` (the table as a spectator sees it, drawn by the text
             client, under the step, the last action and the scores), ``"human"``
-            (the same printed after every reset and step), ``"rgb_array"`` (the same drawn into an image of a
-            fixed size) or ``None`` (:mod:`senet.rl.render`).
+            (the same printed after every reset and step), ``"rgb_array"`` (the
+            same drawn into an image of a fixed size) or ``None``
+            (:mod:`senet.rl.render`).
         max_steps: Truncate an episode after this many actions (``None``: never).
     """
 
