@@ -10,7 +10,9 @@ never blocks the event loop. Both feed one inbox, handled in order by :class:`Te
   update the server pushed.
 * a typed line is resolved against the legal actions (:mod:`senet.text.choose`) and
   submitted with the version it was listed for; a refusal prints the server's reason
-  and message and asks again.
+  and message and asks again. Lines a person types before their turn are answered
+  "not your turn yet"; lines from a script (stdin not a terminal) wait for the
+  player's next turn instead, and the end of the script waits behind them.
 * the end of the stream means the match is over: the final table and the score
   breakdown are drawn.
 """
@@ -143,6 +145,11 @@ class TextApp:
     clock: match_pb2.ClockState | None = None
     #: The last version the stream delivered: the log is complete up to it.
     _streamed: int = -1
+    #: Input comes from a script, not a person (stdin is not a terminal): a line
+    #: read before the player's turn waits for it (see :attr:`_held`).
+    scripted: bool = False
+    #: A script's lines (None: its end) waiting for the player's turn.
+    _held: deque[str | None] = field(default_factory=deque)
 
     @property
     def viewer(self) -> int | None:
@@ -192,7 +199,7 @@ class TextApp:
                         interrupted = self._interrupted
                         await self.refresh()
                         stale = False
-                        if interrupted and item.text is not None:
+                        if interrupted and item.text is not None and not self.scripted:
                             # Typed for a list that no longer holds: do not guess.
                             self.print(f"The match moved on; {item.text!r} was not used.")
                             if self.legal is not None:
@@ -203,6 +210,41 @@ class TextApp:
                         return status
             if stale:
                 await self.refresh()
+            status = await self._play_held()
+            if status is not None:
+                return status
+
+    async def _play_held(self) -> int | None:
+        """A script's held lines, in order, while the player has actions to choose
+        from (each submission waits for the next turn); an exit status to end with."""
+        while self._held and self.legal is not None and not self._quitting:
+            text = self._held.popleft()
+            if text is not None:
+                self.print(text)  # a script's line is echoed where a person's would show
+            status = await self._handle_line(text)
+            if status is not None:
+                return status
+        return None
+
+    def _hold(self, text: str | None) -> bool:
+        """Keep a script's line for the player's next turn; whether it was kept.
+
+        A line is kept when it comes before the player must choose (or behind others
+        kept), and the end of input behind the lines kept; commands are not kept.
+        """
+        if not self.scripted or self.session.seat is None or not self._match_active():
+            return False
+        if self._held:
+            self._held.append(text)
+            return True
+        if self.legal is not None or text is None or self._is_command(text):
+            return False
+        self._held.append(text)
+        return True
+
+    @staticmethod
+    def _is_command(text: str) -> bool:
+        return text.strip().lower() in choose.COMMANDS or choose.zoom_words(text) is not None
 
     async def _log_start(self) -> int | None:
         """Where the stream starts: a few versions back, so that the recent log is full
@@ -375,7 +417,14 @@ class TextApp:
 
     # -------------------------------------------------------------- input
     async def _on_line(self, text: str | None) -> int | None:
-        """Handle one typed line; an exit status when the session should end."""
+        """Take one typed line: hold a script's line for the player's turn, else
+        handle it; an exit status when the session should end."""
+        if self._hold(text):
+            return None
+        return await self._handle_line(text)
+
+    async def _handle_line(self, text: str | None) -> int | None:
+        """Handle one line; an exit status when the session should end."""
         if text is None:
             if self.session.seat is None:
                 return None  # a spectator without input keeps watching
@@ -674,6 +723,7 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
             console,
             charset=drawing.charset_for(console, args.ascii),
             clear=not args.no_clear,
+            scripted=not sys.stdin.isatty(),
         )
         start_line_reader(asyncio.get_running_loop(), app.inbox)
         try:

@@ -1,0 +1,35 @@
+"""``senet play`` with its input from a script (a pipe, not a terminal): each line
+waits for the player's turn, however early it was read, and the end of the script
+waits behind the lines, instead of being answered "not your turn yet" and lost."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.text.conftest import REPO
+from tests.text.test_lobby_terminal import ENV
+
+
+@pytest.mark.slow
+def test_piped_moves_are_played_on_the_players_turns_then_the_script_leaves(
+    server_with_bots: str,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "play", "--server", server_with_bots,
+         "--new", "archeos", "--bots", "1", "--bot-strategy", "greedy", "--seed", "4",
+         "--line", "--no-clear", "--no-color"],
+        cwd=REPO, env=ENV, input="1\n1\nhelp\n1\n", capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    out = done.stdout
+    assert done.returncode == 0, done.stderr + out[-3000:]
+    assert "not your turn" not in out
+    played = [line for line in out.splitlines() if line.startswith("Played ")]
+    assert len(played) == 3, out[-3000:]
+    # The help line came between two moves and was answered there.
+    assert out.index("Cards are colour-role") > out.index(played[1])
+    assert out.index("End of input: leaving the match.") > out.index(played[2])
+    assert "--resume" in out.split("End of input")[1]
