@@ -312,6 +312,19 @@ _REQUESTS: dict[str, type[Message]] = {
 }
 
 
+def _fuzzing(examples: int) -> settings:
+    """Hypothesis' settings of a fuzz test: ``examples`` examples, the same ones at
+    every run (derandomized, no example database), no deadline (a call may wait on
+    the store), and no health check (the strategies draw large messages on purpose)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+
+
 # -------------------------------------------------------------- the test
 def _send(target: Target, method: str, requests: list[Message], md: list[tuple[str, str]]) -> int:
     """Send one fuzzed call; return how many submissions it got accepted."""
@@ -342,13 +355,7 @@ def _send(target: Target, method: str, requests: list[Message], md: list[tuple[s
     return accepted
 
 
-@settings(
-    max_examples=50,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
+@_fuzzing(50)
 @given(data=st.data())
 @pytest.mark.slow
 def test_malformed_requests_never_fail_internally_nor_change_a_match(
@@ -427,13 +434,7 @@ def _credentials(services: OtherServices) -> st.SearchStrategy[list[tuple[str, s
     return st.lists(entry, max_size=3)
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=list(HealthCheck),
-)
+@_fuzzing(25)
 @given(data=st.data())
 @pytest.mark.slow
 def test_malformed_requests_to_the_other_services_never_fail_internally(
