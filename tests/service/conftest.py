@@ -48,7 +48,13 @@ from senet.service.settings import Settings
 from senet.store import MatchStore, StoredMatch
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from senet.v1 import games_pb2, match_pb2, match_service_pb2_grpc
+from senet.v1 import (
+    bot_service_pb2,
+    bot_service_pb2_grpc,
+    games_pb2,
+    match_pb2,
+    match_service_pb2_grpc,
+)
 from senet.v1 import match_service_pb2 as ms
 from tests.conftest import STORE_BUDGET_S, RedisServer
 
@@ -64,6 +70,17 @@ Stream: TypeAlias = grpc.aio.UnaryStreamCall[Any, Resp] | grpc.aio.StreamStreamC
 
 #: A guest identity, for the players, ladder and tournament tests.
 GUEST_ADA = Identity("guest:ada", "ada", guest=True)
+
+
+async def announce(channel: grpc.aio.Channel, bot_key: str) -> None:
+    """One BotService call with ``bot_key`` that leases nothing (capacity 1, no
+    wait, before any match): the server then counts the bot's worker as present,
+    so ladders seat the bot (``Settings.ladder_presence_s``)."""
+    stub = bot_service_pb2_grpc.BotServiceStub(channel)
+    request = bot_service_pb2.AcquireBotDecisionsRequest(
+        worker_id="announce", capacity=1, lease_ms=1000, wait_ms=0
+    )
+    await stub.AcquireBotDecisions(request, metadata=(("x-senet-bot-key", bot_key),))
 
 
 async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:

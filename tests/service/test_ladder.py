@@ -11,6 +11,7 @@ sets." and "the ladder marks it inactive after repeated timeouts".
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -21,11 +22,18 @@ from senet.service.access import Caller
 from senet.service.ladder import LadderMatch, Ladders, LadderSpec
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue
-from senet.service.remote_bots import RemoteBot
+from senet.service.remote_bots import SEEN, RemoteBot
 from senet.service.server import RunningServer
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
-from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
+from tests.service.conftest import (
+    GUEST_ADA,
+    Code,
+    Deployment,
+    announce,
+    expect_error,
+    wait_until,
+)
 
 GAME = "pebbles"
 
@@ -54,7 +62,10 @@ async def register(ladders: Ladders, *names: str) -> list[RemoteBot]:
 @pytest.mark.slow
 @pytest.mark.parametrize("store_kind", ["redis"])
 async def test_two_schedulers_on_redis_make_one_match_per_slot(deployment: Deployment) -> None:
-    replicas = [await deployment.start(ladder_interval_s=0.02) for _ in range(2)]
+    # No workers, and a ladder that seats bots without one (ladder_presence_s=0).
+    replicas = [
+        await deployment.start(ladder_interval_s=0.02, ladder_presence_s=0) for _ in range(2)
+    ]
     created: dict[str, set[str]] = defaultdict(set)
     for replica in replicas:
         count_creations(replica.servicer.service, created)
@@ -111,6 +122,8 @@ async def test_a_bot_that_keeps_timing_out_is_benched(deployment: Deployment) ->
         for b in (one, two)
     ]
     tasks = [asyncio.create_task(w.run()) for w in workers]
+    # The ghost's worker called once and then never answers: the ladder seats it.
+    await ladders.remote.saw_worker(ghost)
     try:
         # A clock the working bots keep on a loaded machine, which the ghost never
         # does (at 150 ms this test failed once under -n 2 at load 15 to 20).
@@ -173,7 +186,8 @@ async def test_starting_a_ladder_needs_the_admin_key_and_a_seat_count_it_allows(
 async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployment) -> None:
     """A replica that created a slot's match and died before recording it leaves
     the slot to the next pass, which records the same match (never a second)."""
-    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    # Passes by hand only; no workers, seated anyway (ladder_presence_s=0).
+    server = await deployment.start(ladder_interval_s=3600, ladder_presence_s=0)
     ladders = ladders_of(server)
     await register(ladders, "a", "b")
     spec = await ladders.start(
@@ -187,10 +201,47 @@ async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployme
     assert (again.match_id, again.bot_ids) == (first.match_id, first.bot_ids)
 
 
+async def test_a_ladder_seats_only_bots_whose_worker_is_calling(deployment: Deployment) -> None:
+    """A bot registered before its worker runs, or whose worker stopped long ago,
+    waits: were it seated, every decision would time out and the ladder would bench
+    it before its worker came (and only registering again, with a new key, brings a
+    benched bot back)."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    ladders = ladders_of(server)
+    keys: dict[str, str] = {}  # by name
+    names: dict[str, str] = {}  # by bot id
+    for name in ("early", "served", "gone"):
+        bot, keys[name] = await ladders.remote.register(GUEST_ADA, name, [GAME])
+        names[bot.bot_id] = name
+    spec = await ladders.start(
+        Caller(is_admin=True), LadderSpec(GAME, 2, decision_ms=60_000, max_in_flight=2)
+    )
+    await ladders.pass_once()
+    assert not await ladders.in_flight(spec.ladder_id)  # no worker has called yet
+    client = deployment.client(server)
+    for name in ("early", "served", "gone"):
+        await announce(client.channel, keys[name])
+    gone = next(bot_id for bot_id, name in names.items() if name == "gone")
+    await ladders.store.put(SEEN, gone, f"{time.time() - 3600:.3f}")  # an hour ago
+    await ladders.pass_once()
+    in_flight = await ladders.in_flight(spec.ladder_id)
+    assert in_flight and all(
+        {names[b] for b in m.bot_ids} == {"early", "served"} for m in in_flight
+    )
+    stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
+    listed = {b.name: b for b in (await stub.ListBots(lpb.ListBotsRequest(game_id=GAME))).bots}
+    now_ms = time.time() * 1000
+    assert all(0 < now_ms - listed[n].worker_seen_ms < 60_000 for n in ("early", "served"))
+    assert now_ms - listed["gone"].worker_seen_ms > 3_000_000 and listed["gone"].active
+    index = await stub.ListLadders(lpb.ListLaddersRequest(game_id=GAME))
+    assert (index.ladders[0].active_bots, index.ladders[0].bots) == (2, 3)
+
+
 async def _first_match_over(deployment: Deployment) -> tuple[Ladders, LadderSpec, LadderMatch]:
     """A two-bot ladder, scheduled by hand, whose first match has ended (no workers:
-    every decision times out and the server plays it)."""
-    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    every decision times out and the server plays it; the ladder seats bots without
+    workers, ladder_presence_s=0)."""
+    server = await deployment.start(ladder_interval_s=3600, ladder_presence_s=0)
     ladders = ladders_of(server)
     await register(ladders, "a", "b")
     spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)

@@ -59,7 +59,7 @@ async def test_start_then_status_and_standings(deployment: Deployment) -> None:
 async def test_list_prints_every_ladder_with_its_state_and_leader(
     deployment: Deployment,
 ) -> None:
-    server = await deployment.start(ladder_interval_s=0.05)
+    server = await deployment.start(ladder_interval_s=0.05, ladder_presence_s=0)
     where = f"127.0.0.1:{server.port}"
     code, out = await _senet("ladder", "--server", where, "list")
     assert code == 0 and out.startswith("no ladders on this server yet"), out

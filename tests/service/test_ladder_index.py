@@ -80,7 +80,7 @@ async def test_a_server_without_ladders_lists_none(deployment: Deployment) -> No
 async def test_a_running_ladder_is_listed_with_its_counts_and_leaders(
     deployment: Deployment,
 ) -> None:
-    server = await deployment.start(ladder_interval_s=0.05)
+    server = await deployment.start(ladder_interval_s=0.05, ladder_presence_s=0)
     ladders = ladders_of(server)
     for name in ("a", "b", "c"):
         await ladders.remote.register(GUEST_ADA, name, [GAME])

@@ -40,7 +40,7 @@ async def test_a_settlement_into_a_ladder_pool_leaves_the_other_pools_alone() ->
 async def test_a_two_seat_ladder_rates_its_bots_apart_from_the_three_seat_one(
     deployment: Deployment,
 ) -> None:
-    server, ladder = await deployment.start_ladder()
+    server, ladder = await deployment.start_ladder(ladder_presence_s=0)  # seat them workerless
     ladders: Ladders = ladder.ladders
     bots = [(await ladders.remote.register(GUEST_ADA, name, [GAME]))[0] for name in ("a", "b", "c")]
     # No workers: every decision times out and the server plays it, so matches end fast.

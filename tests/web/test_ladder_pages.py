@@ -20,7 +20,8 @@ import pytest
 from senet.v1 import games_pb2, ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
-from senet.web.ladder_pages import ladders_html, rating_svg, tournament_html
+from senet.web.ladder_pages import bot_html, ladders_html, rating_svg, tournament_html
+from tests.service.conftest import announce
 
 GAME = "pebbles"
 
@@ -33,6 +34,15 @@ def test_the_rating_plot_is_an_inline_svg_of_mu_and_its_band() -> None:
     assert len(line.split()) == 3  # one point per settled match
     ys = [float(p.split(",")[1]) for p in line.split()]
     assert ys[0] > ys[1] > ys[2]  # a rising mu is drawn upwards
+
+
+def test_a_bot_page_says_when_its_worker_last_called() -> None:
+    now_ms = 1_800_000_000_000.0
+    never = lpb.Bot(name="b", subject="bot:x/b")
+    assert "no worker has called yet" in bot_html(never, None, now_ms)
+    for ago_s, words in ((12, "12 s ago"), (600, "10 min ago"), (3 * 3600, "3 h ago")):
+        seen = lpb.Bot(name="b", subject="bot:x/b", worker_seen_ms=int(now_ms - ago_s * 1000))
+        assert f"its worker last called {words}" in bot_html(seen, None, now_ms)
 
 
 def test_names_on_a_tournament_page_are_escaped() -> None:
@@ -98,15 +108,15 @@ async def test_ladder_bot_and_tournament_pages(server: str, web: httpx.AsyncClie
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="ada"))
         me = (("x-senet-identity", guest.identity_token),)
-        bots = [
-            (
-                await ladder.RegisterBot(
-                    lpb.RegisterBotRequest(name=n, game_ids=[GAME]), metadata=me
-                )
-            ).bot
+        registered = [
+            await ladder.RegisterBot(lpb.RegisterBotRequest(name=n, game_ids=[GAME]), metadata=me)
             for n in ("alpha", "beta")
         ]
-        # No workers: the clock plays every decision, so matches end at once.
+        bots = [r.bot for r in registered]
+        # Each bot's worker calls once, then never answers: the ladder seats the bots
+        # and the clock plays every decision, so matches end at once.
+        for r in registered:
+            await announce(channel, r.bot_key)
         spec = lpb.LadderSpec(game_id=GAME, decision_ms=10, max_in_flight=1, inactive_after=10_000)
         await ladder.StartLadder(lpb.StartLadderRequest(spec=spec))
         created = await ladder.CreateTournament(

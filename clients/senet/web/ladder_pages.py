@@ -13,6 +13,7 @@ of every result. Each page is rendered on the server, as the lobby is.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from html import escape
 from urllib.parse import quote
@@ -204,9 +205,27 @@ def _ladder_link(ladder_id: str) -> str:
     return f"<a href='/ladders/{safe}'>{escape(ladder_id)}</a>"
 
 
-def bot_html(bot: lpb.Bot, player: ppb.GetPlayerResponse | None) -> str:
-    """A bot's page: a rating per ladder (each game at each seat count is rated
-    apart), a plot of each over its settled matches, and its recent matches."""
+def worker_words(bot: lpb.Bot, now_ms: float) -> str:
+    """When the bot's worker last called the server, in words: ladders seat only
+    bots whose worker calls (see ``Bot.worker_seen_ms``)."""
+    if not bot.worker_seen_ms:
+        return "no worker has called yet (ladders seat it once one does)"
+    ago_s = max(0.0, (now_ms - bot.worker_seen_ms) / 1000)
+    if ago_s < 120:
+        ago = f"{ago_s:.0f} s"
+    elif ago_s < 7200:
+        ago = f"{ago_s / 60:.0f} min"
+    else:
+        ago = f"{ago_s / 3600:.0f} h"
+    return f"its worker last called {ago} ago"
+
+
+def bot_html(
+    bot: lpb.Bot, player: ppb.GetPlayerResponse | None, now_ms: float | None = None
+) -> str:
+    """A bot's page: whether its worker calls, a rating per ladder (each game at each
+    seat count is rated apart), a plot of each over its settled matches, and its
+    recent matches."""
     standings = list(player.ratings) if player is not None else []
     ratings = _table(
         ["ladder", "rating", "mu", "sigma", "matches"],
@@ -240,10 +259,12 @@ def bot_html(bot: lpb.Bot, player: ppb.GetPlayerResponse | None) -> str:
         ],
     )
     state = "active" if bot.active else f"inactive ({escape(bot.note)})"
+    worker = worker_words(bot, time.time() * 1000 if now_ms is None else now_ms)
     return (
         f"<section><h1>Bot {escape(bot.name)}</h1>"
         f"<p>{escape(bot.subject)} &middot; plays {escape(', '.join(bot.game_ids))} &middot; "
-        f"{state}</p>{ratings}<h2>Rating over time</h2>{plots or '<p>No rated match yet.</p>'}"
+        f"{state} &middot; {escape(worker)}</p>{ratings}"
+        f"<h2>Rating over time</h2>{plots or '<p>No rated match yet.</p>'}"
         f"<h2>Recent matches</h2>{recent}</section>"
     )
 

@@ -50,6 +50,7 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
         for key, value in context.invocation_metadata() or ():
             if key == BOT_KEY_HEADER and isinstance(value, str) and self.remote is not None:
                 bot = await self.remote.by_key(value.strip())
+                await self.remote.saw_worker(bot)
                 return self.remote.decisions_for(bot), replace(caller, is_worker=True)
         return self.bots, caller
 

@@ -9,7 +9,7 @@ done by :mod:`senet.service.remote_bots` and :mod:`senet.service.ladder`.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from senet.service import errors
@@ -91,7 +91,8 @@ def build_ladder(
     return servicer
 
 
-def bot_to_proto(bot: RemoteBot) -> pb.Bot:
+def bot_to_proto(bot: RemoteBot, seen: Mapping[str, float]) -> pb.Bot:
+    """The bot, with when its worker was last seen (``seen``: by bot id, Unix seconds)."""
     return pb.Bot(
         bot_id=bot.bot_id,
         subject=bot.subject,
@@ -100,6 +101,7 @@ def bot_to_proto(bot: RemoteBot) -> pb.Bot:
         game_ids=list(bot.games),
         active=bot.active,
         note=bot.note,
+        worker_seen_ms=int(seen.get(bot.bot_id, 0.0) * 1000),
     )
 
 
@@ -113,10 +115,10 @@ def spec_to_proto(spec: LadderSpec) -> pb.LadderSpec:
     )
 
 
-def standing_to_proto(standing: Standing) -> pb.LadderStanding:
+def standing_to_proto(standing: Standing, seen: Mapping[str, float]) -> pb.LadderStanding:
     return pb.LadderStanding(
         rank=standing.rank,
-        bot=bot_to_proto(standing.bot),
+        bot=bot_to_proto(standing.bot, seen),
         rating=rating_to_proto(standing.rating),
         low=standing.interval[0],
         high=standing.interval[1],
@@ -124,7 +126,7 @@ def standing_to_proto(standing: Standing) -> pb.LadderStanding:
     )
 
 
-def summary_to_proto(summary: LadderSummary) -> pb.LadderSummary:
+def summary_to_proto(summary: LadderSummary, seen: Mapping[str, float]) -> pb.LadderSummary:
     return pb.LadderSummary(
         ladder_id=summary.spec.ladder_id,
         spec=spec_to_proto(summary.spec),
@@ -133,7 +135,7 @@ def summary_to_proto(summary: LadderSummary) -> pb.LadderSummary:
         active_bots=summary.active_bots,
         bots=summary.bots,
         matches_played=summary.played,
-        leaders=[standing_to_proto(s) for s in summary.leaders],
+        leaders=[standing_to_proto(s, seen) for s in summary.leaders],
         started_at=summary.spec.started_at,
     )
 
@@ -203,7 +205,8 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             bot, key = await self.remote.register(
                 owner, request.name, list(request.game_ids), is_admin=caller.is_admin
             )
-            return pb.RegisterBotResponse(bot=bot_to_proto(bot), bot_key=key)
+            seen = await self.remote.workers_seen()
+            return pb.RegisterBotResponse(bot=bot_to_proto(bot, seen), bot_key=key)
 
         return await self._unary("RegisterBot", context, body)
 
@@ -212,7 +215,8 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             bots = await self.remote.bots()
             if request.game_id:
                 bots = [b for b in bots if request.game_id in b.games]
-            return pb.ListBotsResponse(bots=[bot_to_proto(b) for b in bots])
+            seen = await self.remote.workers_seen()
+            return pb.ListBotsResponse(bots=[bot_to_proto(b, seen) for b in bots])
 
         return await self._unary("ListBots", context, body)
 
@@ -241,10 +245,11 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             standings = await self.ladders.standings(spec)
             in_flight = await self.ladders.in_flight(spec.ladder_id)
             recent = await self.ladders.recent(spec.ladder_id, request.recent or 20)
+            seen = await self.remote.workers_seen()
             return pb.GetLadderResponse(
                 ladder_id=spec.ladder_id,
                 spec=spec_to_proto(spec),
-                standings=[standing_to_proto(s) for s in standings],
+                standings=[standing_to_proto(s, seen) for s in standings],
                 in_flight=[ladder_match_to_proto(m) for m in in_flight],
                 recent=[ladder_match_to_proto(m) for m in recent],
                 matches_played=await self.ladders.played(spec.ladder_id),
@@ -259,8 +264,9 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             page = await ladder_index(
                 self.ladders, request.game_id, request.page_size, request.page_token, request.top
             )
+            seen = await self.remote.workers_seen() if page.ladders else {}
             return pb.ListLaddersResponse(
-                ladders=[summary_to_proto(s) for s in page.ladders],
+                ladders=[summary_to_proto(s, seen) for s in page.ladders],
                 next_page_token=page.next_page_token,
                 total=page.total,
             )

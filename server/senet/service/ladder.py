@@ -122,11 +122,13 @@ class Standing:
 
 @dataclass
 class _Pass:
-    """What one pass over a ladder reads once: its bots, their ratings, their lanes."""
+    """What one pass over a ladder reads once: its bots, their ratings, their lanes,
+    and which bots a worker serves now (None: every bot counts as served)."""
 
     bots: dict[str, RemoteBot]
     ratings: dict[str, RatingValue]
     busy: dict[str, int] = field(default_factory=dict)
+    served: frozenset[str] | None = None
 
 
 def ladder_id_of(game_id: str, seat_count: int) -> str:
@@ -250,12 +252,27 @@ class Ladders:
     async def pass_ladder(self, spec: LadderSpec) -> None:
         bots = {b.bot_id: b for b in await self.remote.bots() if spec.game_id in b.games}
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots.values()])
-        seen = _Pass(bots, {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)})
+        seen = _Pass(
+            bots,
+            {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)},
+            served=await self.served(),
+        )
         for match in await self.in_flight(spec.ladder_id):
             for bot_id in match.bot_ids:
                 seen.busy[bot_id] = seen.busy.get(bot_id, 0) + 1
         for lane in range(max(spec.lanes, spec.max_in_flight)):
             await self._lane(spec, lane, seen)
+
+    async def served(self) -> frozenset[str] | None:
+        """The bots one of whose workers called within ``ladder_presence_s``
+        (None when the setting is 0: every active bot may be seated)."""
+        window = self.settings.ladder_presence_s
+        if window <= 0:
+            return None
+        now = time.time()
+        return frozenset(
+            b for b, at in (await self.remote.workers_seen()).items() if now - at <= window
+        )
 
     async def _lane(self, spec: LadderSpec, lane: int, seen: _Pass) -> None:
         pointer = f"lane:{spec.ladder_id}:{lane}"
@@ -334,7 +351,7 @@ class Ladders:
                 seen.busy.get(b.bot_id, 0),
             )
             for b in seen.bots.values()
-            if b.active
+            if b.active and (seen.served is None or b.bot_id in seen.served)
         ]
         return choose_seats(candidates, spec.seat_count, slot_rng(slot))
 

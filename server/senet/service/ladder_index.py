@@ -149,10 +149,11 @@ async def ladder_index(
     after = decode_token(page_token, game_id)
     page, token, total = cut_page(await ladders.specs(), game_id, after, size)
     every_bot = await ladders.remote.bots() if page else []
+    served = await ladders.served() if page else None
     summaries = []
     for spec in page:
         bots = [b for b in every_bot if spec.game_id in b.games]
-        active = sum(1 for b in bots if b.active)
+        active = sum(1 for b in bots if b.active and (served is None or b.bot_id in served))
         standings = await ladders.standings(spec, bots)
         summaries.append(
             LadderSummary(

@@ -48,6 +48,11 @@ from senet.store.players import PlayerStore
 
 BOTS = "bots"
 KEYS = "bot_keys"
+#: When a worker holding each bot's key last called BotService (Unix seconds).
+SEEN = "bot_seen"
+#: A replica records a bot's worker as seen at most this often (seconds): every
+#: call of BotService by a bot key would otherwise be a write.
+SEEN_EVERY_S = 5.0
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _MAX_GAMES = 16
 
@@ -185,6 +190,8 @@ class RemoteBots:
         self.players = players
         self.store = store
         self.policy = policy or RegistrationPolicy()
+        #: When this replica last recorded each bot's worker as seen.
+        self._recorded: dict[str, float] = {}
 
     async def register(
         self, owner: Identity, name: str, games: Sequence[str], *, is_admin: bool = True
@@ -279,6 +286,26 @@ class RemoteBots:
         bot = replace(await self.bot(bot_id), active=active, note=note)
         await self.store.put(BOTS, bot_id, bot.to_json())
         return bot
+
+    async def saw_worker(self, bot: RemoteBot) -> None:
+        """Record that a worker holding ``bot``'s key is calling (written at most
+        every :data:`SEEN_EVERY_S` by this replica)."""
+        now = time.time()
+        if now - self._recorded.get(bot.bot_id, 0.0) < SEEN_EVERY_S:
+            return
+        self._recorded[bot.bot_id] = now
+        await self.store.put(SEEN, bot.bot_id, f"{now:.3f}")
+
+    async def workers_seen(self) -> dict[str, float]:
+        """When a worker of each bot last called BotService, by bot id (Unix
+        seconds, to within :data:`SEEN_EVERY_S`); a bot never served is missing."""
+        seen = {}
+        for bot_id, doc in (await self.store.all(SEEN)).items():
+            try:
+                seen[bot_id] = float(doc)
+            except ValueError:
+                continue  # not a time: as if never seen
+        return seen
 
     def decisions_for(self, bot: RemoteBot) -> BotDecisions:
         """The decision queue of ``bot`` alone: its key's workers lease only these."""

@@ -96,6 +96,10 @@ class Settings:
             ladders, head-to-head tests and tournaments.
         ladder_max_in_flight: The most matches one ladder may have in flight
             (a ladder's own setting is capped to it).
+        ladder_presence_s: A ladder seats only bots one of whose workers called
+            BotService within this many seconds, so a bot registered before its
+            worker runs, or whose worker stopped, is not benched by timeouts
+            nobody could answer (0: seat every active bot).
         bot_registration: Who may register remote bots (which then join the
             ladders of their games): ``guests`` (any identity, guests
             included), ``players`` (identities from the operator's provider,
@@ -152,6 +156,7 @@ class Settings:
     bot_fill_strategy: str = "greedy"
     ladder_interval_s: float = 0.5
     ladder_max_in_flight: int = 8
+    ladder_presence_s: float = 60.0
     bot_registration: str = ""
     bot_owners: str = ""
     bot_max_per_owner: int = 16
