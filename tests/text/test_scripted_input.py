@@ -13,17 +13,21 @@ from tests.text.conftest import REPO
 from tests.text.test_lobby_terminal import ENV
 
 
+def play(server: str, script: str) -> subprocess.CompletedProcess[str]:
+    """``senet play --line`` against a greedy bot, its input ``script``."""
+    return subprocess.run(
+        [sys.executable, "-m", "senet.cli", "play", "--server", server,
+         "--new", "archeos", "--bots", "1", "--bot-strategy", "greedy", "--seed", "4",
+         "--line", "--no-clear", "--no-color"],
+        cwd=REPO, env=ENV, input=script, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
 @pytest.mark.slow
 def test_piped_moves_are_played_on_the_players_turns_then_the_script_leaves(
     server_with_bots: str,
 ) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "senet.cli", "play", "--server", server_with_bots,
-         "--new", "archeos", "--bots", "1", "--bot-strategy", "greedy", "--seed", "4",
-         "--line", "--no-clear", "--no-color"],
-        cwd=REPO, env=ENV, input="1\n1\nhelp\n1\n", capture_output=True, text=True,
-        timeout=120,
-    )  # fmt: skip
+    done = play(server_with_bots, "1\n1\nhelp\n1\n")
     out = done.stdout
     assert done.returncode == 0, done.stderr + out[-3000:]
     assert "not your turn" not in out
@@ -33,3 +37,13 @@ def test_piped_moves_are_played_on_the_players_turns_then_the_script_leaves(
     assert out.index("Cards are colour-role") > out.index(played[1])
     assert out.index("End of input: leaving the match.") > out.index(played[2])
     assert "--resume" in out.split("End of input")[1]
+
+
+@pytest.mark.slow
+def test_a_script_may_quit_and_answer_the_question(server_with_bots: str) -> None:
+    done = play(server_with_bots, "1\nquit\np\n")
+    out = done.stdout
+    assert done.returncode == 0, done.stderr + out[-3000:]
+    assert sum(line.startswith("Played ") for line in out.splitlines()) == 1
+    assert "Leave for good (l) or pause" in out and "Paused: your seat is kept." in out
+    assert "End of input" not in out

@@ -217,7 +217,7 @@ class TextApp:
     async def _play_held(self) -> int | None:
         """A script's held lines, in order, while the player has actions to choose
         from (each submission waits for the next turn); an exit status to end with."""
-        while self._held and self.legal is not None and not self._quitting:
+        while self._held and (self.legal is not None or self._quitting):
             text = self._held.popleft()
             if text is not None:
                 self.print(text)  # a script's line is echoed where a person's would show
@@ -230,9 +230,12 @@ class TextApp:
         """Keep a script's line for the player's next turn; whether it was kept.
 
         A line is kept when it comes before the player must choose (or behind others
-        kept), and the end of input behind the lines kept; commands are not kept.
+        kept), and the end of input behind the lines kept; commands, and the answer
+        to quit's question, are not kept.
         """
         if not self.scripted or self.session.seat is None or not self._match_active():
+            return False
+        if self._quitting and not self._held:
             return False
         if self._held:
             self._held.append(text)

@@ -293,8 +293,8 @@ class RemoteBots:
         now = time.time()
         if now - self._recorded.get(bot.bot_id, 0.0) < SEEN_EVERY_S:
             return
-        self._recorded[bot.bot_id] = now
         await self.store.put(SEEN, bot.bot_id, f"{now:.3f}")
+        self._recorded[bot.bot_id] = now  # once written: a failed write is tried again
 
     async def workers_seen(self) -> dict[str, float]:
         """When a worker of each bot last called BotService, by bot id (Unix
