@@ -10,6 +10,7 @@ import io
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Static
 
 from senet.client import SenetClient
 from senet.client.players import PlayerClient
@@ -28,6 +29,8 @@ async def test_p_asks_the_game_then_queues_for_it() -> None:
         await pilot.pause()
         await pilot.press("p")
         await pilot.pause()
+        heading = str(app.screen.query_one(Static).render())
+        assert heading.startswith("PLAY NOW (the queue): which game?")
         await pilot.press("down", "enter")
     assert app.return_value == LobbyChoice("queue", game_id="archeos")
 

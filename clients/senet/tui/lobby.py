@@ -68,13 +68,15 @@ class GamePicker(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape,q", "dismiss(None)", "Back")]
 
-    def __init__(self, games: Sequence[games_pb2.GameInfo]) -> None:
+    def __init__(self, games: Sequence[games_pb2.GameInfo], heading: str = "NEW MATCH") -> None:
         super().__init__()
         self.games = list(games)
+        #: What the game is picked for: a new match, or the queue.
+        self.heading = heading
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("NEW MATCH: which game? (Enter starts it, Escape goes back)")
+            yield Static(f"{self.heading}: which game? (Enter starts it, Escape goes back)")
             yield OptionList(
                 *(
                     Option(f"{g.id:<12} {g.name} ({_seats(g)} players)", id=g.id)
@@ -247,7 +249,7 @@ class LobbyScreen(Screen[LobbyChoice | None]):
             if game_id:
                 self.dismiss(LobbyChoice("queue", game_id=game_id))
 
-        self.app.push_screen(GamePicker(games), callback=chosen)
+        self.app.push_screen(GamePicker(games, "PLAY NOW (the queue)"), callback=chosen)
 
     def action_leave(self) -> None:
         self.dismiss(None)
