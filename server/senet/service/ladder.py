@@ -131,6 +131,12 @@ class _Pass:
     served: frozenset[str] | None = None
 
 
+def can_seat(bot: RemoteBot, served: frozenset[str] | None) -> bool:
+    """Whether a ladder may seat ``bot``: active, and served by a worker now
+    (``served``: :meth:`Ladders.served`; None counts every bot as served)."""
+    return bot.active and (served is None or bot.bot_id in served)
+
+
 def ladder_id_of(game_id: str, seat_count: int) -> str:
     """A ladder's id, which is also its rating pool: a ladder rates its own seat count."""
     return ratings.pool_of(game_id, seat_count)
@@ -351,7 +357,7 @@ class Ladders:
                 seen.busy.get(b.bot_id, 0),
             )
             for b in seen.bots.values()
-            if b.active and (seen.served is None or b.bot_id in seen.served)
+            if can_seat(b, seen.served)
         ]
         return choose_seats(candidates, spec.seat_count, slot_rng(slot))
 

@@ -20,7 +20,7 @@ from enum import Enum
 
 from senet.games import get_game
 from senet.service import errors
-from senet.service.ladder import Ladders, LadderSpec, Standing
+from senet.service.ladder import Ladders, LadderSpec, Standing, can_seat
 from senet.service.records import dumps, loads
 
 DEFAULT_PAGE = 20
@@ -153,7 +153,7 @@ async def ladder_index(
     summaries = []
     for spec in page:
         bots = [b for b in every_bot if spec.game_id in b.games]
-        active = sum(1 for b in bots if b.active and (served is None or b.bot_id in served))
+        active = sum(1 for b in bots if can_seat(b, served))
         standings = await ladders.standings(spec, bots)
         summaries.append(
             LadderSummary(
