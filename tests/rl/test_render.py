@@ -13,6 +13,7 @@ import pytest
 from pettingzoo.test import render_test
 
 from senet.games import Rng, get_game
+from senet.rl.gymnasium import ENV_IDS
 from senet.rl.pettingzoo import SenetEnv, env
 from senet.rl.render import IMAGE_ROWS, table_text
 from tests.rl.cases import GAME_IDS, least
@@ -120,7 +121,9 @@ def test_pettingzoos_render_test_passes(game_id: str) -> None:
 
 
 def test_an_id_made_as_stable_baselines3_makes_it_renders_frames() -> None:
-    """``make_vec_env("senet/...")`` asks ``gymnasium.make`` for ``rgb_array``."""
+    """``make_vec_env("senet/...")`` asks ``gymnasium.make`` for ``rgb_array``
+    (after ``import senet.rl.gymnasium``, which registers the ids)."""
+    assert "senet/mykerinos-v1" in ENV_IDS
     made: Any = gymnasium.make("senet/mykerinos-v1", seats=2, render_mode="rgb_array")
     made.reset(seed=1)
     frame = made.render()

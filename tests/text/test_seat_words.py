@@ -29,6 +29,8 @@ def test_a_registered_bot_without_a_name_is_not_shown_by_its_id() -> None:
     """Matches created before seats carried their bot's name."""
     info = match_pb2.SeatInfo(kind=BOT, bot_strategy=REMOTE)
     assert bot_words(info) == "registered bot"
+    named = match_pb2.SeatInfo(kind=BOT, bot_strategy=REMOTE, display_name="AlphaMyk")
+    assert bot_words(named, named=False) == "registered bot"  # beside its name
 
 
 def test_a_registered_bots_seat_is_called_by_its_name_before_it_is_claimed() -> None:

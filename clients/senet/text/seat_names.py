@@ -42,11 +42,13 @@ def is_registered_bot(info: match_pb2.SeatInfo) -> bool:
     return info.bot_strategy.startswith(REMOTE_PREFIX)
 
 
-def bot_words(info: match_pb2.SeatInfo) -> str:
+def bot_words(info: match_pb2.SeatInfo, *, named: bool = True) -> str:
     """What plays a bot seat, in a word or two: ``bot greedy``, or for a
-    registered bot its name (``bot AlphaMyk``) rather than its queue's id."""
+    registered bot its name (``bot AlphaMyk``) rather than its queue's id;
+    ``registered bot`` where the seat's name is not known or, ``named`` False,
+    shown beside it already."""
     if is_registered_bot(info):
-        return f"bot {info.display_name}" if info.display_name else "registered bot"
+        return f"bot {info.display_name}" if named and info.display_name else "registered bot"
     return f"bot {info.bot_strategy}"
 
 

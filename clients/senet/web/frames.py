@@ -20,7 +20,7 @@ from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import log_lines, marked, renderer_for
-from senet.text.seat_names import SeatNames, is_registered_bot, waiting_for_players
+from senet.text.seat_names import SeatNames, bot_words, waiting_for_players
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
 
@@ -56,7 +56,7 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
         score = summary.scores[info.seat] if info.seat < len(summary.scores) else 0
         place = summary.places[info.seat] if info.seat < len(summary.places) else 0
         kind = (
-            ("registered bot" if is_registered_bot(info) else f"bot {info.bot_strategy}")
+            bot_words(info, named=False)  # the seat's name is in the row already
             if info.kind == match_pb2.SEAT_KIND_BOT
             else ("person" if info.claimed else "open")
         )
