@@ -30,6 +30,7 @@ PlayMatch: INVALID_ARGUMENT with reason MALFORMED_ACTION each time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import threading
 from collections.abc import Callable, Coroutine, Iterator
@@ -144,8 +145,10 @@ class Target:
         ]
 
 
-def _thread_server(store_kind: str, request: pytest.FixtureRequest) -> ThreadServer:
-    """A fuzzed server over the store ``store_kind`` names."""
+@contextlib.contextmanager
+def _fuzzed_server(store_kind: str, request: pytest.FixtureRequest) -> Iterator[grpc.Channel]:
+    """A fuzzed server over the store ``store_kind`` names, for the block; yields a
+    blocking channel to it."""
     if store_kind == "redis":
         url = request.getfixturevalue("redis_url")
         prefix = request.getfixturevalue("redis_key_prefix")
@@ -154,14 +157,18 @@ def _thread_server(store_kind: str, request: pytest.FixtureRequest) -> ThreadSer
             return RedisStore.from_url(url, key_prefix=prefix, socket_timeout_s=STORE_BUDGET_S)
     else:
         make_store = MemoryStore
-    return ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)
+    server = ThreadServer(Settings(port=0, log_json=False, heartbeat_s=0.05), make_store)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
+    try:
+        yield channel
+    finally:
+        channel.close()
+        server.close()
 
 
 @pytest.fixture
 def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
-    server = _thread_server(store_kind, request)
-    channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
-    try:
+    with _fuzzed_server(store_kind, request) as channel:
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         plans = [match_pb2.SeatPlan()] * 3
         created = stub.CreateMatch(ms.CreateMatchRequest(game_id="mykerinos", seats=plans, seed=3))
@@ -183,9 +190,6 @@ def target(store_kind: str, request: pytest.FixtureRequest) -> Iterator[Target]:
                 metadata=md,
             )
         yield fuzzed
-    finally:
-        channel.close()
-        server.close()
 
 
 # ------------------------------------------------------------- strategies
@@ -395,9 +399,7 @@ class OtherServices:
 
 @pytest.fixture
 def other_services(store_kind: str, request: pytest.FixtureRequest) -> Iterator[OtherServices]:
-    server = _thread_server(store_kind, request)
-    channel = grpc.insecure_channel(f"127.0.0.1:{server.running.port}")
-    try:
+    with _fuzzed_server(store_kind, request) as channel:
         players = player_service_pb2_grpc.PlayerServiceStub(channel)
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         bots = bot_service_pb2_grpc.BotServiceStub(channel)
@@ -418,9 +420,6 @@ def other_services(store_kind: str, request: pytest.FixtureRequest) -> Iterator[
         stub = match_service_pb2_grpc.MatchServiceStub(channel)
         target = Target(stub, registered.bot.bot_id, [guest.identity_token])
         yield OtherServices(calls, guest.identity_token, registered.bot_key, target)
-    finally:
-        channel.close()
-        server.close()
 
 
 def _credentials(services: OtherServices) -> st.SearchStrategy[list[tuple[str, str]]]:
