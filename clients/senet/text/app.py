@@ -240,14 +240,10 @@ class TextApp:
         if self._held:
             self._held.append(text)
             return True
-        if self.legal is not None or text is None or self._is_command(text):
+        if self.legal is not None or text is None or choose.command_of(text) is not None:
             return False
         self._held.append(text)
         return True
-
-    @staticmethod
-    def _is_command(text: str) -> bool:
-        return text.strip().lower() in choose.COMMANDS or choose.zoom_words(text) is not None
 
     async def _log_start(self) -> int | None:
         """Where the stream starts: a few versions back, so that the recent log is full
@@ -449,12 +445,9 @@ class TextApp:
         return None
 
     def _idle_command(self, text: str) -> int | None:
-        command = choose.COMMANDS.get(text.strip().lower())
+        command = choose.command_of(text)
         if command is not None:
-            return self._command(choose.Command(command))
-        zoom = choose.zoom_words(text)
-        if zoom is not None:
-            return self._command(choose.Command("zoom", zoom))
+            return self._command(command)
         if text.strip():
             if self.session.seat is None:
                 self.print("You are watching: type quit to leave.")

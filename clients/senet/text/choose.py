@@ -96,6 +96,16 @@ class Problem:
 Choice = Submit | Command | Problem
 
 
+def command_of(text: str) -> Command | None:
+    """The client command ``text`` is (one of :data:`COMMANDS`, or ``zoom <what>``),
+    whether or not the player has actions to choose from; None for anything else."""
+    lowered = text.strip().lower()
+    if lowered in COMMANDS:
+        return Command(COMMANDS[lowered])
+    zoom = zoom_words(lowered)
+    return Command("zoom", zoom) if zoom is not None else None
+
+
 def normalize(text: str, hints: InputHints = PLAIN_INPUT) -> str:
     """A canonical form of notation for comparison (not validation): lower case,
     aliases replaced, the arguments after the first word sorted, and the parts of
@@ -122,12 +132,10 @@ def resolve(
             f"Type a number from 1 to {count}, an action's notation (like "
             f"'{actions[0].notation if actions else 'pass'}'), or ? for help."
         )
+    command = command_of(line)
+    if command is not None:
+        return command
     lowered = line.lower()
-    if lowered in COMMANDS:
-        return Command(COMMANDS[lowered])
-    zoom = zoom_words(lowered)
-    if zoom is not None:
-        return Command("zoom", zoom)
     explain = re.fullmatch(r"\?\s*(\d+)", lowered)
     if explain is not None:
         number = int(explain.group(1))
