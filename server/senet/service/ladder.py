@@ -251,18 +251,19 @@ class Ladders:
             await asyncio.sleep(self.settings.ladder_interval_s)
 
     async def pass_once(self) -> None:
-        """One pass over every lane of every ladder."""
-        for spec in await self.specs():
-            await self.pass_ladder(spec)
+        """One pass over every lane of every ladder (which bots a worker serves is
+        read once for them all)."""
+        specs = await self.specs()
+        served = await self.served() if specs else None
+        for spec in specs:
+            await self.pass_ladder(spec, served)
 
-    async def pass_ladder(self, spec: LadderSpec) -> None:
+    async def pass_ladder(self, spec: LadderSpec, served: frozenset[str] | None) -> None:
+        """One pass over every lane of ``spec``'s ladder (``served``: :meth:`served`)."""
         bots = {b.bot_id: b for b in await self.remote.bots() if spec.game_id in b.games}
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots.values()])
-        seen = _Pass(
-            bots,
-            {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)},
-            served=await self.served(),
-        )
+        ratings_of = {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)}
+        seen = _Pass(bots, ratings_of, served=served)
         for match in await self.in_flight(spec.ladder_id):
             for bot_id in match.bot_ids:
                 seen.busy[bot_id] = seen.busy.get(bot_id, 0) + 1
