@@ -134,8 +134,11 @@ async def test_a_bot_that_keeps_timing_out_is_benched(deployment: Deployment) ->
             return not (await ladders.remote.bot(ghost.bot_id)).active
 
         await wait_until(benched, 60)
-        note = (await ladders.remote.bot(ghost.bot_id)).note
-        assert "in a row timed out" in note
+        resting = await ladders.remote.bot(ghost.bot_id)
+        assert "in a row timed out" in resting.note and resting.benches == 1
+        # A rest of the default 60 s; its worker, which never called since, keeps
+        # it benched after that too.
+        assert 0 < resting.benched_until - time.time() <= 60
         after = await ladders.played(spec.ladder_id) + len(await ladders.in_flight(spec.ladder_id))
 
         async def more_played() -> bool:
@@ -152,6 +155,7 @@ async def test_a_bot_that_keeps_timing_out_is_benched(deployment: Deployment) ->
         assert got.matches_played >= 3 and got.spec.max_in_flight == 2
         rows = {s.bot.name: s for s in got.standings}
         assert set(rows) == {"one", "two", "ghost"} and not rows["ghost"].bot.active
+        assert rows["ghost"].bot.benched_until_ms == int(resting.benched_until * 1000)
         assert (
             rows["one"].matches > 0 and rows["one"].low < rows["one"].rating.mu < rows["one"].high
         )
@@ -204,8 +208,7 @@ async def test_a_lane_whose_scheduler_died_mid_slot_goes_on(deployment: Deployme
 async def test_a_ladder_seats_only_bots_whose_worker_is_calling(deployment: Deployment) -> None:
     """A bot registered before its worker runs, or whose worker stopped long ago,
     waits: were it seated, every decision would time out and the ladder would bench
-    it before its worker came (and only registering again, with a new key, brings a
-    benched bot back)."""
+    it before its worker came."""
     server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
     ladders = ladders_of(server)
     keys: dict[str, str] = {}  # by name

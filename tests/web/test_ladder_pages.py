@@ -20,7 +20,14 @@ import pytest
 from senet.v1 import games_pb2, ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
-from senet.web.ladder_pages import bot_html, ladders_html, rating_svg, tournament_html
+from senet.web.ladder_pages import (
+    bench_words,
+    bot_html,
+    ladder_html,
+    ladders_html,
+    rating_svg,
+    tournament_html,
+)
 from tests.service.conftest import announce
 
 GAME = "pebbles"
@@ -43,6 +50,31 @@ def test_a_bot_page_says_when_its_worker_last_called() -> None:
     for ago_s, words in ((12, "12 s ago"), (600, "10 min ago"), (3 * 3600, "3 h ago")):
         seen = lpb.Bot(name="b", subject="bot:x/b", worker_seen_ms=int(now_ms - ago_s * 1000))
         assert f"its worker last called {words}" in bot_html(seen, None, now_ms)
+
+
+def test_a_benched_bot_says_why_and_when_it_comes_back() -> None:
+    now_ms = 1_800_000_000_000.0
+    note = "3 decisions in a row timed out (match m1)"
+    resting = lpb.Bot(
+        name="b", subject="bot:x/b", note=note, benched_until_ms=int(now_ms + 300_000)
+    )
+    assert (
+        bench_words(resting, now_ms)
+        == f"benched ({note}); back once its worker calls after 5 min more"
+    )
+    assert "its rest is over: back once its worker calls" in bench_words(resting, now_ms + 400_000)
+    assert bench_words(lpb.Bot(name="b", note=note), now_ms).endswith("until it registers again")
+    assert bench_words(lpb.Bot(name="b", active=True), now_ms) == ""
+    page = bot_html(resting, None, now_ms)
+    assert "benched (3 decisions in a row timed out (match m1)); back once" in page
+    standings = lpb.GetLadderResponse(
+        ladder_id="pebbles-2",
+        standings=[
+            lpb.LadderStanding(rank=1, bot=lpb.Bot(name="a", active=True)),
+            lpb.LadderStanding(rank=2, bot=resting),
+        ],
+    )
+    assert page.count("benched") == 1 and ladder_html(standings, now_ms).count("benched (") == 1
 
 
 def test_names_on_a_tournament_page_are_escaped() -> None:

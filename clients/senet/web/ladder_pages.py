@@ -96,7 +96,8 @@ def _match_link(match_id: str, status: str) -> str:
     return f"<a href='/matches/{safe}/{kind}'>{escape(match_id)}</a> ({kind})"
 
 
-def ladder_html(got: lpb.GetLadderResponse) -> str:
+def ladder_html(got: lpb.GetLadderResponse, now_ms: float | None = None) -> str:
+    now_ms = time.time() * 1000 if now_ms is None else now_ms
     names = {s.bot.bot_id: s.bot.name for s in got.standings}
     standings = _table(
         ["#", "bot", "rating", "interval (mu +/- 2 sigma)", "matches", ""],
@@ -107,7 +108,7 @@ def ladder_html(got: lpb.GetLadderResponse) -> str:
                 f"{s.rating.conservative:.2f}",
                 f"{s.low:.1f} - {s.high:.1f}",
                 str(s.matches),
-                "" if s.bot.active else f"inactive: {escape(s.bot.note)}",
+                escape(bench_words(s.bot, now_ms)),
             ]
             for s in got.standings
         ],
@@ -210,14 +211,31 @@ def worker_words(bot: lpb.Bot, now_ms: float) -> str:
     bots whose worker calls (see ``Bot.worker_seen_ms``)."""
     if not bot.worker_seen_ms:
         return "no worker has called yet (ladders seat it once one does)"
-    ago_s = max(0.0, (now_ms - bot.worker_seen_ms) / 1000)
-    if ago_s < 120:
-        ago = f"{ago_s:.0f} s"
-    elif ago_s < 7200:
-        ago = f"{ago_s / 60:.0f} min"
-    else:
-        ago = f"{ago_s / 3600:.0f} h"
-    return f"its worker last called {ago} ago"
+    return f"its worker last called {_span((now_ms - bot.worker_seen_ms) / 1000)} ago"
+
+
+def bench_words(bot: lpb.Bot, now_ms: float) -> str:
+    """Why a benched bot is out of the ladders and when it comes back, in words
+    (empty for an active bot; see ``Bot.benched_until_ms``)."""
+    if bot.active:
+        return ""
+    why = f"benched ({bot.note})" if bot.note else "benched"
+    if not bot.benched_until_ms:
+        return f"{why} until it registers again"
+    left_s = (bot.benched_until_ms - now_ms) / 1000
+    if left_s <= 0:
+        return f"{why}; its rest is over: back once its worker calls"
+    return f"{why}; back once its worker calls after {_span(left_s)} more"
+
+
+def _span(seconds: float) -> str:
+    """A span of time in the unit that reads best (s, min or h)."""
+    seconds = max(0.0, seconds)
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.0f} h"
 
 
 def bot_html(
@@ -258,8 +276,9 @@ def bot_html(
             for r in (player.recent if player is not None else [])
         ],
     )
-    state = "active" if bot.active else f"inactive ({escape(bot.note)})"
-    worker = worker_words(bot, time.time() * 1000 if now_ms is None else now_ms)
+    now_ms = time.time() * 1000 if now_ms is None else now_ms
+    state = escape(bench_words(bot, now_ms) or "active")
+    worker = worker_words(bot, now_ms)
     return (
         f"<section><h1>Bot {escape(bot.name)}</h1>"
         f"<p>{escape(bot.subject)} &middot; plays {escape(', '.join(bot.game_ids))} &middot; "

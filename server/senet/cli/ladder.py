@@ -244,7 +244,7 @@ async def _show(args: argparse.Namespace) -> int:
         return 0
     print(f"{'#':>3}  {'bot':24} {'rating':>7} {'interval':>16} {'matches':>7}")
     for row in got.standings:
-        mark = "" if row.bot.active else "  (inactive)"
+        mark = "" if row.bot.active else "  (benched)"
         interval = f"{row.low:6.1f} - {row.high:5.1f}"
         print(
             f"{row.rank:>3}  {row.bot.name:24} {row.rating.conservative:7.2f} {interval:>16} "

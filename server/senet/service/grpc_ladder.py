@@ -102,6 +102,7 @@ def bot_to_proto(bot: RemoteBot, seen: Mapping[str, float]) -> pb.Bot:
         active=bot.active,
         note=bot.note,
         worker_seen_ms=int(seen.get(bot.bot_id, 0.0) * 1000),
+        benched_until_ms=0 if bot.active else int(bot.benched_until * 1000),
     )
 
 

@@ -15,7 +15,9 @@ settlement (:func:`senet.service.ratings.settle`, keyed by the match: once,
 whoever settles it), in the ladder's own rating pool: a bot has one rating per
 game and seat count (its id, ``mykerinos-4``), not one for the game. A bot
 whose decisions time out ``inactive_after`` times in a row in a ladder match is
-marked inactive (re-registering it brings it back).
+benched: it rests ``Settings.ladder_bench_rest_s``, doubled for each bench in a row
+(:func:`senet.service.remote_bots.rest_s`), and comes back once the rest is over
+and its worker calls again (re-registering it brings it back at once).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from senet.games import get_game
@@ -128,10 +130,10 @@ class _Pass:
     bots: dict[str, RemoteBot]
     ratings: dict[str, RatingValue]
     busy: dict[str, int] = field(default_factory=dict)
-    served: frozenset[str] | None = None
+    served: Mapping[str, float] | None = None
 
 
-def can_seat(bot: RemoteBot, served: frozenset[str] | None) -> bool:
+def can_seat(bot: RemoteBot, served: Mapping[str, float] | None) -> bool:
     """Whether a ladder may seat ``bot``: active, and served by a worker now
     (``served``: :meth:`Ladders.served`; None counts every bot as served)."""
     return bot.active and (served is None or bot.bot_id in served)
@@ -258,9 +260,10 @@ class Ladders:
         for spec in specs:
             await self.pass_ladder(spec, served)
 
-    async def pass_ladder(self, spec: LadderSpec, served: frozenset[str] | None) -> None:
+    async def pass_ladder(self, spec: LadderSpec, served: Mapping[str, float] | None) -> None:
         """One pass over every lane of ``spec``'s ladder (``served``: :meth:`served`)."""
         bots = {b.bot_id: b for b in await self.remote.bots() if spec.game_id in b.games}
+        await self._bring_back(bots, served)
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots.values()])
         ratings_of = {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)}
         seen = _Pass(bots, ratings_of, served=served)
@@ -270,16 +273,27 @@ class Ladders:
         for lane in range(max(spec.lanes, spec.max_in_flight)):
             await self._lane(spec, lane, seen)
 
-    async def served(self) -> frozenset[str] | None:
-        """The bots one of whose workers called within ``ladder_presence_s``
-        (None when the setting is 0: every active bot may be seated)."""
+    async def served(self) -> dict[str, float] | None:
+        """The bots one of whose workers called within ``ladder_presence_s``, with
+        when it last did (None when the setting is 0: every active bot may be
+        seated)."""
         window = self.settings.ladder_presence_s
         if window <= 0:
             return None
         now = time.time()
-        return frozenset(
-            b for b, at in (await self.remote.workers_seen()).items() if now - at <= window
-        )
+        return {b: at for b, at in (await self.remote.workers_seen()).items() if now - at <= window}
+
+    async def _bring_back(
+        self, bots: dict[str, RemoteBot], served: Mapping[str, float] | None
+    ) -> None:
+        """Schedule again each benched bot of ``bots`` whose rest is over and whose
+        worker called since (any, when the server does not ask for workers)."""
+        now = time.time()
+        for bot in list(bots.values()):
+            seen = None if served is None else served.get(bot.bot_id, 0.0)
+            if bot.may_come_back(now, seen):
+                bots[bot.bot_id] = await self.remote.bring_back(bot.bot_id)
+                log.info("benched bot back", extra={"bot": bot.bot_id, "benches": bot.benches})
 
     async def _lane(self, spec: LadderSpec, lane: int, seen: _Pass) -> None:
         pointer = f"lane:{spec.ladder_id}:{lane}"
@@ -324,9 +338,10 @@ class Ladders:
         record = LadderMatch.from_json(doc)
         result = await self.slots.result(match_id)
         if result.status == "active":
-            await self._bench_timeouts(spec, record, seen)
+            await self._judge_timeouts(spec, record, seen)
             return
         if result.status == "finished":
+            await self._judge_timeouts(spec, record, seen, finished=True)
             results = [
                 SeatResult(seen.bots[b].subject if b in seen.bots else f"bot:?/{b}", place)
                 for b, place in zip(record.bot_ids, result.places, strict=True)
@@ -362,8 +377,12 @@ class Ladders:
         ]
         return choose_seats(candidates, spec.seat_count, slot_rng(slot))
 
-    async def _bench_timeouts(self, spec: LadderSpec, record: LadderMatch, seen: _Pass) -> None:
-        """Mark inactive each bot of ``record`` whose seat timed out too often in a row."""
+    async def _judge_timeouts(
+        self, spec: LadderSpec, record: LadderMatch, seen: _Pass, *, finished: bool = False
+    ) -> None:
+        """Bench each bot of ``record`` whose seat timed out too often in a row; once
+        the match is ``finished``, clear the benches in a row of each bot that came
+        back before it started and was not benched in it."""
         try:
             stored = await self.matches.store.load(record.match_id)
         except MatchNotFound:
@@ -374,7 +393,12 @@ class Ladders:
         for seat, bot_id in enumerate(record.bot_ids):
             bot = seen.bots.get(bot_id)
             in_a_row = clock.timeouts[seat] if seat < len(clock.timeouts) else 0
-            if bot is not None and bot.active and in_a_row >= spec.inactive_after:
+            if bot is None or not bot.active:
+                continue
+            if in_a_row >= spec.inactive_after:
                 note = f"{in_a_row} decisions in a row timed out (match {record.match_id})"
-                seen.bots[bot_id] = await self.remote.set_active(bot_id, False, note)
-                log.info("bot marked inactive", extra={"bot": bot_id, "why": note})
+                rest = self.settings.ladder_bench_rest_s
+                seen.bots[bot_id] = await self.remote.bench(bot_id, note, rest)
+                log.info("bot benched", extra={"bot": bot_id, "why": note})
+            elif finished and bot.benches and record.created_at >= bot.benched_until:
+                seen.bots[bot_id] = await self.remote.clear_benches(bot_id)

@@ -22,6 +22,12 @@ A bot is rated as ``bot:<owner>/<name>``, its owner's subject and its name,
 like any player (:mod:`senet.service.ratings`). Registering the same name again
 replaces the key (the old one stops working at once) and makes the bot active
 again after the ladder benched it for timing out.
+
+A benched bot also comes back by itself (:mod:`senet.service.ladder`): its bench
+is a rest, doubled for each bench in a row (:func:`rest_s`), after which the ladder
+seats it again once its worker calls. A worker that died and was restarted with the
+same key so plays again without a new key, and one that keeps calling but times
+out is tried ever more rarely.
 """
 
 from __future__ import annotations
@@ -53,6 +59,8 @@ SEEN = "bot_seen"
 #: A replica records a bot's worker as seen at most this often (seconds): every
 #: call of BotService by a bot key would otherwise be a write.
 SEEN_EVERY_S = 5.0
+#: The longest rest of a bot benched many times in a row (seconds).
+MAX_REST_S = 86_400.0
 _NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,32}$")
 _MAX_GAMES = 16
 
@@ -132,6 +140,15 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def rest_s(first_rest_s: float, benches: int) -> float:
+    """How long the ``benches``-th bench in a row rests a bot: ``first_rest_s``,
+    doubled for each bench before it, at most :data:`MAX_REST_S` (0: the bench
+    lasts until the bot registers again)."""
+    if first_rest_s <= 0:
+        return 0.0
+    return min(first_rest_s * 2.0 ** min(max(benches, 1) - 1, 32), max(MAX_REST_S, first_rest_s))
+
+
 @dataclass(frozen=True)
 class RemoteBot:
     """A registered bot.
@@ -145,6 +162,11 @@ class RemoteBot:
         created_at: When it was first registered (Unix seconds).
         active: Whether the ladder schedules it.
         note: Why it is inactive.
+        benches: How many times in a row the ladder benched it (a ladder match it
+            plays after its last bench without being benched again clears it).
+        benched_until: When its rest ends (Unix seconds): its worker calling after
+            that brings it back. 0: not benched, or benched until it registers
+            again.
     """
 
     bot_id: str
@@ -155,6 +177,16 @@ class RemoteBot:
     created_at: float
     active: bool = True
     note: str = ""
+    benches: int = 0
+    benched_until: float = 0.0
+
+    def may_come_back(self, now: float, worker_seen: float | None) -> bool:
+        """Whether a benched bot's rest is over at ``now`` and its worker called
+        since (``worker_seen``: when it last did, Unix seconds; None: the server
+        does not ask for a worker)."""
+        if self.active or not self.benched_until or now < self.benched_until:
+            return False
+        return worker_seen is None or worker_seen >= self.benched_until
 
     @property
     def subject(self) -> str:
@@ -281,10 +313,26 @@ class RemoteBots:
             raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         return found
 
-    async def set_active(self, bot_id: str, active: bool, note: str = "") -> RemoteBot:
-        """Bench a bot (the ladder stops scheduling it) or bring it back."""
-        bot = replace(await self.bot(bot_id), active=active, note=note)
-        await self.store.put(BOTS, bot_id, bot.to_json())
+    async def bench(self, bot_id: str, note: str, first_rest_s: float) -> RemoteBot:
+        """Stop scheduling a bot, for a rest of :func:`rest_s` (``note``: why)."""
+        bot = await self.bot(bot_id)
+        benches = bot.benches + 1
+        rest = rest_s(first_rest_s, benches)
+        until = time.time() + rest if rest else 0.0
+        return await self._put(
+            replace(bot, active=False, note=note, benches=benches, benched_until=until)
+        )
+
+    async def bring_back(self, bot_id: str) -> RemoteBot:
+        """Schedule a benched bot again (its count of benches in a row is kept)."""
+        return await self._put(replace(await self.bot(bot_id), active=True, note=""))
+
+    async def clear_benches(self, bot_id: str) -> RemoteBot:
+        """Forget a bot's benches in a row: it played a match since without one."""
+        return await self._put(replace(await self.bot(bot_id), benches=0))
+
+    async def _put(self, bot: RemoteBot) -> RemoteBot:
+        await self.store.put(BOTS, bot.bot_id, bot.to_json())
         return bot
 
     async def saw_worker(self, bot: RemoteBot) -> None:

@@ -100,6 +100,10 @@ class Settings:
             BotService within this many seconds, so a bot registered before its
             worker runs, or whose worker stopped, is not benched by timeouts
             nobody could answer (0: seat every active bot).
+        ladder_bench_rest_s: How long a bot benched for timing out rests, in
+            seconds, doubled for each bench in a row (at most a day): after it,
+            the ladder seats the bot again once its worker calls (0: only
+            registering again brings it back).
         bot_registration: Who may register remote bots (which then join the
             ladders of their games): ``guests`` (any identity, guests
             included), ``players`` (identities from the operator's provider,
@@ -157,6 +161,7 @@ class Settings:
     ladder_interval_s: float = 0.5
     ladder_max_in_flight: int = 8
     ladder_presence_s: float = 60.0
+    ladder_bench_rest_s: float = 60.0
     bot_registration: str = ""
     bot_owners: str = ""
     bot_max_per_owner: int = 16
