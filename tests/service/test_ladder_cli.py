@@ -9,10 +9,14 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from pathlib import Path
 
 import pytest
 
-from senet.cli.ladder import BuiltInBot
+from senet.bots.hosted import HostedBotWorker
+from senet.cli.bot_calls import BuiltInBot
+from senet.service.access import Caller
+from senet.service.ladder import LadderSpec
 from tests.service.conftest import GUEST_ADA, Deployment, wait_until
 from tests.service.test_ladder import ladders_of
 
@@ -134,3 +138,85 @@ async def test_on_a_server_with_an_admin_key_the_key_lets_the_hosted_bots_in(
     finally:
         proc.terminate()
         await proc.wait()
+
+
+async def _until_line(proc: asyncio.subprocess.Process, start: str) -> list[str]:
+    """The lines ``proc`` prints up to the first that starts with ``start``."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    while not lines or not lines[-1].startswith(start):
+        line = await asyncio.wait_for(proc.stdout.readline(), 60)
+        assert line, "".join(lines)
+        lines.append(line.decode())
+    return lines
+
+
+async def _join(where: str, *args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "senet.cli", "ladder", "--server", where, "join", *args,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_join_enters_a_strategy_and_its_key_file_brings_it_back_after_a_bench(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    """A bot author's one command: registered, key kept, played; killed mid-ladder
+    it is benched, and run again with its key file it is back after its rest."""
+    server = await deployment.start(ladder_interval_s=0.05, ladder_bench_rest_s=0.5)
+    where = f"127.0.0.1:{server.port}"
+    ladders = ladders_of(server)
+    spec = LadderSpec(GAME, 2, decision_ms=300, max_in_flight=1, inactive_after=2)
+    await ladders.start(Caller(is_admin=True), spec)
+    _, key = await ladders.remote.register(GUEST_ADA, "other", [GAME])
+    other = asyncio.create_task(HostedBotWorker(where, key, "random").run())
+
+    async def other_served() -> bool:
+        return bool(await ladders.served())
+
+    await wait_until(other_served, 60)
+    key_file = tmp_path / "mine.key"
+    joined = ("--games", GAME, "--strategy", "greedy", "--name", "mine")
+    proc = await _join(where, *joined, "--key-file", str(key_file))
+    try:
+        lines = await _until_line(proc, "playing its decisions")
+        assert lines[0].startswith("bot mine (") and f"ladder {GAME}-2: " in lines[1]
+        assert "1 of 2 bots ready" in lines[1], lines  # the other: its worker called
+        assert f"its key is in {key_file}" in lines[2], lines
+        assert key_file.stat().st_mode & 0o777 == 0o600
+        mine = (await ladders.remote.by_key(key_file.read_text().strip())).bot_id
+
+        async def played_by_its_worker() -> bool:
+            recent = await ladders.recent(spec.ladder_id, 20)
+            return any(m.status == "finished" and mine in m.bot_ids for m in recent)
+
+        await wait_until(played_by_its_worker, 60)
+        proc.kill()  # a crash: its seats time out, and the ladder benches it
+        await proc.wait()
+
+        async def benched() -> bool:
+            return not (await ladders.remote.bot(mine)).active
+
+        await wait_until(benched, 60)
+        code, out = await _senet("ladder", "--server", where, "standings", "--ladder", "pebbles-2")
+        assert code == 0 and "mine: benched (2 decisions in a row timed out" in out, out
+        proc = await _join(where, "--strategy", "greedy", "--key-file", str(key_file))
+        lines = await _until_line(proc, "playing its decisions")
+        assert lines[0] == f"bot key from {key_file}\n", lines
+
+        async def back() -> bool:
+            return (await ladders.remote.bot(mine)).active
+
+        await wait_until(back, 60)
+    finally:
+        proc.terminate()
+        await proc.wait()
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)
+    key_file.write_text("sbk_replaced\n")
+    proc = await _join(where, "--strategy", "greedy", "--key-file", str(key_file))
+    out = (await proc.communicate())[0].decode()
+    assert proc.returncode == 2 and "refuses the bot key" in out, out
+    assert f"delete {key_file} to register it again" in out, out

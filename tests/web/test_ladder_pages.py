@@ -17,11 +17,11 @@ import grpc
 import httpx
 import pytest
 
+from senet.text.bot_state import bench_words
 from senet.v1 import games_pb2, ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
 from senet.web.ladder_pages import (
-    bench_words,
     bot_html,
     ladder_html,
     ladders_html,

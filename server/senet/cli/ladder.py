@@ -5,8 +5,9 @@ registers each built-in strategy at its budget as a bot of its own (under a
 guest identity, or ``--identity``), starts the ladder and plays those bots'
 decisions from this process until interrupted: one command on top of
 ``make run``. Bots written elsewhere register with ``RegisterBot`` and join the
-same ladder with their own workers. ``list`` prints every ladder of the server,
-``status`` and ``standings`` one ladder (``--json`` for scripts).
+same ladder with their own workers; ``join`` (:mod:`senet.cli.ladder_join`) does
+both for a strategy, with no admin key. ``list`` prints every ladder of the
+server, ``status`` and ``standings`` one ladder (``--json`` for scripts).
 """
 
 from __future__ import annotations
@@ -15,80 +16,29 @@ import argparse
 import asyncio
 import json
 import os
-import sys
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass
-from typing import Any
+import time
+from collections.abc import Sequence
 
-import grpc
 from google.protobuf import json_format
 
-from senet.bots.base import STRATEGY_NAMES
 from senet.bots.hosted import HostedBotWorker
+from senet.cli.bot_calls import (
+    IDENTITY_HEADER,
+    BuiltInBot,
+    add_owner_arguments,
+    channel_of,
+    parse_bots,
+    run_calls,
+)
+from senet.cli.ladder_join import add_join_arguments, run_join
+from senet.text.bot_state import bench_words
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
-IDENTITY_HEADER = "x-senet-identity"
 #: Leaders asked per ladder for ``list`` (the server's most, ListLaddersRequest.top).
 LEADERS_ASKED = 10
-
-
-@dataclass(frozen=True)
-class BuiltInBot:
-    """A built-in strategy at a budget, entered as a bot (``mcts:400``: 400 iterations)."""
-
-    strategy: str
-    iterations: int | None = None
-
-    @property
-    def name(self) -> str:
-        return self.strategy if self.iterations is None else f"{self.strategy}-{self.iterations}"
-
-    @classmethod
-    def parse(cls, text: str) -> BuiltInBot:
-        """Raises: ValueError for an unknown strategy or a bad budget."""
-        strategy, _, budget = text.strip().partition(":")
-        if strategy not in STRATEGY_NAMES:
-            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGY_NAMES)})")
-        if not budget:
-            return cls(strategy)
-        if not budget.isdigit() or int(budget) < 1:
-            raise ValueError(f"the budget of {text!r} must be a positive number of iterations")
-        return cls(strategy, int(budget))
-
-
-def parse_bots(text: str, command: str) -> list[BuiltInBot] | None:
-    """The built-in bots of a ``strategy[:iterations],...`` list; None (after saying
-    why on stderr) when one is unknown or badly budgeted."""
-    try:
-        return [BuiltInBot.parse(t) for t in text.split(",") if t.strip()]
-    except ValueError as exc:
-        print(f"senet {command}: {exc}", file=sys.stderr)
-        return None
-
-
-def add_owner_arguments(parser: argparse.ArgumentParser, identity_help: str) -> None:
-    """``--identity`` and ``--admin-key``: who owns the bots a command registers."""
-    parser.add_argument(
-        "--identity", default=os.environ.get("SENET_IDENTITY", ""), help=identity_help
-    )
-    parser.add_argument(
-        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
-    )
-
-
-def run_calls(command: str, work: Callable[[], Coroutine[Any, Any, int]]) -> int:
-    """Run a command's calls: a refused call is its message on stderr and status 1,
-    an interrupt a clean exit."""
-    try:
-        return asyncio.run(work())
-    except grpc.aio.AioRpcError as exc:
-        print(f"senet {command}: {exc.code().name}: {exc.details()}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,6 +72,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     test.add_argument("--p1", type=float, default=0.6, help="A's win share if it is stronger")
     test.add_argument("--decision-ms", type=int, default=2000, help="each decision's clock")
     add_owner_arguments(test, "identity token of bot A's owner (env SENET_IDENTITY)")
+    join = actions.add_parser(
+        "join", help="enter a strategy in its games' ladders as your bot, and play it"
+    )
+    add_join_arguments(join)
     listed = actions.add_parser("list", help="print every ladder of the server")
     listed.add_argument("--game", default="", help="only the ladders of this game")
     listed.add_argument(
@@ -132,14 +86,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
         shown.add_argument("--json", action="store_true", help="print JSON")
-
-
-def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
-    """A channel to ``server``, with TLS when a CA file is given."""
-    if tls_ca:
-        with open(tls_ca, "rb") as pem:
-            return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
-    return grpc.aio.insecure_channel(server)
 
 
 async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
@@ -172,7 +118,7 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
         print(f"ladder {started.ladder_id} started ({started.spec.max_in_flight} in flight)")
     if not bots:
         return 0
-    print("hosting the bots; Ctrl-C stops them (the ladder benches them after timeouts)")
+    print("hosting the bots; Ctrl-C stops them (ladders seat them only while they run)")
     workers = [
         HostedBotWorker(args.server, key, bot.strategy, iterations=bot.iterations, capacity=2)
         for bot, key in zip(bots, keys, strict=True)
@@ -250,6 +196,10 @@ async def _show(args: argparse.Namespace) -> int:
             f"{row.rank:>3}  {row.bot.name:24} {row.rating.conservative:7.2f} {interval:>16} "
             f"{row.matches:>7}{mark}"
         )
+    now_ms = time.time() * 1000
+    for row in got.standings:
+        if not row.bot.active:
+            print(f"{row.bot.name}: {bench_words(row.bot, now_ms)}")
     return 0
 
 
@@ -308,6 +258,8 @@ def run(args: argparse.Namespace) -> int:
         if bots is None:
             return 2
         return run_calls("ladder", lambda: _start(args, bots))
+    if args.ladder_command == "join":
+        return run_join(args)
     if args.ladder_command == "test":
         return run_calls("ladder", lambda: _test(args))
     if args.ladder_command == "list":

@@ -18,7 +18,7 @@ import os
 from google.protobuf import json_format
 
 from senet.bots.hosted import HostedBotWorker
-from senet.cli.ladder import (
+from senet.cli.bot_calls import (
     IDENTITY_HEADER,
     BuiltInBot,
     add_owner_arguments,

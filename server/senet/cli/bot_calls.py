@@ -1,0 +1,83 @@
+"""What the commands that register bots share: built-in bots at a budget, the
+owner's flags, the channel, and the calls' errors as exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import grpc
+
+from senet.bots.base import STRATEGY_NAMES
+
+IDENTITY_HEADER = "x-senet-identity"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class BuiltInBot:
+    """A built-in strategy at a budget, entered as a bot (``mcts:400``: 400 iterations)."""
+
+    strategy: str
+    iterations: int | None = None
+
+    @property
+    def name(self) -> str:
+        return self.strategy if self.iterations is None else f"{self.strategy}-{self.iterations}"
+
+    @classmethod
+    def parse(cls, text: str) -> BuiltInBot:
+        """Raises: ValueError for an unknown strategy or a bad budget."""
+        strategy, _, budget = text.strip().partition(":")
+        if strategy not in STRATEGY_NAMES:
+            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGY_NAMES)})")
+        if not budget:
+            return cls(strategy)
+        if not budget.isdigit() or int(budget) < 1:
+            raise ValueError(f"the budget of {text!r} must be a positive number of iterations")
+        return cls(strategy, int(budget))
+
+
+def parse_bots(text: str, command: str) -> list[BuiltInBot] | None:
+    """The built-in bots of a ``strategy[:iterations],...`` list; None (after saying
+    why on stderr) when one is unknown or badly budgeted."""
+    try:
+        return [BuiltInBot.parse(t) for t in text.split(",") if t.strip()]
+    except ValueError as exc:
+        print(f"senet {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def add_owner_arguments(parser: argparse.ArgumentParser, identity_help: str) -> None:
+    """``--identity`` and ``--admin-key``: who owns the bots a command registers."""
+    parser.add_argument(
+        "--identity", default=os.environ.get("SENET_IDENTITY", ""), help=identity_help
+    )
+    parser.add_argument(
+        "--admin-key", default=os.environ.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
+    )
+
+
+def run_calls(command: str, work: Callable[[], Coroutine[Any, Any, T]]) -> T | int:
+    """Run a command's calls: what they return; a refused call is its message on
+    stderr and status 1, an interrupt a clean exit (status 0)."""
+    try:
+        return asyncio.run(work())
+    except grpc.aio.AioRpcError as exc:
+        print(f"senet {command}: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
+def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
+    """A channel to ``server``, with TLS when a CA file is given."""
+    if tls_ca:
+        with open(tls_ca, "rb") as pem:
+            return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
+    return grpc.aio.insecure_channel(server)

@@ -1,0 +1,166 @@
+"""``senet ladder join``: enter a strategy in the ladders as a registered bot, and play it.
+
+``senet ladder join --games mykerinos --strategy my_agent --key-file my_agent.key``
+registers the strategy (built in, or published in the ``senet.bot_strategies``
+group) as a bot of the caller's own, keeps its key in the file, and plays the
+bot's decisions from this process until interrupted: what a bot author does by
+hand with ``RegisterBot`` and a worker, in one command, with no admin key. Run
+again with the same key file, it plays the same bot with the same key, so a bot
+the ladder benched while its worker was away comes back once rested
+(``Bot.benched_until_ms``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+
+from senet.bots.hosted import HostedBotWorker
+from senet.bots.worker import WorkerRefused
+from senet.cli.bot_calls import (
+    IDENTITY_HEADER,
+    BuiltInBot,
+    add_owner_arguments,
+    channel_of,
+    run_calls,
+)
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
+from senet.v1 import player_service_pb2 as ppb
+
+_STATE_WORDS = {
+    lpb.LADDER_STATE_RUNNING: "running",
+    lpb.LADDER_STATE_PAUSED: "paused",
+    lpb.LADDER_STATE_WAITING_FOR_BOTS: "waiting for bots",
+}
+
+
+def add_join_arguments(join: argparse.ArgumentParser) -> None:
+    """The flags of ``senet ladder join``."""
+    join.add_argument(
+        "--strategy",
+        required=True,
+        help="the strategy that plays, strategy[:iterations] (built in or published in "
+        "the senet.bot_strategies group)",
+    )
+    join.add_argument("--games", default="", help="the games it plays, comma-separated")
+    join.add_argument("--name", default="", help="the bot's name (default: the strategy's)")
+    join.add_argument(
+        "--key-file",
+        default="",
+        help="keep the bot's key in this file: registered and written when missing, "
+        "read when present (the same bot, with the same key, at every run)",
+    )
+    join.add_argument("--seconds", type=float, default=None, help="search time per move")
+    join.add_argument("--capacity", type=int, default=2, help="most decisions at once")
+    add_owner_arguments(
+        join, "identity token owning the bot (env SENET_IDENTITY; default: a new guest)"
+    )
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """Run ``senet ladder join``; returns the exit status."""
+    try:
+        bot = BuiltInBot.parse(args.strategy)
+    except ValueError as exc:
+        print(f"senet ladder join: {exc}", file=sys.stderr)
+        return 2
+    key = _read_key(args.key_file)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    if key is None and not games:
+        print("senet ladder join: --games names the games the bot plays", file=sys.stderr)
+        return 2
+    if key is None:
+        try:
+            kept = _key_file(args.key_file)
+        except OSError as exc:
+            print(f"senet ladder join: cannot keep the key: {exc}", file=sys.stderr)
+            return 2
+        registered = run_calls("ladder join", lambda: _register(args, bot, games))
+        if isinstance(registered, int):
+            if kept is not None:
+                os.close(kept)
+                os.unlink(args.key_file)
+            return registered
+        key = registered
+        if kept is not None:
+            with os.fdopen(kept, "w", encoding="utf-8") as out:
+                out.write(key + "\n")
+            print(f"its key is in {args.key_file}: run again with it to play the same bot")
+        else:
+            print("its key is kept nowhere: the next run registers it again (--key-file keeps it)")
+    else:
+        print(f"bot key from {args.key_file}")
+    worker = HostedBotWorker(
+        args.server,
+        key,
+        bot.strategy,
+        iterations=bot.iterations,
+        seconds=args.seconds,
+        capacity=args.capacity,
+        tls_ca=args.tls_ca,
+    )
+    print("playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)")
+    try:
+        asyncio.run(_play(worker))
+    except WorkerRefused as exc:
+        again = f": delete {args.key_file} to register it again" if args.key_file else ""
+        print(f"senet ladder join: the server refuses the bot key ({exc}){again}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _read_key(path: str) -> str | None:
+    """The key kept in ``path``; None when there is no such file (or no path)."""
+    if not path or not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as kept:
+        return kept.read().strip()
+
+
+def _key_file(path: str) -> int | None:
+    """A new file at ``path`` only its owner may read, open for the key (None
+    without a path): made before registering, so a path it cannot be made at
+    registers nothing."""
+    if not path:
+        return None
+    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+
+
+async def _register(args: argparse.Namespace, bot: BuiltInBot, games: list[str]) -> str:
+    """Register the bot and say which ladders it joins; its key."""
+    async with channel_of(args.server, args.tls_ca) as channel:
+        identity = args.identity
+        if not identity:
+            players = player_service_pb2_grpc.PlayerServiceStub(channel)
+            guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="bot author"))
+            identity = guest.identity_token
+        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+        ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+        registered = await ladder.RegisterBot(
+            lpb.RegisterBotRequest(name=args.name or bot.name, game_ids=games),
+            metadata=((IDENTITY_HEADER, identity), *admin),
+        )
+        found = registered.bot
+        print(f"bot {found.name} ({found.bot_id}), rated as {found.subject}")
+        for game in games:
+            index = await ladder.ListLadders(lpb.ListLaddersRequest(game_id=game, page_size=100))
+            if not index.ladders:
+                print(f"  {game}: no ladder yet (the operator starts one)")
+            for summary in index.ladders:
+                state = _STATE_WORDS.get(summary.state, "?")
+                ready = f"{summary.active_bots} of {summary.bots} bots ready"
+                print(f"  ladder {summary.ladder_id}: {state} ({ready}; this one once it plays)")
+        return registered.bot_key
+
+
+async def _play(worker: HostedBotWorker) -> None:
+    """Play until SIGINT or SIGTERM."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    await worker.run(stop)
