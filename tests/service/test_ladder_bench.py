@@ -132,3 +132,28 @@ async def test_a_server_without_rests_keeps_a_bot_benched_until_it_registers_aga
     assert not (await ladders.remote.bot(a.bot_id)).active
     again, _ = await ladders.remote.register(GUEST_ADA, "a", [GAME])
     assert (again.active, again.benches, again.benched_until) == (True, 0, 0)
+
+
+async def test_a_match_begun_before_a_bot_came_back_does_not_bench_it_again(
+    deployment: Deployment,
+) -> None:
+    """Its streak in that match is the one its last bench punished (a worker that
+    died in two matches at once is benched once, not once per match)."""
+    server = await deployment.start(ladder_interval_s=3600, ladder_presence_s=0)
+    ladders = ladders_of(server)
+    a, b = await register(ladders, "a", "b")
+    # No workers: every decision times out, two in a row bench.
+    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=2)
+    await ladders.start(Caller(is_admin=True), spec)
+    await ladders.pass_once()
+    (match,) = await ladders.in_flight(spec.ladder_id)
+    # a's last rest ended after this match began.
+    await _edit(ladders, a.bot_id, benches=1, benched_until=match.created_at + 0.001)
+
+    async def b_benched() -> bool:
+        await ladders.pass_once()
+        return not (await ladders.remote.bot(b.bot_id)).active
+
+    await wait_until(b_benched, 60)
+    kept = await ladders.remote.bot(a.bot_id)
+    assert kept.active and kept.benches == 1

@@ -381,8 +381,8 @@ class Ladders:
         self, spec: LadderSpec, record: LadderMatch, seen: _Pass, *, finished: bool = False
     ) -> None:
         """Bench each bot of ``record`` whose seat timed out too often in a row; once
-        the match is ``finished``, clear the benches in a row of each bot that came
-        back before it started and was not benched in it."""
+        the match is ``finished``, clear the benches in a row of each bot not benched
+        in it. Only matches begun after a bot's last rest ended judge it."""
         try:
             stored = await self.matches.store.load(record.match_id)
         except MatchNotFound:
@@ -393,12 +393,14 @@ class Ladders:
         for seat, bot_id in enumerate(record.bot_ids):
             bot = seen.bots.get(bot_id)
             in_a_row = clock.timeouts[seat] if seat < len(clock.timeouts) else 0
-            if bot is None or not bot.active:
+            if bot is None or not bot.active or record.created_at < bot.benched_until:
+                # A match begun before the bot's last rest ended judged it already:
+                # its streak then is the one that bench punished.
                 continue
             if in_a_row >= spec.inactive_after:
                 note = f"{in_a_row} decisions in a row timed out (match {record.match_id})"
                 rest = self.settings.ladder_bench_rest_s
                 seen.bots[bot_id] = await self.remote.bench(bot_id, note, rest)
                 log.info("bot benched", extra={"bot": bot_id, "why": note})
-            elif finished and bot.benches and record.created_at >= bot.benched_until:
+            elif finished and bot.benches:
                 seen.bots[bot_id] = await self.remote.clear_benches(bot_id)
