@@ -103,6 +103,7 @@ _.log_message
 # senet.v1.LadderService: the RPCs grpc dispatches by name.
 _.RegisterBot
 _.ListBots
+_.RetireBot
 _.StartLadder
 _.GetLadder
 _.ListLadders

@@ -16,8 +16,11 @@ import pytest
 from senet.bots.hosted import HostedBotWorker
 from senet.cli.bot_calls import BuiltInBot
 from senet.service.access import Caller
+from senet.service.identity import Identity
 from senet.service.ladder import LadderSpec
+from senet.service.server import RunningServer
 from tests.service.conftest import GUEST_ADA, Deployment, wait_until
+from tests.service.test_bot_registration import guest_token
 from tests.service.test_ladder import ladders_of
 
 GAME = "pebbles"
@@ -220,3 +223,36 @@ async def test_join_enters_a_strategy_and_its_key_file_brings_it_back_after_a_be
     out = (await proc.communicate())[0].decode()
     assert proc.returncode == 2 and "refuses the bot key" in out, out
     assert f"delete {key_file} to register it again" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_a_tournaments_own_bots_are_retired_when_it_ends_and_retire_takes_one_off(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(ladder_interval_s=0.05)
+    where = f"127.0.0.1:{server.port}"
+    ladders = ladders_of(server)
+    code, out = await _senet(
+        "tournament", "--server", where, "create", "--game", GAME, "--format", "round-robin",
+        "--bots", "random,greedy", "--decision-ms", "2000",
+    )  # fmt: skip
+    assert code == 0 and "finished" in out, out
+    assert await ladders.remote.bots() == []  # registered for it alone, retired with it
+
+    client = deployment.client(server)
+    token = await guest_token(client)
+    owner = await ladders_identity(server, token)
+    kept, _ = await ladders.remote.register(owner, "kept", [GAME])
+    retire = ("ladder", "--server", where, "retire", "--bot", kept.bot_id)
+    code, out = await _senet(*retire)
+    assert code == 1 and "UNAUTHENTICATED" in out, out
+    code, out = await _senet(*retire, "--identity", token)
+    assert code == 0 and f"bot kept ({kept.bot_id}) retired at " in out, out
+    assert await ladders.remote.bots() == []
+
+
+async def ladders_identity(server: RunningServer, token: str) -> Identity:
+    """The identity a token stands for on ``server``."""
+    assert server.ladder_servicer is not None
+    return await server.ladder_servicer.identities.verify(token)

@@ -63,6 +63,13 @@ def add_owner_arguments(parser: argparse.ArgumentParser, identity_help: str) -> 
     )
 
 
+def owner_metadata(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The ``--identity`` and ``--admin-key`` given, as call metadata."""
+    headers = [(IDENTITY_HEADER, args.identity)] if args.identity else []
+    headers += [("x-senet-admin-key", args.admin_key)] if args.admin_key else []
+    return tuple(headers)
+
+
 def run_calls(command: str, work: Callable[[], Coroutine[Any, Any, T]]) -> T | int:
     """Run a command's calls: what they return; a refused call is its message on
     stderr and status 1, an interrupt a clean exit (status 0)."""

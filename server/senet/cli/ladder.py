@@ -27,6 +27,7 @@ from senet.cli.bot_calls import (
     BuiltInBot,
     add_owner_arguments,
     channel_of,
+    owner_metadata,
     parse_bots,
     run_calls,
 )
@@ -76,6 +77,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "join", help="enter a strategy in its games' ladders as your bot, and play it"
     )
     add_join_arguments(join)
+    retire = actions.add_parser(
+        "retire", help="retire a bot of yours: its key stops working, its ratings stay"
+    )
+    retire.add_argument("--bot", required=True, help="the bot's id")
+    add_owner_arguments(retire, "identity token of the bot's owner (env SENET_IDENTITY)")
     listed = actions.add_parser("list", help="print every ladder of the server")
     listed.add_argument("--game", default="", help="only the ladders of this game")
     listed.add_argument(
@@ -127,6 +133,16 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
     return 0
 
 
+async def _retire(args: argparse.Namespace) -> int:
+    async with channel_of(args.server, args.tls_ca) as channel:
+        retired = await ladder_service_pb2_grpc.LadderServiceStub(channel).RetireBot(
+            lpb.RetireBotRequest(bot_id=args.bot), metadata=owner_metadata(args)
+        )
+    when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(retired.retired_ms / 1000))
+    print(f"bot {retired.bot.name} ({retired.bot.bot_id}) retired at {when}")
+    return 0
+
+
 _VERDICT_TEXT = {
     lpb.HEAD_TO_HEAD_VERDICT_A_STRONGER: "A is stronger",
     lpb.HEAD_TO_HEAD_VERDICT_NOT_STRONGER: "A is not stronger",
@@ -136,8 +152,6 @@ _VERDICT_TEXT = {
 
 async def _test(args: argparse.Namespace) -> int:
     """Start a head-to-head test and report it until it decides."""
-    headers = [(IDENTITY_HEADER, args.identity)] if args.identity else []
-    headers += [("x-senet-admin-key", args.admin_key)] if args.admin_key else []
     async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         started = await ladder.StartHeadToHead(
@@ -149,7 +163,7 @@ async def _test(args: argparse.Namespace) -> int:
                 p1=args.p1,
                 decision_ms=args.decision_ms,
             ),
-            metadata=tuple(headers),
+            metadata=owner_metadata(args),
         )
         print(f"test {started.test_id} started")
         ask = lpb.GetHeadToHeadRequest(test_id=started.test_id)
@@ -260,6 +274,8 @@ def run(args: argparse.Namespace) -> int:
         return run_calls("ladder", lambda: _start(args, bots))
     if args.ladder_command == "join":
         return run_join(args)
+    if args.ladder_command == "retire":
+        return run_calls("ladder", lambda: _retire(args))
     if args.ladder_command == "test":
         return run_calls("ladder", lambda: _test(args))
     if args.ladder_command == "list":

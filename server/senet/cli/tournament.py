@@ -126,6 +126,13 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            # Registered for this tournament only: off the server's listings and
+            # ladders with it (their ratings and matches stay).
+            for entrant in entrants[: len(bots)]:
+                await stub.RetireBot(
+                    lpb.RetireBotRequest(bot_id=entrant.bot_id),
+                    metadata=((IDENTITY_HEADER, identity), *admin),
+                )
         print_standings(got)
     return 0
 

@@ -30,11 +30,13 @@ class RemoteBotNames(Protocol):
     """The registry's answer to match creation: the name a registered bot's seat
     shows (:class:`senet.service.remote_bots.RemoteBots` implements it)."""
 
-    async def seat_name(self, strategy: str, game_id: str) -> str:
-        """The registered name of the bot ``strategy`` names.
+    async def seat_name(self, strategy: str, game_id: str, *, clocked: bool) -> str:
+        """The registered name of the bot ``strategy`` names, for a match with a
+        clock or without (``clocked``).
 
         Raises:
-            BotNotFound: no bot is registered under that id.
+            BotNotFound: no bot is registered under that id, or it was retired and
+                the match has no clock (its seats would wait for ever).
             MalformedRequest: the bot does not play ``game_id``.
         """
         ...

@@ -93,7 +93,7 @@ async def create_match(
         raise errors.MalformedRequest("leave_bot_strategy goes with LEAVE_POLICY_BOT only")
     if time_control is not None:
         check_time_control(time_control)
-    seats = await _named_seats(access, game.info.id, seats)
+    seats = await _named_seats(access, game.info.id, seats, clocked=time_control is not None)
     real_seed = secrets.randbits(64) if seed is None else seed
     salt = secrets.token_hex(16)
     meta = MatchMeta(
@@ -158,20 +158,22 @@ async def create_match(
 
 
 async def _named_seats(
-    access: MatchAccess, game_id: str, seats: Sequence[SeatPlan]
+    access: MatchAccess, game_id: str, seats: Sequence[SeatPlan], *, clocked: bool
 ) -> list[SeatPlan]:
-    """The seat plans, each registered bot's seat named after its bot.
+    """The seat plans, each registered bot's seat named after its bot (``clocked``:
+    whether the match has a clock, which plays a retired bot's decisions).
 
     Raises:
-        BotNotFound: a seat names a bot nobody registered (its decisions would
-            wait for a worker that can never come).
+        BotNotFound: a seat names a bot nobody registered, or one retired in a
+            match without a clock (its decisions would wait for a worker that can
+            never come).
         MalformedRequest: a seat names a bot that does not play this game.
     """
     registry = access.remote_bots
     if registry is None:
         return list(seats)
     return [
-        replace(plan, name=await registry.seat_name(plan.bot_strategy, game_id))
+        replace(plan, name=await registry.seat_name(plan.bot_strategy, game_id, clocked=clocked))
         if plan.kind == "bot" and is_remote_strategy(plan.bot_strategy)
         else plan
         for plan in seats

@@ -174,6 +174,12 @@ class BotNotFound(ServiceError):
     reason = "BOT_NOT_FOUND"
 
 
+class NotYourBot(ServiceError):
+    """A bot retired by someone other than its owner (without the admin key)."""
+
+    reason = "NOT_YOUR_BOT"
+
+
 class LadderNotFound(ServiceError):
     reason = "LADDER_NOT_FOUND"
 

@@ -57,6 +57,7 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.BadBotKey: grpc.StatusCode.UNAUTHENTICATED,
     errors.BotRegistrationRefused: grpc.StatusCode.PERMISSION_DENIED,
     errors.BotNotFound: grpc.StatusCode.NOT_FOUND,
+    errors.NotYourBot: grpc.StatusCode.PERMISSION_DENIED,
     errors.LadderNotFound: grpc.StatusCode.NOT_FOUND,
     errors.TestNotFound: grpc.StatusCode.NOT_FOUND,
     errors.TournamentNotFound: grpc.StatusCode.NOT_FOUND,

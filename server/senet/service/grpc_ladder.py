@@ -221,6 +221,17 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
 
         return await self._unary("ListBots", context, body)
 
+    async def RetireBot(self, request: pb.RetireBotRequest, context: Any) -> pb.RetireBotResponse:
+        async def body(caller: Caller) -> pb.RetireBotResponse:
+            owner = await self.maybe_identity(context)
+            bot = await self.remote.retire(request.bot_id, owner, is_admin=caller.is_admin)
+            seen = await self.remote.workers_seen()
+            return pb.RetireBotResponse(
+                bot=bot_to_proto(bot, seen), retired_ms=int(bot.retired_at * 1000)
+            )
+
+        return await self._unary("RetireBot", context, body)
+
     async def StartLadder(
         self, request: pb.StartLadderRequest, context: Any
     ) -> pb.StartLadderResponse:

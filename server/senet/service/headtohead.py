@@ -120,7 +120,7 @@ class HeadToHeads:
         info = get_game(game_id).info
         if not info.min_seats <= 2 <= info.max_seats:
             raise errors.MalformedRequest(f"{info.name} is not played by two")
-        a, b = await self.remote.bot(bot_a), await self.remote.bot(bot_b)
+        a, b = await self.remote.serving(bot_a), await self.remote.serving(bot_b)
         if game_id not in a.games or game_id not in b.games:
             raise errors.MalformedRequest(f"both bots must be registered for {game_id}")
         if not caller.is_admin:

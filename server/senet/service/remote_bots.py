@@ -28,6 +28,13 @@ is a rest, doubled for each bench in a row (:func:`rest_s`), after which the lad
 seats it again once its worker calls. A worker that died and was restarted with the
 same key so plays again without a new key, and one that keeps calling but times
 out is tried ever more rarely.
+
+Its owner (or the admin key) retires a bot (:meth:`RemoteBots.retire`): its key
+is revoked and it leaves the listings, the ladders and its owner's count, but its
+record stays, so that the matches already planned with it (a ladder slot claimed,
+a tournament round, a test) are still created and played, its decisions played
+by their clocks, and its ratings and matches stay under its subject. Registering
+the name again brings it back.
 """
 
 from __future__ import annotations
@@ -167,6 +174,7 @@ class RemoteBot:
         benched_until: When its rest ends (Unix seconds): its worker calling after
             that brings it back. 0: not benched, or benched until it registers
             again.
+        retired_at: When its owner retired it (Unix seconds); 0: it is not.
     """
 
     bot_id: str
@@ -179,6 +187,7 @@ class RemoteBot:
     note: str = ""
     benches: int = 0
     benched_until: float = 0.0
+    retired_at: float = 0.0
 
     def may_come_back(self, now: float, worker_seen: float | None) -> bool:
         """Whether a benched bot's rest is over at ``now`` and its worker called
@@ -249,8 +258,10 @@ class RemoteBots:
         key = "sbk_" + secrets.token_urlsafe(32)
         bot_id = bot_id_of(owner.subject, name)
         old_doc = await self.store.get(BOTS, bot_id)
+        old = RemoteBot.from_json(old_doc) if old_doc is not None else None
         limit = self.policy.max_per_owner
-        if old_doc is None and limit and not (is_admin and self.policy.admin_key_set):
+        held_already = old is not None and not old.retired_at
+        if not held_already and limit and not (is_admin and self.policy.admin_key_set):
             held = sum(1 for b in await self.bots() if b.owner == owner.subject)
             if held >= limit:
                 raise errors.QuotaExceeded(
@@ -258,10 +269,10 @@ class RemoteBots:
                     "(register one of them again to replace its key)",
                     {"quota": "bots_per_owner", "limit": limit},
                 )
-        created = RemoteBot.from_json(old_doc).created_at if old_doc else time.time()
+        created = old.created_at if old is not None else time.time()
         bot = RemoteBot(bot_id, owner.subject, name, wanted, key_hash(key), created)
-        if old_doc is not None:
-            await self.store.delete(KEYS, RemoteBot.from_json(old_doc).key_hash)
+        if old is not None:
+            await self.store.delete(KEYS, old.key_hash)
         await self.store.put(BOTS, bot_id, bot.to_json())
         await self.store.put(KEYS, bot.key_hash, bot_id)
         await self.players.put_player(bot.subject, dumps({"name": name}))
@@ -274,15 +285,30 @@ class RemoteBots:
             raise errors.BotNotFound(f"no bot {bot_id!r}")
         return RemoteBot.from_json(doc)
 
-    async def seat_name(self, strategy: str, game_id: str) -> str:
+    async def serving(self, bot_id: str) -> RemoteBot:
+        """A bot that may enter new tournaments and tests: registered, not retired.
+
+        Raises: BotNotFound."""
+        bot = await self.bot(bot_id)
+        if bot.retired_at:
+            raise errors.BotNotFound(f"bot {bot.name!r} ({bot_id}) was retired by its owner")
+        return bot
+
+    async def seat_name(self, strategy: str, game_id: str, *, clocked: bool) -> str:
         """The name a seat of the bot ``strategy`` (``remote:<bot id>``) shows in
         a ``game_id`` match (see :class:`senet.service.bot_names.RemoteBotNames`).
 
         Raises:
-            BotNotFound: no bot is registered under that id.
+            BotNotFound: no bot is registered under that id, or it was retired and
+                the match has no clock.
             MalformedRequest: the bot does not play ``game_id``.
         """
         bot = await self.bot(strategy.removeprefix(REMOTE_PREFIX))
+        if bot.retired_at and not clocked:
+            raise errors.BotNotFound(
+                f"bot {bot.name!r} ({bot.bot_id}) was retired by its owner: nothing "
+                "would play its seats in a match without a clock"
+            )
         if game_id not in bot.games:
             raise errors.MalformedRequest(
                 f"bot {bot.name!r} ({bot.bot_id}) plays {', '.join(bot.games)}, not {game_id}",
@@ -291,9 +317,37 @@ class RemoteBots:
         return bot.name
 
     async def bots(self) -> list[RemoteBot]:
-        """Every registered bot, oldest first."""
+        """Every registered bot not retired, oldest first."""
         found = [RemoteBot.from_json(doc) for doc in (await self.store.all(BOTS)).values()]
-        return sorted(found, key=lambda b: (b.created_at, b.bot_id))
+        return sorted(
+            (b for b in found if not b.retired_at), key=lambda b: (b.created_at, b.bot_id)
+        )
+
+    async def retire(self, bot_id: str, by: Identity | None, *, is_admin: bool) -> RemoteBot:
+        """Retire ``bot_id`` for its owner ``by`` (or the admin key): revoke its key
+        and leave it out of the listings and ladders. Retiring it again answers
+        the bot as first retired.
+
+        Raises:
+            BotNotFound: no such bot.
+            IdentityRequired: neither an identity nor the admin key.
+            NotYourBot: the identity is not the bot's owner.
+        """
+        if not bot_id or len(bot_id) > 80:
+            raise errors.MalformedRequest("bot_id must be 1-80 characters", {"field": "bot_id"})
+        bot = await self.bot(bot_id)
+        if not (is_admin and self.policy.admin_key_set):
+            if by is None:
+                raise errors.IdentityRequired(
+                    "retiring a bot needs its owner's identity token (x-senet-identity)"
+                )
+            if by.subject != bot.owner:
+                raise errors.NotYourBot(f"bot {bot.name!r} ({bot_id}) is not {by.subject}'s")
+        if bot.retired_at:
+            return bot
+        await self.store.delete(KEYS, bot.key_hash)
+        retired = replace(bot, active=False, note="retired by its owner", retired_at=time.time())
+        return await self._put(retired)
 
     async def by_key(self, key: str) -> RemoteBot:
         """The bot holding ``key``.

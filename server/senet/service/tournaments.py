@@ -160,7 +160,7 @@ class Tournaments:
         field: list[Entrant] = []
         for bot_id, subject, display_name in entrants:
             if bot_id:
-                bot = await self.remote.bot(bot_id)
+                bot = await self.remote.serving(bot_id)
                 if game_id not in bot.games:
                     raise errors.MalformedRequest(f"bot {bot.name} is not registered for {game_id}")
                 field.append(Entrant(bot.subject, bot.name, bot.bot_id))
