@@ -383,7 +383,12 @@ class LadderPages:
             return self._failed(request, error)
         found = next((b for b in bots if b.bot_id == bot_id), None)
         if found is None:
-            return self._page(request, "Not found", "<p>No such bot.</p>", 404)
+            return self._page(
+                request,
+                "Not found",
+                "<p>No such bot: never registered, or retired by its owner.</p>",
+                404,
+            )
         try:
             player = await players.GetPlayer(ppb.GetPlayerRequest(subject=found.subject))
         except grpc.aio.AioRpcError as error:
