@@ -16,11 +16,12 @@ import pytest
 
 from senet.service.access import Caller
 from senet.service.ladder import LadderSpec
+from senet.service.ratings import RatingValue
 from senet.service.records import dumps
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, match_pb2
 from senet.v1 import match_service_pb2 as ms
-from tests.service.conftest import Client, Code, Deployment, expect_error
+from tests.service.conftest import Client, Code, Deployment, expect_error, wait_until
 from tests.service.test_bot_registration import ADMIN, guest_token
 from tests.service.test_ladder import ladders_of
 from tests.service.test_remote_bots import GAME, acquire, remote_seat
@@ -145,3 +146,27 @@ async def test_a_retired_bot_is_seated_only_where_a_clock_plays_it(
     )
     ladder = await _stub(client).GetLadder(lpb.GetLadderRequest(ladder_id=spec.ladder_id))
     assert {s.bot.name for s in ladder.standings} == {"kept", "third"}
+
+
+async def test_a_match_drawn_before_the_retirement_is_rated_under_the_bots_subject(
+    deployment: Deployment,
+) -> None:
+    # No workers: the clock plays every decision (20 ms), too few in a row to bench.
+    server = await deployment.start(ladder_interval_s=3600, ladder_presence_s=0)
+    client = deployment.client(server)
+    ladders = ladders_of(server)
+    owner = await guest_token(client)
+    gone, kept = [await _register(client, owner, n) for n in ("gone", "kept")]
+    spec = LadderSpec(GAME, 2, decision_ms=20, max_in_flight=1, inactive_after=100_000)
+    spec = await ladders.start(Caller(is_admin=True), spec)
+    planned = [gone.bot.bot_id, kept.bot.bot_id]
+    await ladders.slots.claim(f"ladder:{spec.ladder_id}:0:0", dumps(planned))
+    await _retire(client, gone.bot.bot_id, ("x-senet-identity", owner))
+
+    async def played() -> bool:
+        await ladders.pass_once()
+        return await ladders.played(spec.ladder_id) >= 1
+
+    await wait_until(played, 60)
+    docs = await ladders.players.ratings(spec.ladder_id, [gone.bot.subject, kept.bot.subject])
+    assert [RatingValue.from_json(d).matches for d in docs] == [1, 1]

@@ -343,7 +343,7 @@ class Ladders:
         if result.status == "finished":
             await self._judge_timeouts(spec, record, seen, finished=True)
             results = [
-                SeatResult(seen.bots[b].subject if b in seen.bots else f"bot:?/{b}", place)
+                SeatResult(await self._subject(b, seen), place)
                 for b, place in zip(record.bot_ids, result.places, strict=True)
             ]
             settled = await ratings.settle(
@@ -363,6 +363,17 @@ class Ladders:
         )
         await self.slots.end(slot)
         await self.slots.position(pointer, slot_of, inflight)
+
+    async def _subject(self, bot_id: str, seen: _Pass) -> str:
+        """The subject a ladder match's bot is rated under: a bot retired since the
+        match was drawn, or no longer playing the game, too."""
+        bot = seen.bots.get(bot_id)
+        if bot is None:
+            try:
+                bot = await self.remote.bot(bot_id)
+            except errors.BotNotFound:
+                return f"bot:?/{bot_id}"
+        return bot.subject
 
     def _choose(self, spec: LadderSpec, slot: str, seen: _Pass) -> list[str] | None:
         candidates = [

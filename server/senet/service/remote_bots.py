@@ -363,8 +363,8 @@ class RemoteBots:
         if bot is None:
             raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         found = RemoteBot.from_json(bot)
-        if not secrets.compare_digest(found.key_hash, hashed):
-            raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
+        if not secrets.compare_digest(found.key_hash, hashed) or found.retired_at:
+            raise errors.BadBotKey("no bot holds this key (it may have been replaced or retired)")
         return found
 
     async def bench(self, bot_id: str, note: str, first_rest_s: float) -> RemoteBot:
