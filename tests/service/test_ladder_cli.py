@@ -227,7 +227,7 @@ async def test_join_enters_a_strategy_and_its_key_file_brings_it_back_after_a_be
 
 @pytest.mark.slow
 @pytest.mark.parametrize("store_kind", ["memory"])
-async def test_a_tournaments_own_bots_are_retired_when_it_ends_and_retire_takes_one_off(
+async def test_tournament_bots_retire_with_it_and_ladder_bots_and_retire_list_and_take_one_off(
     deployment: Deployment,
 ) -> None:
     server = await deployment.start(ladder_interval_s=0.05)
@@ -244,12 +244,21 @@ async def test_a_tournaments_own_bots_are_retired_when_it_ends_and_retire_takes_
     token = await guest_token(client)
     owner = await ladders_identity(server, token)
     kept, _ = await ladders.remote.register(owner, "kept", [GAME])
+    code, out = await _senet("ladder", "--server", where, "bots", "--game", GAME)
+    _, row, worker = out.splitlines()
+    assert code == 0 and row.split()[:4] == ["kept", kept.bot_id, GAME, "active"], out
+    assert (
+        worker.strip()
+        == f"{kept.subject}: no worker has called yet (ladders seat it once one does)"
+    )
     retire = ("ladder", "--server", where, "retire", "--bot", kept.bot_id)
     code, out = await _senet(*retire)
     assert code == 1 and "UNAUTHENTICATED" in out, out
     code, out = await _senet(*retire, "--identity", token)
     assert code == 0 and f"bot kept ({kept.bot_id}) retired at " in out, out
     assert await ladders.remote.bots() == []
+    code, out = await _senet("ladder", "--server", where, "bots", "--game", GAME)
+    assert code == 0 and out == f"no bots registered for {GAME}\n", out
 
 
 async def ladders_identity(server: RunningServer, token: str) -> Identity:

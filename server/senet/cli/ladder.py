@@ -32,7 +32,7 @@ from senet.cli.bot_calls import (
     run_calls,
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
-from senet.text.bot_state import bench_words
+from senet.text.bot_state import bench_words, worker_words
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
@@ -88,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--top", type=int, default=1, help="leaders shown per ladder (1-10, default 1)"
     )
     listed.add_argument("--json", action="store_true", help="print JSON")
+    bots = actions.add_parser("bots", help="print the registered bots: ids, games, state")
+    bots.add_argument("--game", default="", help="only the bots of this game")
+    bots.add_argument("--json", action="store_true", help="print JSON")
     for name in ("status", "standings"):
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
@@ -224,6 +227,27 @@ _STATE_TEXT = {
 }
 
 
+async def _bots(args: argparse.Namespace) -> int:
+    """Print the registered bots (a bot author's ids for ``retire`` and ``test``)."""
+    async with channel_of(args.server, args.tls_ca) as channel:
+        got = await ladder_service_pb2_grpc.LadderServiceStub(channel).ListBots(
+            lpb.ListBotsRequest(game_id=args.game)
+        )
+    if args.json:
+        print(json.dumps(json_format.MessageToDict(got, preserving_proto_field_name=True)))
+        return 0
+    if not got.bots:
+        print("no bots registered" + (f" for {args.game}" if args.game else ""))
+        return 0
+    now_ms = time.time() * 1000
+    print(f"{'bot':24} {'id':20}  {'games':24} state")
+    for bot in got.bots:
+        state = bench_words(bot, now_ms) or "active"
+        print(f"{bot.name:24} {bot.bot_id:20}  {','.join(bot.game_ids)[:24]:24} {state}")
+        print(f"{'':24} {bot.subject}: {worker_words(bot, now_ms)}")
+    return 0
+
+
 async def _list(args: argparse.Namespace) -> int:
     """Print every ladder (all pages), or those of one game."""
     ladders: list[lpb.LadderSummary] = []
@@ -278,6 +302,8 @@ def run(args: argparse.Namespace) -> int:
         return run_calls("ladder", lambda: _retire(args))
     if args.ladder_command == "test":
         return run_calls("ladder", lambda: _test(args))
+    if args.ladder_command == "bots":
+        return run_calls("ladder", lambda: _bots(args))
     if args.ladder_command == "list":
         return run_calls("ladder", lambda: _list(args))
     return run_calls("ladder", lambda: _show(args))
