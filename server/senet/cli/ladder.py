@@ -240,11 +240,10 @@ async def _bots(args: argparse.Namespace) -> int:
         print("no bots registered" + (f" for {args.game}" if args.game else ""))
         return 0
     now_ms = time.time() * 1000
-    print(f"{'bot':24} {'id':20}  {'games':24} state")
+    print(f"{'bot':32} {'id':20}  games")
     for bot in got.bots:
-        state = bench_words(bot, now_ms) or "active"
-        print(f"{bot.name:24} {bot.bot_id:20}  {','.join(bot.game_ids)[:24]:24} {state}")
-        print(f"{'':24} {bot.subject}: {worker_words(bot, now_ms)}")
+        print(f"{bot.name:32} {bot.bot_id:20}  {', '.join(bot.game_ids)}")
+        print(f"    {bench_words(bot, now_ms) or 'active'}; {worker_words(bot, now_ms)}")
     return 0
 
 
