@@ -94,6 +94,8 @@ def run_join(args: argparse.Namespace) -> int:
             print("its key is kept nowhere: the next run registers it again (--key-file keeps it)")
     else:
         print(f"bot key from {args.key_file}")
+        if games or args.name:
+            print("(--games and --name are set when the bot registers: ignored with a kept key)")
     worker = HostedBotWorker(
         args.server,
         key,
