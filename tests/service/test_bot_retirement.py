@@ -170,3 +170,25 @@ async def test_a_match_drawn_before_the_retirement_is_rated_under_the_bots_subje
     await wait_until(played, 60)
     docs = await ladders.players.ratings(spec.ladder_id, [gone.bot.subject, kept.bot.subject])
     assert [RatingValue.from_json(d).matches for d in docs] == [1, 1]
+
+
+async def test_a_bots_own_key_retires_it_and_a_retry_answers_the_same(
+    deployment: Deployment,
+) -> None:
+    """An author who let ``senet ladder join`` register the bot under a throwaway
+    guest holds only its key."""
+    server = await deployment.start()
+    client = deployment.client(server)
+    mine = await _register(client, await guest_token(client), "mine")
+    theirs = await _register(client, await guest_token(client), "theirs")
+    wrong = _retire(client, theirs.bot.bot_id, ("x-senet-bot-key", mine.bot_key))
+    await expect_error(wrong, Code.PERMISSION_DENIED, "NOT_YOUR_BOT")
+    forged = _retire(client, "", ("x-senet-bot-key", "sbk_forged"))
+    await expect_error(forged, Code.UNAUTHENTICATED, "BAD_BOT_KEY")
+    retired = await _retire(client, "", ("x-senet-bot-key", mine.bot_key))
+    assert retired.bot.bot_id == mine.bot.bot_id and retired.retired_ms > 0
+    assert await _retire(client, "", ("x-senet-bot-key", mine.bot_key)) == retired
+    assert await _retire(client, mine.bot.bot_id, ("x-senet-bot-key", mine.bot_key)) == retired
+    assert await _listed(client) == {"theirs"}
+    refused = await expect_error(acquire(client, mine.bot_key), Code.UNAUTHENTICATED, "BAD_BOT_KEY")
+    assert "retired" in refused.message

@@ -218,11 +218,15 @@ async def test_join_enters_a_strategy_and_its_key_file_brings_it_back_after_a_be
         await proc.wait()
         other.cancel()
         await asyncio.gather(other, return_exceptions=True)
-    key_file.write_text("sbk_replaced\n")
+    # Its key retires it (the join registered it under a guest nobody kept).
+    code, out = await _senet("ladder", "--server", where, "retire", "--key-file", str(key_file))
+    assert code == 0 and f"bot mine ({mine}) retired at " in out, out
     proc = await _join(where, "--strategy", "greedy", "--key-file", str(key_file))
     out = (await proc.communicate())[0].decode()
-    assert proc.returncode == 2 and "refuses the bot key" in out, out
+    assert proc.returncode == 2 and "refuses the bot key" in out and "retired" in out, out
     assert f"delete {key_file} to register it again" in out, out
+    code, out = await _senet("ladder", "--server", where, "retire", "--key-file", "/nonexistent")
+    assert code == 2 and "cannot read the key" in out, out
 
 
 @pytest.mark.slow

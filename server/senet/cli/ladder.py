@@ -16,6 +16,8 @@ import argparse
 import asyncio
 import json
 import os
+import sys
+import textwrap
 import time
 from collections.abc import Sequence
 
@@ -38,6 +40,8 @@ from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
+#: The width the notes on bots are wrapped to (a terminal's 80 columns).
+WIDTH = 80
 #: Leaders asked per ladder for ``list`` (the server's most, ListLaddersRequest.top).
 LEADERS_ASKED = 10
 
@@ -80,7 +84,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     retire = actions.add_parser(
         "retire", help="retire a bot of yours: its key stops working, its ratings stay"
     )
-    retire.add_argument("--bot", required=True, help="the bot's id")
+    which = retire.add_mutually_exclusive_group(required=True)
+    which.add_argument("--bot", help="the bot's id (with its owner's --identity)")
+    which.add_argument("--key-file", help="the file holding the bot's key (senet ladder join's)")
     add_owner_arguments(retire, "identity token of the bot's owner (env SENET_IDENTITY)")
     listed = actions.add_parser("list", help="print every ladder of the server")
     listed.add_argument("--game", default="", help="only the ladders of this game")
@@ -137,9 +143,17 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
 
 
 async def _retire(args: argparse.Namespace) -> int:
+    metadata = owner_metadata(args)
+    if args.key_file:
+        try:
+            with open(args.key_file, encoding="utf-8") as kept:
+                metadata += (("x-senet-bot-key", kept.read().strip()),)
+        except OSError as exc:
+            print(f"senet ladder retire: cannot read the key: {exc}", file=sys.stderr)
+            return 2
     async with channel_of(args.server, args.tls_ca) as channel:
         retired = await ladder_service_pb2_grpc.LadderServiceStub(channel).RetireBot(
-            lpb.RetireBotRequest(bot_id=args.bot), metadata=owner_metadata(args)
+            lpb.RetireBotRequest(bot_id=args.bot or ""), metadata=metadata
         )
     when = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(retired.retired_ms / 1000))
     print(f"bot {retired.bot.name} ({retired.bot.bot_id}) retired at {when}")
@@ -216,7 +230,8 @@ async def _show(args: argparse.Namespace) -> int:
     now_ms = time.time() * 1000
     for row in got.standings:
         if not row.bot.active:
-            print(f"{row.bot.name}: {bench_words(row.bot, now_ms)}")
+            said = f"{row.bot.name}: {bench_words(row.bot, now_ms)}"
+            print(textwrap.fill(said, WIDTH, subsequent_indent="    "))
     return 0
 
 
@@ -243,7 +258,8 @@ async def _bots(args: argparse.Namespace) -> int:
     print(f"{'bot':32} {'id':20}  games")
     for bot in got.bots:
         print(f"{bot.name:32} {bot.bot_id:20}  {', '.join(bot.game_ids)}")
-        print(f"    {bench_words(bot, now_ms) or 'active'}; {worker_words(bot, now_ms)}")
+        state = f"{bench_words(bot, now_ms) or 'active'}; {worker_words(bot, now_ms)}"
+        print(textwrap.fill(state, WIDTH, initial_indent="    ", subsequent_indent="    "))
     return 0
 
 

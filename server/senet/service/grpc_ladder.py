@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from senet.service import errors
 from senet.service.access import Caller
+from senet.service.grpc_bots import BOT_KEY_HEADER
 from senet.service.grpc_calls import run_unary
 from senet.service.grpc_players import IDENTITY_HEADER, rating_to_proto
 from senet.service.headtohead import HeadToHeads
@@ -224,7 +225,15 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
     async def RetireBot(self, request: pb.RetireBotRequest, context: Any) -> pb.RetireBotResponse:
         async def body(caller: Caller) -> pb.RetireBotResponse:
             owner = await self.maybe_identity(context)
-            bot = await self.remote.retire(request.bot_id, owner, is_admin=caller.is_admin)
+            key = next(
+                (
+                    v.strip()
+                    for k, v in context.invocation_metadata() or ()
+                    if k == BOT_KEY_HEADER and isinstance(v, str)
+                ),
+                "",
+            )
+            bot = await self.remote.retire(request.bot_id, owner, is_admin=caller.is_admin, key=key)
             seen = await self.remote.workers_seen()
             return pb.RetireBotResponse(
                 bot=bot_to_proto(bot, seen), retired_ms=int(bot.retired_at * 1000)

@@ -29,12 +29,12 @@ seats it again once its worker calls. A worker that died and was restarted with 
 same key so plays again without a new key, and one that keeps calling but times
 out is tried ever more rarely.
 
-Its owner (or the admin key) retires a bot (:meth:`RemoteBots.retire`): its key
-is revoked and it leaves the listings, the ladders and its owner's count, but its
-record stays, so that the matches already planned with it (a ladder slot claimed,
-a tournament round, a test) are still created and played, its decisions played
-by their clocks, and its ratings and matches stay under its subject. Registering
-the name again brings it back.
+Its owner (or the admin key, or its own key) retires a bot
+(:meth:`RemoteBots.retire`): its key is refused and it leaves the listings, the
+ladders and its owner's count, but its record stays, so that the matches already
+planned with it (a ladder slot claimed, a tournament round, a test) are still
+created and played, its decisions played by their clocks, and its ratings and
+matches stay under its subject. Registering the name again brings it back.
 """
 
 from __future__ import annotations
@@ -323,34 +323,56 @@ class RemoteBots:
             (b for b in found if not b.retired_at), key=lambda b: (b.created_at, b.bot_id)
         )
 
-    async def retire(self, bot_id: str, by: Identity | None, *, is_admin: bool) -> RemoteBot:
-        """Retire ``bot_id`` for its owner ``by`` (or the admin key): revoke its key
-        and leave it out of the listings and ladders. Retiring it again answers
-        the bot as first retired.
+    async def retire(
+        self, bot_id: str, by: Identity | None, *, is_admin: bool, key: str = ""
+    ) -> RemoteBot:
+        """Retire a bot: leave it out of the listings and ladders, and refuse its
+        key. Who may: its owner ``by``, the admin key, or the bot's own ``key``
+        (``bot_id`` may then be empty). Retiring it again answers the bot as first
+        retired, so a retry is safe: the key still names its retired bot here.
 
         Raises:
             BotNotFound: no such bot.
-            IdentityRequired: neither an identity nor the admin key.
-            NotYourBot: the identity is not the bot's owner.
+            BadBotKey: a key no bot holds.
+            IdentityRequired: no identity, key or admin key.
+            NotYourBot: the identity, or the key, is not the bot's.
         """
-        if not bot_id or len(bot_id) > 80:
-            raise errors.MalformedRequest("bot_id must be 1-80 characters", {"field": "bot_id"})
-        bot = await self.bot(bot_id)
-        if not (is_admin and self.policy.admin_key_set):
-            if by is None:
-                raise errors.IdentityRequired(
-                    "retiring a bot needs its owner's identity token (x-senet-identity)"
-                )
-            if by.subject != bot.owner:
-                raise errors.NotYourBot(f"bot {bot.name!r} ({bot_id}) is not {by.subject}'s")
+        if len(bot_id) > 80 or not (bot_id or key):
+            raise errors.MalformedRequest(
+                "bot_id must be 1-80 characters (or empty, with the bot's key)", {"field": "bot_id"}
+            )
+        if key:
+            bot = await self._holder(key)
+            if bot_id and bot_id != bot.bot_id:
+                raise errors.NotYourBot(f"this bot key is {bot.name!r}'s, not {bot_id!r}'s")
+        else:
+            bot = await self.bot(bot_id)
+            if not (is_admin and self.policy.admin_key_set):
+                if by is None:
+                    raise errors.IdentityRequired(
+                        "retiring a bot needs its owner's identity token (x-senet-identity) "
+                        "or its key (x-senet-bot-key)"
+                    )
+                if by.subject != bot.owner:
+                    raise errors.NotYourBot(f"bot {bot.name!r} ({bot_id}) is not {by.subject}'s")
         if bot.retired_at:
             return bot
-        await self.store.delete(KEYS, bot.key_hash)
         retired = replace(bot, active=False, note="retired by its owner", retired_at=time.time())
         return await self._put(retired)
 
     async def by_key(self, key: str) -> RemoteBot:
         """The bot holding ``key``.
+
+        Raises:
+            BadBotKey: no bot holds it (never registered, or replaced since).
+        """
+        found = await self._holder(key)
+        if found.retired_at:
+            raise errors.BadBotKey("the bot holding this key was retired by its owner")
+        return found
+
+    async def _holder(self, key: str) -> RemoteBot:
+        """The bot ``key`` was last issued to, retired or not.
 
         Raises:
             BadBotKey: no bot holds it (never registered, or replaced since).
@@ -363,8 +385,8 @@ class RemoteBots:
         if bot is None:
             raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         found = RemoteBot.from_json(bot)
-        if not secrets.compare_digest(found.key_hash, hashed) or found.retired_at:
-            raise errors.BadBotKey("no bot holds this key (it may have been replaced or retired)")
+        if not secrets.compare_digest(found.key_hash, hashed):
+            raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         return found
 
     async def bench(self, bot_id: str, note: str, first_rest_s: float) -> RemoteBot:
