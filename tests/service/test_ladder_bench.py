@@ -11,6 +11,8 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from prometheus_client import REGISTRY
+
 from senet.service.access import Caller
 from senet.service.ladder import Ladders, LadderSpec
 from senet.service.remote_bots import BOTS, MAX_REST_S, SEEN, RemoteBot, rest_s
@@ -36,6 +38,11 @@ def test_a_benched_bot_may_come_back_after_its_rest_once_its_worker_called() -> 
     assert bot.may_come_back(101, None)  # a server that asks for no worker
     assert not replace(bot, benched_until=0).may_come_back(10**10, 10**10)
     assert not replace(bot, active=True).may_come_back(101, 101)
+
+
+def _back_count(ladder_id: str) -> float:
+    sample = REGISTRY.get_sample_value("senet_ladder_bots_back_total", {"ladder": ladder_id})
+    return sample or 0.0
 
 
 async def _edit(ladders: Ladders, bot_id: str, **changes: object) -> None:
@@ -83,7 +90,9 @@ async def test_a_benched_bot_comes_back_once_rested_and_its_worker_calls(
 
     # Restarted with the same key: its worker calls, and the bot is back.
     await ladders.store.put(SEEN, b, f"{time.time():.3f}")
+    before = _back_count(spec.ladder_id)
     await ladders.pass_once()
+    assert _back_count(spec.ladder_id) == before + 1  # senet_ladder_bots_back_total
     back = await ladders.remote.bot(b)
     assert (back.active, back.note, back.benches) == (True, "", 1) and await seatable() == 2
 

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 from senet.games import get_game
 from senet.games.errors import GameError
-from senet.service import errors, ratings
+from senet.service import errors, metrics, ratings
 from senet.service.access import Caller, clock_of
 from senet.service.bot_names import remote_strategy
 from senet.service.cancellation import stop_if_cancelled
@@ -263,7 +263,7 @@ class Ladders:
     async def pass_ladder(self, spec: LadderSpec, served: Mapping[str, float] | None) -> None:
         """One pass over every lane of ``spec``'s ladder (``served``: :meth:`served`)."""
         bots = {b.bot_id: b for b in await self.remote.bots() if spec.game_id in b.games}
-        await self._bring_back(bots, served)
+        await self._bring_back(spec, bots, served)
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots.values()])
         ratings_of = {b: RatingValue.from_json(d) for b, d in zip(bots, docs, strict=True)}
         seen = _Pass(bots, ratings_of, served=served)
@@ -284,7 +284,7 @@ class Ladders:
         return {b: at for b, at in (await self.remote.workers_seen()).items() if now - at <= window}
 
     async def _bring_back(
-        self, bots: dict[str, RemoteBot], served: Mapping[str, float] | None
+        self, spec: LadderSpec, bots: dict[str, RemoteBot], served: Mapping[str, float] | None
     ) -> None:
         """Schedule again each benched bot of ``bots`` whose rest is over and whose
         worker called since (any, when the server does not ask for workers)."""
@@ -293,6 +293,7 @@ class Ladders:
             seen = None if served is None else served.get(bot.bot_id, 0.0)
             if bot.may_come_back(now, seen):
                 bots[bot.bot_id] = await self.remote.bring_back(bot.bot_id)
+                metrics.BOTS_BACK.labels(spec.ladder_id).inc()
                 log.info("benched bot back", extra={"bot": bot.bot_id, "benches": bot.benches})
 
     async def _lane(self, spec: LadderSpec, lane: int, seen: _Pass) -> None:
@@ -412,6 +413,7 @@ class Ladders:
                 note = f"{in_a_row} decisions in a row timed out (match {record.match_id})"
                 rest = self.settings.ladder_bench_rest_s
                 seen.bots[bot_id] = await self.remote.bench(bot_id, note, rest)
+                metrics.BOTS_BENCHED.labels(spec.ladder_id).inc()
                 log.info("bot benched", extra={"bot": bot_id, "why": note})
             elif finished and bot.benches:
                 seen.bots[bot_id] = await self.remote.clear_benches(bot_id)

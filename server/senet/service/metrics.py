@@ -12,6 +12,16 @@ RPCS = Counter("senet_rpcs_total", "RPCs handled, by method and status code", ["
 ERRORS = Counter("senet_errors_total", "RPC errors by ErrorInfo reason", ["method", "reason"])
 ACTIONS = Counter("senet_actions_total", "Actions committed, by game", ["game"])
 MATCHES_CREATED = Counter("senet_matches_created_total", "Matches created, by game", ["game"])
+BOTS_BENCHED = Counter(
+    "senet_ladder_bots_benched_total",
+    "Registered bots a ladder benched for timing out, by ladder",
+    ["ladder"],
+)
+BOTS_BACK = Counter(
+    "senet_ladder_bots_back_total",
+    "Benched bots a ladder seats again after their rest, by ladder",
+    ["ladder"],
+)
 LOBBY_UNREADABLE = Counter(
     "senet_lobby_unreadable_total",
     "Matches ListMatches skipped because their stored values could not be read",
