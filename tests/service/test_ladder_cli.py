@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -266,3 +267,28 @@ async def ladders_identity(server: RunningServer, token: str) -> Identity:
     """The identity a token stands for on ``server``."""
     assert server.ladder_servicer is not None
     return await server.ladder_servicer.identities.verify(token)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_join_without_a_key_file_or_identity_retires_its_throwaway_bot_on_stopping(
+    deployment: Deployment,
+) -> None:
+    """Nobody could ever play it again: a new guest owns it and its key is gone."""
+    server = await deployment.start()
+    where = f"127.0.0.1:{server.port}"
+    ladders = ladders_of(server)
+    proc = await _join(where, "--games", GAME, "--strategy", "random", "--name", "once")
+    try:
+        lines = await _until_line(proc, "playing its decisions")
+        assert f"  {GAME}: no ladder yet (the operator starts one)\n" in lines, lines
+        assert "it is retired when this stops" in lines[-2], lines
+        assert [b.name for b in await ladders.remote.bots()] == ["once"]
+        proc.send_signal(signal.SIGINT)
+        out = (await asyncio.wait_for(proc.communicate(), 60))[0].decode()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+        await proc.wait()
+    assert proc.returncode == 0 and "bot once retired (its ratings and matches stay)" in out, out
+    assert await ladders.remote.bots() == []

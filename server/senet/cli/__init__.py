@@ -15,6 +15,7 @@ import senet.cli.grpc_logs  # noqa: F401
 import argparse
 import asyncio
 import errno
+import io
 import socket
 import sys
 
@@ -71,6 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     tournament = commands.add_parser("tournament", help="run a tournament of bots and players")
     tournament_cli.add_arguments(tournament)
     args = parser.parse_args(argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # Progress lines of long-running commands reach a pipe (a log, a test) as
+        # they are printed, not when a block fills.
+        sys.stdout.reconfigure(line_buffering=True)
     if args.command == "web":
         return web_cli.run(args)
     if args.command == "play":

@@ -68,34 +68,11 @@ def run_join(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"senet ladder join: {exc}", file=sys.stderr)
         return 2
-    key = _read_key(args.key_file)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    if key is None and not games:
-        print("senet ladder join: --games names the games the bot plays", file=sys.stderr)
-        return 2
-    if key is None:
-        try:
-            kept = _key_file(args.key_file)
-        except OSError as exc:
-            print(f"senet ladder join: cannot keep the key: {exc}", file=sys.stderr)
-            return 2
-        registered = run_calls("ladder join", lambda: _register(args, bot, games))
-        if isinstance(registered, int):
-            if kept is not None:
-                os.close(kept)
-                os.unlink(args.key_file)
-            return registered
-        key = registered
-        if kept is not None:
-            with os.fdopen(kept, "w", encoding="utf-8") as out:
-                out.write(key + "\n")
-            print(f"its key is in {args.key_file}: run again with it to play the same bot")
-        else:
-            print("its key is kept nowhere: the next run registers it again (--key-file keeps it)")
-    else:
-        print(f"bot key from {args.key_file}")
-        if games or args.name:
-            print("(--games and --name are set when the bot registers: ignored with a kept key)")
+    obtained = _obtain_key(args, bot, games)
+    if isinstance(obtained, int):
+        return obtained
+    key, throwaway = obtained
     worker = HostedBotWorker(
         args.server,
         key,
@@ -105,13 +82,66 @@ def run_join(args: argparse.Namespace) -> int:
         capacity=args.capacity,
         tls_ca=args.tls_ca,
     )
-    print("playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)")
     try:
         asyncio.run(_play(worker))
+    except KeyboardInterrupt:
+        pass  # an interrupt before the worker started: a stop all the same
     except WorkerRefused as exc:
         again = f": delete {args.key_file} to register it again" if args.key_file else ""
         print(f"senet ladder join: the server refuses the bot key ({exc}){again}", file=sys.stderr)
         return 2
+    if throwaway:
+        # Its key is kept nowhere and its owner was a new guest: nobody could ever
+        # play it again, so it leaves the listings and ladders with this command.
+        return run_calls("ladder join", lambda: _retire(args, key))
+    return 0
+
+
+def _obtain_key(
+    args: argparse.Namespace, bot: BuiltInBot, games: list[str]
+) -> tuple[str, bool] | int:
+    """The bot's key, read from ``--key-file`` or from registering it (kept in that
+    file when given), and whether the bot is a throwaway (its key kept nowhere, its
+    owner a new guest); or the exit status of a failure."""
+    key = _read_key(args.key_file)
+    if key is not None:
+        print(f"bot key from {args.key_file}")
+        if games or args.name:
+            print("(--games and --name are set when the bot registers: ignored with a kept key)")
+        return key, False
+    if not games:
+        print("senet ladder join: --games names the games the bot plays", file=sys.stderr)
+        return 2
+    try:
+        kept = _key_file(args.key_file)
+    except OSError as exc:
+        print(f"senet ladder join: cannot keep the key: {exc}", file=sys.stderr)
+        return 2
+    registered = run_calls("ladder join", lambda: _register(args, bot, games))
+    if isinstance(registered, int):
+        if kept is not None:
+            os.close(kept)
+            os.unlink(args.key_file)
+        return registered
+    if kept is not None:
+        with os.fdopen(kept, "w", encoding="utf-8") as out:
+            out.write(registered + "\n")
+        print(f"its key is in {args.key_file}: run again with it to play the same bot")
+        return registered, False
+    if args.identity:
+        print("its key is kept nowhere: the next run registers it again (--key-file keeps it)")
+        return registered, False
+    print("its key is kept nowhere and its owner is a new guest: it is retired when this stops")
+    return registered, True
+
+
+async def _retire(args: argparse.Namespace, key: str) -> int:
+    """Retire the bot ``key`` plays."""
+    async with channel_of(args.server, args.tls_ca) as channel:
+        retired = await ladder_service_pb2_grpc.LadderServiceStub(channel).RetireBot(
+            lpb.RetireBotRequest(), metadata=(("x-senet-bot-key", key),)
+        )
+    print(f"bot {retired.bot.name} retired (its ratings and matches stay)")
     return 0
 
 
@@ -165,4 +195,5 @@ async def _play(worker: HostedBotWorker) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    print("playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)")
     await worker.run(stop)
