@@ -139,8 +139,15 @@ async def test_on_a_server_with_an_admin_key_the_key_lets_the_hosted_bots_in(
             assert line, "".join(lines)
             lines.append(line.decode())
         assert lines[0].startswith("bot random: ") and f"ladder {GAME}-2 started" in lines[1]
+        assert "they are retired then" in lines[-1], lines
+        assert [b.name for b in await ladders_of(server).remote.bots()] == ["random"]
+        proc.terminate()  # as an orchestrator stops it: its bots retire
+        out = (await asyncio.wait_for(proc.communicate(), 60))[0].decode()
+        assert proc.returncode == 0 and "retired random" in out, out
+        assert await ladders_of(server).remote.bots() == []
     finally:
-        proc.terminate()
+        if proc.returncode is None:
+            proc.kill()
         await proc.wait()
 
 

@@ -6,16 +6,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import grpc
 
 from senet.bots.base import STRATEGY_NAMES
+from senet.bots.hosted import HostedBotWorker
+from senet.v1 import ladder_service_pb2 as lpb
+from senet.v1 import ladder_service_pb2_grpc
 
 IDENTITY_HEADER = "x-senet-identity"
+BOT_KEY_HEADER = "x-senet-bot-key"
 T = TypeVar("T")
 
 
@@ -88,3 +93,25 @@ def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
         with open(tls_ca, "rb") as pem:
             return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
     return grpc.aio.insecure_channel(server)
+
+
+async def retire_keys(channel: grpc.aio.Channel, keys: Sequence[str]) -> list[str]:
+    """Retire the bots these keys play (each key retires its own bot, whoever owns
+    it; a retry answers the same); their names."""
+    stub = ladder_service_pb2_grpc.LadderServiceStub(channel)
+    names = []
+    for key in keys:
+        retired = await stub.RetireBot(lpb.RetireBotRequest(), metadata=((BOT_KEY_HEADER, key),))
+        names.append(retired.bot.name)
+    return names
+
+
+async def play_until_stopped(workers: Sequence[HostedBotWorker], started: str) -> None:
+    """Run ``workers`` until SIGINT or SIGTERM (decisions in flight are left to
+    their leases), saying ``started`` once either signal stops them cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    print(started)
+    await asyncio.gather(*(worker.run(stop) for worker in workers))

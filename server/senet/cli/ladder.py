@@ -25,12 +25,15 @@ from google.protobuf import json_format
 
 from senet.bots.hosted import HostedBotWorker
 from senet.cli.bot_calls import (
+    BOT_KEY_HEADER,
     IDENTITY_HEADER,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
     owner_metadata,
     parse_bots,
+    play_until_stopped,
+    retire_keys,
     run_calls,
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
@@ -133,12 +136,22 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
         print(f"ladder {started.ladder_id} started ({started.spec.max_in_flight} in flight)")
     if not bots:
         return 0
-    print("hosting the bots; Ctrl-C stops them (ladders seat them only while they run)")
+    throwaway = not args.identity
+    then = "; they are retired then" if throwaway else ""
     workers = [
         HostedBotWorker(args.server, key, bot.strategy, iterations=bot.iterations, capacity=2)
         for bot, key in zip(bots, keys, strict=True)
     ]
-    await asyncio.gather(*(w.run() for w in workers))
+    hosting = f"hosting the bots; Ctrl-C stops them (ladders seat them only while they run{then})"
+    try:
+        await play_until_stopped(workers, hosting)
+    finally:
+        if throwaway:
+            # Their keys die with this command and a new guest owns them: nobody
+            # could play them again, so they leave the listings and ladders.
+            async with channel_of(args.server, args.tls_ca) as channel:
+                retired = await retire_keys(channel, keys)
+            print(f"retired {', '.join(retired)} (their ratings and matches stay)")
     return 0
 
 
@@ -147,7 +160,7 @@ async def _retire(args: argparse.Namespace) -> int:
     if args.key_file:
         try:
             with open(args.key_file, encoding="utf-8") as kept:
-                metadata += (("x-senet-bot-key", kept.read().strip()),)
+                metadata += ((BOT_KEY_HEADER, kept.read().strip()),)
         except OSError as exc:
             print(f"senet ladder retire: cannot read the key: {exc}", file=sys.stderr)
             return 2

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import sys
 
 from senet.bots.hosted import HostedBotWorker
@@ -25,12 +24,15 @@ from senet.cli.bot_calls import (
     BuiltInBot,
     add_owner_arguments,
     channel_of,
+    play_until_stopped,
+    retire_keys,
     run_calls,
 )
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
+PLAYING = "playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)"
 _STATE_WORDS = {
     lpb.LADDER_STATE_RUNNING: "running",
     lpb.LADDER_STATE_PAUSED: "paused",
@@ -83,7 +85,7 @@ def run_join(args: argparse.Namespace) -> int:
         tls_ca=args.tls_ca,
     )
     try:
-        asyncio.run(_play(worker))
+        asyncio.run(play_until_stopped([worker], PLAYING))
     except KeyboardInterrupt:
         pass  # an interrupt before the worker started: a stop all the same
     except WorkerRefused as exc:
@@ -138,10 +140,8 @@ def _obtain_key(
 async def _retire(args: argparse.Namespace, key: str) -> int:
     """Retire the bot ``key`` plays."""
     async with channel_of(args.server, args.tls_ca) as channel:
-        retired = await ladder_service_pb2_grpc.LadderServiceStub(channel).RetireBot(
-            lpb.RetireBotRequest(), metadata=(("x-senet-bot-key", key),)
-        )
-    print(f"bot {retired.bot.name} retired (its ratings and matches stay)")
+        (name,) = await retire_keys(channel, [key])
+    print(f"bot {name} retired (its ratings and matches stay)")
     return 0
 
 
@@ -187,13 +187,3 @@ async def _register(args: argparse.Namespace, bot: BuiltInBot, games: list[str])
                 ready = f"{summary.active_bots} of {summary.bots} bots ready"
                 print(f"  ladder {summary.ladder_id}: {state} ({ready}; this one once it plays)")
         return registered.bot_key
-
-
-async def _play(worker: HostedBotWorker) -> None:
-    """Play until SIGINT or SIGTERM."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    print("playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)")
-    await worker.run(stop)

@@ -24,6 +24,7 @@ from senet.cli.bot_calls import (
     add_owner_arguments,
     channel_of,
     parse_bots,
+    retire_keys,
     run_calls,
 )
 from senet.text.cli import DEFAULT_SERVER
@@ -128,11 +129,7 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
             await asyncio.gather(*tasks, return_exceptions=True)
             # Registered for this tournament only: off the server's listings and
             # ladders with it (their ratings and matches stay).
-            for entrant in entrants[: len(bots)]:
-                await stub.RetireBot(
-                    lpb.RetireBotRequest(bot_id=entrant.bot_id),
-                    metadata=((IDENTITY_HEADER, identity), *admin),
-                )
+            await retire_keys(channel, keys)
         print_standings(got)
     return 0
 
