@@ -74,6 +74,8 @@ async def test_a_benched_bot_comes_back_once_rested_and_its_worker_calls(
     before = time.time()
     benched = await ladders.remote.bench(b, NOTE, 60)
     assert (benched.active, benched.benches, benched.note) == (False, 1, NOTE)
+    # Another replica's pass over the same streak: still one bench.
+    assert await ladders.remote.bench(b, "the same streak", 60) == benched
     assert before + 60 <= benched.benched_until <= time.time() + 60
     listed = {x.name: x for x in (await stub.ListBots(lpb.ListBotsRequest())).bots}
     assert listed["b"].benched_until_ms == int(benched.benched_until * 1000)

@@ -390,8 +390,12 @@ class RemoteBots:
         return found
 
     async def bench(self, bot_id: str, note: str, first_rest_s: float) -> RemoteBot:
-        """Stop scheduling a bot, for a rest of :func:`rest_s` (``note``: why)."""
+        """Stop scheduling a bot, for a rest of :func:`rest_s` (``note``: why). A bot
+        already benched (by another replica's pass over the same streak) is left
+        as it is, so one streak is one bench."""
         bot = await self.bot(bot_id)
+        if not bot.active:
+            return bot
         benches = bot.benches + 1
         rest = rest_s(first_rest_s, benches)
         until = time.time() + rest if rest else 0.0
@@ -400,8 +404,12 @@ class RemoteBots:
         )
 
     async def bring_back(self, bot_id: str) -> RemoteBot:
-        """Schedule a benched bot again (its count of benches in a row is kept)."""
-        return await self._put(replace(await self.bot(bot_id), active=True, note=""))
+        """Schedule a benched bot again (its count of benches in a row is kept); a
+        retired one stays retired."""
+        bot = await self.bot(bot_id)
+        if bot.active or bot.retired_at:
+            return bot
+        return await self._put(replace(bot, active=True, note=""))
 
     async def clear_benches(self, bot_id: str) -> RemoteBot:
         """Forget a bot's benches in a row: it played a match since without one."""
