@@ -72,10 +72,10 @@ async def test_a_benched_bot_comes_back_once_rested_and_its_worker_calls(
         return index.ladders[0].active_bots
 
     before = time.time()
-    benched = await ladders.remote.bench(b, NOTE, 60)
+    benched, _ = await ladders.remote.bench(b, NOTE, 60)
     assert (benched.active, benched.benches, benched.note) == (False, 1, NOTE)
     # Another replica's pass over the same streak: still one bench.
-    assert await ladders.remote.bench(b, "the same streak", 60) == benched
+    assert await ladders.remote.bench(b, "the same streak", 60) == (benched, False)
     assert before + 60 <= benched.benched_until <= time.time() + 60
     listed = {x.name: x for x in (await stub.ListBots(lpb.ListBotsRequest())).bots}
     assert listed["b"].benched_until_ms == int(benched.benched_until * 1000)
@@ -99,7 +99,7 @@ async def test_a_benched_bot_comes_back_once_rested_and_its_worker_calls(
     assert (back.active, back.note, back.benches) == (True, "", 1) and await seatable() == 2
 
     # Benched again in a row: a rest twice as long.
-    again = await ladders.remote.bench(b, NOTE, 60)
+    again, _ = await ladders.remote.bench(b, NOTE, 60)
     assert again.benches == 2 and 119 <= again.benched_until - time.time() <= 120
 
 
@@ -134,7 +134,7 @@ async def test_a_server_without_rests_keeps_a_bot_benched_until_it_registers_aga
     server = await deployment.start(ladder_interval_s=3600, ladder_bench_rest_s=0)
     ladders = ladders_of(server)
     (a,) = await register(ladders, "a")
-    benched = await ladders.remote.bench(a.bot_id, NOTE, 0)
+    benched, _ = await ladders.remote.bench(a.bot_id, NOTE, 0)
     assert benched.benched_until == 0
     await ladders.store.put(SEEN, a.bot_id, f"{time.time() + 1:.3f}")
     spec = LadderSpec(GAME, 2, decision_ms=60_000, max_in_flight=0)

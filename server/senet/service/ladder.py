@@ -292,9 +292,10 @@ class Ladders:
         for bot in list(bots.values()):
             seen = None if served is None else served.get(bot.bot_id, 0.0)
             if bot.may_come_back(now, seen):
-                bots[bot.bot_id] = await self.remote.bring_back(bot.bot_id)
-                metrics.BOTS_BACK.labels(spec.ladder_id).inc()
-                log.info("benched bot back", extra={"bot": bot.bot_id, "benches": bot.benches})
+                bots[bot.bot_id], back = await self.remote.bring_back(bot.bot_id)
+                if back:
+                    metrics.BOTS_BACK.labels(spec.ladder_id).inc()
+                    log.info("benched bot back", extra={"bot": bot.bot_id, "benches": bot.benches})
 
     async def _lane(self, spec: LadderSpec, lane: int, seen: _Pass) -> None:
         pointer = f"lane:{spec.ladder_id}:{lane}"
@@ -412,8 +413,9 @@ class Ladders:
             if in_a_row >= spec.inactive_after:
                 note = f"{in_a_row} decisions in a row timed out (match {record.match_id})"
                 rest = self.settings.ladder_bench_rest_s
-                seen.bots[bot_id] = await self.remote.bench(bot_id, note, rest)
-                metrics.BOTS_BENCHED.labels(spec.ladder_id).inc()
-                log.info("bot benched", extra={"bot": bot_id, "why": note})
+                seen.bots[bot_id], benched = await self.remote.bench(bot_id, note, rest)
+                if benched:
+                    metrics.BOTS_BENCHED.labels(spec.ladder_id).inc()
+                    log.info("bot benched", extra={"bot": bot_id, "why": note})
             elif finished and bot.benches:
                 seen.bots[bot_id] = await self.remote.clear_benches(bot_id)

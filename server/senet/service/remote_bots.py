@@ -389,27 +389,27 @@ class RemoteBots:
             raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         return found
 
-    async def bench(self, bot_id: str, note: str, first_rest_s: float) -> RemoteBot:
-        """Stop scheduling a bot, for a rest of :func:`rest_s` (``note``: why). A bot
-        already benched (by another replica's pass over the same streak) is left
-        as it is, so one streak is one bench."""
+    async def bench(self, bot_id: str, note: str, first_rest_s: float) -> tuple[RemoteBot, bool]:
+        """Stop scheduling a bot, for a rest of :func:`rest_s` (``note``: why); the
+        bot, and whether this call benched it. A bot already benched (by another
+        replica's pass over the same streak) is left as it is: one streak, one
+        bench."""
         bot = await self.bot(bot_id)
         if not bot.active:
-            return bot
+            return bot, False
         benches = bot.benches + 1
         rest = rest_s(first_rest_s, benches)
         until = time.time() + rest if rest else 0.0
-        return await self._put(
-            replace(bot, active=False, note=note, benches=benches, benched_until=until)
-        )
+        benched = replace(bot, active=False, note=note, benches=benches, benched_until=until)
+        return await self._put(benched), True
 
-    async def bring_back(self, bot_id: str) -> RemoteBot:
-        """Schedule a benched bot again (its count of benches in a row is kept); a
-        retired one stays retired."""
+    async def bring_back(self, bot_id: str) -> tuple[RemoteBot, bool]:
+        """Schedule a benched bot again (its count of benches in a row is kept); the
+        bot, and whether this call brought it back (a retired one stays retired)."""
         bot = await self.bot(bot_id)
         if bot.active or bot.retired_at:
-            return bot
-        return await self._put(replace(bot, active=True, note=""))
+            return bot, False
+        return await self._put(replace(bot, active=True, note="")), True
 
     async def clear_benches(self, bot_id: str) -> RemoteBot:
         """Forget a bot's benches in a row: it played a match since without one."""
