@@ -18,6 +18,7 @@ from senet.service.access import Caller
 from senet.service.ladder import LadderSpec
 from senet.service.ratings import RatingValue
 from senet.service.records import dumps
+from senet.service.remote_bots import BOTS, RETIRED
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, match_pb2
 from senet.v1 import match_service_pb2 as ms
@@ -73,6 +74,9 @@ async def test_its_owner_retires_a_bot_whose_key_then_stops_working(
     assert again == retired  # a retry answers the same
     assert await _listed(client) == set()
     await expect_error(acquire(client, mine.bot_key), Code.UNAUTHENTICATED, "BAD_BOT_KEY")
+    # Kept apart: what every ladder pass reads does not grow with retired bots.
+    store = ladders_of(server).store
+    assert await store.get(BOTS, bot_id) is None and await store.get(RETIRED, bot_id)
 
     # Its place in the owner's count is free; its name registers it again, the same bot.
     assert (await _register(client, owner, "second")).bot.name == "second"

@@ -60,6 +60,9 @@ from senet.store.ladder import LadderStore
 from senet.store.players import PlayerStore
 
 BOTS = "bots"
+#: Retired bots, kept apart so that what every ladder pass reads (:meth:`RemoteBots.bots`)
+#: does not grow with them.
+RETIRED = "bots_retired"
 KEYS = "bot_keys"
 #: When a worker holding each bot's key last called BotService (Unix seconds).
 SEEN = "bot_seen"
@@ -257,8 +260,7 @@ class RemoteBots:
             get_game(game_id)
         key = "sbk_" + secrets.token_urlsafe(32)
         bot_id = bot_id_of(owner.subject, name)
-        old_doc = await self.store.get(BOTS, bot_id)
-        old = RemoteBot.from_json(old_doc) if old_doc is not None else None
+        old = await self._find(bot_id)
         limit = self.policy.max_per_owner
         held_already = old is not None and not old.retired_at
         if not held_already and limit and not (is_admin and self.policy.admin_key_set):
@@ -274,16 +276,26 @@ class RemoteBots:
         if old is not None:
             await self.store.delete(KEYS, old.key_hash)
         await self.store.put(BOTS, bot_id, bot.to_json())
+        await self.store.delete(RETIRED, bot_id)
         await self.store.put(KEYS, bot.key_hash, bot_id)
         await self.players.put_player(bot.subject, dumps({"name": name}))
         return bot, key
 
     async def bot(self, bot_id: str) -> RemoteBot:
         """Raises: BotNotFound."""
+        found = await self._find(bot_id)
+        if found is None:
+            raise errors.BotNotFound(f"no bot {bot_id!r}")
+        return found
+
+    async def _find(self, bot_id: str) -> RemoteBot | None:
+        """The bot ``bot_id``, registered or retired; None when there is none. (A
+        retirement writes the retired record before it drops the registered one, so
+        a bot found registered is not retired yet.)"""
         doc = await self.store.get(BOTS, bot_id)
         if doc is None:
-            raise errors.BotNotFound(f"no bot {bot_id!r}")
-        return RemoteBot.from_json(doc)
+            doc = await self.store.get(RETIRED, bot_id)
+        return None if doc is None else RemoteBot.from_json(doc)
 
     async def serving(self, bot_id: str) -> RemoteBot:
         """A bot that may enter new tournaments and tests: registered, not retired.
@@ -317,11 +329,9 @@ class RemoteBots:
         return bot.name
 
     async def bots(self) -> list[RemoteBot]:
-        """Every registered bot not retired, oldest first."""
+        """Every registered bot (retired ones are not), oldest first."""
         found = [RemoteBot.from_json(doc) for doc in (await self.store.all(BOTS)).values()]
-        return sorted(
-            (b for b in found if not b.retired_at), key=lambda b: (b.created_at, b.bot_id)
-        )
+        return sorted(found, key=lambda b: (b.created_at, b.bot_id))
 
     async def retire(
         self, bot_id: str, by: Identity | None, *, is_admin: bool, key: str = ""
@@ -358,7 +368,9 @@ class RemoteBots:
         if bot.retired_at:
             return bot
         retired = replace(bot, active=False, note="retired by its owner", retired_at=time.time())
-        return await self._put(retired)
+        await self._put(retired)
+        await self.store.delete(BOTS, bot.bot_id)
+        return retired
 
     async def by_key(self, key: str) -> RemoteBot:
         """The bot holding ``key``.
@@ -381,11 +393,8 @@ class RemoteBots:
             raise errors.BadBotKey("the bot key is malformed")
         hashed = key_hash(key)
         bot_id = await self.store.get(KEYS, hashed)
-        bot = None if bot_id is None else await self.store.get(BOTS, bot_id)
-        if bot is None:
-            raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
-        found = RemoteBot.from_json(bot)
-        if not secrets.compare_digest(found.key_hash, hashed):
+        found = None if bot_id is None else await self._find(bot_id)
+        if found is None or not secrets.compare_digest(found.key_hash, hashed):
             raise errors.BadBotKey("no bot holds this key (it may have been replaced)")
         return found
 
@@ -416,7 +425,8 @@ class RemoteBots:
         return await self._put(replace(await self.bot(bot_id), benches=0))
 
     async def _put(self, bot: RemoteBot) -> RemoteBot:
-        await self.store.put(BOTS, bot.bot_id, bot.to_json())
+        """Store ``bot`` in its collection (a change to a retired bot stays retired)."""
+        await self.store.put(RETIRED if bot.retired_at else BOTS, bot.bot_id, bot.to_json())
         return bot
 
     async def saw_worker(self, bot: RemoteBot) -> None:
