@@ -14,11 +14,18 @@ import pytest
 
 from senet.bots.hosted import HostedBotWorker
 from senet.service.access import Caller
-from senet.service.headtohead import score_of_a
+from senet.service.headtohead import HeadToHeads, score_of_a
 from senet.service.sequential import Hypotheses
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
-from tests.service.conftest import GUEST_ADA, Code, Deployment, expect_error, wait_until
+from tests.service.conftest import (
+    GUEST_ADA,
+    Code,
+    Deployment,
+    announce,
+    expect_error,
+    wait_until,
+)
 
 GAME = "pebbles"
 
@@ -118,19 +125,27 @@ async def test_a_game_whose_closer_died_after_recording_it_counts_once(
     server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
     assert server.ladder_servicer is not None
     tests = server.ladder_servicer.tests
-    (a, _), (b, _) = [await tests.remote.register(GUEST_ADA, n, [GAME]) for n in ("a", "b")]
-    # No workers: every decision times out and the server plays it.
-    hypotheses = Hypotheses(p0=0.5, p1=0.75)
-    test = await tests.start(
-        Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, hypotheses, 4, 20, 1
-    )
-    await tests.pass_once()
-    (match_id,) = (await tests.store.all(f"h2h-flight:{test.test_id}")).values()
+    (a, a_key), (b, b_key) = [await tests.remote.register(GUEST_ADA, n, [GAME]) for n in "ab"]
+    target = f"127.0.0.1:{server.port}"
+    workers = [HostedBotWorker(target, key, "random") for key in (a_key, b_key)]
+    tasks = [asyncio.create_task(w.run()) for w in workers]
+    try:
+        await _until_served(tests, a.bot_id, b.bot_id)
+        hypotheses = Hypotheses(p0=0.5, p1=0.75)
+        test = await tests.start(
+            Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, hypotheses, 4, 5000, 1
+        )
+        await tests.pass_once()
+        (match_id,) = (await tests.store.all(f"h2h-flight:{test.test_id}")).values()
 
-    async def over() -> bool:
-        return (await tests.slots.result(match_id)).status != "active"
+        async def over() -> bool:
+            return (await tests.slots.result(match_id)).status != "active"
 
-    await wait_until(over, 60)
+        await wait_until(over, 60)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
     real = tests.slots.end
 
     async def dies(slot: str) -> bool:
@@ -144,4 +159,52 @@ async def test_a_game_whose_closer_died_after_recording_it_counts_once(
     await tests.pass_once()
     report = await tests.report(test.test_id)
     assert report.match_ids[0] == match_id
-    assert report.match_ids.count(match_id) == 1
+    assert report.match_ids.count(match_id) == 1 and report.void_games == 0
+
+
+async def _until_served(tests: HeadToHeads, *bot_ids: str) -> None:
+    """Wait until each bot's worker has called (the presence a game waits for)."""
+
+    async def served() -> bool:
+        now = await tests.remote.served(tests.settings.ladder_presence_s)
+        return now is not None and all(b in now for b in bot_ids)
+
+    await wait_until(served, 60)
+
+
+async def test_a_test_waits_for_both_workers_and_a_game_the_clock_played_is_void(
+    deployment: Deployment,
+) -> None:
+    """A verdict comes from the bots' play: no game starts while a bot's worker is
+    away, and one whose bot stopped answering (its last decisions timed out in a
+    row) does not count, though it uses up the test's games."""
+    server = await deployment.start(ladder_interval_s=3600)  # passes by hand only
+    assert server.ladder_servicer is not None
+    tests = server.ladder_servicer.tests
+    (a, a_key), (b, b_key) = [await tests.remote.register(GUEST_ADA, n, [GAME]) for n in "ab"]
+    client = deployment.client(server)
+    stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
+    await announce(client.channel, a_key)
+    hypotheses = Hypotheses(p0=0.5, p1=0.75)
+    test = await tests.start(
+        Caller(is_admin=True), None, GAME, a.bot_id, b.bot_id, hypotheses, 1, 20, 1
+    )
+    ask = lpb.GetHeadToHeadRequest(test_id=test.test_id)
+    await tests.pass_once()
+    assert not await tests.store.all(f"h2h-flight:{test.test_id}")  # b's worker never called
+    assert (await stub.GetHeadToHead(ask)).waiting_for_workers
+
+    # b's worker calls once and never answers: the clock plays both seats (20 ms).
+    await announce(client.channel, b_key)
+    await tests.pass_once()
+    (match_id,) = (await tests.store.all(f"h2h-flight:{test.test_id}")).values()
+
+    async def over() -> bool:
+        return (await tests.slots.result(match_id)).status != "active"
+
+    await wait_until(over, 60)
+    await tests.pass_once()
+    got = await stub.GetHeadToHead(ask)
+    assert (got.void_games, list(got.match_ids), got.wins + got.losses + got.draws) == (1, [], 0)
+    # Its one game was void: the test ends undecided, waiting for nothing.
+    assert got.verdict == lpb.HEAD_TO_HEAD_VERDICT_UNDECIDED and not got.waiting_for_workers

@@ -200,10 +200,12 @@ async def _test(args: argparse.Namespace) -> int:
         while True:
             got = await ladder.GetHeadToHead(ask)
             games = got.wins + got.losses + got.draws
+            void = f", {got.void_games} void" if got.void_games else ""
+            waiting = "; waiting for a bot's worker" if got.waiting_for_workers else ""
             print(
-                f"  {games} games: +{got.wins} ={got.draws} -{got.losses}, "
+                f"  {games} games{void}: +{got.wins} ={got.draws} -{got.losses}, "
                 f"share {got.win_share:.3f} [{got.low:.3f}, {got.high:.3f}], "
-                f"LLR {got.llr:.2f} in ({got.llr_lower:.2f}, {got.llr_upper:.2f})"
+                f"LLR {got.llr:.2f} in ({got.llr_lower:.2f}, {got.llr_upper:.2f}){waiting}"
             )
             if got.verdict in _VERDICT_TEXT:
                 print(_VERDICT_TEXT[got.verdict])

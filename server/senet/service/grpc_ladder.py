@@ -335,6 +335,8 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
                 llr_lower=h.lower,
                 llr_upper=h.upper,
                 match_ids=report.match_ids,
+                void_games=report.void_games,
+                waiting_for_workers=report.waiting_for_workers,
             )
 
         return await self._unary("GetHeadToHead", context, body)

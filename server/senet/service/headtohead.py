@@ -8,12 +8,19 @@ adds A's score (1, 1/2 or 0 by places) to the test's results, counted once; the
 test stops starting games once :func:`senet.service.sequential.verdict` decides,
 or at ``max_games``. Head-to-head games are not rated: the ladder's ratings stay
 a record of ladder play.
+
+A verdict must come from the bots' play, not from a worker that stopped: a game
+starts only while both bots' workers call (``Settings.ladder_presence_s``, as the
+ladders seat bots), and a game that ends with a seat's last :data:`VOID_AFTER`
+decisions or more timed out in a row is void: not counted (the clock, not the
+bot, played them). Void games still count toward ``max_games``, so a test ends.
 """
 
 from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 
 from senet.games import get_game
@@ -30,6 +37,8 @@ from senet.store.ladder import LadderStore
 
 TESTS = "h2h"
 MAX_GAMES = 10_000
+#: A game that ends with a seat's decisions timed out this many times in a row is void.
+VOID_AFTER = 3
 
 
 @dataclass(frozen=True)
@@ -67,12 +76,19 @@ class TestReport:
     interval: tuple[float, float]
     llr: float
     match_ids: list[str]
+    void_games: int = 0
+    waiting_for_workers: bool = False
 
 
 def score_of_a(places: tuple[int, ...], a_seat: int) -> float:
     """A's score in a two-seat game from the places: 1 ahead, 1/2 level, 0 behind."""
     mine, theirs = places[a_seat], places[1 - a_seat]
     return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
+
+
+def _both_served(test: HeadToHead, served: Mapping[str, float] | None) -> bool:
+    """Whether both bots' workers call (``served`` None: the server does not ask)."""
+    return served is None or (test.bot_a in served and test.bot_b in served)
 
 
 class HeadToHeads:
@@ -156,10 +172,21 @@ class HeadToHeads:
         docs = await self.store.newest(f"h2h-results:{test_id}", MAX_GAMES + 100)
         return [(str(d["match_id"]), float(d["score"])) for d in map(loads, reversed(docs))]
 
+    async def _voids(self, test_id: str) -> int:
+        return len(await self.store.newest(f"h2h-void:{test_id}", MAX_GAMES + 100))
+
     async def report(self, test_id: str) -> TestReport:
-        """The test's verdict (fixed once decided), score and interval."""
+        """The test's verdict (fixed once decided), score and interval, its void
+        games, and whether it waits for a bot's worker."""
         test = await self.test(test_id)
+        return await self._report(test, await self.remote.served(self.settings.ladder_presence_s))
+
+    async def _report(self, test: HeadToHead, served: Mapping[str, float] | None) -> TestReport:
+        """:meth:`report`, with which bots' workers call (``served``:
+        :meth:`RemoteBots.served <senet.service.remote_bots.RemoteBots.served>`)."""
+        test_id = test.test_id
         results = await self._results(test_id)
+        voids = await self._voids(test_id)
         score = Score()
         now: Verdict = "running"
         for _, points in results:
@@ -167,8 +194,10 @@ class HeadToHeads:
             if now == "running":
                 # Decided by the first games (in the order they were counted) that
                 # cross a bound: the games in flight then still count in the
-                # score, but cannot undo the verdict.
-                now = verdict(score, test.hypotheses, test.max_games)
+                # score, but cannot undo the verdict. Void games use up the budget.
+                now = verdict(score, test.hypotheses, test.max_games - voids)
+        if now == "running":  # no game counted yet, and the voids may have used the budget
+            now = verdict(score, test.hypotheses, test.max_games - voids)
         return TestReport(
             test,
             now,
@@ -176,23 +205,30 @@ class HeadToHeads:
             wilson(score.points, score.games),
             llr(score, test.hypotheses),
             [m for m, _ in results],
+            voids,
+            now == "running" and not _both_served(test, served),
         )
 
     async def pass_once(self) -> None:
         """Move every running test on by one step per lane."""
-        for doc in (await self.store.all(TESTS)).values():
+        docs = await self.store.all(TESTS)
+        served = await self.remote.served(self.settings.ladder_presence_s) if docs else None
+        for doc in docs.values():
             test = HeadToHead.from_json(doc)
-            report = await self.report(test.test_id)
+            report = await self._report(test, served)
             if report.verdict != "running" and test.decided == "running":
                 test = replace(test, decided=report.verdict)
                 await self.store.put(TESTS, test.test_id, test.to_json())
             flight = await self.store.all(f"h2h-flight:{test.test_id}")
             if test.decided != "running" and not flight:
                 continue
+            started = report.score.games + report.void_games + len(flight)
             for lane in range(test.parallel):
-                await self._lane(test, lane, report.score.games + len(flight))
+                await self._lane(test, lane, started, not report.waiting_for_workers)
 
-    async def _lane(self, test: HeadToHead, lane: int, started: int) -> None:
+    async def _lane(self, test: HeadToHead, lane: int, started: int, served: bool) -> None:
+        """One step of a lane: start its next game (``served``: both bots' workers
+        call), or record the game it plays once over."""
         pointer = f"h2h-lane:{test.test_id}:{lane}"
         flight = f"h2h-flight:{test.test_id}"
 
@@ -204,7 +240,7 @@ class HeadToHeads:
         match_id = await self.slots.match_of(slot)
         a_seat = (lane + seq) % 2
         if match_id is None:
-            if test.decided != "running" or started >= test.max_games:
+            if test.decided != "running" or started >= test.max_games or not served:
                 return
             seats = [test.bot_a, test.bot_b] if a_seat == 0 else [test.bot_b, test.bot_a]
             plans = [SeatPlan("bot", remote_strategy(b)) for b in seats]
@@ -218,7 +254,8 @@ class HeadToHeads:
         # is claimed: one that dies in between leaves it to the next pass.
         if result.status == "finished":
             doc = dumps({"match_id": match_id, "score": score_of_a(result.places, a_seat)})
-            results = f"h2h-results:{test.test_id}"
+            void = max(await self.slots.timeouts_in_a_row(match_id), default=0) >= VOID_AFTER
+            results = f"h2h-{'void' if void else 'results'}:{test.test_id}"
             await self.store.push_once("h2h-recorded:" + slot, results, doc, MAX_GAMES + 100)
         await self.slots.end(slot)
         await self.slots.position(pointer, slot_of, flight)

@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from senet.games import get_game
 from senet.games.errors import GameError
 from senet.service import errors, metrics, ratings
-from senet.service.access import Caller, clock_of
+from senet.service.access import Caller
 from senet.service.bot_names import remote_strategy
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.ladder_pairing import Candidate, choose_seats
@@ -43,7 +43,7 @@ from senet.service.records import SeatPlan, dumps, loads
 from senet.service.remote_bots import RemoteBot, RemoteBots
 from senet.service.settings import Settings
 from senet.service.slots import Slots
-from senet.store import MatchNotFound, StoreError
+from senet.store import StoreError
 from senet.store.ladder import LadderStore
 from senet.store.players import PlayerStore
 
@@ -277,11 +277,7 @@ class Ladders:
         """The bots one of whose workers called within ``ladder_presence_s``, with
         when it last did (None when the setting is 0: every active bot may be
         seated)."""
-        window = self.settings.ladder_presence_s
-        if window <= 0:
-            return None
-        now = time.time()
-        return {b: at for b, at in (await self.remote.workers_seen()).items() if now - at <= window}
+        return await self.remote.served(self.settings.ladder_presence_s)
 
     async def _bring_back(
         self, spec: LadderSpec, bots: dict[str, RemoteBot], served: Mapping[str, float] | None
@@ -396,16 +392,10 @@ class Ladders:
         """Bench each bot of ``record`` whose seat timed out too often in a row; once
         the match is ``finished``, clear the benches in a row of each bot not benched
         in it. Only matches begun after a bot's last rest ended judge it."""
-        try:
-            stored = await self.matches.store.load(record.match_id)
-        except MatchNotFound:
-            return
-        clock = clock_of(stored)
-        if clock is None:
-            return
+        timeouts = await self.slots.timeouts_in_a_row(record.match_id)
         for seat, bot_id in enumerate(record.bot_ids):
             bot = seen.bots.get(bot_id)
-            in_a_row = clock.timeouts[seat] if seat < len(clock.timeouts) else 0
+            in_a_row = timeouts[seat] if seat < len(timeouts) else 0
             if bot is None or not bot.active or record.created_at < bot.benched_until:
                 # A match begun before the bot's last rest ended judged it already:
                 # its streak then is the one that bench punished.

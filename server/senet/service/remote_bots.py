@@ -449,6 +449,14 @@ class RemoteBots:
                 continue  # not a time: as if never seen
         return seen
 
+    async def served(self, window_s: float) -> dict[str, float] | None:
+        """The bots one of whose workers called within ``window_s``, with when it
+        last did (None when ``window_s`` is 0: the server does not ask for workers)."""
+        if window_s <= 0:
+            return None
+        now = time.time()
+        return {b: at for b, at in (await self.workers_seen()).items() if now - at <= window_s}
+
     def decisions_for(self, bot: RemoteBot) -> BotDecisions:
         """The decision queue of ``bot`` alone: its key's workers lease only these."""
         return BotDecisions(self.matches, cast(BotQueue, bot.strategy))

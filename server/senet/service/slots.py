@@ -23,7 +23,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from senet.service.access import Caller
+from senet.service.access import Caller, clock_of
 from senet.service.clocks import TimeControl
 from senet.service.matches import MatchService
 from senet.service.records import SeatPlan
@@ -111,6 +111,17 @@ class Slots:
         if summary.status == "finished":
             return SlotResult("finished", tuple(summary.places))
         return SlotResult("aborted")
+
+    async def timeouts_in_a_row(self, match_id: str) -> tuple[int, ...]:
+        """Each seat's decisions timed out in a row as the match stands (empty for a
+        match gone or without clocks): a bot's worker that stopped answering
+        leaves a streak to the end."""
+        try:
+            stored = await self.matches.store.load(match_id)
+        except MatchNotFound:
+            return ()
+        clock = clock_of(stored)
+        return () if clock is None else clock.timeouts
 
     async def end(self, slot: str) -> bool:
         """Claim ``slot``'s end: True for exactly one caller. An ended slot is passed by
