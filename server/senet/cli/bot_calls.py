@@ -22,6 +22,12 @@ from senet.v1 import ladder_service_pb2_grpc
 IDENTITY_HEADER = "x-senet-identity"
 BOT_KEY_HEADER = "x-senet-bot-key"
 T = TypeVar("T")
+#: A ladder's state in words (``senet ladder list`` and ``join``).
+LADDER_STATES = {
+    lpb.LADDER_STATE_RUNNING: "running",
+    lpb.LADDER_STATE_PAUSED: "paused",
+    lpb.LADDER_STATE_WAITING_FOR_BOTS: "waiting for bots",
+}
 
 
 @dataclass(frozen=True)

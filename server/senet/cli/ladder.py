@@ -27,6 +27,7 @@ from senet.bots.hosted import HostedBotWorker
 from senet.cli.bot_calls import (
     BOT_KEY_HEADER,
     IDENTITY_HEADER,
+    LADDER_STATES,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
@@ -250,13 +251,6 @@ async def _show(args: argparse.Namespace) -> int:
     return 0
 
 
-_STATE_TEXT = {
-    lpb.LADDER_STATE_RUNNING: "running",
-    lpb.LADDER_STATE_PAUSED: "paused",
-    lpb.LADDER_STATE_WAITING_FOR_BOTS: "waiting for bots",
-}
-
-
 async def _bots(args: argparse.Namespace) -> int:
     """Print the registered bots (a bot author's ids for ``retire`` and ``test``)."""
     async with channel_of(args.server, args.tls_ca) as channel:
@@ -311,7 +305,7 @@ async def _list(args: argparse.Namespace) -> int:
         rated = [row for row in summary.leaders if row.matches][: args.top]
         leaders = ", ".join(f"{row.bot.name} ({row.rating.conservative:.2f})" for row in rated)
         print(
-            f"{summary.ladder_id:16} {_STATE_TEXT.get(summary.state, '?'):16} "
+            f"{summary.ladder_id:16} {LADDER_STATES.get(summary.state, '?'):16} "
             f"{s.decision_ms / 1000:7g}s {summary.in_flight:>4}/{s.max_in_flight:<4} "
             f"{summary.active_bots:>2}/{summary.bots:<2} {summary.matches_played:>7}  "
             f"{leaders or '-'}"

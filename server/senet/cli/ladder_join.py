@@ -21,6 +21,7 @@ from senet.bots.hosted import HostedBotWorker
 from senet.bots.worker import WorkerRefused
 from senet.cli.bot_calls import (
     IDENTITY_HEADER,
+    LADDER_STATES,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
@@ -33,11 +34,6 @@ from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
 
 PLAYING = "playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)"
-_STATE_WORDS = {
-    lpb.LADDER_STATE_RUNNING: "running",
-    lpb.LADDER_STATE_PAUSED: "paused",
-    lpb.LADDER_STATE_WAITING_FOR_BOTS: "waiting for bots",
-}
 
 
 def add_join_arguments(join: argparse.ArgumentParser) -> None:
@@ -183,7 +179,7 @@ async def _register(args: argparse.Namespace, bot: BuiltInBot, games: list[str])
             if not index.ladders:
                 print(f"  {game}: no ladder yet (the operator starts one)")
             for summary in index.ladders:
-                state = _STATE_WORDS.get(summary.state, "?")
+                state = LADDER_STATES.get(summary.state, "?")
                 ready = f"{summary.active_bots} of {summary.bots} bots ready"
                 print(f"  ladder {summary.ladder_id}: {state} ({ready}; this one once it plays)")
         return registered.bot_key
