@@ -174,6 +174,9 @@ async def test_a_match_drawn_before_the_retirement_is_rated_under_the_bots_subje
     await wait_until(played, 60)
     docs = await ladders.players.ratings(spec.ladder_id, [gone.bot.subject, kept.bot.subject])
     assert [RatingValue.from_json(d).matches for d in docs] == [1, 1]
+    got = await _stub(client).GetLadder(lpb.GetLadderRequest(ladder_id=spec.ladder_id))
+    assert {s.bot.name for s in got.standings} == {"kept"}
+    assert list(got.recent[0].bot_names) == ["gone", "kept"]  # named, though retired
 
 
 async def test_a_bots_own_key_retires_it_and_a_retry_answers_the_same(

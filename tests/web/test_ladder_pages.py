@@ -75,6 +75,10 @@ def test_a_benched_bot_says_why_and_when_it_comes_back() -> None:
         ],
     )
     assert page.count("benched") == 1 and ladder_html(standings, now_ms).count("benched (") == 1
+    standings.recent.add(match_id="m1", bot_ids=["id-a", "id-gone"], bot_names=["a", "gone"])
+    standings.recent.add(match_id="m2", bot_ids=["id-a"])  # a server that names none
+    html = ladder_html(standings, now_ms)
+    assert "<td>a vs gone</td>" in html and "<td>id-a</td>" in html
 
 
 def test_names_on_a_tournament_page_are_escaped() -> None:

@@ -3,6 +3,8 @@ whether the ladders bench it (shared by the web pages and ``senet ladder``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from senet.v1 import ladder_service_pb2 as lpb
 
 
@@ -36,3 +38,10 @@ def _span(seconds: float) -> str:
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.0f} h"
+
+
+def match_bots(match: lpb.LadderMatch, names: Mapping[str, str]) -> str:
+    """A ladder match's bots by name, in seat order (``names``: by bot id, for a
+    server that does not name them in ``bot_names``)."""
+    seats = list(match.bot_names) or [names.get(b, b) for b in match.bot_ids]
+    return " vs ".join(seats)

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from senet.text.bot_state import bench_words, worker_words
+from senet.text.bot_state import bench_words, match_bots, worker_words
 from senet.v1 import (
     games_pb2,
     ladder_service_pb2_grpc,
@@ -119,7 +119,7 @@ def ladder_html(got: lpb.GetLadderResponse, now_ms: float | None = None) -> str:
         return [
             [
                 _match_link(m.match_id, m.status),
-                escape(" vs ".join(names.get(b, b) for b in m.bot_ids)),
+                escape(match_bots(m, names)),
                 escape(",".join(str(p) for p in m.places) or m.status),
             ]
             for m in matches

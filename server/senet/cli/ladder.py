@@ -38,7 +38,7 @@ from senet.cli.bot_calls import (
     run_calls,
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
-from senet.text.bot_state import bench_words, worker_words
+from senet.text.bot_state import bench_words, match_bots, worker_words
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
@@ -231,7 +231,7 @@ async def _show(args: argparse.Namespace) -> int:
         )
         names = {row.bot.bot_id: row.bot.name for row in got.standings}
         for match in got.recent:
-            seats = " vs ".join(names.get(b, b) for b in match.bot_ids)
+            seats = match_bots(match, names)
             places = ",".join(str(p) for p in match.places) or "-"
             print(f"  {match.match_id}  {match.status:9}  places {places:8} {seats}")
         return 0

@@ -142,7 +142,8 @@ def summary_to_proto(summary: LadderSummary, seen: Mapping[str, float]) -> pb.La
     )
 
 
-def ladder_match_to_proto(match: LadderMatch) -> pb.LadderMatch:
+def ladder_match_to_proto(match: LadderMatch, names: Mapping[str, str]) -> pb.LadderMatch:
+    """The match, its bots named (``names``: by bot id; an unknown one by its id)."""
     return pb.LadderMatch(
         match_id=match.match_id,
         bot_ids=list(match.bot_ids),
@@ -150,6 +151,7 @@ def ladder_match_to_proto(match: LadderMatch) -> pb.LadderMatch:
         status=match.status,
         created_at=match.created_at,
         ended_at=match.ended_at,
+        bot_names=[names.get(b, b) for b in match.bot_ids],
     )
 
 
@@ -267,12 +269,16 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             in_flight = await self.ladders.in_flight(spec.ladder_id)
             recent = await self.ladders.recent(spec.ladder_id, request.recent or 20)
             seen = await self.remote.workers_seen()
+            names = await self.remote.names(
+                {b for m in (*in_flight, *recent) for b in m.bot_ids},
+                {s.bot.bot_id: s.bot.name for s in standings},
+            )
             return pb.GetLadderResponse(
                 ladder_id=spec.ladder_id,
                 spec=spec_to_proto(spec),
                 standings=[standing_to_proto(s, seen) for s in standings],
-                in_flight=[ladder_match_to_proto(m) for m in in_flight],
-                recent=[ladder_match_to_proto(m) for m in recent],
+                in_flight=[ladder_match_to_proto(m, names) for m in in_flight],
+                recent=[ladder_match_to_proto(m, names) for m in recent],
                 matches_played=await self.ladders.played(spec.ladder_id),
             )
 

@@ -43,7 +43,7 @@ import hashlib
 import re
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import cast
 
@@ -287,6 +287,17 @@ class RemoteBots:
         if found is None:
             raise errors.BotNotFound(f"no bot {bot_id!r}")
         return found
+
+    async def names(self, bot_ids: Iterable[str], known: Mapping[str, str]) -> dict[str, str]:
+        """The names of ``bot_ids`` (retired bots' too), by id: from ``known`` where
+        the caller has them, else from the registry; a bot never registered is
+        left out."""
+        names = dict(known)
+        for bot_id in set(bot_ids) - set(known):
+            found = await self._find(bot_id)
+            if found is not None:
+                names[bot_id] = found.name
+        return names
 
     async def _find(self, bot_id: str) -> RemoteBot | None:
         """The bot ``bot_id``, registered or retired; None when there is none. (A
