@@ -162,10 +162,10 @@ async def _until_line(proc: asyncio.subprocess.Process, start: str) -> list[str]
     return lines
 
 
-async def _join(where: str, *args: str) -> asyncio.subprocess.Process:
+async def _join(where: str, *args: str, cwd: Path | None = None) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "senet.cli", "ladder", "--server", where, "join", *args,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=cwd,
     )  # fmt: skip
 
 
@@ -299,3 +299,48 @@ async def test_join_without_a_key_file_or_identity_retires_its_throwaway_bot_on_
         await proc.wait()
     assert proc.returncode == 0 and "bot once retired (its ratings and matches stay)" in out, out
     assert await ladders.remote.bots() == []
+
+
+AGENT = """
+from senet.bots.random_bot import RandomStrategy
+
+
+def STRATEGY(*, seed, iterations=None, seconds=None):
+    return RandomStrategy(seed=seed)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_join_plays_a_strategy_factory_of_ones_own_without_publishing_it(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    """A researcher's agent in a module of the current folder enters the ladder."""
+    (tmp_path / "my_agent.py").write_text(AGENT)
+    server = await deployment.start(ladder_interval_s=0.05)
+    where = f"127.0.0.1:{server.port}"
+    ladders = ladders_of(server)
+    spec = LadderSpec(GAME, 2, decision_ms=2000, max_in_flight=1)
+    await ladders.start(Caller(is_admin=True), spec)
+    _, key = await ladders.remote.register(GUEST_ADA, "other", [GAME])
+    other = asyncio.create_task(HostedBotWorker(where, key, "random").run())
+    proc = await _join(where, "--games", GAME, "--factory", "my_agent:STRATEGY", cwd=tmp_path)
+    try:
+        lines = await _until_line(proc, "playing its decisions")
+        assert lines[0].startswith("bot my_agent ("), lines
+        (mine,) = [b.bot_id for b in await ladders.remote.bots() if b.name == "my_agent"]
+
+        async def played() -> bool:
+            recent = await ladders.recent(spec.ladder_id, 20)
+            return any(m.status == "finished" and mine in m.bot_ids for m in recent)
+
+        await wait_until(played, 60)
+        assert (await ladders.remote.bot(mine)).active  # its worker answered in time
+    finally:
+        proc.terminate()
+        await proc.wait()
+        other.cancel()
+        await asyncio.gather(other, return_exceptions=True)
+    proc = await _join(where, "--games", GAME, "--factory", "my_agent:MISSING", cwd=tmp_path)
+    out = (await proc.communicate())[0].decode()
+    assert proc.returncode == 2 and "cannot load my_agent:MISSING" in out, out

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from senet.bots.base import Strategy, StrategyFactory, make_strategy
 from senet.bots.worker import BotWorker
 from senet.client import SenetClient
-from senet.v1 import bot_service_pb2, match_pb2
+from senet.v1 import bot_service_pb2
 
 BOT_KEY_HEADER = "x-senet-bot-key"
 
@@ -37,11 +38,16 @@ class HostedBotWorker(BotWorker):
     Args:
         target: ``host:port`` of a server.
         bot_key: The key RegisterBot handed out.
-        strategy: The Senet strategy that decides (``random``, ``greedy``, ``mcts``...).
+        strategy: The Senet strategy that decides: a name (``random``, ``greedy``,
+            ``mcts``, or one published in the ``senet.bot_strategies`` group), or a
+            :class:`~senet.bots.base.StrategyFactory` itself (a trained policy's,
+            say, loaded from a module without publishing it).
         kwargs: As for :class:`BotWorker` (budgets, capacity, lease).
     """
 
-    def __init__(self, target: str, bot_key: str, strategy: str, **kwargs: Any) -> None:
+    def __init__(
+        self, target: str, bot_key: str, strategy: str | StrategyFactory, **kwargs: Any
+    ) -> None:
         super().__init__(target, **kwargs)
         self.bot_key = bot_key
         self.strategy = strategy
@@ -49,10 +55,10 @@ class HostedBotWorker(BotWorker):
     def make_client(self) -> SenetClient:
         return BotKeyClient(self.target, self.bot_key, tls_ca=self.tls_ca)
 
-    async def decide(
-        self, client: SenetClient, decision: bot_service_pb2.BotDecision
-    ) -> str | match_pb2.Action | None:
-        ours = bot_service_pb2.BotDecision()
-        ours.CopyFrom(decision)
-        ours.strategy = self.strategy  # the decision names the bot, not how it plays
-        return await super().decide(client, ours)
+    def strategy_for(self, decision: bot_service_pb2.BotDecision, seed: int) -> Strategy:
+        # The decision's seat names the bot (remote:<id>), not how it plays.
+        if isinstance(self.strategy, str):
+            return make_strategy(
+                self.strategy, seed=seed, iterations=self.iterations, seconds=self.seconds
+            )
+        return self.strategy(seed=seed, iterations=self.iterations, seconds=self.seconds)

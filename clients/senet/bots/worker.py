@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Coroutine, Mapping
 from typing import Any
 
-from senet.bots.base import make_strategy, state_from_proto_view
+from senet.bots.base import Strategy, make_strategy, state_from_proto_view
 from senet.client.client import (
     BotClient,
     SeatClient,
@@ -275,6 +275,13 @@ class BotWorker:
             with contextlib.suppress(SenetRpcError):
                 await bots.release([decision_ref(decision)])
 
+    def strategy_for(self, decision: bot_service_pb2.BotDecision, seed: int) -> Strategy:
+        """The strategy that takes ``decision``: the one its seat names, at this
+        worker's budget."""
+        return make_strategy(
+            decision.strategy, seed=seed, iterations=self.iterations, seconds=self.seconds
+        )
+
     async def decide(
         self, client: SenetClient, decision: bot_service_pb2.BotDecision
     ) -> str | match_pb2.Action | None:
@@ -298,9 +305,7 @@ class BotWorker:
         )
         if decision.seat not in state.deciding_seats():
             return None
-        strategy = make_strategy(
-            decision.strategy, seed=seed, iterations=self.iterations, seconds=self.seconds
-        )
+        strategy = self.strategy_for(decision, seed)
         # Searching strategies are CPU-bound: off the loop, so lease renewals keep going.
         action = await asyncio.to_thread(strategy.choose, state, decision.seat)
         return action.notation()

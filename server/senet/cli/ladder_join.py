@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import os
 import sys
+from typing import cast
 
+from senet.bots.base import StrategyFactory
 from senet.bots.hosted import HostedBotWorker
 from senet.bots.worker import WorkerRefused
 from senet.cli.bot_calls import (
@@ -38,11 +41,16 @@ PLAYING = "playing its decisions; Ctrl-C stops (ladders seat the bot only while 
 
 def add_join_arguments(join: argparse.ArgumentParser) -> None:
     """The flags of ``senet ladder join``."""
-    join.add_argument(
+    plays = join.add_mutually_exclusive_group(required=True)
+    plays.add_argument(
         "--strategy",
-        required=True,
         help="the strategy that plays, strategy[:iterations] (built in or published in "
         "the senet.bot_strategies group)",
+    )
+    plays.add_argument(
+        "--factory",
+        help="or a strategy factory of your own, module:attribute (imported from the "
+        "current folder or the path), as senet.rl.policy.strategy_factory makes one",
     )
     join.add_argument("--games", default="", help="the games it plays, comma-separated")
     join.add_argument("--name", default="", help="the bot's name (default: the strategy's)")
@@ -62,20 +70,20 @@ def add_join_arguments(join: argparse.ArgumentParser) -> None:
 def run_join(args: argparse.Namespace) -> int:
     """Run ``senet ladder join``; returns the exit status."""
     try:
-        bot = BuiltInBot.parse(args.strategy)
+        plays, name, iterations = _what_plays(args)
     except ValueError as exc:
         print(f"senet ladder join: {exc}", file=sys.stderr)
         return 2
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    obtained = _obtain_key(args, bot, games)
+    obtained = _obtain_key(args, args.name or name, games)
     if isinstance(obtained, int):
         return obtained
     key, throwaway = obtained
     worker = HostedBotWorker(
         args.server,
         key,
-        bot.strategy,
-        iterations=bot.iterations,
+        plays,
+        iterations=iterations,
         seconds=args.seconds,
         capacity=args.capacity,
         tls_ca=args.tls_ca,
@@ -95,9 +103,32 @@ def run_join(args: argparse.Namespace) -> int:
     return 0
 
 
-def _obtain_key(
-    args: argparse.Namespace, bot: BuiltInBot, games: list[str]
-) -> tuple[str, bool] | int:
+def _what_plays(args: argparse.Namespace) -> tuple[str | StrategyFactory, str, int | None]:
+    """The strategy (a name, or a factory imported from ``--factory``), the bot's
+    default name, and its iterations.
+
+    Raises:
+        ValueError: an unknown strategy, a bad budget, or a factory that does not
+            import.
+    """
+    if args.strategy:
+        bot = BuiltInBot.parse(args.strategy)
+        return bot.strategy, bot.name, bot.iterations
+    module, _, attribute = args.factory.partition(":")
+    if not module or not attribute:
+        raise ValueError(f"--factory is module:attribute, not {args.factory!r}")
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as ``python -m`` finds the current folder's
+    try:
+        factory = getattr(importlib.import_module(module), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"cannot load {args.factory}: {exc}") from exc
+    if not callable(factory):
+        raise ValueError(f"{args.factory} is not a strategy factory (it cannot be called)")
+    return cast(StrategyFactory, factory), module.rpartition(".")[2][:32], None
+
+
+def _obtain_key(args: argparse.Namespace, name: str, games: list[str]) -> tuple[str, bool] | int:
     """The bot's key, read from ``--key-file`` or from registering it (kept in that
     file when given), and whether the bot is a throwaway (its key kept nowhere, its
     owner a new guest); or the exit status of a failure."""
@@ -115,7 +146,7 @@ def _obtain_key(
     except OSError as exc:
         print(f"senet ladder join: cannot keep the key: {exc}", file=sys.stderr)
         return 2
-    registered = run_calls("ladder join", lambda: _register(args, bot, games))
+    registered = run_calls("ladder join", lambda: _register(args, name, games))
     if isinstance(registered, int):
         if kept is not None:
             os.close(kept)
@@ -158,7 +189,7 @@ def _key_file(path: str) -> int | None:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
 
 
-async def _register(args: argparse.Namespace, bot: BuiltInBot, games: list[str]) -> str:
+async def _register(args: argparse.Namespace, name: str, games: list[str]) -> str:
     """Register the bot and say which ladders it joins; its key."""
     async with channel_of(args.server, args.tls_ca) as channel:
         identity = args.identity
@@ -169,7 +200,7 @@ async def _register(args: argparse.Namespace, bot: BuiltInBot, games: list[str])
         admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
         registered = await ladder.RegisterBot(
-            lpb.RegisterBotRequest(name=args.name or bot.name, game_ids=games),
+            lpb.RegisterBotRequest(name=name, game_ids=games),
             metadata=((IDENTITY_HEADER, identity), *admin),
         )
         found = registered.bot
