@@ -7,7 +7,8 @@ bot's decisions from this process until interrupted: what a bot author does by
 hand with ``RegisterBot`` and a worker, in one command, with no admin key. Run
 again with the same key file, it plays the same bot with the same key, so a bot
 the ladder benched while its worker was away comes back once rested
-(``Bot.benched_until_ms``).
+(``Bot.benched_until_ms``). ``--factory module:attribute`` plays a strategy
+factory of the author's own folder instead of a published strategy.
 """
 
 from __future__ import annotations
