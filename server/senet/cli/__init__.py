@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import errno
 import io
+import os
 import socket
 import sys
 
@@ -76,6 +77,17 @@ def main(argv: list[str] | None = None) -> int:
         # Progress lines of long-running commands reach a pipe (a log, a test) as
         # they are printed, not when a block fills.
         sys.stdout.reconfigure(line_buffering=True)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader of the output left (``senet ladder status | head``): stop
+        # quietly, with nothing more written to the closed pipe at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command ``args`` names; its exit status."""
     if args.command == "web":
         return web_cli.run(args)
     if args.command == "play":
