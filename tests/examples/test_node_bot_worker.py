@@ -67,6 +67,11 @@ def test_two_node_bots_play_the_ladder_and_are_rated(installed: Path, server: st
             worker.terminate()
     reports = [json.loads(w.communicate(timeout=30)[0].strip().splitlines()[-1]) for w in workers]
     assert all(r["moves"] > 0 and r["subject"].startswith("bot:guest:") for r in reports)
+    # Each a new guest's: retired on stopping, out of the listings.
+    assert all(r["retired"] for r in reports)
+    with grpc.insecure_channel(server) as channel:
+        listed = ladder_service_pb2_grpc.LadderServiceStub(channel).ListBots(lpb.ListBotsRequest())
+    assert not {"node-a", "node-b"} & {b.name for b in listed.bots}
 
 
 def test_a_node_bot_whose_key_is_replaced_stops_and_says_so(installed: Path, server: str) -> None:

@@ -9,12 +9,16 @@
 // over BotService with the key as "x-senet-bot-key" metadata, plays each one
 // with the seat token of the decision (a random legal action, submitted at the
 // decision's version), and releases it. A worker that stops is handled by the
-// match's clock, and the ladder benches the bot after repeated timeouts.
+// match's clock, and the ladder benches the bot after repeated timeouts (for a
+// rest: the same key plays again once it is over). A bot of a new guest is
+// retired when the worker stops (LadderService.RetireBot with its own key):
+// nobody could play it again.
 //
 //   npm ci && node bot_worker.mjs [host:port] [--game mykerinos] [--name node-random]
 //                                 [--seconds N]   (default: run until interrupted)
 //
-// It prints one JSON line when it stops: the bot's id and subject, and the moves made.
+// It prints one JSON line when it stops: the bot's id and subject, the moves made,
+// and whether it retired the bot.
 // It stops with status 2 when the server refuses its key (the bot registered again
 // elsewhere), as retrying cannot help.
 
@@ -106,5 +110,13 @@ while (!stopping) {
   }
   await Promise.all(got.decisions.map(play));
 }
-console.log(JSON.stringify({ bot_id: registered.bot.bot_id, subject: registered.bot.subject, moves }));
+let retired = false;
+if (!refused && !process.env.SENET_IDENTITY) {
+  await call("ladder", "RetireBot", {}, botKey).then(() => { retired = true; }, (error) => {
+    console.error(`could not retire the bot: ${error.details}`);
+  });
+}
+console.log(JSON.stringify({
+  bot_id: registered.bot.bot_id, subject: registered.bot.subject, moves, retired,
+}));
 process.exit(refused ? 2 : 0);
