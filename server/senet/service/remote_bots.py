@@ -282,7 +282,9 @@ class RemoteBots:
         return bot, key
 
     async def bot(self, bot_id: str) -> RemoteBot:
-        """Raises: BotNotFound."""
+        """The bot ``bot_id``, registered or retired.
+
+        Raises: BotNotFound."""
         found = await self._find(bot_id)
         if found is None:
             raise errors.BotNotFound(f"no bot {bot_id!r}")
@@ -384,10 +386,11 @@ class RemoteBots:
         return retired
 
     async def by_key(self, key: str) -> RemoteBot:
-        """The bot holding ``key``.
+        """The bot holding ``key``, which its workers lease with.
 
         Raises:
-            BadBotKey: no bot holds it (never registered, or replaced since).
+            BadBotKey: no bot holds it (never registered, or replaced since), or
+                its bot was retired.
         """
         found = await self._holder(key)
         if found.retired_at:
