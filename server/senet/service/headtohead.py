@@ -29,7 +29,7 @@ from senet.service.access import Caller
 from senet.service.bot_names import remote_strategy
 from senet.service.identity import Identity
 from senet.service.records import SeatPlan, dumps, loads
-from senet.service.remote_bots import RemoteBots
+from senet.service.remote_bots import RemoteBots, is_served
 from senet.service.sequential import Hypotheses, Score, Verdict, llr, verdict, wilson
 from senet.service.settings import Settings
 from senet.service.slots import Slots
@@ -87,8 +87,8 @@ def score_of_a(places: tuple[int, ...], a_seat: int) -> float:
 
 
 def _both_served(test: HeadToHead, served: Mapping[str, float] | None) -> bool:
-    """Whether both bots' workers call (``served`` None: the server does not ask)."""
-    return served is None or (test.bot_a in served and test.bot_b in served)
+    """Whether both bots' workers call (``served``: :meth:`RemoteBots.served`)."""
+    return is_served(test.bot_a, served) and is_served(test.bot_b, served)
 
 
 class HeadToHeads:
@@ -187,17 +187,17 @@ class HeadToHeads:
         test_id = test.test_id
         results = await self._results(test_id)
         voids = await self._voids(test_id)
+        budget = test.max_games - voids  # void games use up the test's games
         score = Score()
-        now: Verdict = "running"
+        # Before any counted game, the voids alone may have used the whole budget.
+        now: Verdict = verdict(score, test.hypotheses, budget)
         for _, points in results:
             score = score.add(points)
             if now == "running":
                 # Decided by the first games (in the order they were counted) that
                 # cross a bound: the games in flight then still count in the
-                # score, but cannot undo the verdict. Void games use up the budget.
-                now = verdict(score, test.hypotheses, test.max_games - voids)
-        if now == "running":  # no game counted yet, and the voids may have used the budget
-            now = verdict(score, test.hypotheses, test.max_games - voids)
+                # score, but cannot undo the verdict.
+                now = verdict(score, test.hypotheses, budget)
         return TestReport(
             test,
             now,

@@ -40,7 +40,7 @@ from senet.service.ladder_pairing import Candidate, choose_seats
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue, SeatResult
 from senet.service.records import SeatPlan, dumps, loads
-from senet.service.remote_bots import RemoteBot, RemoteBots
+from senet.service.remote_bots import RemoteBot, RemoteBots, is_served
 from senet.service.settings import Settings
 from senet.service.slots import Slots
 from senet.store import StoreError
@@ -136,7 +136,7 @@ class _Pass:
 def can_seat(bot: RemoteBot, served: Mapping[str, float] | None) -> bool:
     """Whether a ladder may seat ``bot``: active, and served by a worker now
     (``served``: :meth:`Ladders.served`; None counts every bot as served)."""
-    return bot.active and (served is None or bot.bot_id in served)
+    return bot.active and is_served(bot.bot_id, served)
 
 
 def ladder_id_of(game_id: str, seat_count: int) -> str:

@@ -150,6 +150,12 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def is_served(bot_id: str, served: Mapping[str, float] | None) -> bool:
+    """Whether a worker of ``bot_id`` calls now (``served``: :meth:`RemoteBots.served`;
+    None when the server does not ask for workers, so every bot counts)."""
+    return served is None or bot_id in served
+
+
 def rest_s(first_rest_s: float, benches: int) -> float:
     """How long the ``benches``-th bench in a row rests a bot: ``first_rest_s``,
     doubled for each bench before it, at most :data:`MAX_REST_S` (0: the bench
