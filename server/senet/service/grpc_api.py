@@ -22,7 +22,7 @@ from senet.codec import action_game
 from senet.codec.options import game_info_to_proto, options_from_proto, options_to_proto
 from senet.games.errors import MalformedActionError
 from senet.service import errors, malformed, metrics
-from senet.service.grpc_calls import caller_of, run_unary
+from senet.service.grpc_calls import caller_of, header, run_unary
 from senet.service.grpc_errors import fail, play_error
 from senet.service.identity import Identities
 from senet.service.matches import (
@@ -168,10 +168,10 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
     async def _subject_of(self, context: Any) -> str:
         """The verified subject of the identity token sent with the call ("" without
         one): a seat joined with an identity records it (senet.service.identity)."""
-        for key, value in context.invocation_metadata() or ():
-            if key == "x-senet-identity" and isinstance(value, str) and self.identities:
-                return (await self.identities.verify(value.strip())).subject
-        return ""
+        token = header(context, "x-senet-identity")
+        if token is None or not self.identities:
+            return ""
+        return (await self.identities.verify(token)).subject
 
     async def LeaveMatch(
         self, request: match_service_pb2.LeaveMatchRequest, context: Any

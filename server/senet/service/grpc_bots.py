@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from senet.service.access import Caller
 from senet.service.bots_api import BotDecisions
-from senet.service.grpc_calls import run_unary
+from senet.service.grpc_calls import header, run_unary
 from senet.service.remote_bots import RemoteBots
 from senet.service.settings import Settings
 from senet.store import BotDecisionRef
@@ -47,12 +47,12 @@ class BotServicer(bot_service_pb2_grpc.BotServiceServicer):
 
     async def _queue_of(self, caller: Caller, context: Any) -> tuple[BotDecisions, Caller]:
         """The queue this caller leases from: a bot key's own bot's, else the shared one."""
-        for key, value in context.invocation_metadata() or ():
-            if key == BOT_KEY_HEADER and isinstance(value, str) and self.remote is not None:
-                bot = await self.remote.by_key(value.strip())
-                await self.remote.saw_worker(bot)
-                return self.remote.decisions_for(bot), replace(caller, is_worker=True)
-        return self.bots, caller
+        key = header(context, BOT_KEY_HEADER)
+        if key is None or self.remote is None:
+            return self.bots, caller
+        bot = await self.remote.by_key(key)
+        await self.remote.saw_worker(bot)
+        return self.remote.decisions_for(bot), replace(caller, is_worker=True)
 
     async def _unary(
         self,

@@ -22,6 +22,15 @@ from senet.service.settings import Settings
 T = TypeVar("T")
 
 
+def header(context: grpc.aio.ServicerContext[Any, Any], name: str) -> str | None:
+    """The first text value the call sent as metadata ``name``, stripped; None when
+    it sent none."""
+    for key, value in context.invocation_metadata() or ():
+        if key == name and isinstance(value, str):
+            return value.strip()
+    return None
+
+
 def caller_of(context: grpc.aio.ServicerContext[Any, Any], settings: Settings) -> Caller:
     token = None
     admin = not settings.admin_key

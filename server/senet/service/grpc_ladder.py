@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from senet.service import errors
 from senet.service.access import Caller
 from senet.service.grpc_bots import BOT_KEY_HEADER
-from senet.service.grpc_calls import run_unary
+from senet.service.grpc_calls import header, run_unary
 from senet.service.grpc_players import IDENTITY_HEADER, rating_to_proto
 from senet.service.headtohead import HeadToHeads
 from senet.service.identity import Identities, Identity
@@ -184,10 +184,8 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
         Raises:
             BadIdentity: one that is not valid.
         """
-        for key, value in context.invocation_metadata() or ():
-            if key == IDENTITY_HEADER and isinstance(value, str):
-                return await self.identities.verify(value.strip())
-        return None
+        token = header(context, IDENTITY_HEADER)
+        return None if token is None else await self.identities.verify(token)
 
     async def identity_of(self, context: Any) -> Identity:
         """The caller's verified identity.
@@ -227,14 +225,7 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
     async def RetireBot(self, request: pb.RetireBotRequest, context: Any) -> pb.RetireBotResponse:
         async def body(caller: Caller) -> pb.RetireBotResponse:
             owner = await self.maybe_identity(context)
-            key = next(
-                (
-                    v.strip()
-                    for k, v in context.invocation_metadata() or ()
-                    if k == BOT_KEY_HEADER and isinstance(v, str)
-                ),
-                "",
-            )
+            key = header(context, BOT_KEY_HEADER) or ""
             bot = await self.remote.retire(request.bot_id, owner, is_admin=caller.is_admin, key=key)
             seen = await self.remote.workers_seen()
             return pb.RetireBotResponse(

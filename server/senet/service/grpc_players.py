@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from senet.codec.options import options_from_proto
 from senet.service import errors, metrics
 from senet.service.access import Caller
-from senet.service.grpc_calls import client_of, run_unary
+from senet.service.grpc_calls import client_of, header, run_unary
 from senet.service.grpc_errors import fail
 from senet.service.identity import Identity
 from senet.service.matchmaking import Matchmaker, Progress, TicketRequest
@@ -92,10 +92,10 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
             IdentityRequired: no identity token.
             BadIdentity: one that is not valid.
         """
-        for key, value in context.invocation_metadata() or ():
-            if key == IDENTITY_HEADER and isinstance(value, str):
-                return await self.directory.identities.verify(value.strip())
-        raise errors.IdentityRequired(f"this call needs an identity token ({IDENTITY_HEADER})")
+        token = header(context, IDENTITY_HEADER)
+        if token is None:
+            raise errors.IdentityRequired(f"this call needs an identity token ({IDENTITY_HEADER})")
+        return await self.directory.identities.verify(token)
 
     async def RegisterGuest(
         self, request: pb.RegisterGuestRequest, context: Any
