@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 import uuid
-from collections.abc import Coroutine, Mapping
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
 from senet.bots.base import Strategy, make_strategy, state_from_proto_view
@@ -367,6 +367,19 @@ def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
     budget.add_argument("--iterations", type=int, default=None, help="search iterations")
 
 
+async def run_until_signalled(workers: Sequence[BotWorker], started: str = "") -> None:
+    """Run ``workers`` until SIGTERM or SIGINT stops them all (decisions in flight
+    are left to their leases); print ``started`` once either signal would stop
+    them cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    if started:
+        print(started)
+    await asyncio.gather(*(worker.run(stop) for worker in workers))
+
+
 def run_worker(args: argparse.Namespace) -> int:
     """``senet bots``: run a worker until SIGTERM or SIGINT.
 
@@ -385,15 +398,8 @@ def run_worker(args: argparse.Namespace) -> int:
         tls_ca=args.tls_ca,
     )
 
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
-        await worker.run(stop)
-
     try:
-        asyncio.run(main())
+        asyncio.run(run_until_signalled([worker]))
     except WorkerRefused as exc:
         print(f"senet bots: the server refuses this worker ({exc}). {CREDENTIALS}", file=sys.stderr)
         return 2

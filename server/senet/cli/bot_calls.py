@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -15,12 +14,11 @@ from typing import Any, TypeVar
 import grpc
 
 from senet.bots.base import STRATEGY_NAMES
-from senet.bots.hosted import HostedBotWorker
+from senet.bots.hosted import BOT_KEY_HEADER
+from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
 
-IDENTITY_HEADER = "x-senet-identity"
-BOT_KEY_HEADER = "x-senet-bot-key"
 T = TypeVar("T")
 #: A ladder's state in words (``senet ladder list`` and ``join``).
 LADDER_STATES = {
@@ -110,14 +108,3 @@ async def retire_keys(channel: grpc.aio.Channel, keys: Sequence[str]) -> list[st
         retired = await stub.RetireBot(lpb.RetireBotRequest(), metadata=((BOT_KEY_HEADER, key),))
         names.append(retired.bot.name)
     return names
-
-
-async def play_until_stopped(workers: Sequence[HostedBotWorker], started: str) -> None:
-    """Run ``workers`` until SIGINT or SIGTERM (decisions in flight are left to
-    their leases), saying ``started`` once either signal stops them cleanly."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    print(started)
-    await asyncio.gather(*(worker.run(stop) for worker in workers))

@@ -23,21 +23,20 @@ from collections.abc import Sequence
 
 from google.protobuf import json_format
 
-from senet.bots.hosted import HostedBotWorker
+from senet.bots.hosted import BOT_KEY_HEADER, HostedBotWorker
+from senet.bots.worker import run_until_signalled
 from senet.cli.bot_calls import (
-    BOT_KEY_HEADER,
-    IDENTITY_HEADER,
     LADDER_STATES,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
     owner_metadata,
     parse_bots,
-    play_until_stopped,
     retire_keys,
     run_calls,
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
+from senet.client.players import IDENTITY_HEADER
 from senet.text.bot_state import bench_words, match_bots, worker_words
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
@@ -145,7 +144,7 @@ async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
     ]
     hosting = f"hosting the bots; Ctrl-C stops them (ladders seat them only while they run{then})"
     try:
-        await play_until_stopped(workers, hosting)
+        await run_until_signalled(workers, hosting)
     finally:
         if throwaway:
             # Their keys die with this command and a new guest owns them: nobody

@@ -22,17 +22,16 @@ from typing import cast
 
 from senet.bots.base import StrategyFactory
 from senet.bots.hosted import HostedBotWorker
-from senet.bots.worker import WorkerRefused
+from senet.bots.worker import WorkerRefused, run_until_signalled
 from senet.cli.bot_calls import (
-    IDENTITY_HEADER,
     LADDER_STATES,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
-    play_until_stopped,
     retire_keys,
     run_calls,
 )
+from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
 from senet.v1 import player_service_pb2 as ppb
@@ -90,7 +89,7 @@ def run_join(args: argparse.Namespace) -> int:
         tls_ca=args.tls_ca,
     )
     try:
-        asyncio.run(play_until_stopped([worker], PLAYING))
+        asyncio.run(run_until_signalled([worker], PLAYING))
     except KeyboardInterrupt:
         pass  # an interrupt before the worker started: a stop all the same
     except WorkerRefused as exc:

@@ -19,7 +19,6 @@ from google.protobuf import json_format
 
 from senet.bots.hosted import HostedBotWorker
 from senet.cli.bot_calls import (
-    IDENTITY_HEADER,
     BuiltInBot,
     add_owner_arguments,
     channel_of,
@@ -27,6 +26,7 @@ from senet.cli.bot_calls import (
     retire_keys,
     run_calls,
 )
+from senet.client.players import IDENTITY_HEADER
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
