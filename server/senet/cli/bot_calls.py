@@ -17,7 +17,8 @@ from senet.bots.base import STRATEGY_NAMES
 from senet.bots.hosted import BOT_KEY_HEADER
 from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc
+from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
+from senet.v1 import player_service_pb2 as ppb
 
 T = TypeVar("T")
 #: A ladder's state in words (``senet ladder list`` and ``join``).
@@ -108,3 +109,31 @@ async def retire_keys(channel: grpc.aio.Channel, keys: Sequence[str]) -> list[st
         retired = await stub.RetireBot(lpb.RetireBotRequest(), metadata=((BOT_KEY_HEADER, key),))
         names.append(retired.bot.name)
     return names
+
+
+async def register_bots(
+    channel: grpc.aio.Channel,
+    args: argparse.Namespace,
+    bots: Sequence[tuple[str, Sequence[str]]],
+    guest_name: str,
+) -> list[lpb.RegisterBotResponse]:
+    """Register each ``(name, games)`` as a bot of ``--identity``'s, or of one new
+    guest's (named ``guest_name``); the answers, with the keys. ``--admin-key`` is
+    sent too: it lets the bots in where the server's registration policy refuses
+    their owner (a guest, on a server with an admin key)."""
+    if not bots:
+        return []
+    identity = args.identity
+    if not identity:
+        players = player_service_pb2_grpc.PlayerServiceStub(channel)
+        guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name=guest_name))
+        identity = guest.identity_token
+    admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+    ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
+    return [
+        await ladder.RegisterBot(
+            lpb.RegisterBotRequest(name=name, game_ids=list(games)),
+            metadata=((IDENTITY_HEADER, identity), *admin),
+        )
+        for name, games in bots
+    ]

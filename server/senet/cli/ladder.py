@@ -32,16 +32,15 @@ from senet.cli.bot_calls import (
     channel_of,
     owner_metadata,
     parse_bots,
+    register_bots,
     retire_keys,
     run_calls,
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
-from senet.client.players import IDENTITY_HEADER
 from senet.text.bot_state import bench_words, match_bots, worker_words
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
-from senet.v1 import player_service_pb2 as ppb
+from senet.v1 import ladder_service_pb2_grpc
 
 #: The width the notes on bots are wrapped to (a terminal's 80 columns).
 WIDTH = 80
@@ -109,22 +108,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:
     async with channel_of(args.server, args.tls_ca) as channel:
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
-        identity = args.identity
-        if not identity and bots:
-            players = player_service_pb2_grpc.PlayerServiceStub(channel)
-            guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="ladder"))
-            identity = guest.identity_token
-        # The admin key also lets the bots in where the server's registration
-        # policy refuses the owner (a guest, on a server with an admin key).
         admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+        named = [(bot.name, [args.game]) for bot in bots]
         keys = []
-        for bot in bots:
-            registered = await ladder.RegisterBot(
-                lpb.RegisterBotRequest(name=bot.name, game_ids=[args.game]),
-                metadata=((IDENTITY_HEADER, identity), *admin),
-            )
+        for registered in await register_bots(channel, args, named, "ladder"):
             keys.append(registered.bot_key)
-            print(f"bot {bot.name}: {registered.bot.bot_id}")
+            print(f"bot {registered.bot.name}: {registered.bot.bot_id}")
         spec = lpb.LadderSpec(
             game_id=args.game,
             seat_count=args.seats,

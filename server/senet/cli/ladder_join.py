@@ -28,13 +28,12 @@ from senet.cli.bot_calls import (
     BuiltInBot,
     add_owner_arguments,
     channel_of,
+    register_bots,
     retire_keys,
     run_calls,
 )
-from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
-from senet.v1 import player_service_pb2 as ppb
+from senet.v1 import ladder_service_pb2_grpc
 
 PLAYING = "playing its decisions; Ctrl-C stops (ladders seat the bot only while it runs)"
 
@@ -192,17 +191,8 @@ def _key_file(path: str) -> int | None:
 async def _register(args: argparse.Namespace, name: str, games: list[str]) -> str:
     """Register the bot and say which ladders it joins; its key."""
     async with channel_of(args.server, args.tls_ca) as channel:
-        identity = args.identity
-        if not identity:
-            players = player_service_pb2_grpc.PlayerServiceStub(channel)
-            guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="bot author"))
-            identity = guest.identity_token
-        admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+        (registered,) = await register_bots(channel, args, [(name, games)], "bot author")
         ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
-        registered = await ladder.RegisterBot(
-            lpb.RegisterBotRequest(name=name, game_ids=games),
-            metadata=((IDENTITY_HEADER, identity), *admin),
-        )
         found = registered.bot
         print(f"bot {found.name} ({found.bot_id}), rated as {found.subject}")
         for game in games:

@@ -23,14 +23,13 @@ from senet.cli.bot_calls import (
     add_owner_arguments,
     channel_of,
     parse_bots,
+    register_bots,
     retire_keys,
     run_calls,
 )
-from senet.client.players import IDENTITY_HEADER
 from senet.text.cli import DEFAULT_SERVER
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
-from senet.v1 import player_service_pb2 as ppb
+from senet.v1 import ladder_service_pb2_grpc
 
 _FORMATS = {"swiss": lpb.TOURNAMENT_FORMAT_SWISS, "round-robin": lpb.TOURNAMENT_FORMAT_ROUND_ROBIN}
 
@@ -79,20 +78,10 @@ def print_standings(got: lpb.GetTournamentResponse) -> None:
 async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
     async with channel_of(args.server, args.tls_ca) as channel:
         stub = ladder_service_pb2_grpc.LadderServiceStub(channel)
-        identity = args.identity
-        if not identity and bots:
-            players = player_service_pb2_grpc.PlayerServiceStub(channel)
-            guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="host"))
-            identity = guest.identity_token
-        # The admin key also lets the bots in where the server's registration
-        # policy refuses the owner (a guest, on a server with an admin key).
         admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
+        named = [(f"{bot.name}.{i}", [args.game]) for i, bot in enumerate(bots)]
         entrants, keys = [], []
-        for i, bot in enumerate(bots):
-            registered = await stub.RegisterBot(
-                lpb.RegisterBotRequest(name=f"{bot.name}.{i}", game_ids=[args.game]),
-                metadata=((IDENTITY_HEADER, identity), *admin),
-            )
+        for registered in await register_bots(channel, args, named, "host"):
             entrants.append(lpb.TournamentEntrant(bot_id=registered.bot.bot_id))
             keys.append(registered.bot_key)
         entrants += [lpb.TournamentEntrant(bot_id=b) for b in args.bot]
