@@ -466,6 +466,21 @@ class SeatClient:
             lambda s: s.LeaveMatch(request, timeout=self.client.timeout_s, metadata=md)
         )
 
+    async def rematch(self, entropy: str | None = None) -> SeatClient:
+        """Ask for the rematch of this finished match (RequestRematch): the seat
+        kept there for this seat's player, created with the rematch by whoever asks
+        first. Safe to retry: asking again gets the same seat and token.
+        ``entropy`` as for :meth:`SenetClient.join`."""
+        request = match_service_pb2.RequestRematchRequest(
+            match_id=self.match_id,
+            entropy=secrets.token_hex(16) if entropy is None else entropy,
+        )
+        md = self.client.metadata(self.token)
+        response = await self.client._call(
+            lambda s: s.RequestRematch(request, timeout=self.client.timeout_s, metadata=md)
+        )
+        return SeatClient(self.client, Joined(response.match_id, response.seat, response.token))
+
     def watch(
         self, from_version: int | None = None
     ) -> AsyncIterator[match_service_pb2.WatchMatchResponse]:

@@ -40,6 +40,7 @@ from senet.service.idempotency import (
     creation_fingerprint,
     match_id_for,
     new_join_secret,
+    rematch_id_for,
     seat_token,
 )
 from senet.service.records import (
@@ -68,12 +69,16 @@ async def create_match(
     leave_bot_strategy: str = "",
     time_control: TimeControl | None = None,
     request_id: str = "",
+    *,
+    rematch_of: str = "",
 ) -> MatchSnapshot:
     """Create a match at version 0 and return its public snapshot.
 
     With a ``request_id``, a retry returns the match the first call created
     (its current public snapshot) and never creates a second one; see
-    :mod:`senet.service.idempotency`.
+    :mod:`senet.service.idempotency`. ``rematch_of`` keys the creation by the
+    finished match it follows instead (:mod:`senet.service.rematches`): whoever
+    asks first creates it, the others find it.
     """
     if access.settings.admin_key and not caller.is_admin:
         raise errors.AdminKeyRequired("this server requires the admin key to create matches")
@@ -117,8 +122,9 @@ async def create_match(
     state = game.new_match(len(seats), options, meta.deal_seed({}))
     meta = replace(meta, options=dict(state.options))
     match_id = secrets.token_hex(8)
-    if request_id:
-        match_id = match_id_for(request_id)
+    keyed = bool(request_id or rematch_of)
+    if keyed:
+        match_id = rematch_id_for(rematch_of) if rematch_of else match_id_for(request_id)
         fingerprint = creation_fingerprint(
             {
                 "game": game.info.id,
@@ -148,7 +154,7 @@ async def create_match(
     except MatchExists:
         # Only keyed ids repeat: an earlier attempt of this creation got there
         # first (its reply lost, or still on its way). Its match is the answer.
-        existing = await _created_before(access, match_id, meta.creation) if request_id else None
+        existing = await _created_before(access, match_id, meta.creation) if keyed else None
         if existing is None:
             raise
         await access.refresh_lobby_entry(match_id)  # this attempt rewrote the entry
@@ -213,6 +219,7 @@ async def join(
     request_id: str = "",
     entropy: str = "",
     subject: str = "",
+    keeper: bool = False,
 ) -> tuple[int, str, MatchSummary]:
     """Claim a seat; returns (seat, token, summary). The token is shown only here.
 
@@ -222,6 +229,8 @@ async def join(
     ``entropy`` is the seat's own contribution to the seed of a fair match
     (see senet.service.records.effective_seed); ignored by chosen seeds.
     ``subject`` is the verified identity of the player, recorded in the claim.
+    ``keeper``: the caller is the player a rematch's kept seat is kept for (only
+    :mod:`senet.service.rematches` says so); anyone else is refused kept seats.
     """
     name = check_display_name(display_name)
     request_id = check_request_id(request_id, required=False)
@@ -243,12 +252,21 @@ async def join(
         candidates = [seat]
     else:
         candidates = [
-            s for s, plan in enumerate(meta.seats) if plan.kind == "open" and s not in stored.seats
+            s
+            for s, plan in enumerate(meta.seats)
+            if plan.kind == "open" and not plan.kept and s not in stored.seats
         ]
         if not candidates:
             raise errors.NoOpenSeat("every open seat of this match is taken")
     if any(meta.seats[c].kind == "bot" for c in candidates):
         raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
+    kept = [c for c in candidates if meta.seats[c].kept]
+    if kept and not keeper:
+        raise errors.SeatKept(
+            f"seat {kept[0]} of this rematch is kept for {meta.seats[kept[0]].name}, who "
+            "played the match before: they claim it with RequestRematch",
+            {"seat": kept[0]},
+        )
     random_token = new_token()
     tokens = {
         c: seat_token(meta.join_secret, stored.match_id, c, request_id) if keyed else random_token

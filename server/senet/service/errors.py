@@ -83,6 +83,13 @@ class BotSeat(ServiceError):
     reason = "BOT_SEAT"
 
 
+class SeatKept(ServiceError):
+    """JoinMatch named a rematch's seat kept for a player of the match before: only
+    they claim it, through RequestRematch."""
+
+    reason = "SEAT_KEPT"
+
+
 class MatchNotFinished(ServiceError):
     reason = "MATCH_NOT_FINISHED"
 

@@ -165,6 +165,23 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         return await self._unary("JoinMatch", context, body, request.match_id)
 
+    async def RequestRematch(
+        self, request: match_service_pb2.RequestRematchRequest, context: Any
+    ) -> match_service_pb2.RequestRematchResponse:
+        async def body(caller: Caller) -> match_service_pb2.RequestRematchResponse:
+            self.quotas.take_create(caller.client)
+            seat, token, summary = await self.service.request_rematch(
+                caller, request.match_id, request.entropy
+            )
+            return match_service_pb2.RequestRematchResponse(
+                match_id=summary.match_id,
+                seat=seat,
+                token=token,
+                match=summary_to_proto(summary),
+            )
+
+        return await self._unary("RequestRematch", context, body, request.match_id)
+
     async def _subject_of(self, context: Any) -> str:
         """The verified subject of the identity token sent with the call ("" without
         one): a seat joined with an identity records it (senet.service.identity)."""
@@ -193,6 +210,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
             out = match_service_pb2.GetMatchResponse(match=proto.match, view=proto.view)
             if snapshot.viewer_seat is not None:
                 out.viewer_seat = snapshot.viewer_seat
+            out.rematch_match_id = snapshot.rematch_id
             return out
 
         return await self._unary("GetMatch", context, body, request.match_id)

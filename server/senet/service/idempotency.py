@@ -74,6 +74,13 @@ def match_id_for(request_id: str) -> str:
     return hashlib.sha256(f"senet.create\0{request_id}".encode()).hexdigest()[:16]
 
 
+def rematch_id_for(match_id: str) -> str:
+    """The id of ``match_id``'s rematch: the same on every replica, so that the first
+    player to ask creates it once; never an id a CreateMatch can get (its keyed ids
+    hash another prefix)."""
+    return hashlib.sha256(f"senet.rematch\0{match_id}".encode()).hexdigest()[:16]
+
+
 def creation_fingerprint(request: Mapping[str, Any]) -> str:
     """A digest of what a CreateMatch asked for, to tell a retry from a key reused."""
     text = json.dumps(request, sort_keys=True, separators=(",", ":"), default=str)

@@ -121,7 +121,14 @@ class MatchListing:
 
     @property
     def has_open_seat(self) -> bool:
-        return any(s.kind == "open" and not s.claimed for s in self.seats)
+        """Whether anyone may join: an open seat nobody claimed and kept for nobody."""
+        return any(s.kind == "open" and not s.claimed and not s.kept for s in self.seats)
+
+    @property
+    def started(self) -> bool:
+        """Every open seat is claimed (a started match's seats stay claimed: leaving
+        then hands them over)."""
+        return all(s.kind != "open" or s.claimed for s in self.seats)
 
 
 @dataclass(frozen=True)
@@ -135,7 +142,11 @@ class MatchPage:
 def lobby_entry(
     match_id: str, meta: MatchMeta, seats: Mapping[int, str], status: MatchStatus
 ) -> LobbyEntry:
-    """The lobby entry of a match with these facts."""
+    """The lobby entry of a match with these facts.
+
+    Its hint counts a rematch's kept seats among the open ones: the store gives a
+    match with open seats the waiting TTL, so a rematch nobody claims expires as a
+    match nobody joins; the listing tells joinable seats from kept ones."""
     open_seats = sum(
         1 for s, plan in enumerate(meta.seats) if plan.kind == "open" and s not in seats
     )

@@ -15,6 +15,7 @@ as functions over one :class:`~senet.service.access.MatchAccess` (this
 replica's store, settings, cache, feeds, lobby and rate limiter):
 
 - :mod:`~senet.service.creation`: CreateMatch and JoinMatch;
+- :mod:`~senet.service.rematches`: RequestRematch;
 - :mod:`~senet.service.queries`: GetMatch, ListLegalActions, ExportMatch;
 - :mod:`~senet.service.submissions`: SubmitAction (apply, commit, replay), with
   :mod:`~senet.service.commit_plan` (what a commit writes and posts, a pure
@@ -33,7 +34,16 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TypeVar
 
 from senet.games import Game, GameState, get_game
-from senet.service import creation, dues, handover, prompts, queries, streams, submissions
+from senet.service import (
+    creation,
+    dues,
+    handover,
+    prompts,
+    queries,
+    rematches,
+    streams,
+    submissions,
+)
 from senet.service.access import (
     Caller,
     MatchAccess,
@@ -168,6 +178,13 @@ class MatchService:
             entropy=entropy,
             subject=subject,
         )
+
+    async def request_rematch(
+        self, caller: Caller, match_id: str, entropy: str = ""
+    ) -> tuple[int, str, MatchSummary]:
+        """Ask for the rematch of a finished match: (seat, token, the rematch's
+        summary); see :mod:`senet.service.rematches`."""
+        return await rematches.request_rematch(self.access, caller, match_id, entropy)
 
     # ------------------------------------------------------------- reading
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:

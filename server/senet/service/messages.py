@@ -116,6 +116,7 @@ def _write_seats(
             bot_strategy=seat.bot_strategy,
             resigned=seat.resigned,
             takeover_strategy=seat.takeover_strategy,
+            kept=seat.kept,
         )
 
 
@@ -340,7 +341,6 @@ def write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) ->
     out.status = STATUS[listing.status]
     out.created_time_ms = round(listing.created_at * 1000)
     out.version = listing.version
-    # A started match's open seats stay claimed (leaving then hands them over).
-    out.started = not listing.has_open_seat
+    out.started = listing.started
     options_to_proto(listing.options, out.options)
     _write_seats(out.seats, listing.seats)

@@ -6,6 +6,8 @@ the cached head (:meth:`MatchAccess.read_state`) is used before the next await.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from senet.games import get_game
 from senet.service import errors
 from senet.service.access import (
@@ -20,16 +22,21 @@ from senet.service.access import (
     state_of,
 )
 from senet.service.records import seat_entropy
+from senet.service.rematches import rematch_of
 from senet.service.views import LegalActions, MatchExport, MatchSnapshot, logged_action
 
 
 async def get(access: MatchAccess, caller: Caller, match_id: str) -> MatchSnapshot:
-    """The match as the caller may see it (a seat's view with its token)."""
+    """The match as the caller may see it (a seat's view with its token), and a
+    finished match's rematch if a player asked for one."""
     stored = await access.load(match_id)
     meta = meta_of(stored)
     seat = seat_of(stored, caller)
     state = access.read_state(get_game(meta.game_id), stored)
-    return MatchSnapshot(access.summary(stored, meta, state), state.view(seat), seat)
+    snapshot = MatchSnapshot(access.summary(stored, meta, state), state.view(seat), seat)
+    if stored.status != "finished":
+        return snapshot
+    return replace(snapshot, rematch_id=await rematch_of(access, stored))
 
 
 async def legal_actions(access: MatchAccess, caller: Caller, match_id: str) -> LegalActions:

@@ -88,14 +88,18 @@ def token_hash(token: str) -> str:
 class SeatPlan:
     """What fills a seat, fixed at creation.
 
-    ``name`` is the name a registered bot's seat shows before and after its
-    workers claim it (the bot's registered name, set at creation); empty for
-    every other seat, whose name comes from its claim.
+    ``name`` is the name a seat shows before it is claimed: a registered bot's
+    (set at creation, shown before and after its workers claim it), or in a
+    rematch the name of the player the seat is kept for; empty for every other
+    seat, whose name comes from its claim. ``kept``: an open seat of a rematch
+    kept for the player who held it in the match before, claimed through
+    RequestRematch only (:mod:`senet.service.rematches`).
     """
 
     kind: SeatKind = "open"
     bot_strategy: str = ""
     name: str = ""
+    kept: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,8 +137,11 @@ class MatchMeta:
     def to_json(self) -> str:
         data = asdict(self)
         for plan in data["seats"]:
+            # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:
-                del plan["name"]  # a plan without a name reads as it always did
+                del plan["name"]
+            if not plan["kept"]:
+                del plan["kept"]
         return dumps(data)
 
     def deal_seed(self, seats: Mapping[int, str]) -> int:

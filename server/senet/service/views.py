@@ -34,12 +34,15 @@ class SeatSummary:
     bot_strategy: str
     resigned: bool = False
     takeover_strategy: str = ""
+    #: Kept for the previous match's player (a rematch: SeatPlan.kept).
+    kept: bool = False
 
 
 def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSummary]:
     """What anyone may know of each seat, from the seat plan and the stored claims
     (a seat taken over by a bot or resigned says so; a registered bot's seat
-    shows its bot's name before its workers claim it)."""
+    shows its bot's name before its workers claim it, and a rematch's kept seat
+    the name of the player it is kept for)."""
     seats = []
     for seat, plan in enumerate(meta.seats):
         claim_json = claims.get(seat)
@@ -54,6 +57,7 @@ def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSumma
                 bot_strategy=plan.bot_strategy,
                 resigned=takeover == ZOMBIE,
                 takeover_strategy="" if takeover == ZOMBIE else takeover,
+                kept=plan.kept,
             )
         )
     return seats
@@ -91,6 +95,8 @@ class MatchSnapshot:
     summary: MatchSummary
     view: JsonDict
     viewer_seat: int | None
+    #: The finished match's rematch once a player asked for one (GetMatch only).
+    rematch_id: str = ""
 
 
 @dataclass(frozen=True)

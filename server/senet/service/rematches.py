@@ -1,0 +1,118 @@
+"""Rematches: the same table again, once a match is finished (RequestRematch).
+
+A rematch is a new match with the finished one's game, options, clocks, leave
+policy and bots, and a seed the server draws (a chosen seed would deal the same
+game again). Every seat moves on by one, seat ``s`` of the finished match playing
+seat ``(s + 1) mod n``, so that the players change colours and turn order; the
+Mykerinos team game's partners stay partners (seats ``s`` and ``s + 2``).
+
+Each player of the finished match who still holds their seat has a seat *kept*
+for them in the rematch: only they claim it, by asking for the rematch with their
+old seat's token (JoinMatch answers SEAT_KEPT to anyone else). A seat whose
+player left the match is open to anyone. The rematch's id is derived from the
+finished match's (:func:`senet.service.idempotency.rematch_id_for`): the first
+player to ask creates it on whatever replica, the others find it, and a player
+asking again gets the same seat and token (the claim is keyed by the old seat).
+It starts once every seat is claimed, and a rematch whose players never all ask
+expires as any match nobody joins.
+"""
+
+from __future__ import annotations
+
+from senet.service import errors
+from senet.service.access import Caller, MatchAccess, control_of, meta_of, seat_of
+from senet.service.creation import create_match, join
+from senet.service.idempotency import rematch_id_for
+from senet.service.records import MatchMeta, SeatClaim, SeatPlan
+from senet.service.views import MatchSummary
+from senet.store import MatchNotFound, StoredMatch
+
+
+def rematch_seat(seat: int, seat_count: int) -> int:
+    """Where the player of ``seat`` sits in the rematch."""
+    return (seat + 1) % seat_count
+
+
+def rematch_plans(meta: MatchMeta, claims: dict[int, str]) -> list[SeatPlan]:
+    """The rematch's seats: each seat's plan moved on by one, a bot as the same
+    bot, a person's seat kept for its player unless they left the match."""
+    plans = [SeatPlan()] * meta.seat_count
+    for seat, plan in enumerate(meta.seats):
+        moved = rematch_seat(seat, meta.seat_count)
+        if plan.kind == "bot":
+            plans[moved] = SeatPlan("bot", plan.bot_strategy)
+            continue
+        claim_json = claims.get(seat)
+        claim = SeatClaim.from_json(claim_json) if claim_json else None
+        if claim is not None and not claim.takeover:
+            plans[moved] = SeatPlan("open", name=claim.name, kept=True)
+    return plans
+
+
+async def request_rematch(
+    access: MatchAccess, caller: Caller, match_id: str, entropy: str = ""
+) -> tuple[int, str, MatchSummary]:
+    """Create the rematch of a finished match if nobody has yet, and claim the seat
+    kept for the caller's player; returns (seat, token, the rematch's summary).
+
+    Raises:
+        TokenRequired, BadToken: no seat token, or one that holds no seat of the
+            match (its player left it, or never held it).
+        BotSeat: the token of a bot seat (bots never ask).
+        MatchNotFinished: the match is still being played, or was abandoned.
+    """
+    stored = await access.load(match_id)
+    meta = meta_of(stored)
+    seat = _asking_seat(stored, meta, caller)
+    claim = SeatClaim.from_json(stored.seats[seat])
+    snapshot = await create_match(
+        access,
+        caller,
+        meta.game_id,
+        meta.options,
+        rematch_plans(meta, stored.seats),
+        None,
+        meta.leave_policy,
+        meta.leave_bot_strategy,
+        control_of(meta),
+        rematch_of=stored.match_id,
+    )
+    return await join(
+        access,
+        caller,
+        snapshot.summary.match_id,
+        rematch_seat(seat, meta.seat_count),
+        claim.name,
+        request_id=f"rematch-of-seat-{seat}",
+        entropy=entropy,
+        subject=claim.subject,
+        keeper=True,
+    )
+
+
+def _asking_seat(stored: StoredMatch, meta: MatchMeta, caller: Caller) -> int:
+    """The seat of the player asking for a rematch of ``stored``."""
+    if caller.token is None:
+        raise errors.TokenRequired("a rematch is asked for with a seat token of the match")
+    if stored.status != "finished":
+        raise errors.MatchNotFinished("a rematch follows a finished match")
+    seat = seat_of(stored, caller)
+    assert seat is not None  # a token was sent: it holds a seat, or seat_of raised
+    if meta.seats[seat].kind == "bot":
+        raise errors.BotSeat("a bot seat does not ask for rematches")
+    if SeatClaim.from_json(stored.seats[seat]).takeover:
+        raise errors.BadToken("this seat's player left the match: its token holds it no more")
+    return seat
+
+
+async def rematch_of(access: MatchAccess, stored: StoredMatch) -> str:
+    """The id of the finished match's rematch once a player asked for one; ""
+    otherwise (and for a match not finished)."""
+    if stored.status != "finished":
+        return ""
+    rematch_id = rematch_id_for(stored.match_id)
+    try:
+        await access.store.load(rematch_id)
+    except MatchNotFound:
+        return ""
+    return rematch_id
