@@ -1,6 +1,7 @@
 """End to end: a person plays Pebbles, the test suite's game, in a terminal against a
 hosted bot. Pebbles has no text renderer of its own: the generic one draws it from the
-view alone, so this proves a new game is playable in the text client with no text code."""
+view alone, so this proves a new game is playable in the text client with no text code.
+Then the rematch the end offers, from its printed command."""
 
 from __future__ import annotations
 
@@ -35,4 +36,22 @@ def test_a_person_plays_pebbles_drawn_by_the_generic_renderer(server_with_bots: 
     assert index == 1, log.getvalue()[-3000:]
     child.expect(pexpect.EOF, timeout=30)
     assert screens >= 5
-    assert re.search(r"(wins|share the victory)!", str(child.before or ""))
+    ending = str(child.before or "")
+    assert re.search(r"(wins|share the victory)!", ending)
+
+    # The end says how to play again; the rematch moves Ada on a seat, beside the
+    # same bot, and starts at once.
+    asked = re.search(r"--rematch (\w+) --token=(\S+)", ending)
+    assert asked is not None and "Play a rematch" in ending, ending
+    again = _spawn(
+        "--server", server_with_bots, "--rematch", asked[1], "--token", asked[2], log=log
+    )
+    again.expect(r"Rematch of (\w+): match (\w+)\.", timeout=30)
+    assert _group(again) == asked[1]
+    again.expect(r"You are seat (\d)", timeout=30)
+    assert _group(again) == "1"  # seat 0 before
+    again.expect(PROMPT, timeout=60)
+    again.sendline("quit")
+    again.expect("Leave for good", timeout=30)
+    again.sendline("p")
+    again.expect(pexpect.EOF, timeout=30)

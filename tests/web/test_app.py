@@ -478,3 +478,36 @@ async def test_the_lobby_names_options_by_their_descriptions_and_offers_clocks(
         control = (await senet.get(match_id)).match.time_control
     assert control.decision_ms == 30_000
     assert control.timeout_policy == match_pb2.TIMEOUT_POLICY_RESIGN
+
+
+async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    created = await create_by_form(web, game="pebbles", name="Ann")
+    match_id = created.headers["location"].split("/")[2]
+    mine = _seat_of(created)
+    csrf = web.cookies[CSRF_COOKIE]
+    async with SenetClient(server) as senet:
+        bob = await senet.join(match_id, "Bob")
+        ann = senet.seat(match_id, mine.seat, mine.token)
+
+        async def first(turn: Any) -> str:
+            return str(turn.actions[0].notation)
+
+        await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
+        url = f"/matches/{match_id}/rematch"
+        assert (await web.get(url)).json() == {"match": "", "players": []}
+        assert (await web.post(url)).status_code == 403  # no CSRF header
+        asked = await web.post(url, headers={"x-csrf-token": csrf})
+        assert asked.status_code == 200, asked.text
+        rematch_id = asked.json()["play"].split("/")[2]
+        held = _seat_of(asked)
+        assert held.seat == 1 and asked.headers["set-cookie"].startswith(
+            f"senet_seat_{rematch_id}="
+        )
+        assert (await web.get(url)).json() == {"match": rematch_id, "players": ["Ann"]}
+        again = await bob.rematch()
+        assert (again.match_id, again.seat) == (rematch_id, 0)
+        assert (await senet.get(rematch_id)).match.started
+        page = await web.get(f"/matches/{rematch_id}/play")
+        assert page.status_code == 200 and 'id="rematch"' in page.text

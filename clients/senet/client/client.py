@@ -302,6 +302,22 @@ class SenetClient:
         )
         return SeatClient(self, Joined(match_id, response.seat, response.token))
 
+    async def request_rematch(
+        self, match_id: str, token: str, entropy: str | None = None
+    ) -> SeatClient:
+        """Ask for the rematch of a finished match with a seat's ``token``
+        (RequestRematch): the seat kept there for that seat's player, in the
+        rematch whoever asks first creates. Safe to retry: asking again gets the
+        same seat and token. ``entropy`` as for :meth:`join`."""
+        request = match_service_pb2.RequestRematchRequest(
+            match_id=match_id, entropy=secrets.token_hex(16) if entropy is None else entropy
+        )
+        md = self.metadata(token)
+        response = await self._call(
+            lambda s: s.RequestRematch(request, timeout=self.timeout_s, metadata=md)
+        )
+        return SeatClient(self, Joined(response.match_id, response.seat, response.token))
+
     def seat(self, match_id: str, seat: int, token: str) -> SeatClient:
         """A handle for a seat already claimed (resume after a restart)."""
         return SeatClient(self, Joined(match_id, seat, token))
@@ -467,19 +483,9 @@ class SeatClient:
         )
 
     async def rematch(self, entropy: str | None = None) -> SeatClient:
-        """Ask for the rematch of this finished match (RequestRematch): the seat
-        kept there for this seat's player, created with the rematch by whoever asks
-        first. Safe to retry: asking again gets the same seat and token.
-        ``entropy`` as for :meth:`SenetClient.join`."""
-        request = match_service_pb2.RequestRematchRequest(
-            match_id=self.match_id,
-            entropy=secrets.token_hex(16) if entropy is None else entropy,
-        )
-        md = self.client.metadata(self.token)
-        response = await self.client._call(
-            lambda s: s.RequestRematch(request, timeout=self.client.timeout_s, metadata=md)
-        )
-        return SeatClient(self.client, Joined(response.match_id, response.seat, response.token))
+        """Ask for the rematch of this finished match (see
+        :meth:`SenetClient.request_rematch`)."""
+        return await self.client.request_rematch(self.match_id, self.token, entropy)
 
     def watch(
         self, from_version: int | None = None

@@ -42,6 +42,7 @@ from senet.text.cli import program, seat_plan
 from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, log_lines, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines
+from senet.text.seat_names import open_seats, waiting_for_players
 from senet.v1 import match_pb2, match_service_pb2
 
 LOG_LINES = 8
@@ -119,6 +120,22 @@ class Session:
 
     def join_command(self) -> str:
         return f"{program()} play --server {self.server} --join {self.match_id}"
+
+    def rematch_command(self) -> str | None:
+        """The command that asks for this match's rematch and plays it (a seat's)."""
+        if self.seat is None:
+            return None
+        return (
+            f"{program()} play --server {self.server} --rematch {self.match_id} "
+            f"--token={self.seat.token}"
+        )
+
+    async def rematch(self) -> Session:
+        """Ask for this match's rematch: the session of the seat kept there."""
+        if self.seat is None:
+            raise ValueError("only a seat asks for a rematch")
+        seat = await self.seat.rematch()
+        return Session(self.client, self.server, seat.match_id, seat)
 
 
 @dataclass
@@ -377,15 +394,17 @@ class TextApp:
         summary = self.summary
         if summary is None or summary.status != match_pb2.MATCH_STATUS_ACTIVE:
             return
-        open_seats = [
-            s.seat for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
+        unclaimed = [
+            s for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed
         ]
-        if open_seats:
-            numbers = ", ".join(str(s) for s in open_seats)
-            self.print(f"Open seat(s) {numbers}. Others join with:")
-            self.print_command(self.session.join_command())
+        if unclaimed:
+            joinable = open_seats(summary)
+            if joinable:
+                numbers = ", ".join(str(s) for s in joinable)
+                self.print(f"Open seat(s) {numbers}. Others join with:")
+                self.print_command(self.session.join_command())
             # Nobody moves before the match starts (its deal is made then).
-            self.print(Text("Waiting for players to join...", style="italic"))
+            self.print(Text(f"{waiting_for_players(summary)}...", style="italic"))
             return
         if self.legal is not None or not summary.HasField("current_seat"):
             return
@@ -489,6 +508,10 @@ class TextApp:
                         self.charset,
                     )
                 )
+        elif command.name == "rematch":
+            self.print(
+                "A rematch is asked for once the match is over: the command is printed then."
+            )
         elif command.name == "board":
             self.draw()
             return None
@@ -556,7 +579,20 @@ class TextApp:
             self.print(*renderer.final_score_lines(view, self.summary, self.viewer, self.charset))
         elif self.summary is not None:
             self.print(f"Final scores: {list(self.summary.scores)}")
+        self._print_rematch()
         return 0
+
+    def _print_rematch(self) -> None:
+        """How a player of a finished match plays it again."""
+        command = self.session.rematch_command()
+        summary = self.summary
+        if (
+            command is not None
+            and summary is not None
+            and summary.status == match_pb2.MATCH_STATUS_FINISHED
+        ):
+            self.print("Play a rematch (the same table, seats moved on by one) with:")
+            self.print_command(command)
 
     def _print_resume(self) -> None:
         command = self.session.resume_command()
@@ -645,6 +681,12 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
         session = Session(client, server, args.resume, seat)
         out.print(
             f"Resumed seat {args.seat} of match {args.resume}.", highlight=False, markup=False
+        )
+    elif args.rematch:
+        seat = await client.request_rematch(args.rematch, args.token)
+        session = Session(client, server, seat.match_id, seat)
+        out.print(
+            f"Rematch of {args.rematch}: match {session.match_id}.", highlight=False, markup=False
         )
     else:
         await client.get(args.watch)

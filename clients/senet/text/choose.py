@@ -54,6 +54,7 @@ COMMANDS = {
     "q": "quit",
     "quit": "quit",
     "exit": "quit",
+    "rematch": "rematch",
 }
 
 

@@ -1,6 +1,6 @@
 """Arguments of ``senet play`` (kept free of heavy imports: ``senet serve`` loads this too).
 
-One of five ways to start:
+One of six ways to start:
 
 * ``--new GAME``: create a match and take its first seat. ``--bots K`` adds K bot seats
   (played by bot workers, with ``--bot-strategy``); ``--seats N`` sets the open seats
@@ -8,6 +8,8 @@ One of five ways to start:
   N - K). The match id and your token are printed so others can join and you can resume.
 * ``--join MATCH [--seat S]``: claim an open seat (the first one by default).
 * ``--resume MATCH --seat S --token T``: take your seat again after a restart.
+* ``--rematch MATCH --token T``: ask for the rematch of a finished match you played
+  (its seat's token) and play it.
 * ``--watch MATCH``: spectate.
 * ``--lobby``, or none of the above: pick a match to join or watch from the server's
   lobby (``--game`` shows only that game's matches).
@@ -38,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     how.add_argument("--join", metavar="MATCH", help="join an existing match")
     how.add_argument("--resume", metavar="MATCH", help="take your seat again (--seat, --token)")
+    how.add_argument(
+        "--rematch", metavar="MATCH", help="play the rematch of a finished match (--token)"
+    )
     how.add_argument("--watch", metavar="MATCH", help="spectate a match")
     how.add_argument(
         "--lobby",
@@ -76,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, help="--new: seed of the match (reproducible)")
     parser.add_argument("--seat", type=int, help="--join/--resume: seat number")
-    parser.add_argument("--token", help="--resume: the seat's token printed when you joined")
+    parser.add_argument(
+        "--token", help="--resume/--rematch: the seat's token printed when you joined"
+    )
     parser.add_argument(
         "--name",
         default=os.environ.get("USER") or "Player",
@@ -142,6 +149,8 @@ def check(args: argparse.Namespace) -> str | None:
     """A message when the arguments cannot work together, else None."""
     if args.resume and (args.seat is None or not args.token):
         return "--resume needs --seat and --token (printed when you joined)"
+    if args.rematch and not args.token:
+        return "--rematch needs --token (your seat's token in that match)"
     if args.new:
         try:
             seat_plan(args)

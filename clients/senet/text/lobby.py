@@ -24,6 +24,7 @@ from rich.text import Text
 
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
+from senet.text import seat_names
 from senet.text.seat_names import seat_words
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 
@@ -39,7 +40,7 @@ _STATUS_NAME = {
 
 def open_seats(listing: match_service_pb2.MatchListing) -> int:
     """Seats a person may still join."""
-    return sum(1 for s in listing.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed)
+    return len(seat_names.open_seats(listing))
 
 
 def status_word(listing: match_service_pb2.MatchListing) -> str:
@@ -131,7 +132,8 @@ class Picked:
 
 def wanted(args: argparse.Namespace) -> bool:
     """Whether ``senet play`` starts in the lobby (asked for, or no other way given)."""
-    return bool(args.lobby) or not (args.new or args.join or args.resume or args.watch)
+    named = args.new or args.join or args.resume or args.rematch or args.watch
+    return bool(args.lobby) or not named
 
 
 async def read_line() -> str | None:

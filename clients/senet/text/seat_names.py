@@ -65,8 +65,31 @@ def seat_words(listing: match_service_pb2.MatchListing) -> str:
     return ", ".join(words)
 
 
+def open_seats(match: match_pb2.MatchSummary | match_service_pb2.MatchListing) -> list[int]:
+    """The seats anyone may join (of a summary or a lobby listing): open, unclaimed,
+    and not kept for a player of the match before (a rematch's). Bot seats are never
+    open."""
+    return [
+        s.seat
+        for s in match.seats
+        if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed and not s.kept
+    ]
+
+
 def waiting_for_players(summary: match_pb2.MatchSummary) -> str:
     """The headline of a match that has not started, in every client's words:
-    ``Waiting for players to join (2 open seats)``. Bot seats are never open."""
-    count = sum(1 for s in summary.seats if s.kind != match_pb2.SEAT_KIND_BOT and not s.claimed)
-    return f"Waiting for players to join ({count} open seat{'' if count == 1 else 's'})"
+    ``Waiting for players to join (2 open seats)``, and in a rematch for the
+    players whose seats are kept (``Waiting for Bob to take the rematch``)."""
+    count = len(open_seats(summary))
+    keepers = [s.display_name for s in summary.seats if s.kept and not s.claimed]
+    waits = [f"players to join ({count} open seat{'' if count == 1 else 's'})"] if count else []
+    if keepers:
+        waits.append(f"{' and '.join(keepers)} to take the rematch")
+    return "Waiting for " + " and for ".join(waits or ["players to join (0 open seats)"])
+
+
+def rematch_players(rematch: match_pb2.MatchSummary) -> list[str]:
+    """The players who took their seats in a rematch so far (bots are always in)."""
+    return [
+        s.display_name for s in rematch.seats if s.claimed and s.kind != match_pb2.SEAT_KIND_BOT
+    ]

@@ -46,7 +46,7 @@ from senet.text import choose, clocks, drawing
 from senet.text.app import Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
-from senet.text.seat_names import waiting_for_players
+from senet.text.seat_names import open_seats, rematch_players, waiting_for_players
 from senet.tui import explain, picker
 from senet.tui.panes import (
     ActionList,
@@ -68,6 +68,8 @@ _RECONNECT_START_S = 0.2
 _RECONNECT_MAX_S = 3.0
 #: Seconds between redraws of a running clock.
 CLOCK_TICK_S = 1.0
+#: Seconds between looks, once the match is over, for a rematch another player asked for.
+REMATCH_POLL_S = 3.0
 #: What LeaveMatch did, in words for the player.
 LEFT_OUTCOME = {
     match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
@@ -247,6 +249,10 @@ class PlayApp(App[int]):
         self.clock_seats: frozenset[int] = frozenset()
         #: What leaving for good did, for the terminal once the screen closes (None: paused).
         self.left: str | None = None
+        #: The rematch's seat the player asked for: the next screen plays it.
+        self.next_session: Session | None = None
+        #: The rematch a player of this finished match asked for, once seen ("": none).
+        self.rematch_offer = ""
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
@@ -494,6 +500,26 @@ class PlayApp(App[int]):
         self.over = True
         self.connection_note = "match over"
         self._draw()
+        if self.session.seat is not None:
+            self.set_interval(REMATCH_POLL_S, self._look_for_rematch, name="rematch")
+
+    async def _look_for_rematch(self) -> None:
+        """Whether another player asked for a rematch (GetMatch's rematch_match_id),
+        and who is in it so far: the hint offers it."""
+        seat = self.session.seat
+        if seat is None or self.rematch_offer or self.next_session is not None:
+            return
+        try:
+            rematch_id = (await seat.get()).rematch_match_id
+            if not rematch_id:
+                return
+            rematch = (await self.session.client.get(rematch_id)).match
+        except SenetRpcError:
+            return
+        who = ", ".join(rematch_players(rematch)) or "A player"
+        self.rematch_offer = f"{who} asked for a rematch."
+        self._say(f"{who} asked for a rematch: type rematch and Enter to play it.")
+        self._draw_prompt()
 
     # ------------------------------------------------------------ drawing
     def _draw(self) -> None:
@@ -585,10 +611,24 @@ class PlayApp(App[int]):
     def _waiting_text(self) -> Text:
         summary, view = self.summary, self.view
         if self.over:
-            return Text("The match is over. Ctrl+Q leaves.", style="bold")
+            finished = summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED
+            if self.session.seat is None or not finished:
+                return Text("The match is over. Ctrl+Q leaves.", style="bold")
+            if self.rematch_offer:
+                return Text(
+                    f"{self.rematch_offer} Type rematch and Enter to play it; Ctrl+Q leaves.",
+                    style="bold reverse",
+                )
+            return Text(
+                "The match is over. Type rematch and Enter to play again (seats move on "
+                "by one); Ctrl+Q leaves.",
+                style="bold",
+            )
         if summary is None or view is None:
             return Text("Fetching the match...", style="italic")
         if not summary.started:
+            if not open_seats(summary):
+                return Text(f"{waiting_for_players(summary)}...", style="italic")
             # The command on a line of its own, so that 80 columns hold it whole.
             return Text.assemble(
                 (f"{waiting_for_players(summary)}; another player joins with:\n", "italic"),
@@ -762,6 +802,26 @@ class PlayApp(App[int]):
             self.entry.value = ""
             for index, action in enumerate(self.legal_actions):
                 self._say(f"{index + 1:>3}  {action.notation:<14} {action.label}")
+        elif name == "rematch":
+            self.run_worker(self.ask_rematch(), name="rematch", exit_on_error=False)
+
+    async def ask_rematch(self) -> None:
+        """RequestRematch: the screen closes and opens again on the rematch's seat
+        (:attr:`next_session`), or stays with the reason."""
+        if self.session.seat is None:
+            self._hint(Text("Only the players of a match ask for its rematch.", style="italic"))
+            return
+        if not self.over or self.summary is None:
+            self._hint(Text("A rematch is asked for once the match is over.", style="italic"))
+            return
+        try:
+            self.next_session = await self.session.rematch()
+        except SenetRpcError as exc:
+            message = f"No rematch: {for_people(exc, self.session.server)}"
+            self._hint(Text(message, style="bold red"))
+            self._say(message, style="red")
+            return
+        self.exit(0)
 
     # ------------------------------------------------------------ key actions
     def action_help(self) -> None:

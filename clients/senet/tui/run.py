@@ -142,8 +142,14 @@ async def amain(args: argparse.Namespace) -> int:
         except SenetRpcError as exc:
             _say(console, f"senet play: {for_people(exc, args.server)}")
             return 1
-        app = PlayApp(session, charset=drawing.charset_for(console, args.ascii))
-        status = await app.run_async()
+        while True:
+            app = PlayApp(session, charset=drawing.charset_for(console, args.ascii))
+            status = await app.run_async()
+            if app.next_session is None:
+                break
+            session = app.next_session
+            _say(console, f"Rematch of {app.session.match_id}: match {session.match_id}.")
+            announce_seat(session, console)
         if app.left is not None:
             _say(console, app.left)
         else:
@@ -154,6 +160,11 @@ async def amain(args: argparse.Namespace) -> int:
 def _print_resume(
     console: Console, session: Session, summary: match_pb2.MatchSummary | None
 ) -> None:
+    if summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED:
+        rematch = session.rematch_command()
+        if rematch is not None:
+            _say(console, f"Play a rematch (seats move on by one) with:\n  {rematch}")
+        return
     command = session.resume_command()
     if command is None or (summary is not None and summary.status != match_pb2.MATCH_STATUS_ACTIVE):
         return

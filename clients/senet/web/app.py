@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from senet.client import SenetClient
 from senet.client.errors import SenetRpcError
+from senet.text.seat_names import rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
 from senet.web.errors import human
@@ -334,6 +335,36 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         response.delete_cookie(seat_cookie_name(match_id), path=seat_cookie_path(match_id))
         return response
 
+    async def rematch(request: Request) -> Response:
+        """POST: the seat's player asks for the rematch (RequestRematch) and holds the
+        seat kept there; GET: the rematch another player asked for, and who is in it
+        so far (the finished match's play page polls it)."""
+        match_id = _match_id(request)
+        if match_id is None:
+            return JSONResponse({"error": "not a match id"}, 404)
+        seat = read_seat_cookie(request, match_id)
+        if request.method == "GET":
+            try:
+                found = (await web.senet.get(match_id)).rematch_match_id
+                rematch = (await web.senet.get(found)).match if found else None
+            except SenetRpcError as error:
+                return JSONResponse({"error": human(error)}, 409)
+            if rematch is None:
+                return JSONResponse({"match": "", "players": []})
+            return JSONResponse({"match": found, "players": rematch_players(rematch)})
+        if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _forbidden()
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        try:
+            joined = await web.senet.request_rematch(match_id, seat.token)
+        except SenetRpcError as error:
+            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+        response = JSONResponse({"play": f"/matches/{joined.match_id}/play"})
+        set_seat_cookie(response, joined.match_id, joined.seat, joined.token, secure=secure)
+        remember_seat(response, request, joined.match_id, joined.seat, secure=secure)
+        return response
+
     async def replay(request: Request) -> Response:
         """A replay's summary (``/replay/info``) or one of its frames (``/frames/N``):
         one handler, since both load the same verified replay and fail alike."""
@@ -371,6 +402,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/watch/events", events),
         Route("/matches/{match_id}/act", act, methods=["POST"]),
         Route("/matches/{match_id}/leave", leave, methods=["POST"]),
+        Route("/matches/{match_id}/rematch", rematch, methods=["GET", "POST"]),
         Route("/matches/{match_id}/replay/info", replay),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay),
         *queue.routes(web),

@@ -58,7 +58,7 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
         kind = (
             bot_words(info, named=False)  # the seat's name is in the row already
             if info.kind == match_pb2.SEAT_KIND_BOT
-            else ("person" if info.claimed else "open")
+            else ("person" if info.claimed else "kept" if info.kept else "open")
         )
         turn = must_decide(summary, info.seat)
         marks = ("▶ " if turn else "") + (f"#{place} " if place else "")

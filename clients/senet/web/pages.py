@@ -14,7 +14,7 @@ from importlib.resources import files
 from string import Template
 
 from senet.games.wording import a_or_an
-from senet.text.seat_names import seat_words
+from senet.text.seat_names import open_seats, seat_words
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web.security import CSRF_FIELD
 
@@ -206,9 +206,7 @@ def listings_html(
     rows = []
     for listing in listings:
         ident = escape(listing.match_id, quote=True)
-        open_seats = sum(
-            1 for s in listing.seats if s.kind == match_pb2.SEAT_KIND_OPEN and not s.claimed
-        )
+        joinable = open_seats(listing)
         if listing.status == match_pb2.MATCH_STATUS_FINISHED:
             act = f"<a href='/matches/{ident}/replay'>replay</a>"
         elif listing.match_id in mine:
@@ -216,7 +214,7 @@ def listings_html(
                 f"<a class='resume' href='/matches/{ident}/play'>resume</a>"
                 f" <a href='/matches/{ident}/watch'>watch</a>"
             )
-        elif open_seats:
+        elif joinable:
             act = (
                 f"<form method='post' action='/join' class='inline'>{_csrf_input(csrf)}"
                 f"<input type='hidden' name='match' value='{ident}'>"

@@ -239,6 +239,7 @@
     log.scrollTop = log.scrollHeight;
     if (page === "play") {
       $("leave-panel").hidden = frame.status !== "active";
+      if (frame.status === "finished") offerRematch();
       actions = frame.actions || [];
       if (Number(frame.version) !== version) {
         // A new position: what was typed or clicked for the old one no longer applies.
@@ -376,7 +377,40 @@
     else window.location.assign(answer.watch);
   }
 
+  // Once the match is finished: the Rematch button, and every few seconds a look
+  // for a rematch another player asked for (who is in it so far).
+  let rematchPoll = null;
+  function offerRematch() {
+    $("rematch-panel").hidden = false;
+    if (rematchPoll === null) {
+      lookForRematch();
+      rematchPoll = setInterval(lookForRematch, 3000);
+    }
+  }
+  async function lookForRematch() {
+    const response = await fetch(`/matches/${matchId}/rematch`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const answer = await response.json();
+    if (!answer.match) return;
+    const who = answer.players.length ? answer.players.join(", ") : "A player";
+    $("rematch-note").textContent = `${who} asked for a rematch.`;
+    $("rematch").textContent = "Play the rematch";
+  }
+  async function rematch() {
+    $("rematch").disabled = true;
+    const response = await fetch(`/matches/${matchId}/rematch`, {
+      method: "POST",
+      headers: { "x-csrf-token": csrf },
+      credentials: "same-origin",
+    });
+    const answer = await response.json();
+    $("rematch").disabled = false;
+    if (!response.ok) showProblem(answer.error || `refused (${response.status})`);
+    else window.location.assign(answer.play);
+  }
+
   if (page === "play") {
+    $("rematch").addEventListener("click", rematch);
     $("leave").addEventListener("click", leave);
     $("filter").addEventListener("input", renderActions);
     $("filter").addEventListener("keydown", (event) => {
