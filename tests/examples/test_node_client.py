@@ -70,6 +70,7 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     assert checks["errorFacts"] == {"currentVersion": "0"}
     assert checks["everyUpdateWatched"] and report["moves"] > 0
     assert checks["everyMoveAnswered"]
+    assert checks["rematch"]  # RequestRematch, its retry, and GetMatch naming it
     # Streams opened while each match waited for players got its start and turns.
     assert checks["promptedAfterWaiting"], checks["starts"]
     assert set(checks["starts"]) == {"mykerinos", "archeos", "marenostrum"}

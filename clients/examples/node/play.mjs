@@ -3,8 +3,8 @@
 // It creates a two-player Mykerinos match against a bot, joins the open seat,
 // watches the match as a spectator while playing it to the end over a compact
 // PlayMatch stream (a random legal action each turn), decodes the details of an
-// error the server returns on purpose, and verifies the seed commitment from the
-// export.
+// error the server returns on purpose, verifies the seed commitment from the
+// export, and asks for a rematch.
 //
 //   npm ci && node play.mjs [host:port]      (default 127.0.0.1:50051)
 //
@@ -304,6 +304,22 @@ async function main() {
     exported.seat_entropy[joined.seat] === entropy &&
     exported.dealt_seed === dealt;
   checks.everyUpdateWatched = watched.from + watched.updates === exported.actions.length;
+
+  // The same table again: the rematch moves this seat on by one, beside the same
+  // bot; asking again answers the same seat and token, and the finished match
+  // names its rematch. Then this seat resigns it (the server plays it out).
+  const asked = { match_id: matchId, entropy: randomBytes(16).toString("hex") };
+  const rematch = await call("RequestRematch", asked, joined.token);
+  const retried = await call("RequestRematch", asked, joined.token);
+  const finished = await call("GetMatch", { match_id: matchId });
+  checks.rematch =
+    rematch.match_id !== matchId &&
+    rematch.seat === (joined.seat + 1) % 2 &&
+    rematch.match.started === true &&
+    rematch.match.seats[joined.seat].bot_strategy === "random" &&
+    retried.token === rematch.token &&
+    finished.rematch_match_id === rematch.match_id;
+  await call("LeaveMatch", { match_id: rematch.match_id }, rematch.token);
 
   const starts = {};
   for (const [gameId, seatCount] of [["mykerinos", 2], ["archeos", 2], ["marenostrum", 3]]) {
