@@ -53,13 +53,16 @@ def bot_words(info: match_pb2.SeatInfo, *, named: bool = True) -> str:
 
 
 def seat_words(listing: match_service_pb2.MatchListing) -> str:
-    """A listed match's seats in a few words: ``Ada, open, bot greedy``."""
+    """A listed match's seats in a few words: ``Ada, open, bot greedy``; a rematch's
+    seat kept for its player ``Bob (kept)`` until they take it."""
     words = []
     for seat in listing.seats:
         if seat.kind == match_pb2.SEAT_KIND_BOT:
             words.append(bot_words(seat))
         elif seat.claimed:
             words.append(seat.display_name or "person")
+        elif seat.kept:
+            words.append(f"{seat.display_name} (kept)")
         else:
             words.append("open")
     return ", ".join(words)
