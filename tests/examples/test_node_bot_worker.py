@@ -69,6 +69,7 @@ def test_two_node_bots_play_the_ladder_and_are_rated(installed: Path, server: st
     assert all(r["moves"] > 0 and r["subject"].startswith("bot:guest:") for r in reports)
     # Each a new guest's: retired on stopping, out of the listings.
     assert all(r["retired"] for r in reports)
+    assert all(int(r["retired_ms"]) > 0 for r in reports)  # GetBot from Node: still found
     with grpc.insecure_channel(server) as channel:
         listed = ladder_service_pb2_grpc.LadderServiceStub(channel).ListBots(lpb.ListBotsRequest())
     assert not {"node-a", "node-b"} & {b.name for b in listed.bots}

@@ -68,11 +68,20 @@ async def test_its_owner_retires_a_bot_whose_key_then_stops_working(
     await expect_error(_retire(client, ""), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     assert await _listed(client) == {"mine"}  # the refusals changed nothing
 
+    got = await _stub(client).GetBot(lpb.GetBotRequest(bot_id=bot_id))  # no credentials
+    assert (got.bot.name, got.bot.active, got.retired_ms) == ("mine", True, 0)
     retired = await _retire(client, bot_id, ("x-senet-identity", owner))
     assert retired.bot.bot_id == bot_id and retired.retired_ms > 0 and not retired.bot.active
     again = await _retire(client, bot_id, ("x-senet-identity", owner))
     assert again == retired  # a retry answers the same
     assert await _listed(client) == set()
+    # Unlisted, it still has its page: GetBot answers it as retired.
+    got = await _stub(client).GetBot(lpb.GetBotRequest(bot_id=bot_id))
+    assert (got.bot, got.retired_ms) == (retired.bot, retired.retired_ms)
+    never = _stub(client).GetBot(lpb.GetBotRequest(bot_id="0123456789abcdef0123"))
+    await expect_error(never, Code.NOT_FOUND, "BOT_NOT_FOUND")
+    empty = _stub(client).GetBot(lpb.GetBotRequest())
+    await expect_error(empty, Code.INVALID_ARGUMENT, "MALFORMED_REQUEST")
     await expect_error(acquire(client, mine.bot_key), Code.UNAUTHENTICATED, "BAD_BOT_KEY")
     # Kept apart: what every ladder pass reads does not grow with retired bots.
     store = ladders_of(server).store

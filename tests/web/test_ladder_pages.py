@@ -52,6 +52,13 @@ def test_a_bot_page_says_when_its_worker_last_called() -> None:
         assert f"its worker last called {words}" in bot_html(seen, None, now_ms)
 
 
+def test_a_retired_bots_page_says_when_it_was_retired() -> None:
+    bot = lpb.Bot(name="old", subject="bot:x/old", note="retired by its owner")
+    page = bot_html(bot, None, 1_800_000_000_000.0, retired_ms=1_767_225_600_000)
+    assert "retired by its owner on 2026-01-01 00:00 UTC &middot; no longer plays" in page
+    assert "benched" not in page
+
+
 def test_a_benched_bot_says_why_and_when_it_comes_back() -> None:
     now_ms = 1_800_000_000_000.0
     note = "3 decisions in a row timed out (match m1)"

@@ -111,12 +111,17 @@ while (!stopping) {
   await Promise.all(got.decisions.map(play));
 }
 let retired = false;
+let retiredMs = "0";
 if (!refused && !process.env.SENET_IDENTITY) {
   await call("ladder", "RetireBot", {}, botKey).then(() => { retired = true; }, (error) => {
     console.error(`could not retire the bot: ${error.details}`);
   });
+  // Its page stays: GetBot answers a retired bot too (no credentials needed).
+  const got = await call("ladder", "GetBot", { bot_id: registered.bot.bot_id });
+  retiredMs = got.retired_ms;
 }
 console.log(JSON.stringify({
   bot_id: registered.bot.bot_id, subject: registered.bot.subject, moves, retired,
+  retired_ms: retiredMs,
 }));
 process.exit(refused ? 2 : 0);

@@ -208,11 +208,15 @@ def _ladder_link(ladder_id: str) -> str:
 
 
 def bot_html(
-    bot: lpb.Bot, player: ppb.GetPlayerResponse | None, now_ms: float | None = None
+    bot: lpb.Bot,
+    player: ppb.GetPlayerResponse | None,
+    now_ms: float | None = None,
+    *,
+    retired_ms: int = 0,
 ) -> str:
-    """A bot's page: whether its worker calls, a rating per ladder (each game at each
-    seat count is rated apart), a plot of each over its settled matches, and its
-    recent matches."""
+    """A bot's page: whether its worker calls (or when its owner retired it), a
+    rating per ladder (each game at each seat count is rated apart), a plot of each
+    over its settled matches, and its recent matches."""
     standings = list(player.ratings) if player is not None else []
     ratings = _table(
         ["ladder", "rating", "mu", "sigma", "matches"],
@@ -247,11 +251,14 @@ def bot_html(
     )
     now_ms = time.time() * 1000 if now_ms is None else now_ms
     state = escape(bench_words(bot, now_ms) or "active")
-    worker = worker_words(bot, now_ms)
+    worker = escape(worker_words(bot, now_ms))
+    if retired_ms:
+        retired = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(retired_ms / 1000))
+        state, worker = f"retired by its owner on {retired}", "no longer plays"
     return (
         f"<section><h1>Bot {escape(bot.name)}</h1>"
         f"<p>{escape(bot.subject)} &middot; plays {escape(', '.join(bot.game_ids))} &middot; "
-        f"{state} &middot; {escape(worker)}</p>{ratings}"
+        f"{state} &middot; {worker}</p>{ratings}"
         f"<h2>Rating over time</h2>{plots or '<p>No rated match yet.</p>'}"
         f"<h2>Recent matches</h2>{recent}</section>"
     )
@@ -378,24 +385,21 @@ class LadderPages:
         bot_id = str(request.path_params["bot_id"])
         stub, players = self._stubs()
         try:
-            bots = (await stub.ListBots(lpb.ListBotsRequest())).bots
+            got = await stub.GetBot(lpb.GetBotRequest(bot_id=bot_id))
         except grpc.aio.AioRpcError as error:
+            if error.code() in (grpc.StatusCode.NOT_FOUND, grpc.StatusCode.INVALID_ARGUMENT):
+                return self._page(request, "Not found", "<p>No bot has this id.</p>", 404)
             return self._failed(request, error)
-        found = next((b for b in bots if b.bot_id == bot_id), None)
-        if found is None:
-            return self._page(
-                request,
-                "Not found",
-                "<p>No such bot: never registered, or retired by its owner.</p>",
-                404,
-            )
+        found = got.bot
         try:
             player = await players.GetPlayer(ppb.GetPlayerRequest(subject=found.subject))
         except grpc.aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.NOT_FOUND:
                 return self._failed(request, error)
             player = None
-        return self._page(request, f"Bot {found.name}", bot_html(found, player))
+        return self._page(
+            request, f"Bot {found.name}", bot_html(found, player, retired_ms=got.retired_ms)
+        )
 
     async def tournament(self, request: Request) -> Response:
         tournament_id = str(request.path_params["tournament_id"])

@@ -222,6 +222,18 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
 
         return await self._unary("ListBots", context, body)
 
+    async def GetBot(self, request: pb.GetBotRequest, context: Any) -> pb.GetBotResponse:
+        async def body(_: Caller) -> pb.GetBotResponse:
+            if not request.bot_id:
+                raise errors.MalformedRequest("bot_id is required", {"field": "bot_id"})
+            bot = await self.remote.bot(request.bot_id)
+            seen = await self.remote.workers_seen()
+            return pb.GetBotResponse(
+                bot=bot_to_proto(bot, seen), retired_ms=int(bot.retired_at * 1000)
+            )
+
+        return await self._unary("GetBot", context, body)
+
     async def RetireBot(self, request: pb.RetireBotRequest, context: Any) -> pb.RetireBotResponse:
         async def body(caller: Caller) -> pb.RetireBotResponse:
             owner = await self.maybe_identity(context)
