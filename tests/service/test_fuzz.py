@@ -313,6 +313,7 @@ _REQUESTS: dict[str, type[Message]] = {
     "ExportMatch": ms.ExportMatchRequest,
     "WatchMatch": ms.WatchMatchRequest,
     "PlayMatch": ms.PlayMatchRequest,
+    "RequestRematch": ms.RequestRematchRequest,
 }
 
 
@@ -564,6 +565,9 @@ async def _calls_on(client: Client, seat: Client, match_id: str) -> dict[str, An
         "ExportMatch": client.export(match_id),
         "JoinMatch": client.join(match_id),
         "LeaveMatch": seat._call(stub.LeaveMatch, ms.LeaveMatchRequest(match_id=match_id)),
+        "RequestRematch": seat._call(
+            stub.RequestRematch, ms.RequestRematchRequest(match_id=match_id)
+        ),
         "ListMatches": client._call(stub.ListMatches, ms.ListMatchesRequest(page_size=200)),
         "WatchMatch": watch(),
         "PlayMatch": play(),
