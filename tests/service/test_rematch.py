@@ -179,3 +179,23 @@ async def test_who_may_ask(server: RunningServer) -> None:
         eve = await client.join(again.match_id, "Eve")
         assert eve.seat == rematch_seat(bob.seat, 2)
         assert (await eve.get()).match.started
+
+
+async def test_an_unlisted_match_and_its_rematch_stay_out_of_the_lobby(
+    server: RunningServer,
+) -> None:
+    async with SenetClient(_target(server)) as client:
+        listed = await client.create_match(GAME, 2)
+        hidden = await client.create_match(GAME, 2, unlisted=True)
+        assert (await client.get(hidden)).match.unlisted
+        assert not (await client.get(listed)).match.unlisted
+        page = await client.list_matches_page(game_id=GAME)
+        ids = [m.match_id for m in page.matches]
+        assert listed in ids and hidden not in ids
+        # Whoever has the id joins and plays as in any match.
+        ann, bob = await client.join(hidden, "Ann"), await client.join(hidden, "Bob")
+        await _play_out([ann, bob], 4)
+        again = await ann.rematch()
+        assert (await again.get()).match.unlisted
+        page = await client.list_matches_page(game_id=GAME)
+        assert not {hidden, again.match_id} & {m.match_id for m in page.matches}

@@ -260,6 +260,7 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
             form.query_one("#decision_s", Input).value = "30"
             form.query_one("#option-quick", Checkbox).value = True
             form.query_one("#seed", Input).value = "12"
+            form.query_one("#unlisted", Checkbox).value = True
             await pilot.pause()
             await pilot.press("ctrl+s")
 
@@ -276,7 +277,9 @@ async def test_a_new_match_from_the_lobby_is_created_with_a_bot_and_joined(
         assert bots == ["greedy", "mcts"] and summary.seats[0].claimed
         assert summary.time_control.decision_ms == 30_000
         assert summary.options["quick"].bool_value is True
+        assert summary.unlisted  # out of the lobby: only its id finds it
         assert f"Created mykerinos match {session.match_id}" in out.getvalue()
+        assert "unlisted: only those you give its id find it" in out.getvalue()
         # The form at 80x24 shows what it asks, starting with the seats.
         assert "NEW Mykerinos MATCH" in forms[0] and "Bot seats 1-3" in forms[0], forms[0]
     finally:

@@ -511,3 +511,18 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
         assert (await senet.get(rematch_id)).match.started
         page = await web.get(f"/matches/{rematch_id}/play")
         assert page.status_code == 200 and 'id="rematch"' in page.text
+
+
+async def test_an_unlisted_match_is_created_out_of_the_lobby(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    created = await create_by_form(web, seat1="open", unlisted="true")
+    match_id = created.headers["location"].split("/")[2]
+    async with SenetClient(server) as senet:
+        assert (await senet.get(match_id)).match.unlisted
+    # Its creator's lobby lists it among the seats this browser holds; nobody else's.
+    assert match_id in (await web.get("/")).text
+    stranger = httpx.AsyncClient(transport=web._transport, base_url=BASE)
+    lobby = (await stranger.get("/")).text
+    await stranger.aclose()
+    assert match_id not in lobby and "name='unlisted' value='true'" in lobby

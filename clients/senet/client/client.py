@@ -236,6 +236,7 @@ class SenetClient:
         leave_bot_strategy: str = "",
         time_control: match_pb2.TimeControl | None = None,
         request_id: str | None = None,
+        unlisted: bool = False,
     ) -> str:
         """Create a match; returns its id.
 
@@ -245,7 +246,8 @@ class SenetClient:
         seat whose player leaves once the match has started. ``time_control``
         gives the match turn clocks. ``request_id`` is the creation's idempotency
         key (random when None): retries, here or by the caller with the same key,
-        return the same match and never create a second.
+        return the same match and never create a second. An ``unlisted`` match is
+        left out of the lobby: only those given its id find it.
         """
         plans = (
             [match_pb2.SeatPlan(kind=match_pb2.SEAT_KIND_OPEN) for _ in range(seats)]
@@ -263,6 +265,7 @@ class SenetClient:
             leave_policy=leave_policy,
             leave_bot_strategy=leave_bot_strategy,
             request_id=request_id or uuid.uuid4().hex,
+            unlisted=unlisted,
         )
         if time_control is not None:
             request.time_control.CopyFrom(time_control)

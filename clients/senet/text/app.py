@@ -643,12 +643,14 @@ async def open_session(args: argparse.Namespace, client: SenetClient, out: Conso
             # One strategy per bot seat (the lobby's form), or --bot-strategy for all.
             bots=getattr(args, "bot_strategies", None) or [args.bot_strategy] * plan.bots,
             time_control=time_control(args),
+            unlisted=args.unlisted,
         )
         seat = await client.join(match_id, args.name)
         session = Session(client, server, match_id, seat)
         out.print(
             f"Created {args.new} match {match_id}: {plan.open_seats} open seat(s), "
-            f"{plan.bots} bot seat(s).",
+            f"{plan.bots} bot seat(s)"
+            + (", unlisted: only those you give its id find it." if args.unlisted else "."),
             highlight=False,
             markup=False,
         )

@@ -80,6 +80,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="--new: a game option (repeatable)",
     )
     parser.add_argument("--seed", type=int, help="--new: seed of the match (reproducible)")
+    parser.add_argument(
+        "--unlisted",
+        action="store_true",
+        help="--new: leave the match out of the lobby (only those you give its id join)",
+    )
     parser.add_argument("--seat", type=int, help="--join/--resume: seat number")
     parser.add_argument(
         "--token", help="--resume/--rematch: the seat's token printed when you joined"

@@ -61,6 +61,8 @@ class NewMatchChoices:
     reserve_s: float | None = None
     increment_s: float | None = None
     seed: int | None = None
+    #: Left out of the lobby: only those given the match id find it.
+    unlisted: bool = False
 
 
 class NewMatchForm(ModalScreen[NewMatchChoices | None]):
@@ -154,8 +156,12 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
             with Horizontal(classes="row"):
                 yield Label("Seed")
                 yield Input(id="seed", type="integer", placeholder="random")
+                yield Checkbox("Unlisted", False, id="unlisted")
                 yield Button("Create", id="create", variant="primary", compact=True)
             self.field_help["seed"] = "The same seed deals the same match (for practice)."
+            self.field_help["unlisted"] = (
+                "Left out of the lobby: only those you give the match id can join or watch."
+            )
             yield Static("", id="field-help", classes="help")
             yield Static("", id="problem")
 
@@ -240,6 +246,7 @@ class NewMatchForm(ModalScreen[NewMatchChoices | None]):
             reserve_s=_number(self.query_one("#reserve_s", Input).value, "Reserve"),
             increment_s=_number(self.query_one("#increment_s", Input).value, "Increment"),
             seed=_integer(self.query_one("#seed", Input).value, "Seed"),
+            unlisted=self.query_one("#unlisted", Checkbox).value,
         )
 
 

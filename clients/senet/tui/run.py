@@ -124,6 +124,7 @@ def _form_args(args: argparse.Namespace, form: NewMatchChoices) -> argparse.Name
         form.increment_s,
     )
     new.seed = form.seed
+    new.unlisted = form.unlisted
     return new
 
 

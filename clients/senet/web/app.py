@@ -231,7 +231,11 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         plans, mine = _seat_plans(form, game.max_seats)
         try:
             match_id = await web.senet.create_match(
-                game.id, plans, options=options, time_control=clocks
+                game.id,
+                plans,
+                options=options,
+                time_control=clocks,
+                unlisted=form.get("unlisted") == "true",
             )
         except SenetRpcError as error:
             return await lobby(request, human(error), 400)

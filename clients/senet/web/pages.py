@@ -260,6 +260,9 @@ def lobby(
             f"{_clock_fields(game.id)}"
             f"<div class='opt'><label for='{escape(game.id)}-name'>your name</label>"
             f"<input id='{escape(game.id)}-name' name='name' value='Player' maxlength='40'></div>"
+            f"<div class='opt check'><input type='checkbox' id='{escape(game.id)}-unlisted' "
+            f"name='unlisted' value='true'><label for='{escape(game.id)}-unlisted'>unlisted: "
+            "left out of the lobby, only those you send its link join or watch</label></div>"
             f"<button type='submit'>Create {escape(a_or_an(game.name))} match</button>"
             "</form></section>"
         )

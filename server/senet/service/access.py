@@ -152,6 +152,7 @@ class MatchAccess:
             seed_chosen=meta.seed_chosen,
             deciding=state.deciding_seats() if started else (),
             started=started,
+            unlisted=meta.unlisted,
         )
 
     async def refresh_lobby_entry(self, match_id: str) -> None:

@@ -71,6 +71,7 @@ async def create_match(
     request_id: str = "",
     *,
     rematch_of: str = "",
+    unlisted: bool = False,
 ) -> MatchSnapshot:
     """Create a match at version 0 and return its public snapshot.
 
@@ -78,7 +79,8 @@ async def create_match(
     (its current public snapshot) and never creates a second one; see
     :mod:`senet.service.idempotency`. ``rematch_of`` keys the creation by the
     finished match it follows instead (:mod:`senet.service.rematches`): whoever
-    asks first creates it, the others find it.
+    asks first creates it, the others find it. An ``unlisted`` match is left out of
+    the lobby: only those given its id find it.
     """
     if access.settings.admin_key and not caller.is_admin:
         raise errors.AdminKeyRequired("this server requires the admin key to create matches")
@@ -116,6 +118,7 @@ async def create_match(
         join_secret=new_join_secret(),
         seed_chosen=seed is not None,
         fair_deal=seed is None,
+        unlisted=unlisted,
     )
     # With open seats this deal is provisional (see access.state_of): the deal of
     # record waits for every seat's entropy.
@@ -133,6 +136,7 @@ async def create_match(
                 "seed": seed,
                 "leave": [leave_policy, leave_bot_strategy],
                 "clock": meta.time_control,
+                "unlisted": unlisted,
             }
         )
         meta = replace(meta, creation=fingerprint)

@@ -137,6 +137,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request.leave_bot_strategy,
                 time_control_from_proto(request),
                 request_id=request.request_id,
+                unlisted=request.unlisted,
             )
             metrics.MATCHES_CREATED.labels(snapshot.summary.game_id).inc()
             return match_service_pb2.CreateMatchResponse(

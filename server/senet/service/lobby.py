@@ -101,7 +101,8 @@ class LobbyFilter:
 
     def admits(self, listing: MatchListing) -> bool:
         return (
-            (not self.game_id or listing.game_id == self.game_id)
+            not listing.unlisted
+            and (not self.game_id or listing.game_id == self.game_id)
             and (self.status is None or listing.status == self.status)
             and (self.has_open_seat is None or listing.has_open_seat == self.has_open_seat)
         )
@@ -118,6 +119,8 @@ class MatchListing:
     seats: list[SeatSummary]
     version: int
     options: JsonDict
+    #: Left out of every page (its creator asked: MatchMeta.unlisted).
+    unlisted: bool = False
 
     @property
     def has_open_seat(self) -> bool:
@@ -173,6 +176,7 @@ def listing_of(
         seats=seats,
         version=facts.version,
         options=dict(meta.options),
+        unlisted=meta.unlisted,
     )
 
 

@@ -134,12 +134,15 @@ class MatchService:
         leave_bot_strategy: str = "",
         time_control: TimeControl | None = None,
         request_id: str = "",
+        *,
+        unlisted: bool = False,
     ) -> MatchSnapshot:
         """Create a match at version 0 and return its public snapshot.
 
         With a ``request_id``, a retry returns the match the first call created
         (its current public snapshot) and never creates a second one; see
-        :mod:`senet.service.idempotency`.
+        :mod:`senet.service.idempotency`. An ``unlisted`` match is left out of
+        the lobby.
         """
         return await creation.create_match(
             self.access,
@@ -152,6 +155,7 @@ class MatchService:
             leave_bot_strategy,
             time_control,
             request_id,
+            unlisted=unlisted,
         )
 
     async def join(

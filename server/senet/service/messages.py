@@ -85,6 +85,7 @@ def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
     out.leave_bot_strategy = summary.leave_bot_strategy
     out.seed_chosen = summary.seed_chosen
     out.started = summary.started
+    out.unlisted = summary.unlisted
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
     if control is not None:

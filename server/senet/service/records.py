@@ -133,9 +133,13 @@ class MatchMeta:
     #: :func:`effective_seed` over the server's seed and the seats' entropy
     #: (False for chosen seeds, and for matches created before fair seeds).
     fair_deal: bool = False
+    #: Left out of the lobby (ListMatches): only those given its id find it.
+    unlisted: bool = False
 
     def to_json(self) -> str:
         data = asdict(self)
+        if not self.unlisted:
+            del data["unlisted"]  # a listed match's meta reads as it always did
         for plan in data["seats"]:
             # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:

@@ -1,10 +1,11 @@
 """Rematches: the same table again, once a match is finished (RequestRematch).
 
 A rematch is a new match with the finished one's game, options, clocks, leave
-policy and bots, and a seed the server draws (a chosen seed would deal the same
-game again). Every seat moves on by one, seat ``s`` of the finished match playing
-seat ``(s + 1) mod n``, so that the players change colours and turn order; the
-Mykerinos team game's partners stay partners (seats ``s`` and ``s + 2``).
+policy, bots and place in the lobby (listed or not), and a seed the server draws
+(a chosen seed would deal the same game again). Every seat moves on by one, seat
+``s`` of the finished match playing seat ``(s + 1) mod n``, so that the players
+change colours and turn order; the Mykerinos team game's partners stay partners
+(seats ``s`` and ``s + 2``).
 
 Each player of the finished match who still holds their seat has a seat *kept*
 for them in the rematch: only they claim it, by asking for the rematch with their
@@ -76,6 +77,7 @@ async def request_rematch(
         meta.leave_bot_strategy,
         control_of(meta),
         rematch_of=stored.match_id,
+        unlisted=meta.unlisted,
     )
     return await join(
         access,

@@ -86,6 +86,8 @@ class MatchSummary:
     deciding: tuple[int, ...] = ()
     #: Every open seat is claimed: the match is dealt and seats may act.
     started: bool = True
+    #: Left out of the lobby (MatchMeta.unlisted).
+    unlisted: bool = False
 
 
 @dataclass(frozen=True)
