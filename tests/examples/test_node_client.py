@@ -74,6 +74,7 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     # Streams opened while each match waited for players got its start and turns.
     assert checks["promptedAfterWaiting"], checks["starts"]
     assert set(checks["starts"]) == {"mykerinos", "archeos", "marenostrum"}
+    assert all(start["unlisted"] for start in checks["starts"].values())  # out of the lobby
 
 
 def test_the_node_example_queues_and_plays_a_rated_match(installed: Path, server: str) -> None:

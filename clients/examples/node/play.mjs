@@ -192,9 +192,11 @@ function withTimeout(promise, ms, what) {
 // proves nothing about waiting streams: another is dealt then.
 async function streamsOpenedBeforeTheStart(gameId, seatCount) {
   for (let attempt = 1; attempt <= 20; attempt += 1) {
+    // Unlisted: out of the lobby, so no stranger takes one of its open seats.
     const created = await call("CreateMatch", {
       game_id: gameId,
       seats: Array.from({ length: seatCount }, () => ({ kind: "SEAT_KIND_OPEN" })),
+      unlisted: true,
     });
     const matchId = created.match_id;
     let moves = 0;
@@ -225,8 +227,10 @@ async function streamsOpenedBeforeTheStart(gameId, seatCount) {
       Promise.all(streams.map((seen) => seen.started)), 10_000, `start on ${gameId}`,
     );
     const waiting = streams.map((seen) => seen.snapshots[0]);
+    const lobby = await call("ListMatches", { game_id: gameId, page_size: 200 });
     const check = {
       attempt,
+      unlisted: last.match.unlisted === true && !lobby.matches.some((m) => m.match_id === matchId),
       startedOnJoin: last.match.started === true && waitingOk,
       waitingSnapshots: waiting.every((snap) => snap && !snap.started && snap.deciding.length === 0),
       startsAgree: starts.every((start) => start.deciding.join() === deciding.join()),
@@ -243,7 +247,7 @@ async function streamsOpenedBeforeTheStart(gameId, seatCount) {
     streams.forEach((seen) => seen.stop());
     check.moves = moves;
     check.ok =
-      check.startedOnJoin && check.waitingSnapshots && check.startsAgree &&
+      check.unlisted && check.startedOnJoin && check.waitingSnapshots && check.startsAgree &&
       check.promptedAtStart && streams.every((seen) => seen.failed === null);
     return check;
   }
