@@ -36,6 +36,7 @@ from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
+from senet.client.errors import SenetRpcError
 from senet.codec import codec_for, options_from_proto
 from senet.games import GameState, get_game
 from senet.service.grpc_errors import ERROR_DOMAIN
@@ -81,6 +82,19 @@ async def announce(channel: grpc.aio.Channel, bot_key: str) -> None:
         worker_id="announce", capacity=1, lease_ms=1000, wait_ms=0
     )
     await stub.AcquireBotDecisions(request, metadata=(("x-senet-bot-key", bot_key),))
+
+
+def target_of(server: RunningServer) -> str:
+    """The address a client of ``server`` dials."""
+    return f"127.0.0.1:{server.port}"
+
+
+async def refused(call: Awaitable[object], reason: str) -> SenetRpcError:
+    """The client library's error for ``call``, which must be refused with ``reason``."""
+    with pytest.raises(SenetRpcError) as caught:
+        await call
+    assert caught.value.reason == reason
+    return caught.value
 
 
 async def wait_until(check: Callable[[], Awaitable[bool]], within_s: float) -> None:

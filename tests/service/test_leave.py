@@ -19,18 +19,7 @@ from senet.client.errors import SenetRpcError
 from senet.service.matches import places_with_resigned
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2, match_service_pb2
-from tests.service.conftest import WORKER_KEY
-
-
-def _target(server: RunningServer) -> str:
-    return f"127.0.0.1:{server.port}"
-
-
-async def _refused(call: object, reason: str) -> None:
-    assert asyncio.iscoroutine(call)
-    with pytest.raises(SenetRpcError) as caught:
-        await call
-    assert caught.value.reason == reason
+from tests.service.conftest import WORKER_KEY, refused, target_of
 
 
 async def _play_out(seat: SeatClient, seed: int) -> match_service_pb2.PlayMatchResponse | None:
@@ -50,14 +39,14 @@ def test_resigned_seats_are_placed_after_all_others_keeping_ties() -> None:
 
 
 async def test_before_the_start_the_seat_reopens(server: RunningServer) -> None:
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         match_id = await client.create_match("mykerinos", 3)
         ann = await client.join(match_id, "Ann")
         left = await ann.leave()
         assert left.outcome == match_service_pb2.LEAVE_OUTCOME_REOPENED
         assert not left.match.seats[ann.seat].claimed
-        await _refused(ann.get(), "BAD_TOKEN")
-        await _refused(ann.leave(), "BAD_TOKEN")  # a retry: the seat is gone already
+        await refused(ann.get(), "BAD_TOKEN")
+        await refused(ann.leave(), "BAD_TOKEN")  # a retry: the seat is gone already
         bob = await client.join(match_id, "Bob")
         assert bob.seat == ann.seat
 
@@ -66,7 +55,7 @@ async def test_before_the_start_the_seat_reopens(server: RunningServer) -> None:
 async def test_a_resigned_seat_is_played_out_by_the_server_and_ranked_last(
     server: RunningServer,
 ) -> None:
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         match_id = await client.create_match("mykerinos", 2, seed=11)
         ann = await client.join(match_id, "Ann")
         bob = await client.join(match_id, "Bob")
@@ -74,7 +63,7 @@ async def test_a_resigned_seat_is_played_out_by_the_server_and_ranked_last(
         assert left.outcome == match_service_pb2.LEAVE_OUTCOME_RESIGNED
         assert left.match.seats[ann.seat].resigned
         assert left.match.leave_policy == match_pb2.LEAVE_POLICY_RESIGN
-        await _refused(ann.submit("x"), "BAD_TOKEN")
+        await refused(ann.submit("x"), "BAD_TOKEN")
         # No bot worker runs: the server plays Ann's seat to the end.
         last = await _play_out(bob, 1)
         assert last is not None and last.update.status == match_pb2.MATCH_STATUS_FINISHED
@@ -91,7 +80,7 @@ async def test_a_resigned_seat_is_played_out_by_the_server_and_ranked_last(
 
 @pytest.mark.slow
 async def test_under_the_bot_policy_a_bot_takes_the_seat_over(server: RunningServer) -> None:
-    target = _target(server)
+    target = target_of(server)
     async with SenetClient(target) as client:
         match_id = await client.create_match(
             "mykerinos",
@@ -106,7 +95,7 @@ async def test_under_the_bot_policy_a_bot_takes_the_seat_over(server: RunningSer
         assert left.outcome == match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER
         seat_info = left.match.seats[ann.seat]
         assert seat_info.takeover_strategy == "greedy" and seat_info.display_name == "Ann"
-        await _refused(ann.get(), "BAD_TOKEN")
+        await refused(ann.get(), "BAD_TOKEN")
         worker = BotWorker(target, worker_key=WORKER_KEY, capacity=1, lease_ms=2000)
         stop = asyncio.Event()
         task = asyncio.create_task(worker.run(stop))
@@ -127,12 +116,12 @@ async def test_under_the_bot_policy_a_bot_takes_the_seat_over(server: RunningSer
 
 
 async def test_leave_checks_its_caller_and_the_policy(server: RunningServer) -> None:
-    async with SenetClient(_target(server)) as client:
-        await _refused(
+    async with SenetClient(target_of(server)) as client:
+        await refused(
             client.create_match("mykerinos", 2, leave_policy=match_pb2.LEAVE_POLICY_BOT),
             "MALFORMED_REQUEST",
         )
-        await _refused(
+        await refused(
             client.create_match("mykerinos", 2, leave_bot_strategy="greedy"), "MALFORMED_REQUEST"
         )
         match_id = await client.create_match("mykerinos", 2)

@@ -11,29 +11,14 @@ from __future__ import annotations
 import asyncio
 import random
 
-import pytest
-
 from senet.client.client import SeatClient, SenetClient
-from senet.client.errors import SenetRpcError
 from senet.service.records import MatchMeta, SeatClaim, SeatPlan
 from senet.service.rematches import rematch_plans, rematch_seat
 from senet.service.server import RunningServer
 from senet.v1 import match_pb2, match_service_pb2
-from tests.service.conftest import Deployment
+from tests.service.conftest import Deployment, refused, target_of
 
 GAME = "pebbles"
-
-
-def _target(server: RunningServer) -> str:
-    return f"127.0.0.1:{server.port}"
-
-
-async def _refused(call: object, reason: str) -> SenetRpcError:
-    assert asyncio.iscoroutine(call)
-    with pytest.raises(SenetRpcError) as caught:
-        await call
-    assert caught.value.reason == reason
-    return caught.value
 
 
 async def _play_out(seats: list[SeatClient], seed: int) -> None:
@@ -83,7 +68,7 @@ def test_the_seats_move_on_by_one_and_bots_stay_bots() -> None:
 
 
 async def test_each_player_claims_the_seat_kept_for_them(server: RunningServer) -> None:
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         ann, bob = await _finished(client, ["Ann", "Bob"])
         assert (await ann.get()).rematch_match_id == ""
 
@@ -98,8 +83,8 @@ async def test_each_player_claims_the_seat_kept_for_them(server: RunningServer) 
             ("Ann", True, True),
         ]
         # Bob's seat is his alone: the lobby offers no seat, JoinMatch refuses it.
-        await _refused(client.join(ann_again.match_id, "Eve"), "NO_OPEN_SEAT")
-        refusal = await _refused(client.join(ann_again.match_id, "Eve", 0), "SEAT_KEPT")
+        await refused(client.join(ann_again.match_id, "Eve"), "NO_OPEN_SEAT")
+        refusal = await refused(client.join(ann_again.match_id, "Eve", 0), "SEAT_KEPT")
         assert "kept for Bob" in refusal.message
         assert refusal.facts == {"seat": "0"}
         listed = await client.list_matches_page(game_id=GAME, has_open_seat=True)
@@ -129,7 +114,7 @@ async def test_each_player_claims_the_seat_kept_for_them(server: RunningServer) 
 
 async def test_the_rematch_keeps_the_tables_settings(server: RunningServer) -> None:
     control = match_pb2.TimeControl(decision_ms=60_000)
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         ann, _bob, _cy = await _finished(
             client,
             ["Ann", "Bob", "Cy"],
@@ -153,8 +138,8 @@ async def test_the_rematch_keeps_the_tables_settings(server: RunningServer) -> N
 async def test_racing_players_make_one_rematch(deployment: Deployment) -> None:
     first, second = await deployment.start(), await deployment.start()
     async with (
-        SenetClient(_target(first)) as one,
-        SenetClient(_target(second)) as other,
+        SenetClient(target_of(first)) as one,
+        SenetClient(target_of(second)) as other,
     ):
         ann, bob = await _finished(one, ["Ann", "Bob"])
         bob_elsewhere = other.seat(bob.match_id, bob.seat, bob.token)
@@ -165,15 +150,15 @@ async def test_racing_players_make_one_rematch(deployment: Deployment) -> None:
 
 
 async def test_who_may_ask(server: RunningServer) -> None:
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         match_id = await client.create_match(GAME, 2)
         ann = await client.join(match_id, "Ann")
         bob = await client.join(match_id, "Bob")
-        await _refused(ann.rematch(), "MATCH_NOT_FINISHED")
+        await refused(ann.rematch(), "MATCH_NOT_FINISHED")
         await bob.leave()  # resigned: the server plays his seat out
         await _play_out([ann], 3)
-        await _refused(bob.rematch(), "BAD_TOKEN")
-        await _refused(client.seat(match_id, 0, "").rematch(), "TOKEN_REQUIRED")
+        await refused(bob.rematch(), "BAD_TOKEN")
+        await refused(client.seat(match_id, 0, "").rematch(), "TOKEN_REQUIRED")
         # Bob left: his seat of the rematch is anyone's.
         again = await ann.rematch()
         eve = await client.join(again.match_id, "Eve")
@@ -184,7 +169,7 @@ async def test_who_may_ask(server: RunningServer) -> None:
 async def test_an_unlisted_match_and_its_rematch_stay_out_of_the_lobby(
     server: RunningServer,
 ) -> None:
-    async with SenetClient(_target(server)) as client:
+    async with SenetClient(target_of(server)) as client:
         listed = await client.create_match(GAME, 2)
         hidden = await client.create_match(GAME, 2, unlisted=True)
         assert (await client.get(hidden)).match.unlisted

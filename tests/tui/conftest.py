@@ -45,6 +45,19 @@ async def bot_server() -> AsyncIterator[str]:
         await server.stop()
 
 
+@pytest.fixture
+async def server() -> AsyncIterator[tuple[str, SenetClient]]:
+    """A server without bot workers (nobody moves but the test) and a client of it."""
+    served = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
+    address = f"127.0.0.1:{served.port}"
+    client = SenetClient(address)
+    try:
+        yield address, client
+    finally:
+        await client.close()
+        await served.stop()
+
+
 def screen_text(app: PlayApp) -> str:
     """The characters on the screen, row by row (what a terminal would show)."""
     strips = app.screen._compositor.render_strips()  # the composed screen, cell by cell

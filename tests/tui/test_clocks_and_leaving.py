@@ -8,13 +8,10 @@ the start, a bot takes it over after) or to pause (the seat is kept).
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 
 import pytest
 
 from senet.client.client import SenetClient
-from senet.service.server import create_server
-from senet.service.settings import Settings
 from senet.text import clocks
 from senet.text.app import Session
 from senet.tui.app import PlayApp, QuitScreen
@@ -35,19 +32,6 @@ def test_clock_words_are_the_same_for_both_modes() -> None:
     limit_only = match_pb2.ClockState(deadline_ms=2_000_000)
     assert clocks.seat_clock(limit_only, 0, deciding=True, now=2_000_000 - 75_000) == "1:15 left"
     assert clocks.seat_clock(limit_only, 1, deciding=False, now=0) == ""
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[tuple[str, SenetClient]]:
-    """A server without bot workers (nobody moves but the test) and a client."""
-    served = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
-    address = f"127.0.0.1:{served.port}"
-    client = SenetClient(address)
-    try:
-        yield address, client
-    finally:
-        await client.close()
-        await served.stop()
 
 
 @pytest.mark.slow

@@ -6,30 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 
 from senet.client.client import SeatClient, SenetClient
-from senet.service.server import create_server
-from senet.service.settings import Settings
 from senet.text.app import Session
 from senet.tui import app as play_screen
 from senet.tui.app import PlayApp
 from senet.v1 import match_service_pb2
 from tests.tui.conftest import screen_text, wait_for
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[tuple[str, SenetClient]]:
-    served = await create_server(Settings(port=0, log_json=False, host="127.0.0.1"))
-    address = f"127.0.0.1:{served.port}"
-    client = SenetClient(address)
-    try:
-        yield address, client
-    finally:
-        await client.close()
-        await served.stop()
 
 
 async def _finished_pebbles(client: SenetClient) -> tuple[SeatClient, SeatClient]:
