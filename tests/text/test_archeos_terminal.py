@@ -10,7 +10,7 @@ import re
 import pexpect
 import pytest
 
-from tests.text.test_text_client import PROMPT, _group, _spawn
+from tests.text.test_text_client import PROMPT, _group, _spawn, leave_at_the_end
 
 
 @pytest.mark.slow
@@ -37,6 +37,6 @@ def test_a_person_plays_archeos_against_a_bot(server_with_bots: str) -> None:
             continue
         child.sendline(str(rng.randint(1, int(_group(child)))))
     assert index == 1, log.getvalue()[-3000:]
-    child.expect(pexpect.EOF, timeout=30)
+    ending = leave_at_the_end(child)
     assert screens > 20 and seen_hand
-    assert re.search(r"(wins|share the victory)!", str(child.before or ""))
+    assert re.search(r"(wins|share the victory)!", ending)

@@ -24,7 +24,7 @@ from senet.client.client import SenetClient
 from senet.v1 import match_pb2
 from tests.sync import run_sync
 from tests.text.test_marenostrum_terminal import _actions, _pick
-from tests.text.test_text_client import ANSI_RE, PROMPT, _spawn
+from tests.text.test_text_client import ANSI_RE, PROMPT, _spawn, leave_at_the_end
 
 TURNS = 3
 SEATS = 6
@@ -59,7 +59,7 @@ def test_a_person_plays_a_whole_six_seat_marenostrum_match(server_with_bots: str
         child.expect(list(ANSWERS), timeout=60)
         assert len(played) < 500, "the match does not end"
     assert index == 1, ANSI_RE.sub("", log.getvalue())[-6000:]
-    child.expect(pexpect.EOF, timeout=30)
+    leave_at_the_end(child)
     child.close()
     assert child.exitstatus == 0, log.getvalue()[-3000:]
 
@@ -120,7 +120,7 @@ def test_a_person_offering_beside_bots_is_never_told_it_is_not_their_turn(
         played += 1
         assert played < 500, "the match does not end"
     assert index == 1, ANSI_RE.sub("", log.getvalue())[-6000:]
-    child.expect(pexpect.EOF, timeout=30)
+    leave_at_the_end(child)
     out = ANSI_RE.sub("", log.getvalue())
     assert "(Ada, you): offer" in out  # the person did offer beside the bots
     assert NOT_YOURS not in out, "a choice typed at the list was dropped"

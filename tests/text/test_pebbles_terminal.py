@@ -34,22 +34,35 @@ def test_a_person_plays_pebbles_drawn_by_the_generic_renderer(server_with_bots: 
         assert int(_group(child)) >= 1
         child.sendline("1")
     assert index == 1, log.getvalue()[-3000:]
-    child.expect(pexpect.EOF, timeout=30)
+    child.expect("Enter alone leaves", timeout=30)
     assert screens >= 5
     ending = str(child.before or "")
     assert re.search(r"(wins|share the victory)!", ending)
 
-    # The end says how to play again; the rematch moves Ada on a seat, beside the
-    # same bot, and starts at once.
+    # The end offers the rematch: typed, it moves Ada on a seat beside the same bot,
+    # and it starts at once.
     asked = re.search(r"--rematch (\w+) --token=(\S+)", ending)
     assert asked is not None and "Play a rematch" in ending, ending
+    child.sendline("rematch")
+    child.expect(r"Rematch: match (\w+)\.", timeout=30)
+    rematch_id = _group(child)
+    child.expect(r"You are seat (\d)", timeout=30)
+    assert _group(child) == "1"  # seat 0 before
+    child.expect(PROMPT, timeout=60)
+    child.sendline("quit")
+    child.expect("Leave for good", timeout=30)
+    child.sendline("p")
+    child.expect(pexpect.EOF, timeout=30)
+
+    # The command the end printed asks again: the same rematch, seat and token.
     again = _spawn(
         "--server", server_with_bots, "--rematch", asked[1], "--token", asked[2], log=log
     )
     again.expect(r"Rematch of (\w+): match (\w+)\.", timeout=30)
-    assert _group(again) == asked[1]
+    match = again.match
+    assert isinstance(match, re.Match) and (match[1], match[2]) == (asked[1], rematch_id)
     again.expect(r"You are seat (\d)", timeout=30)
-    assert _group(again) == "1"  # seat 0 before
+    assert _group(again) == "1"
     again.expect(PROMPT, timeout=60)
     again.sendline("quit")
     again.expect("Leave for good", timeout=30)

@@ -582,6 +582,27 @@ class TextApp:
         self._print_rematch()
         return 0
 
+    async def rematch_wanted(self) -> Session | None:
+        """Once the match is finished, a person at the keyboard is asked whether to
+        play the rematch: its seat's session if they type ``rematch`` (a script's
+        input is never asked: the end prints the command instead)."""
+        summary = self.summary
+        finished = summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED
+        if self.scripted or self.session.seat is None or not finished:
+            return None
+        self.console.print(
+            Text("Type rematch and Enter to play again; Enter alone leaves. > ", style="bold"),
+            end="",
+        )
+        self.console.file.flush()
+        while True:
+            item = await self.inbox.get()
+            if isinstance(item, Line):
+                break
+        if (item.text or "").strip().lower() != "rematch":
+            return None
+        return await self.session.rematch()
+
     def _print_rematch(self) -> None:
         """How a player of a finished match plays it again."""
         command = self.session.rematch_command()
@@ -758,22 +779,32 @@ async def amain(args: argparse.Namespace, console: Console, holder: list[Session
             )
             return 1
         holder.append(session)
-        app = TextApp(
-            session,
-            console,
-            charset=drawing.charset_for(console, args.ascii),
-            clear=not args.no_clear,
-            scripted=not sys.stdin.isatty(),
-        )
-        start_line_reader(asyncio.get_running_loop(), app.inbox)
-        try:
-            return await app.run()
-        except SenetRpcError as exc:
-            console.print(
-                f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+        inbox: asyncio.Queue[Item] = asyncio.Queue()
+        start_line_reader(asyncio.get_running_loop(), inbox)
+        while True:
+            app = TextApp(
+                session,
+                console,
+                charset=drawing.charset_for(console, args.ascii),
+                clear=not args.no_clear,
+                scripted=not sys.stdin.isatty(),
+                inbox=inbox,
             )
-            app._print_resume()
-            return 1
+            try:
+                status = await app.run()
+                following = await app.rematch_wanted() if status == 0 else None
+            except SenetRpcError as exc:
+                console.print(
+                    f"senet play: {for_people(exc, args.server)}", highlight=False, markup=False
+                )
+                app._print_resume()
+                return 1
+            if following is None:
+                return status
+            session = following
+            holder[:] = [session]
+            console.print(f"Rematch: match {session.match_id}.", highlight=False, markup=False)
+            announce_seat(session, console)
 
 
 def main(args: argparse.Namespace, file: IO[str] | None = None) -> int:
