@@ -526,3 +526,13 @@ async def test_an_unlisted_match_is_created_out_of_the_lobby(
     lobby = (await stranger.get("/")).text
     await stranger.aclose()
     assert match_id not in lobby and "name='unlisted' value='true'" in lobby
+    # The link the play page offers to send opens the join form on this match.
+    assert 'id="share-link"' in (await web.get(f"/matches/{match_id}/play")).text
+    async with SenetClient(server) as senet:
+        stream = live.frames(senet, match_id, _seat_of(created))
+        waiting = _data(await anext(stream))
+        await stream.aclose()
+    assert waiting["joinable"] == 1  # the page shows the link while a seat is open
+    sent = (await web.get("/", params={"join": match_id})).text
+    assert f'value="{match_id}"' in sent
+    assert 'value=""' in (await web.get("/", params={"join": "<x>"})).text  # ignored

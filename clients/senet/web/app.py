@@ -205,7 +205,9 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             mine = await held_matches(request)
         except SenetRpcError as error:
             games, problem = [], human(error, web.settings.server)
-        page = pages.lobby(games, csrf_token(request), problem, listings, mine)
+        wanted = str(request.query_params.get("join", ""))
+        join_id = wanted if MATCH_ID.fullmatch(wanted) else ""
+        page = pages.lobby(games, csrf_token(request), problem, listings, mine, join_id)
         return HTMLResponse(page, status)
 
     async def home(request: Request) -> Response:

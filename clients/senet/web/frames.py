@@ -20,7 +20,7 @@ from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import log_lines, marked, renderer_for
-from senet.text.seat_names import SeatNames, bot_words, waiting_for_players
+from senet.text.seat_names import SeatNames, bot_words, open_seats, waiting_for_players
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
 
@@ -231,6 +231,7 @@ def frame(
     """
     if entries is None:
         entries = [LogEntry(line, "") for line in log]
+    active = summary.status == match_pb2.MATCH_STATUS_ACTIVE
     mine = (
         viewer is not None
         and summary.status == match_pb2.MATCH_STATUS_ACTIVE
@@ -249,4 +250,7 @@ def frame(
         "entries": [entry.data() for entry in entries],
         "recent": recent_lines(recent),
         "final": final_breakdown(summary, view, viewer),
+        # Seats anyone may still join: the page offers a link to send (an
+        # unlisted match is found by nobody else).
+        "joinable": len(open_seats(summary)) if active else 0,
     }

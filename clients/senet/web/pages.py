@@ -244,7 +244,9 @@ def lobby(
     problem: str = "",
     listings: Sequence[match_service_pb2.MatchListing] = (),
     held: Sequence[HeldSeat] = (),
+    join_id: str = "",
 ) -> str:
+    """The lobby; ``join_id`` fills the join-by-id form (a link a player was sent)."""
     forms = []
     for game in games:
         options = "".join(_option_input(game.id, o) for o in game.options)
@@ -283,7 +285,8 @@ def lobby(
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
 <form method="post" action="/join" class="inline" id="join-form">{_csrf_input(csrf)}
   <label for="join-id">match id</label>
-  <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+">
+  <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+"
+    value="{escape(join_id, quote=True)}">
   <label for="join-name">your name</label>
   <input id="join-name" name="name" value="Player" maxlength="40">
   <label for="join-seat">seat (empty: the first open)</label>

@@ -216,6 +216,14 @@
   function drawFrame(frame) {
     body.dataset.drawn = "true";
     $("headline").textContent = frame.headline;
+    if (page !== "replay") {
+      // A seat anyone may still join: the link that opens the lobby's join form
+      // with this match (the only way in to an unlisted match).
+      const share = `${window.location.origin}/?join=${matchId}#join-form`;
+      $("share-link").href = share;
+      $("share-link").textContent = share;
+      $("share").hidden = !frame.joinable;
+    }
     drawRecent(frame.recent);
     if (frame.board !== drawn.board) {
       drawn.board = frame.board;
