@@ -253,4 +253,5 @@ def frame(
         # Seats anyone may still join: the page offers a link to send (an
         # unlisted match is found by nobody else).
         "joinable": len(open_seats(summary)) if active else 0,
+        "started": summary.started,
     }

@@ -14,6 +14,7 @@
   let picked = [];       // board keys clicked so far
   let version = 0;       // version the actions were listed at
   let busy = false;
+  let started = true;    // every open seat is claimed (a leave resigns, not reopens)
   let stream = null;     // the page's EventSource
   // A move the server took whose frame has not come within FRAME_DUE_MS: the stream
   // is opened afresh (a new one starts with the whole match), so a page never waits
@@ -247,6 +248,12 @@
     log.scrollTop = log.scrollHeight;
     if (page === "play") {
       $("leave-panel").hidden = frame.status !== "active";
+      // Before the start a leave reopens the seat; after it, the seat resigns.
+      started = frame.started !== false;
+      $("leave").textContent = started ? "Resign and leave" : "Leave";
+      $("leave-note").textContent = started
+        ? "The server plays your seat out; you are ranked last."
+        : "Your seat opens again for someone else.";
       if (frame.status === "finished") offerRematch();
       actions = frame.actions || [];
       if (Number(frame.version) !== version) {
@@ -374,7 +381,10 @@
   });
 
   async function leave() {
-    if (!window.confirm("Resign? The server plays your seat out and ranks you last.")) return;
+    const question = started
+      ? "Resign? The server plays your seat out and ranks you last."
+      : "Leave? Your seat opens again for someone else.";
+    if (!window.confirm(question)) return;
     const response = await fetch(`/matches/${matchId}/leave`, {
       method: "POST",
       headers: { "x-csrf-token": csrf },
