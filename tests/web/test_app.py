@@ -533,6 +533,7 @@ async def test_an_unlisted_match_is_created_out_of_the_lobby(
         waiting = _data(await anext(stream))
         await stream.aclose()
     assert waiting["joinable"] == 1  # the page shows the link while a seat is open
+    assert waiting["started"] is False  # and its Leave reopens the seat, not resigns
     sent = (await web.get("/", params={"join": match_id})).text
     assert f'value="{match_id}"' in sent
     assert 'value=""' in (await web.get("/", params={"join": "<x>"})).text  # ignored
