@@ -12,6 +12,7 @@ import asyncio
 import random
 
 from senet.client.client import SeatClient, SenetClient
+from senet.service import metrics
 from senet.service.records import MatchMeta, SeatClaim, SeatPlan
 from senet.service.rematches import rematch_plans, rematch_seat
 from senet.service.server import RunningServer
@@ -184,3 +185,16 @@ async def test_an_unlisted_match_and_its_rematch_stay_out_of_the_lobby(
         assert (await again.get()).match.unlisted
         page = await client.list_matches_page(game_id=GAME)
         assert not {hidden, again.match_id} & {m.match_id for m in page.matches}
+
+
+async def test_a_rematch_is_counted_once_among_the_matches_created(
+    server: RunningServer,
+) -> None:
+    created = metrics.MATCHES_CREATED.labels(GAME)
+    async with SenetClient(target_of(server)) as client:
+        ann, bob = await _finished(client, ["Ann", "Bob"])
+        before = created._value.get()
+        await ann.rematch()
+        await ann.rematch()  # a retry
+        await bob.rematch()  # the other player finds it
+        assert created._value.get() == before + 1

@@ -21,7 +21,7 @@ from dataclasses import replace
 from senet.codec.fairness import seed_commitment
 from senet.games import get_game
 from senet.games.bots import BOT_STRATEGIES
-from senet.service import dues, errors
+from senet.service import dues, errors, metrics
 from senet.service.access import (
     Caller,
     MatchAccess,
@@ -163,6 +163,9 @@ async def create_match(
             raise
         await access.refresh_lobby_entry(match_id)  # this attempt rewrote the entry
         return existing
+    # Counted where a match comes to exist, once: whichever use case made it (a
+    # CreateMatch, a rematch, a ladder's or a tournament's), and never for a retry.
+    metrics.MATCHES_CREATED.labels(game.info.id).inc()
     stored = StoredMatch(match_id, meta.to_json(), {}, 0, head.to_json(), "active")
     return MatchSnapshot(access.summary(stored, meta, state), state.view(None), None)
 

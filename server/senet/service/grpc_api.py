@@ -139,7 +139,6 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 request_id=request.request_id,
                 unlisted=request.unlisted,
             )
-            metrics.MATCHES_CREATED.labels(snapshot.summary.game_id).inc()
             return match_service_pb2.CreateMatchResponse(
                 match_id=snapshot.summary.match_id, match=summary_to_proto(snapshot.summary)
             )

@@ -11,7 +11,12 @@ from prometheus_client import Counter, Gauge, Histogram
 RPCS = Counter("senet_rpcs_total", "RPCs handled, by method and status code", ["method", "code"])
 ERRORS = Counter("senet_errors_total", "RPC errors by ErrorInfo reason", ["method", "reason"])
 ACTIONS = Counter("senet_actions_total", "Actions committed, by game", ["game"])
-MATCHES_CREATED = Counter("senet_matches_created_total", "Matches created, by game", ["game"])
+MATCHES_CREATED = Counter(
+    "senet_matches_created_total",
+    "Matches created, by game: by CreateMatch, rematches, ladders, tournaments and the queue "
+    "(a retry that finds its match counts nothing)",
+    ["game"],
+)
 BOTS_BENCHED = Counter(
     "senet_ladder_bots_benched_total",
     "Registered bots a ladder benched for timing out, by ladder",
