@@ -110,25 +110,26 @@ class Session:
     match_id: str
     seat: SeatClient | None = None
 
+    def _command(self, *words: str) -> str:
+        """A ``senet play`` command line against this server."""
+        return " ".join((program(), "play", "--server", self.server, *words))
+
     def resume_command(self) -> str | None:
         if self.seat is None:
             return None
-        return (
-            f"{program()} play --server {self.server} --resume {self.match_id} "
-            f"--seat {self.seat.seat} --token={self.seat.token}"
+        seat = self.seat
+        return self._command(
+            "--resume", self.match_id, "--seat", str(seat.seat), f"--token={seat.token}"
         )
 
     def join_command(self) -> str:
-        return f"{program()} play --server {self.server} --join {self.match_id}"
+        return self._command("--join", self.match_id)
 
     def rematch_command(self) -> str | None:
         """The command that asks for this match's rematch and plays it (a seat's)."""
         if self.seat is None:
             return None
-        return (
-            f"{program()} play --server {self.server} --rematch {self.match_id} "
-            f"--token={self.seat.token}"
-        )
+        return self._command("--rematch", self.match_id, f"--token={self.seat.token}")
 
     async def rematch(self) -> Session:
         """Ask for this match's rematch: the session of the seat kept there."""
