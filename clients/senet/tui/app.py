@@ -159,7 +159,8 @@ KEYS_HELP = """Keys
   PageUp/Down   scroll the board          F2      zoom the board (again: back)
   F3            next region of the board  F1      this help
   Ctrl+Q        leave for good, or pause (the resume command is printed)
-Typed commands: help, list, board, quit, zoom <what> (a closer look: in the log)
+Typed commands: help, list, board, quit, zoom <what> (a closer look: in the log),
+  rematch (once the match is over: the same table again, seats moved on by one)
 """
 
 
