@@ -16,7 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +82,7 @@ def _wait_until_answering(url: str, proc: subprocess.Popen[bytes], log: Path) ->
 
 def serve_web(
     tmp_path: Path, serve: list[str], before_web: Callable[[int], None] | None = None
-) -> Iterator[str]:
+) -> Generator[str, None, None]:
     """``senet serve`` with ``serve``'s flags, then (after ``before_web`` has had the
     server's port) ``senet web`` in front of it: yields the web address."""
     log = tmp_path / "servers.log"

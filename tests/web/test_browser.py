@@ -1,24 +1,30 @@
 """The web client in a real headless Chromium: a person plays a whole Mykerinos match
 against three bots by clicking, an Archeos match is watched live to its end, a Mare
-Nostrum match is played on its map for a few turns while a phone watches, and a
-finished match is replayed with the seed commitment verified.
+Nostrum match is played on its map for a few turns while a phone watches, a
+finished match is replayed with the seed commitment verified, and a finished match's
+player plays the rematch another player asked for.
 
 Each test saves screenshots of the board at a few moments (see conftest.py).
 """
 
 from __future__ import annotations
 
+import asyncio
+import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
-from tests.web.conftest import MATCH_WAIT_MS, create_match, wait_for_turn, wait_until
+from senet.client.client import SeatClient, SenetClient
+from tests.web.conftest import MATCH_WAIT_MS, create_match, serve_web, wait_for_turn, wait_until
 
 pytestmark = pytest.mark.slow
 
+T = TypeVar("T")
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
@@ -314,3 +320,61 @@ def test_a_finished_match_is_replayed_step_by_step(
     page.locator("#prev").click()
     wait_until(page, f"() => document.body.dataset.step === '{steps - 1}'")
     assert page.errors == []
+
+
+def test_a_finished_matchs_player_plays_the_rematch_another_asked_for(
+    tmp_path: Path, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """Ann's page of a finished match offers the Rematch button; once Bob asks (from
+    his own client), her page says so by itself, and one click opens the started
+    rematch on her seat, moved on by one."""
+    ports: list[int] = []
+    servers = serve_web(tmp_path, [], before_web=ports.append)
+    web_url = next(servers)
+    try:
+        finished = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
+        match_id, ann, bob = finished
+        page = new_page(DESKTOP)
+        page.context.add_cookies(
+            [{"name": f"senet_seat_{match_id}", "value": f"{ann.seat}.{ann.token}",
+              "url": f"{web_url}/matches/{match_id}/play"}]
+        )  # fmt: skip
+        page.goto(f"{web_url}/matches/{match_id}/play")
+        page.wait_for_selector("#rematch-panel:not([hidden])", timeout=MATCH_WAIT_MS)
+        asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", bob))
+        page.wait_for_selector("#rematch:has-text('Play the rematch')", timeout=MATCH_WAIT_MS)
+        assert page.locator("#rematch-note").inner_text() == "Bob asked for a rematch."
+        page.locator("#rematch").click()
+        page.wait_for_url(f"**/matches/{asked}/play", timeout=MATCH_WAIT_MS)
+        wait_until(page, "() => document.body.dataset.status === 'active'")
+        page.screenshot(path=str(screenshots / "mykerinos-rematch.png"), full_page=True)
+        seats = page.locator("#seats").inner_text()
+        assert "Red (Ann, you)" in seats and "Blue (Bob)" in seats, seats
+        assert page.errors == []
+    finally:
+        servers.close()  # stops both servers
+
+
+def _outside(call: Coroutine[Any, Any, T]) -> T:
+    """Run ``call`` in a thread of its own: Playwright's sync API holds this one's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, call).result()
+
+
+async def _finished_match(address: str) -> tuple[str, SeatClient, SeatClient]:
+    """A two-player Mykerinos match between Ann and Bob, played to its end."""
+    rng = random.Random(1)
+
+    async def decide(turn: Any) -> str:
+        return str(rng.choice(list(turn.actions)).notation)
+
+    async with SenetClient(address) as client:
+        match_id = await client.create_match("mykerinos", 2)
+        ann, bob = await client.join(match_id, "Ann"), await client.join(match_id, "Bob")
+        await asyncio.wait_for(asyncio.gather(ann.play(decide), bob.play(decide)), 120)
+    return match_id, ann, bob
+
+
+async def _rematch(address: str, seat: SeatClient) -> str:
+    async with SenetClient(address) as client:
+        return (await client.request_rematch(seat.match_id, seat.token)).match_id
