@@ -348,7 +348,6 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         match_id = _match_id(request)
         if match_id is None:
             return JSONResponse({"error": "not a match id"}, 404)
-        seat = read_seat_cookie(request, match_id)
         if request.method == "GET":
             try:
                 found = (await web.senet.get(match_id)).rematch_match_id
@@ -360,6 +359,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             return JSONResponse({"match": found, "players": rematch_players(rematch)})
         if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
             return _forbidden()
+        seat = read_seat_cookie(request, match_id)
         if seat is None:
             return JSONResponse({"error": "you hold no seat in this match"}, 403)
         try:

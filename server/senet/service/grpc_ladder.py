@@ -207,7 +207,7 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             bot, key = await self.remote.register(
                 owner, request.name, list(request.game_ids), is_admin=caller.is_admin
             )
-            seen = await self.remote.workers_seen()
+            seen = await self.remote.worker_seen(bot.bot_id)
             return pb.RegisterBotResponse(bot=bot_to_proto(bot, seen), bot_key=key)
 
         return await self._unary("RegisterBot", context, body)
@@ -227,7 +227,7 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             if not request.bot_id:
                 raise errors.MalformedRequest("bot_id is required", {"field": "bot_id"})
             bot = await self.remote.bot(request.bot_id)
-            seen = await self.remote.workers_seen()
+            seen = await self.remote.worker_seen(bot.bot_id)
             return pb.GetBotResponse(
                 bot=bot_to_proto(bot, seen), retired_ms=int(bot.retired_at * 1000)
             )
@@ -239,7 +239,7 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
             owner = await self.maybe_identity(context)
             key = header(context, BOT_KEY_HEADER) or ""
             bot = await self.remote.retire(request.bot_id, owner, is_admin=caller.is_admin, key=key)
-            seen = await self.remote.workers_seen()
+            seen = await self.remote.worker_seen(bot.bot_id)
             return pb.RetireBotResponse(
                 bot=bot_to_proto(bot, seen), retired_ms=int(bot.retired_at * 1000)
             )

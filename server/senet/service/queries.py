@@ -22,7 +22,7 @@ from senet.service.access import (
     state_of,
 )
 from senet.service.records import seat_entropy
-from senet.service.rematches import rematch_of
+from senet.service.rematches import existing_rematch
 from senet.service.views import LegalActions, MatchExport, MatchSnapshot, logged_action
 
 
@@ -36,7 +36,7 @@ async def get(access: MatchAccess, caller: Caller, match_id: str) -> MatchSnapsh
     snapshot = MatchSnapshot(access.summary(stored, meta, state), state.view(seat), seat)
     if stored.status != "finished":
         return snapshot
-    return replace(snapshot, rematch_id=await rematch_of(access, stored))
+    return replace(snapshot, rematch_id=await existing_rematch(access, stored))
 
 
 async def legal_actions(access: MatchAccess, caller: Caller, match_id: str) -> LegalActions:

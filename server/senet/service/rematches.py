@@ -64,8 +64,7 @@ async def request_rematch(
     """
     stored = await access.load(match_id)
     meta = meta_of(stored)
-    seat = _asking_seat(stored, meta, caller)
-    claim = SeatClaim.from_json(stored.seats[seat])
+    seat, claim = _asking_seat(stored, meta, caller)
     snapshot = await create_match(
         access,
         caller,
@@ -92,8 +91,8 @@ async def request_rematch(
     )
 
 
-def _asking_seat(stored: StoredMatch, meta: MatchMeta, caller: Caller) -> int:
-    """The seat of the player asking for a rematch of ``stored``."""
+def _asking_seat(stored: StoredMatch, meta: MatchMeta, caller: Caller) -> tuple[int, SeatClaim]:
+    """The seat of the player asking for a rematch of ``stored``, and its claim."""
     if caller.token is None:
         raise errors.TokenRequired("a rematch is asked for with a seat token of the match")
     if stored.status != "finished":
@@ -102,12 +101,13 @@ def _asking_seat(stored: StoredMatch, meta: MatchMeta, caller: Caller) -> int:
     assert seat is not None  # a token was sent: it holds a seat, or seat_of raised
     if meta.seats[seat].kind == "bot":
         raise errors.BotSeat("a bot seat does not ask for rematches")
-    if SeatClaim.from_json(stored.seats[seat]).takeover:
+    claim = SeatClaim.from_json(stored.seats[seat])
+    if claim.takeover:
         raise errors.BadToken("this seat's player left the match: its token holds it no more")
-    return seat
+    return seat, claim
 
 
-async def rematch_of(access: MatchAccess, stored: StoredMatch) -> str:
+async def existing_rematch(access: MatchAccess, stored: StoredMatch) -> str:
     """The id of the finished match's rematch once a player asked for one; ""
     otherwise (and for a match not finished)."""
     if stored.status != "finished":

@@ -150,6 +150,15 @@ def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
+def _seen_at(doc: str | None) -> float | None:
+    """A stored "worker seen" time; None for none, or for what is not a time (as if
+    never seen)."""
+    try:
+        return None if doc is None else float(doc)
+    except ValueError:
+        return None
+
+
 def is_served(bot_id: str, served: Mapping[str, float] | None) -> bool:
     """Whether a worker of ``bot_id`` calls now (``served``: :meth:`RemoteBots.served`;
     None when the server does not ask for workers, so every bot counts)."""
@@ -461,13 +470,13 @@ class RemoteBots:
     async def workers_seen(self) -> dict[str, float]:
         """When a worker of each bot last called BotService, by bot id (Unix
         seconds, to within :data:`SEEN_EVERY_S`); a bot never served is missing."""
-        seen = {}
-        for bot_id, doc in (await self.store.all(SEEN)).items():
-            try:
-                seen[bot_id] = float(doc)
-            except ValueError:
-                continue  # not a time: as if never seen
-        return seen
+        found = ((bot_id, _seen_at(doc)) for bot_id, doc in (await self.store.all(SEEN)).items())
+        return {bot_id: at for bot_id, at in found if at is not None}
+
+    async def worker_seen(self, bot_id: str) -> dict[str, float]:
+        """:meth:`workers_seen` of one bot alone (one read, not the collection)."""
+        at = _seen_at(await self.store.get(SEEN, bot_id))
+        return {} if at is None else {bot_id: at}
 
     async def served(self, window_s: float) -> dict[str, float] | None:
         """The bots one of whose workers called within ``window_s``, with when it
