@@ -510,9 +510,7 @@ class TextApp:
                     )
                 )
         elif command.name == "rematch":
-            self.print(
-                "A rematch is asked for once the match is over: the command is printed then."
-            )
+            self.print("A rematch is asked for once the match is over: its end offers one.")
         elif command.name == "board":
             self.draw()
             return None
