@@ -112,3 +112,6 @@ _.GetHeadToHead
 _.CreateTournament
 _.GetTournament
 _.ExportTournament
+
+# uvicorn.Server: the flag its serving loop reads to stop (a test serves in-process).
+_.should_exit

@@ -36,6 +36,7 @@ from senet.text.seat_names import rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
 from senet.web.errors import human
+from senet.web.grpc_web import GrpcWebGateway
 from senet.web.ladder_pages import LadderPages
 from senet.web.replay import ReplayCache, UnreplayableMatch
 from senet.web.security import (
@@ -393,7 +394,11 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         finally:
             await web.close()
             await ladder_pages.close()
+            await gateway.close()
 
+    gateway = GrpcWebGateway(
+        web.settings.server, web.settings.tls_ca, web.settings.grpc_web_origins
+    )
     static = StaticFiles(directory=Path(__file__).with_name("static"))
     routes = [
         Route("/", home),
@@ -414,6 +419,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         *queue.routes(web),
         *ladder_pages.routes(),
         Mount("/static", static, name="static"),
+        *gateway.routes(),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(SecurityHeaders, secure_cookies=secure)

@@ -21,6 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--tls-ca", help="CA certificate (PEM) of a TLS match server")
     parser.add_argument("--admin-key", default="", help="admin key, where the server needs one")
+    parser.add_argument(
+        "--grpc-web-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="let pages of this origin (e.g. https://app.example; * for any) call the "
+        "gRPC-Web gateway; repeat for more (default: only this app's pages)",
+    )
 
 
 def settings_from(args: argparse.Namespace) -> WebSettings:
@@ -31,6 +39,7 @@ def settings_from(args: argparse.Namespace) -> WebSettings:
         secure_cookies=args.secure_cookies,
         tls_ca=args.tls_ca,
         admin_key=args.admin_key,
+        grpc_web_origins=tuple(args.grpc_web_origin),
     )
 
 

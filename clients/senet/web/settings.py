@@ -21,6 +21,9 @@ class WebSettings:
         secure_cookies: Mark cookies ``Secure`` (set it when a TLS proxy serves the app).
         tls_ca: PEM file of the CA that signed the match server's certificate, for TLS.
         admin_key: Sent to the match server where it requires one (creating matches).
+        grpc_web_origins: Origins of other sites whose pages may call the gRPC-Web
+            gateway (``*``: any); empty: only this app's own pages
+            (:mod:`senet.web.grpc_web`).
     """
 
     server: str = "127.0.0.1:50051"
@@ -29,3 +32,4 @@ class WebSettings:
     secure_cookies: bool = False
     tls_ca: str | None = None
     admin_key: str = ""
+    grpc_web_origins: tuple[str, ...] = ()
