@@ -16,7 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +81,14 @@ def _wait_until_answering(url: str, proc: subprocess.Popen[bytes], log: Path) ->
 
 
 def serve_web(
-    tmp_path: Path, serve: list[str], before_web: Callable[[int], None] | None = None
+    tmp_path: Path,
+    serve: list[str],
+    before_web: Callable[[int], None] | None = None,
+    web_flags: Sequence[str] = (),
 ) -> Generator[str, None, None]:
     """``senet serve`` with ``serve``'s flags, then (after ``before_web`` has had the
-    server's port) ``senet web`` in front of it: yields the web address."""
+    server's port) ``senet web`` with ``web_flags`` in front of it: yields the web
+    address."""
     log = tmp_path / "servers.log"
     SERVER_LOGS.append(log)
     server, server_port = _start(
@@ -95,7 +99,7 @@ def serve_web(
         if before_web is not None:
             before_web(server_port)
         web, web_port = _start(
-            ["web", "--server", f"127.0.0.1:{server_port}"],
+            ["web", "--server", f"127.0.0.1:{server_port}", *web_flags],
             log, "Senet web is serving on http://127.0.0.1:{port}",
         )  # fmt: skip
         try:
