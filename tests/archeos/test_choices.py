@@ -75,12 +75,23 @@ def test_patron_may_decline_a_draw_that_may_reach_a_monkey_ruling_a9() -> None:
     assert "cards_drawn" not in kinds(events) and "monkey_drawn" not in kinds(events)
 
 
-def test_patron_draws_without_asking_from_the_monkey_free_top_ruling_a9() -> None:
+def test_patron_draw_is_asked_even_from_the_monkey_free_top_ruling_a9() -> None:
     state = _state("patron", advanced=Special.UR)
     set_hand(state, 0, "r-pat", "r-stu")
-    state.monkey_free_top = 2
+    state.monkey_free_top = 6
     play(state, 0, "lead r-pat col", "add r-stu", "go")
+    assert state.step == "patron" and notations(state) == {"draw", "skip"}
+    assert state.describe("draw") == "Patron: draw 2 cards"  # no monkey can come
+    play(state, 0, "draw")
     assert len(state.hands[0]) == 2 and state.turn == 1
+
+
+def test_patron_may_decline_a_safe_draw_ruling_a9() -> None:
+    state = _state("patron", advanced=Special.UR)
+    set_hand(state, 0, "r-pat", "r-stu")
+    state.monkey_free_top = 6
+    play(state, 0, "lead r-pat col", "add r-stu", "go", "skip")
+    assert state.hands[0] == [] and len(state.deck) == 9 and state.turn == 1
 
 
 def test_chichen_itza_draws_up_to_its_number_one_card_at_a_time_ruling_a9() -> None:
@@ -91,13 +102,52 @@ def test_chichen_itza_draws_up_to_its_number_one_card_at_a_time_ruling_a9() -> N
     set_deck(state, "r-stu", "p-stu", "o-stu", "y-stu", monkeys=3)
     state.monkey_free_top = 1
     play(state, 0, "lead g-bot col", "add g-stu", "add g-stu", "add g-stu", "add g-stu", "go")
-    # The first card is safe and comes at once; the second may be a monkey.
-    assert len(state.hands[0]) == 1 and state.step == "chichen"
+    # Every card is a choice, the safe first one too.
+    assert len(state.hands[0]) == 0 and state.step == "chichen"
     assert notations(state) == {"draw", "skip"}
+    assert state.describe("draw") == "Chichén Itzá: draw a card (3 left)"
+    play(state, 0, "draw")
+    assert len(state.hands[0]) == 1 and state.step == "chichen"
+    assert state.describe("draw") == "Chichén Itzá: draw a card (2 left; a monkey may come)"
     play(state, 0, "draw")
     assert len(state.hands[0]) == 2 and state.step == "chichen"
     play(state, 0, "skip")
     assert len(state.hands[0]) == 2 and state.turn == 1 and state.chichen_draws == 0
+
+
+def test_up_to_lets_a_player_stop_short_of_a_full_hand_ruling_a9() -> None:
+    # The audit's position: a 7-card Patron expedition crosses Chichén Itzá's line
+    # out of space 4 (3 cards); drawing everything would fill the hand to 10 and
+    # leave the next turn no way to gain a card.
+    state = _state("patron", "botanist", "guide", "cartographer", advanced=Special.CHICHEN_ITZA)
+    set_display(state, "o-stu", "o-stu", "p-stu")
+    set_deck(state, *(["b-stu"] * 20), monkeys=3)
+    state.monkey_free_top = 20
+    state.positions[0][int(Colour.GREEN)] = 4
+    set_hand(state, 0, "g-pat", "g-stu", "g-stu", "g-stu", "g-bot", "g-gui", "g-car")
+    set_hand(state, 1, "r-stu")
+    play(state, 0, "lead g-pat col", "add g-bot", "add g-car", "add g-gui")
+    play(state, 0, "add g-stu", "add g-stu", "add g-stu", "go")
+    assert state.step == "patron"
+    play(state, 0, "draw")
+    assert len(state.hands[0]) == 7 and state.step == "chichen" and state.chichen_draws == 3
+    play(state, 0, "draw", "skip")
+    assert len(state.hands[0]) == 8 and state.turn == 1
+    play(state, 1, "take o-stu")
+    assert "draw" in notations(state) and "take p-stu" in notations(state)
+
+
+def test_a_full_hand_ends_the_up_to_draw_without_asking_ruling_a8() -> None:
+    state = _state("patron", "botanist", "guide", "cartographer", advanced=Special.CHICHEN_ITZA)
+    set_deck(state, *(["b-stu"] * 20), monkeys=3)
+    state.positions[0][int(Colour.GREEN)] = 4
+    set_hand(state, 0, "g-pat", "g-bot", "g-car", "g-gui", *(["g-stu"] * 4))
+    play(state, 0, "lead g-pat col", "add g-bot", "add g-car", "add g-gui")
+    play(state, 0, *(["add g-stu"] * 4), "go", "draw")
+    assert len(state.hands[0]) == 8 and state.chichen_draws == 3
+    play(state, 0, "draw", "draw")
+    # Ten cards: the third card cannot come, so nothing more is asked.
+    assert len(state.hands[0]) == 10 and state.turn == 1 and state.chichen_draws == 0
 
 
 def test_linguist_artifact_may_be_skipped_where_advancing_can_hurt_ruling_a9() -> None:

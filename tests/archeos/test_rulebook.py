@@ -15,6 +15,7 @@ from senet.games.archeos.cards import (
     ROLES,
     Role,
     card,
+    cut_bounds,
     deck_for,
     parse_card,
 )
@@ -57,8 +58,36 @@ def test_setup_one_card_each_display_of_players_plus_two_monkeys_below_ruling_a7
         assert len(state.display) == seats + 2
         assert state.deck.count(MONKEY) == MONKEYS
         top = state.deck[len(state.deck) - state.monkey_free_top :]
-        assert MONKEY not in top and state.monkey_free_top >= (len(state.deck) - 3) // 2
+        assert MONKEY not in top
+        assert state.monkey_free_top == cut_bounds(len(state.deck) - MONKEYS)[0]
         assert sum(state.positions[s][c] for s in range(seats) for c in range(6)) == 0
+
+
+def _first_monkey_depth(state: ArcheosState) -> int:
+    """How many cards lie above the first monkey."""
+    return list(reversed(state.deck)).index(MONKEY)
+
+
+def test_the_cut_is_half_ish_at_a_hidden_point_above_a_public_bound_ruling_a7() -> None:
+    assert cut_bounds(70) == (28, 42) and cut_bounds(61) == (24, 36)
+    depths, middles = [], []
+    for seed in range(60):
+        state = ARCHEOS.new_match(2, {"role_student": True}, seed=seed)
+        assert isinstance(state, ArcheosState)
+        cut = len(state.deck) - MONKEYS
+        low, _ = cut_bounds(cut)
+        # Only the bound is shown; the monkeys are never above it.
+        assert state.view(0)["deck_monkey_free_top"] == state.monkey_free_top == low
+        assert _first_monkey_depth(state) >= low
+        depths.append(_first_monkey_depth(state))
+        middles.append(cut // 2)
+    # An exact half would keep every first monkey at or below the middle.
+    assert any(d < m for d, m in zip(depths, middles, strict=True))
+    assert len(set(depths)) > 10
+    # The cut comes from the match's seed, so a replay deals the same deck.
+    again = [ARCHEOS.new_match(2, {"role_student": True}, seed=7) for _ in range(2)]
+    assert isinstance(again[0], ArcheosState) and isinstance(again[1], ArcheosState)
+    assert again[0].deck == again[1].deck
 
 
 def test_seasons_two_for_two_or_three_players_three_for_four_to_six() -> None:

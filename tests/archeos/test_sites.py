@@ -63,11 +63,13 @@ def test_chichen_itza_draws_the_cards_shown_at_the_line_crossed_at_end_of_turn()
     track = ADVANCED[Special.CHICHEN_ITZA]
     set_hand(state, 0, "g-bot", "g-stu", "g-stu", "y-stu")
     set_deck(state, "r-stu", "p-stu", "o-stu", "b-stu", monkeys=3)
-    state.monkey_free_top = 4  # no monkey can come: the cards are drawn at once
+    state.monkey_free_top = 4
     events = play(state, 0, "lead g-bot col", "add g-stu", "add g-stu", "go")
+    assert state.step == "chichen" and not [e for e in events if e.kind == "cards_drawn"]
+    events = play(state, 0, *(["draw"] * track.draws[2]))
     assert state.positions[0][green] == 3
     drawn = [e.data for e in events if e.kind == "cards_drawn"]
-    assert drawn == [{"seat": 0, "count": track.draws[2], "reason": "chichen_itza"}]
+    assert drawn == [{"seat": 0, "count": 1, "reason": "chichen_itza"}] * track.draws[2]
     assert len(state.hands[0]) == track.draws[2]  # y-stu went to the display first
 
 
@@ -169,6 +171,22 @@ def test_ur_third_monkey_gives_each_player_one_expedition_limited_by_the_track()
     events = play(state, 0, "lead y-stu col", "go")
     scored = event(events, "season_scored").data
     assert scored["expeditions"][1] == 3
+
+
+def test_ur_cartographer_plays_a_single_expedition_ruling_a14() -> None:
+    state = _state(Special.UR)  # the default roles include the Cartographer
+    state.positions[1][int(Colour.ORANGE)] = 3  # may play up to 4 cards
+    set_hand(state, 1, "r-car", "r-stu", "b-stu", "b-stu")
+    set_hand(state, 2, "g-stu")
+    set_hand(state, 0, "y-stu")
+    end_season(state, 1)
+    assert state.step == "ur" and state.turn == 1
+    play(state, 1, "lead r-car col", "add r-stu", "go")
+    # The Cartographer advanced, yet the round moves on: no second expedition.
+    assert state.positions[1][int(Colour.RED)] == 1
+    assert state.step == "ur" and state.turn == 2
+    assert notations(state) == {"lead g-stu col", "lead g-stu role", "pass"}
+    assert len(state.expeditions[1]) == 1
 
 
 def test_ur_limits_and_chichen_draws_are_data() -> None:

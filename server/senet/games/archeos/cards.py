@@ -66,6 +66,17 @@ CARD_TYPES = ROLES * COLOURS
 MONKEY = CARD_TYPES
 MONKEYS = 3
 HAND_LIMIT = 10
+#: "Split the deck in half-ish" (line 28): the cut falls at most this share of the
+#: cards (in percent) away from the middle, either way (A-7; designed, like the boards).
+CUT_SPREAD_PERCENT = 10
+
+
+def cut_bounds(cards: int) -> tuple[int, int]:
+    """The fewest and the most cards the upper part of a half-ish cut of ``cards``
+    holds; every point between is as likely (A-7)."""
+    middle = cards // 2
+    spread = cards * CUT_SPREAD_PERCENT // 100
+    return middle - spread, middle + spread
 
 
 def card(role: int, colour: int) -> int:

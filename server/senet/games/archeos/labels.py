@@ -47,9 +47,11 @@ def describe(state: ArcheosState, action: Any) -> str:
     if kind == act.DRAW:
         if state.step == PATRON:
             count = min(len(state.exp_cards), HAND_LIMIT - len(state.hands[state.turn]))
-            return f"Patron: draw {_cards(count)} (a monkey may come)"
+            risk = " (a monkey may come)" if state.draw_may_reach_monkey(count) else ""
+            return f"Patron: draw {_cards(count)}{risk}"
         if state.step == CHICHEN:
-            return f"Chichén Itzá: draw a card ({state.chichen_draws} left; a monkey may come)"
+            risk = "; a monkey may come" if state.draw_may_reach_monkey(1) else ""
+            return f"Chichén Itzá: draw a card ({state.chichen_draws} left{risk})"
         return "Draw 2 cards from the deck" if not state.display else "Draw a card from the deck"
     if kind == act.SKIP:
         if state.step == PATRON:

@@ -48,6 +48,7 @@ from senet.games.archeos.cards import (
     Role,
     card_name,
     colour_of,
+    cut_bounds,
     deck_for,
     role_of,
 )
@@ -174,7 +175,8 @@ class ArcheosState(GameState):
         self.season = 1
         # The deck's top card is the *last* element (drawing pops it).
         self.deck: list[int] = []
-        # How many cards at the top of the deck are known to hold no monkey (public).
+        # How many cards at the top of the deck are known to hold no monkey (public):
+        # a lower bound, since the season's cut point is hidden (A-7).
         self.monkey_free_top = 0
         self.monkeys = 0
         self.display: list[int] = []
@@ -304,12 +306,15 @@ class ArcheosState(GameState):
         for seat in range(self.seat_count):
             self.hands[seat] = [order.pop()]
         self.display = sorted(order.pop() for _ in range(self.seat_count + 2))
-        top = len(order) // 2
+        # A half-ish cut (A-7): where it falls is hidden in the deck's order; only the
+        # least number of cards it can leave above the monkeys is public.
+        low, high = cut_bounds(len(order))
+        top = low + self.rng.below(high - low + 1)
         bottom = order[top:] + [MONKEY] * MONKEYS
         self.rng.shuffle(bottom)
         # order[0] is drawn first; the stored deck has its top card last.
         self.deck = list(reversed(order[:top] + bottom))
-        self.monkey_free_top = top
+        self.monkey_free_top = low
         self.turn = self.first_seat
         self.step = TURN
         self._emit(
@@ -565,7 +570,12 @@ class ArcheosState(GameState):
         self._emit("professor_token_taken", seat=seat, token=token)
 
     def _after_role(self) -> None:
-        """Stage 3: Cartographer's extra expedition (never in Ur's season-end round)."""
+        """Stage 3: the Cartographer's extra expedition.
+
+        Ur's season-end round grants each player "a single expedition" (A-14), so
+        there the round moves on instead; the rest of the hand returns to the deck
+        with the season, so no keep or draw is asked either.
+        """
         if self.in_ur:
             self._ur_next()
             return
@@ -611,38 +621,33 @@ class ArcheosState(GameState):
         self._end_of_turn(seat)
 
     def _end_of_turn(self, seat: int) -> None:
-        """Stage 5: the Patron's draw, asked only when it may reach a monkey (A-9)."""
+        """Stage 5: the Patron's draw, which its player may decline (A-9).
+
+        Asked whenever a card could come, even from the monkey-free top: a full hand
+        cannot gain cards, so more cards are not always better.
+        """
         if self._leader_role() == Role.PATRON and self._drawable(seat, len(self.exp_cards)):
-            if self._risky(len(self.exp_cards)):
-                self.step = PATRON
-                return
-            self._draw(seat, len(self.exp_cards), "patron")
+            self.step = PATRON
+            return
         self._chichen_next(seat)
 
     def _drawable(self, seat: int, wanted: int) -> int:
         """How many of ``wanted`` cards a draw would bring (hand limit, deck size)."""
         return max(0, min(wanted, HAND_LIMIT - len(self.hands[seat]), len(self.deck)))
 
-    def _risky(self, wanted: int) -> bool:
+    def draw_may_reach_monkey(self, wanted: int) -> bool:
         """Whether drawing ``wanted`` cards may draw a monkey (public knowledge only)."""
         return self.monkeys < MONKEYS and wanted > self.monkey_free_top
 
     def _chichen_next(self, seat: int) -> None:
         """Stage 6: Chichén Itzá's "up to" draws, then the next player.
 
-        Cards from the monkey-free top are drawn at once; before each card that may be
-        a monkey the player chooses to draw it or stop (A-9).
+        Before each card the player chooses to draw it or stop (A-9), so any number up
+        to the line's count (and the hand limit) can be drawn.
         """
-        while self.chichen_draws:
-            wanted = self._drawable(seat, self.chichen_draws)
-            if not wanted:
-                break
-            safe = min(wanted, self.monkey_free_top)
-            if not safe:
-                self.step = CHICHEN
-                return
-            self.chichen_draws -= safe
-            self._draw(seat, safe, "chichen_itza")
+        if self.chichen_draws and self._drawable(seat, self.chichen_draws):
+            self.step = CHICHEN
+            return
         self.chichen_draws = 0
         self._next_turn()
 
