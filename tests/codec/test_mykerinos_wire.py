@@ -59,7 +59,16 @@ _REGION: dict[str, Any] = {
 _NILE_REGION: dict[str, Any] = {
     **_REGION,
     "river": ["d1", "e1"],
-    "nile": [{"row": 0, "card": 3, "effect": "tie_winner", "points": 1, "cells": "~.P~.."}],
+    "nile": [
+        {
+            "row": 0,
+            "card": 3,
+            "effect": "tie_winner",
+            "points": 1,
+            "rotated": False,
+            "cells": "~.P~..",
+        }
+    ],
 }
 
 #: (kind, data, serialized GameEvent as hex) from the keyword-built codec.

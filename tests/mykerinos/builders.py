@@ -154,8 +154,11 @@ def notations(state: MykerinosState) -> set[str]:
     return {a.notation() for a in state.legal_actions()}
 
 
-def lay_nile(state: MykerinosState, cards: Sequence[int]) -> None:
-    """Lay these Nile cards, one per row of areas (top row first), over the region.
+def lay_nile(
+    state: MykerinosState, cards: Sequence[int], rotated: Sequence[bool] | None = None
+) -> None:
+    """Lay these Nile cards, one per row of areas (top row first), over the region,
+    as printed unless ``rotated`` says otherwise.
 
     The cards come out of their decks; the cards laid before go back to them.
     """
@@ -166,6 +169,7 @@ def lay_nile(state: MykerinosState, cards: Sequence[int]) -> None:
         deck = state.nile_governor_deck if NILE_CARDS[card].governor else state.nile_neutral_deck
         deck.remove(card)
     state.nile_rows = list(cards)
+    state.nile_rotated = list(rotated) if rotated is not None else [False] * len(cards)
     state.lay_terrain()
 
 

@@ -1,4 +1,4 @@
-"""The classic (2006) rules: what the Chinese summary states differently (C-1..C-5)."""
+"""The classic (2006) rules: what the Chinese summary states differently (C-1..C-6)."""
 
 from __future__ import annotations
 
@@ -88,6 +88,41 @@ def test_third_place_claims_a_plot_only_when_first_and_second_went_to_the_museum
     state.apply(BLUE, "mus exp3")
     state.apply(WHITE, "mus col/exp")
     assert state.current_seat() == RED and notations(state) == {"take l", "take r"}
+
+
+def _classic_two_player_area(neutral_first: bool) -> MykerinosState:
+    """Classic two-player game scoring area 1: the neutral player first (3) or second
+    (2), Blue with 3 or 2, Red third with 1; the Explorer plot left, the Curator right."""
+    state = new_state(2, classic=True)
+    lay_region(state, fill([card_id("exp", 0), card_id("cur", 0)], 8), pyramids=[])
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, GREEN, *(["a1", "b1", "c1"] if neutral_first else ["a1", "b1"]))
+    put(state, BLUE, *(["a2", "b2"] if neutral_first else ["a2", "b2", "c2"]))
+    put(state, RED, "a3")
+    start_delimitation(state, {BLUE: 1, GREEN: 2, RED: 3})
+    return state
+
+
+def test_neutral_discard_does_not_close_the_leftover_to_third_place_ruling_c6() -> None:
+    # The rulebook's two-player example (line 325) under classic rules: the neutral
+    # player wins, Black (Red here, third) picks its discard, Blue goes to the
+    # museum, and Black takes the remaining plot.
+    state = _classic_two_player_area(neutral_first=True)
+    assert state.current_seat() == RED and notations(state) == {"discard l", "discard r"}
+    state.apply(RED, "discard l")
+    assert "take r" in notations(state) and "mus cur3" in notations(state)
+    events = state.apply(BLUE, "mus cur3")
+    taken = [(e.data["seat"], e.data["card"]) for e in events if e.kind == "plot_taken"]
+    assert taken == [(RED, card_id("cur", 0))]
+    assert card_id("exp", 0) in state.box
+    # Neutral second: first place went to the museum and picks the neutral's
+    # discard; third place then claims the plot left.
+    state = _classic_two_player_area(neutral_first=False)
+    state.apply(BLUE, "mus exp3")
+    assert state.current_seat() == BLUE and notations(state) == {"discard l", "discard r"}
+    events = state.apply(BLUE, "discard r")
+    taken = [(e.data["seat"], e.data["card"]) for e in events if e.kind == "plot_taken"]
+    assert taken == [(RED, card_id("exp", 0))]
 
 
 def test_classic_plots_are_never_rotated_ruling_c4() -> None:

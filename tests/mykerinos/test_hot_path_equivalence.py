@@ -118,14 +118,14 @@ REFUSED: list[tuple[object, type[GameError], str]] = [
 def test_odd_actions_are_refused_with_their_messages(
     action: object, error: type[GameError], message: str
 ) -> None:
-    state = MYKERINOS.new_match(2, {"nile": True}, 9000)
+    state = MYKERINOS.new_match(2, {"nile": True}, 9002)
     with pytest.raises(error) as refused:
         state.apply(0, action)
     assert str(refused.value) == message
 
 
 def test_case_and_spacing_of_notation_do_not_matter() -> None:
-    state = MYKERINOS.new_match(2, {"nile": True}, 9000)
+    state = MYKERINOS.new_match(2, {"nile": True}, 9002)
     assert state.coerce_action("A C2") == state.coerce_action("a c2")
     assert state.coerce_action(("a", (3,), -1)) in state.legal_actions()
 
@@ -217,11 +217,15 @@ def reference_excavation_actions(state: MykerinosState, seat: int) -> list[Myker
                 out += _of(act.HEIRESS, pairs)
         if own >= 1 and state.has_patron(seat, Patron.DIRECTOR):
             out += [MykerinosAction(act.DIRECTOR, (), r) for r in state.museum_rooms_open_to(seat)]
-        if state.tokens[seat] >= 1 and state.has_patron(seat, Patron.GOVERNOR):
+        if state.has_patron(seat, Patron.GOVERNOR):
+            # With no token in hand, the placement must free one of your own (N-7).
+            def frees_a_token(spaces: tuple[int, ...]) -> bool:
+                return state.tokens[seat] >= 1 or any(state.blocked[s] == seat for s in spaces)
+
             if own >= 1:
-                out += _of(act.GOVERNOR, [(i,) for i in sorted(free)])
+                out += _of(act.GOVERNOR, [(i,) for i in sorted(free) if frees_a_token((i,))])
             if own >= 2:
-                out += _of(act.GOVERNOR, pairs)
+                out += _of(act.GOVERNOR, [p for p in pairs if frees_a_token(p)])
     mate = state.mate(seat)
     if mate is not None:
         out += _with_colour(state, seat, mate, (act.TEAM_START, act.TEAM_EXPAND), free)

@@ -75,6 +75,47 @@ def test_each_campaign_lays_one_card_of_each_deck_and_the_final_one_the_last_thr
     assert state.nile_governor_deck == [] and state.nile_neutral_deck == []
 
 
+def test_nile_cards_are_rotated_like_plots_and_their_banks_swap_ruling_n2() -> None:
+    # GOVERNOR_3 as printed: river d1 d2 d3 (left column), pyramid e2. Half a turn
+    # puts the river on the right column and the land, pyramid included, on the left
+    # bank, which belongs to the left area.
+    state = new_state(3, nile=True)
+    lay_region(state, fill([], 8), pyramids=[])
+    lay_nile(state, [GOVERNOR_3, POINT_AND_ONE], rotated=[True, False])
+    river = [space_name(i) for i, r in enumerate(state.river) if r]
+    assert river == ["e1", "e2", "e3", "d4", "d5", "d6"]
+    assert state.pyramid[parse_space("d2")] and not state.pyramid[parse_space("e2")]
+    laid = state.view(BLUE)["region"]["nile"]
+    assert [(n["card"], n["rotated"], n["cells"]) for n in laid] == [
+        (GOVERNOR_3, True, ".~P~.~"),
+        (POINT_AND_ONE, False, nile.NILE_CARDS[POINT_AND_ONE].cells),
+    ]
+    # A left-bank archaeologist counts for the left area once the river is scored.
+    put(state, RED, "d1")
+    put(state, BLUE, "c1", "c2")
+    put(state, BLACK, "e1", "f1", "g1")  # Black alone wins the river (e1)
+    start_delimitation(state, {BLUE: 1, RED: 2, BLACK: 3})
+    state.apply(BLACK, "take n1")
+    assert state.area == 0 and state.ranks == [BLUE, RED]
+    # Dealing rotates each card half a turn at random, as plots are (classic: never).
+    dealt = [new_state(3, nile=True, seed=seed).nile_rotated for seed in range(12)]
+    assert {r for rows in dealt for r in rows} == {False, True}
+    classic = [new_state(3, nile=True, classic=True, seed=seed) for seed in range(6)]
+    assert not any(r for state in classic for r in state.nile_rotated)
+
+
+def test_a_match_saved_before_nile_cards_rotated_loads_with_them_as_printed() -> None:
+    """A match in flight across the upgrade: its snapshot has no ``nile_rotated``,
+    and its cards were laid as printed, so they load that way."""
+    state = new_state(3, nile=True, seed=14)
+    state.nile_rotated = [False] * len(state.nile_rows)
+    state.lay_terrain()
+    data = state.to_data()
+    del data["nile_rotated"]
+    loaded = type(state).from_data(state.game, data)
+    assert loaded == state
+
+
 def test_river_spaces_are_legal_for_actions_a_and_b() -> None:
     state = nile_state()
     set_turn(state, BLUE)
@@ -183,6 +224,28 @@ def test_two_player_neutral_on_the_river_discards_a_card() -> None:
     assert state.prestige[BLUE] == 1  # Blue, second, took the remaining card
 
 
+def test_two_player_final_river_neutral_second_discards_without_asking_ruling_n4() -> None:
+    # Final campaign, three cards: Blue first takes one, the neutral player second
+    # discards one of the two left, and the last leaves the game too (third place
+    # gets nothing on the river). Which one it discards changes nothing: nobody is
+    # asked, and the next decision is the first area's.
+    state = new_state(2, nile=True)
+    lay_region(state, fill([], 12), pyramids=[])
+    governors = list(nile.GOVERNOR_DECK)[:2]
+    lay_nile(state, [governors[0], nile.SPECIAL_CARD, governors[1]])
+    river = [space_name(i) for i, r in enumerate(state.river) if r]
+    put(state, BLUE, *river[:3])
+    put(state, GREEN, *river[3:5])
+    put(state, RED, river[5])
+    start_delimitation(state, {BLUE: 1, GREEN: 2, RED: 3})
+    events = state.apply(BLUE, "take n2")
+    discarded = [e.data for e in events if e.kind == "nile_card_discarded"]
+    assert sorted(d["card"] for d in discarded) == sorted(governors)
+    assert all(d["chosen_by"] is None for d in discarded)
+    assert set(governors) <= set(state.nile_box) and state.prestige[BLUE] == 8
+    assert state.phase == "excavation" and state.campaign == 2  # the areas were empty
+
+
 # ------------------------------------------------------------------ Governor
 def governor_turn(seats: int = 3) -> MykerinosState:
     state = nile_state(seats)
@@ -244,14 +307,32 @@ def test_director_into_your_own_blocked_room_returns_the_token() -> None:
     assert state.museum[parse_room("exp3")] == BLUE and state.tokens[BLUE] == 3
 
 
-def test_governor_needs_a_token_in_hand_ruling_n7() -> None:
+def test_governor_needs_a_token_in_hand_or_one_it_frees_ruling_n7() -> None:
+    # All three of Blue's tokens are down: two in the region, one in the museum.
+    state = governor_turn()
+    set_museum(state, ["cur", "col", "exp", "hei", "dir"])
+    put(state, BLUE, "a1")
+    state.tokens[BLUE] = 0
+    for space in ("a3", "h6"):
+        state.blocked[parse_space(space)] = BLUE
+    state.blocked_rooms[parse_room("exp3")] = BLUE
+    # Only a start or an expansion onto one of Blue's own blocked spaces, which
+    # brings its token back to Blue's play area in time to be placed again.
+    governor = {n for n in notations(state) if n.startswith("gov ")}
+    assert governor == {"gov a3", "gov h6", "gov a2 a3"}
+    with pytest.raises(IllegalActionError, match="must place on one of your own blocked spaces"):
+        state.apply(BLUE, "gov h5")
+    events = state.apply(BLUE, "gov a2 a3")
+    assert [e.kind for e in events] == ["placed", "token_returned"]
+    assert state.phase == BLOCKING and state.tokens[BLUE] == 1
+    state.apply(BLUE, "block c5")
+    assert state.tokens[BLUE] == 0 and state.blocked[parse_space("c5")] == BLUE
+    # Every token in the museum: no Governor placement can free one.
     state = governor_turn()
     state.tokens[BLUE] = 0
-    for space in ("a1", "a2", "a3"):
-        state.blocked[parse_space(space)] = BLUE
+    for room in ("exp3", "col3", "hei3"):
+        state.blocked_rooms[parse_room(room)] = BLUE
     assert not any(n.startswith("gov ") for n in notations(state))
-    with pytest.raises(IllegalActionError, match="blocking tokens are already on the board"):
-        state.apply(BLUE, "gov h5")
 
 
 def test_tokens_return_when_delimitation_starts() -> None:

@@ -394,6 +394,21 @@ def test_two_player_neutral_second_first_place_picks_the_discard() -> None:
     assert [e.data["seat"] for e in events if e.kind == "plot_taken"] == [RED]
 
 
+def test_two_player_neutral_second_with_nobody_behind_discards_without_asking_ruling_m6() -> None:
+    # Blue first goes to the museum; the neutral player, second and last, discards
+    # one plot and the other leaves the game too: nobody is asked which.
+    state = new_state(2)
+    _area_with(state, card_id("cur", 0), card_id("col", 0))
+    put(state, BLUE, "a1", "b1", "c1")
+    put(state, GREEN, "a2", "b2")
+    start_delimitation(state, {BLUE: 1, GREEN: 2, RED: 3})
+    events = state.apply(BLUE, "mus cur3")
+    discarded = [e.data for e in events if e.kind == "plot_discarded" and e.data["area"] == 0]
+    assert [d["chosen_by"] for d in discarded] == [None, None]
+    assert {card_id("cur", 0), card_id("col", 0)} <= set(state.box)
+    assert state.phase == "excavation" and state.campaign == 2  # nothing else to decide
+
+
 def test_two_player_neutral_second_after_a_plot_discards_the_other() -> None:
     state = _neutral_second()
     state.apply(BLUE, "take l")

@@ -360,6 +360,7 @@ def _nile_card_to_proto(entry: Mapping[str, Any]) -> pb.MykerinosNileCard:
         card=entry["card"],
         effect=_lookup(_EFFECTS, entry["effect"], "Nile card effect"),
         points=entry["points"],
+        rotated=entry["rotated"],
         cells=[_lookup(_TERRAIN, cell, "Nile card cell") for cell in entry["cells"]],
     )
 
@@ -615,6 +616,7 @@ def _nile_card_from_proto(entry: pb.MykerinosNileCard) -> JsonDict:
         "card": entry.card,
         "effect": _lookup(_EFFECT_OF, entry.effect, "Nile effect enum"),
         "points": entry.points,
+        "rotated": entry.rotated,
         "cells": "".join(_lookup(_TERRAIN_OF, cell, "terrain enum") for cell in entry.cells),
     }
 

@@ -131,8 +131,10 @@ class MykerinosTensor:
             self._write_head(s, out)
         # The pyramids and the river are laid from the plots and the Nile cards (the
         # core's view_sources say so too): they change only with those.
-        if s.slots != self._seen_slots or s.nile_rows != self._seen_nile:
-            self._seen_slots, self._seen_nile = list(s.slots), list(s.nile_rows)
+        nile_laid = (s.nile_rows, s.nile_rotated)
+        if s.slots != self._seen_slots or nile_laid != self._seen_nile:
+            self._seen_slots = list(s.slots)
+            self._seen_nile = (list(s.nile_rows), list(s.nile_rotated))
             self._write_terrain(s, out)
         if s.board != self._seen_board:
             self._write_occupied(s.board, out)

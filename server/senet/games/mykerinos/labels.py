@@ -201,7 +201,12 @@ def explain_illegal(state: MykerinosState, action: Any) -> str:
                 return f"you have no {state.names[patron]} card"
             return f"your {state.names[patron]} card(s) are already used this campaign"
         if patron == Patron.GOVERNOR and state.tokens[seat] < 1:
-            return "all three of your blocking tokens are already on the board"
+            returned = [s for s in a.spaces if s < state.shape.size and state.blocked[s] == seat]
+            if not returned:
+                return (
+                    "all three of your blocking tokens are on the board: the Governor "
+                    "needs one, so it must place on one of your own blocked spaces"
+                )
     own = state.personal[seat][seat]
     if kind == act.DIRECTOR:
         if own < 1:
@@ -226,10 +231,10 @@ def _why_not_reward(state: MykerinosState, seat: int, a: MykerinosAction) -> str
             return "on the river, third and fourth places get nothing"
         if kind == act.MUSEUM:
             return "third and fourth places may never choose the museum"
-        if state.classic:
+        if state.classic and state.top_two_claimed_a_plot():
             return (
-                "classic rules: third and fourth places claim a plot only when first "
-                "and second both went to the museum"
+                "classic rules: third and fourth places claim a plot only when neither "
+                "first nor second place claimed one"
             )
     if kind == act.LEAVE:
         return "only third place may leave the last plot, to a teammate placed behind"

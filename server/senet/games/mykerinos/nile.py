@@ -10,11 +10,13 @@ so their layouts are *designed* here. What the rulebook fixes:
 
 Designed here (ruling N-1 in ``docs/rules/mykerinos.md``): a Nile card is 2 columns
 by 3 rows like a plot, and lies across the border of one row of areas, covering
-the inner column of the left area (``d``) and of the right area (``e``). Its left
-column is the left bank, its right column the right bank: a land space belongs to
-the area whose column it covers, so a bank archaeologist, moved onto the covered
-space beneath it in phase 3, never changes area. Every river is one orthogonally
-connected stream from the card's top row to its bottom row.
+the inner column of the left area (``d``) and of the right area (``e``). As laid,
+its left column is the left bank, its right column the right bank: a land space
+belongs to the area whose column it covers, so a bank archaeologist, moved onto
+the covered space beneath it in phase 3, never changes area. Every river is one
+orthogonally connected stream from the card's top row to its bottom row. Like a
+plot, a Nile card may be laid rotated half a turn (ruling N-2), which swaps its
+banks; the stream still crosses it from top to bottom.
 
 A layout is three rows of two cells, top row first: ``~`` river, ``.`` land,
 ``P`` land with a pyramid. Replace the rows of ``_CARDS`` with the printed values;
@@ -98,10 +100,17 @@ def covered_spaces(row: int) -> tuple[int, ...]:
     )
 
 
-def terrain(card_id: int, row: int) -> dict[int, str]:
+def laid_cells(card_id: int, rotated: bool) -> str:
+    """The card's six cells as laid, row-major from the top-left: half a turn
+    reverses that order (the top-left cell goes to the bottom right)."""
+    cells = NILE_CARDS[card_id].cells
+    return cells[::-1] if rotated else cells
+
+
+def terrain(card_id: int, row: int, rotated: bool) -> dict[int, str]:
     """What the card on area row ``row`` shows on each space it covers."""
-    card = NILE_CARDS[card_id]
-    return {space: card.cells[i] for i, space in enumerate(covered_spaces(row))}
+    cells = laid_cells(card_id, rotated)
+    return {space: cells[i] for i, space in enumerate(covered_spaces(row))}
 
 
 def _check() -> None:

@@ -118,6 +118,15 @@ def pair_masks(first: int, second: int, touching: int) -> tuple[int, int]:
     return right, down
 
 
+def pairs_covering(pairs: tuple[int, int], spaces: int) -> tuple[int, int]:
+    """The pairs of ``pairs`` (masks from :func:`pair_masks`) with a space in ``spaces``."""
+    right, down = pairs
+    return (
+        right & (spaces | (spaces >> _SPACE_BITS)),
+        down & (spaces | (spaces >> _ROW_BITS)),
+    )
+
+
 def triple_masks(free: int, starts: int) -> tuple[int, ...]:
     """Chains of three free spaces that may start in ``starts`` (action B's chain
     rule with three archaeologists: the Colonel).

@@ -65,6 +65,7 @@ FIELDS: StateFields[MykerinosState] = StateFields(
             "nile_governor_deck",
             "nile_neutral_deck",
             "nile_rows",
+            "nile_rotated",
             "nile_box",
             "tokens",
             "blocked",
@@ -104,7 +105,7 @@ FIELDS: StateFields[MykerinosState] = StateFields(
         *SCALAR("quick", "team", "classic", "with_nile", "neutral"),
         *SHARED(
             "names",
-            # laid by lay_terrain from slots and nile_rows, replaced as a whole
+            # laid by lay_terrain from slots, nile_rows and nile_rotated, replaced as a whole
             "shape",
             "pyramid",
             "river",
@@ -115,6 +116,8 @@ FIELDS: StateFields[MykerinosState] = StateFields(
             "_events",
         ),
     ),
+    # Nile cards were laid unrotated before ruling N-2 rotated them like plots.
+    filled_when_missing=("nile_rotated",),
 )
 
 
@@ -279,6 +282,7 @@ def _from_view(
         "nile_won": [list(p["nile_cards"]) for p in view["players"]],
         "tokens": [p["tokens"] for p in view["players"]],
         "nile_rows": [n["card"] for n in view["region"].get("nile", [])],
+        "nile_rotated": [n["rotated"] for n in view["region"].get("nile", [])],
         "nile_box": [],
         "blocked": [],
         "blocked_rooms": [EMPTY] * ROOM_IDS,
@@ -405,6 +409,8 @@ def _load_variant_fields(state: MykerinosState, data: Mapping[str, Any]) -> None
         f("nile_neutral_deck"), "nile_neutral_deck", 0, cards - 1, unique=True
     )
     state.nile_rows = v.int_list(f("nile_rows"), "nile_rows", 0, cards - 1, unique=True)
+    rotated = data.get("nile_rotated", [False] * len(state.nile_rows))
+    state.nile_rotated = v.bool_list(rotated, "nile_rotated", len(state.nile_rows))
     state.nile_box = v.int_list(f("nile_box"), "nile_box", 0, cards - 1, unique=True)
     if state.nile_rows and len(state.nile_rows) != state.shape.area_rows:
         raise CorruptStateError("one Nile card lies on each row of areas")

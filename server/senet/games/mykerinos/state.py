@@ -119,7 +119,7 @@ class MykerinosState(GameState):
 
     state_fields = FIELDS
     #: What each part of the view is built from (:attr:`GameState.view_sources`):
-    #: the terrain (shape, pyramids, river) is laid from ``slots`` and ``nile_rows``,
+    #: the terrain (shape, pyramids, river) is laid from ``slots`` and the Nile cards,
     #: the museum's rooms from ``wing_order``, held patron cards from the plots won.
     view_sources = {
         ("game",): (),
@@ -135,7 +135,7 @@ class MykerinosState(GameState):
         ("current_seat",): ("phase", "turn"),
         ("start_seat",): ("start_seat",),
         ("final_action_seat",): ("final_seat", "phase"),
-        ("region",): ("slots", "nile_rows"),
+        ("region",): ("slots", "nile_rows", "nile_rotated"),
         ("occupied",): ("board",),
         ("museum",): ("wing_order", "museum"),
         ("general_reserve",): ("general",),
@@ -213,11 +213,13 @@ class MykerinosState(GameState):
         # quick game: the revealed plots and who drafts when
         self.draft_row: list[int] = []
         self.draft_index = 0
-        # The Nile: the two hidden decks, the cards on the region by area row, the
-        # cards kept (Governors, the tie card), blocking tokens by space and room
+        # The Nile: the two hidden decks, the cards on the region by area row and
+        # whether each lies rotated, the cards kept (Governors, the tie card),
+        # blocking tokens by space and room
         self.nile_governor_deck: list[int] = []
         self.nile_neutral_deck: list[int] = []
         self.nile_rows: list[int] = []
+        self.nile_rotated: list[bool] = []
         self.nile_won: list[list[int]] = [[] for _ in range(seat_count)]
         self.nile_box: list[int] = []
         self.tokens = [BLOCKING_TOKENS if self.with_nile else 0] * seat_count
@@ -367,9 +369,10 @@ class MykerinosState(GameState):
     def _deal_nile_cards(self) -> None:
         """One card from each Nile deck (the final campaign: the last three), one per row.
 
-        Which row gets which card is drawn at random (ruling N-2). In the quick game
-        the final campaign also takes two Governor cards and the special card; the
-        other two cards stay unused (ruling N-10).
+        Which row gets which card is drawn at random, and each card is rotated half
+        a turn or not, at random, as plots are (ruling N-2; classic rules: never,
+        C-4). In the quick game the final campaign also takes two Governor cards and
+        the special card; the other two cards stay unused (ruling N-10).
         """
         if self.shape.area_rows == 3:
             cards = [*self.nile_governor_deck[:2], self.nile_neutral_deck[-1]]
@@ -379,11 +382,12 @@ class MykerinosState(GameState):
             cards = [self.nile_governor_deck.pop(0), self.nile_neutral_deck.pop(0)]
         self.rng.shuffle(cards)
         self.nile_rows = cards
+        self.nile_rotated = [False if self.classic else self.rng.chance() for _ in cards]
 
     def lay_terrain(self) -> None:
         """Work out pyramids and river spaces as laid: plots, with the Nile cards on top.
 
-        Call after ``slots`` or ``nile_rows`` change (a restored snapshot, a new region).
+        Call after ``slots`` or the Nile cards change (a restored snapshot, a new region).
         """
         shape = self.shape
         self.pyramid = [
@@ -393,8 +397,8 @@ class MykerinosState(GameState):
             for i in range(shape.size)
         ]
         self.river = [False] * shape.size
-        for row, card in enumerate(self.nile_rows):
-            for space, cell in nile.terrain(card, row).items():
+        for row, (card, rotated) in enumerate(zip(self.nile_rows, self.nile_rotated, strict=True)):
+            for space, cell in nile.terrain(card, row, rotated).items():
                 self.pyramid[space] = cell == nile.PYRAMID
                 self.river[space] = cell == _RIVER_CELL
 
@@ -528,15 +532,8 @@ class MykerinosState(GameState):
             if own >= 1 and cards[_DIRECTOR] > used[_DIRECTOR]:
                 rooms = self.museum_rooms_open_to(colour)
                 out += map(act.ROOM_ACTIONS[act.DIRECTOR].__getitem__, rooms)
-            if self.tokens[seat] >= 1 and cards[_GOVERNOR] > used[_GOVERNOR]:
-                if own >= 1:
-                    out += act.singles_of(act.GOVERNOR, free_selectors)
-                if own >= 2:
-                    if expand_pairs is None:
-                        expand_pairs = placements.shape_selectors(
-                            placements.pair_masks(free, free, own_frontier), size
-                        )
-                    out += act.pairs_of(act.GOVERNOR, expand_pairs)
+            if cards[_GOVERNOR] > used[_GOVERNOR]:
+                out += self._governor_actions(seat, own, free, own_frontier)
         if self.team:
             mate = self.mate(seat)
             assert mate is not None
@@ -544,6 +541,31 @@ class MykerinosState(GameState):
                 seat, mate, act.TEAM_START, act.TEAM_EXPAND, board_cells, free
             )
         out.append(act.PASS_ACTION)
+        return out
+
+    def _governor_actions(
+        self, seat: int, own: int, free: int, own_frontier: int
+    ) -> list[MykerinosAction]:
+        """The Governor's starts and expansions (``free`` and ``own_frontier`` as in
+        :meth:`_excavation_actions`), when a blocking token can follow them.
+
+        With a token in hand, every start and expansion. With all three on the board,
+        only those that cover one of your own blocked spaces: that token comes back
+        to your play area before the Governor's token goes down (ruling N-7).
+        """
+        size = self.shape.size
+        singles, pairs = free, placements.pair_masks(free, free, own_frontier)
+        if self.tokens[seat] < 1:
+            returning = free & placements.mask(placements.cells(self.blocked), seat)
+            if not returning:
+                return []
+            singles &= returning
+            pairs = placements.pairs_covering(pairs, returning)
+        out: list[MykerinosAction] = []
+        if own >= 1:
+            out += act.singles_of(act.GOVERNOR, placements.selectors(singles, size))
+        if own >= 2:
+            out += act.pairs_of(act.GOVERNOR, placements.shape_selectors(pairs, size))
         return out
 
     def _placements_with(
@@ -580,11 +602,11 @@ class MykerinosState(GameState):
         """What the ``rank_index``-th ranked colour may claim in the area being scored.
 
         First and second place: a plot or a museum room. Third and fourth: a plot
-        left over (classic rules: only when first and second both went to the
-        museum, ruling C-3). The river (The Nile): first and second claim a Nile
-        card, nobody goes to the museum, third and fourth get nothing.
+        left over (classic rules: only when no player in first or second place
+        claimed one, rulings C-3 and C-6). The river (The Nile): first and second
+        claim a Nile card, nobody goes to the museum, third and fourth get nothing.
         """
-        if rank_index >= 2 and (self.on_river or (self.classic and self.area_museum < 2)):
+        if rank_index >= 2 and (self.on_river or (self.classic and self.top_two_claimed_a_plot())):
             return []
         out = list(map(act.SIDE_ACTIONS[act.TAKE].__getitem__, self.plots_left))
         if rank_index < 2 and not self.on_river:
@@ -598,6 +620,16 @@ class MykerinosState(GameState):
             # Team game: the last plot may be left to a teammate placed behind (M-10).
             out.append(act.LEAVE_ACTION)
         return out
+
+    def top_two_claimed_a_plot(self) -> bool:
+        """Classic rules: whether a player in first or second place of the area being
+        scored claimed a plot, which closes the leftover to third and fourth (C-3).
+
+        The neutral player's forced claim-and-discard (two players) is not a player
+        claiming a plot (ruling C-6): its place counts like a museum reward.
+        """
+        neutral_ahead = sum(1 for colour in self.ranks[:2] if colour == self.neutral)
+        return self.area_museum + neutral_ahead < 2
 
     # ------------------------------------------------------------ transitions
     def coerce_action(self, action: object) -> MykerinosAction:
@@ -938,21 +970,25 @@ class MykerinosState(GameState):
         )
 
     def _neutral_discard_chooser(self) -> int | None:
-        """Who picks the plot the neutral player discards when two remain.
+        """Who picks the card the neutral player discards when two or more remain.
 
         Neutral first: the player in third place (ruling M-6: with only one player
         present, the other player). Neutral second: the player in first place.
-        Neutral third: both players went to the museum and nobody follows, so the
-        choice changes nothing (None).
+        None when the choice changes nothing, because no colour ranked behind the
+        neutral player may claim a card it leaves: all of them leave the game either
+        way, so nobody is asked (M-6, N-4). That is the case when nobody is ranked
+        behind it, and on the river whenever it is second (third place gets nothing
+        there).
         """
+        behind = len(self.ranks) - self.rank_index - 1
+        if behind == 0 or (self.on_river and self.rank_index >= 1):
+            return None
         if self.rank_index == 0:
             if len(self.ranks) >= 3:
                 return self.ranks[2]
             second = self.ranks[1]
             return next(s for s in range(self.seat_count) if s != second)
-        if self.rank_index == 1:
-            return self.ranks[0]
-        return None
+        return self.ranks[0]
 
     def _apply_reward(self, action: MykerinosAction, automatic: bool = False) -> None:
         seat = self.turn
@@ -1078,6 +1114,7 @@ class MykerinosState(GameState):
                 self.general[occupant] += 1
                 self.board[space] = EMPTY
         self.nile_rows = []
+        self.nile_rotated = []
         self.on_river = False
         self.lay_terrain()
         self._emit("river_done")
@@ -1170,9 +1207,12 @@ class MykerinosState(GameState):
                     "card": card,
                     "effect": nile.NILE_CARDS[card].effect,
                     "points": nile.NILE_CARDS[card].points,
-                    "cells": nile.NILE_CARDS[card].cells,
+                    "rotated": rotated,
+                    "cells": nile.laid_cells(card, rotated),
                 }
-                for row, card in enumerate(self.nile_rows)
+                for row, (card, rotated) in enumerate(
+                    zip(self.nile_rows, self.nile_rotated, strict=True)
+                )
             ]
         return region
 
@@ -1241,7 +1281,8 @@ class MykerinosState(GameState):
 
     def determinize(self, seat: int | None, seed: int) -> MykerinosState:
         """Resample the hidden part: the order of the plot deck and of the Nile decks
-        (the special card stays at the bottom), and future plot rotations."""
+        (the special card stays at the bottom), and how future plots and Nile cards
+        are rotated."""
         twin = self.clone()
         sampler = Rng(seed)
         sampler.shuffle(twin.deck)
