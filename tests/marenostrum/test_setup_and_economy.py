@@ -325,17 +325,26 @@ def test_r1_atlantis_plays_only_at_six_players() -> None:
 def test_r13_free_setup_builds_only_in_the_capital_and_bordering_provinces() -> None:
     """Ruling R13. L29: "All items built may only be placed in the players' Capital
     Provinces and immediately adjacent provinces": adjacent by a border, so Rome may
-    not build in Magna Graecia, across the Tyrrhenian Sea from Latium."""
+    not build in Magna Graecia, across the Tyrrhenian Sea from Latium. In the round
+    Latium is founded it is no base for influence yet (ruling R37, L107)."""
     state = _with(4, {ROME}, set(), free_setup=True)
     rome = state.seat_of[ROME]
     latium = CAPITALS[ROME]
     assert r.setup_area(state, ROME) == {latium, P("etru"), P("camp")}
     assert P("magn") not in r.setup_area(state, ROME), "only across the sea"
-    while state.current_seat() != rome or state.step != SETUP_BUILD:
-        seat = state.current_seat()
-        assert seat is not None
-        state.apply(seat, state.legal_actions()[-1])
+
+    def to_romes_round() -> None:
+        while state.current_seat() != rome or state.step != SETUP_BUILD:
+            seat = state.current_seat()
+            assert seat is not None
+            state.apply(seat, state.legal_actions()[-1])
+
+    to_romes_round()
     state.apply(rome, "build influence lati")
+    assert {a.b for a in state.legal_actions() if a.kind == "build"} == {latium}
+    while state.current_seat() == rome:
+        state.apply(rome, "build legion lati")
+    to_romes_round()
     places = {a.b for a in state.legal_actions() if a.kind == "build"}
     assert places <= {latium, P("etru"), P("camp")}
     assert {P("etru"), P("camp")} <= places

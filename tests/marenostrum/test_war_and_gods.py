@@ -214,28 +214,53 @@ def _battle(events: list[Event]) -> Mapping[str, Any]:
     return next(e.data for e in events if e.kind == "battle")
 
 
-def test_mars_is_invoked_before_a_battle_at_his_holders_choice() -> None:
+def test_mars_is_invoked_after_the_dice_at_his_holders_choice() -> None:
     """L82: "At any point while holding the God card, the player can activate its
-    power" (ruling R18: before each ground battle he fights, Mars's holder, defender
-    too, invokes him or keeps him for a later battle)."""
+    power" (ruling R18: once the dice of a battle he fights are seen, Mars's holder,
+    defender too, invokes him or keeps him for a later battle)."""
     state, greece, rome = _greek_turn_against_a_roman_army()
+    pelo = P("pelo")
+    state.legions[GREECE][pelo] = 3  # Rome's two creatures (12) destroy only two
     _hold(state, "mars", rome)
-    state.apply(greece, "done")
+    events = state.apply(greece, "done")
+    assert "battle" not in _kinds(events), "the losses wait on Mars's holder"
     assert state.step == "war_god" and state.current_seat() == rome
+    (attack, *attack_dice), (defence, *defence_dice) = state.rolled
+    assert len(attack_dice) == 3 and defence == 12 and defence_dice == []
     assert legal_notations(state) == {"invoke mars pelo", "pass"}
-    assert state.describe("invoke mars pelo") == "Invoke Mars: +6 in this battle (Peloponnesus)"
+    assert state.describe("invoke mars pelo") == (
+        f"Invoke Mars: +6 to your 12 against {attack} in this battle (Peloponnesus)"
+    )
     assert state.describe("pass") == "Keep Mars for a later battle"
+    view = state.view(greece)["state"]
+    assert view["rolled"] == state.rolled, "everyone sees the dice"
     twin = state.clone()
     kept = _battle(twin.apply(rome, "pass"))
-    assert kept["defence"] == 12 and not twin.god_used[5]
+    assert kept["defence"] == 12 and kept["defender_losses"] == min(attack // 5, 2)
+    assert kept["attacker_losses"] == 2 and twin.rolled == [] and not twin.god_used[5]
     events = state.apply(rome, "invoke mars pelo")
     assert "god_invoked" in _kinds(events)
-    assert _battle(events)["defence"] == 18 and state.god_used[5]
+    battle = _battle(events)
+    assert battle["defence"] == 18 and battle["attacker_losses"] == 3 and state.god_used[5]
+    assert battle["attack"] == attack and battle["attack_dice"] == attack_dice
+    assert state.legions[GREECE][pelo] == 0
+
+
+def test_mars_is_not_asked_where_his_bonus_changes_nothing() -> None:
+    """Ruling R18: the dice seen, Mars's holder is asked only where +6 would destroy
+    one more unit of the other side (here Rome's 12 already destroys Greece's one
+    legion)."""
+    state, greece, rome = _greek_turn_against_a_roman_army()
+    _hold(state, "mars", rome)
+    events = state.apply(greece, "done")
+    assert state.step != "war_god" and "battle" in _kinds(events)
+    assert not state.god_used[5]
 
 
 def test_mars_is_not_asked_about_battles_he_cannot_join() -> None:
     """L82: the power is the holder's; a battle between two others is not his."""
     state, greece, _ = _greek_turn_against_a_roman_army()
+    state.legions[GREECE][P("pelo")] = 3
     _hold(state, "mars", state.seat_of[EGYPT])
     state.apply(greece, "done")
     assert state.step != "war_god"
@@ -297,24 +322,27 @@ def test_circe_is_asked_only_where_a_legion_of_the_other_side_would_roll() -> No
     assert state.step != "spell" and not state.powers_used[rome] & SPELL_POWER
 
 
-def test_the_attacker_casts_circes_spell_before_the_defender_invokes_mars() -> None:
-    """Rulings R23 and R18: before the dice, Circe's owner decides first, then
-    Mars's holder, who then knows whether the spell is on the battle."""
+def test_circes_spell_is_cast_before_the_dice_and_mars_invoked_after() -> None:
+    """Rulings R23 and R18: Circe's owner decides before the dice (her spell keeps a
+    legion from rolling), Mars's holder once they are seen."""
     state, greece, rome = _greek_turn_against_a_roman_army()
     pelo = P("pelo")
     state.creatures[ROME][pelo], state.legions[ROME][pelo] = 0, 2
+    state.legions[GREECE][pelo] = 3
     own(state, greece, "circe")
     _hold(state, "mars", rome)
     state.apply(greece, "done")
     assert state.step == "spell" and state.current_seat() == greece
+    assert state.rolled == []
     assert state.describe("enchant pelo") == (
         "Circe: a legion of Rome does not roll in this battle (Peloponnesus)"
     )
     state.apply(greece, "enchant pelo")
     assert state.step == "war_god" and state.current_seat() == rome
+    assert len(state.rolled[1]) == 2, "one Roman die: the spell is on the battle"
     battle = _battle(state.apply(rome, "invoke mars pelo"))
     assert len(battle["defence_dice"]) == 1 and battle["defence"] == battle["defence_dice"][0] + 6
-    assert len(battle["attack_dice"]) == 1
+    assert len(battle["attack_dice"]) == 3
 
 
 def _take_hermes(state: MareState, seat: int) -> list[str]:
@@ -352,15 +380,15 @@ def test_hermes_and_isis_are_invoked_in_the_holders_construction_turn() -> None:
 
 def test_hermes_holder_picks_his_three_cards_among_the_kinds_he_produces() -> None:
     """Notes 3.7: Hermes brings "3 extra resource cards among the types you produce"
-    (ruling R18): the holder picks each card among the kinds his caravans produce that
-    the bank holds; with one such kind left the rest is of it, with none of them left
-    he picks any kind the bank holds."""
+    (rulings R18 and R55): the holder picks each card among the kinds his cities and
+    caravans produce that the bank holds; with one such kind left the rest is of it,
+    with none of them left he picks any kind the bank holds."""
     state = _match()
     seat = _building(state, ROME)
     _hold(state, "hermes", seat)
     income = r.revenue(state, seat)[1]
-    produced = {CARD_NAMES[c] for c in range(1, len(income)) if income[c]}
-    assert len(produced) >= 2
+    produced = {CARD_NAMES[c] for c in range(len(income)) if income[c]}
+    assert "tax" in produced and len(produced) >= 3
     state.apply(seat, "invoke hermes")
     assert state.step == "gift" and state.current_seat() == seat
     assert legal_notations(state) == {f"gift {kind}" for kind in produced}
@@ -376,6 +404,22 @@ def test_hermes_holder_picks_his_three_cards_among_the_kinds_he_produces() -> No
     state.apply(seat, f"gift {first}")
     assert state.step == BUILD, "one kind left: the other two are of it"
     assert state.hands[seat][card_type(first)] == hand + 3
+
+
+def test_hermes_brings_tax_cards_to_a_holder_whose_cities_alone_produce_r55() -> None:
+    """L70: resource cards are "taxes and commodities", so a holder whose cities
+    alone produce takes tax cards (R55)."""
+    state = _match()
+    seat = _building(state, EGYPT)
+    for province, caravans in enumerate(state.caravans):
+        if caravans and state.influence[province] == EGYPT:
+            state.caravans[province] = 0
+    assert [c for c, n in enumerate(r.revenue(state, seat)[1]) if n] == [card_type("tax")]
+    _hold(state, "hermes", seat)
+    tax = state.hands[seat][card_type("tax")]
+    state.apply(seat, "invoke hermes")
+    assert state.step == BUILD, "one kind to take: not asked"
+    assert state.hands[seat][card_type("tax")] == tax + 3
 
 
 def test_every_god_with_a_power_to_invoke_is_offered_in_both_turns_of_his_holder() -> None:

@@ -577,6 +577,7 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
             influence_new=bool(data["new_influence"][p]),
             occupier=_civ(data["occupier"][p]),
             converter=_civ(data["converter"][p]),
+            chosen_by=_civ(data["chosen_by"][p]),
             cities=data["cities"][p],
             caravans=[
                 _card(icon) for i, icon in enumerate(ICONS[p]) if data["caravans"][p] >> i & 1
@@ -669,10 +670,36 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
     out.places.extend(view.get("ranking", ()))
     out.cursed.extend(SPACE_IDS[p] for p in data["cursed"])
     out.regrown.extend(_civ(civ) for civ in data["regrown"])
+    if data["rolled"]:
+        _rolled_to_proto(out.rolled, data)
+
+
+def _rolled_to_proto(out: pb.MareNostrumBattle, data: JsonDict) -> None:
+    """The battle Mars's holder decides on (``rolled``): where, who, and the dice."""
+    (attack, *attack_dice), (defence, *defence_dice) = data["rolled"]
+    mover = data["civ_of"][data["queue"][0]]
+    if data["blockade"]:
+        space, attacker, defender = data["blockaded"][-1], GREECE, mover
+    else:
+        space, defender = divmod(data["fought"][-1], CIVS)
+        attacker = mover
+    out.space = SPACE_IDS[space]
+    out.attacker, out.defender = _civ(attacker), _civ(defender)
+    out.attack, out.defence = attack, defence
+    out.attack_dice.extend(attack_dice)
+    out.defence_dice.extend(defence_dice)
 
 
 def _table(rows: int, columns: int) -> list[list[int]]:
     return [[0] * columns for _ in range(rows)]
+
+
+def _rolled_from_proto(view: pb.MareNostrumView) -> list[list[int]]:
+    """``rolled``: per side, the total, then the faces (none outside Mars's step)."""
+    if not view.HasField("rolled"):
+        return []
+    rolled = view.rolled
+    return [[rolled.attack, *rolled.attack_dice], [rolled.defence, *rolled.defence_dice]]
 
 
 def view_from_proto(
@@ -806,6 +833,7 @@ def _view_from_proto(
         "stock": [stock.caravans, stock.markets, stock.cities, stock.temples],
         "occupier": [_civ_or_nobody(p.occupier) for p in view.provinces],
         "converter": [_civ_or_nobody(p.converter) for p in view.provinces],
+        "chosen_by": [_civ_or_nobody(p.chosen_by) for p in view.provinces],
         "new_influence": [int(p.influence_new) for p in view.provinces],
         "bank": read_cards(view.bank),
         "traders": list(trade.traders),
@@ -841,6 +869,7 @@ def _view_from_proto(
             for loss in view.losses
         ],
         "held": held,
+        "rolled": _rolled_from_proto(view),
     }
     out: JsonDict = {
         "game": MARENOSTRUM.info.id,

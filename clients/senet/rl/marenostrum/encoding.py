@@ -48,7 +48,7 @@ from senet.rl.features import (
     seat_numbers,
     slices,
 )
-from senet.rl.marenostrum.tensor import MareRules, MareTensor
+from senet.rl.marenostrum.tensor import ROLLED_SCALE, MareRules, MareTensor
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -135,6 +135,13 @@ def _influence(view: View, out: Out, at: int) -> None:
             out[at + province * OWNERS + _owner(view, civ)] = 1.0
 
 
+def _rolled(view: View, out: Out, at: int) -> None:
+    """The two totals of the battle Mars's holder decides on (the mover's first), its
+    dice rolled and seen by all; zeros outside that step."""
+    for side, (total, *_dice) in enumerate(lookup(view, ("state", "rolled")) or ()):
+        out[at + side] = float(total) / ROLLED_SCALE
+
+
 def _seat_table(key: str, width: int) -> Feature:
     """A per-seat list in the public state (seat ``i``'s entry), owner channels per slot."""
 
@@ -207,8 +214,9 @@ class MareNostrumEncoding(RlEncoding):
     #: ``trade_god`` step (ruling R18) in the step one-hot, before ``over``. 7: Circe's
     #: ``enchant <province>`` after ``gaze``, and ``gift <card>`` after the other card
     #: kinds (rulings R23 and R52); their steps ``spell`` and ``gift`` in the step
-    #: one-hot, before ``over``.
-    version = 7
+    #: one-hot, before ``over``. 8: ``rolled totals`` (the battle whose dice Mars's
+    #: holder has seen, ruling R18) after ``held``.
+    version = 8
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -249,6 +257,7 @@ class MareNostrumEncoding(RlEncoding):
             _seat_table("occupier", PROVINCES),
             _seat_table("converter", PROVINCES),
             custom("held", PROVINCES * len(BUILDING_NAMES), _held, [("state", "held")]),
+            custom("rolled totals", 2, _rolled, [("state", "rolled")]),
             numbers("stock", "state", "stock", length=len(BUILDING_STOCK[MAX_SEATS]), scale=10),
             numbers("bank", "state", "bank", length=CARD_TYPES, scale=10),
             custom(

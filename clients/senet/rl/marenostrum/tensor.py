@@ -8,7 +8,7 @@ as it last saw them and compares them (values, not versions, so it holds for clo
 and afterstates as for one match); only the parts that read a changed one are written
 again. The large tables (legions, creatures and triremes per civilization, the cards
 and free builds per seat) go further and rewrite only the rows that changed. Between
-two observations of one seat a handful of fields change, so most of the 2,952 floats
+two observations of one seat a handful of fields change, so most of the 2,958 floats
 at six seats are left alone.
 
 Secrecy: a part reads what the seat's view shows and nothing else (the view is built
@@ -38,6 +38,9 @@ from typing import Any, Protocol, cast
 
 from senet.games import GameState
 
+#: A battle total's scale in the ``rolled totals`` feature (totals reach the tens).
+ROLLED_SCALE = 10.0
+
 
 class MareFields(Protocol):
     """The fields of a Mare Nostrum state this writer reads (``MareState``'s): every
@@ -59,6 +62,7 @@ class MareFields(Protocol):
     influence: list[int]
     caravans: list[int]
     held: list[list[int]]
+    rolled: list[list[int]]
     available: list[int]
 
     def current_seat(self) -> int | None: ...
@@ -194,6 +198,7 @@ class MareTensor:
             *(((key,), (key,), self._numbers_writer(key, 1.0)) for key in ("temples", "markets")),
             *(((key,), (key,), self._seat_table_writer(key)) for key in ("occupier", "converter")),
             (("held",), ("held",), self._held),
+            (("rolled",), ("rolled totals",), self._rolled),
             (("stock",), ("stock",), self._numbers_writer("stock", 10)),
             (("bank",), ("bank",), self._numbers_writer("bank", 10)),
             (("available",), ("available",), self._available),
@@ -372,6 +377,11 @@ class MareTensor:
                     out[at + slot * width + (value - viewer) % seats] = 1.0
 
         return write
+
+    def _rolled(self, state: MareFields, out: array[float]) -> None:
+        at = self._at["rolled totals"]
+        for side, row in enumerate(state.rolled):
+            out[at + side] = float(row[0]) / ROLLED_SCALE
 
     def _held(self, state: MareFields, out: array[float]) -> None:
         at, kinds, held = self._at["held"], self.rules.building_kinds, state.held

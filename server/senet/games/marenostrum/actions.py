@@ -13,8 +13,9 @@ Spaces read as their short ids (``lati``, ``tyr``: see :mod:`.board`), cards as
 ``god mars`` / ``pass``      make an offering to a god, or none
 ``invoke vulcan etru``       use a held god's power (``invoke baal etru wine``,
                              ``invoke poseidon tyr rome``, ``invoke hermes``,
-                             ``invoke isis``, ``invoke mars pelo`` before that
-                             battle, ``invoke ishtar commerce`` at the role step)
+                             ``invoke isis``, ``invoke mars pelo`` once that
+                             battle's dice are seen, ``invoke ishtar commerce`` at
+                             the role step)
 ``build legion lati``        build an item in a province (``caravan`` names the icon:
                              ``build caravan lati wine``)
 ``buy hercules``             buy a hero or a wonder (``buy pyramids``)

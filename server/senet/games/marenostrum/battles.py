@@ -68,15 +68,18 @@ def next_enemy(state: MareData, mover: int, province: int) -> int:
     return NOBODY
 
 
-def exploiter(state: MareData, mover: int, province: int) -> int:
+def exploiter(state: MareData, mover: int, province: int, chosen: int) -> int:
     """The sole surviving invader who now chooses to sack, occupy or convert, if any.
 
     Text (L147): "Only one invading player survives: The invader chooses one of three
-    options". He chooses at the end of the battle that left him alone (ruling R40):
-    in the mover's turn that is the mover, or an invader already at war there whom the
-    mover attacked and lost to. A unit that only walked in unopposed chooses too (the
-    mover entered an undefended enemy province, text L137). Already occupying or
-    converting there, he has chosen."""
+    options". He chooses once he stands alone in the enemy province (ruling R40): at
+    the end of the battle that left him alone (in the mover's turn that is the mover,
+    or an invader already at war there whom the mover attacked and lost to), after he
+    walked in unopposed (L137), or at the end of the ground moves that left him alone
+    without a battle (the defenders withdrew, L146, or were petrified). Having chosen
+    there (``chosen``: the civilization that has chosen there and stood there since),
+    he is not asked again while he stands there, unless he fights there anew;
+    occupying or converting there, he keeps what he chose."""
     present = civs_present(state, province)
     owner = state.influence[province]
     if len(present) != 1 or owner == NOBODY:
@@ -86,11 +89,9 @@ def exploiter(state: MareData, mover: int, province: int) -> int:
         return NOBODY
     if state.occupier[province] == civ or state.converter[province] == civ:
         return NOBODY
-    fought = any(f // CIVS == province for f in state.fought)
-    entered = civ == mover and bool(
-        state.moved_legions[province] or state.moved_creatures[province]
-    )
-    return civ if fought or entered else NOBODY
+    if any(f // CIVS == province for f in state.fought):
+        return civ
+    return civ if chosen != civ else NOBODY
 
 
 def enemy_stands(state: MareData, civ: int, province: int) -> bool:

@@ -165,31 +165,73 @@ class GreekBlockade(Military):
         again; otherwise the move goes on and the ground battle follows as usual."""
         mover_seat = self.queue[0]
         mover = self.civ_of[mover_seat]
-        legions, creatures, start, end = self.blockade[:4]
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
             # Text: "This attack is only against transporting triremes": the chain's.
-            fight = self._sea_fight(sea, GREECE, mover, 1)
-            self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
-            self.emit(
-                "blockade_battle",
-                sea=SPACE_IDS[sea],
-                greek=fight.first,
-                invader=fight.second,
-                greek_losses=fight.first_lost,
-                invader_losses=fight.second_lost,
-                greek_dice=fight.first_dice,
-                invader_dice=fight.second_dice,
-            )
-            if fight.second_lost:
-                self.emit("blockade_held", province=SPACE_IDS[end])
-                self._close_blockade(mover_seat)
-                return
-            if self.blockade_options():
-                return
+            self._roll_sea(sea, GREECE, mover, 1)
+            # Conducted as a battle, Mars included (ruling R18).
+            if not self._mars_decides(GREECE, mover, (self.triremes[GREECE][sea], 1)):
+                self._blockade_fought(NOBODY)
+            return
+        self._let_through(mover_seat)
+
+    def _blockade_fought(self, mars: int) -> None:
+        """The rolled attack on the carrier in the last sea attacked has its losses
+        (Mars adding 6 to the side ``mars``): a sunk carrier holds the crossing, else
+        Greece may attack it further along the chain, else it lands."""
+        mover_seat = self.queue[0]
+        mover = self.civ_of[mover_seat]
+        sea = self.blockaded[-1]
+        self.step = BLOCKADE
+        self.actor = self.seat_of[GREECE]
+        fight = self._sea_losses(sea, GREECE, mover, 1, mars)
+        self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+        self.emit(
+            "blockade_battle",
+            sea=SPACE_IDS[sea],
+            greek=fight.first,
+            invader=fight.second,
+            greek_losses=fight.first_lost,
+            invader_losses=fight.second_lost,
+            greek_dice=fight.first_dice,
+            invader_dice=fight.second_dice,
+        )
+        if fight.second_lost:
+            self.emit("blockade_held", province=SPACE_IDS[self.blockade[3]])
+            self._close_blockade(mover_seat)
+            return
+        if not self.blockade_options():
+            self._let_through(mover_seat)
+
+    def _let_through(self, mover_seat: int) -> None:
+        """Greece attacks no more: the declared units cross."""
+        legions, creatures, start, end = self.blockade[:4]
         self._close_blockade(mover_seat)
         self._land(mover_seat, legions, creatures, start, end)
+
+    def war_space(self) -> int:
+        """The space of the battle Mars's holder is deciding on: the last sea Greece
+        attacked while a crossing waits on the blockade."""
+        return self.blockaded[-1] if self.blockade else super().war_space()
+
+    def war_first(self) -> int:
+        """Greece's total comes first in a blockade battle (else as :class:`Military`)."""
+        return GREECE if self.blockade else super().war_first()
+
+    def roll_battle_at_hand(self) -> None:
+        """As :meth:`Military.roll_battle_at_hand`, a blockade battle included."""
+        if not self.blockade:
+            super().roll_battle_at_hand()
+            return
+        self._roll_sea(self.blockaded[-1], GREECE, self.civ_of[self.queue[0]], 1)
+
+    def _war_god(self, invoked: bool) -> None:
+        """Mars's holder has decided on a blockade battle (else as :class:`Military`)."""
+        if not self.blockade:
+            super()._war_god(invoked)
+            return
+        self._blockade_fought(self.civ_of[self.actor] if invoked else NOBODY)
 
     def _land(self, seat: int, legions: int, creatures: int, start: int, end: int) -> None:
         """The declared units cross: each moves as a ``move`` would."""

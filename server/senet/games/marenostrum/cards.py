@@ -21,7 +21,7 @@ kind               arg                                         amount
 ``income``         ``tax``/``produced``/``any``/``tax_per_temple``   cards per commerce
 ``keep_tax``       ``""``                                      tax cards kept
 ``role_bonus``     role name                                   added to its count
-``fortress_limit`` ``""``                                      fortresses per province
+``build_limit``    ``temple``/``market``/``fortress``          how many per province
 ``free_build``     item name                                   free items per phase
 ``move_range``     ``trireme``/``legion``                      spaces per move
 ``exchange``       ``swap`` (a commodity for a tax card or      cards given by the
@@ -79,7 +79,7 @@ AUTO_SIX = "auto_six"
 INCOME = "income"
 KEEP_TAX_EFFECT = "keep_tax"
 ROLE_BONUS = "role_bonus"
-FORTRESS_LIMIT = "fortress_limit"
+BUILD_LIMIT = "build_limit"
 FREE_BUILD = "free_build"
 MOVE_RANGE = "move_range"
 EXCHANGE = "exchange"
@@ -161,7 +161,17 @@ POOL: tuple[Card, ...] = (
     # [C1] "acts like one extra item" in a set of different commodities: once per
     # construction phase the first such set its owner pays counts one card more.
     _c("artemis", "Temple of Artemis", WONDER, E(SET_BONUS, "commodity", 1)),
-    _c("zeus", "Statue of Zeus", WONDER, E(FORTRESS_LIMIT, "", 2)),
+    # Text (L109): no "more than one temple, market, or fortress per province (except
+    # with Statue of Zeus)": the exception lifts the three limits; two of each is
+    # designed (ruling R53).
+    _c(
+        "zeus",
+        "Statue of Zeus",
+        WONDER,
+        E(BUILD_LIMIT, "temple", 2),
+        E(BUILD_LIMIT, "market", 2),
+        E(BUILD_LIMIT, "fortress", 2),
+    ),
     _c("lighthouse", "Lighthouse", WONDER, E(COST, "trireme", 2)),
     _c("mausoleum", "Mausoleum", WONDER, E(COST, "hero", 8)),
     # 2003 heroes.

@@ -12,9 +12,9 @@ from senet.games.marenostrum import rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import CITY_SITES, ICONS, PROVINCES, SHORES
 from senet.games.marenostrum.cards import (
+    BUILD_LIMIT,
     COASTAL,
     EXEMPT,
-    FORTRESS_LIMIT,
     PYRAMIDS_INDEX,
     creature_effect,
     effects_of,
@@ -39,6 +39,7 @@ from senet.games.marenostrum.tokens import (
     HERO_COST,
     INFLUENCE,
     ITEM_COST,
+    ITEMS,
     LEGION,
     MARKET,
     MARKET_ITEM,
@@ -54,6 +55,22 @@ from senet.games.marenostrum.tokens import (
 
 A = MareAction
 
+#: The items a province holds one of at most, unless a card lifts the limit (L109).
+LIMITED_ITEMS = (TEMPLE_ITEM, MARKET_ITEM, FORTRESS)
+
+
+def build_limits(owned: list[int]) -> dict[int, int]:
+    """How many temples, markets and fortresses (by item) one province may hold for the
+    owner of the cards ``owned``.
+
+    Text (L109): "Players cannot build ... more than one temple, market, or fortress
+    per province (except with Statue of Zeus)"; how far a card lifts a limit is its
+    ``build_limit`` effect (ruling R53)."""
+    return {
+        item: max([1, *(e.amount for e in effects_of(owned, BUILD_LIMIT) if e.arg == ITEMS[item])])
+        for item in LIMITED_ITEMS
+    }
+
 
 class Construction(Purchases):
     """The ``build``, ``buy`` and ``convert`` choices a seat can afford and place."""
@@ -62,11 +79,17 @@ class Construction(Purchases):
         """Text (L106-L111): own influence, not placed this turn, not at war nor under
         military occupation (the capital excepted).
 
-        An enemy unit standing in the province, alone or fighting, stops building there
+        The capital founded in a round of the free set-up takes buildings in that round
+        (ruling R37), though it is no base for influence until the next (L107). An
+        enemy unit standing in the province, alone or fighting, stops building there
         whatever it chose after its battle (ruling R42). ``war_ok``: Moses's owner
         builds in its provinces at war too, where its own units still fight, but not in
         occupied or converting ones (ruling R25)."""
-        if self.influence[province] != civ or self.new_influence[province]:
+        if self.influence[province] != civ:
+            return False
+        if self.new_influence[province] and not (
+            self.phase == SETUP and province == self.capital[civ]
+        ):
             return False
         if province == self.capital[civ]:
             return True
@@ -116,7 +139,7 @@ class Construction(Purchases):
             for province in rules.influence_targets(self, civ):
                 if allowed is None or province in allowed:
                     out.append(A(act.BUILD, INFLUENCE, province))
-        fortress_limit = max([1, *(e.amount for e in effects_of(self.owned[seat], FORTRESS_LIMIT))])
+        limits = build_limits(self.owned[seat])
         counts = rules.piece_counts(self, civ)
         war_ok = any(e.arg == "at_war" for e in effects_of(self.owned[seat], EXEMPT))
         coastal = creature_effect(civ, COASTAL) is not None
@@ -135,12 +158,20 @@ class Construction(Purchases):
                 for i, commodity in enumerate(ICONS[province]):
                     if not self.caravans[province] >> i & 1:
                         out.append(A(act.BUILD, CARAVAN_ITEM, province, commodity))
-            if not self.temples[province] and self.stock[TEMPLE] and affordable(TEMPLE_ITEM):
+            if (
+                self.temples[province] < limits[TEMPLE_ITEM]
+                and self.stock[TEMPLE]
+                and affordable(TEMPLE_ITEM)
+            ):
                 out.append(A(act.BUILD, TEMPLE_ITEM, province))
-            if not self.markets[province] and self.stock[MARKET] and affordable(MARKET_ITEM):
+            if (
+                self.markets[province] < limits[MARKET_ITEM]
+                and self.stock[MARKET]
+                and affordable(MARKET_ITEM)
+            ):
                 out.append(A(act.BUILD, MARKET_ITEM, province))
             if (
-                self.fortresses[province] < fortress_limit
+                self.fortresses[province] < limits[FORTRESS]
                 and counts[FORTRESS_UNIT] < MAX_FORTRESSES
                 and affordable(FORTRESS)
             ):

@@ -163,8 +163,22 @@ class MareData(GameState):
                 cards={CARD_NAMES[c]: n for c, n in enumerate(got) if n},
             )
 
+    def free_item(self, seat: int, item: int) -> int:
+        """The entry of ``free_left`` that pays ``item`` for ``seat`` now, or -1.
+
+        Completing a conversion is building an influence marker (L150: "the invading
+        player MAY construct their own influence marker to replace the existing one
+        ... cost paid"), so Hammurabi's free marker pays it as Aeneas's price does
+        (ruling R54)."""
+        slot = INFLUENCE if item == CONVERT_ITEM else item
+        if slot < BUY_ITEM and self.free_left[seat][slot] > 0:
+            return slot
+        return -1
+
     def cost(self, seat: int, item: int, card: int = -1) -> int:
         """What ``item`` costs ``seat`` now: the best single reduction applies (text)."""
+        if self.free_item(seat, item) >= 0:
+            return 0
         if item == GOD_ITEM:
             name, base = "god", GOD_COST
         elif item == CONVERT_ITEM:
@@ -177,8 +191,6 @@ class MareData(GameState):
                 name, base = "hero", HERO_COST
         else:
             name, base = ITEMS[item], ITEM_COST[item]
-            if self.free_left[seat][item] > 0:
-                return 0
         reduced = [e.amount for e in effects_of(self.owned[seat], COST) if e.arg == name]
         return min([base, *reduced])
 

@@ -3,8 +3,9 @@
 Text (L82): "At any point while holding the God card, the player can activate its
 power." Every power but Athena's (a standing guard) is an ``invoke`` decision of its
 holder (ruling R18): Ishtar at the role step, on a role whose outcome her +2 changes
-(a step of its own, before the roles move); Mars before each ground battle the holder
-fights (a step of its own, so he may keep Mars for a later one); Hermes, Isis, Baal,
+(a step of its own, before the roles move); Mars in each battle the holder fights, at
+sea too, once its dice are seen and where his +6 changes its losses (a step of its own,
+so he may keep Mars for a later one); Hermes, Isis, Baal,
 Vulcan and Poseidon in each of the holder's own turns while he holds the card, his
 construction turn and his naval moves, and once more in the next commerce phase, before
 the trade is sized (a step of its own, his last moment). Athena guards her holder
@@ -21,7 +22,7 @@ from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import ICONS, PROVINCES, SPACES
 from senet.games.marenostrum.cards import GOD_IDS
 from senet.games.marenostrum.civilizations import CIVS
-from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, COMMODITY_TYPES, draw
+from senet.games.marenostrum.commodities import CARD_NAMES, CARD_TYPES, draw
 from senet.games.marenostrum.constants import HERMES_DUE, HERMES_UNIT, NOBODY
 from senet.games.marenostrum.tokens import CARAVAN, CITY
 
@@ -67,16 +68,17 @@ def hermes_left(state: MareData, seat: int) -> int:
 
 
 def hermes_kinds(state: MareData, seat: int) -> list[int]:
-    """The commodities ``seat`` may take for Hermes: the kinds it produces that the
-    bank holds, else any the bank holds."""
+    """The resource cards ``seat`` may take for Hermes (R55): the kinds it produces,
+    tax cards included where its cities yield them, that the bank holds, else any
+    the bank holds."""
     produced = rules.revenue(state, seat)[1]
-    kinds = [c for c in COMMODITY_TYPES if produced[c] and state.bank[c]]
-    return kinds or [c for c in COMMODITY_TYPES if state.bank[c]]
+    kinds = [c for c in range(CARD_TYPES) if produced[c] and state.bank[c]]
+    return kinds or [c for c in range(CARD_TYPES) if state.bank[c]]
 
 
 def hermes_take(state: MareData, seat: int, card: int) -> None:
-    """``seat`` takes one of Hermes's cards, ``card`` (-1: none, the bank holds no
-    commodity; the card is lost)."""
+    """``seat`` takes one of Hermes's cards, ``card`` (-1: none, the bank is empty;
+    the card is lost)."""
     if card >= 0:
         draw(state.bank, state.hands[seat], card, 1)
     state.powers_used[seat] -= HERMES_UNIT
@@ -126,19 +128,19 @@ def ishtar_holder(state: MareData) -> int:
     return seat
 
 
-def war_god_holder(state: MareData, mover: int, enemy: int) -> int:
-    """The seat that may invoke Mars before the ground battle of ``mover`` against
-    ``enemy``: his holder, if he fights in it with the power unused (NOBODY if none)."""
-    for civ in (mover, enemy):
+def war_god_holder(state: MareData, first: int, second: int) -> int:
+    """The seat that may invoke Mars in the battle of ``first`` against ``second``:
+    his holder, if he fights in it with the power unused (NOBODY if none)."""
+    for civ in (first, second):
         seat = state.seat_of[civ]
         if seat != NOBODY and ready(state, MARS, seat):
             return seat
     return NOBODY
 
 
-def mars_options(state: MareData, province: int) -> list[MareAction]:
-    """``invoke mars <province>`` for the battle about to be fought there."""
-    return [MareAction(act.INVOKE, MARS, province)]
+def mars_options(state: MareData, space: int) -> list[MareAction]:
+    """``invoke mars <space>`` for the battle whose dice were just rolled there."""
+    return [MareAction(act.INVOKE, MARS, space)]
 
 
 def invoke_options(state: MareData, seat: int) -> list[MareAction]:
@@ -156,7 +158,7 @@ def invoke_options(state: MareData, seat: int) -> list[MareAction]:
                 for sea in range(PROVINCES, SPACES)
                 if state.triremes[enemy][sea]
             )
-    if ready(state, HERMES, seat) and any(state.bank[c] for c in COMMODITY_TYPES):
+    if ready(state, HERMES, seat) and any(state.bank):
         out.append(MareAction(act.INVOKE, HERMES))
     if ready(state, ISIS, seat) and any(state.bank):
         out.append(MareAction(act.INVOKE, ISIS))

@@ -35,10 +35,15 @@ def _card(index: int) -> str:
     return a_or_an(f"{CARD_NAMES[index]} card")
 
 
-def _invoke_label(god: str, space: int, target: int) -> str:
-    """What invoking a god does, e.g. "Invoke Mars: +6 in this battle (Peloponnesus)"."""
+def _invoke_label(state: MareState, god: str, space: int, target: int) -> str:
+    """What invoking a god does, e.g. "Invoke Mars: +6 to your 7 against 12 in this
+    battle (Peloponnesus)"."""
     if god == "mars":
-        return f"Invoke Mars: +6 in this battle ({SPACE_NAMES[space]})"
+        if state.step != WAR_GOD or not state.rolled:
+            return f"Invoke Mars: +6 in this battle ({SPACE_NAMES[space]})"
+        mine, theirs = state.war_totals()
+        where = SPACE_NAMES[space]
+        return f"Invoke Mars: +6 to your {mine} against {theirs} in this battle ({where})"
     if god == "hermes":
         return "Invoke Hermes: three cards of the kinds you produce"
     if god == "isis":
@@ -128,7 +133,7 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GOD:
         return f"Make an offering to {GODS[a].name}"
     if kind == act.INVOKE:
-        return _invoke_label(GODS[a].id, b, c)
+        return _invoke_label(state, GODS[a].id, b, c)
     if kind == act.HOLD:
         return _hold_label(state, a, b)
     if kind == act.BLOCKADE:

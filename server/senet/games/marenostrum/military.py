@@ -5,12 +5,15 @@ A seat's military turn is its naval moves (``naval``), then its ground moves
 battles are obligatory), each followed by the losses the owners choose (``losses``)
 and, for a winner that may, a sack, an occupation or a conversion (``after_battle``);
 an occupier with a choice of buildings then puts his units on them (``occupation``).
+Every battle, at sea too, rolls its dice first; where Mars's +6 would change its
+losses, his holder then invokes him or keeps him (``war_god``), and the losses follow.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from senet.games.interface import Game, JsonDict
 from senet.games.marenostrum import actions as act
 from senet.games.marenostrum import gods, occupation, rules
 from senet.games.marenostrum.actions import MareAction
@@ -23,6 +26,7 @@ from senet.games.marenostrum.constants import (
     GROUND,
     LEGION_UNIT,
     LOSSES,
+    NAVAL,
     NOBODY,
     OCCUPATION,
     SPELL,
@@ -48,13 +52,41 @@ class SeaFight:
 class Military(TurnOrder):
     """Moves, battles, losses and what follows a won ground battle."""
 
+    def __init__(self, game: Game, seat_count: int, options: JsonDict) -> None:
+        super().__init__(game, seat_count, options)
+        # Per province, the invader who has made his after-battle choice there (sack,
+        # occupy, convert) and stands there since (ruling R40).
+        self.chosen_by = [NOBODY] * PROVINCES
+        # The battle at hand once its dice are rolled, while Mars's holder decides:
+        # per side (the mover, or Greece in a blockade, first), its total, then the
+        # faces it rolled.
+        self.rolled: list[list[int]] = []
+
     def _end_naval(self) -> None:
         self.step = GROUND
 
     def _end_ground(self) -> None:
+        """The mover's battles, and every invader left alone in an enemy province who
+        has not chosen there yet, whoever moved (ruling R40), in map order."""
         civ = self.civ_of[self.actor]
-        self.pending = [p for p in range(PROVINCES) if self._attackers(civ, p)]
+        self._forget_choices()
+        self.pending = [
+            p
+            for p in range(PROVINCES)
+            if self._attackers(civ, p) or self._exploiter(civ, p) != NOBODY
+        ]
         self._resolve_pending()
+
+    def _exploiter(self, mover: int, province: int) -> int:
+        """The sole surviving invader who chooses in ``province`` now (ruling R40)."""
+        return rules.exploiter(self, mover, province, self.chosen_by[province])
+
+    def _forget_choices(self) -> None:
+        """An invader whose units have all left a province (or fallen there) has no
+        choice made there any more: back, he chooses again (ruling R40)."""
+        for p, civ in enumerate(self.chosen_by):
+            if civ != NOBODY and not self._attackers(civ, p):
+                self.chosen_by[p] = NOBODY
 
     def _attackers(self, civ: int, province: int) -> int:
         """Text (L130): "Legions and Creatures MUST fight when in a space occupied by
@@ -66,7 +98,7 @@ class Military(TurnOrder):
     def _resolve_pending(self) -> None:
         """Fight every battle the mover's ground units are in, then the after-battle
         choices (text: ground battles are obligatory)."""
-        mover = self.civ_of[self.actor]
+        mover = self.civ_of[self.queue[0]]
         while self.pending:
             province = self.pending[0]
             enemy = NOBODY
@@ -74,71 +106,113 @@ class Military(TurnOrder):
                 enemy = rules.next_enemy(self, mover, province)
             if enemy != NOBODY:
                 self.fought.append(province * CIVS + enemy)
-                if self._ask_before_battle(mover, enemy, province, spell_asked=False):
+                caster = rules.spell_caster(self, mover, enemy, province)
+                if caster != NOBODY:
+                    # Circe's spell keeps a legion from rolling: asked before the dice.
+                    self.step = SPELL
+                    self.actor = caster
                     return
-                self._ground_battle(mover, enemy, province)
-                if self._next_loss():
+                if self._fight_ground(mover, enemy, province) or self._next_loss():
                     return
                 continue
             self.pending.pop(0)
-            chooser = rules.exploiter(self, mover, province)
-            if chooser != NOBODY and rules.after_battle_options(self, province):
+            chooser = self._exploiter(mover, province)
+            if chooser == NOBODY:
+                continue
+            if rules.after_battle_options(self, province):
                 self.step = AFTER_BATTLE
                 self.after_space = province
                 self.actor = self.seat_of[chooser]
                 return
+            # The Sphinx's riddle left him nothing to choose (ruling R29): he has had
+            # his choice all the same.
+            self.chosen_by[province] = chooser
         self.step = GROUND
         self._next_player()
 
-    def _ask_before_battle(self, mover: int, enemy: int, province: int, spell_asked: bool) -> bool:
-        """Hand the battle's choices before its dice to the seats that have them:
-        Circe's owner first (ruling R23), then Mars's holder, who then knows whether
-        her spell is on the battle (ruling R18). True when a seat must decide."""
-        if not spell_asked:
-            caster = rules.spell_caster(self, mover, enemy, province)
-            if caster != NOBODY:
-                self.step = SPELL
-                self.actor = caster
-                return True
-        holder = gods.war_god_holder(self, mover, enemy)
-        if holder != NOBODY:
-            self.step = WAR_GOD
-            self.actor = holder
-            return True
-        return False
-
     def battle_at_hand(self) -> tuple[int, int]:
-        """The battle Circe's owner or Mars's holder is deciding on: (province, enemy
-        of the mover)."""
-        province, enemy = divmod(self.fought[-1], CIVS)
-        return province, enemy
+        """The battle Circe's owner or Mars's holder is deciding on: (space, enemy
+        of the mover); at sea outside a blockade, the space is a sea."""
+        space, enemy = divmod(self.fought[-1], CIVS)
+        return space, enemy
+
+    def war_space(self) -> int:
+        """The space of the battle Mars's holder is deciding on."""
+        return self.battle_at_hand()[0]
+
+    def war_first(self) -> int:
+        """The civilization whose total comes first in ``rolled``: the mover."""
+        return self.civ_of[self.queue[0]]
+
+    def war_totals(self) -> tuple[int, int]:
+        """The rolled totals of the battle Mars's holder (the actor) decides on: his
+        side's, then the other's."""
+        mine = 0 if self.civ_of[self.actor] == self.war_first() else 1
+        return self.rolled[mine][0], self.rolled[1 - mine][0]
 
     def _spell(self, cast: bool) -> None:
-        """Circe's owner has cast her spell on the battle at hand or kept it: Mars's
-        holder is asked next, then the battle is fought."""
+        """Circe's owner has cast her spell on the battle at hand or kept it: the
+        battle is fought, Mars's holder deciding once its dice are seen."""
         province, enemy = self.battle_at_hand()
         if cast:
             self.powers_used[self.actor] |= SPELL_POWER | SPELLBOUND
             self.emit("card_power", seat=self.actor, card="circe")
-        mover = self.civ_of[self.queue[0]]
-        if not self._ask_before_battle(mover, enemy, province, spell_asked=True):
-            self._fight_at_hand()
+        self.actor = self.queue[0]
+        if not self._fight_ground(self.civ_of[self.actor], enemy, province):
+            self._ground_fought()
 
     def _war_god(self, invoked: bool) -> None:
-        """Mars's holder has invoked him (+6 to his side) or kept him: fight on."""
-        self._fight_at_hand(self.civ_of[self.actor] if invoked else NOBODY)
-
-    def _fight_at_hand(self, mars: int = NOBODY) -> None:
-        """The choices before its dice made, the battle at hand is fought (Mars adds 6
-        to the side ``mars``) and the mover's other battles follow."""
-        province, enemy = self.battle_at_hand()
+        """Mars's holder has seen the dice and invoked him (+6 to his side) or kept
+        him: the battle's losses follow."""
+        mars = self.civ_of[self.actor] if invoked else NOBODY
         self.actor = self.queue[0]
-        self._ground_battle(self.civ_of[self.actor], enemy, province, mars)
+        if self.war_space() >= PROVINCES:
+            self._naval_losses(mars)
+            return
+        province, enemy = self.battle_at_hand()
+        self._ground_losses(self.civ_of[self.actor], enemy, province, mars)
+        self._ground_fought()
+
+    def _ground_fought(self) -> None:
+        """The battle at hand has its losses: the owners choose theirs, then the
+        mover's other battles follow."""
         if not self._next_loss():
             self._resolve_pending()
 
+    def _mars_decides(self, first: int, second: int, units: tuple[int, int]) -> bool:
+        """Hand the rolled battle of ``first`` against ``second`` to Mars's holder
+        where his +6 would change it, that is destroy one more unit of the other
+        side (ruling R18); ``units``: what each side can lose. True when he decides."""
+        holder = gods.war_god_holder(self, first, second)
+        if holder == NOBODY:
+            return False
+        side = 0 if self.civ_of[holder] == first else 1
+        if self.rolled[side][0] // 5 >= units[1 - side]:
+            return False
+        self.step = WAR_GOD
+        self.actor = holder
+        return True
+
+    def _fight_ground(self, mover: int, enemy: int, province: int) -> bool:
+        """Roll the ground battle of ``mover`` against ``enemy``; Mars's holder then
+        decides where he may (True), else its losses follow at once (False)."""
+        self._roll_ground(mover, enemy, province)
+        units = (
+            rules.ground_units(self, mover, province),
+            rules.ground_units(self, enemy, province),
+        )
+        if self._mars_decides(mover, enemy, units):
+            return True
+        self._ground_losses(mover, enemy, province, NOBODY)
+        return False
+
     def _ground_battle(self, mover: int, enemy: int, province: int, mars: int = NOBODY) -> None:
-        """Fight ``mover`` against ``enemy``; Mars adds 6 to the side ``mars``."""
+        """Fight ``mover`` against ``enemy`` outright, Mars adding 6 to the side ``mars``."""
+        self._roll_ground(mover, enemy, province)
+        self._ground_losses(mover, enemy, province, mars)
+
+    def _roll_ground(self, mover: int, enemy: int, province: int) -> None:
+        """The Centaurs strike, then both sides roll; the totals wait in ``rolled``."""
         self.regrown = []
         # The Sphinx's riddle outlives a battle it defends in (ruling R29).
         cursed = self.creatures[enemy][province] and creature_effect(enemy, CURSE)
@@ -152,6 +226,24 @@ class Military(TurnOrder):
         defence = rules.battle_total(self, enemy, province, False, mover, defence_dice)
         if any(used & SPELLBOUND for used in self.powers_used):
             self.powers_used = [used & ~SPELLBOUND for used in self.powers_used]
+        self.rolled = [[attack, *attack_dice], [defence, *defence_dice]]
+
+    def roll_battle_at_hand(self) -> None:
+        """Roll the battle Mars's holder decides on, in a match saved before he
+        decided after the dice (an earlier release asked him before them): he sees
+        them now."""
+        space, enemy = self.battle_at_hand()
+        mover = self.civ_of[self.queue[0]]
+        if space >= PROVINCES:
+            self._roll_sea(space, mover, enemy)
+        else:
+            self._roll_ground(mover, enemy, space)
+
+    def _ground_losses(self, mover: int, enemy: int, province: int, mars: int) -> None:
+        """The rolled ground battle, Mars adding 6 to the side ``mars``: each side
+        loses a unit per 5 points of the other's total (its owner chooses which)."""
+        (attack, *attack_dice), (defence, *defence_dice) = self.rolled
+        self.rolled = []
         attack += gods.MARS_BONUS if mars == mover else 0
         defence += gods.MARS_BONUS if mars == enemy else 0
         lost_mover = min(defence // 5, rules.ground_units(self, mover, province))
@@ -220,6 +312,7 @@ class Military(TurnOrder):
             self._lose(kind)
         self.actor = self.queue[0]
         rules.refresh_control(self)
+        self._forget_choices()
         return False
 
     def _lose(self, kind: int) -> None:
@@ -242,16 +335,30 @@ class Military(TurnOrder):
         if row[2] == 0:
             self.losses.pop(0)
 
-    def _sea_fight(self, sea: int, first: int, second: int, second_ships: int = -1) -> SeaFight:
+    def _roll_sea(self, sea: int, first: int, second: int, second_ships: int = -1) -> None:
         """Both fleets in ``sea`` roll, ``first``'s dice first (the order fixes the
-        draws), and each loses a trireme per 5 points the other rolled.
+        draws); the totals wait in ``rolled`` for the losses.
 
         ``second_ships``: only that many of ``second``'s triremes fight and may be lost
         (the carrier a blockade attacks)."""
+        first_dice: list[int] = []
+        second_dice: list[int] = []
+        ships = self.triremes[second][sea] if second_ships < 0 else second_ships
+        first_total = rules.naval_total(self, first, sea, first_dice)
+        second_total = rules.naval_total(self, second, sea, second_dice, ships)
+        self.rolled = [[first_total, *first_dice], [second_total, *second_dice]]
+
+    def _sea_losses(
+        self, sea: int, first: int, second: int, second_ships: int, mars: int
+    ) -> SeaFight:
+        """The rolled sea fight, Mars adding 6 to the side ``mars``: each fleet loses a
+        trireme per 5 points the other rolled (``second_ships`` as :meth:`_roll_sea`)."""
         fight = SeaFight()
+        (fight.first, *fight.first_dice), (fight.second, *fight.second_dice) = self.rolled
+        self.rolled = []
+        fight.first += gods.MARS_BONUS if mars == first else 0
+        fight.second += gods.MARS_BONUS if mars == second else 0
         second_ships = self.triremes[second][sea] if second_ships < 0 else second_ships
-        fight.first = rules.naval_total(self, first, sea, fight.first_dice)
-        fight.second = rules.naval_total(self, second, sea, fight.second_dice, second_ships)
         fight.first_lost = min(fight.second // 5, self.triremes[first][sea])
         fight.second_lost = min(fight.first // 5, second_ships)
         self.triremes[first][sea] -= fight.first_lost
@@ -259,10 +366,24 @@ class Military(TurnOrder):
         return fight
 
     def _naval_battle(self, sea: int, enemy: int) -> None:
+        """Text (L127): a naval battle is "Conducted using the Rules for Battle", Mars
+        included: his holder decides once the dice are seen (ruling R18)."""
         mover = self.civ_of[self.actor]
         self.fought.append(sea * CIVS + enemy)
-        fight = self._sea_fight(sea, mover, enemy)
+        self._roll_sea(sea, mover, enemy)
+        units = (self.triremes[mover][sea], self.triremes[enemy][sea])
+        if not self._mars_decides(mover, enemy, units):
+            self._naval_losses(NOBODY)
+
+    def _naval_losses(self, mars: int) -> None:
+        """The rolled naval battle at hand loses its triremes; the mover's naval moves
+        go on."""
+        sea, enemy = self.battle_at_hand()
+        mover = self.civ_of[self.queue[0]]
+        fight = self._sea_losses(sea, mover, enemy, -1, mars)
         self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+        self.step = NAVAL
+        self.actor = self.queue[0]
         self.emit(
             "naval_battle",
             sea=SPACE_IDS[sea],
@@ -281,6 +402,7 @@ class Military(TurnOrder):
         province = self.after_space
         chooser = self.civ_of[self.actor]
         self.after_space = NOBODY
+        self.chosen_by[province] = chooser
         if action.kind == act.SACK:
             rules.sack(self, province, action.a, action.b)
             self.emit("sacked", seat=self.actor, province=SPACE_IDS[province])
@@ -311,6 +433,9 @@ class Military(TurnOrder):
         self._resolve_pending()
 
     def _march(self, seat: int, unit: int, start: int, end: int) -> None:
+        # Before the move: an invader walking back into a province he had left
+        # finds his old choice there gone.
+        self._forget_choices()
         rules.march(self, self.civ_of[seat], unit, start, end)
         self.emit(
             "moved",

@@ -52,8 +52,9 @@ class Purchases(TurnOrder):
 
         The set-up never comes here: its builds spend points (``_setup_build``)."""
         cost = self.cost(seat, item, a)
-        if item < BUY_ITEM and self.free_left[seat][item] > 0:
-            self.free_left[seat][item] -= 1
+        free = self.free_item(seat, item)
+        if free >= 0:
+            self.free_left[seat][free] -= 1
         self.purchase = [item, a, b, c]
         self.pay_left = cost
         self.pay_mask = 0

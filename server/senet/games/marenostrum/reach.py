@@ -124,15 +124,29 @@ def neighbours(state: MareData, civ: int, province: int) -> set[int]:
     return set(LAND_NEIGHBOURS[province]) | chain_shores(state, civ, province)
 
 
+def is_base(state: MareData, civ: int, province: int) -> bool:
+    """Whether ``province`` is one ``civ`` controls for L107 ("adjacent to a province
+    already controlled at the beginning of the turn", ruling R51): under its influence
+    since the turn began and not occupied by another civilization, whose occupation
+    lasts until "Control reverts to the legitimate owner when invader units leave"
+    (L149)."""
+    return (
+        state.influence[province] == civ
+        and not state.new_influence[province]
+        and state.occupier[province] in (NOBODY, civ)
+    )
+
+
 def influence_targets(state: MareData, civ: int) -> list[int]:
-    """Text (L107): free provinces next to one held since the start of the turn.
+    """Text (L107): free provinces next to one controlled since the start of the turn
+    (:func:`is_base`).
 
     A marker is built (L108), so none goes where L111 forbids building: "at war or
     under military occupation", that is where another civilization's legions or
     creatures stand (ruling R47)."""
     out: set[int] = set()
     for p in range(PROVINCES):
-        if state.influence[p] == civ and not state.new_influence[p]:
+        if is_base(state, civ, p):
             out.update(
                 q
                 for q in neighbours(state, civ, p)
@@ -143,18 +157,16 @@ def influence_targets(state: MareData, civ: int) -> list[int]:
 
 def convertible(state: MareData, civ: int) -> list[int]:
     """Provinces whose conversion ``civ`` may complete: its unit sits on the marker, the
-    province is next to one it has held since the start of the turn, and it is not at
-    war (text: "respecting normal construction rules", and nothing is built at war)."""
+    province is next to one it controls since the start of the turn (:func:`is_base`),
+    and it is not at war (L150: "respecting normal construction rules (province must
+    be adjacent to empire, cost paid)", and nothing is built at war)."""
     out = []
     for p in range(PROVINCES):
         if state.converter[p] != civ or state.influence[p] in (NOBODY, civ):
             continue
         if at_war(state, p):
             continue
-        if any(
-            state.influence[q] == civ and not state.new_influence[q]
-            for q in neighbours(state, civ, p)
-        ):
+        if any(is_base(state, civ, q) for q in neighbours(state, civ, p)):
             out.append(p)
     return out
 
@@ -192,8 +204,25 @@ def _within(links: tuple[tuple[int, ...], ...], start: int, steps: int) -> list[
 
 
 def land_reach(state: MareData, civ: int, province: int) -> list[int]:
-    """Provinces a legion of ``civ`` reaches from ``province`` by land borders."""
-    return _within(LAND_NEIGHBOURS, province, move_range(state, civ, "legion"))
+    """Provinces a legion of ``civ`` reaches from ``province`` by land borders.
+
+    With Ariadne's two provinces, the legion passes only through a province where no
+    other civilization's ground units or fortress stand: L130, ground units "MUST
+    fight when in a space occupied by opposing units", so it stops there (ruling R35).
+    """
+    seen = {province}
+    frontier = [province]
+    for step in range(move_range(state, civ, "legion")):
+        frontier = [
+            n
+            for s in frontier
+            if step == 0 or not any(ground_units(state, o, s) for o in range(CIVS) if o != civ)
+            for n in LAND_NEIGHBOURS[s]
+            if n not in seen
+        ]
+        seen.update(frontier)
+    seen.discard(province)
+    return sorted(seen)
 
 
 def naval_options(state: MareData, civ: int) -> list[MareAction]:

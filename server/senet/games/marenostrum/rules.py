@@ -90,7 +90,8 @@ def caravan_count(state: MareData, province: int) -> int:
 
 def role_counts(state: MareData, seat: int) -> list[int]:
     """Text criteria per role, for ``seat`` (ruling R6: buildings in provinces under
-    its influence, occupied or not; every own unit on the map, triremes in port too)."""
+    its influence marker, occupied or not, as occupying claims their income and not
+    their possession; every own unit on the map, triremes in port too)."""
     civ = state.civ_of[seat]
     counts = [0, 0, 0, 0]
     for p in range(PROVINCES):
@@ -155,12 +156,13 @@ def revenue(state: MareData, seat: int) -> tuple[int, list[int]]:
                 for card in held:
                     cards[card] += 2 if market else 1
             if owner == civ:
-                # The owner keeps what the occupier does not hold, without the doubling
-                # of a temple or a market the occupier stands on.
-                cards[TAX] += (cities - c_cities) * (1 if temple else tax_each)
+                # The owner keeps what the occupier does not hold, doubled while a
+                # temple (market) the occupier does not stand on is left to him: the
+                # second one the Statue of Zeus allows (ruling R53).
+                cards[TAX] += (cities - c_cities) * (2 if state.temples[p] > temple else 1)
                 free = [card for card in icons if card not in held]
                 for card in free:
-                    cards[card] += 1 if market else goods_each
+                    cards[card] += 2 if state.markets[p] > market else 1
             continue
         cards[TAX] += cities * tax_each
         for card in icons:

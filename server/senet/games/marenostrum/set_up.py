@@ -38,7 +38,6 @@ from senet.games.marenostrum.tokens import (
     FREE_SETUP_POINTS,
     FREE_SETUP_ROUNDS,
     HERO_COST,
-    INFLUENCE,
     ITEM_COST,
     MARKET,
     TEMPLE,
@@ -208,12 +207,10 @@ class SetUp(Construction):
             self.emit("bought", seat=seat, card=OWNABLE_IDS[action.a])
         else:
             self.points_left -= ITEM_COST[action.a]
+            # A marker placed now, the capital's included, is no base for another
+            # marker until the next round (L107); the capital still takes buildings in
+            # this one (ruling R37, :meth:`can_place`).
             self._place_item(self.civ_of[seat], action.a, action.b, action.c)
-            if action.a == INFLUENCE and action.b == self.capital[self.civ_of[seat]]:
-                # Ruling R37: the compulsory marker on the capital (text) founds the
-                # empire; were it "placed this turn", nothing else could be bought in
-                # that round and the 45 points could never all be spent (text).
-                self.new_influence[action.b] = 0
         if self.points_left == 0 or not self.build_options(seat):
             self._setup_advance()
 

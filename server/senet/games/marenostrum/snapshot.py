@@ -37,7 +37,7 @@ from senet.games.marenostrum.constants import (
     WAR_GOD,
 )
 from senet.games.marenostrum.occupation import NO_HOLDING, hold_in_order
-from senet.games.marenostrum.rules import set_spare
+from senet.games.marenostrum.rules import civs_present, set_spare
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, ITEMS
 from senet.games.rng import Rng
 from senet.games.view_parts import ABSENT, PartBuilder, build_view, requested
@@ -80,6 +80,7 @@ FIELDS: StateFields[MareState] = StateFields(
             "stock",
             "occupier",
             "converter",
+            "chosen_by",
             "new_influence",
             "bank",
             "traders",
@@ -114,14 +115,17 @@ FIELDS: StateFields[MareState] = StateFields(
             "free_left",
             "losses",
             "held",
+            "rolled",
         ),
     ),
     derived=(
         # the events list of the action being applied; None between actions
         *SHARED("_events"),
     ),
-    # where the occupiers stand (ruling R10), saved since the occupier chooses
-    filled_when_missing=("held",),
+    # where the occupiers stand (ruling R10), saved since the occupier chooses; who
+    # has made his after-battle choice where (ruling R40); the dice Mars's holder
+    # sees (ruling R18), saved since he decides after them
+    filled_when_missing=("held", "chosen_by", "rolled"),
 )
 
 #: Snapshot keys a view leaves out or replaces with sizes.
@@ -449,8 +453,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         raise CorruptStateError("a blockade needs the crossing and its chain")
     if s.step == OCCUPATION and (s.after_space < 0 or s.occupier[s.after_space] < 0):
         raise CorruptStateError("the occupation step needs the province occupied")
-    if s.step in (WAR_GOD, SPELL) and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
-        raise CorruptStateError("Mars's and Circe's steps need the ground battle they are about")
+    if s.step == SPELL and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):
+        raise CorruptStateError("Circe's step needs the ground battle it is about")
+    if s.step == WAR_GOD and not (s.blockaded if s.blockade else s.fought):
+        raise CorruptStateError("Mars's step needs the battle it is about")
     if s.step == KEEP and not s.queue:
         raise CorruptStateError("the keep step needs the players still to choose")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)
@@ -469,8 +475,41 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         s.held = [list(NO_HOLDING) for _ in range(PROVINCES)]
         for province in range(PROVINCES):
             hold_in_order(s, province)
+    if "chosen_by" in data:
+        s.chosen_by = v.int_list(data["chosen_by"], "chosen_by", -1, CIVS - 1, PROVINCES)
+    else:
+        # Saved before the choice was kept: every invader alone in an enemy
+        # province has had his (the release asked him at once or never).
+        s.chosen_by = [_lone_invader(s, p) for p in range(PROVINCES)]
+    _read_rolled(s, data)
     _check_consistency(s)
     return s
+
+
+def _lone_invader(s: MareState, province: int) -> int:
+    """The civilization standing alone in an enemy province, if any."""
+    present = civs_present(s, province)
+    if len(present) == 1 and s.influence[province] not in (-1, present[0]):
+        return present[0]
+    return -1
+
+
+def _read_rolled(s: MareState, data: Mapping[str, Any]) -> None:
+    """The battle Mars's holder decides on after its dice: per side, its total, then
+    the faces rolled; none outside his step."""
+    if "rolled" not in data and s.step == WAR_GOD:
+        # Saved while Mars's holder decided before the dice: they are rolled now,
+        # from the restored generator.
+        s.roll_battle_at_hand()
+        return
+    rolled = data.get("rolled", [])
+    if not isinstance(rolled, list):
+        raise CorruptStateError("rolled must be a list of rows")
+    s.rolled = [v.int_list(r, f"rolled[{i}]", 0, 1000) for i, r in enumerate(rolled)]
+    if (s.step == WAR_GOD) != bool(s.rolled) or len(s.rolled) not in (0, 2) or [] in s.rolled:
+        raise CorruptStateError("rolled holds the two sides of the battle Mars's holder sees")
+    if any(not 1 <= face <= 6 for row in s.rolled for face in row[1:]):
+        raise CorruptStateError("a die shows 1 to 6")
 
 
 def _check_consistency(s: MareState) -> None:

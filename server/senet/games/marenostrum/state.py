@@ -309,7 +309,7 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         self._hold(action)
 
     def _war_god_actions(self, seat: int) -> list[MareAction]:
-        return [*gods.mars_options(self, self.battle_at_hand()[0]), A(act.PASS)]
+        return [*gods.mars_options(self, self.war_space()), A(act.PASS)]
 
     def _play_war_god(self, seat: int, action: MareAction) -> None:
         self._war_god(False)
