@@ -241,6 +241,7 @@ def _region(region: pb.MykerinosRegion) -> dict[str, Any]:
                 "card": c.card,
                 "effect": _effect(c.effect),
                 "points": c.points,
+                "rotated": c.rotated,
                 "cells": _cells(c.cells),
             }
             for c in region.nile.cards
