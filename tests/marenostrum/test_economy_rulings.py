@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from senet.games import Rng
 from senet.games.interface import Event
-from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum import MARENOSTRUM, MareState, occupation
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS, space_index
 from senet.games.marenostrum.civilizations import BABYLON, CARTHAGE, EGYPT, ROME
@@ -20,6 +20,7 @@ from senet.games.marenostrum.constants import (
     COMMERCE_ROLE,
     CONSTRUCTION,
     MILITARY_ROLE,
+    NOBODY,
     POLITICAL_ROLE,
     PRIEST_ROLE,
     SETUP_BUILD,
@@ -91,6 +92,15 @@ def test_r53_a_second_temple_keeps_the_owners_doubling_while_one_is_occupied() -
     rome_one, carthage_one = r.revenue(state, rome)[1][TAX], r.revenue(state, carthage)[1][TAX]
     state.temples[etru] = 2
     assert r.revenue(state, rome)[1][TAX] == rome_one + 1
+    assert r.revenue(state, carthage)[1][TAX] == carthage_one
+    # A third legion may stand on the second temple ("on each ... Temple"): Rome's
+    # doubling goes, and Carthage's own doubles no more than before.
+    state.legions[CARTHAGE][etru] = 3
+    offered = occupation.hold_options(state, etru)
+    assert [(a.a, a.b) for a in offered] == [(TEMPLE, NOBODY)]
+    occupation.hold(state, etru, TEMPLE, NOBODY)
+    assert occupation.claims(state, etru)[2] == 2
+    assert r.revenue(state, rome)[1][TAX] == rome_one
     assert r.revenue(state, carthage)[1][TAX] == carthage_one
 
 

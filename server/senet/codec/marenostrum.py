@@ -596,6 +596,8 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
         )
         province.held_temple = bool(held[TEMPLE])
         province.held_market = bool(held[MARKET])
+        province.held_temples = held[TEMPLE]
+        province.held_markets = held[MARKET]
         if data["caravans"][p] >> len(ICONS[p]):
             raise ValueError(f"caravans on icons {SPACE_IDS[p]} does not have")
         for civ in range(CIVS):
@@ -761,8 +763,8 @@ def _view_from_proto(
         for card in province.held_caravans:
             row[CARAVAN] |= 1 << ICONS[p].index(_card_index(card))
         row[CITY] = province.held_cities
-        row[TEMPLE] = int(province.held_temple)
-        row[MARKET] = int(province.held_market)
+        row[TEMPLE] = province.held_temples or int(province.held_temple)
+        row[MARKET] = province.held_markets or int(province.held_market)
         held.append(row)
         for force in province.forces:
             civ = _civ_of(force.civilization)

@@ -42,8 +42,8 @@ class Slot(NamedTuple):
 
 def slots(state: MareData, province: int) -> list[Slot]:
     """The buildings of ``province`` in placing order, each with the units it takes:
-    one per city and caravan, one for the temple and one for the market (a second
-    unit there doubles nothing more)."""
+    one per city, caravan, temple and market (L149: "on each Market or Temple"; the
+    Statue of Zeus allows two of each, R53); a second unit on one doubles nothing more."""
     out = []
     if state.cities[province]:
         out.append(Slot(CITY, NOBODY, state.cities[province]))
@@ -51,9 +51,9 @@ def slots(state: MareData, province: int) -> list[Slot]:
         if state.caravans[province] >> i & 1:
             out.append(Slot(CARAVAN, commodity, 1))
     if state.temples[province]:
-        out.append(Slot(TEMPLE, NOBODY, 1))
+        out.append(Slot(TEMPLE, NOBODY, state.temples[province]))
     if state.markets[province]:
-        out.append(Slot(MARKET, NOBODY, 1))
+        out.append(Slot(MARKET, NOBODY, state.markets[province]))
     return out
 
 
@@ -126,7 +126,7 @@ def hold_in_order(state: MareData, province: int) -> None:
 
 def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
     """What the occupier's units hold of ``province`` now: (cities, caravan icon bits,
-    temple, market). A building destroyed since is held no more; when units have
+    temples, markets), each a count. A building destroyed since is held no more; when units have
     left, the market, then the temple, then the caravans (last icon first), then the
     cities are freed first, so he keeps the incomes he placed his first units on."""
     units = occupying_units(state, province)
@@ -139,10 +139,10 @@ def claims(state: MareData, province: int) -> tuple[int, int, int, int]:
         if units and row[CARAVAN] & bit and state.caravans[province] & bit:
             caravans |= bit
             units -= 1
-    temple = 1 if units and row[TEMPLE] and state.temples[province] else 0
-    units -= temple
-    market = 1 if units and row[MARKET] and state.markets[province] else 0
-    return cities, caravans, temple, market
+    temples = min(row[TEMPLE], state.temples[province], units)
+    units -= temples
+    markets = min(row[MARKET], state.markets[province], units)
+    return cities, caravans, temples, markets
 
 
 def release(state: MareData, province: int) -> None:
