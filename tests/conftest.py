@@ -17,10 +17,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -151,6 +155,37 @@ def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def http_serving(handler: Callable[..., BaseHTTPRequestHandler]) -> Iterator[str]:
+    """``handler`` served on a free loopback port in a thread, for the block: yields
+    ``http://127.0.0.1:<port>`` (a provider's keys, an example's files)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def npm_installed(folder: Path, installed_marker: str) -> Path:
+    """``folder``'s locked npm dependencies, installed (``npm ci``) unless
+    ``node_modules/<installed_marker>`` is there already; skips without Node.js."""
+    if shutil.which("node") is None or shutil.which("npm") is None:
+        pytest.skip("Node.js and npm are not installed")
+    if not (folder / "node_modules" / installed_marker).is_dir():
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=folder, check=True, capture_output=True, timeout=600,
+        )  # fmt: skip
+    return folder
+
+
+def quiet_log(self: Any, format: str, *args: Any) -> None:
+    """A request handler's ``log_message`` that logs nothing (tests stay quiet)."""
 
 
 @pytest.fixture(scope="session")

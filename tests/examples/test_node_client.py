@@ -5,7 +5,6 @@ error details and the seed commitment checked on the JavaScript side."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import npm_installed
 from tests.service.conftest import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,17 +24,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def installed() -> Path:
     """The example with its locked dependencies installed (``npm ci``)."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("Node.js and npm are not installed")
-    if not (EXAMPLE / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=EXAMPLE,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
-    return EXAMPLE
+    return npm_installed(EXAMPLE, "@grpc/grpc-js")
 
 
 @pytest.fixture

@@ -8,10 +8,9 @@ reason; nothing else changes."
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from senet.service.settings import Settings
 from senet.v1 import match_service_pb2 as ms
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
+from tests.conftest import http_serving, quiet_log
 from tests.service.conftest import Deployment, expect_error, free_port
 
 ISSUER = "https://id.example.test/"
@@ -59,17 +59,10 @@ def jwks_url(provider_key: rsa.RSAPrivateKey) -> Iterator[str]:
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, format: str, *args: Any) -> None:
-            return None
+        log_message = quiet_log
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/.well-known/jwks.json"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with http_serving(Handler) as origin:
+        yield f"{origin}/.well-known/jwks.json"
 
 
 def _token(key: Any, algorithm: str = "RS256", kid: str = KID, **overrides: Any) -> str:

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import _free_port
+from tests.conftest import http_serving, npm_installed, quiet_log
 from tests.web.conftest import MATCH_WAIT_MS, REPO, serve_web
 
 EXAMPLE = REPO / "clients" / "examples" / "browser"
@@ -28,36 +26,22 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def built() -> Path:
     """The example installed (``npm ci``) and built (code generation and bundle)."""
-    if shutil.which("node") is None or shutil.which("npm") is None:
-        pytest.skip("Node.js and npm are not installed")
-    if not (EXAMPLE / "node_modules" / "@connectrpc" / "connect-web").is_dir():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=EXAMPLE, check=True, capture_output=True, timeout=600,
-        )  # fmt: skip
+    npm_installed(EXAMPLE, "@connectrpc/connect-web")
     subprocess.run(
         ["npm", "run", "build"], cwd=EXAMPLE, check=True, capture_output=True, timeout=300
     )
     return EXAMPLE
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
+class _Files(SimpleHTTPRequestHandler):
+    log_message = quiet_log
 
 
 @pytest.fixture
 def page_origin(built: Path) -> Iterator[str]:
     """The example's files served on an origin of their own (another site)."""
-    handler = functools.partial(_Quiet, directory=str(built))
-    httpd = ThreadingHTTPServer(("127.0.0.1", _free_port()), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with http_serving(functools.partial(_Files, directory=str(built))) as origin:
+        yield origin
 
 
 @pytest.fixture
