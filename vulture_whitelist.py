@@ -115,3 +115,9 @@ _.ExportTournament
 
 # uvicorn.Server: the flag its serving loop reads to stop (a test serves in-process).
 _.should_exit
+
+# grpc.aio client interceptors: the methods a channel calls on every call.
+_.intercept_unary_unary
+_.intercept_unary_stream
+_.intercept_stream_unary
+_.intercept_stream_stream

@@ -104,6 +104,8 @@ class SenetClient:
             without pings a stream on it (WatchMatch, PlayMatch) would wait forever
             instead of failing over. Keep it above the server's ``heartbeat_s``
             (which resets the server's ping budget); None disables pings.
+        interceptors: gRPC client interceptors every call goes through (the web
+            client's sends each browser's address, :mod:`senet.web.callers`).
     """
 
     def __init__(
@@ -116,6 +118,7 @@ class SenetClient:
         tls_ca: str | None = None,
         max_attempts: int = 5,
         keepalive_s: float | None = DEFAULT_KEEPALIVE_S,
+        interceptors: Sequence[grpc.aio.ClientInterceptor] = (),
     ) -> None:
         self.targets = [target] if isinstance(target, str) else list(target)
         if not self.targets:
@@ -135,6 +138,7 @@ class SenetClient:
                 ("grpc.keepalive_timeout_ms", keepalive_ms),
                 ("grpc.http2.max_pings_without_data", 0),
             ]
+        self._interceptors = list(interceptors) or None
         self._index = 0
         self._channel: grpc.aio.Channel | None = None
         self._stub: match_service_pb2_grpc.MatchServiceAsyncStub | None = None
@@ -161,10 +165,12 @@ class SenetClient:
             target = self.targets[self._index % len(self.targets)]
             if self._credentials is not None:
                 self._channel = grpc.aio.secure_channel(
-                    target, self._credentials, options=self._options
+                    target, self._credentials, self._options, interceptors=self._interceptors
                 )
             else:
-                self._channel = grpc.aio.insecure_channel(target, options=self._options)
+                self._channel = grpc.aio.insecure_channel(
+                    target, self._options, interceptors=self._interceptors
+                )
             self._stub = match_service_pb2_grpc.MatchServiceStub(self._channel)
         return self._stub
 

@@ -35,6 +35,7 @@ from senet.client.errors import SenetRpcError
 from senet.text.seat_names import rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
+from senet.web.callers import CallerAddress, forward_caller
 from senet.web.errors import human
 from senet.web.grpc_web import GrpcWebGateway
 from senet.web.ladder_pages import LadderPages
@@ -74,7 +75,10 @@ class WebClient:
     def senet(self) -> SenetClient:
         if self.client is None:
             self.client = SenetClient(
-                self.settings.server, admin_key=self.settings.admin_key, tls_ca=self.settings.tls_ca
+                self.settings.server,
+                admin_key=self.settings.admin_key,
+                tls_ca=self.settings.tls_ca,
+                interceptors=[forward_caller()],
             )
         return self.client
 
@@ -423,5 +427,6 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.add_middleware(SecurityHeaders, secure_cookies=secure)
+    app.add_middleware(CallerAddress)
     app.state.web = web
     return app

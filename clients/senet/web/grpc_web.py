@@ -34,7 +34,6 @@ import re
 import struct
 from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import grpc
@@ -45,6 +44,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from senet.v1 import bot_service_pb2, ladder_service_pb2, match_service_pb2, player_service_pb2
+from senet.web.callers import FORWARDED_FOR, open_channel
 
 #: The services whose methods the gateway carries.
 SERVICE_FILES = (match_service_pb2, player_service_pb2, ladder_service_pb2, bot_service_pb2)
@@ -191,7 +191,7 @@ def call_metadata(request: Request) -> list[tuple[str, str | bytes]]:
         else:
             metadata.append((key, value))
     if request.client is not None:
-        metadata.append(("x-forwarded-for", request.client.host))
+        metadata.append((FORWARDED_FOR, request.client.host))
     return metadata
 
 
@@ -215,12 +215,13 @@ class GrpcWebGateway:
     @property
     def channel(self) -> grpc.aio.Channel:
         if self._channel is None:
-            options = [("grpc.max_receive_message_length", -1)]
-            if self.tls_ca:
-                credentials = grpc.ssl_channel_credentials(Path(self.tls_ca).read_bytes())
-                self._channel = grpc.aio.secure_channel(self.server, credentials, options)
-            else:
-                self._channel = grpc.aio.insecure_channel(self.server, options)
+            # Each call names its caller itself (call_metadata), from the request.
+            self._channel = open_channel(
+                self.server,
+                self.tls_ca,
+                forwards_caller=False,
+                options=[("grpc.max_receive_message_length", -1)],
+            )
         return self._channel
 
     async def close(self) -> None:

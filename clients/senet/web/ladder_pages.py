@@ -34,6 +34,7 @@ from senet.v1 import (
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import player_service_pb2 as ppb
 from senet.web import pages
+from senet.web.callers import open_channel
 from senet.web.security import csrf_token
 from senet.web.settings import WebSettings
 
@@ -310,12 +311,7 @@ class LadderPages:
 
     def _channel_now(self) -> grpc.aio.Channel:
         if self._channel is None:
-            if self.settings.tls_ca:
-                with open(self.settings.tls_ca, "rb") as pem:
-                    creds = grpc.ssl_channel_credentials(pem.read())
-                self._channel = grpc.aio.secure_channel(self.settings.server, creds)
-            else:
-                self._channel = grpc.aio.insecure_channel(self.settings.server)
+            self._channel = open_channel(self.settings.server, self.settings.tls_ca)
         return self._channel
 
     def _stubs(
