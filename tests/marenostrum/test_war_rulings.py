@@ -1,5 +1,5 @@
 """Mare Nostrum war rulings: Mars after the dice, at sea too; the invader left alone;
-Ariadne's legions stop where they must fight.
+Ariadne's legions stop where they must fight; Poseidon breaks a crossing.
 
 Each test pins a line of ``mare-nostrum-mythology.txt`` (quoted as ``L<n>``) and the
 ruling of ``docs/rules/mare-nostrum.md`` built on it. Positions are built from a
@@ -284,3 +284,115 @@ def test_a_match_saved_while_mars_was_asked_before_the_dice_rolls_them_on_restor
     assert twin.step == "war_god" and len(twin.rolled) == 2
     assert [len(side) for side in twin.rolled] == [4, 4], "three dice a side"
     assert twin.legal_actions() == state.legal_actions()
+
+
+# ------------------------------------------- Poseidon breaks a crossing (R56)
+POSEIDON = GOD_IDS.index("poseidon")
+ATHENA = GOD_IDS.index("athena")
+
+
+def _rome_crossing(
+    poseidon: int, *, greek: bool = False, legions: int = 1
+) -> tuple[MareState, int]:
+    """Rome's ``legions`` in Magna Graecia may cross to Peloponnesus on its trireme in
+    the Ionian Sea; Peloponnesus is free (Greek, with a Greek trireme in the Ionian
+    Sea, when ``greek``); the civilization ``poseidon`` holds Poseidon unused."""
+    state = _match()
+    magn, pelo, ion = P("magn"), P("pelo"), P("ion")
+    state.influence[pelo] = GREECE if greek else -1
+    state.triremes[ROME][ion] = 1
+    state.triremes[GREECE][ion] = int(greek)
+    state.legions[ROME][magn] = legions
+    rome = _turn(state, ROME, GROUND)
+    if poseidon != -1:
+        state.god_holder[POSEIDON], state.god_used[POSEIDON] = state.seat_of[poseidon], 0
+    return state, rome
+
+
+def test_poseidons_holder_sinks_the_carrier_and_the_crossing_fails() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power"; notes 3.7: Poseidon destroys "an enemy trireme, even while it convoys"
+    (ruling R56: asked as another's crossing is about to land; a sunk carrier breaks
+    it, the units stay at their start and may move again, as L154's blockade)."""
+    state, rome = _rome_crossing(EGYPT)
+    egypt = state.seat_of[EGYPT]
+    events = state.apply(rome, "move l magn pelo")
+    assert "moved" not in [e.kind for e in events]
+    assert state.step == "sea_god" and state.current_seat() == egypt
+    assert legal_notations(state) == {"invoke poseidon ion rome", "pass"}
+    assert state.describe("invoke poseidon ion rome") == (
+        "Invoke Poseidon: sink the trireme of Rome carrying the crossing in Mare Ionium (it fails)"
+    )
+    assert state.describe("pass") == "Let the crossing land, keeping Poseidon"
+    twin = state_from_data(MareState, MARENOSTRUM, state.to_data())
+    assert twin == state and twin.legal_actions() == state.legal_actions()
+    seen = MareState.from_view(MARENOSTRUM, state.view(None), seed=3)
+    assert seen.crossing == state.crossing == [1, 0, P("magn"), P("pelo"), P("ion")]
+    events = state.apply(egypt, "invoke poseidon ion rome")
+    assert [e.kind for e in events] == ["god_invoked"]
+    assert state.triremes[ROME][P("ion")] == 0 and state.god_used[POSEIDON]
+    assert state.legions[ROME][P("magn")] == 1 and state.legions[ROME][P("pelo")] == 0
+    assert state.step == GROUND and state.current_seat() == rome and state.crossing == []
+    assert "move l magn etru" in legal_notations(state), "the legion may move again"
+
+
+def test_poseidons_holder_who_passes_lets_the_crossing_land() -> None:
+    """Ruling R56: ``pass`` keeps Poseidon and the crossing lands as usual."""
+    state, rome = _rome_crossing(EGYPT)
+    state.apply(rome, "move l magn pelo")
+    events = state.apply(state.seat_of[EGYPT], "pass")
+    assert _event(events, "moved")["end"] == "pelo"
+    assert state.legions[ROME][P("pelo")] == 1 and state.triremes[ROME][P("ion")] == 1
+    assert not state.god_used[POSEIDON] and state.crossing == []
+    assert state.step == GROUND and state.current_seat() == rome
+
+
+def test_no_one_is_asked_without_a_holder_or_a_target() -> None:
+    """Ruling R56: asked only where a holder of an unused Poseidon other than the mover
+    has one of the mover's carriers to sink; a move by land has none."""
+    for holder, used in ((-1, 0), (ROME, 0), (EGYPT, 1)):
+        state, rome = _rome_crossing(holder)
+        state.god_used[POSEIDON] = used
+        state.apply(rome, "move l magn pelo")
+        assert state.step == GROUND and state.legions[ROME][P("pelo")] == 1
+    state, rome = _rome_crossing(EGYPT)
+    state.apply(rome, "move l magn etru")
+    assert state.step == GROUND and state.legions[ROME][P("etru")] == 1
+
+
+def test_athena_keeps_the_crossing_from_poseidon() -> None:
+    """Ruling R18: Athena's holder cannot be a god's target, so his crossing is not
+    asked about (ruling R56)."""
+    state, rome = _rome_crossing(EGYPT)
+    state.god_holder[ATHENA] = rome
+    state.apply(rome, "move l magn pelo")
+    assert state.step == GROUND and state.legions[ROME][P("pelo")] == 1
+
+
+def test_poseidon_breaks_a_blockaded_crossing_once_greece_has_answered() -> None:
+    """L154 and ruling R56: Greece answers the declared crossing first; as it is about
+    to land, Poseidon's holder (here Greece itself) may still sink its carrier, and
+    every declared unit stays at its start."""
+    state, rome = _rome_crossing(GREECE, greek=True, legions=2)
+    greece = state.seat_of[GREECE]
+    state.apply(rome, "move l magn pelo")
+    state.apply(rome, "move l magn pelo")
+    assert state.step == "blockade" and state.current_seat() == greece
+    state.apply(greece, "done")
+    assert state.step == "sea_god" and state.current_seat() == greece
+    assert state.blockade == [] and state.crossing == [2, 0, P("magn"), P("pelo"), P("ion")]
+    assert legal_notations(state) == {"invoke poseidon ion rome", "pass"}
+    state.apply(greece, "invoke poseidon ion rome")
+    assert state.legions[ROME][P("magn")] == 2 and state.legions[ROME][P("pelo")] == 0
+    assert state.step == GROUND and state.current_seat() == rome
+
+
+def test_a_match_saved_before_poseidon_was_asked_restores_with_no_crossing() -> None:
+    """A snapshot without ``crossing`` (saved before ruling R56) has none waiting."""
+    state, rome = _rome_crossing(EGYPT)
+    data = state.to_data()
+    del data["crossing"]
+    twin = state_from_data(MareState, MARENOSTRUM, data)
+    assert twin == state and twin.crossing == []
+    twin.apply(rome, "move l magn pelo")
+    assert twin.step == "sea_god"

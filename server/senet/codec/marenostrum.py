@@ -60,6 +60,7 @@ from senet.games.marenostrum.constants import (
     ROLE_GOD,
     ROLE_IDS,
     ROLE_TIE,
+    SEA_GOD,
     SETUP_BUILD,
     SETUP_CAPITAL,
     SPELL,
@@ -163,6 +164,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     TRADE_GOD: pb.MARE_NOSTRUM_STEP_TRADE_GOD,
     SPELL: pb.MARE_NOSTRUM_STEP_SPELL,
     GIFT: pb.MARE_NOSTRUM_STEP_GIFT,
+    SEA_GOD: pb.MARE_NOSTRUM_STEP_SEA_GOD,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -667,6 +669,12 @@ def fill_view(out: pb.MareNostrumView, view: Mapping[str, Any]) -> None:
         out.blockade.attacked.extend(SPACE_IDS[s] for s in data["blockaded"])
     elif data["blockaded"]:
         raise ValueError("seas blockaded without a blockade")
+    if data["crossing"]:
+        legions, creatures, start, end, *chain = data["crossing"]
+        out.crossing.SetInParent()
+        out.crossing.legions, out.crossing.creatures = legions, creatures
+        out.crossing.start, out.crossing.end = SPACE_IDS[start], SPACE_IDS[end]
+        out.crossing.chain.extend(SPACE_IDS[s] for s in chain)
     if data["winner"] != NOBODY:
         out.winner = data["winner"]
     out.places.extend(view.get("ranking", ()))
@@ -804,6 +812,18 @@ def _view_from_proto(
             *(_space_index(s) for s in b.chain),
         ]
         blockaded = [_space_index(s) for s in b.attacked]
+    crossing: list[int] = []
+    if view.HasField("crossing"):
+        c = view.crossing
+        if c.unit or c.attacked:
+            raise ValueError("a crossing Poseidon may break names no unit and no attack")
+        crossing = [
+            c.legions,
+            c.creatures,
+            _space_index(c.start),
+            _space_index(c.end),
+            *(_space_index(s) for s in c.chain),
+        ]
     state: dict[str, Any] = {
         "game": MARENOSTRUM.info.id,
         "seats": seats,
@@ -856,6 +876,7 @@ def _view_from_proto(
         "pending": [_space_index(p) for p in view.pending],
         "blockade": blockade,
         "blockaded": blockaded,
+        "crossing": crossing,
         "cursed": [_province_index(p) for p in view.cursed],
         "regrown": [_civ_of(civ) for civ in view.regrown],
         "powers_used": [p.powers_used for p in players],

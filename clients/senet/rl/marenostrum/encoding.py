@@ -215,8 +215,9 @@ class MareNostrumEncoding(RlEncoding):
     #: ``enchant <province>`` after ``gaze``, and ``gift <card>`` after the other card
     #: kinds (rulings R23 and R52); their steps ``spell`` and ``gift`` in the step
     #: one-hot, before ``over``. 8: ``rolled totals`` (the battle whose dice Mars's
-    #: holder has seen, ruling R18) after ``held``.
-    version = 8
+    #: holder has seen, ruling R18) after ``held``. 9: the ``sea_god`` step (Poseidon
+    #: on a crossing's carrier, ruling R56) in the step one-hot, before ``over``.
+    version = 9
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -6,17 +6,21 @@ where the choice changes which Greek ships can attack it) and the units (``move`
 then ``done``) in the ``declare`` step; the Greek player may then attack the carrying
 trireme in each sea of the chain where he has one too (``blockade``). A sunk carrier
 sends the units back; otherwise the move goes on.
+
+Every crossing by a chain of triremes, the blockaded one included once Greece has
+answered, waits before it lands on Poseidon's holder where he may sink one of its
+carriers (``sea_god``, ruling R56): a carrier sunk by him breaks it as a blockade does.
 """
 
 from __future__ import annotations
 
 from senet.games.marenostrum import actions as act
-from senet.games.marenostrum import rules
+from senet.games.marenostrum import gods, rules
 from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SHORES, SPACE_IDS
 from senet.games.marenostrum.cards import FLIGHT, creature_effect
 from senet.games.marenostrum.civilizations import GREECE
-from senet.games.marenostrum.constants import BLOCKADE, DECLARE, GROUND, NOBODY
+from senet.games.marenostrum.constants import BLOCKADE, DECLARE, GROUND, NOBODY, SEA_GOD
 from senet.games.marenostrum.military import Military
 
 A = MareAction
@@ -24,6 +28,71 @@ A = MareAction
 
 class GreekBlockade(Military):
     """Declaring a crossing the Greek player may attack, and his sea battles."""
+
+    def _carrying_chains(self, civ: int, unit: int, start: int, end: int) -> list[list[int]]:
+        """The chains of ``civ``'s triremes a ground move of ``unit`` from ``start`` to
+        ``end`` crosses by (none when it goes by land, raids or flies)."""
+        if end in LAND_NEIGHBOURS[start] or (
+            unit == 0 and end in rules.land_reach(self, civ, start)
+        ):
+            return []
+        # Neither a raid (no ships) nor a flight (never carried) crosses by trireme.
+        if unit == 0 and rules.raids(self, civ) and end in rules.raid_targets(self, civ, start):
+            return []
+        if unit == 1 and creature_effect(civ, FLIGHT):
+            return []
+        return rules.chains(self, civ, start, end)
+
+    def _ground_move(self, seat: int, action: MareAction) -> None:
+        """A ground move of the mover: declared where Greece may blockade it, else a
+        crossing by sea Poseidon's holder may break (ruling R56), else a march."""
+        if self._blockade_starts(seat, action):
+            return
+        unit, start, end = action.a, action.b, action.c
+        civ = self.civ_of[seat]
+        if gods.may_strike_at_sea(self, civ):
+            chains = self._carrying_chains(civ, unit, start, end)
+            if chains:
+                # Poseidon may strike any sea of any chain, so every chain is the same
+                # to both players: the shortest carries it (as in R19).
+                chain = min(chains, key=lambda c: (len(c), c))
+                self._cross(seat, int(unit == 0), int(unit == 1), start, end, chain)
+                return
+        self._march(seat, unit, start, end)
+
+    def _cross(
+        self, seat: int, legions: int, creatures: int, start: int, end: int, chain: list[int]
+    ) -> None:
+        """A crossing along ``chain`` is about to land: Poseidon's holder, where he has a
+        target in it, sinks a carrier or lets it land (ruling R56); else it lands."""
+        holder = gods.sea_god_holder(self, self.civ_of[seat], chain)
+        if holder == NOBODY:
+            self._land(seat, legions, creatures, start, end)
+            return
+        self.crossing = [legions, creatures, start, end, *chain]
+        self.step = SEA_GOD
+        self.actor = holder
+
+    def sea_god_options(self) -> list[MareAction]:
+        """Poseidon on a trireme carrying the crossing at hand (ruling R56)."""
+        mover = self.civ_of[self.queue[0]]
+        return gods.sea_god_options(self, self.actor, mover, self.crossing[4:])
+
+    def _sea_god(self, invoked: bool) -> None:
+        """Poseidon's holder has sunk a carrier of the crossing at hand, which breaks
+        it as a blockade does (the units stay at their start, free to move again), or
+        let it land."""
+        mover_seat = self.queue[0]
+        mover = self.civ_of[mover_seat]
+        legions, creatures, start, end, *chain = self.crossing
+        self.crossing = []
+        self.step = GROUND
+        self.actor = mover_seat
+        if invoked:
+            for sea in chain:
+                self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+            return
+        self._land(mover_seat, legions, creatures, start, end)
 
     def _blockade_starts(self, seat: int, action: MareAction) -> bool:
         """Text: an attack on a Greek province across the sea must declare its chain;
@@ -33,16 +102,7 @@ class GreekBlockade(Military):
         unit, start, end = action.a, action.b, action.c
         if greek == NOBODY or civ == GREECE or self.influence[end] != GREECE:
             return False
-        if end in LAND_NEIGHBOURS[start] or (
-            unit == 0 and end in rules.land_reach(self, civ, start)
-        ):
-            return False
-        # Neither a raid (no ships) nor a flight (never carried) crosses by trireme.
-        if unit == 0 and rules.raids(self, civ) and end in rules.raid_targets(self, civ, start):
-            return False
-        if unit == 1 and creature_effect(civ, FLIGHT):
-            return False
-        options = rules.chains(self, civ, start, end)
+        options = self._carrying_chains(civ, unit, start, end)
         if not any(self.triremes[GREECE][sea] for chain in options for sea in chain):
             return False
         self.blockade = [int(unit == 0), int(unit == 1), start, end]
@@ -128,14 +188,12 @@ class GreekBlockade(Military):
 
     def _declared(self, seat: int) -> None:
         """The crossing is declared: the Greek player answers."""
-        legions, creatures, start, end = self.blockade[:4]
         self.step = BLOCKADE
         self.actor = self.seat_of[GREECE]
         self._emit_declared(seat)
         if not self.blockade_options():
             # A chain that passes no Greek trireme cannot be attacked: it goes through.
-            self._close_blockade(seat)
-            self._land(seat, legions, creatures, start, end)
+            self._let_through(seat)
 
     def _emit_declared(self, seat: int) -> None:
         legions, creatures, start, end = self.blockade[:4]
@@ -205,10 +263,11 @@ class GreekBlockade(Military):
             self._let_through(mover_seat)
 
     def _let_through(self, mover_seat: int) -> None:
-        """Greece attacks no more: the declared units cross."""
-        legions, creatures, start, end = self.blockade[:4]
+        """Greece attacks no more: the declared units cross, Poseidon's holder
+        deciding first where he may (ruling R56)."""
+        legions, creatures, start, end, *chain = self.blockade
         self._close_blockade(mover_seat)
-        self._land(mover_seat, legions, creatures, start, end)
+        self._cross(mover_seat, legions, creatures, start, end, chain)
 
     def war_space(self) -> int:
         """The space of the battle Mars's holder is deciding on: the last sea Greece

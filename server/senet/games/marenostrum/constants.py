@@ -28,6 +28,7 @@ SPELL = "spell"  # Circe's owner, before a ground battle she fights: cast her sp
 GIFT = "gift"  # a commodity from the bank: a card's gift after the revenue, or Hermes's
 OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
 KEEP = "keep"  # after construction, a player may give tax cards back instead of keeping them
+SEA_GOD = "sea_god"  # Poseidon's holder, another's crossing by sea about to land: sink or not
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -55,6 +56,7 @@ STEPS = (
     TRADE_GOD,
     SPELL,
     GIFT,
+    SEA_GOD,
     OVER,
 )
 

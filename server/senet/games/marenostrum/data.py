@@ -136,6 +136,9 @@ class MareData(GameState):
         # *chain seas], and the seas where Greece has already attacked it.
         self.blockade: list[int] = []
         self.blockaded: list[int] = []
+        # A crossing by sea about to land while Poseidon's holder decides (ruling
+        # R56): [legions, creatures, start, end, *chain seas].
+        self.crossing: list[int] = []
         self.winner = NOBODY
         self._events: list[Event] | None = None
 

@@ -8,7 +8,9 @@ sea too, once its dice are seen and where his +6 changes its losses (a step of i
 so he may keep Mars for a later one); Hermes, Isis, Baal,
 Vulcan and Poseidon in each of the holder's own turns while he holds the card, his
 construction turn and his naval moves, and once more in the next commerce phase, before
-the trade is sized (a step of its own, his last moment). Athena guards her holder
+the trade is sized (a step of its own, his last moment); Poseidon also when another
+player's crossing by sea is about to land, on a trireme carrying it (a step of its own,
+ruling R56). Athena guards her holder
 against every other god's power; Antigone guards her owner's provinces that hold a temple.
 """
 
@@ -136,6 +138,41 @@ def war_god_holder(state: MareData, first: int, second: int) -> int:
         if seat != NOBODY and ready(state, MARS, seat):
             return seat
     return NOBODY
+
+
+def sea_god_options(state: MareData, seat: int, mover: int, chain: list[int]) -> list[MareAction]:
+    """``invoke poseidon <sea> <mover>`` for each sea of the crossing's ``chain`` where
+    ``mover`` (another's civilization, not guarded by Athena) has a trireme: the ship
+    carrying the crossing there (ruling R56)."""
+    if not ready(state, POSEIDON, seat) or state.civ_of[seat] == mover or protected(state, mover):
+        return []
+    return [
+        MareAction(act.INVOKE, POSEIDON, sea, mover)
+        for sea in sorted(set(chain))
+        if state.triremes[mover][sea]
+    ]
+
+
+def sea_god_holder(state: MareData, mover: int, chain: list[int]) -> int:
+    """The seat asked whether Poseidon breaks ``mover``'s crossing along ``chain``:
+    his holder, where he has a target in it (NOBODY if none). The god is one card,
+    so at most one seat is asked."""
+    seat = state.god_holder[POSEIDON]
+    if seat == NOBODY or not sea_god_options(state, seat, mover, chain):
+        return NOBODY
+    return seat
+
+
+def may_strike_at_sea(state: MareData, mover: int) -> bool:
+    """Whether Poseidon, held unused by another than ``mover``'s player, may strike
+    ``mover``'s ships (the cheap test before a crossing's chain is worked out)."""
+    seat = state.god_holder[POSEIDON]
+    return (
+        seat != NOBODY
+        and not state.god_used[POSEIDON]
+        and state.civ_of[seat] != mover
+        and not protected(state, mover)
+    )
 
 
 def mars_options(state: MareData, space: int) -> list[MareAction]:

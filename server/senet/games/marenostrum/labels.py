@@ -19,6 +19,7 @@ from senet.games.marenostrum.constants import (
     PAY,
     ROLE_GOD,
     ROLE_NAMES,
+    SEA_GOD,
     SPELL,
     TRADE_GOD,
     UNIT_KINDS,
@@ -51,6 +52,11 @@ def _invoke_label(state: MareState, god: str, space: int, target: int) -> str:
     if god == "ishtar":
         return f"Invoke Ishtar: +2 to your count for {ROLE_NAMES[space]}"
     if god == "poseidon":
+        if state.step == SEA_GOD and len(state.crossing) >= 4:
+            return (
+                f"Invoke Poseidon: sink the trireme of {CIV_NAMES[target]} carrying the "
+                f"crossing in {SPACE_NAMES[space]} (it fails)"
+            )
         return f"Invoke Poseidon: sink a trireme of {CIV_NAMES[target]} in {SPACE_NAMES[space]}"
     if god == "baal":
         return f"Invoke Baal: destroy the {CARD_NAMES[target]} caravan of {SPACE_NAMES[space]}"
@@ -161,6 +167,8 @@ def describe(state: MareState, action: Any) -> str:
             return "Keep the god's power for later"
         if state.step == SPELL:
             return "Keep Circe's spell for a later battle this phase"
+        if state.step == SEA_GOD:
+            return "Let the crossing land, keeping Poseidon"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

@@ -32,6 +32,7 @@ from senet.games.marenostrum.constants import (
     PHASE_NAMES,
     POWER_BITS,
     ROLE_IDS,
+    SEA_GOD,
     SPELL,
     STEPS,
     WAR_GOD,
@@ -101,6 +102,7 @@ FIELDS: StateFields[MareState] = StateFields(
             "pending",
             "blockade",
             "blockaded",
+            "crossing",
             "powers_used",
         ),
         *TABLE(
@@ -124,8 +126,9 @@ FIELDS: StateFields[MareState] = StateFields(
     ),
     # where the occupiers stand (ruling R10), saved since the occupier chooses; who
     # has made his after-battle choice where (ruling R40); the dice Mars's holder
-    # sees (ruling R18), saved since he decides after them
-    filled_when_missing=("held", "chosen_by", "rolled"),
+    # sees (ruling R18), saved since he decides after them; the crossing Poseidon's
+    # holder may break (ruling R56), none in a match saved before he was asked
+    filled_when_missing=("held", "chosen_by", "rolled", "crossing"),
 )
 
 #: Snapshot keys a view leaves out or replaces with sizes.
@@ -451,6 +454,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
     s.blockaded = v.int_list(f("blockaded"), "blockaded", PROVINCES, SPACES - 1, unique=True)
     if (s.step == BLOCKADE and len(s.blockade) < 5) or (s.step == DECLARE and len(s.blockade) < 4):
         raise CorruptStateError("a blockade needs the crossing and its chain")
+    # Saved before Poseidon's holder was asked about crossings: none is waiting.
+    s.crossing = v.int_list(data.get("crossing", []), "crossing", 0, SPACES - 1)
+    if (s.step == SEA_GOD) != bool(s.crossing) or 0 < len(s.crossing) < 5:
+        raise CorruptStateError("Poseidon's step needs the crossing and its chain")
     if s.step == OCCUPATION and (s.after_space < 0 or s.occupier[s.after_space] < 0):
         raise CorruptStateError("the occupation step needs the province occupied")
     if s.step == SPELL and (not s.fought or s.fought[-1] // CIVS >= PROVINCES):

@@ -59,6 +59,7 @@ from senet.games.marenostrum.constants import (
     PAY,
     ROLE_GOD,
     ROLE_TIE,
+    SEA_GOD,
     SETUP_BUILD,
     SETUP_CAPITAL,
     SPELL,
@@ -275,8 +276,8 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
     def _play_ground(self, seat: int, action: MareAction) -> None:
         if action.kind == act.DONE:
             self._end_ground()
-        elif not self._blockade_starts(seat, action):
-            self._march(seat, action.a, action.b, action.c)
+        else:
+            self._ground_move(seat, action)
 
     def _declare_actions(self, seat: int) -> list[MareAction]:
         return self.declare_options()
@@ -289,6 +290,12 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
 
     def _play_blockade(self, seat: int, action: MareAction) -> None:
         self._blockade(action)
+
+    def _sea_god_actions(self, seat: int) -> list[MareAction]:
+        return [*self.sea_god_options(), A(act.PASS)]
+
+    def _play_sea_god(self, seat: int, action: MareAction) -> None:
+        self._sea_god(False)
 
     def _losses_actions(self, seat: int) -> list[MareAction]:
         return [A(act.LOSE, k) for k in self.loss_options()]
@@ -366,6 +373,8 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
             self._hermes_next(seat)
         elif self.step == WAR_GOD:
             self._war_god(True)
+        elif self.step == SEA_GOD:
+            self._sea_god(True)
         elif self.step == ROLE_GOD:
             self._settle_roles()
         elif self.step == TRADE_GOD:
@@ -446,6 +455,7 @@ STEPS: dict[str, Step] = {
     GROUND: Step(MareState._ground_actions, MareState._play_ground),
     DECLARE: Step(MareState._declare_actions, MareState._play_declare),
     BLOCKADE: Step(MareState._blockade_actions, MareState._play_blockade),
+    SEA_GOD: Step(MareState._sea_god_actions, MareState._play_sea_god),
     LOSSES: Step(MareState._losses_actions, MareState._play_losses),
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
     OCCUPATION: Step(MareState._occupation_actions, MareState._play_occupation),
