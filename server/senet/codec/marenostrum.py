@@ -729,6 +729,18 @@ def view_from_proto(
         raise ValueError(f"not a Mare Nostrum view: {exc}") from None
 
 
+def _crossing_row(crossing: pb.MareNostrumBlockade) -> list[int]:
+    """A crossing's saved row: legions, creatures, start, end, then the chain's seas
+    (the state's ``blockade`` and ``crossing``)."""
+    return [
+        crossing.legions,
+        crossing.creatures,
+        _space_index(crossing.start),
+        _space_index(crossing.end),
+        *(_space_index(s) for s in crossing.chain),
+    ]
+
+
 def _view_from_proto(
     view: pb.MareNostrumView, viewer: int | None, options: Mapping[str, OptionValue] | None
 ) -> JsonDict:
@@ -804,26 +816,14 @@ def _view_from_proto(
         b = view.blockade
         if b.unit:
             raise ValueError("a crossing counts its legions and creatures, it names no unit")
-        blockade = [
-            b.legions,
-            b.creatures,
-            _space_index(b.start),
-            _space_index(b.end),
-            *(_space_index(s) for s in b.chain),
-        ]
+        blockade = _crossing_row(b)
         blockaded = [_space_index(s) for s in b.attacked]
     crossing: list[int] = []
     if view.HasField("crossing"):
         c = view.crossing
         if c.unit or c.attacked:
             raise ValueError("a crossing Poseidon may break names no unit and no attack")
-        crossing = [
-            c.legions,
-            c.creatures,
-            _space_index(c.start),
-            _space_index(c.end),
-            *(_space_index(s) for s in c.chain),
-        ]
+        crossing = _crossing_row(c)
     state: dict[str, Any] = {
         "game": MARENOSTRUM.info.id,
         "seats": seats,
