@@ -399,6 +399,10 @@ EVENT_SAMPLES: list[Event] = [
         {"seat": 2, "start": "lati", "end": "atti", "chain": ["ion"], "legions": 0, "creatures": 1},
     ),
     Event("blockade_held", {"province": "atti"}),
+    Event(
+        "crossing_broken",
+        {"seat": 2, "sea": "ion", "start": "lati", "end": "atti", "legions": 1, "creatures": 0},
+    ),
     Event("capital_founded", {"seat": 4, "province": "troa"}),
     Event("sailed", {"seat": 0, "start": "lati", "end": "tyr"}),
     Event("god_invoked", {"seat": 1, "god": "poseidon"}),

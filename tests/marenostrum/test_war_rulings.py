@@ -329,7 +329,14 @@ def test_poseidons_holder_sinks_the_carrier_and_the_crossing_fails() -> None:
     seen = MareState.from_view(MARENOSTRUM, state.view(None), seed=3)
     assert seen.crossing == state.crossing == [1, 0, P("magn"), P("pelo"), P("ion")]
     events = state.apply(egypt, "invoke poseidon ion rome")
-    assert [e.kind for e in events] == ["god_invoked"]
+    assert [e.kind for e in events] == ["god_invoked", "crossing_broken"]
+    broken = _event(events, "crossing_broken")
+    assert (broken["seat"], broken["sea"], broken["start"], broken["legions"]) == (
+        rome,
+        "ion",
+        "magn",
+        1,
+    )
     assert state.triremes[ROME][P("ion")] == 0 and state.god_used[POSEIDON]
     assert state.legions[ROME][P("magn")] == 1 and state.legions[ROME][P("pelo")] == 0
     assert state.step == GROUND and state.current_seat() == rome and state.crossing == []
@@ -396,3 +403,146 @@ def test_a_match_saved_before_poseidon_was_asked_restores_with_no_crossing() -> 
     assert twin == state and twin.crossing == []
     twin.apply(rome, "move l magn pelo")
     assert twin.step == "sea_god"
+
+
+# --------------------------------------- Poseidon before a sea battle (R57)
+def _naval_fight(poseidon: int) -> tuple[MareState, int]:
+    """Rome (two triremes) is about to attack Greece's one trireme in the Ionian Sea;
+    the civilization ``poseidon`` holds Poseidon unused."""
+    state = _match()
+    ion = P("ion")
+    state.triremes[ROME][ion], state.triremes[GREECE][ion] = 2, 1
+    rome = _turn(state, ROME, NAVAL)
+    state.god_holder[POSEIDON], state.god_used[POSEIDON] = state.seat_of[poseidon], 0
+    return state, rome
+
+
+def test_poseidon_sinks_the_defender_before_a_naval_battle_and_none_is_fought() -> None:
+    """L82: "At any point while holding the God card, the player can activate its
+    power"; notes 3.7: Poseidon destroys "an enemy trireme, even while it convoys or
+    fights" (ruling R57: asked before the dice; a side left with no trireme there
+    fights no battle)."""
+    state, rome = _naval_fight(EGYPT)
+    egypt = state.seat_of[EGYPT]
+    events = state.apply(rome, "fight ion greece")
+    assert "naval_battle" not in [e.kind for e in events]
+    assert state.step == "naval_god" and state.current_seat() == egypt
+    assert legal_notations(state) == {
+        "invoke poseidon ion greece",
+        "invoke poseidon ion rome",
+        "pass",
+    }
+    assert state.describe("invoke poseidon ion greece") == (
+        "Invoke Poseidon: sink a trireme of Greece in Mare Ionium before the battle"
+    )
+    assert state.describe("pass") == "Let the battle be fought, keeping Poseidon"
+    _round_trips(state)
+    events = state.apply(egypt, "invoke poseidon ion greece")
+    assert [e.kind for e in events] == ["god_invoked"]
+    assert state.triremes[GREECE][P("ion")] == 0 and state.triremes[ROME][P("ion")] == 2
+    assert state.step == NAVAL and state.current_seat() == rome and state.fought == []
+
+
+def test_poseidon_sinks_one_of_the_attackers_and_the_battle_goes_on() -> None:
+    """Ruling R57: the defender holding Poseidon may strike the attacking fleet; a
+    side with a trireme left still fights."""
+    state, rome = _naval_fight(GREECE)
+    greece = state.seat_of[GREECE]
+    state.apply(rome, "fight ion greece")
+    assert state.step == "naval_god" and state.current_seat() == greece
+    assert legal_notations(state) == {"invoke poseidon ion rome", "pass"}
+    events = state.apply(greece, "invoke poseidon ion rome")
+    battle = _event(events, "naval_battle")
+    assert battle["attacker"] == "rome" and len(battle["attack_dice"]) == 1
+    assert state.step == NAVAL and state.current_seat() == rome
+
+
+def test_poseidons_holder_who_passes_lets_the_naval_battle_be_fought() -> None:
+    """Ruling R57: ``pass`` keeps Poseidon and the battle is rolled as usual."""
+    state, rome = _naval_fight(EGYPT)
+    state.apply(rome, "fight ion greece")
+    events = state.apply(state.seat_of[EGYPT], "pass")
+    battle = _event(events, "naval_battle")
+    assert len(battle["attack_dice"]) == 2 and len(battle["defence_dice"]) == 1
+    assert not state.god_used[POSEIDON] and state.step == NAVAL
+
+
+def test_poseidon_is_not_asked_before_a_sea_battle_without_a_target() -> None:
+    """Ruling R57: not the mover (he could invoke him in his naval moves), not with
+    the power used, never where both sides are his own or Athena's holder's."""
+    for holder, used in ((ROME, 0), (EGYPT, 1)):
+        state, rome = _naval_fight(holder)
+        state.god_used[POSEIDON] = used
+        events = state.apply(rome, "fight ion greece")
+        assert "naval_battle" in [e.kind for e in events] or state.step == "war_god"
+    state, rome = _naval_fight(GREECE)
+    state.god_holder[ATHENA] = rome
+    events = state.apply(rome, "fight ion greece")
+    assert "naval_battle" in [e.kind for e in events]
+
+
+def test_athena_keeps_her_holders_fleet_from_poseidon_before_a_battle() -> None:
+    """Ruling R18: Athena's holder cannot be a god's target, so only the other side
+    is offered (ruling R57)."""
+    state, rome = _naval_fight(EGYPT)
+    state.god_holder[ATHENA] = state.seat_of[GREECE]
+    state.apply(rome, "fight ion greece")
+    assert legal_notations(state) == {"invoke poseidon ion rome", "pass"}
+
+
+def test_poseidon_sinks_the_carrier_before_greece_attacks_and_the_crossing_fails() -> None:
+    """L154: "If a Greek player destroys a transporting trireme, the invading unit is
+    not lost but returns to its starting space"; Poseidon's sinking before Greece's
+    attack breaks it the same way (rulings R56 and R57)."""
+    state, rome = _rome_crossing(EGYPT, greek=True)
+    egypt, greece = state.seat_of[EGYPT], state.seat_of[GREECE]
+    state.apply(rome, "move l magn pelo")
+    state.apply(greece, "blockade ion")
+    assert state.step == "naval_god" and state.current_seat() == egypt
+    assert legal_notations(state) == {
+        "invoke poseidon ion greece",
+        "invoke poseidon ion rome",
+        "pass",
+    }
+    _round_trips(state)
+    events = state.apply(egypt, "invoke poseidon ion rome")
+    assert [e.kind for e in events] == ["god_invoked", "crossing_broken"]
+    assert _event(events, "crossing_broken") == {
+        "seat": rome,
+        "sea": "ion",
+        "start": "magn",
+        "end": "pelo",
+        "legions": 1,
+        "creatures": 0,
+    }
+    assert state.legions[ROME][P("magn")] == 1 and state.legions[ROME][P("pelo")] == 0
+    assert state.step == GROUND and state.current_seat() == rome and state.blockade == []
+
+
+def test_poseidon_sinks_the_greek_ship_and_the_crossing_lands() -> None:
+    """Ruling R57: Greece left with no trireme in the sea has no attack there; the
+    crossing goes on (Poseidon spent, nobody is asked again)."""
+    state, rome = _rome_crossing(EGYPT, greek=True)
+    state.apply(rome, "move l magn pelo")
+    state.apply(state.seat_of[GREECE], "blockade ion")
+    events = state.apply(state.seat_of[EGYPT], "invoke poseidon ion greece")
+    assert "blockade_battle" not in [e.kind for e in events]
+    assert _event(events, "moved")["end"] == "pelo"
+    assert state.step == GROUND and state.legions[ROME][P("pelo")] == 1
+
+
+def test_the_broken_crossing_event_converts_and_reads() -> None:
+    """The ``crossing_broken`` event survives the codec and reads in the text client."""
+    from senet.codec.marenostrum import event_from_proto, event_to_proto
+    from senet.text.marenostrum.events import describe_event
+    from senet.text.marenostrum.names import Seats
+    from senet.v1 import mare_nostrum_pb2 as pb
+
+    data = {"seat": 1, "sea": "ion", "start": "magn", "end": "pelo", "legions": 2}
+    data["creatures"] = 1
+    message = event_to_proto(Event("crossing_broken", data))
+    assert event_from_proto(message) == Event("crossing_broken", data)
+    line = describe_event(message, Seats(pb.MareNostrumView()))
+    assert line is not None
+    assert "sinks" in line and "ion" in line and "magn -> pelo fails" in line
+    assert "2 legions and a creature stay in magn" in line

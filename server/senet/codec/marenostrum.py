@@ -50,6 +50,7 @@ from senet.games.marenostrum.constants import (
     KEEP,
     LOSSES,
     NAVAL,
+    NAVAL_GOD,
     OCCUPATION,
     OFFER,
     OFFERING,
@@ -165,6 +166,7 @@ _STEPS: dict[str, pb.MareNostrumStep.ValueType] = {
     SPELL: pb.MARE_NOSTRUM_STEP_SPELL,
     GIFT: pb.MARE_NOSTRUM_STEP_GIFT,
     SEA_GOD: pb.MARE_NOSTRUM_STEP_SEA_GOD,
+    NAVAL_GOD: pb.MARE_NOSTRUM_STEP_NAVAL_GOD,
 }
 _STEP_OF: dict[int, str] = {value: step for step, value in _STEPS.items()}
 assert set(_STEPS) == set(STEPS), "every core step needs a MareNostrumStep"
@@ -199,6 +201,7 @@ _EVENT_KINDS: dict[str, pb.MareNostrumEventKind.ValueType] = {
     "blockade_declared": pb.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_DECLARED,
     "blockade_battle": pb.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_BATTLE,
     "blockade_held": pb.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_HELD,
+    "crossing_broken": pb.MARE_NOSTRUM_EVENT_KIND_CROSSING_BROKEN,
     "capital_founded": pb.MARE_NOSTRUM_EVENT_KIND_CAPITAL_FOUNDED,
     "sailed": pb.MARE_NOSTRUM_EVENT_KIND_SAILED,
     "god_invoked": pb.MARE_NOSTRUM_EVENT_KIND_GOD_INVOKED,
@@ -1123,6 +1126,14 @@ EVENT_DETAILS: dict[str, dict[str, _Detail]] = {
         "creatures": _scalar("creatures"),
     },
     "blockade_held": {"province": _SPACE},
+    "crossing_broken": {
+        "seat": _SEAT,
+        "sea": _SPACE,
+        "start": _START,
+        "end": _END,
+        "legions": _LEGIONS,
+        "creatures": _scalar("creatures"),
+    },
     "capital_founded": {"seat": _SEAT, "province": _SPACE},
     "sailed": {"seat": _SEAT, "start": _START, "end": _END},
     "god_invoked": {"seat": _SEAT, "god": _GOD},

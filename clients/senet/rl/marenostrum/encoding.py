@@ -217,7 +217,9 @@ class MareNostrumEncoding(RlEncoding):
     #: one-hot, before ``over``. 8: ``rolled totals`` (the battle whose dice Mars's
     #: holder has seen, ruling R18) after ``held``. 9: the ``sea_god`` step (Poseidon
     #: on a crossing's carrier, ruling R56) in the step one-hot, before ``over``.
-    version = 9
+    #: 10: the ``naval_god`` step (Poseidon before a sea battle, ruling R57) in the
+    #: step one-hot, before ``over``.
+    version = 10
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]

@@ -139,6 +139,12 @@ def describe_event(event: pb.MareNostrumEvent, seats: Seats) -> str | None:
         )
     if kind == K.MARE_NOSTRUM_EVENT_KIND_BLOCKADE_HELD:
         return f"The blockade holds: the crossing to {event.space} is broken."
+    if kind == K.MARE_NOSTRUM_EVENT_KIND_CROSSING_BROKEN:
+        units = units_text(event.legions, event.creatures)
+        return (
+            f"Poseidon sinks {who}'s carrier in {event.space}: the crossing "
+            f"{event.start} -> {event.end} fails; {units} stay in {event.start}."
+        )
     if kind == K.MARE_NOSTRUM_EVENT_KIND_CAPITAL_FOUNDED:
         return f"{who} founds the capital in {event.space}."
     if kind == K.MARE_NOSTRUM_EVENT_KIND_SAILED:

@@ -55,6 +55,7 @@ STEP_NAMES: dict[int, str] = {
     pb.MARE_NOSTRUM_STEP_OCCUPATION: "occupier: putting the units on the buildings",
     pb.MARE_NOSTRUM_STEP_KEEP: "end of construction: giving tax cards back, or keeping them",
     pb.MARE_NOSTRUM_STEP_SEA_GOD: "Poseidon's holder: sinking a ship of this crossing, or not",
+    pb.MARE_NOSTRUM_STEP_NAVAL_GOD: "Poseidon's holder: sinking a ship before this battle, or not",
 }
 #: Bits of ``MareNostrumPlayer.powers_used``, with the card whose power each marks.
 POWER_BITS = ((1, "cleopatra"), (2, "midas"), (4, "artemis"), (8, "medusa"), (16, "circe"))

@@ -10,6 +10,8 @@ sends the units back; otherwise the move goes on.
 Every crossing by a chain of triremes, the blockaded one included once Greece has
 answered, waits before it lands on Poseidon's holder where he may sink one of its
 carriers (``sea_god``, ruling R56): a carrier sunk by him breaks it as a blockade does.
+Before each attack of Greece's, too, he may sink a trireme of an enemy of his there
+(``naval_god``, ruling R57).
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from senet.games.marenostrum.actions import MareAction
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SHORES, SPACE_IDS
 from senet.games.marenostrum.cards import FLIGHT, creature_effect
 from senet.games.marenostrum.civilizations import GREECE
-from senet.games.marenostrum.constants import BLOCKADE, DECLARE, GROUND, NOBODY, SEA_GOD
+from senet.games.marenostrum.constants import (
+    BLOCKADE,
+    DECLARE,
+    GROUND,
+    NAVAL_GOD,
+    NOBODY,
+    SEA_GOD,
+)
 from senet.games.marenostrum.military import Military
 
 A = MareAction
@@ -78,21 +87,37 @@ class GreekBlockade(Military):
         mover = self.civ_of[self.queue[0]]
         return gods.sea_god_options(self, self.actor, mover, self.crossing[4:])
 
-    def _sea_god(self, invoked: bool) -> None:
-        """Poseidon's holder has sunk a carrier of the crossing at hand, which breaks
-        it as a blockade does (the units stay at their start, free to move again), or
-        let it land."""
+    def _sea_god(self, sunk: int) -> None:
+        """Poseidon's holder has sunk a carrier of the crossing at hand in the sea
+        ``sunk``, which breaks it as a blockade does (the units stay at their start,
+        free to move again), or let it land (``sunk`` NOBODY)."""
         mover_seat = self.queue[0]
         mover = self.civ_of[mover_seat]
         legions, creatures, start, end, *chain = self.crossing
         self.crossing = []
         self.step = GROUND
         self.actor = mover_seat
-        if invoked:
+        if sunk != NOBODY:
             for sea in chain:
                 self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+            self._emit_broken(mover_seat, sunk, legions, creatures, start, end)
             return
         self._land(mover_seat, legions, creatures, start, end)
+
+    def _emit_broken(
+        self, seat: int, sea: int, legions: int, creatures: int, start: int, end: int
+    ) -> None:
+        """Poseidon sank a carrier of ``seat``'s crossing in ``sea``: the units it
+        carried stay at ``start``."""
+        self.emit(
+            "crossing_broken",
+            seat=seat,
+            sea=SPACE_IDS[sea],
+            start=SPACE_IDS[start],
+            end=SPACE_IDS[end],
+            legions=legions,
+            creatures=creatures,
+        )
 
     def _blockade_starts(self, seat: int, action: MareAction) -> bool:
         """Text: an attack on a Greek province across the sea must declare its chain;
@@ -226,13 +251,56 @@ class GreekBlockade(Military):
         if action.kind == act.BLOCKADE:
             sea = action.a
             self.blockaded.append(sea)
-            # Text: "This attack is only against transporting triremes": the chain's.
-            self._roll_sea(sea, GREECE, mover, 1)
-            # Conducted as a battle, Mars included (ruling R18).
-            if not self._mars_decides(GREECE, mover, (self.triremes[GREECE][sea], 1)):
-                self._blockade_fought(NOBODY)
+            # Before the dice, Poseidon's holder with an enemy in it (ruling R57).
+            holder = gods.naval_god_holder(self, sea, (GREECE, mover), NOBODY)
+            if holder != NOBODY:
+                self.step = NAVAL_GOD
+                self.actor = holder
+                return
+            self._fight_blockade()
             return
         self._let_through(mover_seat)
+
+    def _fight_blockade(self) -> None:
+        """Roll Greece's attack on the carrier in the last sea attacked."""
+        mover = self.civ_of[self.queue[0]]
+        sea = self.blockaded[-1]
+        self.step = BLOCKADE
+        self.actor = self.seat_of[GREECE]
+        # Text: "This attack is only against transporting triremes": the chain's.
+        self._roll_sea(sea, GREECE, mover, 1)
+        # Conducted as a battle, Mars included (ruling R18).
+        if not self._mars_decides(GREECE, mover, (self.triremes[GREECE][sea], 1)):
+            self._blockade_fought(NOBODY)
+
+    def sea_battle_sides(self) -> tuple[int, int, int]:
+        """The blockade battle about to be rolled: the last sea Greece attacked,
+        Greece and the mover (else as :class:`Military`)."""
+        if not self.blockade:
+            return super().sea_battle_sides()
+        return self.blockaded[-1], GREECE, self.civ_of[self.queue[0]]
+
+    def _naval_god(self, target: int) -> None:
+        """Poseidon's holder has decided before a blockade battle (else as
+        :class:`Military`): the mover's trireme he sinks there is the carrier, which
+        breaks the crossing (L154); the Greek fleet's last one sunk there leaves no
+        attack there; else Greece attacks."""
+        if not self.blockade:
+            super()._naval_god(target)
+            return
+        mover_seat = self.queue[0]
+        sea, _, mover = self.sea_battle_sides()
+        self.step = BLOCKADE
+        self.actor = self.seat_of[GREECE]
+        if target == mover:
+            self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+            legions, creatures, start, end = self.blockade[:4]
+            self._emit_broken(mover_seat, sea, legions, creatures, start, end)
+            self._close_blockade(mover_seat)
+        elif self.triremes[GREECE][sea]:
+            self._fight_blockade()
+        elif not self.blockade_options():
+            self._let_through(mover_seat)
 
     def _blockade_fought(self, mars: int) -> None:
         """The rolled attack on the carrier in the last sea attacked has its losses

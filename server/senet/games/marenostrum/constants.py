@@ -29,6 +29,7 @@ GIFT = "gift"  # a commodity from the bank: a card's gift after the revenue, or 
 OCCUPATION = "occupation"  # the occupier puts his units on the buildings, one by one
 KEEP = "keep"  # after construction, a player may give tax cards back instead of keeping them
 SEA_GOD = "sea_god"  # Poseidon's holder, another's crossing by sea about to land: sink or not
+NAVAL_GOD = "naval_god"  # Poseidon's holder, a sea battle about to be rolled: sink or not
 OVER = "over"
 STEPS = (
     SETUP_CAPITAL,
@@ -57,6 +58,7 @@ STEPS = (
     SPELL,
     GIFT,
     SEA_GOD,
+    NAVAL_GOD,
     OVER,
 )
 

@@ -10,7 +10,8 @@ Vulcan and Poseidon in each of the holder's own turns while he holds the card, h
 construction turn and his naval moves, and once more in the next commerce phase, before
 the trade is sized (a step of its own, his last moment); Poseidon also when another
 player's crossing by sea is about to land, on a trireme carrying it (a step of its own,
-ruling R56). Athena guards her holder
+ruling R56), and before a sea battle in which he has an enemy, on a trireme of that
+enemy there (a step of its own, ruling R57). Athena guards her holder
 against every other god's power; Antigone guards her owner's provinces that hold a temple.
 """
 
@@ -159,6 +160,32 @@ def sea_god_holder(state: MareData, mover: int, chain: list[int]) -> int:
     so at most one seat is asked."""
     seat = state.god_holder[POSEIDON]
     if seat == NOBODY or not sea_god_options(state, seat, mover, chain):
+        return NOBODY
+    return seat
+
+
+def naval_god_options(
+    state: MareData, seat: int, sea: int, sides: tuple[int, int]
+) -> list[MareAction]:
+    """``invoke poseidon <sea> <side>`` for each side of the sea battle in ``sea`` that
+    is ``seat``'s enemy (another's civilization, not guarded by Athena) with a trireme
+    there (ruling R57)."""
+    if not ready(state, POSEIDON, seat):
+        return []
+    civ = state.civ_of[seat]
+    return [
+        MareAction(act.INVOKE, POSEIDON, sea, side)
+        for side in sorted(set(sides))
+        if side != civ and not protected(state, side) and state.triremes[side][sea]
+    ]
+
+
+def naval_god_holder(state: MareData, sea: int, sides: tuple[int, int], skip: int) -> int:
+    """The seat asked whether Poseidon strikes before the sea battle of ``sides`` in
+    ``sea``: his holder, where he has a target in it and is not ``skip`` (the mover,
+    who could invoke him in his naval moves just before); NOBODY if none."""
+    seat = state.god_holder[POSEIDON]
+    if seat in (NOBODY, skip) or not naval_god_options(state, seat, sea, sides):
         return NOBODY
     return seat
 

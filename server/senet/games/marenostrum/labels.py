@@ -16,6 +16,7 @@ from senet.games.marenostrum.constants import (
     DECLARE,
     GIFT,
     KEEP,
+    NAVAL_GOD,
     PAY,
     ROLE_GOD,
     ROLE_NAMES,
@@ -56,6 +57,11 @@ def _invoke_label(state: MareState, god: str, space: int, target: int) -> str:
             return (
                 f"Invoke Poseidon: sink the trireme of {CIV_NAMES[target]} carrying the "
                 f"crossing in {SPACE_NAMES[space]} (it fails)"
+            )
+        if state.step == NAVAL_GOD:
+            return (
+                f"Invoke Poseidon: sink a trireme of {CIV_NAMES[target]} in "
+                f"{SPACE_NAMES[space]} before the battle"
             )
         return f"Invoke Poseidon: sink a trireme of {CIV_NAMES[target]} in {SPACE_NAMES[space]}"
     if god == "baal":
@@ -169,6 +175,8 @@ def describe(state: MareState, action: Any) -> str:
             return "Keep Circe's spell for a later battle this phase"
         if state.step == SEA_GOD:
             return "Let the crossing land, keeping Poseidon"
+        if state.step == NAVAL_GOD:
+            return "Let the battle be fought, keeping Poseidon"
         return "Keep the hand as it is" if state.step == BARTER else "Make no offering"
     if kind == act.BUILD:
         what = ITEMS[a] if c < 0 else f"{CARD_NAMES[c]} caravan"

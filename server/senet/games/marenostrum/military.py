@@ -27,6 +27,7 @@ from senet.games.marenostrum.constants import (
     LEGION_UNIT,
     LOSSES,
     NAVAL,
+    NAVAL_GOD,
     NOBODY,
     OCCUPATION,
     SPELL,
@@ -367,9 +368,47 @@ class Military(TurnOrder):
 
     def _naval_battle(self, sea: int, enemy: int) -> None:
         """Text (L127): a naval battle is "Conducted using the Rules for Battle", Mars
-        included: his holder decides once the dice are seen (ruling R18)."""
+        included: his holder decides once the dice are seen (ruling R18). Before the
+        dice, Poseidon's holder with an enemy in it may sink one of its triremes
+        (``naval_god``, ruling R57); the mover had that choice in his naval moves."""
         mover = self.civ_of[self.actor]
         self.fought.append(sea * CIVS + enemy)
+        holder = gods.naval_god_holder(self, sea, (mover, enemy), self.actor)
+        if holder != NOBODY:
+            self.step = NAVAL_GOD
+            self.actor = holder
+            return
+        self._fight_naval()
+
+    def sea_battle_sides(self) -> tuple[int, int, int]:
+        """The sea battle Poseidon's holder decides on: its sea and its two sides."""
+        sea, enemy = self.battle_at_hand()
+        return sea, self.civ_of[self.queue[0]], enemy
+
+    def naval_god_options(self) -> list[MareAction]:
+        """Poseidon on a trireme of an enemy side of the sea battle at hand (R57)."""
+        sea, first, second = self.sea_battle_sides()
+        return gods.naval_god_options(self, self.actor, sea, (first, second))
+
+    def _naval_god(self, target: int) -> None:
+        """Poseidon's holder has sunk a trireme of ``target`` (NOBODY: he passed):
+        a side left with no trireme there fights no battle, and the mover's naval
+        moves go on; else the battle is fought."""
+        sea, mover, enemy = self.sea_battle_sides()
+        self.actor = self.queue[0]
+        self.moved_triremes[sea] = min(self.moved_triremes[sea], self.triremes[mover][sea])
+        if self.triremes[mover][sea] and self.triremes[enemy][sea]:
+            self._fight_naval()
+            return
+        self.fought.pop()
+        self.step = NAVAL
+
+    def _fight_naval(self) -> None:
+        """Roll the naval battle at hand; Mars's holder decides where he may, else its
+        losses follow at once."""
+        sea, enemy = self.battle_at_hand()
+        mover = self.civ_of[self.queue[0]]
+        self.step = NAVAL
         self._roll_sea(sea, mover, enemy)
         units = (self.triremes[mover][sea], self.triremes[enemy][sea])
         if not self._mars_decides(mover, enemy, units):

@@ -25,6 +25,7 @@ from senet.games.marenostrum.constants import (
     BLOCKADE,
     DECLARE,
     KEEP,
+    NAVAL_GOD,
     OCCUPATION,
     OFFER,
     OVER,
@@ -464,6 +465,10 @@ def state_from_data(cls: type[MareState], game: Game, data: Mapping[str, Any]) -
         raise CorruptStateError("Circe's step needs the ground battle it is about")
     if s.step == WAR_GOD and not (s.blockaded if s.blockade else s.fought):
         raise CorruptStateError("Mars's step needs the battle it is about")
+    if s.step == NAVAL_GOD and not (
+        s.blockaded if s.blockade else s.fought and s.fought[-1] // CIVS >= PROVINCES
+    ):
+        raise CorruptStateError("Poseidon's step before a sea battle needs the battle")
     if s.step == KEEP and not s.queue:
         raise CorruptStateError("the keep step needs the players still to choose")
     s.legions = _table(f("legions"), "legions", CIVS, PROVINCES, 0, 100)

@@ -50,6 +50,7 @@ from senet.games.marenostrum.constants import (
     KEEP,
     LOSSES,
     NAVAL,
+    NAVAL_GOD,
     NOBODY,
     OCCUPATION,
     OFFER,
@@ -295,7 +296,13 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         return [*self.sea_god_options(), A(act.PASS)]
 
     def _play_sea_god(self, seat: int, action: MareAction) -> None:
-        self._sea_god(False)
+        self._sea_god(NOBODY)
+
+    def _naval_god_actions(self, seat: int) -> list[MareAction]:
+        return [*self.naval_god_options(), A(act.PASS)]
+
+    def _play_naval_god(self, seat: int, action: MareAction) -> None:
+        self._naval_god(NOBODY)
 
     def _losses_actions(self, seat: int) -> list[MareAction]:
         return [A(act.LOSE, k) for k in self.loss_options()]
@@ -374,7 +381,9 @@ class MareState(SetUp, Commerce, GreekBlockade, CardPowers):
         elif self.step == WAR_GOD:
             self._war_god(True)
         elif self.step == SEA_GOD:
-            self._sea_god(True)
+            self._sea_god(action.b)
+        elif self.step == NAVAL_GOD:
+            self._naval_god(action.c)
         elif self.step == ROLE_GOD:
             self._settle_roles()
         elif self.step == TRADE_GOD:
@@ -456,6 +465,7 @@ STEPS: dict[str, Step] = {
     DECLARE: Step(MareState._declare_actions, MareState._play_declare),
     BLOCKADE: Step(MareState._blockade_actions, MareState._play_blockade),
     SEA_GOD: Step(MareState._sea_god_actions, MareState._play_sea_god),
+    NAVAL_GOD: Step(MareState._naval_god_actions, MareState._play_naval_god),
     LOSSES: Step(MareState._losses_actions, MareState._play_losses),
     AFTER_BATTLE: Step(MareState._after_battle_actions, MareState._play_after_battle),
     OCCUPATION: Step(MareState._occupation_actions, MareState._play_occupation),
