@@ -8,7 +8,7 @@ as it last saw them and compares them (values, not versions, so it holds for clo
 and afterstates as for one match); only the parts that read a changed one are written
 again. The large tables (legions, creatures and triremes per civilization, the cards
 and free builds per seat) go further and rewrite only the rows that changed. Between
-two observations of one seat a handful of fields change, so most of the 2,958 floats
+two observations of one seat a handful of fields change, so most of the 2,960 floats
 at six seats are left alone.
 
 Secrecy: a part reads what the seat's view shows and nothing else (the view is built
