@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from senet.games.marenostrum import MareState
-from senet.games.marenostrum.cards import OWNABLE_IDS
+from senet.games.marenostrum import MARENOSTRUM, MareState
+from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS
 from senet.games.marenostrum.commodities import CARD_TYPES, TAX
+
+
+def new_mare(seats: int = 6, seed: int = 1, **options: object) -> MareState:
+    """A new match of ``seats`` with ``options``, typed as the Mare Nostrum state."""
+    state = MARENOSTRUM.new_match(seats, options, seed)
+    assert isinstance(state, MareState)
+    return state
+
+
+def hold_god(state: MareState, god: str, seat: int) -> None:
+    """``seat`` holds ``god``'s card, its power unused."""
+    state.god_holder[GOD_IDS.index(god)] = seat
+    state.god_used[GOD_IDS.index(god)] = 0
 
 
 def give_tax(state: MareState, seat: int, tax: int) -> None:

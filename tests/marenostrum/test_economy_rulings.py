@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from senet.games import Rng
 from senet.games.interface import Event
-from senet.games.marenostrum import MARENOSTRUM, MareState, occupation
+from senet.games.marenostrum import MareState, occupation
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS, space_index
 from senet.games.marenostrum.civilizations import BABYLON, CARTHAGE, EGYPT, ROME
@@ -27,15 +27,12 @@ from senet.games.marenostrum.constants import (
     SETUP_CAPITAL,
 )
 from senet.games.marenostrum.tokens import CARAVAN, CITY, HERO_COST, ITEM_COST, ITEMS, TEMPLE
-from tests.marenostrum.helpers import give_tax, legal_notations, own
+from tests.marenostrum.helpers import give_tax, legal_notations, new_mare, own
 
 P = space_index
 
 
-def _match(seats: int = 6, seed: int = 1, **options: object) -> MareState:
-    state = MARENOSTRUM.new_match(seats, options, seed)
-    assert isinstance(state, MareState)
-    return state
+_match = new_mare
 
 
 def _construction_turn(state: MareState, civ: int) -> int:

@@ -32,15 +32,13 @@ from senet.games.marenostrum.constants import (
     SPELLBOUND,
 )
 from senet.games.marenostrum.tokens import CARAVAN, CITY, TEMPLE
-from tests.marenostrum.helpers import give_tax, legal_notations, own
+from tests.marenostrum.helpers import give_tax, hold_god, legal_notations, new_mare, own
 
 P = space_index
 
 
 def _match(seats: int = 6, seed: int = 1) -> MareState:
-    state = MARENOSTRUM.new_match(seats, {}, seed)
-    assert isinstance(state, MareState)
-    return state
+    return new_mare(seats, seed)
 
 
 def _building(state: MareState, civ: int) -> int:
@@ -203,11 +201,7 @@ def test_a_trireme_just_built_moves_to_an_adjacent_sea() -> None:
 
 
 # ---------------------------------------------------------------- gods (R18)
-def _hold(state: MareState, god: str, seat: int) -> None:
-    from senet.games.marenostrum.cards import GOD_IDS
-
-    state.god_holder[GOD_IDS.index(god)] = seat
-    state.god_used[GOD_IDS.index(god)] = 0
+_hold = hold_god
 
 
 def _battle(events: list[Event]) -> Mapping[str, Any]:

@@ -19,15 +19,14 @@ from senet.games.marenostrum.cards import GOD_IDS
 from senet.games.marenostrum.civilizations import CIVS, EGYPT, GREECE, ROME
 from senet.games.marenostrum.constants import GROUND, MILITARY, NAVAL
 from senet.games.marenostrum.snapshot import state_from_data
-from tests.marenostrum.helpers import legal_notations, own
+from tests.marenostrum.helpers import hold_god, legal_notations, new_mare, own
 
 P = space_index
 MARS = GOD_IDS.index("mars")
 
 
 def _match(seed: int = 1) -> MareState:
-    state = MARENOSTRUM.new_match(6, {}, seed)
-    assert isinstance(state, MareState)
+    state = new_mare(6, seed)
     for civ in range(CIVS):
         for p in range(PROVINCES):
             state.legions[civ][p] = state.creatures[civ][p] = 0
@@ -48,7 +47,7 @@ def _turn(state: MareState, civ: int, step: str) -> int:
 
 
 def _hold_mars(state: MareState, seat: int) -> None:
-    state.god_holder[MARS], state.god_used[MARS] = seat, 0
+    hold_god(state, "mars", seat)
 
 
 def _event(events: list[Event], kind: str) -> Mapping[str, Any]:
@@ -305,7 +304,7 @@ def _rome_crossing(
     state.legions[ROME][magn] = legions
     rome = _turn(state, ROME, GROUND)
     if poseidon != -1:
-        state.god_holder[POSEIDON], state.god_used[POSEIDON] = state.seat_of[poseidon], 0
+        hold_god(state, "poseidon", state.seat_of[poseidon])
     return state, rome
 
 
@@ -413,7 +412,7 @@ def _naval_fight(poseidon: int) -> tuple[MareState, int]:
     ion = P("ion")
     state.triremes[ROME][ion], state.triremes[GREECE][ion] = 2, 1
     rome = _turn(state, ROME, NAVAL)
-    state.god_holder[POSEIDON], state.god_used[POSEIDON] = state.seat_of[poseidon], 0
+    hold_god(state, "poseidon", state.seat_of[poseidon])
     return state, rome
 
 
