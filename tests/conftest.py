@@ -12,6 +12,7 @@ for the tests and every process they start.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import socket
@@ -171,16 +172,39 @@ def http_serving(handler: Callable[..., BaseHTTPRequestHandler]) -> Iterator[str
         server.server_close()
 
 
-def npm_installed(folder: Path, installed_marker: str) -> Path:
+@contextmanager
+def _folder_locked(folder: Path) -> Iterator[None]:
+    """``folder`` held by this process alone: pytest-xdist workers share the checkout,
+    and two ``npm ci`` (or builds) at once delete each other's files."""
+    with (folder / ".senet-test.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def npm_installed(folder: Path, installed_marker: str, build_script: str | None = None) -> Path:
     """``folder``'s locked npm dependencies, installed (``npm ci``) unless
-    ``node_modules/<installed_marker>`` is there already; skips without Node.js."""
+    ``node_modules/<installed_marker>`` is there already, then ``npm run
+    <build_script>`` once per test session; skips without Node.js."""
     if shutil.which("node") is None or shutil.which("npm") is None:
         pytest.skip("Node.js and npm are not installed")
-    if not (folder / "node_modules" / installed_marker).is_dir():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=folder, check=True, capture_output=True, timeout=600,
-        )  # fmt: skip
+    with _folder_locked(folder):
+        if not (folder / "node_modules" / installed_marker).is_dir():
+            subprocess.run(
+                ["npm", "ci", "--no-audit", "--no-fund"],
+                cwd=folder, check=True, capture_output=True, timeout=600,
+            )  # fmt: skip
+        if build_script is not None:
+            stamp = folder / "node_modules" / f".senet-built-{build_script}"
+            session = os.environ.get("PYTEST_XDIST_TESTRUNUID") or str(os.getpid())
+            if not stamp.is_file() or stamp.read_text() != session:
+                subprocess.run(
+                    ["npm", "run", build_script],
+                    cwd=folder, check=True, capture_output=True, timeout=300,
+                )  # fmt: skip
+                stamp.write_text(session)
     return folder
 
 

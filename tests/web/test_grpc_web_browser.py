@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import subprocess
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
@@ -26,11 +25,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def built() -> Path:
     """The example installed (``npm ci``) and built (code generation and bundle)."""
-    npm_installed(EXAMPLE, "@connectrpc/connect-web")
-    subprocess.run(
-        ["npm", "run", "build"], cwd=EXAMPLE, check=True, capture_output=True, timeout=300
-    )
-    return EXAMPLE
+    return npm_installed(EXAMPLE, "@connectrpc/connect-web", build_script="build")
 
 
 class _Files(SimpleHTTPRequestHandler):
