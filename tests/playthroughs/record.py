@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,10 @@ REFUSALS_EVERY = 10
 REGENERATE = "python -m tests.playthroughs --regenerate"
 #: The decision at which the view of the seat to move is recorded in full.
 VIEW_AT = 60
+#: The header line naming the rules version a file was recorded under.
+RULES_LINE = re.compile(r"^# rules version (\d+)$", re.MULTILINE)
+#: A decision's line, up to the chosen action's notation (its label left out).
+_DECISION = re.compile(r"^(\d+: seat \d+, \d+ legal: .*?)(?: \(.*\))?$")
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,7 @@ def record(playthrough: Playthrough) -> str:
     lines = [
         f"# {game.info.name}, {playthrough.seats} seats, options {_value(state.options)}",
         f"# seed {seed}; actions chosen by Rng({seed}) among the legal ones",
+        f"# rules version {game.info.rules_version}",
         f"# Regenerate with: {REGENERATE}",
         "",
     ]
@@ -150,12 +156,63 @@ def record(playthrough: Playthrough) -> str:
     return "\n".join(lines) + "\n"
 
 
+def recorded_rules(text: str) -> int:
+    """The rules version a playthrough's text was recorded under (0: none named)."""
+    found = RULES_LINE.search(text)
+    return 0 if found is None else int(found.group(1))
+
+
+def play(text: str) -> list[str]:
+    """What a replay from the seed depends on in a playthrough's text: each
+    decision's seat, legal count and chosen notation, and the final scores and
+    ranking (labels, messages, events and snapshots are presentation)."""
+    kept = []
+    for line in text.splitlines():
+        decision = _DECISION.match(line)
+        if decision is not None:
+            kept.append(decision.group(1))
+        elif line.startswith(("scores: ", "ranking: ")):
+            kept.append(line)
+    return kept
+
+
+def unversioned_change(recorded: str, played: str) -> str | None:
+    """How ``played`` plays differently from ``recorded`` under the same rules
+    version (the first differing line), or None: same play, or a new version."""
+    if recorded_rules(recorded) != recorded_rules(played):
+        return None
+    before, now = play(recorded), play(played)
+    if before == now:
+        return None
+    for old, new in zip(before, now, strict=False):
+        if old != new:
+            return f"recorded {old!r}, now {new!r}"
+    return f"recorded {len(before)} decisions and results, now {len(now)}"
+
+
 def regenerate() -> list[Path]:
-    """Write every playthrough file afresh and delete files no playthrough names."""
+    """Write every playthrough file afresh and delete files no playthrough names.
+
+    Raises:
+        SystemExit: a match plays differently under the same rules version (the
+            version must go up first); nothing is written then.
+    """
+    texts = {playthrough.path: record(playthrough) for playthrough in playthroughs()}
+    refused = []
+    for path, text in texts.items():
+        change = unversioned_change(path.read_text(), text) if path.exists() else None
+        if change is not None:
+            refused.append(f"{path.name}: {change}")
+    if refused:
+        raise SystemExit(
+            "the rules play these matches differently under the same rules version; raise "
+            "the game's GameInfo.rules_version (docs/adding-a-game.md), then regenerate:\n  "
+            + "\n  ".join(refused)
+        )
     written = []
-    for playthrough in playthroughs():
-        playthrough.path.write_text(record(playthrough))
-        written.append(playthrough.path)
+    for path, text in texts.items():
+        path.write_text(text)
+        written.append(path)
     for stale in sorted(set(DIRECTORY.glob("*.txt")) - set(written)):
         stale.unlink()
     return written

@@ -11,7 +11,15 @@ import difflib
 
 import pytest
 
-from tests.playthroughs.record import DIRECTORY, REGENERATE, Playthrough, playthroughs, record
+from senet.games import get_game
+from tests.playthroughs.record import (
+    DIRECTORY,
+    REGENERATE,
+    Playthrough,
+    playthroughs,
+    record,
+    unversioned_change,
+)
 
 PLAYTHROUGHS = playthroughs()
 
@@ -35,11 +43,16 @@ def test_the_match_replays_as_recorded(playthrough: Playthrough) -> None:
             )
         )
         more = f"\n... {len(diff) - SHOWN} more diff lines" if len(diff) > SHOWN else ""
+        change = unversioned_change(recorded, played)
+        todo = (
+            f"the same seed and actions now play differently ({change}): if intended, "
+            "raise the game's GameInfo.rules_version, then "
+            if change is not None
+            else "if intended: "
+        )
         pytest.fail(
             f"{playthrough.path.name} no longer matches the match it records "
-            f"(if intended: {REGENERATE}, then review the git diff):\n"
-            + "\n".join(diff[:SHOWN])
-            + more,
+            f"({todo}{REGENERATE}, then review the git diff):\n" + "\n".join(diff[:SHOWN]) + more,
             pytrace=False,
         )
 
@@ -59,3 +72,21 @@ def test_every_variant_of_every_game_is_played() -> None:
         for spec in game.info.options:
             if spec.variant:
                 assert any(dict(p.options).get(spec.name) for p in played), spec.name
+
+
+def test_a_match_played_differently_needs_a_new_rules_version() -> None:
+    """Regenerating refuses, and the failure above says so, when the same seed
+    and actions play differently while the rules version stays: a finished
+    match's export names that version, and a checker replays it by it."""
+    recorded = PLAYTHROUGHS[0].path.read_text()
+    first = next(line for line in recorded.splitlines() if line.startswith("0: seat "))
+    seat_line, label = first.split(" (", 1)
+    relabelled = recorded.replace(first, f"{seat_line} (another label for it)", 1)
+    assert unversioned_change(recorded, relabelled) is None
+    other_move = recorded.replace(first, f"{seat_line}x ({label}", 1)
+    change = unversioned_change(recorded, other_move)
+    assert change is not None and repr(seat_line) in change
+    version = f"# rules version {get_game(PLAYTHROUGHS[0].game_id).info.rules_version}"
+    assert version in recorded
+    bumped = other_move.replace(version, "# rules version 99", 1)
+    assert unversioned_change(recorded, bumped) is None

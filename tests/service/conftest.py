@@ -479,6 +479,9 @@ def replay_export(export: ms.ExportMatchResponse) -> GameState:
     with, checked as a third party would (docs/protocol.md, fairness)."""
     game = get_game(export.game_id)
     assert export.dealt_seed == dealt_seed(export)
+    here = game.info.rules_version
+    assert export.rules_version == here
+    assert all(logged.rules_version == here for logged in export.actions)
     state = game.new_match(export.seat_count, options_from_proto(export.options), export.dealt_seed)
     for logged in export.actions:
         state.apply(logged.seat, logged.notation)

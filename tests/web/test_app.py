@@ -5,6 +5,7 @@ spectator's stream is given, and replays with the seed commitment checked."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -252,6 +253,29 @@ async def test_a_fair_match_replays_from_the_seed_its_seats_dealt(
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()
     assert info["verified"], info["checks"]
     assert any("entropy" in check["what"] for check in info["checks"])
+
+
+async def test_a_match_played_under_other_rules_is_not_replayed_and_says_why(
+    web: httpx.AsyncClient, server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an upgrade that raised the game's rules version, an earlier match's
+    log may not replay: the page says which rules it was played under instead of
+    accusing the server's record."""
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("archeos", 2, seed=12)
+        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
+        await _play_to_the_end(senet, match_id, seats, pick=0)
+    game_class = type(get_game("archeos"))
+    played_under = game_class.info.rules_version
+    upgraded = dataclasses.replace(game_class.info, rules_version=played_under + 1)
+    monkeypatch.setattr(game_class, "info", upgraded)
+    response = await web.get(f"/matches/{match_id}/replay/info")
+    assert response.status_code == 409
+    assert response.json()["error"] == (
+        f"Not replayed: this match was played under Archeos Society rules version "
+        f"{played_under}, and this release of Senet plays version {played_under + 1}: "
+        f"only a release that plays version {played_under} replays it."
+    )
 
 
 def test_senet_web_listens_on_localhost_unless_told_otherwise() -> None:

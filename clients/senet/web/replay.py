@@ -27,7 +27,8 @@ CACHED_REPLAYS = 8
 
 
 class UnreplayableMatch(Exception):
-    """An export whose actions the rules core refuses: the server's record is wrong."""
+    """An export this rules core cannot replay: played under other rules, or
+    its actions refused (then the server's record is wrong)."""
 
 
 @dataclass
@@ -100,10 +101,14 @@ async def load(client: SenetClient, match_id: str) -> Replay:
 
     Raises:
         SenetRpcError: the match cannot be exported (unknown, or not over).
-        UnreplayableMatch: the rules refuse an action of its log.
+        UnreplayableMatch: it was played under other rules than this client's,
+            or the rules refuse an action of its log.
     """
     export = await client.export(match_id)
     summary = (await client.get(match_id)).match
+    mismatch = fairness.rules_mismatch(export)
+    if mismatch is not None:
+        raise UnreplayableMatch(f"Not replayed: {mismatch}.")
     try:
         states = fairness.replay(export)
     except GameError as exc:

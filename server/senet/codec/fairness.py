@@ -49,9 +49,35 @@ def expected_deal(export: ms.ExportMatchResponse) -> int:
     return effective_seed(export.seed, list(export.seat_entropy))
 
 
+def rules_played(export: ms.ExportMatchResponse) -> list[int]:
+    """The versions of the game's rules the match was dealt and played under, in
+    order of first use (0: created before rules versions were recorded)."""
+    played = [export.rules_version, *(logged.rules_version for logged in export.actions)]
+    return list(dict.fromkeys(played))
+
+
+def rules_mismatch(export: ms.ExportMatchResponse) -> str | None:
+    """Why this rules core cannot replay ``export`` (it was played under other
+    rules), or None when it can. A match of unrecorded rules (version 0) is
+    replayed: its log, or the final scores, tell whether the rules still agree."""
+    game = get_game(export.game_id)
+    here = game.info.rules_version
+    known = [version for version in rules_played(export) if version]
+    if all(version == here for version in known):
+        return None
+    versions = " then ".join(str(version) for version in known)
+    return (
+        f"this match was played under {game.info.name} rules version {versions}, and "
+        f"this release of Senet plays version {here}: only a release that plays "
+        f"version {versions} replays it"
+    )
+
+
 def replay(export: ms.ExportMatchResponse) -> list[GameState]:
     """The match's states from the deal to the end (one more than its actions),
-    replayed with the rules core from the seed the export says it was dealt with."""
+    replayed with the rules core from the seed the export says it was dealt with.
+    Check :func:`rules_mismatch` first: another version of the rules may deal
+    differently or refuse a logged action."""
     game = get_game(export.game_id)
     state = game.new_match(export.seat_count, options_from_proto(export.options), export.dealt_seed)
     states = [state.clone()]
@@ -76,7 +102,15 @@ def export_checks(
         if export.seed_chosen
         else "the deal combines that seed with every seat's entropy"
     )
+    name = get_game(export.game_id).info.name
+    version = export.rules_version
+    rules = (
+        f"played under {name} rules version {version}, the version replayed here"
+        if version
+        else f"played before rules versions were recorded, replayed under {name}'s rules"
+    )
     return [
+        (rules, rules_mismatch(export) is None),
         (f"SHA-256 of salt:seed is {opened[:16]}…", opened == export.seed_commitment),
         ("it equals the commitment published at creation", opened == published_commitment),
         (deal_source, dealt == export.dealt_seed),

@@ -114,4 +114,5 @@ def game_info_to_proto(game: Game | GameInfo) -> games_pb2.GameInfo:
         max_seats=info.max_seats,
         description=info.description,
         options=[option_spec_to_proto(spec) for spec in info.options],
+        rules_version=info.rules_version,
     )

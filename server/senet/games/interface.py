@@ -179,6 +179,15 @@ class GameInfo:
     #: Seeded matches recorded as playthroughs; when empty, the test suite records
     #: one per variant, at the least seat count, with :attr:`short_match_options`.
     sample_matches: tuple[SampleMatch, ...] = ()
+    #: The version of the game's rules as this core plays them. It goes up whenever
+    #: the same seed and actions would play differently: another deal, another set
+    #: of legal actions, another effect. Each match records the version it was
+    #: dealt under and each action the version that applied it, so that a checker
+    #: replays a finished match only with the rules it was played under, and a
+    #: replica never serves a match its older rules would misplay. The
+    #: playthroughs (``tests/playthroughs``) are recorded under it: regenerating
+    #: one whose actions or legal counts changed asks for a new version.
+    rules_version: int = 1
 
     def option(self, name: str) -> OptionSpec:
         """Return the spec of option ``name``.

@@ -223,15 +223,32 @@ def state_of(game: Game, stored: StoredMatch) -> GameState:
     is only the provisional deal shown while seats were open, and a started
     match's state is dealt here from the seats' entropy.
     """
-    if stored.version == 0:
-        meta = MatchMeta.from_json(stored.meta_json)
-        if (
-            meta.fair_deal
-            and any(plan.kind == "open" for plan in meta.seats)
-            and is_started(meta, stored.seats)
-        ):
-            return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
-    return game.state_from_data(HeadDocument.from_json(stored.snapshot_json).state)
+    meta = MatchMeta.from_json(stored.meta_json)
+    head = HeadDocument.from_json(stored.snapshot_json)
+    check_rules(game, head.rules or meta.rules_version)
+    if stored.version == 0 and (
+        meta.fair_deal
+        and any(plan.kind == "open" for plan in meta.seats)
+        and is_started(meta, stored.seats)
+    ):
+        return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
+    return game.state_from_data(head.state)
+
+
+def check_rules(game: Game, made_under: int) -> None:
+    """Refuse a match whose state was made under newer rules than this replica's.
+
+    Raises:
+        RulesNewerThanReplica: ``made_under`` is above ``game``'s rules version.
+    """
+    version = game.info.rules_version
+    if made_under > version:
+        raise errors.RulesNewerThanReplica(
+            f"this match is played under {game.info.name} rules version {made_under}, and "
+            f"this server knows version {version}: retry, a newer server will serve it",
+            {"rulesVersion": made_under, "serverRulesVersion": version},
+            retry_after_s=1.0,
+        )
 
 
 def parsed(stored: StoredMatch) -> CachedMatch:

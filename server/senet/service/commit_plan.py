@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from senet.games import get_game
 from senet.service.access import clock_view, control_of
 from senet.service.cache import CachedMatch
 from senet.service.clocks import Clock, started_ms
@@ -96,11 +97,16 @@ def plan_commit(
         claims[str(next_seat)] = claim_fingerprint(seats[next_seat])
     origin, strategy = action_origin(seats[seat], timed_out)
     record = record.committed(clock_data, claims, request_id, origin, strategy)
-    head = HeadDocument(state.snapshot_data(), now, None if clock is None else clock.to_data())
+    rules = get_game(meta.game_id).info.rules_version
+    head = HeadDocument(
+        state.snapshot_data(), now, None if clock is None else clock.to_data(), rules
+    )
     request = CommitRequest(
         expected_version=entry.version,
         request_key=request_key(seat, request_id),
-        log_entry_json=record.log_entry_json(request_id, now),
+        log_entry_json=record.log_entry_json(
+            request_id, now, 0 if rules == meta.rules_version else rules
+        ),
         events_json=record.to_json(),
         snapshot_json=head.to_json(),
         status=status,

@@ -119,6 +119,7 @@ async def create_match(
         seed_chosen=seed is not None,
         fair_deal=seed is None,
         unlisted=unlisted,
+        rules_version=game.info.rules_version,
     )
     # With open seats this deal is provisional (see access.state_of): the deal of
     # record waits for every seat's entropy.
@@ -144,7 +145,12 @@ async def create_match(
         if existing is not None:
             return existing
     clock = None if time_control is None else Clock.initial(time_control, len(seats))
-    head = HeadDocument(state.to_data(), time.time(), None if clock is None else clock.to_data())
+    head = HeadDocument(
+        state.to_data(),
+        time.time(),
+        None if clock is None else clock.to_data(),
+        game.info.rules_version,
+    )
     # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
     await access.publish_lobby_entry(match_id, meta, {}, "active", required=True)
     if all(plan.kind == "bot" for plan in seats) and not state.is_over():

@@ -123,6 +123,14 @@ class Draining(ServiceError):
     reason = "DRAINING"
 
 
+class RulesNewerThanReplica(ServiceError):
+    """The match is played under a newer version of its game's rules than this
+    replica knows (a newer replica took it over during a rolling upgrade): this
+    one would misplay it, so it leaves the match to the replicas that know them."""
+
+    reason = "RULES_NEWER_THAN_REPLICA"
+
+
 class IdentityRequired(ServiceError):
     """A call that acts for a player came without an identity token."""
 

@@ -299,6 +299,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 seed_chosen=export.seed_chosen,
                 seat_entropy=export.entropy,
                 dealt_seed=export.dealt_seed,
+                rules_version=export.rules_version,
             )
             options_to_proto(export.options, out.options)
             for a in export.actions:
@@ -308,6 +309,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                     notation=a.notation,
                     origin=ORIGIN[a.origin],
                     origin_strategy=a.origin_strategy,
+                    rules_version=a.rules_version,
                 )
             return out
 

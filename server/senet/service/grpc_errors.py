@@ -48,6 +48,7 @@ _SERVICE_CODES: dict[type[Exception], grpc.StatusCode] = {
     errors.RateLimited: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.QuotaExceeded: grpc.StatusCode.RESOURCE_EXHAUSTED,
     errors.Draining: grpc.StatusCode.UNAVAILABLE,
+    errors.RulesNewerThanReplica: grpc.StatusCode.UNAVAILABLE,
     errors.IdentityRequired: grpc.StatusCode.UNAUTHENTICATED,
     errors.BadIdentity: grpc.StatusCode.UNAUTHENTICATED,
     errors.IdentityProviderUnavailable: grpc.StatusCode.UNAVAILABLE,

@@ -135,11 +135,16 @@ class MatchMeta:
     fair_deal: bool = False
     #: Left out of the lobby (ListMatches): only those given its id find it.
     unlisted: bool = False
+    #: The version of the game's rules the match was dealt under
+    #: (``GameInfo.rules_version``); 0 for matches created before it was recorded.
+    rules_version: int = 0
 
     def to_json(self) -> str:
         data = asdict(self)
         if not self.unlisted:
             del data["unlisted"]  # a listed match's meta reads as it always did
+        if not self.rules_version:
+            del data["rules_version"]
         for plan in data["seats"]:
             # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:
@@ -246,6 +251,7 @@ def _parsed_meta(text: str) -> MatchMeta:
         and len(meta.seats) == meta.seat_count
         and all(plan.kind in ("open", "bot") and isinstance(plan.name, str) for plan in meta.seats)
         and isinstance(meta.created_at, int | float)
+        and type(meta.rules_version) is int
     )
     if not fields_ok:
         raise CorruptStateError("the stored meta has mistyped fields")
@@ -359,8 +365,10 @@ class UpdateRecord:
             doc["origin_strategy"] = self.origin_strategy
         return dumps(doc)
 
-    def log_entry_json(self, request_id: str, at: float) -> str:
-        """The action log's entry of this version (read back by :func:`logged_action`)."""
+    def log_entry_json(self, request_id: str, at: float, rules_version: int = 0) -> str:
+        """The action log's entry of this version (read back by :func:`logged_action`);
+        ``rules_version`` when the rules that applied it are not the match's own
+        (a replica of newer rules took the match over)."""
         doc: JsonDict = {
             "seat": self.seat,
             "notation": self.notation,
@@ -370,6 +378,8 @@ class UpdateRecord:
         if self.origin != "seat":
             doc["origin"] = self.origin
             doc["origin_strategy"] = self.origin_strategy
+        if rules_version:
+            doc["rules"] = rules_version
         return dumps(doc)
 
     @classmethod
@@ -452,11 +462,16 @@ class HeadDocument:
     updated_at: float
     #: The clocks (senet.service.clocks.Clock as data); None without clocks.
     clock: JsonDict | None = None
+    #: The version of the game's rules that made ``state`` (``GameInfo.
+    #: rules_version``); 0 for heads written before it was recorded.
+    rules: int = 0
 
     def to_json(self) -> str:
         doc: JsonDict = {"state": self.state, "updated_at": self.updated_at}
         if self.clock is not None:
             doc["clock"] = self.clock
+        if self.rules:
+            doc["rules"] = self.rules
         return dumps(doc)
 
     @classmethod
@@ -464,6 +479,9 @@ class HeadDocument:
         """The stored head document (CorruptStateError when it is not one)."""
         raw = _document(text, "snapshot")
         state, updated_at = raw.get("state"), raw.get("updated_at")
+        rules = raw.get("rules", 0)
         if not isinstance(state, dict) or not isinstance(updated_at, int | float):
             raise CorruptStateError("the stored snapshot lacks its state or time")
-        return cls(state, updated_at, raw.get("clock"))
+        if type(rules) is not int:
+            raise CorruptStateError("the stored snapshot's rules version is not a number")
+        return cls(state, updated_at, raw.get("clock"), rules)

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import secrets
 
+from senet.service import errors
 from senet.service.bots_api import POST_GRACE_MS, BotDecisions, LeasedDecision, defer_ms
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.matches import Caller, MatchService
@@ -109,7 +110,7 @@ class ClockKeeper:
                 await store.defer_bot_decisions(self.worker_id, [ref], until, CLOCKS)
                 return
             await store.release_bot_decisions(self.worker_id, [ref], CLOCKS)
-        except StoreError as exc:
+        except (StoreError, errors.RulesNewerThanReplica) as exc:
             log.warning("timeout not applied (the lease expires, a keeper retries): %s", exc)
         except Exception:  # one bad match must not stop every clock of the replica
             log.exception("timeout failed", extra={"match_id": decision.match_id})

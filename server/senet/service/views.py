@@ -172,11 +172,14 @@ class LoggedAction:
     #: Who chose it (UpdateRecord.origin).
     origin: ActionOrigin = "seat"
     origin_strategy: str = ""
+    #: The version of the game's rules that applied it (0: not recorded).
+    rules_version: int = 0
 
 
-def logged_action(version: int, entry_json: str) -> LoggedAction:
+def logged_action(version: int, entry_json: str, match_rules: int = 0) -> LoggedAction:
     """One entry of the action log (:meth:`UpdateRecord.log_entry_json`); entries
-    written before origins were recorded read as the seat's own."""
+    written before origins were recorded read as the seat's own, and an entry
+    that names no rules version was applied under the match's (``match_rules``)."""
     raw = loads(entry_json)
     return LoggedAction(
         version,
@@ -184,6 +187,7 @@ def logged_action(version: int, entry_json: str) -> LoggedAction:
         raw["notation"],
         raw.get("origin", "seat"),
         raw.get("origin_strategy", ""),
+        raw.get("rules", match_rules),
     )
 
 
@@ -203,3 +207,5 @@ class MatchExport:
     entropy: list[str] = field(default_factory=list)
     #: The seed the match was dealt with (see MatchMeta.deal_seed).
     dealt_seed: int = 0
+    #: The version of the game's rules it was dealt under (MatchMeta.rules_version).
+    rules_version: int = 0
