@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from senet.games import get_game
 from tests.conftest import npm_installed
 from tests.service.conftest import free_port
 
@@ -60,6 +61,9 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     assert checks["errorFacts"] == {"currentVersion": "0"}
     assert checks["everyUpdateWatched"] and report["moves"] > 0
     assert checks["everyMoveAnswered"]
+    version = get_game("mykerinos").info.rules_version
+    assert checks["rulesRecorded"]
+    assert report["rulesVersion"] == {"server": version, "match": version, "actions": [version]}
     assert checks["rematch"]  # RequestRematch, its retry, and GetMatch naming it
     # Streams opened while each match waited for players got its start and turns.
     assert checks["promptedAfterWaiting"], checks["starts"]

@@ -257,7 +257,8 @@ async function streamsOpenedBeforeTheStart(gameId, seatCount) {
 async function main() {
   const checks = {};
   const games = await call("ListGames", {});
-  checks.hostsMykerinos = games.games.some((game) => game.id === "mykerinos");
+  const mykerinos = games.games.find((game) => game.id === "mykerinos");
+  checks.hostsMykerinos = mykerinos !== undefined;
 
   const created = await call("CreateMatch", {
     game_id: "mykerinos",
@@ -308,6 +309,17 @@ async function main() {
     exported.seat_entropy[joined.seat] === entropy &&
     exported.dealt_seed === dealt;
   checks.everyUpdateWatched = watched.from + watched.updates === exported.actions.length;
+  // Replay only under the rules the match was played under: the version it was
+  // dealt under, and each action's.
+  const rulesVersion = {
+    server: mykerinos?.rules_version,
+    match: exported.rules_version,
+    actions: [...new Set(exported.actions.map((action) => action.rules_version))],
+  };
+  checks.rulesRecorded =
+    rulesVersion.server >= 1 &&
+    rulesVersion.match === rulesVersion.server &&
+    rulesVersion.actions.every((version) => version === rulesVersion.server);
 
   // The same table again: the rematch moves this seat on by one, beside the same
   // bot; asking again answers the same seat and token, and the finished match
@@ -336,7 +348,15 @@ async function main() {
     ([key, value]) => key === "errorFacts" || key === "starts" || value === true,
   );
   console.log(
-    JSON.stringify({ ok, matchId, seat: joined.seat, ...played, watched: watched.updates, checks }),
+    JSON.stringify({
+      ok,
+      matchId,
+      seat: joined.seat,
+      ...played,
+      watched: watched.updates,
+      rulesVersion,
+      checks,
+    }),
   );
   client.close();
   process.exitCode = ok ? 0 : 1;
