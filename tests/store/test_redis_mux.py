@@ -484,7 +484,9 @@ def _closed_port() -> int:
 
 async def test_store_on_unreachable_redis_raises_store_unavailable() -> None:
     """Script calls to a Redis nobody listens on raise StoreUnavailable (after the
-    store's few retries, quickly), never a raw_redis redis-py exception."""
+    store's few retries, quickly), never a raw_redis redis-py exception. The bound
+    is twenty times the connect timeout: a call that retried without end, or waited
+    for Redis to come, takes longer; a loaded machine does not."""
     store = RedisStore.from_url(
         f"redis://127.0.0.1:{_closed_port()}/0", connect_timeout_s=0.5, retries=1
     )
@@ -498,7 +500,7 @@ async def test_store_on_unreachable_redis_raises_store_unavailable() -> None:
             t0 = time.monotonic()
             with pytest.raises(StoreUnavailable) as raised:
                 await call()
-            assert time.monotonic() - t0 < 1.5
+            assert time.monotonic() - t0 < 10.0
             assert isinstance(raised.value.__cause__, rex.ConnectionError)
         assert store._muxes, "the calls went through the multiplexer"
     finally:

@@ -655,11 +655,17 @@ async def test_redis_resp3_url_works(redis_url: str) -> None:
         await store.close()
 
 
+#: How long a call may take to report an outage: five times the store's default
+#: budget of one operation (2 s, retries included). A call that waited for Redis to
+#: come back, or retried without end, takes longer; a loaded machine does not.
+_OUTAGE_REPORTED_WITHIN_S = 10.0
+
+
 async def _expect_unavailable(call: Callable[[], Any]) -> None:
     t0 = time.monotonic()
     with pytest.raises(StoreUnavailable):
         await call()
-    assert time.monotonic() - t0 < 3.0, "an outage must surface quickly"
+    assert time.monotonic() - t0 < _OUTAGE_REPORTED_WITHIN_S, "an outage must surface"
 
 
 @pytest.mark.slow
