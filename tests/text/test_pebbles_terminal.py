@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
+import sys
 
 import pexpect
 import pytest
@@ -38,6 +40,16 @@ def test_a_person_plays_pebbles_drawn_by_the_generic_renderer(server_with_bots: 
     assert screens >= 5
     ending = str(child.before or "")
     assert re.search(r"(wins|share the victory)!", ending)
+
+    # The end says how to check the deal; its chosen seed owes nothing to Ada's entropy.
+    check = re.search(r"verify --server (\S+) (\w+) --commitment ([0-9a-f]{64})(.*)", ending)
+    assert check is not None and "--entropy" not in check[4], ending
+    verified = subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", "--server", check[1], check[2],
+         "--commitment", check[3]],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert verified.returncode == 0 and verified.stdout.endswith(" fair.\n"), verified.stdout
 
     # The end offers the rematch: typed, it moves Ada on a seat beside the same bot,
     # and it starts at once.

@@ -68,11 +68,15 @@ _BACKOFF_MAX_S = 2.0
 
 @dataclass(frozen=True)
 class Joined:
-    """A claimed seat: its number and secret token."""
+    """A claimed seat: its number and secret token, and what its player keeps to
+    check the deal once the match is over (``senet verify``): the seed commitment
+    seen when joining and the entropy the seat sent (empty when not known here)."""
 
     match_id: str
     seat: int
     token: str
+    commitment: str = ""
+    entropy: str = ""
 
 
 def _options_to_proto(options: dict[str, bool | int | str]) -> dict[str, games_pb2.OptionValue]:
@@ -309,7 +313,10 @@ class SenetClient:
         response = await self._call(
             lambda s: s.JoinMatch(request, timeout=self.timeout_s, metadata=self.metadata())
         )
-        return SeatClient(self, Joined(match_id, response.seat, response.token))
+        joined = Joined(
+            match_id, response.seat, response.token, response.match.seed_commitment, request.entropy
+        )
+        return SeatClient(self, joined)
 
     async def request_rematch(
         self, match_id: str, token: str, entropy: str | None = None
@@ -325,7 +332,14 @@ class SenetClient:
         response = await self._call(
             lambda s: s.RequestRematch(request, timeout=self.timeout_s, metadata=md)
         )
-        return SeatClient(self, Joined(response.match_id, response.seat, response.token))
+        joined = Joined(
+            response.match_id,
+            response.seat,
+            response.token,
+            response.match.seed_commitment,
+            request.entropy,
+        )
+        return SeatClient(self, joined)
 
     def seat(self, match_id: str, seat: int, token: str) -> SeatClient:
         """A handle for a seat already claimed (resume after a restart)."""
@@ -446,6 +460,8 @@ class SeatClient:
         self.match_id = joined.match_id
         self.seat = joined.seat
         self.token = joined.token
+        self.commitment = joined.commitment
+        self.entropy = joined.entropy
 
     async def get(self) -> match_service_pb2.GetMatchResponse:
         return await self.client.get(self.match_id, self.token)

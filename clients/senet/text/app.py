@@ -131,6 +131,18 @@ class Session:
             return None
         return self._command("--rematch", self.match_id, f"--token={self.seat.token}")
 
+    def verify_command(self, seed_chosen: bool) -> str:
+        """The command that checks this finished match's deal (``senet verify``),
+        with the commitment this seat saw and the entropy it sent, where known
+        (a chosen seed's deal owes nothing to the seat's entropy)."""
+        words = [program(), "verify", "--server", self.server, self.match_id]
+        seat = self.seat
+        if seat is not None and seat.commitment:
+            words += ["--commitment", seat.commitment]
+        if seat is not None and seat.entropy and not seed_chosen:
+            words += ["--entropy", seat.entropy]
+        return " ".join(words)
+
     async def rematch(self) -> Session:
         """Ask for this match's rematch: the session of the seat kept there."""
         if self.seat is None:
@@ -578,6 +590,7 @@ class TextApp:
             self.print(*renderer.final_score_lines(view, self.summary, self.viewer, self.charset))
         elif self.summary is not None:
             self.print(f"Final scores: {list(self.summary.scores)}")
+        self._print_verify()
         self._print_rematch()
         return 0
 
@@ -601,6 +614,13 @@ class TextApp:
         if (item.text or "").strip().lower() != "rematch":
             return None
         return await self.session.rematch()
+
+    def _print_verify(self) -> None:
+        """How anyone checks that a finished match was dealt fairly."""
+        summary = self.summary
+        if summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED:
+            self.print("Check that the deal was fair with:")
+            self.print_command(self.session.verify_command(summary.seed_chosen))
 
     def _print_rematch(self) -> None:
         """How a player of a finished match plays it again."""

@@ -162,6 +162,8 @@ def _print_resume(
     console: Console, session: Session, summary: match_pb2.MatchSummary | None
 ) -> None:
     if summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED:
+        verify = session.verify_command(summary.seed_chosen)
+        _say(console, f"Check that the deal was fair with:\n  {verify}")
         rematch = session.rematch_command()
         if rematch is not None:
             _say(console, f"Play a rematch (seats move on by one) with:\n  {rematch}")

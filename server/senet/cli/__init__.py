@@ -26,6 +26,7 @@ from senet.cli import ladder as ladder_cli
 from senet.cli import leaderboard as leaderboard_cli
 from senet.cli import matches as matches_cli
 from senet.cli import tournament as tournament_cli
+from senet.cli import verify as verify_cli
 from senet.cli.beside import embedded_bot_workers, embedded_server
 from senet.service import logs
 from senet.service import probe as health_probe
@@ -72,6 +73,10 @@ def main(argv: list[str] | None = None) -> int:
     ladder_cli.add_arguments(ladder)
     tournament = commands.add_parser("tournament", help="run a tournament of bots and players")
     tournament_cli.add_arguments(tournament)
+    verify = commands.add_parser(
+        "verify", help="check a finished match's fairness: seed commitment, deal, replay"
+    )
+    verify_cli.add_arguments(verify)
     args = parser.parse_args(argv)
     if isinstance(sys.stdout, io.TextIOWrapper):
         # Progress lines of long-running commands reach a pipe (a log, a test) as
@@ -114,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
         return ladder_cli.run(args)
     if args.command == "tournament":
         return tournament_cli.run(args)
+    if args.command == "verify":
+        return verify_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":

@@ -1,0 +1,111 @@
+"""``senet verify``: a player checks a finished match's deal from the terminal.
+
+A ``senet serve`` child process hosts the matches; the command runs as its user
+runs it, in a child process, and is judged by its output and exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from senet.client import SeatClient, SenetClient
+from tests.sync import run_sync
+from tests.text.conftest import REPO
+
+
+@dataclass
+class Finished:
+    """A finished Pebbles match and what its first seat's player kept."""
+
+    match_id: str
+    commitment: str
+    entropy: str
+
+
+async def _play(seats: list[SeatClient], senet: SenetClient, match_id: str) -> None:
+    while True:
+        summary = (await senet.get(match_id)).match
+        if not summary.HasField("current_seat"):
+            return
+        seat = seats[summary.current_seat]
+        legal = await seat.legal_actions()
+        await seat.submit(legal.actions[0].notation, expected_version=legal.version)
+
+
+async def _finished(address: str, seed: int | None = None) -> Finished:
+    async with SenetClient(address) as senet:
+        match_id = await senet.create_match("pebbles", 2, seed=seed)
+        seats = [await senet.join(match_id, "Ada"), await senet.join(match_id, "Bob")]
+        await _play(seats, senet, match_id)
+    return Finished(match_id, seats[0].commitment, seats[0].entropy)
+
+
+def verify(address: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", "--server", address, *args],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_a_player_verifies_the_deal_of_a_fair_match(server_address: str) -> None:
+    match = run_sync(_finished(server_address))
+    assert len(match.commitment) == 64 and len(match.entropy) == 32
+    done = verify(
+        server_address,
+        match.match_id,
+        "--commitment",
+        match.commitment,
+        "--entropy",
+        match.entropy,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("✔ played under Pebbles rules version 1")
+    assert "✔ it equals the commitment published at creation" in lines
+    assert "✔ the deal combines that seed with every seat's entropy" in lines
+    assert "✔ the replay reaches the server's final scores" in lines
+    assert f"✔ your seat's entropy {match.entropy[:16]} is one the deal combines" in lines
+    assert lines[-1] == f"Match {match.match_id}: fair."
+    assert "server shows now" not in done.stdout
+
+    another = "0" * 64
+    tampered = verify(server_address, match.match_id, "--commitment", another)
+    assert tampered.returncode == 1
+    assert "✘ it equals the commitment published at creation" in tampered.stdout
+    assert tampered.stdout.splitlines()[-1] == f"Match {match.match_id}: NOT VERIFIED."
+
+    stranger = verify(server_address, match.match_id, "--entropy", "f" * 32)
+    assert stranger.returncode == 1
+    assert f"✘ your seat's entropy {'f' * 16} is one the deal combines" in stranger.stdout
+    assert "the commitment the server shows now" in stranger.stdout
+
+    exported = verify(server_address, match.match_id, "--json")
+    assert exported.returncode == 0
+    data = json.loads(exported.stdout)
+    assert data["game_id"] == "pebbles" and data["rules_version"] == 1
+    assert data["seed_commitment"] == match.commitment
+    assert match.entropy in data["seat_entropy"]
+
+
+def test_a_chosen_seed_owes_nothing_to_the_seats(server_address: str) -> None:
+    match = run_sync(_finished(server_address, seed=7))
+    done = verify(server_address, match.match_id, "--commitment", match.commitment)
+    assert done.returncode == 0, done.stdout
+    assert "✔ the seed was chosen by the match's creator (a practice match)" in done.stdout
+    mine = verify(server_address, match.match_id, "--entropy", match.entropy)
+    assert mine.returncode == 1  # the deal did not combine it
+
+
+def test_nothing_is_checked_before_the_end(server_address: str) -> None:
+    async def waiting() -> str:
+        async with SenetClient(server_address) as senet:
+            return await senet.create_match("pebbles", 2)
+
+    done = verify(server_address, run_sync(waiting()))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("senet verify: MATCH_NOT_FINISHED: ")
+    unknown = verify(server_address, "0123456789abcdef")
+    assert unknown.returncode == 2 and "MATCH_NOT_FOUND" in unknown.stderr
