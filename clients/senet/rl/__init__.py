@@ -10,7 +10,9 @@ build on it for every game alike:
   Gymnasium environment for single-agent libraries;
 * :mod:`senet.rl.openspiel`: each game as an OpenSpiel game;
 * :mod:`senet.rl.policy`: a policy (observation and mask to an action index) as a
-  bot strategy, so a trained agent plays hosted seats and arena matches.
+  bot strategy, so a trained agent plays hosted seats and arena matches;
+* :mod:`senet.rl.dataset`: played matches (``senet export``) as each decision's
+  observation, mask, action and reward, for learning from people and the ladder.
 
 Heavy libraries (numpy, gymnasium, pettingzoo) come with the ``rl`` extra and are
 imported by the adapters only; the encodings are standard library.

@@ -29,6 +29,9 @@ from pettingzoo import AECEnv
 from senet.games import GameState, Rng, get_game
 from senet.rl.encoding import TensorWriter, action_space, bounded_options, observation_encoder
 from senet.rl.render import table_image, table_text
+from senet.rl.rewards import final_rewards
+
+__all__ = ["SenetEnv", "agent_name", "env", "final_rewards"]
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
@@ -37,16 +40,6 @@ DEFAULT_SEED = 0
 def agent_name(seat: int) -> str:
     """The PettingZoo agent of ``seat``."""
     return f"seat_{seat}"
-
-
-def final_rewards(state: GameState) -> list[float]:
-    """Each seat's reward for a finished match: (seats beaten - seats ahead) / (seats - 1)."""
-    ranking = state.ranking()
-    others = max(1, len(ranking) - 1)
-    return [
-        (sum(place < other for other in ranking) - sum(other < place for other in ranking)) / others
-        for place in ranking
-    ]
 
 
 class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]

@@ -22,6 +22,7 @@ import sys
 
 from senet.arena import cli as arena_cli
 from senet.bots import worker
+from senet.cli import export as export_cli
 from senet.cli import ladder as ladder_cli
 from senet.cli import leaderboard as leaderboard_cli
 from senet.cli import matches as matches_cli
@@ -77,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         "verify", help="check a finished match's fairness: seed commitment, deal, replay"
     )
     verify_cli.add_arguments(verify)
+    export = commands.add_parser(
+        "export", help="finished matches as JSON Lines (options, seeds, every action, results)"
+    )
+    export_cli.add_arguments(export)
     args = parser.parse_args(argv)
     if isinstance(sys.stdout, io.TextIOWrapper):
         # Progress lines of long-running commands reach a pipe (a log, a test) as
@@ -121,6 +126,8 @@ def _run(args: argparse.Namespace) -> int:
         return tournament_cli.run(args)
     if args.command == "verify":
         return verify_cli.run(args)
+    if args.command == "export":
+        return export_cli.run(args)
     if args.command == "health":
         return health_probe.run(args)
     if args.command == "serve":

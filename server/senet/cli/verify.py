@@ -10,8 +10,8 @@ seat's entropy (``--entropy``: the player's own is among them), and the replay
 from that deal reaches the server's final scores. ``senet play`` prints the
 command, with the player's commitment and entropy, when a match ends.
 
-``--json`` prints the export itself (protobuf JSON names), for those who keep
-matches or check them with their own tools.
+``senet export`` prints the export itself, for those who keep matches or check
+them with their own tools.
 
 Exit status: 0 every check held; 1 a check failed; 2 nothing was checked (a bad
 command line, a match that is unknown or unfinished, a server out of reach, or a
@@ -23,11 +23,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
-
-from google.protobuf import json_format
 
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
@@ -55,9 +52,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "server shows now, which proves less)",
     )
     parser.add_argument("--entropy", default="", help="the entropy your seat sent when it joined")
-    parser.add_argument(
-        "--json", action="store_true", help="print the export as JSON and check nothing"
-    )
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
 
 
@@ -96,12 +90,6 @@ def run(args: argparse.Namespace) -> int:
     except SenetRpcError as exc:
         print(f"senet verify: {describe_error(exc)}", file=sys.stderr)
         return NOT_CHECKED
-    if args.json:
-        data = json_format.MessageToDict(
-            export, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-        )
-        print(json.dumps(data, indent=2))
-        return VERIFIED
     mismatch = fairness.rules_mismatch(export)
     if mismatch is not None:
         print(f"Not checked: {mismatch}.")

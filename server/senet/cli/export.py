@@ -1,0 +1,106 @@
+"""``senet export``: finished matches as JSON Lines, for those who keep or study them.
+
+Each line is one match: ``{"match_id": ..., "export": {...}}``, the export being
+``ExportMatchResponse`` in protobuf's JSON form (proto field names; 64-bit
+numbers as strings): options, seeds, every seat's entropy, the rules version,
+every action with who chose it, the final scores and places. Matches are named
+on the command line, or read from the lobby: the newest finished ones first, of
+one game with ``--game``. Unlisted matches are not in the lobby, so only those
+who name them export them.
+
+``senet.rl.dataset`` replays such a file into each decision's observation,
+action mask and chosen action (docs/learning.md), and ``senet verify`` checks one
+match's deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from typing import IO, Any
+
+from google.protobuf import json_format
+
+from senet.client.client import SenetClient, describe_error
+from senet.client.errors import SenetRpcError
+from senet.text.cli import DEFAULT_SERVER
+from senet.v1 import match_service_pb2
+
+DEFAULT_LIMIT = 100
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``senet export`` options to ``parser``."""
+    parser.add_argument(
+        "match_ids", nargs="*", metavar="MATCH_ID", help="the matches (default: the lobby's)"
+    )
+    parser.add_argument(
+        "--server",
+        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
+        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
+    )
+    parser.add_argument("--game", default="", help="the lobby's matches of this game only")
+    count = parser.add_mutually_exclusive_group()
+    count.add_argument(
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        help=f"the lobby's newest finished matches, at most this many (default {DEFAULT_LIMIT})",
+    )
+    count.add_argument("--all", action="store_true", help="every finished match of the lobby")
+    parser.add_argument("--out", help="write to this file (default: standard output)")
+    parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
+
+
+def export_data(export: match_service_pb2.ExportMatchResponse) -> dict[str, Any]:
+    """An export as JSON data: protobuf's JSON form, with the proto's field names
+    and every field, defaults included."""
+    return json_format.MessageToDict(
+        export, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
+    )
+
+
+async def _match_ids(client: SenetClient, args: argparse.Namespace) -> AsyncIterator[str]:
+    if args.match_ids:
+        for match_id in args.match_ids:
+            yield match_id
+        return
+    async for listing in client.list_matches(
+        game_id=args.game, status="finished", limit=None if args.all else args.limit
+    ):
+        yield listing.match_id
+
+
+async def _write(args: argparse.Namespace, out: IO[str]) -> int:
+    """Write each match's line; how many were written."""
+    written = 0
+    async with SenetClient(args.server, tls_ca=args.tls_ca) as client:
+        async for match_id in _match_ids(client, args):
+            export = await client.export(match_id)
+            line = {"match_id": match_id, "export": export_data(export)}
+            out.write(json.dumps(line, separators=(",", ":")) + "\n")
+            written += 1
+    return written
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``senet export``; returns the exit status."""
+    if not args.all and args.limit < 1:
+        print("senet export: --limit must be at least 1", file=sys.stderr)
+        return 2
+    out = sys.stdout if args.out is None else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
+    try:
+        written = asyncio.run(_write(args, out))
+    except SenetRpcError as exc:
+        print(f"senet export: {describe_error(exc)}", file=sys.stderr)
+        return 1
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if args.out is not None:
+        print(f"senet export: {written} match(es) written to {args.out}", file=sys.stderr)
+    return 0

@@ -1,0 +1,68 @@
+"""``senet export``: finished matches as JSON Lines, read back as training data by
+``senet.rl.dataset``. A ``senet serve`` child process hosts the matches; the
+command runs as its user runs it, in a child process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from senet.client import SenetClient
+from senet.rl import dataset
+from tests.sync import run_sync
+from tests.text.conftest import REPO
+from tests.text.test_verify_cli import _play
+
+
+async def _host(address: str) -> tuple[list[str], str, str]:
+    """Two finished listed matches (oldest first), a finished unlisted one, and one
+    still waiting for a player."""
+    finished = []
+    async with SenetClient(address) as senet:
+        for unlisted in (False, False, True):
+            match_id = await senet.create_match("pebbles", 2, unlisted=unlisted)
+            seats = [await senet.join(match_id, "Ada"), await senet.join(match_id, "Bob")]
+            await _play(seats, senet, match_id)
+            finished.append(match_id)
+        waiting = await senet.create_match("pebbles", 2)
+    return finished[:2], finished[2], waiting
+
+
+def export(address: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "senet.cli", "export", "--server", address, *args],
+        cwd=REPO, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+
+
+def test_finished_matches_are_exported_and_read_back_as_decisions(
+    server_address: str, tmp_path: Path
+) -> None:
+    listed, unlisted, waiting = run_sync(_host(server_address))
+    path = tmp_path / "matches.jsonl"
+    done = export(server_address, "--game", "pebbles", "--out", str(path))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == f"senet export: 2 match(es) written to {path}\n"
+    read = list(dataset.read(path))
+    assert [match_id for match_id, _ in read] == listed[::-1]  # newest first, no unlisted
+    for match_id, exported in read:
+        decisions = dataset.decisions(match_id, exported)
+        assert len(decisions) == len(exported.actions) > 0
+        assert {d.origin for d in decisions} == {"seat"}
+        assert all(d.action_mask[d.action] == 1 for d in decisions)
+        assert sorted({d.reward for d in decisions}) in ([-1.0, 1.0], [0.0])
+
+    newest = export(server_address, "--limit", "1")
+    lines = newest.stdout.splitlines()
+    assert newest.returncode == 0 and len(lines) == 1
+    assert json.loads(lines[0])["match_id"] == listed[-1]
+
+    named = export(server_address, unlisted)
+    record = json.loads(named.stdout)
+    assert record["match_id"] == unlisted and record["export"]["game_id"] == "pebbles"
+    assert record["export"]["rules_version"] == 1
+
+    refused = export(server_address, waiting)
+    assert refused.returncode == 1 and "MATCH_NOT_FINISHED" in refused.stderr
