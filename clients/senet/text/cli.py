@@ -27,13 +27,18 @@ from senet.client.options import parse_options
 DEFAULT_SERVER = "127.0.0.1:50051"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the ``senet play`` options to ``parser``."""
+def add_server_argument(parser: argparse.ArgumentParser) -> None:
+    """``--server``, as every command that calls a server takes it (env SENET_SERVER)."""
     parser.add_argument(
         "--server",
         default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
         help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``senet play`` options to ``parser``."""
+    add_server_argument(parser)
     how = parser.add_mutually_exclusive_group()
     how.add_argument(
         "--new", metavar="GAME", type=str.lower, help="create a match of GAME (e.g. mykerinos)"

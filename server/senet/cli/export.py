@@ -18,16 +18,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from typing import IO, Any
 
 from google.protobuf import json_format
 
+from senet.cli.counts import add_count_arguments, count_of
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.v1 import match_service_pb2
 
 DEFAULT_LIMIT = 100
@@ -38,20 +38,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "match_ids", nargs="*", metavar="MATCH_ID", help="the matches (default: the lobby's)"
     )
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
+    add_server_argument(parser)
     parser.add_argument("--game", default="", help="the lobby's matches of this game only")
-    count = parser.add_mutually_exclusive_group()
-    count.add_argument(
-        "--limit",
-        type=int,
-        default=DEFAULT_LIMIT,
-        help=f"the lobby's newest finished matches, at most this many (default {DEFAULT_LIMIT})",
+    add_count_arguments(
+        parser,
+        DEFAULT_LIMIT,
+        "the lobby's newest finished matches, at most this many",
+        "every finished match of the lobby",
     )
-    count.add_argument("--all", action="store_true", help="every finished match of the lobby")
     parser.add_argument("--out", help="write to this file (default: standard output)")
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
 
@@ -70,7 +64,7 @@ async def _match_ids(client: SenetClient, args: argparse.Namespace) -> AsyncIter
             yield match_id
         return
     async for listing in client.list_matches(
-        game_id=args.game, status="finished", limit=None if args.all else args.limit
+        game_id=args.game, status="finished", limit=count_of(args)
     ):
         yield listing.match_id
 
@@ -89,9 +83,6 @@ async def _write(args: argparse.Namespace, out: IO[str]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``senet export``; returns the exit status."""
-    if not args.all and args.limit < 1:
-        print("senet export: --limit must be at least 1", file=sys.stderr)
-        return 2
     out = sys.stdout if args.out is None else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     try:
         written = asyncio.run(_write(args, out))

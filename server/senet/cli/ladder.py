@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import textwrap
 import time
@@ -38,7 +37,7 @@ from senet.cli.bot_calls import (
 )
 from senet.cli.ladder_join import add_join_arguments, run_join
 from senet.text.bot_state import bench_words, match_bots, worker_words
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
 
@@ -50,11 +49,7 @@ LEADERS_ASKED = 10
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet ladder`` subcommands to ``parser``."""
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
+    add_server_argument(parser)
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
     actions = parser.add_subparsers(dest="ladder_command", required=True)
     start = actions.add_parser("start", help="start a ladder and host built-in bots on it")

@@ -13,15 +13,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 
 from google.protobuf import json_format
 
+from senet.cli.counts import add_count_arguments, count_of
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
 from senet.client.players import PlayerClient
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.v1 import player_service_pb2 as pb
 
 DEFAULT_LIMIT = 20
@@ -30,19 +30,8 @@ DEFAULT_LIMIT = 20
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet leaderboard`` options to ``parser``."""
     parser.add_argument("game", help="the game (e.g. mykerinos)")
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
-    count = parser.add_mutually_exclusive_group()
-    count.add_argument(
-        "--limit",
-        type=int,
-        default=DEFAULT_LIMIT,
-        help=f"show the best N (default {DEFAULT_LIMIT})",
-    )
-    count.add_argument("--all", action="store_true", help="every ranked player")
+    add_server_argument(parser)
+    add_count_arguments(parser, DEFAULT_LIMIT, "show the best N", "every ranked player")
     parser.add_argument(
         "--seats",
         type=int,
@@ -56,7 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 async def _entries(args: argparse.Namespace) -> list[pb.LeaderboardEntry]:
     async with SenetClient(args.server, tls_ca=args.tls_ca) as client:
         players = PlayerClient(client)
-        limit = None if args.all else args.limit
+        limit = count_of(args)
         return [entry async for entry in players.leaderboard(args.game, limit, args.seats)]
 
 
@@ -74,9 +63,6 @@ def table(entries: list[pb.LeaderboardEntry]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``senet leaderboard``; returns the exit status."""
-    if not args.all and args.limit < 1:
-        print("senet leaderboard: --limit must be at least 1", file=sys.stderr)
-        return 2
     try:
         entries = asyncio.run(_entries(args))
     except SenetRpcError as exc:

@@ -17,10 +17,11 @@ from typing import get_args
 
 from google.protobuf import json_format
 
+from senet.cli.counts import add_count_arguments, count_of
 from senet.client.client import MatchStatusName, SenetClient, describe_error
 from senet.client.errors import SenetRpcError
 from senet.text import drawing
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.text.lobby import listing_table, variant_names
 from senet.v1 import match_service_pb2
 
@@ -29,11 +30,7 @@ DEFAULT_LIMIT = 20
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet matches`` options to ``parser``."""
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
+    add_server_argument(parser)
     parser.add_argument("--game", default="", help="only matches of this game")
     parser.add_argument(
         "--status", choices=get_args(MatchStatusName), help="only matches with this status"
@@ -53,14 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const=False,
         help="only matches without an open seat",
     )
-    count = parser.add_mutually_exclusive_group()
-    count.add_argument(
-        "--limit",
-        type=int,
-        default=DEFAULT_LIMIT,
-        help=f"show at most this many (default {DEFAULT_LIMIT})",
-    )
-    count.add_argument("--all", action="store_true", help="page through every match")
+    add_count_arguments(parser, DEFAULT_LIMIT, "show at most this many", "page through every match")
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument(
         "--no-color",
@@ -83,7 +73,7 @@ async def _listings(
                 game_id=args.game,
                 status=args.status,
                 has_open_seat=args.has_open_seat,
-                limit=None if args.all else args.limit,
+                limit=count_of(args),
             )
         ]
         variants = {} if args.json else variant_names(await client.list_games())
@@ -92,9 +82,6 @@ async def _listings(
 
 def run(args: argparse.Namespace) -> int:
     """Run ``senet matches``; returns the exit status."""
-    if not args.all and args.limit < 1:
-        print("senet matches: --limit must be at least 1", file=sys.stderr)
-        return 2
     try:
         listings, variants = asyncio.run(_listings(args))
     except SenetRpcError as exc:

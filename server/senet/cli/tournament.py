@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 
 from google.protobuf import json_format
 
@@ -27,7 +26,7 @@ from senet.cli.bot_calls import (
     retire_keys,
     run_calls,
 )
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc
 
@@ -36,11 +35,7 @@ _FORMATS = {"swiss": lpb.TOURNAMENT_FORMAT_SWISS, "round-robin": lpb.TOURNAMENT_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet tournament`` subcommands to ``parser``."""
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
+    add_server_argument(parser)
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
     actions = parser.add_subparsers(dest="tournament_command", required=True)
     create = actions.add_parser("create", help="create a tournament, host its built-in bots")

@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
 from senet.codec import fairness
 from senet.games.errors import GameError
-from senet.text.cli import DEFAULT_SERVER
+from senet.text.cli import add_server_argument
 from senet.v1 import match_service_pb2
 
 #: Exit statuses.
@@ -40,11 +39,7 @@ VERIFIED, CHECK_FAILED, NOT_CHECKED = 0, 1, 2
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``senet verify`` options to ``parser``."""
     parser.add_argument("match_id", help="the finished match to check")
-    parser.add_argument(
-        "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
-    )
+    add_server_argument(parser)
     parser.add_argument(
         "--commitment",
         default="",
