@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from google.protobuf import json_format
 
 from senet.codec import options_to_proto
+from senet.codec.exports import export_record
 from senet.games import get_game
 from senet.rl import dataset
 from senet.rl.pettingzoo import SenetEnv, env
@@ -89,11 +89,8 @@ def test_a_file_of_matches_is_read_and_other_rules_are_skipped(tmp_path: Path) -
     older.rules_version += 1
     other_game, _, _ = _played("archeos", seed=5)
     path = tmp_path / "matches.jsonl"
-    lines: list[dict[str, Any]] = [
-        {
-            "match_id": match_id,
-            "export": json_format.MessageToDict(export, preserving_proto_field_name=True),
-        }
+    lines = [
+        export_record(match_id, export)
         for match_id, export in (("kept", kept), ("older", older), ("other", other_game))
     ]
     lines[0]["export"]["a_field_of_a_newer_server"] = 1

@@ -16,6 +16,7 @@ import pytest
 
 from senet.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
+from senet.codec.exports import record_export
 from senet.games import get_game
 from senet.games.interface import Action, GameState
 from senet.text.renderer import origin_note
@@ -230,6 +231,27 @@ async def test_a_finished_match_replays_with_its_seed_commitment_verified(
     assert first["step"] == 0 and first["status"] == "active" and first["actions"] == []
     assert last["status"] == "finished" and last["final"]
     assert "Your hand" not in last["board"]
+
+
+async def test_a_finished_match_is_downloaded_as_senet_export_writes_it(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("mykerinos", 2, seed=13)
+        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
+        await _play_to_the_end(senet, match_id, seats, pick=0)
+        export = await senet.export(match_id)
+    page = (await web.get(f"/matches/{match_id}/replay")).text
+    assert f"href='/matches/{match_id}/export.json' download" in page
+    response = await web.get(f"/matches/{match_id}/export.json")
+    assert response.status_code == 200
+    assert response.headers["content-disposition"] == (
+        f'attachment; filename="senet-{match_id}.json"'
+    )
+    assert record_export(response.json()) == (match_id, export)
+    waiting = (await create_by_form(web)).headers["location"].split("/")[2]
+    refused = await web.get(f"/matches/{waiting}/export.json")
+    assert refused.status_code == 409 and refused.json()["error"]
 
 
 async def test_an_unfinished_match_cannot_be_replayed(web: httpx.AsyncClient) -> None:

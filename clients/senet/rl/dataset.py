@@ -25,9 +25,9 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from google.protobuf import json_format
 
 from senet.codec import fairness, options_from_proto
+from senet.codec.exports import record_export
 from senet.games import GameState, get_game
 from senet.rl.encoding import action_space, observation_encoder
 from senet.rl.rewards import final_rewards
@@ -125,11 +125,7 @@ def read(path: str | Path) -> Iterator[tuple[str, ms.ExportMatchResponse]]:
     with open(path, encoding="utf-8") as lines:
         for line in lines:
             if line.strip():
-                record = json.loads(line)
-                export = json_format.ParseDict(
-                    record["export"], ms.ExportMatchResponse(), ignore_unknown_fields=True
-                )
-                yield str(record["match_id"]), export
+                yield record_export(json.loads(line))
 
 
 def matches(

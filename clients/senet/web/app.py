@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 
 from senet.client import SenetClient
 from senet.client.errors import SenetRpcError
+from senet.codec.exports import export_record
 from senet.text.seat_names import rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
@@ -391,6 +392,18 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         step = request.path_params.get("step")
         return JSONResponse(loaded.summary_data() if step is None else loaded.frame(int(step)))
 
+    async def export(request: Request) -> Response:
+        """A finished match's export as a JSON file (the record ``senet export`` writes)."""
+        match_id = _match_id(request)
+        if match_id is None:
+            return JSONResponse({"error": "not a match id"}, 404)
+        try:
+            exported = await web.senet.export(match_id)
+        except SenetRpcError as error:
+            return JSONResponse({"error": human(error)}, 409)
+        attachment = {"Content-Disposition": f'attachment; filename="senet-{match_id}.json"'}
+        return JSONResponse(export_record(match_id, exported), headers=attachment)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
@@ -420,6 +433,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/rematch", rematch, methods=["GET", "POST"]),
         Route("/matches/{match_id}/replay/info", replay),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay),
+        Route("/matches/{match_id}/export.json", export),
         *queue.routes(web),
         *ladder_pages.routes(),
         Mount("/static", static, name="static"),

@@ -79,7 +79,10 @@ def match_page(title: str, csrf: str, kind: str, match_id: str) -> str:
         )
         verify = (
             "<section class='replay' aria-label='Replay'><h2>Replay</h2>"
-            "<div id='verify' class='verify'>Checking the seed commitment…</div></section>"
+            "<div id='verify' class='verify'>Checking the seed commitment…</div>"
+            f"<p><a href='/matches/{escape(match_id, quote=True)}/export.json' download>"
+            "Download the match</a> (its export as JSON: seeds, every action, results, "
+            "as <code>senet export</code> writes it)</p></section>"
         )
     main = _template("match.html").substitute(replay_bar=bar, replay_controls=verify)
     return page(title, main, csrf, kind, match_id)

@@ -1,8 +1,8 @@
 """``senet export``: finished matches as JSON Lines, for those who keep or study them.
 
-Each line is one match: ``{"match_id": ..., "export": {...}}``, the export being
-``ExportMatchResponse`` in protobuf's JSON form (proto field names; 64-bit
-numbers as strings): options, seeds, every seat's entropy, the rules version,
+Each line is one match's record (:mod:`senet.codec.exports`): ``{"match_id": ...,
+"export": {...}}``, the export being ``ExportMatchResponse`` in protobuf's JSON
+form: options, seeds, every seat's entropy, the rules version,
 every action with who chose it, the final scores and places. Matches are named
 on the command line, or read from the lobby: the newest finished ones first, of
 one game with ``--game``. Unlisted matches are not in the lobby, so only those
@@ -20,15 +20,13 @@ import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
-from typing import IO, Any
-
-from google.protobuf import json_format
+from typing import IO
 
 from senet.cli.counts import add_count_arguments, count_of
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
+from senet.codec.exports import export_record
 from senet.text.cli import add_server_argument
-from senet.v1 import match_service_pb2
 
 DEFAULT_LIMIT = 100
 
@@ -50,14 +48,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tls-ca", help="PEM file of the server's CA (enables TLS)")
 
 
-def export_data(export: match_service_pb2.ExportMatchResponse) -> dict[str, Any]:
-    """An export as JSON data: protobuf's JSON form, with the proto's field names
-    and every field, defaults included."""
-    return json_format.MessageToDict(
-        export, preserving_proto_field_name=True, always_print_fields_with_no_presence=True
-    )
-
-
 async def _match_ids(client: SenetClient, args: argparse.Namespace) -> AsyncIterator[str]:
     if args.match_ids:
         for match_id in args.match_ids:
@@ -75,7 +65,7 @@ async def _write(args: argparse.Namespace, out: IO[str]) -> int:
     async with SenetClient(args.server, tls_ca=args.tls_ca) as client:
         async for match_id in _match_ids(client, args):
             export = await client.export(match_id)
-            line = {"match_id": match_id, "export": export_data(export)}
+            line = export_record(match_id, export)
             out.write(json.dumps(line, separators=(",", ":")) + "\n")
             written += 1
     return written
