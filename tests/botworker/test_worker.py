@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import logging
 import random
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -18,15 +20,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import grpc
 import pytest
 
-from senet.bots.worker import BotWorker
+from senet.bots.worker import BotWorker, rules_differences
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
+from senet.codec import game_info_to_proto
+from senet.games import Game, all_games, get_game
 from senet.service.server import RunningServer, create_server
 from senet.service.settings import Settings
 from senet.store import MatchStore
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
-from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
+from senet.v1 import bot_service_pb2, games_pb2, match_pb2, match_service_pb2
 from tests.conftest import STORE_BUDGET_S
 
 ADMIN = "test-admin-key"
@@ -288,3 +292,43 @@ async def test_a_clock_runs_for_each_seat_deciding_at_once(server: RunningServer
     assert all(s.clock.deadline_ms == mine for s in alone)
     last = seen[-1]
     assert 0 not in last.deciding_seats and last.clock.timeouts_in_row[0] >= 1
+
+
+@pytest.mark.parametrize("server", ["memory"], indirect=True)
+async def test_a_worker_says_which_games_the_server_plays_under_other_rules(
+    server: RunningServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker rebuilds each position with its own rules core: started against a
+    server of other rules (a rolling upgrade half done), it says so at once."""
+    infos = [game.info for game in all_games()]
+    assert rules_differences([game_info_to_proto(info) for info in infos]) == []
+    archeos = type(get_game("archeos"))
+    newer = dataclasses.replace(archeos.info, rules_version=archeos.info.rules_version + 1)
+    served = [game_info_to_proto(newer if info.id == "archeos" else info) for info in infos]
+    served.append(games_pb2.GameInfo(id="a-game-this-worker-lacks", rules_version=3))
+    sentence = (
+        f"the server plays Archeos Society rules version {newer.rules_version}, and this "
+        f"worker's rules core version {archeos.info.rules_version}: its archeos decisions "
+        "may be refused until both run the same release"
+    )
+    assert rules_differences(served) == [sentence]
+
+    monkeypatch.setattr(archeos, "info", newer)  # the in-process server's rules
+    monkeypatch.setattr("senet.bots.worker.get_game", lambda game_id: _older(game_id, archeos))
+    worker = BotWorker(f"127.0.0.1:{server.port}", admin_key=ADMIN, capacity=1)
+    stop = asyncio.Event()
+    with caplog.at_level(logging.WARNING, logger="senet.bots"):
+        running = asyncio.create_task(worker.run(stop))
+        await _wait_for(lambda: sentence in caplog.messages, 10, "the warning")
+        stop.set()
+        await asyncio.wait_for(running, 10)
+
+
+def _older(game_id: str, archeos: type[Game]) -> Game:
+    """This worker's rules core: Archeos one version behind the server's."""
+    game = get_game(game_id)
+    if game_id != "archeos":
+        return game
+    older = dataclasses.replace(archeos.info, rules_version=archeos.info.rules_version - 1)
+    older_archeos: type[Game] = type("OlderArcheos", (archeos,), {"info": older})
+    return older_archeos()

@@ -39,8 +39,10 @@ from senet.client.client import (
 from senet.client.errors import SenetRpcError
 from senet.client.turns import decides_at
 from senet.codec import options_from_proto
+from senet.games import get_game
+from senet.games.errors import UnknownGameError
 from senet.games.interface import OptionValue
-from senet.v1 import bot_service_pb2, match_pb2, match_service_pb2
+from senet.v1 import bot_service_pb2, games_pb2, match_pb2, match_service_pb2
 
 log = logging.getLogger("senet.bots")
 SeatKey = tuple[str, int]
@@ -51,6 +53,26 @@ CREDENTIALS = (
     "Give it the server's worker key (--worker-key or SENET_WORKER_KEY) or its admin key "
     "(--admin-key or SENET_ADMIN_KEY)."
 )
+
+
+def rules_differences(games: Sequence[games_pb2.GameInfo]) -> list[str]:
+    """A sentence for each game the server plays under another version of its rules
+    than this worker's rules core: the worker's forward model, rebuilt from the
+    seat's view, would misjudge its positions (a rolling upgrade half done, or a
+    worker of another release)."""
+    found = []
+    for info in games:
+        try:
+            local = get_game(info.id).info
+        except UnknownGameError:
+            continue
+        if info.rules_version and info.rules_version != local.rules_version:
+            found.append(
+                f"the server plays {local.name} rules version {info.rules_version}, and this "
+                f"worker's rules core version {local.rules_version}: its {info.id} decisions "
+                "may be refused until both run the same release"
+            )
+    return found
 
 
 class WorkerRefused(Exception):
@@ -174,6 +196,7 @@ class BotWorker:
         """
         stop = stop or asyncio.Event()
         client = self.make_client()
+        await self._warn_of_rules(client)
         bots = BotClient(client, self.worker_id)
         renewer = asyncio.create_task(self._renew_forever(bots, stop))
         try:
@@ -201,6 +224,16 @@ class BotWorker:
             await asyncio.gather(renewer, *self.playing.values(), return_exceptions=True)
             self.playing.clear()
             await client.close()
+
+    async def _warn_of_rules(self, client: SenetClient) -> None:
+        """Log each game whose rules the server plays in another version than this
+        worker (nothing when the server cannot be asked now: the loop retries it)."""
+        try:
+            games = await client.list_games()
+        except SenetRpcError:
+            return
+        for sentence in rules_differences(games):
+            log.warning("%s", sentence)
 
     def make_client(self) -> SenetClient:
         """The client the worker calls the server with (a hosted bot's adds its key)."""
