@@ -38,9 +38,8 @@ def _entry(
     seats: dict[int, str],
     control: TimeControl | None = None,
     version: int = 4,
-    rules_version: int | None = None,
+    dealt: int | None = None,
 ) -> CachedMatch:
-    rules = get_game(GAME).info.rules_version if rules_version is None else rules_version
     meta = MatchMeta(
         game_id=GAME,
         options={},
@@ -51,11 +50,11 @@ def _entry(
         commitment="c",
         created_at=CREATED,
         time_control=None if control is None else control.to_data(),
-        rules_version=rules,
     )
     state = get_game(GAME).new_match(len(plans), {}, 7)
     clock = None if control is None else Clock.initial(control, len(plans))
-    return CachedMatch(version, meta, seats, state, clock=clock)
+    dealt = get_game(GAME).info.rules_version if dealt is None else dealt
+    return CachedMatch(version, meta, seats, state, clock=clock, dealt=dealt)
 
 
 def _record(
@@ -75,24 +74,25 @@ def test_a_commit_writes_the_action_on_top_of_the_entry_s_version() -> None:
     assert (request.expected_version, request.request_key, request.status) == (4, "0:r1", "active")
     assert (request.seat, request.seat_claim_json) == (0, ANN)
     assert request.events_json == plan.record.to_json()
-    assert request.log_entry_json == plan.record.log_entry_json("r1", NOW)
     rules = get_game(GAME).info.rules_version
-    head = HeadDocument(entry.state.snapshot_data(), NOW, None, rules)
+    assert request.log_entry_json == plan.record.log_entry_json("r1", NOW, rules)
+    head = HeadDocument(entry.state.snapshot_data(), NOW, None, rules, rules)
     assert request.snapshot_json == head.to_json()
     assert (plan.record.version, plan.record.request_id, plan.record.origin) == (5, "r1", "seat")
     assert (plan.clock, plan.posts) == (None, ())
 
 
-def test_an_action_under_other_rules_than_the_match_s_names_them_in_the_log() -> None:
-    """A match created before rules versions (0), or under older rules, played on
-    by this release: its log says which rules applied each action from then on."""
+def test_the_log_and_the_head_name_the_rules_and_the_deal_s_are_carried() -> None:
+    """A match dealt before rules versions (0), or under older rules, played on by
+    this release: its log says which rules applied each action from then on, and
+    each head keeps the version it was dealt under."""
     rules = get_game(GAME).info.rules_version
-    for created_under in (0, rules - 1):
-        entry = _entry([OPEN, OPEN], {0: ANN, 1: BOB}, rules_version=created_under)
+    for dealt in (0, rules - 1, rules):
+        entry = _entry([OPEN, OPEN], {0: ANN, 1: BOB}, dealt=dealt)
         plan = plan_commit(MATCH, entry, _record(entry, 0, 1), (0,), NOW, request_id="r1")
-        logged = logged_action(5, plan.request.log_entry_json, created_under)
-        assert logged.rules_version == rules
-        assert HeadDocument.from_json(plan.request.snapshot_json).rules == rules
+        assert logged_action(5, plan.request.log_entry_json).rules_version == rules
+        head = HeadDocument.from_json(plan.request.snapshot_json)
+        assert (head.rules, head.dealt) == (rules, dealt)
 
 
 def test_the_commit_checks_the_mover_s_claim_and_the_next_person_s() -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from senet.codec import fairness
 from senet.games import get_game
-from senet.service.records import HeadDocument, MatchMeta
+from senet.service.records import HeadDocument, MatchMeta, SeatClaim, UpdateRecord
 from senet.service.views import logged_action
 from senet.store import StoredMatch
 from tests.service.conftest import (
@@ -58,9 +58,11 @@ async def test_a_match_and_its_actions_name_the_rules_they_were_played_under(
     assert {logged.rules_version for logged in export.actions} == {version}
     assert fairness.rules_mismatch(export) is None
     replay_export(export)
-    store = deployment.store()
-    stored: StoredMatch = await store.load(match.match_id)
-    assert MatchMeta.from_json(stored.meta_json).rules_version == version
+    stored: StoredMatch = await deployment.store().load(match.match_id)
+    head = HeadDocument.from_json(stored.snapshot_json)
+    assert (head.rules, head.dealt) == (version, version)
+    # A replica of an older release reads the meta as it always did: no new key.
+    assert "rules" not in stored.meta_json
 
 
 async def test_an_upgrade_midway_is_recorded_and_an_older_replica_stands_aside(
@@ -117,16 +119,12 @@ async def test_a_match_created_before_rules_versions_is_replayed_as_before(
     await play_random([match], random.Random(5))
     export = await client.export(match.match_id)
     stored: StoredMatch = await deployment.store().load(match.match_id)
-    meta = MatchMeta.from_json(stored.meta_json)
-    old_meta = json.loads(dataclasses.replace(meta, rules_version=0).to_json())
-    assert "rules_version" not in old_meta
-    assert MatchMeta.from_json(json.dumps(old_meta)).rules_version == 0
     head = HeadDocument.from_json(stored.snapshot_json)
-    assert head.rules == meta.rules_version
-    assert HeadDocument.from_json(dataclasses.replace(head, rules=0).to_json()).rules == 0
+    old_head = json.loads(dataclasses.replace(head, rules=0, dealt=0).to_json())
+    assert "rules" not in old_head and "dealt" not in old_head
+    assert HeadDocument.from_json(json.dumps(old_head)).dealt == 0
     entry = '{"seat":1,"notation":"pass","request_id":"r","at":1.0}'
-    assert logged_action(3, entry, 0).rules_version == 0
-    assert logged_action(3, entry, 4).rules_version == 4
+    assert logged_action(3, entry).rules_version == 0
 
     export.rules_version = 0
     for logged in export.actions:
@@ -136,3 +134,31 @@ async def test_a_match_created_before_rules_versions_is_replayed_as_before(
     checks = dict(fairness.export_checks(export, match.commitment, final))
     assert checks["played before rules versions were recorded, replayed under Mykerinos's rules"]
     assert all(checks.values())
+
+
+async def test_records_of_a_newer_release_read_as_what_this_one_knows(
+    deployment: Deployment,
+) -> None:
+    """During a rolling upgrade a replica reads records a newer release wrote: the
+    fields it does not know are left, never a reason to call the match corrupt."""
+    server = await deployment.start()
+    client = deployment.client(server)
+    match = await seated_match(client, seats=2, game_id=GAME)
+    await play_random([match], random.Random(6), count=1)
+    store = deployment.store()
+    stored: StoredMatch = await store.load(match.match_id)
+
+    def newer(text: str) -> str:
+        return json.dumps({**json.loads(text), "a_field_of_a_newer_release": [1, 2]})
+
+    meta = json.loads(stored.meta_json)
+    meta["seats"] = [{**plan, "another": True} for plan in meta["seats"]]
+    assert MatchMeta.from_json(newer(json.dumps(meta))) == MatchMeta.from_json(stored.meta_json)
+    claim = stored.seats[0]
+    assert SeatClaim.from_json(newer(claim)) == SeatClaim.from_json(claim)
+    head = stored.snapshot_json
+    assert HeadDocument.from_json(newer(head)) == HeadDocument.from_json(head)
+    (batch,) = await store.events_after(match.match_id, 0)
+    assert UpdateRecord.from_json(newer(batch.events_json)) == UpdateRecord.from_json(
+        batch.events_json
+    )

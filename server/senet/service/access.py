@@ -223,16 +223,30 @@ def state_of(game: Game, stored: StoredMatch) -> GameState:
     is only the provisional deal shown while seats were open, and a started
     match's state is dealt here from the seats' entropy.
     """
-    meta = MatchMeta.from_json(stored.meta_json)
+    return dealt_state(game, stored)[0]
+
+
+def dealt_state(game: Game, stored: StoredMatch) -> tuple[GameState, int]:
+    """:func:`state_of`, and the version of the game's rules the match was dealt
+    under (0: dealt before versions were recorded). A fair match dealt here, as it
+    starts, is dealt under this replica's rules.
+
+    Raises:
+        RulesNewerThanReplica: the state was made under newer rules than this
+            replica's (:func:`check_rules`).
+    """
     head = HeadDocument.from_json(stored.snapshot_json)
-    check_rules(game, head.rules or meta.rules_version)
-    if stored.version == 0 and (
-        meta.fair_deal
-        and any(plan.kind == "open" for plan in meta.seats)
-        and is_started(meta, stored.seats)
-    ):
-        return game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
-    return game.state_from_data(head.state)
+    check_rules(game, head.rules)
+    if stored.version == 0:
+        meta = MatchMeta.from_json(stored.meta_json)
+        if (
+            meta.fair_deal
+            and any(plan.kind == "open" for plan in meta.seats)
+            and is_started(meta, stored.seats)
+        ):
+            state = game.new_match(meta.seat_count, meta.options, meta.deal_seed(stored.seats))
+            return state, game.info.rules_version
+    return game.state_from_data(head.state), head.dealt
 
 
 def check_rules(game: Game, made_under: int) -> None:
@@ -254,12 +268,14 @@ def check_rules(game: Game, made_under: int) -> None:
 def parsed(stored: StoredMatch) -> CachedMatch:
     """A loaded match, parsed into what the cache keeps."""
     meta = meta_of(stored)
+    state, dealt = dealt_state(get_game(meta.game_id), stored)
     return CachedMatch(
         stored.version,
         meta,
         dict(stored.seats),
-        state_of(get_game(meta.game_id), stored),
+        state,
         clock=clock_of(stored),
+        dealt=dealt,
     )
 
 

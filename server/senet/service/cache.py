@@ -41,6 +41,8 @@ class CachedMatch:
     legal: tuple[Action, ...] | None = None
     #: The clocks at ``version`` (None: the match has no clocks).
     clock: Clock | None = None
+    #: The version of the game's rules the match was dealt under (0: not recorded).
+    dealt: int = 0
 
 
 class StateCache:

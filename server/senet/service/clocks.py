@@ -23,6 +23,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
+from senet.service.documents import known_fields
 from senet.service.records import MatchMeta, SeatClaim
 
 TimeoutPolicy = Literal["bot_move", "resign"]
@@ -41,7 +42,7 @@ class TimeControl:
 
     @classmethod
     def from_data(cls, raw: Mapping[str, Any] | None) -> TimeControl | None:
-        return None if raw is None else cls(**raw)
+        return None if raw is None else cls(**known_fields(cls, raw))
 
     def to_data(self) -> dict[str, Any]:
         return asdict(self)

@@ -99,14 +99,12 @@ def plan_commit(
     record = record.committed(clock_data, claims, request_id, origin, strategy)
     rules = get_game(meta.game_id).info.rules_version
     head = HeadDocument(
-        state.snapshot_data(), now, None if clock is None else clock.to_data(), rules
+        state.snapshot_data(), now, None if clock is None else clock.to_data(), rules, entry.dealt
     )
     request = CommitRequest(
         expected_version=entry.version,
         request_key=request_key(seat, request_id),
-        log_entry_json=record.log_entry_json(
-            request_id, now, 0 if rules == meta.rules_version else rules
-        ),
+        log_entry_json=record.log_entry_json(request_id, now, rules),
         events_json=record.to_json(),
         snapshot_json=head.to_json(),
         status=status,

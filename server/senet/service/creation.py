@@ -119,7 +119,6 @@ async def create_match(
         seed_chosen=seed is not None,
         fair_deal=seed is None,
         unlisted=unlisted,
-        rules_version=game.info.rules_version,
     )
     # With open seats this deal is provisional (see access.state_of): the deal of
     # record waits for every seat's entropy.
@@ -149,7 +148,8 @@ async def create_match(
         state.to_data(),
         time.time(),
         None if clock is None else clock.to_data(),
-        game.info.rules_version,
+        rules=game.info.rules_version,
+        dealt=game.info.rules_version,
     )
     # The lobby entry first: a match is never created unlisted (see senet.service.lobby).
     await access.publish_lobby_entry(match_id, meta, {}, "active", required=True)

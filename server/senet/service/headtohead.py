@@ -27,6 +27,7 @@ from senet.games import get_game
 from senet.service import errors
 from senet.service.access import Caller
 from senet.service.bot_names import remote_strategy
+from senet.service.documents import known_fields
 from senet.service.identity import Identity
 from senet.service.records import SeatPlan, dumps, loads
 from senet.service.remote_bots import RemoteBots, is_served
@@ -63,7 +64,7 @@ class HeadToHead:
     def from_json(cls, text: str) -> HeadToHead:
         data = loads(text)
         data["hypotheses"] = Hypotheses(**data["hypotheses"])
-        return cls(**data)
+        return cls(**known_fields(cls, data))
 
 
 @dataclass(frozen=True)

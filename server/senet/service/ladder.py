@@ -36,6 +36,7 @@ from senet.service import errors, metrics, ratings
 from senet.service.access import Caller
 from senet.service.bot_names import remote_strategy
 from senet.service.cancellation import stop_if_cancelled
+from senet.service.documents import known_fields
 from senet.service.ladder_pairing import Candidate, choose_seats
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue, SeatResult
@@ -78,7 +79,7 @@ class LadderSpec:
 
     @classmethod
     def from_json(cls, text: str) -> LadderSpec:
-        return cls(**loads(text))
+        return cls(**known_fields(cls, loads(text)))
 
 
 @dataclass(frozen=True)

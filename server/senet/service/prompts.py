@@ -41,7 +41,9 @@ def prompt_cached(
         # Kept for the submission that follows (it skips working them out again).
         access.cache.put(
             match_id,
-            CachedMatch(head.version, head.meta, head.seats, head.state, legal, head.clock),
+            CachedMatch(
+                head.version, head.meta, head.seats, head.state, legal, head.clock, head.dealt
+            ),
         )
     state = head.state
     return LegalActions(

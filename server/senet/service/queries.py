@@ -21,7 +21,7 @@ from senet.service.access import (
     seat_of,
     state_of,
 )
-from senet.service.records import seat_entropy
+from senet.service.records import HeadDocument, seat_entropy
 from senet.service.rematches import existing_rematch
 from senet.service.views import LegalActions, MatchExport, MatchSnapshot, logged_action
 
@@ -67,7 +67,7 @@ async def export(access: MatchAccess, match_id: str) -> MatchExport:
     meta = meta_of(stored)
     state = state_of(get_game(meta.game_id), stored)
     log = await access.store.action_log(stored.match_id)
-    actions = [logged_action(entry.version, entry.entry_json, meta.rules_version) for entry in log]
+    actions = [logged_action(entry.version, entry.entry_json) for entry in log]
     return MatchExport(
         game_id=meta.game_id,
         options=dict(meta.options),
@@ -81,5 +81,5 @@ async def export(access: MatchAccess, match_id: str) -> MatchExport:
         seed_chosen=meta.seed_chosen,
         entropy=seat_entropy(meta.seat_count, stored.seats),
         dealt_seed=meta.deal_seed(stored.seats),
-        rules_version=meta.rules_version,
+        rules_version=HeadDocument.from_json(stored.snapshot_json).dealt,
     )

@@ -26,6 +26,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from senet.games.bots import STRATEGY_GROUP
+from senet.service.documents import known_fields
 from senet.service.records import dumps, loads
 from senet.store.players import PlayerStore, RatingWrite, Settlement, SettleOutcome
 
@@ -88,7 +89,7 @@ class ResultRecord:
     @classmethod
     def from_json(cls, text: str) -> ResultRecord:
         data: dict[str, Any] = loads(text)
-        return cls(**data)
+        return cls(**known_fields(cls, data))
 
 
 def pool_of(game_id: str, seat_count: int) -> str:

@@ -21,6 +21,7 @@ import orjson
 from senet.codec.fairness import effective_seed
 from senet.games.errors import CorruptStateError
 from senet.games.interface import Event, JsonDict
+from senet.service.documents import known_fields
 
 SeatKind = Literal["open", "bot"]
 Status = Literal["active", "finished", "abandoned"]
@@ -135,16 +136,11 @@ class MatchMeta:
     fair_deal: bool = False
     #: Left out of the lobby (ListMatches): only those given its id find it.
     unlisted: bool = False
-    #: The version of the game's rules the match was dealt under
-    #: (``GameInfo.rules_version``); 0 for matches created before it was recorded.
-    rules_version: int = 0
 
     def to_json(self) -> str:
         data = asdict(self)
         if not self.unlisted:
             del data["unlisted"]  # a listed match's meta reads as it always did
-        if not self.rules_version:
-            del data["rules_version"]
         for plan in data["seats"]:
             # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:
@@ -240,8 +236,8 @@ def action_origin(claim_json: str, timed_out: bool) -> tuple[ActionOrigin, str]:
 def _parsed_meta(text: str) -> MatchMeta:
     raw = _document(text, "meta")
     try:
-        raw["seats"] = [SeatPlan(**s) for s in raw["seats"]]
-        meta = MatchMeta(**raw)
+        raw["seats"] = [SeatPlan(**known_fields(SeatPlan, s)) for s in raw["seats"]]
+        meta = MatchMeta(**known_fields(MatchMeta, raw))
     except _UNREADABLE as exc:
         raise CorruptStateError(f"the stored meta is not a match's: {exc}") from exc
     fields_ok = (
@@ -251,7 +247,6 @@ def _parsed_meta(text: str) -> MatchMeta:
         and len(meta.seats) == meta.seat_count
         and all(plan.kind in ("open", "bot") and isinstance(plan.name, str) for plan in meta.seats)
         and isinstance(meta.created_at, int | float)
-        and type(meta.rules_version) is int
     )
     if not fields_ok:
         raise CorruptStateError("the stored meta has mistyped fields")
@@ -261,7 +256,7 @@ def _parsed_meta(text: str) -> MatchMeta:
 @functools.lru_cache(maxsize=_PARSED)
 def _parsed_claim(text: str) -> SeatClaim:
     try:
-        claim = SeatClaim(**_document(text, "seat claim"))
+        claim = SeatClaim(**known_fields(SeatClaim, _document(text, "seat claim")))
     except TypeError as exc:
         raise CorruptStateError(f"the stored seat claim is not a claim: {exc}") from exc
     if not (isinstance(claim.name, str) and isinstance(claim.token_hash, str)):
@@ -366,9 +361,8 @@ class UpdateRecord:
         return dumps(doc)
 
     def log_entry_json(self, request_id: str, at: float, rules_version: int = 0) -> str:
-        """The action log's entry of this version (read back by :func:`logged_action`);
-        ``rules_version`` when the rules that applied it are not the match's own
-        (a replica of newer rules took the match over)."""
+        """The action log's entry of this version (read back by :func:`logged_action`),
+        with the version of the game's rules that applied it."""
         doc: JsonDict = {
             "seat": self.seat,
             "notation": self.notation,
@@ -442,7 +436,7 @@ def parsed_update(text: str) -> UpdateRecord:
     """:meth:`UpdateRecord.from_json` without the method's call: a stream's
     push reads every commit's record through it."""
     try:
-        record = UpdateRecord(**_document(text, "update"))
+        record = UpdateRecord(**known_fields(UpdateRecord, _document(text, "update")))
     except TypeError as exc:
         raise CorruptStateError(f"the stored update is not an update: {exc}") from exc
     if type(record.version) is not int or not isinstance(record.events, list):
@@ -465,6 +459,9 @@ class HeadDocument:
     #: The version of the game's rules that made ``state`` (``GameInfo.
     #: rules_version``); 0 for heads written before it was recorded.
     rules: int = 0
+    #: The version of the game's rules the match was dealt under, carried from
+    #: head to head; 0 for matches dealt before it was recorded.
+    dealt: int = 0
 
     def to_json(self) -> str:
         doc: JsonDict = {"state": self.state, "updated_at": self.updated_at}
@@ -472,6 +469,8 @@ class HeadDocument:
             doc["clock"] = self.clock
         if self.rules:
             doc["rules"] = self.rules
+        if self.dealt:
+            doc["dealt"] = self.dealt
         return dumps(doc)
 
     @classmethod
@@ -479,9 +478,9 @@ class HeadDocument:
         """The stored head document (CorruptStateError when it is not one)."""
         raw = _document(text, "snapshot")
         state, updated_at = raw.get("state"), raw.get("updated_at")
-        rules = raw.get("rules", 0)
+        rules, dealt = raw.get("rules", 0), raw.get("dealt", 0)
         if not isinstance(state, dict) or not isinstance(updated_at, int | float):
             raise CorruptStateError("the stored snapshot lacks its state or time")
-        if type(rules) is not int:
+        if type(rules) is not int or type(dealt) is not int:
             raise CorruptStateError("the stored snapshot's rules version is not a number")
-        return cls(state, updated_at, raw.get("clock"), rules)
+        return cls(state, updated_at, raw.get("clock"), rules, dealt)

@@ -51,6 +51,7 @@ from senet.games import get_game
 from senet.service import errors
 from senet.service.bot_names import REMOTE_PREFIX, remote_strategy
 from senet.service.bots_api import BotDecisions
+from senet.service.documents import known_fields
 from senet.service.identity import Identity
 from senet.service.matches import MatchService
 from senet.service.records import dumps, loads
@@ -232,7 +233,7 @@ class RemoteBot:
     def from_json(cls, text: str) -> RemoteBot:
         data = loads(text)
         data["games"] = tuple(data["games"])
-        return cls(**data)
+        return cls(**known_fields(cls, data))
 
 
 class RemoteBots:

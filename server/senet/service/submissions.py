@@ -342,7 +342,14 @@ async def commit(
             raise RuntimeError(  # the store broke its contract: INTERNAL
                 f"store committed version {outcome.version}, expected {record.version}"
             )
-        head = CachedMatch(outcome.version, entry.meta, entry.seats, entry.state, clock=plan.clock)
+        head = CachedMatch(
+            outcome.version,
+            entry.meta,
+            entry.seats,
+            entry.state,
+            clock=plan.clock,
+            dealt=entry.dealt,
+        )
         access.cache.put(match_id, head)
         # This replica's watchers (the mover's own stream among them) get the
         # update now, not after the reader's next store read.
@@ -372,7 +379,9 @@ def legal_ahead(access: MatchAccess, match_id: str, head: CachedMatch) -> None:
         legal = tuple(head.state.legal_actions())
         access.cache.put(
             match_id,
-            CachedMatch(head.version, head.meta, head.seats, head.state, legal, head.clock),
+            CachedMatch(
+                head.version, head.meta, head.seats, head.state, legal, head.clock, head.dealt
+            ),
         )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Literal
 
+from senet.service.documents import known_fields
 from senet.service.records import dumps, loads
 
 TicketState = Literal["queued", "matched"]
@@ -108,7 +109,7 @@ class Ticket:
     def from_json(cls, text: str) -> Ticket:
         data = loads(text)
         data["seat_counts"] = tuple(data["seat_counts"])
-        return cls(**data)
+        return cls(**known_fields(cls, data))
 
 
 @dataclass(frozen=True)

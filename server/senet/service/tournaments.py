@@ -28,6 +28,7 @@ from senet.games.errors import GameError
 from senet.service import errors
 from senet.service.access import Caller
 from senet.service.bot_names import remote_strategy
+from senet.service.documents import known_fields
 from senet.service.identity import Identity, check_display_name
 from senet.service.matches import MatchService
 from senet.service.records import SeatPlan, dumps, loads
@@ -87,7 +88,7 @@ class Tournament:
     def from_json(cls, text: str) -> Tournament:
         data = loads(text)
         data["entrants"] = tuple(Entrant(**e) for e in data["entrants"])
-        return cls(**data)
+        return cls(**known_fields(cls, data))
 
 
 @dataclass(frozen=True)

@@ -176,10 +176,10 @@ class LoggedAction:
     rules_version: int = 0
 
 
-def logged_action(version: int, entry_json: str, match_rules: int = 0) -> LoggedAction:
+def logged_action(version: int, entry_json: str) -> LoggedAction:
     """One entry of the action log (:meth:`UpdateRecord.log_entry_json`); entries
-    written before origins were recorded read as the seat's own, and an entry
-    that names no rules version was applied under the match's (``match_rules``)."""
+    written before origins were recorded read as the seat's own, and before rules
+    versions were, as version 0."""
     raw = loads(entry_json)
     return LoggedAction(
         version,
@@ -187,7 +187,7 @@ def logged_action(version: int, entry_json: str, match_rules: int = 0) -> Logged
         raw["notation"],
         raw.get("origin", "seat"),
         raw.get("origin_strategy", ""),
-        raw.get("rules", match_rules),
+        raw.get("rules", 0),
     )
 
 
@@ -207,5 +207,5 @@ class MatchExport:
     entropy: list[str] = field(default_factory=list)
     #: The seed the match was dealt with (see MatchMeta.deal_seed).
     dealt_seed: int = 0
-    #: The version of the game's rules it was dealt under (MatchMeta.rules_version).
+    #: The version of the game's rules it was dealt under (HeadDocument.dealt).
     rules_version: int = 0
