@@ -11,6 +11,9 @@ import sys
 from dataclasses import dataclass
 
 from senet.client import SeatClient, SenetClient
+from senet.codec import fairness
+from senet.games.errors import IllegalActionError
+from senet.v1 import match_service_pb2 as ms
 from tests.sync import run_sync
 from tests.text.conftest import REPO
 
@@ -101,3 +104,20 @@ def test_nothing_is_checked_before_the_end(server_address: str) -> None:
     assert done.stderr.startswith("senet verify: MATCH_NOT_FINISHED: ")
     unknown = verify(server_address, "0123456789abcdef")
     assert unknown.returncode == 2 and "MATCH_NOT_FOUND" in unknown.stderr
+
+
+def test_a_log_the_rules_refuse_is_proven_wrong_only_when_its_rules_are_known() -> None:
+    """An action the rules refuse proves the server's record wrong, unless the
+    match was played before rules versions were recorded, under rules this
+    release may no longer play."""
+    export = ms.ExportMatchResponse(game_id="pebbles", rules_version=1)
+    export.actions.add(version=1, seat=0, notation="take 9", rules_version=1)
+    refusal = IllegalActionError("'take 9' is not legal")
+    assert fairness.refused_log(export, refusal) == (
+        "✘ the exported log breaks the rules: 'take 9' is not legal",
+        True,
+    )
+    export.rules_version = export.actions[0].rules_version = 0
+    sentence, proven = fairness.refused_log(export, refusal)
+    assert not proven
+    assert sentence.startswith("Not replayed: this match was played before rules versions")

@@ -112,7 +112,7 @@ async def load(client: SenetClient, match_id: str) -> Replay:
     try:
         states = fairness.replay(export)
     except GameError as exc:
-        raise UnreplayableMatch(f"✘ the exported log breaks the rules: {exc}") from exc
+        raise UnreplayableMatch(fairness.refused_log(export, exc)[0]) from exc
     steps = [
         (
             logged.seat,

@@ -15,8 +15,9 @@ them with their own tools.
 
 Exit status: 0 every check held; 1 a check failed; 2 nothing was checked (a bad
 command line, a match that is unknown or unfinished, a server out of reach, or a
-match played under another version of the rules, which only another release
-replays).
+match played under another version of the rules, or before versions were
+recorded under rules this release no longer plays: only another release replays
+those).
 """
 
 from __future__ import annotations
@@ -92,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         found = checks(export, published, args.entropy)
     except GameError as exc:
-        print(f"✘ the exported log breaks the rules: {exc}")
-        return CHECK_FAILED
+        sentence, proven = fairness.refused_log(export, exc)
+        print(sentence)
+        return CHECK_FAILED if proven else NOT_CHECKED
     for what, ok in found:
         print(f"{'✔' if ok else '✘'} {what}")
     if not args.commitment:

@@ -73,6 +73,22 @@ def rules_mismatch(export: ms.ExportMatchResponse) -> str | None:
     )
 
 
+def refused_log(export: ms.ExportMatchResponse, error: Exception) -> tuple[str, bool]:
+    """What it means that the rules refuse an action of ``export``'s log, and
+    whether that proves the server's record wrong: it does, unless the match was
+    played before rules versions were recorded, under rules that may have changed
+    since (then nothing can be told here)."""
+    if any(rules_played(export)):
+        return f"✘ the exported log breaks the rules: {error}", True
+    name = get_game(export.game_id).info.name
+    return (
+        f"Not replayed: this match was played before rules versions were recorded, and "
+        f"its log does not replay under this release's {name} rules ({error}); they "
+        "may have changed since, and only the release that played it replays it.",
+        False,
+    )
+
+
 def replay(export: ms.ExportMatchResponse) -> list[GameState]:
     """The match's states from the deal to the end (one more than its actions),
     replayed with the rules core from the seed the export says it was dealt with.
