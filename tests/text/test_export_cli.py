@@ -9,8 +9,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grpc
+import pytest
+
+from senet.cli import export as export_cli
 from senet.client import SenetClient
+from senet.client.errors import SenetRpcError
 from senet.rl import dataset
+from senet.v1 import match_service_pb2 as ms
 from tests.sync import run_sync
 from tests.text.conftest import REPO
 from tests.text.test_verify_cli import _play
@@ -66,3 +72,34 @@ def test_finished_matches_are_exported_and_read_back_as_decisions(
 
     refused = export(server_address, waiting)
     assert refused.returncode == 1 and "MATCH_NOT_FINISHED" in refused.stderr
+
+
+def test_a_quota_refusal_is_waited_out_as_the_server_asks() -> None:
+    """A long export makes many calls: the server's per-client quota may refuse
+    one, with the delay to wait (RetryInfo); the export waits and goes on."""
+    answer = ms.ExportMatchResponse(game_id="pebbles")
+    refusal = SenetRpcError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED", "slow down", retry_after_s=0.01
+    )
+
+    class Quota:
+        calls = 0
+
+        async def export(self, match_id: str) -> ms.ExportMatchResponse:
+            self.calls += 1
+            if self.calls <= 2:
+                raise refusal
+            return answer
+
+    client = Quota()
+    assert run_sync(export_cli._export(client, "m1")) is answer  # type: ignore[arg-type]
+    assert client.calls == 3
+    unavailable = SenetRpcError(grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", "no such match")
+
+    class Gone:
+        async def export(self, match_id: str) -> ms.ExportMatchResponse:
+            raise unavailable
+
+    with pytest.raises(SenetRpcError) as raised:
+        run_sync(export_cli._export(Gone(), "m2"))  # type: ignore[arg-type]
+    assert raised.value is unavailable

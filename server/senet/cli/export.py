@@ -22,11 +22,14 @@ import sys
 from collections.abc import AsyncIterator
 from typing import IO
 
+import grpc
+
 from senet.cli.counts import add_count_arguments, count_of
 from senet.client.client import SenetClient, describe_error
 from senet.client.errors import SenetRpcError
 from senet.codec.exports import export_record
 from senet.text.cli import add_server_argument
+from senet.v1 import match_service_pb2
 
 DEFAULT_LIMIT = 100
 
@@ -59,12 +62,29 @@ async def _match_ids(client: SenetClient, args: argparse.Namespace) -> AsyncIter
         yield listing.match_id
 
 
+#: How many times one export waits out the server's quota before giving up.
+QUOTA_WAITS = 5
+
+
+async def _export(client: SenetClient, match_id: str) -> match_service_pb2.ExportMatchResponse:
+    """``match_id``'s export; a quota refusal is waited out as the server asks
+    (a long export makes many calls), a few times."""
+    for _ in range(QUOTA_WAITS):
+        try:
+            return await client.export(match_id)
+        except SenetRpcError as exc:
+            if exc.code != grpc.StatusCode.RESOURCE_EXHAUSTED or exc.retry_after_s is None:
+                raise
+            await asyncio.sleep(exc.retry_after_s)
+    return await client.export(match_id)
+
+
 async def _write(args: argparse.Namespace, out: IO[str]) -> int:
     """Write each match's line; how many were written."""
     written = 0
     async with SenetClient(args.server, tls_ca=args.tls_ca) as client:
         async for match_id in _match_ids(client, args):
-            export = await client.export(match_id)
+            export = await _export(client, match_id)
             line = export_record(match_id, export)
             out.write(json.dumps(line, separators=(",", ":")) + "\n")
             written += 1
