@@ -148,6 +148,9 @@ class BotWorker:
         wait_ms: How long one acquire waits on the server for a decision.
         worker_id: Stable id; random by default.
         tls_ca: PEM file of the CA that signed the server certificate; enables TLS.
+        check_rules: Ask the server at start which games it plays under other
+            rules than this worker's core, and log them; a worker inside the
+            server's own process shares its rules core and skips it.
     """
 
     def __init__(
@@ -163,8 +166,10 @@ class BotWorker:
         iterations: int | None = None,
         worker_id: str | None = None,
         tls_ca: str | None = None,
+        check_rules: bool = True,
     ) -> None:
         self.target = target
+        self.check_rules = check_rules
         self.tls_ca = tls_ca
         self.admin_key = admin_key
         self.worker_key = worker_key
@@ -196,7 +201,8 @@ class BotWorker:
         """
         stop = stop or asyncio.Event()
         client = self.make_client()
-        await self._warn_of_rules(client)
+        if self.check_rules:
+            await self._warn_of_rules(client)
         bots = BotClient(client, self.worker_id)
         renewer = asyncio.create_task(self._renew_forever(bots, stop))
         try:

@@ -35,6 +35,7 @@ def embedded_bot_workers(count: int) -> Companion:
                 f"{host}:{server.port}",
                 admin_key=server.settings.admin_key,
                 worker_key=server.settings.worker_key,
+                check_rules=False,  # the server's own process: the same rules core
             )
             for _ in range(count)
         ]
