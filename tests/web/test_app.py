@@ -21,6 +21,7 @@ from senet.games import get_game
 from senet.games.interface import Action, GameState
 from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
+from senet.v1 import match_service_pb2 as ms
 from senet.web import live
 from senet.web.frames import LogEntry
 from senet.web.replay import Replay
@@ -211,13 +212,22 @@ async def _play_to_the_end(
         await seat.submit(legal.actions[pick].notation, expected_version=legal.version)
 
 
+async def _finished(
+    server: str, game_id: str, seed: int | None, pick: int
+) -> tuple[str, match_pb2.MatchSummary, ms.ExportMatchResponse]:
+    """A two-person match played to the end (each seat plays its legal action
+    number ``pick``): its id, final summary and export."""
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match(game_id, 2, seed=seed)
+        seats = [await senet.join(match_id, name) for name in ("A", "B")]
+        summary = await _play_to_the_end(senet, match_id, seats, pick=pick)
+        return match_id, summary, await senet.export(match_id)
+
+
 async def test_a_finished_match_replays_with_its_seed_commitment_verified(
     web: httpx.AsyncClient, server: str
 ) -> None:
-    async with SenetClient(server) as senet:
-        match_id = await senet.create_match("archeos", 2, seed=11)
-        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
-        summary = await _play_to_the_end(senet, match_id, seats, pick=-1)
+    match_id, summary, _ = await _finished(server, "archeos", 11, pick=-1)
     replay_page = await web.get(f"/matches/{match_id}/replay")
     assert replay_page.status_code == 200
     # The step controls come before the board (the first screen), the check beside it.
@@ -236,11 +246,7 @@ async def test_a_finished_match_replays_with_its_seed_commitment_verified(
 async def test_a_finished_match_is_downloaded_as_senet_export_writes_it(
     web: httpx.AsyncClient, server: str
 ) -> None:
-    async with SenetClient(server) as senet:
-        match_id = await senet.create_match("mykerinos", 2, seed=13)
-        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
-        await _play_to_the_end(senet, match_id, seats, pick=0)
-        export = await senet.export(match_id)
+    match_id, _, export = await _finished(server, "mykerinos", 13, pick=0)
     page = (await web.get(f"/matches/{match_id}/replay")).text
     assert f"href='/matches/{match_id}/export.json' download" in page
     response = await web.get(f"/matches/{match_id}/export.json")
@@ -266,11 +272,7 @@ async def test_a_fair_match_replays_from_the_seed_its_seats_dealt(
 ) -> None:
     """Without a chosen seed the deal combines the server's seed with each seat's
     entropy: the replay must deal from that combination, not the bare seed."""
-    async with SenetClient(server) as senet:
-        match_id = await senet.create_match("mykerinos", 2)
-        seats = [await senet.join(match_id, name) for name in ("A", "B")]
-        await _play_to_the_end(senet, match_id, seats, pick=0)
-        export = await senet.export(match_id)
+    match_id, _, export = await _finished(server, "mykerinos", None, pick=0)
     assert not export.seed_chosen and export.dealt_seed != export.seed
     info = (await web.get(f"/matches/{match_id}/replay/info")).json()
     assert info["verified"], info["checks"]
@@ -283,10 +285,7 @@ async def test_a_match_played_under_other_rules_is_not_replayed_and_says_why(
     """After an upgrade that raised the game's rules version, an earlier match's
     log may not replay: the page says which rules it was played under instead of
     accusing the server's record."""
-    async with SenetClient(server) as senet:
-        match_id = await senet.create_match("archeos", 2, seed=12)
-        seats = [await senet.join(match_id, "A"), await senet.join(match_id, "B")]
-        await _play_to_the_end(senet, match_id, seats, pick=0)
+    match_id, _, _ = await _finished(server, "archeos", 12, pick=0)
     game_class = type(get_game("archeos"))
     played_under = game_class.info.rules_version
     upgraded = dataclasses.replace(game_class.info, rules_version=played_under + 1)
