@@ -4,7 +4,9 @@ index of the action played, who chose it and the seat's final reward."""
 
 from __future__ import annotations
 
+import itertools
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +27,20 @@ from tests.rl.cases import GAME_IDS, least
 Seen = tuple[int, Any, Any, int]
 
 
-def _played(game_id: str, seed: int) -> tuple[ms.ExportMatchResponse, SenetEnv, list[Seen]]:
-    """A match played in the environment, and the export a server would give of it;
-    with what the environment showed each actor before it acted."""
+@dataclass
+class Played:
+    """A match played in the environment: the export a server would give of it,
+    what the environment showed each actor before it acted, and each seat's
+    observation at the end."""
+
+    export: ms.ExportMatchResponse
+    environment: SenetEnv
+    seen: list[Seen]
+    finals: dict[int, Any]
+
+
+def _played(game_id: str, seed: int) -> Played:
+    """A match of ``game_id`` played at random in the environment (see :class:`Played`)."""
     seats, options = least(game_id)
     environment = env(game_id, seats, options)
     environment.reset(seed=seed)
@@ -42,9 +55,11 @@ def _played(game_id: str, seed: int) -> tuple[ms.ExportMatchResponse, SenetEnv, 
     )
     options_to_proto(environment.options, export.options)
     seen = []
+    finals: dict[int, Any] = {}
     for agent in environment.agent_iter():
         observation, _, terminated, truncated, _ = environment.last()
         if terminated or truncated:
+            finals[environment._seat_of[agent]] = observation["observation"]
             environment.step(None)
             continue
         index = int(rng.choice(np.flatnonzero(observation["action_mask"])))
@@ -60,12 +75,13 @@ def _played(game_id: str, seed: int) -> tuple[ms.ExportMatchResponse, SenetEnv, 
             rules_version=export.rules_version,
         )
         environment.step(index)
-    return export, environment, seen
+    return Played(export, environment, seen, finals)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_played_match_replays_into_what_the_environment_showed(game_id: str) -> None:
-    export, environment, seen = _played(game_id, seed=3)
+    played = _played(game_id, seed=3)
+    export, environment, seen = played.export, played.environment, played.seen
     assert environment.state.is_over()
     decisions = dataset.decisions("m1", export)
     assert len(decisions) == len(seen) == len(export.actions)
@@ -80,14 +96,24 @@ def test_a_played_match_replays_into_what_the_environment_showed(game_id: str) -
         assert decision.origin == ("timeout" if index % 7 == 0 else "seat")
         assert decision.reward == rewards[seat]
     assert [d.step for d in decisions] == list(range(len(decisions)))
+    # Each seat's transitions run from one of its decisions to its next, then to the end.
+    for seat in range(environment.seats):
+        own = [d for d in decisions if d.seat == seat]
+        for decision, following in itertools.pairwise(own):
+            assert np.array_equal(decision.next_observation, following.observation)
+            assert np.array_equal(decision.next_action_mask, following.action_mask)
+            assert not decision.last
+        if own:
+            assert own[-1].last and not own[-1].next_action_mask.any()
+            assert np.array_equal(own[-1].next_observation, played.finals[seat])
 
 
 def test_a_file_of_matches_is_read_and_other_rules_are_skipped(tmp_path: Path) -> None:
-    kept, _, _ = _played("mykerinos", seed=4)
+    kept = _played("mykerinos", seed=4).export
     older = ms.ExportMatchResponse()
     older.CopyFrom(kept)
     older.rules_version += 1
-    other_game, _, _ = _played("archeos", seed=5)
+    other_game = _played("archeos", seed=5).export
     path = tmp_path / "matches.jsonl"
     lines = [
         export_record(match_id, export)

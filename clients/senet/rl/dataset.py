@@ -7,9 +7,11 @@ dealt with, and gives each logged action as a :class:`Decision`: the deciding se
 observation tensor and action mask (the same encoding, version and action space as
 :class:`senet.rl.pettingzoo.SenetEnv` for that game, seat count and options), the
 chosen action's index, who chose it (the seat's player, or the server for a timeout,
-a takeover or a resigned seat), and the seat's final reward. That is what behaviour
-cloning and offline reinforcement learning take, from people's matches and the
-ladder's.
+a takeover or a resigned seat), the seat's final reward, and what the seat saw next
+(its observation and mask at its next decision, or at the end after its last). That
+is what behaviour cloning and offline reinforcement learning take, from people's
+matches and the ladder's: a seat's transitions run from one of its decisions to
+its next, and its reward comes with its last.
 
 A match is replayed only under the rules it was played under: one whose export names
 another version of the game's rules than this release's raises :class:`OtherRules`
@@ -66,6 +68,13 @@ class Decision:
             ``takeover`` or ``resigned`` (the server, for the seat).
         reward: The seat's reward for the whole match (as the environments give it
             at the end: the share of seats it finished ahead of minus those behind).
+        next_observation: The seat's observation at its next decision; after its
+            last, at the end of the match.
+        next_action_mask: The seat's legal actions at its next decision; after
+            its last, none (all zeros).
+        last: Whether this is the seat's last decision of the match (the
+            transition that ends its episode, where the environments hand out
+            ``reward``).
     """
 
     match_id: str
@@ -77,6 +86,9 @@ class Decision:
     notation: str
     origin: str
     reward: float
+    next_observation: npt.NDArray[np.float32]
+    next_action_mask: npt.NDArray[np.int8]
+    last: bool
 
 
 @dataclass
@@ -113,10 +125,35 @@ def decisions(match_id: str, export: ms.ExportMatchResponse) -> list[Decision]:
         played.append((step, seat, tensor, mask, space.index_of(action), notation, origin))
         state.apply(seat, notation)
     rewards = final_rewards(state) if state.is_over() else [0.0] * seats
-    return [
-        Decision(match_id, step, seat, tensor, mask, index, notation, origin, rewards[seat])
-        for step, seat, tensor, mask, index, notation, origin in played
-    ]
+    after: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bool]] = {
+        seat: (
+            np.array(writers[seat].encode(state, seat), np.float32),
+            np.zeros(len(space), np.int8),
+            True,
+        )
+        for seat in range(seats)
+    }
+    found = []
+    for step, seat, tensor, mask, index, notation, origin in reversed(played):
+        next_tensor, next_mask, last = after[seat]
+        found.append(
+            Decision(
+                match_id,
+                step,
+                seat,
+                tensor,
+                mask,
+                index,
+                notation,
+                origin,
+                rewards[seat],
+                next_tensor,
+                next_mask,
+                last,
+            )
+        )
+        after[seat] = (tensor, mask, False)
+    return found[::-1]
 
 
 def read(path: str | Path) -> Iterator[tuple[str, ms.ExportMatchResponse]]:
