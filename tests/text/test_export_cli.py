@@ -43,6 +43,13 @@ def export(address: str, *args: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def verify_file(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "senet.cli", "verify", "--file", str(path), *args],
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+
+
 def test_finished_matches_are_exported_and_read_back_as_decisions(
     server_address: str, tmp_path: Path
 ) -> None:
@@ -59,6 +66,28 @@ def test_finished_matches_are_exported_and_read_back_as_decisions(
         assert {d.origin for d in decisions} == {"seat"}
         assert all(d.action_mask[d.action] == 1 for d in decisions)
         assert sorted({d.reward for d in decisions}) in ([-1.0, 1.0], [0.0])
+
+    # An auditor checks the file offline: every match, then one, then a tampered copy.
+    checked = verify_file(path)
+    assert checked.returncode == 0, checked.stdout
+    assert checked.stdout.splitlines() == [
+        f"Match {listed[1]}: fair.",
+        f"Match {listed[0]}: fair.",
+        "2 match(es): 2 fair, 0 not verified, 0 not checked (each against the commitment "
+        "its own export names)",
+    ]
+    assert verify_file(path, listed[0]).stdout.startswith(f"Match {listed[0]}: fair.\n1 match")
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records[0]["export"]["scores"] = [99, 0]
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_text("\n".join(json.dumps(r) for r in records) + "\nnot json\n")
+    refused = verify_file(tampered)
+    assert refused.returncode == 1
+    lines = refused.stdout.splitlines()
+    assert "✘ the replay reaches the server's final scores" in lines
+    assert f"Match {listed[1]}: NOT VERIFIED." in lines
+    assert "Line 3 is not a match of `senet export`: not checked." in lines
+    assert lines[-1].startswith("3 match(es): 1 fair, 1 not verified, 1 not checked")
 
     newest = export(server_address, "--limit", "1")
     lines = newest.stdout.splitlines()
