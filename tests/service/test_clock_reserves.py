@@ -100,12 +100,18 @@ def _check_the_chain(chain: Chain) -> None:
     charged: list[bool] = []
     befores, afters = chain.deciding[:-1], chain.deciding[1:]
     steps = zip(chain.movers, befores, afters, chain.reserves, chain.timeouts, strict=True)
-    for mover, before, deciding, after, in_row in steps:
+    for index, (mover, before, deciding, after, in_row) in enumerate(steps):
         going_on = len(before) > 1 and mover in deciding and set(before) >= set(deciding)
         allowance = 0 if going_on else min(DECISION_MS, reserves[mover])
-        assert reserves[mover] - after[mover] == allowance
-        assert in_row[mover] == timeouts[mover] + (0 if going_on else 1)
-        assert all(after[s] == reserves[s] for s in range(SEATS) if s != mover)
+        # What the update showed, for a failure to be read (the order of the timeouts
+        # of seats deciding at once depends on the machine's load).
+        seen = (
+            f"update {index + 1}: seat {mover} moved, deciding {before} -> {deciding}, "
+            f"reserves {reserves} -> {after}, timeouts in a row {timeouts} -> {in_row}"
+        )
+        assert reserves[mover] - after[mover] == allowance, seen
+        assert in_row[mover] == timeouts[mover] + (0 if going_on else 1), seen
+        assert all(after[s] == reserves[s] for s in range(SEATS) if s != mover), seen
         charged.append(allowance > 0)
         reserves, timeouts = after, in_row
     in_a_row = [
