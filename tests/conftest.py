@@ -12,6 +12,7 @@ for the tests and every process they start.
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
 import os
 import shutil
@@ -30,6 +31,8 @@ from typing import Any
 import pytest
 import redis
 
+from senet.games import get_game
+from senet.games.interface import GameInfo
 from tests import plugins
 from tests.cluster import LocalCluster, local_cluster
 
@@ -206,6 +209,15 @@ def npm_installed(folder: Path, installed_marker: str, build_script: str | None 
                 )  # fmt: skip
                 stamp.write_text(session)
     return folder
+
+
+def play_rules_version(monkeypatch: pytest.MonkeyPatch, game_id: str, version: int) -> GameInfo:
+    """This process plays ``game_id`` under rules ``version`` (servers, clients and
+    checkers in it alike) for the test's duration: an upgrade, or an older release."""
+    game_class = type(get_game(game_id))
+    info = dataclasses.replace(game_class.info, rules_version=version)
+    monkeypatch.setattr(game_class, "info", info)
+    return info
 
 
 def quiet_log(self: Any, format: str, *args: Any) -> None:

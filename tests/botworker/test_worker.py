@@ -31,7 +31,7 @@ from senet.store import MatchStore
 from senet.store.memory import MemoryStore
 from senet.store.redis_store import RedisStore
 from senet.v1 import bot_service_pb2, games_pb2, match_pb2, match_service_pb2
-from tests.conftest import STORE_BUDGET_S
+from tests.conftest import STORE_BUDGET_S, play_rules_version
 
 ADMIN = "test-admin-key"
 LEASE_MS = 300
@@ -313,7 +313,7 @@ async def test_a_worker_says_which_games_the_server_plays_under_other_rules(
     )
     assert rules_differences(served) == [sentence]
 
-    monkeypatch.setattr(archeos, "info", newer)  # the in-process server's rules
+    play_rules_version(monkeypatch, "archeos", newer.rules_version)  # the server's rules
     monkeypatch.setattr("senet.bots.worker.get_game", lambda game_id: _older(game_id, archeos))
     worker = BotWorker(f"127.0.0.1:{server.port}", admin_key=ADMIN, capacity=1)
     stop = asyncio.Event()

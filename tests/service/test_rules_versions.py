@@ -21,6 +21,7 @@ from senet.games import get_game
 from senet.service.records import HeadDocument, MatchMeta, SeatClaim, UpdateRecord
 from senet.service.views import logged_action
 from senet.store import StoredMatch
+from tests.conftest import play_rules_version
 from tests.service.conftest import (
     Deployment,
     current_seat,
@@ -36,10 +37,7 @@ GAME = "mykerinos"
 
 def set_rules(monkeypatch: pytest.MonkeyPatch, version: int) -> None:
     """This process's rules of the game, at ``version``."""
-    game_class = type(get_game(GAME))
-    monkeypatch.setattr(
-        game_class, "info", dataclasses.replace(game_class.info, rules_version=version)
-    )
+    play_rules_version(monkeypatch, GAME, version)
 
 
 async def test_a_match_and_its_actions_name_the_rules_they_were_played_under(

@@ -5,7 +5,6 @@ spectator's stream is given, and replays with the seed commitment checked."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -26,6 +25,7 @@ from senet.web import live
 from senet.web.frames import LogEntry
 from senet.web.replay import Replay
 from senet.web.security import CSRF_COOKIE, SeatCookie
+from tests.conftest import play_rules_version
 from tests.web.conftest import BASE, create_by_form, csrf_of
 
 
@@ -286,10 +286,8 @@ async def test_a_match_played_under_other_rules_is_not_replayed_and_says_why(
     log may not replay: the page says which rules it was played under instead of
     accusing the server's record."""
     match_id, _, _ = await _finished(server, "archeos", 12, pick=0)
-    game_class = type(get_game("archeos"))
-    played_under = game_class.info.rules_version
-    upgraded = dataclasses.replace(game_class.info, rules_version=played_under + 1)
-    monkeypatch.setattr(game_class, "info", upgraded)
+    played_under = get_game("archeos").info.rules_version
+    play_rules_version(monkeypatch, "archeos", played_under + 1)
     response = await web.get(f"/matches/{match_id}/replay/info")
     assert response.status_code == 409
     assert response.json()["error"] == (

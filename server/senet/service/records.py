@@ -360,7 +360,7 @@ class UpdateRecord:
             doc["origin_strategy"] = self.origin_strategy
         return dumps(doc)
 
-    def log_entry_json(self, request_id: str, at: float, rules_version: int = 0) -> str:
+    def log_entry_json(self, request_id: str, at: float, rules_version: int) -> str:
         """The action log's entry of this version (read back by :func:`logged_action`),
         with the version of the game's rules that applied it."""
         doc: JsonDict = {
@@ -372,8 +372,7 @@ class UpdateRecord:
         if self.origin != "seat":
             doc["origin"] = self.origin
             doc["origin_strategy"] = self.origin_strategy
-        if rules_version:
-            doc["rules"] = rules_version
+        doc["rules"] = rules_version
         return dumps(doc)
 
     @classmethod
