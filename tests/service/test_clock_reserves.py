@@ -48,6 +48,7 @@ class Chain:
     movers: list[int]
     #: The seats deciding at the start, then after each update.
     deciding: list[list[int]]
+    #: The reserves and timeouts in a row at the start, then after each update.
     reserves: list[list[int]]
     timeouts: list[list[int]]
     mid_chain_at_kill: list[int]
@@ -69,7 +70,12 @@ async def _idle_match(
         async with asyncio.timeout(120):
             async for message in watcher.watch(match_id):
                 if message.WhichOneof("message") == "snapshot" and not chain.deciding:
-                    chain.deciding.append(list(message.snapshot.match.deciding_seats))
+                    # The watch may begin after the first timeouts (a decision
+                    # lasts 50 ms): the chain starts where the snapshot shows it.
+                    summary = message.snapshot.match
+                    chain.deciding.append(list(summary.deciding_seats))
+                    chain.reserves.append(list(summary.clock.remaining_ms))
+                    chain.timeouts.append(list(summary.clock.timeouts_in_row))
                 if message.WhichOneof("message") != "update":
                     continue
                 update = message.update
@@ -95,11 +101,11 @@ def _check_the_chain(chain: Chain) -> None:
     timeouts in a row, a bot took the seat."""
     assert chain.final.status == match_pb2.MATCH_STATUS_FINISHED
     assert chain.deciding[0] and len(chain.deciding) == len(chain.movers) + 1
-    reserves = [RESERVE_MS] * SEATS
-    timeouts = [0] * SEATS
+    reserves, timeouts = chain.reserves[0], chain.timeouts[0]
     charged: list[bool] = []
     befores, afters = chain.deciding[:-1], chain.deciding[1:]
-    steps = zip(chain.movers, befores, afters, chain.reserves, chain.timeouts, strict=True)
+    updates = chain.reserves[1:], chain.timeouts[1:]
+    steps = zip(chain.movers, befores, afters, *updates, strict=True)
     for index, (mover, before, deciding, after, in_row) in enumerate(steps):
         going_on = len(before) > 1 and mover in deciding and set(before) >= set(deciding)
         allowance = 0 if going_on else min(DECISION_MS, reserves[mover])
