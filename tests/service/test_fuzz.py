@@ -314,6 +314,7 @@ _REQUESTS: dict[str, type[Message]] = {
     "WatchMatch": ms.WatchMatchRequest,
     "PlayMatch": ms.PlayMatchRequest,
     "RequestRematch": ms.RequestRematchRequest,
+    "DeclineRematch": ms.DeclineRematchRequest,
 }
 
 
@@ -567,6 +568,9 @@ async def _calls_on(client: Client, seat: Client, match_id: str) -> dict[str, An
         "LeaveMatch": seat._call(stub.LeaveMatch, ms.LeaveMatchRequest(match_id=match_id)),
         "RequestRematch": seat._call(
             stub.RequestRematch, ms.RequestRematchRequest(match_id=match_id)
+        ),
+        "DeclineRematch": seat._call(
+            stub.DeclineRematch, ms.DeclineRematchRequest(match_id=match_id)
         ),
         "ListMatches": client._call(stub.ListMatches, ms.ListMatchesRequest(page_size=200)),
         "WatchMatch": watch(),

@@ -79,6 +79,7 @@ async def test_each_player_claims_the_seat_kept_for_them(server: RunningServer) 
         assert (await bob.get()).rematch_match_id == ann_again.match_id
         waiting = (await ann_again.get()).match
         assert not waiting.started
+        assert (waiting.rematch_of, (await ann.get()).match.rematch_of) == (ann.match_id, "")
         assert [(s.display_name, s.claimed, s.kept) for s in waiting.seats] == [
             ("Bob", False, True),
             ("Ann", True, True),
@@ -198,3 +199,82 @@ async def test_a_rematch_is_counted_once_among_the_matches_created(
         await ann.rematch()  # a retry
         await bob.rematch()  # the other player finds it
         assert created._value.get() == before + 1
+
+
+async def test_a_declined_rematch_is_refused_to_everyone(server: RunningServer) -> None:
+    async with SenetClient(target_of(server)) as client:
+        ann, bob = await _finished(client, ["Ann", "Bob"])
+        declined = await bob.decline_rematch()
+        assert [s.rematch_declined for s in declined.seats] == [False, True]
+        assert [s.rematch_declined for s in (await ann.get()).match.seats] == [False, True]
+        for asker in (ann, bob):
+            refusal = await refused(asker.rematch(), "REMATCH_DECLINED")
+            assert refusal.facts == {"seat": "1", "name": "Bob"}
+            assert "Bob (seat 1) declined the rematch" in refusal.message
+        assert (await ann.get()).rematch_match_id == ""  # nothing was created
+        # Declining again (a retry) answers the same; so does the other player's.
+        assert await bob.decline_rematch() == declined
+        both = await ann.decline_rematch()
+        assert [s.rematch_declined for s in both.seats] == [True, True]
+
+
+async def test_declining_after_asking_opens_the_seat_again(server: RunningServer) -> None:
+    async with SenetClient(target_of(server)) as client:
+        ann, bob, cy = await _finished(client, ["Ann", "Bob", "Cy"])
+        ann_again, bob_again = await ann.rematch(), await bob.rematch()
+        await bob.decline_rematch()
+        waiting = (await ann_again.get()).match
+        assert not waiting.started
+        seats = {s.seat: (s.display_name, s.claimed, s.kept) for s in waiting.seats}
+        assert seats[bob_again.seat] == ("Bob", False, True)
+        await refused(bob_again.get(), "BAD_TOKEN")
+        # Those who claimed their seats before keep them; the others are refused.
+        retry = await ann.rematch()
+        assert (retry.seat, retry.token) == (ann_again.seat, ann_again.token)
+        await refused(cy.rematch(), "REMATCH_DECLINED")
+        await refused(bob.rematch(), "REMATCH_DECLINED")
+        # The waiting player learns of the decline from the finished match.
+        finished = (await ann.get()).match
+        assert [s.display_name for s in finished.seats if s.rematch_declined] == ["Bob"]
+
+
+async def test_who_may_decline(server: RunningServer) -> None:
+    async with SenetClient(target_of(server)) as client:
+        match_id = await client.create_match(GAME, 3)
+        ann, bob, cy = [await client.join(match_id, n) for n in ("Ann", "Bob", "Cy")]
+        await refused(ann.decline_rematch(), "MATCH_NOT_FINISHED")
+        await cy.leave()
+        await _play_out([ann, bob], 5)
+        await refused(cy.decline_rematch(), "BAD_TOKEN")
+        await refused(client.decline_rematch(match_id, ""), "TOKEN_REQUIRED")
+        # A started rematch is played or left, not declined.
+        ann_again, bob_again = await ann.rematch(), await bob.rematch()
+        eve = await client.join(ann_again.match_id, "Eve")
+        assert (await eve.get()).match.started
+        await refused(ann.decline_rematch(), "REMATCH_STARTED")
+        assert (await bob_again.get()).match.started
+        assert not any(s.rematch_declined for s in (await ann.get()).match.seats)
+
+
+async def test_a_decline_racing_a_request_leaves_no_rematch_to_start(
+    deployment: Deployment,
+) -> None:
+    """Ann asks on one replica while Bob declines on another: whatever the order,
+    Bob's decline stands and nobody plays the rematch."""
+    first, second = await deployment.start(), await deployment.start()
+    async with (
+        SenetClient(target_of(first)) as one,
+        SenetClient(target_of(second)) as other,
+    ):
+        ann, bob = await _finished(one, ["Ann", "Bob"])
+        bob_elsewhere = other.seat(bob.match_id, bob.seat, bob.token)
+        asked, declined = await asyncio.gather(
+            ann.rematch(), bob_elsewhere.decline_rematch(), return_exceptions=True
+        )
+        assert isinstance(declined, match_pb2.MatchSummary), declined
+        assert declined.seats[bob.seat].rematch_declined
+        await refused(bob.rematch(), "REMATCH_DECLINED")
+        if isinstance(asked, SeatClient):
+            assert not (await asked.get()).match.started
+        else:
+            await refused(ann.rematch(), "REMATCH_DECLINED")

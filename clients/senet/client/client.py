@@ -341,6 +341,17 @@ class SenetClient:
         )
         return SeatClient(self, joined)
 
+    async def decline_rematch(self, match_id: str, token: str) -> match_pb2.MatchSummary:
+        """Decline the rematch of a finished match for the player of the seat whose
+        ``token`` this is (DeclineRematch): the finished match, the decline shown
+        in its seats. Safe to retry."""
+        request = match_service_pb2.DeclineRematchRequest(match_id=match_id)
+        md = self.metadata(token)
+        response = await self._call(
+            lambda s: s.DeclineRematch(request, timeout=self.timeout_s, metadata=md)
+        )
+        return response.match
+
     def seat(self, match_id: str, seat: int, token: str) -> SeatClient:
         """A handle for a seat already claimed (resume after a restart)."""
         return SeatClient(self, Joined(match_id, seat, token))
@@ -511,6 +522,11 @@ class SeatClient:
         """Ask for the rematch of this finished match (see
         :meth:`SenetClient.request_rematch`)."""
         return await self.client.request_rematch(self.match_id, self.token, entropy)
+
+    async def decline_rematch(self) -> match_pb2.MatchSummary:
+        """Decline the rematch of this finished match (see
+        :meth:`SenetClient.decline_rematch`)."""
+        return await self.client.decline_rematch(self.match_id, self.token)
 
     def watch(
         self, from_version: int | None = None

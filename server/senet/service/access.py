@@ -153,6 +153,7 @@ class MatchAccess:
             deciding=state.deciding_seats() if started else (),
             started=started,
             unlisted=meta.unlisted,
+            rematch_of=meta.rematch_of,
         )
 
     async def refresh_lobby_entry(self, match_id: str) -> None:

@@ -119,6 +119,7 @@ async def create_match(
         seed_chosen=seed is not None,
         fair_deal=seed is None,
         unlisted=unlisted,
+        rematch_of=rematch_of,
     )
     # With open seats this deal is provisional (see access.state_of): the deal of
     # record waits for every seat's entropy.

@@ -94,6 +94,19 @@ class MatchNotFinished(ServiceError):
     reason = "MATCH_NOT_FINISHED"
 
 
+class RematchDeclined(ServiceError):
+    """RequestRematch after a player of the finished match declined its rematch."""
+
+    reason = "REMATCH_DECLINED"
+
+
+class RematchStarted(ServiceError):
+    """DeclineRematch from a player whose rematch has started: they play it, or
+    leave it (LeaveMatch)."""
+
+    reason = "REMATCH_STARTED"
+
+
 class MatchNotStarted(ServiceError):
     """An action before every open seat is claimed: the deal is not made yet (a fair
     match is dealt from every seat's entropy), so nobody may move."""

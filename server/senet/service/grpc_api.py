@@ -182,6 +182,15 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
 
         return await self._unary("RequestRematch", context, body, request.match_id)
 
+    async def DeclineRematch(
+        self, request: match_service_pb2.DeclineRematchRequest, context: Any
+    ) -> match_service_pb2.DeclineRematchResponse:
+        async def body(caller: Caller) -> match_service_pb2.DeclineRematchResponse:
+            summary = await self.service.decline_rematch(caller, request.match_id)
+            return match_service_pb2.DeclineRematchResponse(match=summary_to_proto(summary))
+
+        return await self._unary("DeclineRematch", context, body, request.match_id)
+
     async def _subject_of(self, context: Any) -> str:
         """The verified subject of the identity token sent with the call ("" without
         one): a seat joined with an identity records it (senet.service.identity)."""

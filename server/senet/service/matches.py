@@ -15,7 +15,7 @@ as functions over one :class:`~senet.service.access.MatchAccess` (this
 replica's store, settings, cache, feeds, lobby and rate limiter):
 
 - :mod:`~senet.service.creation`: CreateMatch and JoinMatch;
-- :mod:`~senet.service.rematches`: RequestRematch;
+- :mod:`~senet.service.rematches`: RequestRematch, DeclineRematch;
 - :mod:`~senet.service.queries`: GetMatch, ListLegalActions, ExportMatch;
 - :mod:`~senet.service.submissions`: SubmitAction (apply, commit, replay), with
   :mod:`~senet.service.commit_plan` (what a commit writes and posts, a pure
@@ -189,6 +189,11 @@ class MatchService:
         """Ask for the rematch of a finished match: (seat, token, the rematch's
         summary); see :mod:`senet.service.rematches`."""
         return await rematches.request_rematch(self.access, caller, match_id, entropy)
+
+    async def decline_rematch(self, caller: Caller, match_id: str) -> MatchSummary:
+        """Decline the rematch of a finished match: the finished match's summary;
+        see :mod:`senet.service.rematches`."""
+        return await rematches.decline_rematch(self.access, caller, match_id)
 
     # ------------------------------------------------------------- reading
     async def get(self, caller: Caller, match_id: str) -> MatchSnapshot:

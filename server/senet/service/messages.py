@@ -86,6 +86,7 @@ def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
     out.seed_chosen = summary.seed_chosen
     out.started = summary.started
     out.unlisted = summary.unlisted
+    out.rematch_of = summary.rematch_of
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
     if control is not None:
@@ -118,6 +119,7 @@ def _write_seats(
             resigned=seat.resigned,
             takeover_strategy=seat.takeover_strategy,
             kept=seat.kept,
+            rematch_declined=seat.rematch_declined,
         )
 
 

@@ -136,11 +136,15 @@ class MatchMeta:
     fair_deal: bool = False
     #: Left out of the lobby (ListMatches): only those given its id find it.
     unlisted: bool = False
+    #: A rematch's finished match (senet.service.rematches); empty otherwise.
+    rematch_of: str = ""
 
     def to_json(self) -> str:
         data = asdict(self)
         if not self.unlisted:
             del data["unlisted"]  # a listed match's meta reads as it always did
+        if not self.rematch_of:
+            del data["rematch_of"]
         for plan in data["seats"]:
             # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:
@@ -180,11 +184,16 @@ class SeatClaim:
     #: The verified identity (see senet.service.identity) the seat was joined
     #: with; empty for a seat joined with a bare token (unrated play).
     subject: str = ""
+    #: The seat's player declined the rematch of this finished match
+    #: (DeclineRematch): nobody may ask for it any more.
+    rematch_declined: bool = False
 
     def to_json(self) -> str:
         data = asdict(self)
         if not self.subject:
             del data["subject"]  # a claim without identity reads as it always did
+        if not self.rematch_declined:
+            del data["rematch_declined"]
         return dumps(data)
 
     @classmethod

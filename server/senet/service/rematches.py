@@ -16,10 +16,19 @@ player to ask creates it on whatever replica, the others find it, and a player
 asking again gets the same seat and token (the claim is keyed by the old seat).
 It starts once every seat is claimed, and a rematch whose players never all ask
 expires as any match nobody joins.
+
+A player may also decline the rematch (DeclineRematch): their claim on the
+finished match says so (``SeatClaim.rematch_declined``, shown as
+``SeatInfo.rematch_declined``), nobody may ask for it any more, and a seat the
+decliner had already claimed in it opens again. Players already waiting in the
+rematch learn of the decline from GetMatch on the finished match.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from senet.games import get_game
 from senet.service import errors
 from senet.service.access import Caller, MatchAccess, control_of, meta_of, seat_of
 from senet.service.creation import create_match, join
@@ -61,10 +70,19 @@ async def request_rematch(
             match (its player left it, or never held it).
         BotSeat: the token of a bot seat (bots never ask).
         MatchNotFinished: the match is still being played, or was abandoned.
+        RematchDeclined: a player declined the rematch (a player who claimed
+            their seat in it before gets it again).
     """
     stored = await access.load(match_id)
     meta = meta_of(stored)
     seat, claim = _asking_seat(stored, meta, caller)
+    declined = declined_seats(stored)
+    if declined and await _kept_claim(access, stored, seat) is None:
+        first = declined[0]
+        name = SeatClaim.from_json(stored.seats[first]).name
+        raise errors.RematchDeclined(
+            f"{name} (seat {first}) declined the rematch", {"seat": first, "name": name}
+        )
     snapshot = await create_match(
         access,
         caller,
@@ -89,6 +107,57 @@ async def request_rematch(
         subject=claim.subject,
         keeper=True,
     )
+
+
+async def decline_rematch(access: MatchAccess, caller: Caller, match_id: str) -> MatchSummary:
+    """Decline the rematch of a finished match for the caller's player: mark their
+    claim, and open again the seat they claimed in the rematch if they asked
+    before; returns the finished match's summary. Declining again changes nothing.
+
+    Raises:
+        TokenRequired, BadToken, BotSeat, MatchNotFinished: as RequestRematch.
+        RematchStarted: the caller's player claimed their seat in the rematch and
+            it has started (they leave it with LeaveMatch).
+    """
+    while True:
+        stored = await access.load(match_id)
+        meta = meta_of(stored)
+        seat, claim = _asking_seat(stored, meta, caller)
+        if claim.rematch_declined:
+            return _summary(access, stored)
+        kept = await _kept_claim(access, stored, seat)
+        if kept is not None:
+            moved = rematch_seat(seat, meta.seat_count)
+            outcome = await access.store.reopen_seat(rematch_id_for(match_id), moved, kept)
+            if outcome == "started":
+                raise errors.RematchStarted(
+                    "the rematch has started: play it, or leave it (LeaveMatch)"
+                )
+            if outcome == "changed":
+                continue
+        declined = replace(claim, rematch_declined=True).to_json()
+        if await access.store.swap_seat_claim(match_id, seat, stored.seats[seat], declined):
+            return _summary(access, await access.load(match_id))
+
+
+def _summary(access: MatchAccess, stored: StoredMatch) -> MatchSummary:
+    meta = meta_of(stored)
+    return access.summary(stored, meta, access.read_state(get_game(meta.game_id), stored))
+
+
+def declined_seats(stored: StoredMatch) -> list[int]:
+    """The seats of a match whose players declined its rematch, in seat order."""
+    return sorted(s for s, c in stored.seats.items() if SeatClaim.from_json(c).rematch_declined)
+
+
+async def _kept_claim(access: MatchAccess, stored: StoredMatch, seat: int) -> str | None:
+    """The claim the player of ``seat`` holds on the seat kept for them in the
+    finished match's rematch (only they claim it); None when there is none."""
+    try:
+        rematch = await access.store.load(rematch_id_for(stored.match_id))
+    except MatchNotFound:
+        return None
+    return rematch.seats.get(rematch_seat(seat, meta_of(stored).seat_count))
 
 
 def _asking_seat(stored: StoredMatch, meta: MatchMeta, caller: Caller) -> tuple[int, SeatClaim]:

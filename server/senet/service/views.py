@@ -36,6 +36,8 @@ class SeatSummary:
     takeover_strategy: str = ""
     #: Kept for the previous match's player (a rematch: SeatPlan.kept).
     kept: bool = False
+    #: The seat's player declined this finished match's rematch.
+    rematch_declined: bool = False
 
 
 def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSummary]:
@@ -58,6 +60,7 @@ def seat_summaries(meta: MatchMeta, claims: Mapping[int, str]) -> list[SeatSumma
                 resigned=takeover == ZOMBIE,
                 takeover_strategy="" if takeover == ZOMBIE else takeover,
                 kept=plan.kept,
+                rematch_declined=claim.rematch_declined if claim else False,
             )
         )
     return seats
@@ -88,6 +91,8 @@ class MatchSummary:
     started: bool = True
     #: Left out of the lobby (MatchMeta.unlisted).
     unlisted: bool = False
+    #: A rematch's finished match (MatchMeta.rematch_of).
+    rematch_of: str = ""
 
 
 @dataclass(frozen=True)
