@@ -63,3 +63,44 @@ async def test_a_rematch_is_asked_for_once_the_match_is_over(
         await pilot.press("enter")
         await wait_for(pilot, app, lambda: "once the match is over" in app.hint_text)
         assert app.next_session is None
+
+
+async def test_a_player_declines_by_typing_decline_and_the_other_is_told(
+    server: tuple[str, SenetClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(play_screen, "REMATCH_POLL_S", 0.1)
+    address, client = server
+    ann, bob = await _finished_pebbles(client)
+    bobs_screen = PlayApp(Session(client, address, bob.match_id, bob))
+    async with bobs_screen.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, bobs_screen, lambda: bobs_screen.over)
+        assert "or decline" in screen_text(bobs_screen)
+        bobs_screen.entry.value = "decline"
+        await pilot.press("enter")
+        await wait_for(
+            pilot, bobs_screen, lambda: "You declined the rematch" in bobs_screen.hint_text
+        )
+    anns_screen = PlayApp(Session(client, address, ann.match_id, ann))
+    async with anns_screen.run_test(size=(80, 24)) as pilot:
+        await wait_for(
+            pilot, anns_screen, lambda: "Bob declined the rematch" in anns_screen.hint_text
+        )
+        anns_screen.entry.value = "rematch"
+        await pilot.press("enter")
+        await wait_for(pilot, anns_screen, lambda: "No rematch" in anns_screen.hint_text)
+        assert anns_screen.next_session is None
+
+
+async def test_a_player_waiting_in_the_rematch_learns_the_other_declined(
+    server: tuple[str, SenetClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(play_screen, "REMATCH_POLL_S", 0.1)
+    address, client = server
+    ann, bob = await _finished_pebbles(client)
+    anns = await ann.rematch()
+    app = PlayApp(Session(client, address, anns.match_id, anns))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: "Waiting for Bob" in app.hint_text)
+        await bob.decline_rematch()
+        await wait_for(pilot, app, lambda: "Bob declined the rematch" in app.hint_text)
+        assert "Ctrl+Q leaves" in screen_text(app)

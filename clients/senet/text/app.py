@@ -42,7 +42,7 @@ from senet.text.cli import program, seat_plan
 from senet.text.errors import for_people, reach
 from senet.text.renderer import TextRenderer, log_lines, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines
-from senet.text.seat_names import open_seats, waiting_for_players
+from senet.text.seat_names import open_seats, rematch_declined, waiting_for_players
 from senet.v1 import match_pb2, match_service_pb2
 
 LOG_LINES = 8
@@ -72,7 +72,18 @@ class Line:
     text: str | None
 
 
-Item = StreamMessage | StreamEnd | Line
+@dataclass(frozen=True)
+class Declined:
+    """A player declined the rematch this session waits in (``note`` says who)."""
+
+    note: str
+
+
+Item = StreamMessage | StreamEnd | Line | Declined
+
+#: Seconds between looks, while a rematch waits for its players, for a decline on
+#: the finished match it follows (it would never start).
+DECLINE_POLL_S = 3.0
 
 
 def start_line_reader(
@@ -188,13 +199,32 @@ class TextApp:
     # -------------------------------------------------------------- main loop
     async def run(self) -> int:
         """Follow the match until it ends or the player leaves; returns an exit status."""
-        pump = asyncio.create_task(self._pump_stream())
+        tasks = [asyncio.create_task(self._pump_stream())]
+        if self.session.seat is not None:
+            tasks.append(asyncio.create_task(self._look_for_decline()))
         try:
             return await self._loop()
         finally:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pump
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+
+    async def _look_for_decline(self) -> None:
+        """While this match is a rematch waiting for its players, look every
+        :data:`DECLINE_POLL_S` for a decline on the finished match it follows."""
+        while True:
+            await asyncio.sleep(DECLINE_POLL_S)
+            summary = self.summary
+            if summary is not None and summary.started:
+                return
+            if summary is None or not summary.rematch_of:
+                continue
+            with contextlib.suppress(SenetRpcError):
+                note = rematch_declined((await self.session.client.get(summary.rematch_of)).match)
+                if note:
+                    await self.inbox.put(Declined(note))
+                    return
 
     async def _pump_stream(self) -> None:
         session = self.session
@@ -224,6 +254,9 @@ class TextApp:
                     stale |= self._on_stream(item.message)
                 elif isinstance(item, StreamEnd):
                     return await self._on_end(item.error, stale)
+                elif isinstance(item, Declined):
+                    self.print(Text(f"{item.note} It will not start.", style="bold"))
+                    return 0
                 else:
                     if stale:
                         interrupted = self._interrupted
@@ -521,8 +554,11 @@ class TextApp:
                         self.charset,
                     )
                 )
-        elif command.name == "rematch":
-            self.print("A rematch is asked for once the match is over: its end offers one.")
+        elif command.name in ("rematch", "decline"):
+            self.print(
+                f"A rematch is {'asked for' if command.name == 'rematch' else 'declined'} once "
+                "the match is over: its end asks."
+            )
         elif command.name == "board":
             self.draw()
             return None
@@ -603,7 +639,10 @@ class TextApp:
         if self.scripted or self.session.seat is None or not finished:
             return None
         self.console.print(
-            Text("Type rematch and Enter to play again; Enter alone leaves. > ", style="bold"),
+            Text(
+                "Type rematch and Enter to play again, or decline; Enter alone leaves. > ",
+                style="bold",
+            ),
             end="",
         )
         self.console.file.flush()
@@ -611,9 +650,17 @@ class TextApp:
             item = await self.inbox.get()
             if isinstance(item, Line):
                 break
-        if (item.text or "").strip().lower() != "rematch":
-            return None
-        return await self.session.rematch()
+        answer = choose.command_of(item.text or "")
+        try:
+            if answer == choose.Command("rematch"):
+                return await self.session.rematch()
+            if answer == choose.Command("decline"):
+                assert self.session.seat is not None
+                declined = await self.session.seat.decline_rematch()
+                self.print(Text(rematch_declined(declined, self.viewer), style="bold"))
+        except SenetRpcError as exc:
+            self.print(Text(f"No rematch: {for_people(exc, self.session.server)}", style="bold"))
+        return None
 
     def _print_verify(self) -> None:
         """How anyone checks that a finished match was dealt fairly."""

@@ -55,6 +55,7 @@ COMMANDS = {
     "quit": "quit",
     "exit": "quit",
     "rematch": "rematch",
+    "decline": "decline",
 }
 
 

@@ -91,6 +91,18 @@ def waiting_for_players(summary: match_pb2.MatchSummary) -> str:
     return "Waiting for " + " and for ".join(waits or ["players to join (0 open seats)"])
 
 
+def rematch_declined(finished: match_pb2.MatchSummary, viewer: int | None = None) -> str:
+    """Who declined a finished match's rematch, as every client says it
+    (``Bob declined the rematch.``; ``You declined...`` for the ``viewer``'s own
+    seat); "" when nobody did."""
+    names = [
+        "You" if s.seat == viewer else s.display_name or f"Seat {s.seat}"
+        for s in finished.seats
+        if s.rematch_declined
+    ]
+    return f"{' and '.join(names)} declined the rematch." if names else ""
+
+
 def rematch_players(rematch: match_pb2.MatchSummary) -> list[str]:
     """The players who took their seats in a rematch so far (bots are always in)."""
     return [

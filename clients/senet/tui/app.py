@@ -43,10 +43,15 @@ from textual.widgets import Footer, Input, Static
 from senet.client.errors import SenetRpcError
 from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing
-from senet.text.app import Session
+from senet.text.app import DECLINE_POLL_S, Session
 from senet.text.errors import for_people
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
-from senet.text.seat_names import open_seats, rematch_players, waiting_for_players
+from senet.text.seat_names import (
+    open_seats,
+    rematch_declined,
+    rematch_players,
+    waiting_for_players,
+)
 from senet.tui import explain, picker
 from senet.tui.panes import (
     ActionList,
@@ -68,8 +73,9 @@ _RECONNECT_START_S = 0.2
 _RECONNECT_MAX_S = 3.0
 #: Seconds between redraws of a running clock.
 CLOCK_TICK_S = 1.0
-#: Seconds between looks, once the match is over, for a rematch another player asked for.
-REMATCH_POLL_S = 3.0
+#: Seconds between looks, once the match is over, for a rematch another player asked
+#: for or declined (and, while a rematch waits for its players, for a decline).
+REMATCH_POLL_S = DECLINE_POLL_S
 #: What LeaveMatch did, in words for the player.
 LEFT_OUTCOME = {
     match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
@@ -160,7 +166,8 @@ KEYS_HELP = """Keys
   F3            next region of the board  F1      this help
   Ctrl+Q        leave for good, or pause (the resume command is printed)
 Typed commands: help, list, board, quit, zoom <what> (a closer look: in the log),
-  rematch (once the match is over: the same table again, seats moved on by one)
+  rematch (once the match is over: the same table again, seats moved on by one),
+  decline (once the match is over: no rematch, so nobody waits for you)
 """
 
 
@@ -254,6 +261,9 @@ class PlayApp(App[int]):
         self.next_session: Session | None = None
         #: The rematch a player of this finished match asked for, once seen ("": none).
         self.rematch_offer = ""
+        #: Who declined the rematch of this finished match, or of the match this
+        #: rematch follows, once seen ("": nobody).
+        self.rematch_declined = ""
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
@@ -293,6 +303,8 @@ class PlayApp(App[int]):
         self._draw_status()
         self.run_worker(self._follow(), name="follow", exit_on_error=False)
         self.set_interval(CLOCK_TICK_S, self._tick_clock, name="clock")
+        if self.session.seat is not None:
+            self.set_interval(REMATCH_POLL_S, self._look_for_decline, name="declines")
 
     def on_resize(self, event: events.Resize) -> None:
         # The event's size: ``self.size`` may still be the size before this change.
@@ -506,12 +518,17 @@ class PlayApp(App[int]):
 
     async def _look_for_rematch(self) -> None:
         """Whether another player asked for a rematch (GetMatch's rematch_match_id),
-        and who is in it so far: the hint offers it."""
+        and who is in it so far: the hint offers it; or declined it: the hint says so."""
         seat = self.session.seat
-        if seat is None or self.rematch_offer or self.next_session is not None:
+        if seat is None or self.rematch_offer or self.rematch_declined:
+            return
+        if self.next_session is not None:
             return
         try:
-            rematch_id = (await seat.get()).rematch_match_id
+            finished = await seat.get()
+            if self._declined(finished.match):
+                return
+            rematch_id = finished.rematch_match_id
             if not rematch_id:
                 return
             rematch = (await self.session.client.get(rematch_id)).match
@@ -521,6 +538,28 @@ class PlayApp(App[int]):
         self.rematch_offer = f"{who} asked for a rematch."
         self._say(f"{who} asked for a rematch: type rematch and Enter to play it.")
         self._draw_prompt()
+
+    async def _look_for_decline(self) -> None:
+        """While this rematch waits for its players: whether one of them declined
+        it (GetMatch on the match it follows), when it will never start."""
+        summary = self.summary
+        if summary is None or summary.started or not summary.rematch_of:
+            return
+        if self.rematch_declined:
+            return
+        with contextlib.suppress(SenetRpcError):
+            self._declined((await self.session.client.get(summary.rematch_of)).match)
+
+    def _declined(self, finished: match_pb2.MatchSummary) -> bool:
+        """Show who declined ``finished``'s rematch, if anyone did; whether anyone did."""
+        viewer = self.viewer if finished.match_id == self.session.match_id else None
+        note = rematch_declined(finished, viewer)
+        if not note:
+            return False
+        self.rematch_declined = note
+        self._say(note)
+        self._draw_prompt()
+        return True
 
     # ------------------------------------------------------------ drawing
     def _draw(self) -> None:
@@ -615,18 +654,23 @@ class PlayApp(App[int]):
             finished = summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED
             if self.session.seat is None or not finished:
                 return Text("The match is over. Ctrl+Q leaves.", style="bold")
+            if self.rematch_declined:
+                return Text(f"{self.rematch_declined} Ctrl+Q leaves.", style="bold")
             if self.rematch_offer:
                 return Text(
-                    f"{self.rematch_offer} Type rematch and Enter to play it; Ctrl+Q leaves.",
+                    f"{self.rematch_offer} Type rematch and Enter to play it, or decline; "
+                    "Ctrl+Q leaves.",
                     style="bold reverse",
                 )
             return Text(
                 "The match is over. Type rematch and Enter to play again (seats move on "
-                "by one); Ctrl+Q leaves.",
+                "by one), or decline; Ctrl+Q leaves.",
                 style="bold",
             )
         if summary is None or view is None:
             return Text("Fetching the match...", style="italic")
+        if not summary.started and self.rematch_declined:
+            return Text(f"{self.rematch_declined} Ctrl+Q leaves.", style="bold")
         if not summary.started:
             if not open_seats(summary):
                 return Text(f"{waiting_for_players(summary)}...", style="italic")
@@ -805,6 +849,8 @@ class PlayApp(App[int]):
                 self._say(f"{index + 1:>3}  {action.notation:<14} {action.label}")
         elif name == "rematch":
             self.run_worker(self.ask_rematch(), name="rematch", exit_on_error=False)
+        elif name == "decline":
+            self.run_worker(self.decline_rematch(), name="decline", exit_on_error=False)
 
     async def ask_rematch(self) -> None:
         """RequestRematch: the screen closes and opens again on the rematch's seat
@@ -823,6 +869,23 @@ class PlayApp(App[int]):
             self._say(message, style="red")
             return
         self.exit(0)
+
+    async def decline_rematch(self) -> None:
+        """DeclineRematch: nobody waits for this player in a rematch."""
+        if self.session.seat is None:
+            self._hint(Text("Only the players of a match decline its rematch.", style="italic"))
+            return
+        if not self.over or self.summary is None:
+            self._hint(Text("A rematch is declined once the match is over.", style="italic"))
+            return
+        try:
+            finished = await self.session.seat.decline_rematch()
+        except SenetRpcError as exc:
+            message = f"Not declined: {for_people(exc, self.session.server)}"
+            self._hint(Text(message, style="bold red"))
+            self._say(message, style="red")
+            return
+        self._declined(finished)
 
     # ------------------------------------------------------------ key actions
     def action_help(self) -> None:
