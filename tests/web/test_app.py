@@ -539,7 +539,7 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
 
         await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
         url = f"/matches/{match_id}/rematch"
-        assert (await web.get(url)).json() == {"match": "", "players": []}
+        assert (await web.get(url)).json() == {"match": "", "players": [], "declined": ""}
         assert (await web.post(url)).status_code == 403  # no CSRF header
         asked = await web.post(url, headers={"x-csrf-token": csrf})
         assert asked.status_code == 200, asked.text
@@ -548,12 +548,49 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
         assert held.seat == 1 and asked.headers["set-cookie"].startswith(
             f"senet_seat_{rematch_id}="
         )
-        assert (await web.get(url)).json() == {"match": rematch_id, "players": ["Ann"]}
+        assert (await web.get(url)).json() == {
+            "match": rematch_id,
+            "players": ["Ann"],
+            "declined": "",
+        }
         again = await bob.rematch()
         assert (again.match_id, again.seat) == (rematch_id, 0)
         assert (await senet.get(rematch_id)).match.started
         page = await web.get(f"/matches/{rematch_id}/play")
         assert page.status_code == 200 and 'id="rematch"' in page.text
+
+
+async def test_a_finished_matchs_player_declines_the_rematch(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    created = await create_by_form(web, game="pebbles", name="Ann")
+    match_id = created.headers["location"].split("/")[2]
+    mine = _seat_of(created)
+    csrf = web.cookies[CSRF_COOKIE]
+    async with SenetClient(server) as senet:
+        bob = await senet.join(match_id, "Bob")
+        ann = senet.seat(match_id, mine.seat, mine.token)
+
+        async def first(turn: Any) -> str:
+            return str(turn.actions[0].notation)
+
+        await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
+        page = (await web.get(f"/matches/{match_id}/play")).text
+        assert 'id="decline-rematch"' in page
+        url = f"/matches/{match_id}/rematch/decline"
+        assert (await web.post(url)).status_code == 403  # no CSRF header
+        declined = await web.post(url, headers={"x-csrf-token": csrf})
+        assert declined.json() == {"declined": "You declined the rematch."}
+        assert (await web.get(f"/matches/{match_id}/rematch")).json()["declined"] == (
+            "You declined the rematch."
+        )
+        refused = await web.post(f"/matches/{match_id}/rematch", headers={"x-csrf-token": csrf})
+        assert refused.status_code == 409 and refused.json()["reason"] == "REMATCH_DECLINED"
+        # Bob's page (no seat cookie here: a spectator's look) says who declined.
+        web.cookies.clear()
+        assert (await web.get(f"/matches/{match_id}/rematch")).json()["declined"] == (
+            "Ann declined the rematch."
+        )
 
 
 async def test_an_unlisted_match_is_created_out_of_the_lobby(

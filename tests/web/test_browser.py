@@ -341,7 +341,7 @@ def test_a_finished_matchs_player_plays_the_rematch_another_asked_for(
         )  # fmt: skip
         page.goto(f"{web_url}/matches/{match_id}/play")
         page.wait_for_selector("#rematch-panel:not([hidden])", timeout=MATCH_WAIT_MS)
-        asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", bob))
+        asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", bob)).match_id
         page.wait_for_selector("#rematch:has-text('Play the rematch')", timeout=MATCH_WAIT_MS)
         assert page.locator("#rematch-note").inner_text() == "Bob asked for a rematch."
         page.locator("#rematch").click()
@@ -351,6 +351,47 @@ def test_a_finished_matchs_player_plays_the_rematch_another_asked_for(
         seats = page.locator("#seats").inner_text()
         assert "Red (Ann, you)" in seats and "Blue (Bob)" in seats, seats
         assert page.errors == []
+    finally:
+        servers.close()  # stops both servers
+
+
+def test_players_decline_a_rematch_and_a_waiting_player_is_told(
+    tmp_path: Path, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """Ann asks for the rematch and waits in it; Bob clicks No thanks on his page of
+    the finished match: his page and Ann's waiting page both say that he declined."""
+    ports: list[int] = []
+    servers = serve_web(tmp_path, [], before_web=ports.append)
+    web_url = next(servers)
+    try:
+        match_id, ann, bob = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
+        asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", ann))
+        anns = new_page(DESKTOP)
+        anns.context.add_cookies(
+            [{"name": f"senet_seat_{asked.match_id}", "value": f"{asked.seat}.{asked.token}",
+              "url": f"{web_url}/matches/{asked.match_id}/play"}]
+        )  # fmt: skip
+        anns.goto(f"{web_url}/matches/{asked.match_id}/play")
+        wait_until(anns, "() => document.body.dataset.status === 'active'")
+        bobs = new_page(DESKTOP)
+        bobs.context.add_cookies(
+            [{"name": f"senet_seat_{match_id}", "value": f"{bob.seat}.{bob.token}",
+              "url": f"{web_url}/matches/{match_id}/play"}]
+        )  # fmt: skip
+        bobs.goto(f"{web_url}/matches/{match_id}/play")
+        bobs.wait_for_selector("#decline-rematch:visible", timeout=MATCH_WAIT_MS)
+        bobs.locator("#decline-rematch").click()
+        bobs.wait_for_selector("#rematch-note:has-text('You declined')", timeout=MATCH_WAIT_MS)
+        assert bobs.locator("#rematch-note").inner_text() == (
+            "You declined the rematch. It will not start."
+        )
+        assert not bobs.locator("#rematch").is_visible()
+        anns.wait_for_selector("#rematch-note:has-text('Bob declined')", timeout=MATCH_WAIT_MS)
+        anns.screenshot(path=str(screenshots / "rematch-declined.png"), full_page=True)
+        assert anns.locator("#rematch-note").inner_text() == (
+            "Bob declined the rematch. It will not start."
+        )
+        assert anns.errors == [] and bobs.errors == []
     finally:
         servers.close()  # stops both servers
 
@@ -375,6 +416,6 @@ async def _finished_match(address: str) -> tuple[str, SeatClient, SeatClient]:
     return match_id, ann, bob
 
 
-async def _rematch(address: str, seat: SeatClient) -> str:
+async def _rematch(address: str, seat: SeatClient) -> SeatClient:
     async with SenetClient(address) as client:
-        return (await client.request_rematch(seat.match_id, seat.token)).match_id
+        return await client.request_rematch(seat.match_id, seat.token)

@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from senet.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.codec.exports import export_record
-from senet.text.seat_names import rematch_players
+from senet.text.seat_names import rematch_declined, rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
 from senet.web.callers import CallerAddress, forward_caller
@@ -349,20 +349,23 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
 
     async def rematch(request: Request) -> Response:
         """POST: the seat's player asks for the rematch (RequestRematch) and holds the
-        seat kept there; GET: the rematch another player asked for, and who is in it
-        so far (the finished match's play page polls it)."""
+        seat kept there; GET: the rematch another player asked for, who is in it so
+        far, and who declined it (the finished match's play page polls it, and so
+        does a rematch's while it waits for its players)."""
         match_id = _match_id(request)
         if match_id is None:
             return JSONResponse({"error": "not a match id"}, 404)
         if request.method == "GET":
+            seat = read_seat_cookie(request, match_id)
             try:
-                found = (await web.senet.get(match_id)).rematch_match_id
+                finished = await web.senet.get(match_id)
+                found = finished.rematch_match_id
                 rematch = (await web.senet.get(found)).match if found else None
             except SenetRpcError as error:
                 return JSONResponse({"error": human(error)}, 409)
-            if rematch is None:
-                return JSONResponse({"match": "", "players": []})
-            return JSONResponse({"match": found, "players": rematch_players(rematch)})
+            declined = rematch_declined(finished.match, None if seat is None else seat.seat)
+            players = [] if rematch is None else rematch_players(rematch)
+            return JSONResponse({"match": found, "players": players, "declined": declined})
         if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
             return _forbidden()
         seat = read_seat_cookie(request, match_id)
@@ -376,6 +379,20 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         set_seat_cookie(response, joined.match_id, joined.seat, joined.token, secure=secure)
         remember_seat(response, request, joined.match_id, joined.seat, secure=secure)
         return response
+
+    async def decline_rematch(request: Request) -> Response:
+        """POST: the seat's player declines the rematch (DeclineRematch)."""
+        match_id = _match_id(request)
+        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+            return _forbidden()
+        seat = read_seat_cookie(request, match_id)
+        if seat is None:
+            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        try:
+            finished = await web.senet.decline_rematch(match_id, seat.token)
+        except SenetRpcError as error:
+            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+        return JSONResponse({"declined": rematch_declined(finished, seat.seat)})
 
     async def replay(request: Request) -> Response:
         """A replay's summary (``/replay/info``) or one of its frames (``/frames/N``):
@@ -431,6 +448,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         Route("/matches/{match_id}/act", act, methods=["POST"]),
         Route("/matches/{match_id}/leave", leave, methods=["POST"]),
         Route("/matches/{match_id}/rematch", rematch, methods=["GET", "POST"]),
+        Route("/matches/{match_id}/rematch/decline", decline_rematch, methods=["POST"]),
         Route("/matches/{match_id}/replay/info", replay),
         Route("/matches/{match_id}/replay/frames/{step:int}", replay),
         Route("/matches/{match_id}/export.json", export),

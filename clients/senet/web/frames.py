@@ -254,4 +254,7 @@ def frame(
         # unlisted match is found by nobody else).
         "joinable": len(open_seats(summary)) if active else 0,
         "started": summary.started,
+        # A rematch's finished match: while the rematch waits, the page looks
+        # there for a player who declined it.
+        "rematch_of": summary.rematch_of,
     }

@@ -255,6 +255,11 @@
         ? "The server plays your seat out; you are ranked last."
         : "Your seat opens again for someone else.";
       if (frame.status === "finished") offerRematch();
+      else if (!started && frame.rematch_of) watchForDecline(frame.rematch_of);
+      else if (started && rematchPoll !== null) {
+        clearInterval(rematchPoll); // the rematch started: nobody can decline it now
+        rematchPoll = null;
+      }
       actions = frame.actions || [];
       if (Number(frame.version) !== version) {
         // A new position: what was typed or clicked for the old one no longer applies.
@@ -395,8 +400,9 @@
     else window.location.assign(answer.watch);
   }
 
-  // Once the match is finished: the Rematch button, and every few seconds a look
-  // for a rematch another player asked for (who is in it so far).
+  // Once the match is finished: the Rematch and No thanks buttons, and every few
+  // seconds a look for a rematch another player asked for (who is in it so far) or
+  // declined.
   let rematchPoll = null;
   function offerRematch() {
     $("rematch-panel").hidden = false;
@@ -409,10 +415,51 @@
     const response = await fetch(`/matches/${matchId}/rematch`, { credentials: "same-origin" });
     if (!response.ok) return;
     const answer = await response.json();
+    if (answer.declined) {
+      showDeclined(answer.declined);
+      return;
+    }
     if (!answer.match) return;
     const who = answer.players.length ? answer.players.join(", ") : "A player";
     $("rematch-note").textContent = `${who} asked for a rematch.`;
     $("rematch").textContent = "Play the rematch";
+  }
+  // Someone declined: no rematch will start, so the buttons go and the note says who.
+  function showDeclined(note) {
+    clearInterval(rematchPoll);
+    $("rematch-panel").hidden = false;
+    $("rematch").hidden = true;
+    $("decline-rematch").hidden = true;
+    $("rematch-note").textContent = `${note} It will not start.`;
+  }
+  // While a rematch waits for its players: a look every few seconds at the match it
+  // follows, for a player who declined it.
+  function watchForDecline(finishedId) {
+    if (rematchPoll !== null) return;
+    const look = async () => {
+      const response = await fetch(`/matches/${finishedId}/rematch`, {
+        credentials: "same-origin",
+      });
+      if (!response.ok) return;
+      const answer = await response.json();
+      if (!answer.declined) return;
+      showDeclined(answer.declined);
+      $("headline").textContent = `${answer.declined} The rematch will not start.`;
+    };
+    rematchPoll = setInterval(look, 3000);
+    look();
+  }
+  async function declineRematch() {
+    $("decline-rematch").disabled = true;
+    const response = await fetch(`/matches/${matchId}/rematch/decline`, {
+      method: "POST",
+      headers: { "x-csrf-token": csrf },
+      credentials: "same-origin",
+    });
+    const answer = await response.json();
+    $("decline-rematch").disabled = false;
+    if (!response.ok) showProblem(answer.error || `refused (${response.status})`);
+    else showDeclined(answer.declined);
   }
   async function rematch() {
     $("rematch").disabled = true;
@@ -429,6 +476,7 @@
 
   if (page === "play") {
     $("rematch").addEventListener("click", rematch);
+    $("decline-rematch").addEventListener("click", declineRematch);
     $("leave").addEventListener("click", leave);
     $("filter").addEventListener("input", renderActions);
     $("filter").addEventListener("keydown", (event) => {
