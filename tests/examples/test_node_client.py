@@ -65,6 +65,7 @@ def test_the_node_example_plays_a_match_to_the_end(installed: Path, server: str)
     assert checks["rulesRecorded"]
     assert report["rulesVersion"] == {"server": version, "match": version, "actions": [version]}
     assert checks["rematch"]  # RequestRematch, its retry, and GetMatch naming it
+    assert checks["startedRematchNotDeclined"]  # DeclineRematch: REMATCH_STARTED
     # Streams opened while each match waited for players got its start and turns.
     assert checks["promptedAfterWaiting"], checks["starts"]
     assert set(checks["starts"]) == {"mykerinos", "archeos", "marenostrum"}

@@ -334,7 +334,17 @@ async function main() {
     rematch.match.started === true &&
     rematch.match.seats[joined.seat].bot_strategy === "random" &&
     retried.token === rematch.token &&
-    finished.rematch_match_id === rematch.match_id;
+    finished.rematch_match_id === rematch.match_id &&
+    rematch.match.rematch_of === matchId;
+  // This seat's rematch has started: it is played or left, not declined.
+  try {
+    await call("DeclineRematch", { match_id: matchId }, joined.token);
+    checks.startedRematchNotDeclined = false;
+  } catch (error) {
+    const info = errorDetails(error)?.["google.rpc.ErrorInfo"];
+    checks.startedRematchNotDeclined =
+      error.code === grpc.status.FAILED_PRECONDITION && info?.reason === "REMATCH_STARTED";
+  }
   await call("LeaveMatch", { match_id: rematch.match_id }, rematch.token);
 
   const starts = {};
