@@ -9,7 +9,9 @@ first to ask creates it on any replica; asking again answers the same seat and t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator
 
 from senet.client.client import SeatClient, SenetClient
 from senet.service import metrics
@@ -137,14 +139,21 @@ async def test_the_rematch_keeps_the_tables_settings(server: RunningServer) -> N
         assert old.seed_chosen and not new.seed_chosen  # the server draws a new seed
 
 
-async def test_racing_players_make_one_rematch(deployment: Deployment) -> None:
+@contextlib.asynccontextmanager
+async def _on_two_replicas(deployment: Deployment) -> AsyncIterator[tuple[SeatClient, SeatClient]]:
+    """Ann and Bob's finished match, Ann's seat served by one replica and Bob's by
+    another."""
     first, second = await deployment.start(), await deployment.start()
     async with (
         SenetClient(target_of(first)) as one,
         SenetClient(target_of(second)) as other,
     ):
         ann, bob = await _finished(one, ["Ann", "Bob"])
-        bob_elsewhere = other.seat(bob.match_id, bob.seat, bob.token)
+        yield ann, other.seat(bob.match_id, bob.seat, bob.token)
+
+
+async def test_racing_players_make_one_rematch(deployment: Deployment) -> None:
+    async with _on_two_replicas(deployment) as (ann, bob_elsewhere):
         asked = await asyncio.gather(ann.rematch(), bob_elsewhere.rematch())
         assert asked[0].match_id == asked[1].match_id
         assert {s.seat for s in asked} == {0, 1}
@@ -261,15 +270,9 @@ async def test_a_decline_racing_a_request_leaves_no_rematch_to_start(
 ) -> None:
     """Ann asks on one replica while Bob declines on another: whatever the order,
     Bob's decline stands and nobody plays the rematch."""
-    first, second = await deployment.start(), await deployment.start()
-    async with (
-        SenetClient(target_of(first)) as one,
-        SenetClient(target_of(second)) as other,
-    ):
-        ann, bob = await _finished(one, ["Ann", "Bob"])
-        bob_elsewhere = other.seat(bob.match_id, bob.seat, bob.token)
+    async with _on_two_replicas(deployment) as (ann, bob):
         asked, declined = await asyncio.gather(
-            ann.rematch(), bob_elsewhere.decline_rematch(), return_exceptions=True
+            ann.rematch(), bob.decline_rematch(), return_exceptions=True
         )
         assert isinstance(declined, match_pb2.MatchSummary), declined
         assert declined.seats[bob.seat].rematch_declined

@@ -523,21 +523,28 @@ async def test_the_lobby_names_options_by_their_descriptions_and_offers_clocks(
     assert control.timeout_policy == match_pb2.TIMEOUT_POLICY_RESIGN
 
 
-async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
-    web: httpx.AsyncClient, server: str
-) -> None:
+async def _finished_by_form(web: httpx.AsyncClient, senet: SenetClient) -> tuple[str, SeatClient]:
+    """A Pebbles match Ann created in the web page (her seat cookie in ``web``) and
+    Bob joined from his client, played to its end; its id and Bob's seat."""
     created = await create_by_form(web, game="pebbles", name="Ann")
     match_id = created.headers["location"].split("/")[2]
     mine = _seat_of(created)
-    csrf = web.cookies[CSRF_COOKIE]
+    bob = await senet.join(match_id, "Bob")
+    ann = senet.seat(match_id, mine.seat, mine.token)
+
+    async def first(turn: Any) -> str:
+        return str(turn.actions[0].notation)
+
+    await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
+    return match_id, bob
+
+
+async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
+    web: httpx.AsyncClient, server: str
+) -> None:
     async with SenetClient(server) as senet:
-        bob = await senet.join(match_id, "Bob")
-        ann = senet.seat(match_id, mine.seat, mine.token)
-
-        async def first(turn: Any) -> str:
-            return str(turn.actions[0].notation)
-
-        await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
+        match_id, bob = await _finished_by_form(web, senet)
+        csrf = web.cookies[CSRF_COOKIE]
         url = f"/matches/{match_id}/rematch"
         assert (await web.get(url)).json() == {"match": "", "players": [], "declined": ""}
         assert (await web.post(url)).status_code == 403  # no CSRF header
@@ -563,18 +570,9 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
 async def test_a_finished_matchs_player_declines_the_rematch(
     web: httpx.AsyncClient, server: str
 ) -> None:
-    created = await create_by_form(web, game="pebbles", name="Ann")
-    match_id = created.headers["location"].split("/")[2]
-    mine = _seat_of(created)
-    csrf = web.cookies[CSRF_COOKIE]
     async with SenetClient(server) as senet:
-        bob = await senet.join(match_id, "Bob")
-        ann = senet.seat(match_id, mine.seat, mine.token)
-
-        async def first(turn: Any) -> str:
-            return str(turn.actions[0].notation)
-
-        await asyncio.wait_for(asyncio.gather(ann.play(first), bob.play(first)), 60)
+        match_id, _bob = await _finished_by_form(web, senet)
+        csrf = web.cookies[CSRF_COOKIE]
         page = (await web.get(f"/matches/{match_id}/play")).text
         assert 'id="decline-rematch"' in page
         url = f"/matches/{match_id}/rematch/decline"

@@ -332,14 +332,8 @@ def test_a_finished_matchs_player_plays_the_rematch_another_asked_for(
     servers = serve_web(tmp_path, [], before_web=ports.append)
     web_url = next(servers)
     try:
-        finished = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
-        match_id, ann, bob = finished
-        page = new_page(DESKTOP)
-        page.context.add_cookies(
-            [{"name": f"senet_seat_{match_id}", "value": f"{ann.seat}.{ann.token}",
-              "url": f"{web_url}/matches/{match_id}/play"}]
-        )  # fmt: skip
-        page.goto(f"{web_url}/matches/{match_id}/play")
+        ann, bob = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
+        page = _seated_page(new_page(DESKTOP), web_url, ann)
         page.wait_for_selector("#rematch-panel:not([hidden])", timeout=MATCH_WAIT_MS)
         asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", bob)).match_id
         page.wait_for_selector("#rematch:has-text('Play the rematch')", timeout=MATCH_WAIT_MS)
@@ -364,21 +358,11 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
     servers = serve_web(tmp_path, [], before_web=ports.append)
     web_url = next(servers)
     try:
-        match_id, ann, bob = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
+        ann, bob = _outside(_finished_match(f"127.0.0.1:{ports[0]}"))
         asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", ann))
-        anns = new_page(DESKTOP)
-        anns.context.add_cookies(
-            [{"name": f"senet_seat_{asked.match_id}", "value": f"{asked.seat}.{asked.token}",
-              "url": f"{web_url}/matches/{asked.match_id}/play"}]
-        )  # fmt: skip
-        anns.goto(f"{web_url}/matches/{asked.match_id}/play")
+        anns = _seated_page(new_page(DESKTOP), web_url, asked)
         wait_until(anns, "() => document.body.dataset.status === 'active'")
-        bobs = new_page(DESKTOP)
-        bobs.context.add_cookies(
-            [{"name": f"senet_seat_{match_id}", "value": f"{bob.seat}.{bob.token}",
-              "url": f"{web_url}/matches/{match_id}/play"}]
-        )  # fmt: skip
-        bobs.goto(f"{web_url}/matches/{match_id}/play")
+        bobs = _seated_page(new_page(DESKTOP), web_url, bob)
         bobs.wait_for_selector("#decline-rematch:visible", timeout=MATCH_WAIT_MS)
         bobs.locator("#decline-rematch").click()
         bobs.wait_for_selector("#rematch-note:has-text('You declined')", timeout=MATCH_WAIT_MS)
@@ -396,13 +380,23 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
         servers.close()  # stops both servers
 
 
+def _seated_page(page: Any, web_url: str, seat: SeatClient) -> Any:
+    """``page`` opened on the play page of ``seat``'s match, holding its seat cookie
+    (as the browser of the player who joined there would)."""
+    play = f"{web_url}/matches/{seat.match_id}/play"
+    cookie = {"name": f"senet_seat_{seat.match_id}", "value": f"{seat.seat}.{seat.token}"}
+    page.context.add_cookies([{**cookie, "url": play}])
+    page.goto(play)
+    return page
+
+
 def _outside(call: Coroutine[Any, Any, T]) -> T:
     """Run ``call`` in a thread of its own: Playwright's sync API holds this one's loop."""
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, call).result()
 
 
-async def _finished_match(address: str) -> tuple[str, SeatClient, SeatClient]:
+async def _finished_match(address: str) -> tuple[SeatClient, SeatClient]:
     """A two-player Mykerinos match between Ann and Bob, played to its end."""
     rng = random.Random(1)
 
@@ -413,7 +407,7 @@ async def _finished_match(address: str) -> tuple[str, SeatClient, SeatClient]:
         match_id = await client.create_match("mykerinos", 2)
         ann, bob = await client.join(match_id, "Ann"), await client.join(match_id, "Bob")
         await asyncio.wait_for(asyncio.gather(ann.play(decide), bob.play(decide)), 120)
-    return match_id, ann, bob
+    return ann, bob
 
 
 async def _rematch(address: str, seat: SeatClient) -> SeatClient:

@@ -45,6 +45,7 @@ from senet.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
     MATCH_ID,
+    SeatCookie,
     SecurityHeaders,
     csrf_ok,
     csrf_token,
@@ -132,6 +133,23 @@ def _match_id(request: Request) -> str | None:
 
 def _forbidden() -> Response:
     return JSONResponse({"error": "missing or wrong CSRF token, or another site's request"}, 403)
+
+
+def _posting_seat(request: Request) -> tuple[str, SeatCookie] | Response:
+    """The match and the seat cookie of a seat's POST, or the refusal to answer
+    with: no match id or no CSRF header (403), no seat in the match (403)."""
+    match_id = _match_id(request)
+    if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
+        return _forbidden()
+    seat = read_seat_cookie(request, match_id)
+    if seat is None:
+        return JSONResponse({"error": "you hold no seat in this match"}, 403)
+    return match_id, seat
+
+
+def _refused(error: SenetRpcError) -> Response:
+    """A seat's call the server refused: the reason, for the page to act on."""
+    return JSONResponse({"error": human(error), "reason": error.reason}, 409)
 
 
 def _option_value(spec: games_pb2.OptionSpec, raw: str) -> bool | int | str:
@@ -311,12 +329,10 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         )
 
     async def act(request: Request) -> Response:
-        match_id = _match_id(request)
-        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
-            return _forbidden()
-        seat = read_seat_cookie(request, match_id)
-        if seat is None:
-            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        posting = _posting_seat(request)
+        if isinstance(posting, Response):
+            return posting
+        match_id, seat = posting
         try:
             body: Any = await request.json()
             notation = str(body["notation"])[:200]
@@ -328,21 +344,19 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         try:
             done = await handle.submit(notation, expected_version=version, request_id=request_id)
         except SenetRpcError as error:
-            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+            return _refused(error)
         return JSONResponse({"version": done.version})
 
     async def leave(request: Request) -> Response:
         """The seat's player resigns (LeaveMatch); the page goes on as a spectator's."""
-        match_id = _match_id(request)
-        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
-            return _forbidden()
-        seat = read_seat_cookie(request, match_id)
-        if seat is None:
-            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        posting = _posting_seat(request)
+        if isinstance(posting, Response):
+            return posting
+        match_id, seat = posting
         try:
             await web.senet.seat(match_id, seat.seat, seat.token).leave()
         except SenetRpcError as error:
-            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+            return _refused(error)
         response = JSONResponse({"watch": f"/matches/{match_id}/watch"})
         response.delete_cookie(seat_cookie_name(match_id), path=seat_cookie_path(match_id))
         return response
@@ -366,15 +380,13 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             declined = rematch_declined(finished.match, None if seat is None else seat.seat)
             players = [] if rematch is None else rematch_players(rematch)
             return JSONResponse({"match": found, "players": players, "declined": declined})
-        if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
-            return _forbidden()
-        seat = read_seat_cookie(request, match_id)
-        if seat is None:
-            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        posting = _posting_seat(request)
+        if isinstance(posting, Response):
+            return posting
         try:
-            joined = await web.senet.request_rematch(match_id, seat.token)
+            joined = await web.senet.request_rematch(match_id, posting[1].token)
         except SenetRpcError as error:
-            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+            return _refused(error)
         response = JSONResponse({"play": f"/matches/{joined.match_id}/play"})
         set_seat_cookie(response, joined.match_id, joined.seat, joined.token, secure=secure)
         remember_seat(response, request, joined.match_id, joined.seat, secure=secure)
@@ -382,16 +394,14 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
 
     async def decline_rematch(request: Request) -> Response:
         """POST: the seat's player declines the rematch (DeclineRematch)."""
-        match_id = _match_id(request)
-        if match_id is None or not csrf_ok(request, request.headers.get(CSRF_HEADER)):
-            return _forbidden()
-        seat = read_seat_cookie(request, match_id)
-        if seat is None:
-            return JSONResponse({"error": "you hold no seat in this match"}, 403)
+        posting = _posting_seat(request)
+        if isinstance(posting, Response):
+            return posting
+        match_id, seat = posting
         try:
             finished = await web.senet.decline_rematch(match_id, seat.token)
         except SenetRpcError as error:
-            return JSONResponse({"error": human(error), "reason": error.reason}, 409)
+            return _refused(error)
         return JSONResponse({"declined": rematch_declined(finished, seat.seat)})
 
     async def replay(request: Request) -> Response:
