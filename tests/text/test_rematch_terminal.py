@@ -5,30 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import io
-import random
 
 import pexpect
 import pytest
 
 from senet.client.client import SeatClient, SenetClient
 from senet.client.errors import SenetRpcError
-from senet.v1 import match_service_pb2
 from tests.text.test_text_client import _spawn
+from tests.tui.test_rematch_screen import _finished_pebbles as finished_pebbles
 
 
 async def _finished_pebbles(address: str) -> tuple[SeatClient, SeatClient]:
     """Ann and Bob's Pebbles match, played to its end (the seats outlive the client's
     channel: each call opens it again)."""
     async with SenetClient(address) as client:
-        match_id = await client.create_match("pebbles", 2)
-        ann, bob = await client.join(match_id, "Ann"), await client.join(match_id, "Bob")
-        rng = random.Random(3)
-
-        async def decide(turn: match_service_pb2.YourTurn) -> str:
-            return rng.choice(list(turn.actions)).notation
-
-        await asyncio.wait_for(asyncio.gather(ann.play(decide), bob.play(decide)), 60)
-        return ann, bob
+        return await finished_pebbles(client)
 
 
 @pytest.mark.slow
