@@ -197,3 +197,38 @@ def test_influence_goes_next_to_the_empire_by_a_border_or_a_chain_of_triremes() 
     state.influence[P("camp")] = EGYPT  # both neighbours lost during the phase
     state.influence[P("etru")] = EGYPT
     assert P("magn") not in r.influence_targets(state, ROME)
+
+
+# ------------------------------------------------------------------ R60
+def test_r60_a_hero_the_free_setup_left_unbought_is_bought_in_construction() -> None:
+    """Ruling R60. L26: the free set-up spends its points on "...and/or their
+    Civilization Specific Hero (but not General Heroes or Wonders)"; L86: in
+    construction players "cash in one or more Sets of Resource Cards to purchase
+    Heroes"; L101: "9 Cards: Heroes and Wonders". Only L14's eight cards "will not be
+    used in the game", so a civilization hero left unbought in the set-up is still
+    its civilization's to buy, at a hero's price, and by nobody else."""
+    state = _match(6, seed=3, free_setup=True)
+    while state.phase != CONSTRUCTION or state.step != BUILD:
+        seat = state.current_seat()
+        assert seat is not None
+        legal = state.legal_actions()
+        # Every set-up round spends its points on anything but the hero.
+        unbought = [a for a in legal if a.kind != "buy"] or legal
+        state.apply(seat, unbought[-1])
+        if state.phase == CONSTRUCTION:
+            break
+    rome, egypt = state.seat_of[ROME], state.seat_of[EGYPT]
+    assert ROME not in state.owned[rome] and EGYPT not in state.owned[egypt]
+    _building(state, ROME)
+    give_tax(state, rome, 8)
+    assert "buy caesar" not in _legal(state)
+    give_tax(state, rome, 9)
+    assert "buy caesar" in _legal(state) and "buy cleopatra" not in _legal(state)
+    state.apply(rome, "buy caesar")
+    _pay_all(state, rome)
+    assert ROME in state.owned[rome] and "buy caesar" not in _legal(state)
+    # The predetermined set-up hands every player their hero: nothing to buy again.
+    dealt = _match(6, seed=3)
+    _building(dealt, ROME)
+    give_tax(dealt, dealt.seat_of[ROME], 9)
+    assert "buy caesar" not in _legal(dealt)

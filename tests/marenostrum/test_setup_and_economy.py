@@ -16,6 +16,7 @@ from senet.games.interface import Event
 from senet.games.marenostrum import MARENOSTRUM, MareState
 from senet.games.marenostrum import rules as r
 from senet.games.marenostrum.board import LAND_NEIGHBOURS, SPACE_IDS, space_index
+from senet.games.marenostrum.cards import PYRAMIDS_INDEX
 from senet.games.marenostrum.civilizations import (
     ATLANTIS,
     BABYLON,
@@ -545,3 +546,36 @@ def test_r52_both_gifts_are_chosen_one_after_the_other() -> None:
     assert {first.split(":")[0], second.split(":")[0]} == {"Hanging Gardens", "Queen of Sheba"}
     state.apply(seat, sorted(legal_notations(state))[0])
     assert state.step == TRADE_SIZE
+
+
+# ------------------------------------------------------------------ R58, R59
+def test_r58_the_pyramids_are_never_set_aside() -> None:
+    """Ruling R58. L14: "8 Heroes and Wonders are randomly drawn from this pile and set
+    aside"; L5: "The winner is the first player to either build the Pyramids, or to
+    own 4 Heroes and/or Wonders". The Pyramids are a way to win of their own, which
+    L5 gives every game, so they are never among the eight, and are for sale in every
+    game."""
+    for seats in (3, 4, 5, 6):
+        for seed in range(50):
+            state = _match(seats, seed=seed)
+            assert len(state.set_aside) == 8
+            assert PYRAMIDS_INDEX not in state.set_aside
+            assert PYRAMIDS_INDEX not in state.available  # not in the pile at all
+
+
+def test_r59_the_free_setup_places_the_neutrals_too() -> None:
+    """Ruling R59. L26: "Players skip the predetermined setup and instead start with 45
+    construction points"; L21: "If playing with fewer than 6 players, any unchosen
+    civilizations become 'neutral civilizations.'" What the free set-up replaces is
+    how the players place their own pieces; the unchosen civilizations are no
+    players, and L21's condition is the number of players, so their garrisons stand
+    in the free set-up as in the predetermined one."""
+    for seed in range(20):
+        free, dealt = _match(4, seed=seed, free_setup=True), _match(4, seed=seed)
+        for civ in range(CIVS):
+            if civ in free.civ_of or not in_match(civ, 4):
+                continue
+            capital = CAPITALS[civ]
+            for state in (free, dealt):
+                assert state.influence[capital] == civ
+                assert state.legions[civ][capital] == 1 and state.fortresses[capital] == 1

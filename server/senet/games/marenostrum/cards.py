@@ -223,7 +223,7 @@ POOL: tuple[Card, ...] = (
     _c("spartacus", "Spartacus", HERO, E(FREE_BUILD, "legion", 1)),
 )
 
-#: The Pyramids: never set aside, bought to win at once.
+#: The Pyramids: never set aside (ruling R58), bought to win at once.
 PYRAMIDS_CARD = _c("pyramids", "Pyramids", PYRAMIDS)
 
 #: Heroes and wonders set aside unseen at the start (text).

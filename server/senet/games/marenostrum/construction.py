@@ -203,7 +203,10 @@ class Construction(Purchases):
         ):
             for province in rules.convertible(self, civ):
                 out.append(A(act.CONVERT, province))
-        for card in [*self.available, PYRAMIDS_INDEX]:
+        # The civilization's own hero, when the free set-up left it unbought (ruling
+        # R60: L86 "purchase Heroes"; no rule takes it out of the game).
+        own_hero = [] if civ in self.owned[seat] else [civ]
+        for card in [*own_hero, *self.available, PYRAMIDS_INDEX]:
             if affordable(BUY_ITEM, card):
                 out.append(A(act.BUY, card))
         return out

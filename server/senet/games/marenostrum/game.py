@@ -64,6 +64,9 @@ class MareNostrum(Game):
             SampleMatch(4, (("free_setup", True), ("long_game", True), ("turn_limit", 1)), 42),
             SampleMatch(5, (("mythology_hannibal", True), ("turn_limit", 1)), 43),
         ),
+        # 2: a civilization hero the free set-up left unbought is for sale in
+        # construction (ruling R60).
+        rules_version=2,
     )
     state_class = MareState
 
