@@ -104,3 +104,20 @@ async def test_a_player_waiting_in_the_rematch_learns_the_other_declined(
         await bob.decline_rematch()
         await wait_for(pilot, app, lambda: "Bob declined the rematch" in app.hint_text)
         assert "Ctrl+Q leaves" in screen_text(app)
+
+
+async def test_a_decline_after_an_offer_still_shows(
+    server: tuple[str, SenetClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann asks, Bob's screen offers him the rematch, and Bob declines it from
+    another client: his screen stops offering it."""
+    monkeypatch.setattr(play_screen, "REMATCH_POLL_S", 0.1)
+    address, client = server
+    ann, bob = await _finished_pebbles(client)
+    app = PlayApp(Session(client, address, bob.match_id, bob))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await ann.rematch()
+        await wait_for(pilot, app, lambda: "Ann asked for a rematch" in app.hint_text)
+        await bob.decline_rematch()
+        await wait_for(pilot, app, lambda: "You declined the rematch" in app.hint_text)
+        assert "Type rematch" not in app.hint_text

@@ -520,13 +520,12 @@ class PlayApp(App[int]):
         """Whether another player asked for a rematch (GetMatch's rematch_match_id),
         and who is in it so far: the hint offers it; or declined it: the hint says so."""
         seat = self.session.seat
-        if seat is None or self.rematch_offer or self.rematch_declined:
-            return
-        if self.next_session is not None:
+        if seat is None or self.rematch_declined or self.next_session is not None:
             return
         try:
             finished = await seat.get()
-            if self._declined(finished.match):
+            # A player may decline after another asked: keep looking for that.
+            if self._declined(finished.match) or self.rematch_offer:
                 return
             rematch_id = finished.rematch_match_id
             if not rematch_id:
