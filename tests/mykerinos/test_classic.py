@@ -130,3 +130,16 @@ def test_classic_plots_are_never_rotated_ruling_c4() -> None:
         state = new_state(4, classic=True, seed=seed)
         assert not any(rotated for _, rotated in state.slots)
     assert any(rotated for seed in range(5) for _, rotated in new_state(4, seed=seed).slots)
+
+
+def test_each_set_of_the_five_patrons_scores_five_under_classic_rules_ruling_c7() -> None:
+    # Summary, line 79: "如另外湊齊五張不同贊助者卡片,可額外再加5分" ("collecting five
+    # different patron cards besides adds 5 points"); silent on a second set, so the
+    # Special Edition's "Each set of 5 different patrons grants 5" applies.
+    state = new_state(4, classic=True)
+    give_cards(state, BLUE, exp=2, hei=2, col=2, cur=2, dir=2)
+    give_cards(state, RED, exp=1, hei=1, col=1, cur=1, dir=1)
+    state._finish_game()
+    assert state.final is not None
+    assert (state.final[BLUE]["sets"], state.final[BLUE]["set_points"]) == (2, 10)
+    assert (state.final[RED]["sets"], state.final[RED]["set_points"]) == (1, 5)
