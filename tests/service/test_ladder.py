@@ -106,6 +106,7 @@ async def test_two_schedulers_on_redis_make_one_match_per_slot(deployment: Deplo
     for match in finished:
         export = await service.export(match.match_id)  # every ladder match has a replay
         assert export.places == list(match.places)
+        assert (await service.get(Caller(), match.match_id)).summary.rated
 
 
 @pytest.mark.slow

@@ -122,6 +122,11 @@ async def test_two_players_on_two_replicas_are_matched_play_and_are_rated(
         return [r.matches for r in me.ratings] == [1]
 
     await _eventually(rated, "Bob's rating")  # any replica's sweep settles it
+    # The match says it was rated; its rematch is casual (the queue settles its own).
+    finished = (await service.get(Caller(), ada_seat.match_id)).summary
+    assert finished.rated
+    rematch = await service.request_rematch(Caller(token=ada_seat.seat_token), finished.match_id)
+    assert not rematch[2].rated
     board = await ada_stub.ListLeaderboard(pb.ListLeaderboardRequest(game_id=GAME))
     assert {e.subject for e in board.entries} == {ada_subject, bob_subject}
     # The match ended: the lock is free, so both may queue again.
@@ -138,7 +143,7 @@ async def test_a_ticket_is_filled_with_bots_after_its_wait(deployment: Deploymen
     matched = await _until_matched(stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada))
     summary = (await server.servicer.service.get(Caller(), matched.match_id)).summary
     assert [s.kind for s in summary.seats].count("bot") == 2
-    assert matched.mode == pb.MATCH_MODE_CASUAL
+    assert matched.mode == pb.MATCH_MODE_CASUAL and not summary.rated
 
 
 # ---------------------------------------------------------------- one ticket per player

@@ -82,6 +82,7 @@ async def test_each_player_claims_the_seat_kept_for_them(server: RunningServer) 
         waiting = (await ann_again.get()).match
         assert not waiting.started
         assert (waiting.rematch_of, (await ann.get()).match.rematch_of) == (ann.match_id, "")
+        assert not waiting.rated and not (await ann.get()).match.rated  # CreateMatch's: casual
         assert [(s.display_name, s.claimed, s.kept) for s in waiting.seats] == [
             ("Bob", False, True),
             ("Ann", True, True),

@@ -296,3 +296,21 @@ def test_a_list_of_actions_holds_through_the_updates_it_was_listed_after() -> No
     assert after(beside)  # another seat deciding with us chose
     assert not after(match_pb2.MatchUpdate(version=6, seat=1, notation="b4", current_seat=1))
     assert not after(match_pb2.MatchUpdate(version=6, seat=0, notation="a1", current_seat=1))
+
+
+@pytest.mark.parametrize("game_id", ["mykerinos", "archeos", "marenostrum", "pebbles"])
+def test_a_rated_match_says_so_in_its_title(game_id: str) -> None:
+    """MatchSummary.rated: every game's renderer (the generic one for Pebbles) titles
+    the match ``rated match <id>``, within 80 columns."""
+    state = get_game(game_id).new_match(3, seed=5)
+    view = codec_for(game_id).view_to_proto(state.view(0))
+    summary = _summary(game_id, 2)
+    summary.seats.add(seat=2, display_name="Cy", claimed=True)
+    summary.scores.append(0)
+    renderer = renderer_for(game_id)
+    for rated in (False, True):
+        summary.rated = rated
+        text = drawing.to_text(renderer.match_lines(view, summary, 0, drawing.UNICODE))
+        assert ("rated match 0123456789abcdef" in text) == rated
+        assert "match 0123456789abcdef" in text
+        assert max(len(line) for line in text.splitlines()) <= drawing.WIDTH

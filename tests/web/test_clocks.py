@@ -41,3 +41,12 @@ def test_a_match_with_clocks_shows_reserves_and_the_deadline_to_count_down() -> 
 def test_a_match_without_clocks_has_no_clock_column() -> None:
     html = seats_html(_summary(None), match_pb2.View(), 0)
     assert "clock" not in html
+
+
+def test_a_rated_match_says_so_above_its_seats() -> None:
+    summary = _summary(None)
+    assert "rated" not in seats_html(summary, match_pb2.View(), 0)
+    summary.rated = True
+    assert "<caption>Seats and scores · rated match</caption>" in seats_html(
+        summary, match_pb2.View(), 0
+    )

@@ -31,6 +31,12 @@ STATUS_NAME: dict[int, str] = {
 }
 
 
+def match_words(summary: match_pb2.MatchSummary) -> str:
+    """The match in a title: ``match <id>``, ``rated match <id>`` when its result
+    settles into ratings (MatchSummary.rated)."""
+    return f"{'rated match' if summary.rated else 'match'} {summary.match_id}"
+
+
 @dataclass(frozen=True)
 class Charset:
     """The characters of the board's borders."""

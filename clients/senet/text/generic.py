@@ -28,7 +28,7 @@ from rich.text import Text
 from senet.codec.generic import read_object
 from senet.text import actions as shared
 from senet.text.choose import PLAIN_INPUT
-from senet.text.drawing import STATUS_NAME, WIDTH, Charset, hanging, ordinal
+from senet.text.drawing import STATUS_NAME, WIDTH, Charset, hanging, match_words, ordinal
 from senet.text.seat_names import SeatNames
 from senet.v1 import generic_pb2, match_pb2
 
@@ -219,7 +219,7 @@ def header_lines(
         return []
     title = Text(summary.game_id.upper() or "MATCH", style="bold reverse")
     if summary.match_id:
-        title.append(f"  match {summary.match_id}")
+        title.append(f"  {match_words(summary)}")
     title.append(f"  {STATUS_NAME.get(summary.status, '?')}")
     lines = [title]
     turn = Text()

@@ -71,8 +71,10 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
             f"{clock}</tr>"
         )
     clock_head = "<th scope='col'>clock</th>" if clocked else ""
+    # Whether the result settles into ratings: players want to know what is at stake.
+    rated = " · rated match" if summary.rated else ""
     return (
-        "<table class='seats'><caption>Seats and scores</caption><thead><tr><th></th>"
+        f"<table class='seats'><caption>Seats and scores{rated}</caption><thead><tr><th></th>"
         "<th scope='col'>seat</th><th scope='col'>plays</th><th scope='col'>score</th>"
         f"{clock_head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
     )

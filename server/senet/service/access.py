@@ -154,6 +154,7 @@ class MatchAccess:
             started=started,
             unlisted=meta.unlisted,
             rematch_of=meta.rematch_of,
+            rated=meta.rated,
         )
 
     async def refresh_lobby_entry(self, match_id: str) -> None:

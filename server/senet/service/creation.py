@@ -72,6 +72,7 @@ async def create_match(
     *,
     rematch_of: str = "",
     unlisted: bool = False,
+    rated: bool = False,
 ) -> MatchSnapshot:
     """Create a match at version 0 and return its public snapshot.
 
@@ -80,7 +81,8 @@ async def create_match(
     :mod:`senet.service.idempotency`. ``rematch_of`` keys the creation by the
     finished match it follows instead (:mod:`senet.service.rematches`): whoever
     asks first creates it, the others find it. An ``unlisted`` match is left out of
-    the lobby: only those given its id find it.
+    the lobby: only those given its id find it. A ``rated`` match's result settles
+    into ratings (the caller settles it: the queue, a ladder).
     """
     if access.settings.admin_key and not caller.is_admin:
         raise errors.AdminKeyRequired("this server requires the admin key to create matches")
@@ -120,6 +122,7 @@ async def create_match(
         fair_deal=seed is None,
         unlisted=unlisted,
         rematch_of=rematch_of,
+        rated=rated,
     )
     # With open seats this deal is provisional (see access.state_of): the deal of
     # record waits for every seat's entropy.

@@ -319,6 +319,7 @@ class Ladders:
                 spec.game_id,
                 [SeatPlan("bot", remote_strategy(b)) for b in bot_ids],
                 spec.decision_ms,
+                rated=True,
             )
             record = LadderMatch(match_id, bot_ids, "active", time.time())
             await self.store.put(inflight, slot, record.to_json())

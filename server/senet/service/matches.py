@@ -136,13 +136,14 @@ class MatchService:
         request_id: str = "",
         *,
         unlisted: bool = False,
+        rated: bool = False,
     ) -> MatchSnapshot:
         """Create a match at version 0 and return its public snapshot.
 
         With a ``request_id``, a retry returns the match the first call created
         (its current public snapshot) and never creates a second one; see
         :mod:`senet.service.idempotency`. An ``unlisted`` match is left out of
-        the lobby.
+        the lobby; a ``rated`` one says its result settles into ratings.
         """
         return await creation.create_match(
             self.access,
@@ -156,6 +157,7 @@ class MatchService:
             time_control,
             request_id,
             unlisted=unlisted,
+            rated=rated,
         )
 
     async def join(

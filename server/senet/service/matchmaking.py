@@ -381,6 +381,7 @@ class Matchmaker:
             plans,
             None,
             request_id=f"queue-{digest}",
+            rated=first.rated,
         )
         match_id = snapshot.summary.match_id
         bot = bot_subject(strategy, ratings.strategy_version(strategy))

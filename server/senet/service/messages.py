@@ -87,6 +87,7 @@ def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
     out.started = summary.started
     out.unlisted = summary.unlisted
     out.rematch_of = summary.rematch_of
+    out.rated = summary.rated
     options_to_proto(summary.options, out.options)
     control = TimeControl.from_data(summary.time_control)
     if control is not None:

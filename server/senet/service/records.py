@@ -138,6 +138,8 @@ class MatchMeta:
     unlisted: bool = False
     #: A rematch's finished match (senet.service.rematches); empty otherwise.
     rematch_of: str = ""
+    #: The result settles into ratings (a rated queue match, a ladder's match).
+    rated: bool = False
 
     def to_json(self) -> str:
         data = asdict(self)
@@ -145,6 +147,8 @@ class MatchMeta:
             del data["unlisted"]  # a listed match's meta reads as it always did
         if not self.rematch_of:
             del data["rematch_of"]
+        if not self.rated:
+            del data["rated"]
         for plan in data["seats"]:
             # A plan without a name or a keeper reads as it always did.
             if not plan["name"]:

@@ -74,11 +74,14 @@ class Slots:
         seats: Sequence[SeatPlan],
         decision_ms: int,
         options: dict[str, object] | None = None,
+        *,
+        rated: bool = False,
     ) -> str:
         """The match of ``slot``, created at most once (keyed by the slot).
 
         Each decision has a clock of ``decision_ms``; a decision past it is played
         by the server's minimal policy (a bot seat has no one else to wait for).
+        ``rated``: its result settles into ratings (a ladder's match).
         """
         known = await self.store.get(SLOT_MATCHES, slot)
         if known is not None:
@@ -92,6 +95,7 @@ class Slots:
             None,
             time_control=control,
             request_id=request_id_of(slot),
+            rated=rated,
         )
         match_id = snapshot.summary.match_id
         await self.store.put(SLOT_MATCHES, slot, match_id)

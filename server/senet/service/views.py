@@ -93,6 +93,8 @@ class MatchSummary:
     unlisted: bool = False
     #: A rematch's finished match (MatchMeta.rematch_of).
     rematch_of: str = ""
+    #: The result settles into ratings (MatchMeta.rated).
+    rated: bool = False
 
 
 @dataclass(frozen=True)

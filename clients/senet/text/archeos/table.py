@@ -27,7 +27,7 @@ from senet.text.archeos.names import (
     Seats,
     cards_text,
 )
-from senet.text.drawing import UNICODE, WIDTH, Charset, fit
+from senet.text.drawing import UNICODE, WIDTH, Charset, fit, match_words
 from senet.v1 import archeos_pb2 as pb
 from senet.v1 import match_pb2
 
@@ -96,7 +96,7 @@ def header_lines(
 ) -> list[Text]:
     title = "ARCHEOS SOCIETY"
     if summary is not None:
-        title += f"  match {summary.match_id}"
+        title += f"  {match_words(summary)}"
     monkey, none = ("●", "○") if cs is UNICODE else ("*", "-")
     monkeys = monkey * view.monkeys_drawn + none * (3 - view.monkeys_drawn)
     line = Text(

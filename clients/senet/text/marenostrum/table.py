@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from senet.text.drawing import UNICODE, WIDTH, Charset, fit, hanging
+from senet.text.drawing import UNICODE, WIDTH, Charset, fit, hanging, match_words
 from senet.text.marenostrum import board
 from senet.text.marenostrum.names import (
     ROLE_SHORT,
@@ -34,7 +34,7 @@ def header_lines(
 ) -> list[Text]:
     head = "MARE NOSTRUM: MYTHOLOGY"
     if summary is not None:
-        head += f"  match {summary.match_id}"
+        head += f"  {match_words(summary)}"
     lines = [Text(head, style="bold reverse")]
     turn = "free set-up" if view.turn == 0 else f"Turn {view.turn}"
     line = f"{turn}  phase: {phase_name(view.phase)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from senet.text.drawing import STATUS_NAME, UNICODE, WIDTH, Charset, fit, pad
+from senet.text.drawing import STATUS_NAME, UNICODE, WIDTH, Charset, fit, match_words, pad
 from senet.text.mykerinos.names import Seats, letter, nile_card_text, patron_names
 from senet.text.mykerinos.panel import reserve_text
 from senet.text.mykerinos.tables import (
@@ -35,7 +35,7 @@ def header_lines(
 ) -> list[Text]:
     title = Text("MYKERINOS", style="bold")
     if summary is not None and summary.match_id:
-        title.append(f"  match {summary.match_id}")
+        title.append(f"  {match_words(summary)}")
     title.append(f"  {campaign_text(view)}  ")
     title.append(PHASE_NAME.get(view.phase, "?"), style="bold")
     lines = [title]
