@@ -451,3 +451,18 @@ async def test_a_lobby_write_fails_a_creation_but_never_a_done_join() -> None:
     store.down = False
     page = await service.list_matches(LobbyFilter(has_open_seat=True), 10, "")
     assert [[s.display_name for s in m.seats] for m in page.matches] == [["Ada", ""]]
+
+
+async def test_a_rated_match_is_listed_as_rated(
+    lobby_server: RunningServer, lobby_client: Client
+) -> None:
+    """MatchListing.rated: a match whose result settles into ratings (the queue's
+    rated matches, made here as the queue makes them) says so in the lobby."""
+    service = lobby_server.servicer.service
+    plans = [SeatPlan("open"), SeatPlan("bot", "random")]
+    rated = await service.create_match(
+        Caller(is_admin=True), "pebbles", {}, plans, None, rated=True
+    )
+    casual = await lobby_client.create(2, game_id="pebbles")
+    listed = {m.match_id: m.rated for m in (await list_page(lobby_client)).matches}
+    assert listed == {rated.summary.match_id: True, casual.match_id: False}

@@ -3,9 +3,11 @@ name, never by its queue's id (``remote:<bot id>``)."""
 
 from __future__ import annotations
 
+from senet.text.lobby import game_words
 from senet.text.seat_names import SeatNames, bot_words, seat_words
-from senet.v1 import match_pb2
+from senet.v1 import games_pb2, match_pb2
 from senet.v1 import match_service_pb2 as ms
+from senet.web.pages import listings_html
 
 BOT = match_pb2.SEAT_KIND_BOT
 REMOTE = "remote:0123456789abcdef0123"
@@ -44,3 +46,14 @@ def test_a_registered_bots_seat_is_called_by_its_name_before_it_is_claimed() -> 
     )
     names = SeatNames(summary)
     assert [names.name(0), names.name(1)] == ["mcts bot", "AlphaMyk"]
+
+
+def test_a_rated_match_says_so_beside_its_game_in_the_lobbies() -> None:
+    nile = ms.MatchListing(game_id="mykerinos")
+    nile.options["nile"].bool_value = True
+    variants = {"mykerinos": ["nile", "quick"]}
+    assert game_words(nile, variants) == "mykerinos+nile"
+    nile.rated = True
+    assert game_words(nile, variants) == "mykerinos+nile rated"
+    games = [games_pb2.GameInfo(id="mykerinos", name="Mykerinos")]
+    assert "<td>Mykerinos · rated</td>" in listings_html([nile], games, "csrf")

@@ -59,13 +59,14 @@ def variant_names(games: Sequence[games_pb2.GameInfo]) -> dict[str, list[str]]:
 def game_words(
     listing: match_service_pb2.MatchListing, variants: Mapping[str, Sequence[str]]
 ) -> str:
-    """The game and the variants switched on: ``mykerinos+nile+quick``."""
+    """The game and the variants switched on, and whether the match is rated:
+    ``mykerinos+nile+quick``, ``archeos rated``."""
     on = [
         name
         for name in variants.get(listing.game_id, ())
         if name in listing.options and listing.options[name].bool_value
     ]
-    return "+".join([listing.game_id, *on])
+    return "+".join([listing.game_id, *on]) + (" rated" if listing.rated else "")
 
 
 def age(created_time_ms: int, now: float | None = None) -> str:

@@ -229,7 +229,8 @@ def listings_html(
             act = f"<a href='/matches/{ident}/watch'>watch</a>"
         status = match_pb2.MatchStatus.Name(listing.status).removeprefix("MATCH_STATUS_").lower()
         rows.append(
-            f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}</td>"
+            f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}"
+            f"{' · rated' if listing.rated else ''}</td>"
             f"<td><code>{escape(listing.match_id)}</code></td><td>{escape(status)}</td>"
             f"<td>{escape(seat_words(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
         )

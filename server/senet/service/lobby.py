@@ -121,6 +121,8 @@ class MatchListing:
     options: JsonDict
     #: Left out of every page (its creator asked: MatchMeta.unlisted).
     unlisted: bool = False
+    #: The result settles into ratings (MatchMeta.rated).
+    rated: bool = False
 
     @property
     def has_open_seat(self) -> bool:
@@ -177,6 +179,7 @@ def listing_of(
         version=facts.version,
         options=dict(meta.options),
         unlisted=meta.unlisted,
+        rated=meta.rated,
     )
 
 

@@ -346,5 +346,6 @@ def write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) ->
     out.created_time_ms = round(listing.created_at * 1000)
     out.version = listing.version
     out.started = listing.started
+    out.rated = listing.rated
     options_to_proto(listing.options, out.options)
     _write_seats(out.seats, listing.seats)
