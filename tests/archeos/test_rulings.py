@@ -147,3 +147,43 @@ def test_a_state_rebuilt_from_a_view_keeps_the_known_cards_ruling_a26() -> None:
             checked += 1
         state.apply_unchecked(rng.choice(state.legal_actions()))
     assert checked == 20
+
+
+def test_linguist_artifacts_may_move_the_vehicle_the_expedition_moved_ruling_a28() -> None:
+    """Line 52: "You can never advance more than 1 space with a single expedition";
+    line 128: each artifact advances "1 of your vehicles at any site, regardless of
+    expedition size or threshold level". The expedition moves red one space and its
+    two artifacts may move red again."""
+    state = _state("linguist")
+    set_hand(state, 0, "r-lin", "r-stu", "r-stu", "r-stu", "r-stu")
+    play(state, 0, "lead r-lin col", "add r-stu", "add r-stu", "add r-stu", "add r-stu", "go")
+    assert state.positions[0][int(Colour.RED)] == 1 and state.linguist[0] == 5
+    assert state.step == "linguist" and "adv r" in {a.notation() for a in state.legal_actions()}
+    play(state, 0, "adv r", "adv r")
+    assert state.positions[0][int(Colour.RED)] == 3 and state.step == "turn"
+
+
+def test_chichen_itza_cards_of_each_line_crossed_in_a_turn_add_up_ruling_a29() -> None:
+    """Line 186: "draw up to the number of cards shown next to the threshold number
+    you crossed": each crossing is a vehicle advance of its own (A-10), so a turn that
+    crosses two lines is offered both lines' cards, each one still "up to"."""
+    state = _state("linguist", advanced=Special.CHICHEN_ITZA)
+    set_hand(state, 0, "g-lin", "g-stu")
+    play(state, 0, "lead g-lin col", "add g-stu", "go")
+    assert state.positions[0][int(Colour.GREEN)] == 1 and state.chichen_draws == 1
+    play(state, 0, "adv g")
+    assert state.positions[0][int(Colour.GREEN)] == 2 and state.chichen_draws == 2
+    assert {a.notation() for a in state.legal_actions()} == {"draw", "skip"}
+
+
+def test_a_cartographer_that_cashes_in_on_uluru_still_advanced_ruling_a30() -> None:
+    """Line 99: "If you advance your vehicle with this expedition, you may immediately
+    play 1 additional expedition"; line 208: "If you gain the points, reset your
+    vehicle back to the left most space of the track". The advance happened; the reset
+    is a later effect of the site, so the extra expedition stands."""
+    state = _state("cartographer", advanced=Special.ULURU)
+    set_hand(state, 0, "r-car", "b-stu")
+    play(state, 0, "lead r-car col", "go")
+    assert state.step == "uluru"
+    play(state, 0, "cash")
+    assert state.positions[0][int(Colour.RED)] == 0 and state.step == "extra"

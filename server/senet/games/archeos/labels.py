@@ -137,7 +137,7 @@ def explain_illegal(state: ArcheosState, action: Any) -> str:
             return f"the {card_label(a.card)} does not match the expedition's {basis}"
         if a.card not in hand:
             return f"your hand holds no {card_label(a.card)}"
-        return "add cards in card order (colour, then role): this one comes before the last added"
+        return "add cards in card order (role, then colour): this one comes before the last added"
     if a.kind == act.KEEP:
         if len(state.kept) >= state.keep_limit:
             return f"you may keep at most {state.keep_limit} cards"
