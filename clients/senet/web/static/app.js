@@ -404,6 +404,9 @@
   // seconds a look for a rematch another player asked for (who is in it so far) or
   // declined.
   let rematchPoll = null;
+  // Once someone declined, the page says so for good: a look still on its way
+  // when the decline came back must not put the offer back.
+  let declined = false;
   function offerRematch() {
     $("rematch-panel").hidden = false;
     if (rematchPoll === null) {
@@ -413,8 +416,9 @@
   }
   async function lookForRematch() {
     const response = await fetch(`/matches/${matchId}/rematch`, { credentials: "same-origin" });
-    if (!response.ok) return;
+    if (declined || !response.ok) return;
     const answer = await response.json();
+    if (declined) return;
     if (answer.declined) {
       showDeclined(answer.declined);
       return;
@@ -426,6 +430,7 @@
   }
   // Someone declined: no rematch will start, so the buttons go and the note says who.
   function showDeclined(note) {
+    declined = true;
     clearInterval(rematchPoll);
     $("rematch-panel").hidden = false;
     $("rematch").hidden = true;
