@@ -44,6 +44,19 @@ class CachedMatch:
     #: The version of the game's rules the match was dealt under (0: not recorded).
     dealt: int = 0
 
+    def with_legal(self, legal: tuple[Action, ...]) -> CachedMatch:
+        """This entry, with its state's legal actions worked out."""
+        return CachedMatch(
+            self.version, self.meta, self.seats, self.state, legal, self.clock, self.dealt
+        )
+
+    def committed(self, version: int, clock: Clock | None) -> CachedMatch:
+        """This entry once its state, changed in place by an action, committed as
+        ``version`` with ``clock`` (its legal actions are the next position's, so
+        unknown). Built directly, not with ``dataclasses.replace``: every commit
+        makes one."""
+        return CachedMatch(version, self.meta, self.seats, self.state, None, clock, self.dealt)
+
 
 class StateCache:
     """A bounded LRU of :class:`CachedMatch` by match id."""

@@ -17,7 +17,6 @@ from senet.service.access import (
     meta_of,
     seat_of,
 )
-from senet.service.cache import CachedMatch
 from senet.service.views import LegalAction, LegalActions
 
 
@@ -39,12 +38,7 @@ def prompt_cached(
     if legal is None:
         legal = tuple(head.state.legal_actions())
         # Kept for the submission that follows (it skips working them out again).
-        access.cache.put(
-            match_id,
-            CachedMatch(
-                head.version, head.meta, head.seats, head.state, legal, head.clock, head.dealt
-            ),
-        )
+        access.cache.put(match_id, head.with_legal(legal))
     state = head.state
     return LegalActions(
         game_id, version, seat, [LegalAction(a, a.notation(), state.describe(a)) for a in legal]

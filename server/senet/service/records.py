@@ -85,6 +85,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _without_unset(data: JsonDict, *names: str) -> JsonDict:
+    """``data`` without the fields ``names`` that hold their (false) default: fields
+    added by later releases are written only when set, so a record without them
+    reads as it always did, to this release and to the older ones beside it."""
+    for name in names:
+        if not data[name]:
+            del data[name]
+    return data
+
+
 @dataclass(frozen=True)
 class SeatPlan:
     """What fills a seat, fixed at creation.
@@ -142,19 +152,8 @@ class MatchMeta:
     rated: bool = False
 
     def to_json(self) -> str:
-        data = asdict(self)
-        if not self.unlisted:
-            del data["unlisted"]  # a listed match's meta reads as it always did
-        if not self.rematch_of:
-            del data["rematch_of"]
-        if not self.rated:
-            del data["rated"]
-        for plan in data["seats"]:
-            # A plan without a name or a keeper reads as it always did.
-            if not plan["name"]:
-                del plan["name"]
-            if not plan["kept"]:
-                del plan["kept"]
+        data = _without_unset(asdict(self), "unlisted", "rematch_of", "rated")
+        data["seats"] = [_without_unset(plan, "name", "kept") for plan in data["seats"]]
         return dumps(data)
 
     def deal_seed(self, seats: Mapping[int, str]) -> int:
@@ -193,12 +192,7 @@ class SeatClaim:
     rematch_declined: bool = False
 
     def to_json(self) -> str:
-        data = asdict(self)
-        if not self.subject:
-            del data["subject"]  # a claim without identity reads as it always did
-        if not self.rematch_declined:
-            del data["rematch_declined"]
-        return dumps(data)
+        return dumps(_without_unset(asdict(self), "subject", "rematch_declined"))
 
     @classmethod
     def from_json(cls, text: str) -> SeatClaim:

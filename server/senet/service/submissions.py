@@ -342,14 +342,7 @@ async def commit(
             raise RuntimeError(  # the store broke its contract: INTERNAL
                 f"store committed version {outcome.version}, expected {record.version}"
             )
-        head = CachedMatch(
-            outcome.version,
-            entry.meta,
-            entry.seats,
-            entry.state,
-            clock=plan.clock,
-            dealt=entry.dealt,
-        )
+        head = entry.committed(outcome.version, plan.clock)
         access.cache.put(match_id, head)
         # This replica's watchers (the mover's own stream among them) get the
         # update now, not after the reader's next store read.
@@ -377,12 +370,7 @@ def legal_ahead(access: MatchAccess, match_id: str, head: CachedMatch) -> None:
     """
     if access.cache.peek(match_id) is head:
         legal = tuple(head.state.legal_actions())
-        access.cache.put(
-            match_id,
-            CachedMatch(
-                head.version, head.meta, head.seats, head.state, legal, head.clock, head.dealt
-            ),
-        )
+        access.cache.put(match_id, head.with_legal(legal))
 
 
 async def replayed(
