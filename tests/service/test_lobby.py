@@ -368,7 +368,7 @@ async def test_readers_see_the_match_not_a_stale_hint_and_repair_it(clocked: Clo
     assert await clocked.ids(has_open_seat=True) == []
     scan = await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)
     (entry,) = scan.entries
-    assert entry.hint == LobbyHint("pebbles", "active", 0)  # repaired by that read
+    assert entry.hint == LobbyHint("pebbles", "active", 0, rated=False)  # repaired by that read
     assert await clocked.ids(has_open_seat=False) == [match_id]
 
 
@@ -394,7 +394,7 @@ async def test_join_and_the_end_refresh_the_entry(clocked: Clocked) -> None:
     match_id = await clocked.create()
     await clocked.service.join(Caller(), match_id, None, "Ada")
     scan = await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)
-    assert scan.entries[0].hint == LobbyHint("pebbles", "active", 1)
+    assert scan.entries[0].hint == LobbyHint("pebbles", "active", 1, rated=False)
     await clocked.service.refresh_lobby_entry("0000000000000000")  # gone: no error
 
 
@@ -466,3 +466,62 @@ async def test_a_rated_match_is_listed_as_rated(
     casual = await lobby_client.create(2, game_id="pebbles")
     listed = {m.match_id: m.rated for m in (await list_page(lobby_client)).matches}
     assert listed == {rated.summary.match_id: True, casual.match_id: False}
+
+
+async def test_the_rated_filter_lists_rated_or_casual_matches(
+    lobby_server: RunningServer, lobby_client: Client
+) -> None:
+    """ListMatchesRequest.rated: true lists the rated matches only, false the casual
+    ones, page after page, and a page token serves the filter it was issued for."""
+    service = lobby_server.servicer.service
+    plans = [SeatPlan("open"), SeatPlan("bot", "random")]
+    made: list[tuple[str, bool]] = []
+    for i in range(6):
+        rated = i % 3 == 0
+        snapshot = await service.create_match(
+            Caller(is_admin=True), "pebbles", {}, plans, None, rated=rated
+        )
+        made.append((snapshot.summary.match_id, rated))
+    newest_first = made[::-1]
+    rated_ids = [m for m, r in newest_first if r]
+    casual_ids = [m for m, r in newest_first if not r]
+    assert await list_all(lobby_client, page_size=1, rated=True) == rated_ids
+    assert await list_all(lobby_client, page_size=2, rated=False) == casual_ids
+    assert await list_all(lobby_client, page_size=2, rated=True, has_open_seat=True) == rated_ids
+    assert await list_all(lobby_client) == [m for m, _ in newest_first]
+    first = await list_page(lobby_client, page_size=1, rated=True)
+    for other in ({"rated": False}, {}):
+        await expect_error(
+            list_page(lobby_client, page_size=1, page_token=first.next_page_token, **other),
+            Code.INVALID_ARGUMENT,
+            "INVALID_PAGE_TOKEN",
+        )
+
+
+async def test_an_entry_from_before_the_rated_hint_is_listed_and_repaired(
+    clocked: Clocked,
+) -> None:
+    """An entry written before hints said whether the match is rated (a release
+    before the rated filter) passes the filter on its hint, the match's own facts
+    decide, and the reader rewrites the hint."""
+    plans = [SeatPlan("open"), SeatPlan("bot", "random")]
+    snapshot = await clocked.service.create_match(
+        Caller(is_admin=True), "pebbles", {}, plans, None, rated=True
+    )
+    match_id = snapshot.summary.match_id
+    (entry,) = (await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)).entries
+    assert entry.hint == LobbyHint("pebbles", "active", 1, rated=True)
+    await clocked.store.lobby_put(LobbyEntry(entry.cursor, LobbyHint("pebbles", "active", 1)))
+    assert await clocked.ids(rated=False) == []
+    assert await clocked.ids(rated=True) == [match_id]
+    (repaired,) = (await clocked.store.lobby_scan(LobbyQuery(), None, 10, 10)).entries
+    assert repaired.hint == LobbyHint("pebbles", "active", 1, rated=True)
+    assert await clocked.ids(rated=True) == [match_id]
+
+
+def test_page_tokens_without_the_rated_filter_keep_their_fingerprint() -> None:
+    """A token issued without the rated filter stays valid on replicas of releases
+    before it: its fingerprint is what those releases wrote."""
+    assert LobbyFilter().fingerprint() == "||"
+    assert LobbyFilter("mykerinos", "active", True).fingerprint() == "mykerinos|active|1"
+    assert LobbyFilter(rated=False).fingerprint() == "|||rated=0"

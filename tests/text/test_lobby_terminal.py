@@ -94,6 +94,10 @@ def test_senet_matches_prints_the_lobby(hosted: Hosted) -> None:
     assert hosted.empty in limited.stdout and hosted.full not in limited.stdout
     assert "--limit N or --all" in limited.stdout
     assert matches(hosted, "--status", "finished").stdout.strip() == "No matches."
+    # Every match here is CreateMatch's, so casual.
+    assert matches(hosted, "--rated").stdout.strip() == "No matches."
+    casual = matches(hosted, "--casual", "--json").stdout
+    assert {m["match_id"] for m in json.loads(casual)} >= {hosted.waiting, hosted.full}
     unknown = matches(hosted, "--game", "chess")
     assert unknown.returncode == 1
     assert "UNKNOWN_GAME" in unknown.stderr

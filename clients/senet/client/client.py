@@ -377,6 +377,7 @@ class SenetClient:
         has_open_seat: bool | None = None,
         page_size: int = 0,
         page_token: str = "",
+        rated: bool | None = None,
     ) -> match_service_pb2.ListMatchesResponse:
         """One page of the lobby: public listings, newest first.
 
@@ -388,8 +389,10 @@ class SenetClient:
             page_size: At most this many (0: the server's default, 50; at most 200).
             page_token: The previous page's ``next_page_token`` ('' for the first),
                 with the same filters.
+            rated: True: only rated matches (their results settle into ratings);
+                False: only casual ones; None: both.
         """
-        request = _list_request(game_id, status, has_open_seat, page_size, page_token)
+        request = _list_request(game_id, status, has_open_seat, page_size, page_token, rated)
         return await self._call(lambda s: s.ListMatches(request, timeout=self.timeout_s))
 
     async def list_matches(
@@ -400,6 +403,7 @@ class SenetClient:
         has_open_seat: bool | None = None,
         page_size: int = 0,
         limit: int | None = None,
+        rated: bool | None = None,
     ) -> AsyncIterator[match_service_pb2.MatchListing]:
         """Every match of the lobby passing the filters, newest first, page after page.
 
@@ -417,6 +421,7 @@ class SenetClient:
                 has_open_seat=has_open_seat,
                 page_size=page_size,
                 page_token=token,
+                rated=rated,
             )
             for listing in page.matches:
                 if limit is not None and count >= limit:
@@ -642,6 +647,7 @@ def _list_request(
     has_open_seat: bool | None,
     page_size: int,
     page_token: str,
+    rated: bool | None = None,
 ) -> match_service_pb2.ListMatchesRequest:
     request = match_service_pb2.ListMatchesRequest(
         game_id=game_id, page_size=page_size, page_token=page_token
@@ -650,6 +656,8 @@ def _list_request(
         request.status = MATCH_STATUSES[status]
     if has_open_seat is not None:
         request.has_open_seat = has_open_seat
+    if rated is not None:
+        request.rated = rated
     return request
 
 

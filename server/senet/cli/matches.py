@@ -50,6 +50,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         const=False,
         help="only matches without an open seat",
     )
+    stakes = parser.add_mutually_exclusive_group()
+    stakes.add_argument(
+        "--rated",
+        action="store_const",
+        const=True,
+        help="only rated matches (their results settle into ratings)",
+    )
+    stakes.add_argument(
+        "--casual", dest="rated", action="store_const", const=False, help="only casual matches"
+    )
     add_count_arguments(parser, DEFAULT_LIMIT, "show at most this many", "page through every match")
     parser.add_argument("--json", action="store_true", help="print a JSON array")
     parser.add_argument(
@@ -74,6 +84,7 @@ async def _listings(
                 status=args.status,
                 has_open_seat=args.has_open_seat,
                 limit=count_of(args),
+                rated=args.rated,
             )
         ]
         variants = {} if args.json else variant_names(await client.list_games())

@@ -85,11 +85,15 @@ class LobbyFilter:
     game_id: str = ""
     status: Status | None = None
     has_open_seat: bool | None = None
+    rated: bool | None = None
 
     def fingerprint(self) -> str:
-        """The filter as written into page tokens (a token serves one filter)."""
+        """The filter as written into page tokens (a token serves one filter). The
+        rated filter is added only when set, so that tokens without it stay valid
+        across replicas of releases before it."""
         opened = "" if self.has_open_seat is None else str(int(self.has_open_seat))
-        return f"{self.game_id}|{self.status or ''}|{opened}"
+        rated = "" if self.rated is None else f"|rated={int(self.rated)}"
+        return f"{self.game_id}|{self.status or ''}|{opened}{rated}"
 
     def query(self) -> LobbyQuery:
         """The filter on hints: an abandoned match is stored as active (abandoned
@@ -97,7 +101,7 @@ class LobbyFilter:
         stored: MatchStatus | None = self.status
         if stored == "abandoned":
             stored = "active"
-        return LobbyQuery(self.game_id, stored, self.has_open_seat)
+        return LobbyQuery(self.game_id, stored, self.has_open_seat, self.rated)
 
     def admits(self, listing: MatchListing) -> bool:
         return (
@@ -105,6 +109,7 @@ class LobbyFilter:
             and (not self.game_id or listing.game_id == self.game_id)
             and (self.status is None or listing.status == self.status)
             and (self.has_open_seat is None or listing.has_open_seat == self.has_open_seat)
+            and (self.rated is None or listing.rated == self.rated)
         )
 
 
@@ -156,7 +161,7 @@ def lobby_entry(
         1 for s, plan in enumerate(meta.seats) if plan.kind == "open" and s not in seats
     )
     cursor = LobbyCursor(round(meta.created_at * 1_000_000), match_id)
-    return LobbyEntry(cursor, LobbyHint(meta.game_id, status, open_seats))
+    return LobbyEntry(cursor, LobbyHint(meta.game_id, status, open_seats, meta.rated))
 
 
 def listing_of(

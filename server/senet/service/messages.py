@@ -335,6 +335,7 @@ def lobby_filter_from_proto(request: match_service_pb2.ListMatchesRequest) -> Lo
         game_id=request.game_id,
         status=status,
         has_open_seat=request.has_open_seat if request.HasField("has_open_seat") else None,
+        rated=request.rated if request.HasField("rated") else None,
     )
 
 

@@ -494,11 +494,14 @@ class LobbyHint:
         game_id: The match's game (never changes).
         status: Stored status, ``"active"`` or ``"finished"``.
         open_seats: Open seats nobody has claimed.
+        rated: Whether the match's result settles into ratings (never changes);
+            None in an entry written before hints said so, which admits either.
     """
 
     game_id: str
     status: MatchStatus
     open_seats: int
+    rated: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -520,6 +523,7 @@ class LobbyQuery:
     game_id: str = ""
     status: MatchStatus | None = None
     has_open_seat: bool | None = None
+    rated: bool | None = None
 
     def admits(self, hint: LobbyHint | None) -> bool:
         """Whether an entry with this hint may match (to be checked on the match)."""
@@ -527,6 +531,7 @@ class LobbyQuery:
             (not self.game_id or hint.game_id == self.game_id)
             and (self.status is None or hint.status == self.status)
             and (self.has_open_seat is None or (hint.open_seats > 0) == self.has_open_seat)
+            and (self.rated is None or hint.rated is None or hint.rated == self.rated)
         )
 
 

@@ -791,10 +791,10 @@ class RedisStore(MatchStore):
         hint = entry.hint
         if hint is None:
             raise ValueError("a lobby entry is written with its hint")
-        text = json.dumps(
-            {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats},
-            separators=(",", ":"),
-        )
+        fields = {"k": member, "g": hint.game_id, "s": hint.status, "o": hint.open_seats}
+        if hint.rated is not None:
+            fields["r"] = int(hint.rated)
+        text = json.dumps(fields, separators=(",", ":"))
         now = now_ms()
         ttl_ms = self._lobby_ttl_ms(hint)
         sample, due = await self._call(
@@ -862,7 +862,7 @@ class RedisStore(MatchStore):
         self, query: LobbyQuery, after: LobbyCursor | None, limit: int, budget: int
     ) -> LobbyScan:
         """One script walks the order from ``after`` and filters on the hints."""
-        opened = "" if query.has_open_seat is None else "1" if query.has_open_seat else "0"
+        opened = _flag(query.has_open_seat)
         reply = await self._call(
             self._lobby_scripts["scan"],
             self.lobby_keys(),
@@ -873,6 +873,7 @@ class RedisStore(MatchStore):
                 query.game_id,
                 query.status or "",
                 opened,
+                _flag(query.rated),
             ],
         )
         flat, last, looked = cast(list[Any], reply)
@@ -1058,7 +1059,15 @@ def _lobby_hint(text: str) -> LobbyHint | None:
     if not text:
         return None
     raw = json.loads(text)
-    return LobbyHint(raw["g"], _status(raw["s"]), int(raw["o"]))
+    rated = raw.get("r")
+    return LobbyHint(
+        raw["g"], _status(raw["s"]), int(raw["o"]), None if rated is None else bool(rated)
+    )
+
+
+def _flag(value: bool | None) -> str:
+    """A filter's yes/no for the scripts: '1', '0', or '' for either."""
+    return "" if value is None else "1" if value else "0"
 
 
 def _to_ms(seconds: float | None) -> int:

@@ -1,6 +1,7 @@
 -- KEYS: lobby order, lobby hints. ARGV: after (a member; '' = from the newest),
 -- limit, budget, game id ('' = any), status ('' = any), open seat ('' = any,
--- '1' = some open seat, '0' = none).
+-- '1' = some open seat, '0' = none), rated ('' = any, '1' = rated, '0' = casual;
+-- a hint that does not say passes).
 -- Reply: {{member, hint, member, hint, ...}, next, looked} with at most limit entries
 -- whose hints pass the filters, out of at most budget looked at; next is the
 -- last member looked at, or '' when the end of the lobby was reached; looked
@@ -35,6 +36,8 @@ for _, member in ipairs(members) do
     elseif ARGV[6] == '1' and h['o'] <= 0 then
       admitted = false
     elseif ARGV[6] == '0' and h['o'] > 0 then
+      admitted = false
+    elseif ARGV[7] ~= '' and h['r'] ~= nil and tostring(h['r']) ~= ARGV[7] then
       admitted = false
     end
   else
