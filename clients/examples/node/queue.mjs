@@ -111,6 +111,11 @@ async function main() {
   const rating = page.ratings.find((r) => r.game_id === GAME);
   const board = await unary(players, "ListLeaderboard", { game_id: GAME, page_size: 100 });
   const onBoard = board.entries.some((e) => e.subject === guest.subject);
+  // The lobby filtered on rated matches lists it; filtered on casual ones, not.
+  const listed = async (rated) =>
+    (await unary(matches, "ListMatches", { rated, page_size: 200 })).matches.find(
+      (m) => m.match_id === report.match_id,
+    );
   const checks = {
     queuedFirst: stages[0] === "TICKET_STAGE_QUEUED",
     rated: report.mode === "MATCH_MODE_RATED",
@@ -118,6 +123,8 @@ async function main() {
     ratedOnce: rating?.matches === 1,
     resultNamesTheMatch: page.recent[0]?.match_id === report.match_id,
     onTheLeaderboard: onBoard,
+    inTheRatedLobby: (await listed(true))?.rated === true,
+    notInTheCasualLobby: (await listed(false)) === undefined,
   };
   const ok = Object.values(checks).every(Boolean);
   console.log(
