@@ -10,6 +10,7 @@ Each test saves screenshots of the board at a few moments (see conftest.py).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import time
 from collections.abc import Callable, Coroutine
@@ -170,6 +171,33 @@ def test_a_frame_lost_on_the_way_is_fetched_again(
     player.locator("#actions button.action").first.click()
     wait_until(player, f"() => document.body.dataset.version === '{int(version) + 1}'")
     assert any("reconnecting" in text for text in warnings), warnings
+    assert player.errors == []
+
+
+def test_a_page_served_over_plain_http_on_a_lan_plays(
+    web_url: str, new_page: Callable[[dict[str, int]], Any]
+) -> None:
+    """A page from another computer over plain HTTP is not a secure context, and
+    Chromium gives it no ``crypto.randomUUID`` (the page at 127.0.0.1 is one, so
+    the test takes the function away): its moves are still sent, each with its own
+    request id."""
+    player = new_page(DESKTOP)
+    player.add_init_script("delete Crypto.prototype.randomUUID")
+    create_match(player, web_url, "mykerinos", ["you", "bot:random"])
+    assert player.evaluate("typeof crypto.randomUUID") == "undefined"
+    sent: list[str] = []
+    player.on(
+        "request",
+        lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None,
+    )
+    for _turn in range(2):
+        assert wait_for_turn(player)
+        version = player.evaluate("document.body.dataset.version")
+        player.locator("#actions button.action").first.click()
+        wait_until(player, f"() => document.body.dataset.version !== '{version}'")
+    ids = [json.loads(body)["request_id"] for body in sent]
+    assert len(ids) == 2 and len(set(ids)) == 2 and all(len(i) == 32 for i in ids), ids
+    assert player.locator("#problem").is_hidden()
     assert player.errors == []
 
 

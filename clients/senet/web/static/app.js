@@ -92,6 +92,15 @@
     box.hidden = !text;
   }
 
+  // A fresh key for each action, so that a retried POST is applied once.
+  // crypto.randomUUID exists only in secure contexts (HTTPS, localhost); a page
+  // served over plain HTTP on a LAN has crypto.getRandomValues alone.
+  function requestId() {
+    if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   async function submit(notation) {
     if (busy) return;
     busy = true;
@@ -101,7 +110,7 @@
       const response = await fetch(`/matches/${matchId}/act`, {
         method: "POST",
         headers: { "content-type": "application/json", "x-csrf-token": csrf },
-        body: JSON.stringify({ notation, version, request_id: crypto.randomUUID() }),
+        body: JSON.stringify({ notation, version, request_id: requestId() }),
         credentials: "same-origin",
       });
       const answer = await response.json();
