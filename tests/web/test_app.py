@@ -546,7 +546,12 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
         match_id, bob = await _finished_by_form(web, senet)
         csrf = web.cookies[CSRF_COOKIE]
         url = f"/matches/{match_id}/rematch"
-        assert (await web.get(url)).json() == {"match": "", "players": [], "declined": ""}
+        assert (await web.get(url)).json() == {
+            "match": "",
+            "players": [],
+            "declined": "",
+            "mine": False,
+        }
         assert (await web.post(url)).status_code == 403  # no CSRF header
         asked = await web.post(url, headers={"x-csrf-token": csrf})
         assert asked.status_code == 200, asked.text
@@ -559,10 +564,17 @@ async def test_a_finished_matchs_player_asks_for_the_rematch_and_holds_its_seat(
             "match": rematch_id,
             "players": ["Ann"],
             "declined": "",
+            "mine": True,  # Ann's browser holds her seat in it
         }
         again = await bob.rematch()
         assert (again.match_id, again.seat) == (rematch_id, 0)
         assert (await senet.get(rematch_id)).match.started
+        # Declining a rematch that has started: the page says what to do, in words.
+        late = await web.post(f"{url}/decline", headers={"x-csrf-token": csrf})
+        assert late.status_code == 409 and late.json()["reason"] == "REMATCH_STARTED"
+        assert late.json()["error"] == (
+            "Your rematch has started: play it on its page (or resign there)."
+        )
         page = await web.get(f"/matches/{rematch_id}/play")
         assert page.status_code == 200 and 'id="rematch"' in page.text
 
@@ -615,3 +627,27 @@ async def test_an_unlisted_match_is_created_out_of_the_lobby(
     sent = (await web.get("/", params={"join": match_id})).text
     assert f'value="{match_id}"' in sent
     assert 'value=""' in (await web.get("/", params={"join": "<x>"})).text  # ignored
+
+
+def test_a_finished_matchs_headline_says_who_won() -> None:
+    """The end's headline names the winner (or the winners of a shared first place),
+    not only that the match is finished: the score box saying so is below the board."""
+    from senet.web.frames import headline
+
+    seats = [
+        match_pb2.SeatInfo(seat=s, kind=match_pb2.SEAT_KIND_OPEN, display_name=n, claimed=True)
+        for s, n in enumerate(["Ada", "Bob", "Cy"])
+    ]
+    summary = match_pb2.MatchSummary(
+        game_id="pebbles", seats=seats, status=match_pb2.MATCH_STATUS_FINISHED, places=[2, 1, 3]
+    )
+    view = match_pb2.View()
+    assert headline(summary, view, 0) == "The match is finished: seat 1 (Bob) wins."
+    assert headline(summary, view, 1) == "The match is finished: seat 1 (Bob, you) wins."
+    summary.places[:] = [1, 1, 3]
+    assert headline(summary, view, None) == (
+        "The match is finished: seat 0 (Ada) and seat 1 (Bob) share the victory."
+    )
+    summary.status = match_pb2.MATCH_STATUS_ABANDONED
+    del summary.places[:]
+    assert headline(summary, view, None) == "The match is abandoned."

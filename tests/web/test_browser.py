@@ -390,6 +390,12 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
         asked = _outside(_rematch(f"127.0.0.1:{ports[0]}", ann))
         anns = _seated_page(new_page(DESKTOP), web_url, asked)
         wait_until(anns, "() => document.body.dataset.status === 'active'")
+        # Back on the finished match, Ann is told she is in the rematch already.
+        anns_finished = _seated_page(new_page(DESKTOP), web_url, ann)
+        anns_finished.wait_for_selector(
+            "#rematch-note:has-text('You are in the rematch')", timeout=MATCH_WAIT_MS
+        )
+        assert anns_finished.locator("#rematch").inner_text() == "Back to the rematch"
         bobs = _seated_page(new_page(DESKTOP), web_url, bob)
         bobs.wait_for_selector("#decline-rematch:visible", timeout=MATCH_WAIT_MS)
         bobs.locator("#decline-rematch").click()
@@ -410,7 +416,9 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
         assert anns.locator("#rematch-note").inner_text() == (
             "Bob declined the rematch. It will not start."
         )
-        assert anns.errors == [] and bobs.errors == []
+        assert anns.locator("#leave").inner_text() == "Leave"
+        assert anns.locator("#leave-note").inner_text() == "The rematch will not start."
+        assert anns.errors == [] and bobs.errors == [] and anns_finished.errors == []
     finally:
         servers.close()  # stops both servers
 

@@ -379,7 +379,15 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
                 return JSONResponse({"error": human(error)}, 409)
             declined = rematch_declined(finished.match, None if seat is None else seat.seat)
             players = [] if rematch is None else rematch_players(rematch)
-            return JSONResponse({"match": found, "players": players, "declined": declined})
+            # This browser's player already holds their seat in it (seats move on by one).
+            mine = (
+                rematch is not None
+                and seat is not None
+                and rematch.seats[(seat.seat + 1) % len(rematch.seats)].claimed
+            )
+            return JSONResponse(
+                {"match": found, "players": players, "declined": declined, "mine": mine}
+            )
         posting = _posting_seat(request)
         if isinstance(posting, Response):
             return posting

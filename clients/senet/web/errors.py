@@ -25,6 +25,7 @@ SENTENCES: dict[str, str] = {
     "TOKEN_REQUIRED": "Only a player of this match may do that.",
     "RATE_LIMITED": "Too many requests at once: wait a moment and try again.",
     "QUOTA_EXCEEDED": "You have done that too often for now: wait a minute and try again.",
+    "REMATCH_STARTED": "Your rematch has started: play it on its page (or resign there).",
 }
 #: Refusals whose server message names the problem with the input (keep it, reworded).
 _ABOUT_THE_ACTION = frozenset({"ILLEGAL_ACTION", "MALFORMED_ACTION", "INVALID_OPTIONS"})

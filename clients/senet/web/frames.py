@@ -81,6 +81,12 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
 
 
 def headline(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: int | None) -> str:
+    if summary.status == match_pb2.MATCH_STATUS_FINISHED and 1 in summary.places:
+        # Who won comes first: the score box with the same words is below the board.
+        winners = [seat for seat, place in enumerate(summary.places) if place == 1]
+        who = " and ".join(seat_label(summary, view, seat, viewer) for seat in winners)
+        verb = "share the victory" if len(winners) > 1 else "wins"
+        return f"The match is finished: {who} {verb}."
     if summary.status != match_pb2.MATCH_STATUS_ACTIVE:
         return f"The match is {STATUS_NAME.get(summary.status, 'over')}."
     if not summary.started:

@@ -397,7 +397,9 @@
   async function leave() {
     const question = started
       ? "Resign? The server plays your seat out and ranks you last."
-      : "Leave? Your seat opens again for someone else.";
+      : declined
+        ? "Leave? The rematch will not start."
+        : "Leave? Your seat opens again for someone else.";
     if (!window.confirm(question)) return;
     const response = await fetch(`/matches/${matchId}/leave`, {
       method: "POST",
@@ -433,6 +435,12 @@
       return;
     }
     if (!answer.match) return;
+    if (answer.mine) {
+      // This player asked already (and came back here): the way back to it.
+      $("rematch-note").textContent = "You are in the rematch; it starts once every player takes their seat.";
+      $("rematch").textContent = "Back to the rematch";
+      return;
+    }
     const who = answer.players.length ? answer.players.join(", ") : "A player";
     $("rematch-note").textContent = `${who} asked for a rematch.`;
     $("rematch").textContent = "Play the rematch";
@@ -459,6 +467,9 @@
       if (!answer.declined) return;
       showDeclined(answer.declined);
       $("headline").textContent = `${answer.declined} The rematch will not start.`;
+      // Nobody will take this seat: leaving only closes the page's part in it.
+      $("leave").textContent = "Leave";
+      $("leave-note").textContent = "The rematch will not start.";
     };
     rematchPoll = setInterval(look, 3000);
     look();
