@@ -25,8 +25,11 @@ def test_each_kind_of_seat_in_a_few_words() -> None:
         match_pb2.SeatInfo(seat=3, kind=BOT, bot_strategy=REMOTE, display_name="AlphaMyk"),
         match_pb2.SeatInfo(seat=4, display_name="Bob", kept=True),  # a rematch's
         match_pb2.SeatInfo(seat=5, display_name="Cy", kept=True, claimed=True),
+        match_pb2.SeatInfo(seat=6, display_name="Di", claimed=True, resigned=True),
     )
-    assert seat_words(seats) == "Ada, open, bot greedy, bot AlphaMyk, Bob (kept), Cy"
+    assert seat_words(seats) == (
+        "Ada, open, bot greedy, bot AlphaMyk, Bob (kept), Cy, Di (resigned)"
+    )
 
 
 def test_a_registered_bot_without_a_name_is_not_shown_by_its_id() -> None:

@@ -651,3 +651,31 @@ def test_a_finished_matchs_headline_says_who_won() -> None:
     summary.status = match_pb2.MATCH_STATUS_ABANDONED
     del summary.places[:]
     assert headline(summary, view, None) == "The match is abandoned."
+
+
+def test_the_seats_table_says_who_resigned_and_who_a_bot_took_over() -> None:
+    """A seat whose player resigned, or that a bot took over for good, says so beside
+    the board, not "person" as when the player sat there."""
+    from senet.text.seat_names import seat_kind_words
+    from senet.web.frames import seats_html
+
+    open_seat = match_pb2.SEAT_KIND_OPEN
+    seats = [
+        match_pb2.SeatInfo(seat=0, kind=open_seat, display_name="Ada", claimed=True),
+        match_pb2.SeatInfo(seat=1, kind=open_seat, display_name="Bob", claimed=True, resigned=True),
+        match_pb2.SeatInfo(
+            seat=2, kind=open_seat, display_name="Cy", claimed=True, takeover_strategy="greedy"
+        ),
+        match_pb2.SeatInfo(seat=3, kind=match_pb2.SEAT_KIND_BOT, bot_strategy="random"),
+    ]
+    assert [seat_kind_words(s) for s in seats] == [
+        "person",
+        "resigned",
+        "bot greedy (took over)",
+        "bot random",
+    ]
+    summary = match_pb2.MatchSummary(
+        game_id="pebbles", seats=seats, status=match_pb2.MATCH_STATUS_ACTIVE
+    )
+    table = seats_html(summary, match_pb2.View(), 0)
+    assert "<td>resigned</td>" in table and "<td>bot greedy (took over)</td>" in table

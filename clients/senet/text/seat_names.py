@@ -52,6 +52,19 @@ def bot_words(info: match_pb2.SeatInfo, *, named: bool = True) -> str:
     return f"bot {info.bot_strategy}"
 
 
+def seat_kind_words(info: match_pb2.SeatInfo) -> str:
+    """What plays a seat now, in a word or two: ``person``, ``open``, ``kept``,
+    ``bot greedy``; ``resigned`` once its player resigned (the server plays it out,
+    ranked last), ``bot random (took over)`` once a bot took it over for good."""
+    if info.kind == match_pb2.SEAT_KIND_BOT:
+        return bot_words(info, named=False)
+    if info.resigned:
+        return "resigned"
+    if info.takeover_strategy:
+        return f"bot {info.takeover_strategy} (took over)"
+    return "person" if info.claimed else "kept" if info.kept else "open"
+
+
 def seat_words(listing: match_service_pb2.MatchListing) -> str:
     """A listed match's seats in a few words: ``Ada, open, bot greedy``; a rematch's
     seat kept for its player ``Bob (kept)`` until they take it."""
@@ -60,7 +73,8 @@ def seat_words(listing: match_service_pb2.MatchListing) -> str:
         if seat.kind == match_pb2.SEAT_KIND_BOT:
             words.append(bot_words(seat))
         elif seat.claimed:
-            words.append(seat.display_name or "person")
+            name = seat.display_name or "person"
+            words.append(f"{name} (resigned)" if seat.resigned else name)
         elif seat.kept:
             words.append(f"{seat.display_name} (kept)")
         else:

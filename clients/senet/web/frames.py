@@ -20,7 +20,7 @@ from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
 from senet.text.renderer import log_lines, marked, renderer_for
-from senet.text.seat_names import SeatNames, bot_words, open_seats, waiting_for_players
+from senet.text.seat_names import SeatNames, open_seats, seat_kind_words, waiting_for_players
 from senet.v1 import match_pb2
 from senet.web.boards import board_for
 
@@ -55,11 +55,7 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
     for info in summary.seats:
         score = summary.scores[info.seat] if info.seat < len(summary.scores) else 0
         place = summary.places[info.seat] if info.seat < len(summary.places) else 0
-        kind = (
-            bot_words(info, named=False)  # the seat's name is in the row already
-            if info.kind == match_pb2.SEAT_KIND_BOT
-            else ("person" if info.claimed else "kept" if info.kept else "open")
-        )
+        kind = seat_kind_words(info)  # the seat's name is in the row already
         turn = must_decide(summary, info.seat)
         marks = ("▶ " if turn else "") + (f"#{place} " if place else "")
         row_class = " class='current'" if turn else ""
