@@ -32,10 +32,20 @@ async def _play_out(seat: SeatClient, seed: int) -> match_service_pb2.PlayMatchR
 
 
 def test_resigned_seats_are_placed_after_all_others_keeping_ties() -> None:
-    assert places_with_resigned([1, 2, 3], set()) == [1, 2, 3]
-    assert places_with_resigned([1, 2, 3], {0}) == [3, 1, 2]
-    assert places_with_resigned([2, 1, 1, 4], {1, 2}) == [1, 3, 3, 2]
-    assert places_with_resigned([1, 1, 3], {0, 1}) == [2, 2, 1]
+    assert places_with_resigned([1, 2, 3], {}) == [1, 2, 3]
+    assert places_with_resigned([1, 2, 3], {0: 0.0}) == [3, 1, 2]
+    # Seats that left at the same moment (or at moments not known) keep the core's order.
+    assert places_with_resigned([2, 1, 1, 4], {1: 0.0, 2: 0.0}) == [1, 3, 3, 2]
+    assert places_with_resigned([1, 1, 3], {0: 5.0, 1: 5.0}) == [2, 2, 1]
+
+
+def test_of_two_resigned_seats_the_one_that_stayed_longer_ranks_higher() -> None:
+    """Players are placed in the order they drop out, whatever the scores of the
+    play-out: a player who stays after the others resigned never ranks below them."""
+    assert places_with_resigned([1, 2, 3], {0: 5.0, 1: 9.0}) == [3, 2, 1]
+    assert places_with_resigned([1, 2], {0: 1.0, 1: 2.0}) == [2, 1]
+    assert places_with_resigned([1, 2, 3], {0: 3.0, 1: 2.0, 2: 1.0}) == [1, 2, 3]
+    assert places_with_resigned([3, 1, 1, 4], {1: 7.0, 2: 7.0, 3: 8.0}) == [1, 3, 3, 2]
 
 
 async def test_before_the_start_the_seat_reopens(server: RunningServer) -> None:
@@ -76,6 +86,27 @@ async def test_a_resigned_seat_is_played_out_by_the_server_and_ranked_last(
             (ann.seat, match_pb2.ACTION_ORIGIN_RESIGNED, "random"),
             (bob.seat, match_pb2.ACTION_ORIGIN_SEAT, ""),
         }
+
+
+async def test_players_who_all_resign_are_placed_in_the_order_they_left(
+    server: RunningServer,
+) -> None:
+    """Ann resigns, then Bob, then Cy, the last left, leaves too: the server plays
+    every seat out, and Cy places first, Bob second, Ann last, whatever the scores."""
+    async with SenetClient(target_of(server)) as client:
+        match_id = await client.create_match("mykerinos", 3, seed=12)
+        ann, bob, cy = [await client.join(match_id, name) for name in ("Ann", "Bob", "Cy")]
+        for seat in (ann, bob, cy):
+            assert (await seat.leave()).outcome == match_service_pb2.LEAVE_OUTCOME_RESIGNED
+        final = await client.get(match_id)
+        for _ in range(600):
+            if final.match.status == match_pb2.MATCH_STATUS_FINISHED:
+                break
+            await asyncio.sleep(0.1)
+            final = await client.get(match_id)
+        assert final.match.status == match_pb2.MATCH_STATUS_FINISHED
+        places = {s.display_name: final.match.places[s.seat] for s in final.match.seats}
+        assert places == {"Cy": 1, "Bob": 2, "Ann": 3}, list(final.match.scores)
 
 
 @pytest.mark.slow

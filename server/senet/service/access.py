@@ -356,29 +356,37 @@ def is_bot_turn(
     return bot_of(meta, seats, seat) is not None and seat in state.deciding_seats()
 
 
-def places_with_resigned(ranking: Sequence[int], resigned: set[int]) -> list[int]:
+def places_with_resigned(ranking: Sequence[int], resigned: Mapping[int, float]) -> list[int]:
     """The core's places, with resigned seats moved after every other seat.
 
-    Seats keep their order (and ties) within each group: a seat's place is one
-    more than the seats of its group placed strictly better, plus, for a
-    resigned seat, the number of seats that did not resign.
+    ``resigned`` maps each resigned seat to when its player left. The seats that
+    did not resign keep their order (and ties). Among the resigned, a seat whose
+    player left later ranks above one who left earlier, as players are placed in
+    the order they drop out; seats that left at the same moment (or whose times
+    are not known) keep the core's order. A seat's place is one more than the
+    seats of its group placed strictly better, plus, for a resigned seat, the
+    number of seats that did not resign.
     """
     if not resigned:
         return list(ranking)
     stayed = [p for s, p in enumerate(ranking) if s not in resigned]
-    left = [p for s, p in enumerate(ranking) if s in resigned]
+    left = {s: (-resigned[s], p) for s, p in enumerate(ranking) if s in resigned}
     out = []
     for seat, place in enumerate(ranking):
         if seat in resigned:
-            out.append(len(stayed) + 1 + sum(1 for p in left if p < place))
+            out.append(len(stayed) + 1 + sum(1 for key in left.values() if key < left[seat]))
         else:
             out.append(1 + sum(1 for p in stayed if p < place))
     return out
 
 
 def places(seats: Mapping[int, str], state: GameState) -> list[int]:
-    """The final places, resigned seats last."""
-    resigned = {s for s, claim in seats.items() if claim_takeover(claim) == ZOMBIE}
+    """The final places, resigned seats last (the last to leave first among them)."""
+    resigned = {
+        s: SeatClaim.from_json(claim).left_at
+        for s, claim in seats.items()
+        if claim_takeover(claim) == ZOMBIE
+    }
     return places_with_resigned(state.ranking(), resigned)
 
 

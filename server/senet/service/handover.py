@@ -215,7 +215,7 @@ async def take_over(
     claim_json = stored.seats[seat]
     claim = SeatClaim.from_json(claim_json)
     nobody = token_hash(new_token())  # a token nobody is given
-    new_json = replace(claim, token_hash=nobody, takeover=takeover).to_json()
+    new_json = replace(claim, token_hash=nobody, takeover=takeover, left_at=time.time()).to_json()
     after = {**stored.seats, seat: new_json}
     state = state_of(get_game(meta.game_id), stored)
     if seat in state.deciding_seats():

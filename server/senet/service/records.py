@@ -190,9 +190,13 @@ class SeatClaim:
     #: The seat's player declined the rematch of this finished match
     #: (DeclineRematch): nobody may ask for it any more.
     rematch_declined: bool = False
+    #: When the seat's player left the started match (Unix seconds; 0 before, and
+    #: in claims written before releases kept it). Of two resigned seats, the one
+    #: whose player stayed longer ranks higher.
+    left_at: float = 0.0
 
     def to_json(self) -> str:
-        return dumps(_without_unset(asdict(self), "subject", "rematch_declined"))
+        return dumps(_without_unset(asdict(self), "subject", "rematch_declined", "left_at"))
 
     @classmethod
     def from_json(cls, text: str) -> SeatClaim:
@@ -266,7 +270,11 @@ def _parsed_claim(text: str) -> SeatClaim:
         claim = SeatClaim(**known_fields(SeatClaim, _document(text, "seat claim")))
     except TypeError as exc:
         raise CorruptStateError(f"the stored seat claim is not a claim: {exc}") from exc
-    if not (isinstance(claim.name, str) and isinstance(claim.token_hash, str)):
+    if not (
+        isinstance(claim.name, str)
+        and isinstance(claim.token_hash, str)
+        and isinstance(claim.left_at, int | float)
+    ):
         raise CorruptStateError("the stored seat claim has mistyped fields")
     return claim
 
