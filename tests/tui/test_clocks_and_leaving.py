@@ -7,12 +7,14 @@ the start, a bot takes it over after) or to pause (the seat is kept).
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
+from textual.widgets import Static
 
 from senet.client.client import SenetClient
-from senet.text import clocks
+from senet.text import clocks, leaving
 from senet.text.app import Session
 from senet.tui.app import PlayApp, QuitScreen
 from senet.v1 import match_pb2
@@ -110,6 +112,38 @@ async def test_quit_then_leave_after_the_start_hands_the_seat_to_a_bot(
     assert app.left == "You left; a bot plays your seat from now on."
     summary = (await client.get(match_id)).match
     assert summary.seats[0].takeover_strategy == "random"
+
+
+async def test_a_player_left_alone_is_told_and_leaves_in_first_place(
+    server: tuple[str, SenetClient],
+) -> None:
+    """Bob resigns: Ada's screen says she places first whatever happens, her quit
+    screen that leaving keeps that place, and leaving does."""
+    address, client = server
+    match_id = await client.create_match("pebbles", 2, seed=4)
+    ada, bob = [await client.join(match_id, name) for name in ("Ada", "Bob")]
+    while (await ada.get()).match.current_seat == ada.seat:
+        await ada.submit((await ada.legal_actions()).actions[0].notation)
+    app = PlayApp(Session(client, address, match_id, ada))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.view is not None)
+        await bob.leave()  # on his turn: the server plays it, and Ada's screen looks again
+        await wait_for(pilot, app, lambda: app.told_alone)
+        assert leaving.ALONE in app.log_pane.lines_written
+        assert "seat 1 (Bob) - resigned" in screen_text(app)
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, app, lambda: isinstance(app.screen, QuitScreen))
+        dialog = app.screen.query_one(Static).render()
+        assert "you keep first place" in str(dialog)
+        await pilot.press("l")
+        await wait_for(pilot, app, lambda: app.left is not None)
+    assert app.left == leaving.LEFT_FIRST
+    for _ in range(600):
+        final = (await client.get(match_id)).match
+        if final.status == match_pb2.MATCH_STATUS_FINISHED:
+            break
+        await asyncio.sleep(0.1)
+    assert list(final.places) == [1, 2]
 
 
 async def test_quit_then_pause_keeps_the_seat(server: tuple[str, SenetClient]) -> None:

@@ -40,6 +40,7 @@ from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import program, seat_plan
 from senet.text.errors import for_people, reach
+from senet.text.leaving import ALONE, left_words, others_resigned
 from senet.text.renderer import TextRenderer, log_lines, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines
 from senet.text.seat_names import open_seats, rematch_declined, waiting_for_players
@@ -182,6 +183,8 @@ class TextApp:
     _interrupted: bool = False
     #: The player typed quit: the next line says whether to leave or to pause.
     _quitting: bool = False
+    #: The player was told every other player resigned (see senet.text.leaving).
+    _told_alone: bool = False
     #: The clocks as of the latest snapshot or update (None: no clocks).
     clock: match_pb2.ClockState | None = None
     #: The last version the stream delivered: the log is complete up to it.
@@ -378,6 +381,11 @@ class TextApp:
         self.legal = None
         self._interrupted = False
         summary = response.match
+        active = summary.status == match_pb2.MATCH_STATUS_ACTIVE
+        if active and not self._told_alone and others_resigned(summary, self.viewer):
+            self._told_alone = True
+            self.log.append(ALONE)  # in the recent log, which the screen below keeps
+            self._unseen += 1
         if session.seat is not None and must_decide(summary, session.seat.seat):
             legal = await session.seat.legal_actions()
             if legal.actions:
@@ -527,6 +535,8 @@ class TextApp:
                 self._print_resume()
                 return 0
             self._quitting = True
+            if self.summary is not None and others_resigned(self.summary, self.viewer):
+                self.print("Every other player resigned: leaving keeps your first place.")
             self.console.print(
                 Text("Leave for good (l) or pause, keeping your seat (p)? > ", style="bold"),
                 end="",
@@ -584,7 +594,7 @@ class TextApp:
             except SenetRpcError as exc:
                 self.print(Text(f"Could not leave: {exc.reason}: {exc.message}", style="bold red"))
                 return 1
-            self.print(_LEFT.get(left.outcome, "You left the match."))
+            self.print(left_words(left, seat.seat))
             return 0
         self.print("Carrying on.")
         if self.legal is not None:
@@ -688,13 +698,6 @@ class TextApp:
         ):
             self.print("Resume later with:")
             self.print_command(command)
-
-
-_LEFT = {
-    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
-    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
-    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
-}
 
 
 def describe(exc: BaseException) -> str:

@@ -65,6 +65,16 @@ def seat_kind_words(info: match_pb2.SeatInfo) -> str:
     return "person" if info.claimed else "kept" if info.kept else "open"
 
 
+def left_mark(info: match_pb2.SeatInfo) -> str:
+    """What a seat's name is followed by once its player left a started match:
+    `` - resigned``, `` - greedy bot``; "" while its player holds it."""
+    if info.resigned:
+        return " - resigned"
+    if info.takeover_strategy:
+        return f" - {info.takeover_strategy} bot"
+    return ""
+
+
 def seat_words(listing: match_service_pb2.MatchListing) -> str:
     """A listed match's seats in a few words: ``Ada, open, bot greedy``; a rematch's
     seat kept for its player ``Bob (kept)`` until they take it."""

@@ -45,8 +45,10 @@ from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing
 from senet.text.app import DECLINE_POLL_S, Session
 from senet.text.errors import for_people
+from senet.text.leaving import ALONE, left_words, others_resigned
 from senet.text.renderer import TextRenderer, detail_lines, log_lines, renderer_for
 from senet.text.seat_names import (
+    left_mark,
     open_seats,
     rematch_declined,
     rematch_players,
@@ -76,12 +78,6 @@ CLOCK_TICK_S = 1.0
 #: Seconds between looks, once the match is over, for a rematch another player asked
 #: for or declined (and, while a rematch waits for its players, for a decline).
 REMATCH_POLL_S = DECLINE_POLL_S
-#: What LeaveMatch did, in words for the player.
-LEFT_OUTCOME = {
-    match_service_pb2.LEAVE_OUTCOME_REOPENED: "You left; your seat is open for someone else.",
-    match_service_pb2.LEAVE_OUTCOME_TAKEN_OVER: "You left; a bot plays your seat from now on.",
-    match_service_pb2.LEAVE_OUTCOME_RESIGNED: "You resigned; your seat plays out and ranks last.",
-}
 #: Columns and rows from which the wide and tall layouts apply.
 WIDE_COLUMNS = 120
 #: Rows of the players and log panes below the board (more when more seats play).
@@ -142,13 +138,24 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("escape,c", "dismiss(None)", "Carry on"),
     ]
 
+    def __init__(self, alone: bool = False) -> None:
+        super().__init__()
+        #: Every other player resigned: leaving keeps first place (senet.text.leaving).
+        self.alone = alone
+
     def compose(self) -> ComposeResult:
+        leave = (
+            "  leave for good: every other player resigned, so you keep first place "
+            "and the server plays the match out\n"
+            if self.alone
+            else "  leave for good: before the start your seat reopens; after it "
+            "the match's leave policy applies (a bot takes over, or you resign)\n"
+        )
         yield Static(
             Text.assemble(
                 ("Leave the match?\n\n", "bold"),
                 ("l", "bold reverse"),
-                "  leave for good: before the start your seat reopens; after it "
-                "the match's leave policy applies (a bot takes over, or you resign)\n",
+                leave,
                 ("p", "bold reverse"),
                 "  pause: keep your seat; the resume command is printed\n",
                 ("Esc", "bold reverse"),
@@ -264,6 +271,8 @@ class PlayApp(App[int]):
         #: Who declined the rematch of this finished match, or of the match this
         #: rematch follows, once seen ("": nobody).
         self.rematch_declined = ""
+        #: The player was told every other player resigned (see senet.text.leaving).
+        self.told_alone = False
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
@@ -504,6 +513,9 @@ class PlayApp(App[int]):
         self.clock = summary.clock if summary.HasField("clock") else None
         self.clock_seats = deciding_seats(summary)
         self.over = summary.status != match_pb2.MATCH_STATUS_ACTIVE
+        if not self.over and not self.told_alone and others_resigned(summary, self.viewer):
+            self.told_alone = True
+            self._say(ALONE, style="bold")
         self._draw()
 
     async def _finish(self) -> None:
@@ -599,7 +611,7 @@ class PlayApp(App[int]):
         rows = []
         for info in summary.seats:
             seat = info.seat
-            label = self.renderer.seat_label(seat, view, summary, self.viewer)
+            label = self.renderer.seat_label(seat, view, summary, self.viewer) + left_mark(info)
             score = summary.scores[seat] if seat < len(summary.scores) else None
             to_move = (
                 not self.over and summary.HasField("current_seat") and summary.current_seat == seat
@@ -925,7 +937,8 @@ class PlayApp(App[int]):
         if self.session.seat is None or self.over:
             self.exit(0)
             return
-        self.push_screen(QuitScreen(), callback=self._answer_quit)
+        alone = self.summary is not None and others_resigned(self.summary, self.viewer)
+        self.push_screen(QuitScreen(alone), callback=self._answer_quit)
 
     async def _answer_quit(self, answer: str | None) -> None:
         if answer == "pause":
@@ -947,7 +960,7 @@ class PlayApp(App[int]):
             self._hint(Text(message, style="bold red"))
             self._say(message, style="red")
             return
-        self.left = LEFT_OUTCOME.get(left.outcome, "You left the match.")
+        self.left = left_words(left, seat.seat)
         self.exit(0)
 
 

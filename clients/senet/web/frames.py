@@ -19,6 +19,7 @@ from senet.client.turns import must_decide
 from senet.text.clocks import deadline_of, seat_clock
 from senet.text.drawing import STATUS_NAME, UNICODE
 from senet.text.generic import seat_label as generic_seat_label
+from senet.text.leaving import ALONE, others_resigned
 from senet.text.renderer import log_lines, marked, renderer_for
 from senet.text.seat_names import SeatNames, open_seats, seat_kind_words, waiting_for_players
 from senet.v1 import match_pb2
@@ -261,4 +262,6 @@ def frame(
         # A rematch's finished match: while the rematch waits, the page looks
         # there for a player who declined it.
         "rematch_of": summary.rematch_of,
+        # Every other player resigned: the viewer places first, and leaving keeps it.
+        "alone": ALONE if active and others_resigned(summary, viewer) else "",
     }

@@ -15,6 +15,7 @@
   let version = 0;       // version the actions were listed at
   let busy = false;
   let started = true;    // every open seat is claimed (a leave resigns, not reopens)
+  let alone = false;     // every other player resigned: leaving keeps first place
   let stream = null;     // the page's EventSource
   // A move the server took whose frame has not come within FRAME_DUE_MS: the stream
   // is opened afresh (a new one starts with the whole match), so a page never waits
@@ -259,10 +260,14 @@
       $("leave-panel").hidden = frame.status !== "active";
       // Before the start a leave reopens the seat; after it, the seat resigns.
       started = frame.started !== false;
-      $("leave").textContent = started ? "Resign and leave" : "Leave";
-      $("leave-note").textContent = started
-        ? "The server plays your seat out; you are ranked last."
-        : "Your seat opens again for someone else.";
+      alone = Boolean(frame.alone);
+      $("leave").textContent = alone ? "Leave" : started ? "Resign and leave" : "Leave";
+      // Every other player resigned: leaving keeps this player's first place.
+      $("leave-note").textContent = alone
+        ? frame.alone
+        : started
+          ? "The server plays your seat out; you are ranked last."
+          : "Your seat opens again for someone else.";
       if (frame.status === "finished") offerRematch();
       else if (!started && frame.rematch_of) watchForDecline(frame.rematch_of);
       else if (started && rematchPoll !== null) {
@@ -395,9 +400,11 @@
   });
 
   async function leave() {
-    const question = started
-      ? "Resign? The server plays your seat out and ranks you last."
-      : declined
+    const question = alone
+      ? "Leave? You keep first place; the server plays the match out."
+      : started
+        ? "Resign? The server plays your seat out and ranks you last."
+        : declined
         ? "Leave? The rematch will not start."
         : "Leave? Your seat opens again for someone else.";
     if (!window.confirm(question)) return;
