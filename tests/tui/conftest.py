@@ -20,6 +20,7 @@ from senet.client.client import SenetClient
 from senet.service.server import create_server
 from senet.service.settings import Settings
 from senet.text.app import Session
+from senet.tui import picker
 from senet.tui.app import PlayApp
 
 #: Pauses of the pilot before a wait gives up (a guard against a hang, not a timing).
@@ -154,10 +155,16 @@ class Driver:
             await pilot.press("question_mark")
             await pilot.press("enter")
         else:
-            word = self.rng.choice(legal.actions).notation.split()[-1]
+            # A word of the notation, as a person types to filter; where it names
+            # several actions, they type more: the whole notation.
+            action = self.rng.choice(legal.actions)
+            word = action.notation.split()[-1]
             app.entry.value = word
             await pilot.pause()
             assert app.shown, word
+            if len(picker.by_whole_words(word, list(legal.actions), app.shown)) > 1:
+                app.entry.value = action.notation
+                await pilot.pause()
             await pilot.press("enter")
         # Whatever was pressed, the choice reached the server or was refused with a reason.
         await wait_for(pilot, app, lambda: not app.submitting)

@@ -97,14 +97,54 @@ async def test_filtering_narrows_the_list_and_the_board_stays(
         await pilot.press("down", "down", "question_mark")
         explained = app.legal_actions[app.actions.chosen or 0]
         assert explained.label in screen_text(app) or explained.label[:40] in app.hint_text
-        assert app.entry.value == ""
-        await pilot.press("1", "2")
+        assert app.entry.value == "?"  # stays typed: '? N' asks for action N's label
+        await pilot.press("backspace", "1", "2")
         assert app.actions.chosen == 11
         wanted = app.legal_actions[11].notation
         await pilot.press("enter")
         logged = app.log_pane.lines_written
         await wait_for(pilot, app, lambda: any(wanted in line for line in logged))
         assert app.board.region == board_region
+
+
+async def test_enter_never_plays_an_action_the_player_did_not_name(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """A usability trial found Enter playing the highlighted first action for a
+    number out of range (``99``), a word no notation holds (``b``), a filter that
+    fits most labels (``ta c``) and ``? 5`` (the help's "label of action 5"): each
+    is now refused or explained, and the match does not move. A whole word of one
+    notation (``r`` of ``take r``) and a filter left with one action still play."""
+    _, _, _, sessions = two_seats
+    me, _ = await _first_mover(sessions)
+    assert me.seat is not None
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        version = app.legal.version if app.legal else -1
+        said = {
+            "99": "There is no action 99",
+            "b": "No action starts with 'b'",
+            "ta c": "No action starts with 'ta'",
+            "? 5": f"5: {app.legal_actions[4].notation}",
+            "a": "actions fit 'a': type more, or pick one with Up/Down",
+        }
+        for typed, hint in said.items():
+            app.entry.value = ""
+            await pilot.pause()
+            await pilot.press(*typed)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert hint in app.hint_text, (typed, app.hint_text)
+            assert (await me.seat.get()).match.version == version, typed
+        app.entry.value = ""
+        await pilot.pause()
+        legal = app.legal_actions
+        only = next(a.notation for a in legal if sum(a.notation in b.notation for b in legal) == 1)
+        await pilot.press(*only)
+        assert app.shown and legal[app.shown[0]].notation == only
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda: any(only in line for line in app.log_pane.lines_written))
 
 
 async def test_a_position_drawn_again_keeps_the_highlighted_action(

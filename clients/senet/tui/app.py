@@ -273,6 +273,11 @@ class PlayApp(App[int]):
         self.rematch_declined = ""
         #: The player was told every other player resigned (see senet.text.leaving).
         self.told_alone = False
+        #: The highlight was moved with the arrows since the text last changed: Enter
+        #: plays it even while the typed text fits several actions.
+        self.picked_by_arrows = False
+        #: The hint shows an explanation the clearing of the line must not replace.
+        self.keep_hint = False
         self._refresh_wanted = False
         self._refreshing = False
         self._region = 0
@@ -724,8 +729,12 @@ class PlayApp(App[int]):
 
     # ------------------------------------------------------------ input
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.picked_by_arrows = False  # what is typed now decides, until an arrow moves
         if self.legal is not None:
             self._filter()
+            if self.keep_hint and not event.value:
+                self.keep_hint = False
+                return  # the line was cleared after an explanation: it stays shown
             count = len(self.legal_actions)
             self._hint(
                 Text(
@@ -741,6 +750,7 @@ class PlayApp(App[int]):
             return
         current = self.actions.highlighted or 0
         self.actions.highlighted = max(0, min(count - 1, current + event.step))
+        self.picked_by_arrows = True
 
     def on_entry_explain(self, _event: Entry.Explain) -> None:
         self.explain()
@@ -785,6 +795,8 @@ class PlayApp(App[int]):
             return
         legal = list(self.legal_actions)
         chosen: str | None = None
+        if text == "?":
+            text = ""  # '?' explained the highlighted action; Enter plays it
         if not text:
             index = self.actions.chosen
             chosen = None if index is None else legal[index].notation
@@ -793,19 +805,37 @@ class PlayApp(App[int]):
             if isinstance(choice, choose.Command):
                 self.entry.value = ""
                 if choice.name == "explain":
+                    self.keep_hint = True  # clearing the line must not replace it
                     self._hint(Text(choice.message, style="bold"))
                     self._say(choice.message)
                 else:
                     self._command(choice.name)
                 return
+            # Enter plays a listed action only when the player clearly named it:
+            # never the first of a list that merely contains what was typed.
+            highlighted = self.actions.chosen if self.shown else None
+            said = picker.by_whole_words(text, legal, self.shown)
             if isinstance(choice, choose.Submit) and choice.known:
                 chosen = choice.notation
-            elif self.shown and self.actions.chosen is not None:
-                chosen = legal[self.actions.chosen].notation
+            elif highlighted is not None and self.picked_by_arrows:
+                chosen = legal[highlighted].notation  # moved onto with the arrows
+            elif len(said) == 1:
+                chosen = legal[said[0]].notation  # the one whose notation says it
+            elif highlighted is not None and len(self.shown) == 1:
+                chosen = legal[highlighted].notation  # the filter left this one
             elif isinstance(choice, choose.Problem):
                 # The hint is one line: the log keeps the whole sentence, wrapped.
                 self._hint(Text(choice.message, style="bold red"))
                 self._say(choice.message, style="red")
+                return
+            elif len(self.shown) > 1:
+                self._hint(
+                    Text(
+                        f"{len(self.shown)} actions fit {text!r}: type more, or pick one "
+                        "with Up/Down, then Enter.",
+                        style="bold red",
+                    )
+                )
                 return
             else:
                 chosen = text  # not listed: the server explains a refusal

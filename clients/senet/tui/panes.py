@@ -377,10 +377,14 @@ class Entry(Input):
     _STEPS = {"up": -1, "down": 1}
 
     async def _on_key(self, event: events.Key) -> None:
-        # ``?`` is never part of notation: after a filter too, it explains.
+        # ``?`` is never part of notation: after a filter too, it explains. On an
+        # empty line it also stays typed, so that ``? N`` (the help's "label of
+        # action N") reads as that command, never as the number N to play.
         if event.character == "?":
             event.stop()
             event.prevent_default()
+            if not self.value:
+                self.insert_text_at_cursor("?")
             self.post_message(self.Explain())
             return
         step = self._STEPS.get(event.key)

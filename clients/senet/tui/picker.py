@@ -37,4 +37,19 @@ def matching(
     return fits
 
 
-__all__ = ["is_number", "matching"]
+def by_whole_words(
+    text: str, actions: Sequence[match_pb2.LegalAction], among: Sequence[int]
+) -> list[int]:
+    """Of the actions at ``among``, those whose notation holds the typed words as
+    whole words, in the order typed and side by side: ``r`` is the ``r`` of
+    ``take r``, not the one in a label's "Curator" that the filter also lists, and
+    ``move l etru`` is ``move l etru gcis``, not ``move l lati etru``."""
+    typed = " ".join(text.replace(",", " ").lower().split())
+    if not typed:
+        return []
+    return [
+        i for i in among if f" {typed} " in f" {' '.join(actions[i].notation.lower().split())} "
+    ]
+
+
+__all__ = ["by_whole_words", "is_number", "matching"]
