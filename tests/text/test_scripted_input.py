@@ -47,3 +47,27 @@ def test_a_script_may_quit_and_answer_the_question(server_with_bots: str) -> Non
     assert sum(line.startswith("Played ") for line in out.splitlines()) == 1
     assert "Leave for good (l) or pause" in out and "Paused: your seat is kept." in out
     assert "End of input" not in out
+
+
+def test_the_full_screen_needs_standard_error_a_terminal_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The full screen draws on standard error: with it sent to a file (``2>log``)
+    a usability trial saw a blank screen whose keys still played. Line mode then."""
+    import argparse
+
+    from senet.text.cli import full_screen
+
+    class Stream:
+        def __init__(self, tty: bool) -> None:
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    args = argparse.Namespace(line=False)
+    for stderr_tty, expected in ((True, True), (False, False)):
+        monkeypatch.setattr(sys, "stdin", Stream(True))
+        monkeypatch.setattr(sys, "stdout", Stream(True))
+        monkeypatch.setattr(sys, "stderr", Stream(stderr_tty))
+        assert full_screen(args) is expected

@@ -313,6 +313,31 @@ async def test_a_seat_taken_meanwhile_brings_the_lobby_back_with_the_reason(
         await client.close()
 
 
+async def test_a_new_match_the_server_refuses_brings_the_lobby_back_with_the_reason(
+    bot_server: str,
+) -> None:
+    """A usability trial ticked the team game with two seats in the form: the
+    program quit with the server's refusal. The lobby now comes back and says why."""
+    client = SenetClient(bot_server)
+    try:
+        notes: list[str] = []
+
+        async def run(app: LobbyApp) -> LobbyChoice | None:
+            notes.append(app.lobby.first_note)
+            if len(notes) > 1:
+                return None
+            team = NewMatchChoices("mykerinos", people=1, bots=("random",), options=("team=true",))
+            return LobbyChoice("new", game_id="mykerinos", new=team)
+
+        console = drawing.make_console(no_color=True, file=io.StringIO())
+        assert await lobby_session(_args(bot_server), client, console, run=run) is None
+        assert notes[0] == ""
+        assert notes[1].startswith("Could not start the match: "), notes
+        assert "team game" in notes[1], notes
+    finally:
+        await client.close()
+
+
 async def test_moves_and_age_stay_in_view_at_80_columns_with_many_seats() -> None:
     """Six seats of bots with their strategies do not push the moves and the age off
     an 80-column screen: the seats column takes what is left, cut with an ellipsis."""

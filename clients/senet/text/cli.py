@@ -173,8 +173,10 @@ def check(args: argparse.Namespace) -> str | None:
 
 
 def full_screen(args: argparse.Namespace) -> bool:
-    """Whether to play full screen: both ends a terminal and ``--line`` not given."""
-    return not args.line and sys.stdin.isatty() and sys.stdout.isatty()
+    """Whether to play full screen: ``--line`` not given, and input, output and
+    standard error all a terminal (the full screen draws on standard error, so with
+    it sent to a file the player would see nothing while their keys still play)."""
+    return not args.line and sys.stdin.isatty() and sys.stdout.isatty() and sys.stderr.isatty()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -86,7 +86,11 @@ async def lobby_session(
             new = _new_match_args(args, choice.game_id, fewest)
             if choice.new is not None:
                 new = _form_args(new, choice.new)
-            return await open_session(new, client, console)
+            try:
+                return await open_session(new, client, console)
+            except SenetRpcError as exc:  # the form's choices were refused: say why
+                note = f"Could not start the match: {for_people(exc, args.server)}"
+                continue
         try:
             seat = await client.join(choice.match_id, args.name)
         except SenetRpcError as exc:
