@@ -59,4 +59,4 @@ def test_a_rated_match_says_so_beside_its_game_in_the_lobbies() -> None:
     nile.rated = True
     assert game_words(nile, variants) == "mykerinos+nile rated"
     games = [games_pb2.GameInfo(id="mykerinos", name="Mykerinos")]
-    assert "<td>Mykerinos · rated</td>" in listings_html([nile], games, "csrf")
+    assert "<td class='game-name'>Mykerinos · rated</td>" in listings_html([nile], games, "csrf")

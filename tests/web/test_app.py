@@ -679,3 +679,20 @@ def test_the_seats_table_says_who_resigned_and_who_a_bot_took_over() -> None:
     )
     table = seats_html(summary, match_pb2.View(), 0)
     assert "<td>resigned</td>" in table and "<td>bot greedy (took over)</td>" in table
+
+
+async def test_the_lobby_fills_in_the_name_this_browser_last_played_under(
+    web: httpx.AsyncClient,
+) -> None:
+    """A usability trial joined from the lobby's list and sat as "Player": the join
+    button sent that name whatever the player had typed before. The name a player
+    takes a seat under is now kept, and every name field of the lobby starts there."""
+    first = (await web.get("/")).text
+    assert "value='Player'" in first and "Zoë Q" not in first
+    await create_by_form(web, name="Zoë Q", seat1="open")
+    again = (await web.get("/")).text
+    assert "value='Player'" not in again
+    assert again.count("value='Zoë Q'") >= 3  # each game's form and the join-by-id form
+    assert "<input type='hidden' name='name' value='Zoë Q'>" not in again  # held: resume
+    web.cookies.set("senet_name", "x" * 41)  # not a name the pages send: ignored
+    assert "value='Player'" in (await web.get("/")).text

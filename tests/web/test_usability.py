@@ -21,6 +21,7 @@ pytestmark = pytest.mark.slow
 
 WIDE = {"width": 1280, "height": 900}
 NARROW = {"width": 800, "height": 900}
+PHONE = {"width": 390, "height": 844}
 #: A reason code (``NO_OPEN_SEAT``, ``ILLEGAL_ACTION``) where words belong.
 REASON_CODE = re.compile(r"\b[A-Z]{2,}_[A-Z_]{2,}\b")
 
@@ -111,6 +112,32 @@ def test_the_lobby_leads_back_to_the_seats_this_browser_holds(
     wait_until(page, "() => document.body.dataset.drawn === 'true'")
     assert page.locator("p.problem:not([hidden])").count() == 0
     assert page.errors == []
+
+
+def test_the_lobby_fits_a_phone_and_leads_to_its_matches(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """A usability trial found the lobby's matches cut off at the right edge of a
+    phone (the join and watch links out of reach) and the list below every form:
+    on a phone each match is a card as wide as the screen, and the top of the page
+    links to the list."""
+    page = new_page(WIDE)
+    held = create_match(page, web_url, "archeos", ["you", "open", "bot:random"])
+    other = new_page(PHONE)
+    create_match(other, web_url, "mykerinos", ["you", "open"])
+    phone = new_page(PHONE)
+    phone.goto(web_url + "/")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    link = phone.locator("nav.new-match a[href='#open-matches']")
+    assert link.inner_text().startswith("Matches (")
+    link.click()
+    join = phone.locator("#open-matches form.inline button", has_text="join").first
+    join.scroll_into_view_if_needed()
+    box = join.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"]
+    assert phone.locator(f"#open-matches tr:has(code:text-is('{held}'))").is_visible()
+    phone.screenshot(path=str(screenshots / "usability-lobby-phone.png"))
+    assert page.errors == [] and phone.errors == []
 
 
 def test_the_lobby_shows_options_by_their_descriptions_with_clocks_near_the_top(

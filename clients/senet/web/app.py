@@ -45,12 +45,15 @@ from senet.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
     MATCH_ID,
+    MAX_NAME,
     SeatCookie,
     SecurityHeaders,
     csrf_ok,
     csrf_token,
     held_seats,
+    played_name,
     read_seat_cookie,
+    remember_name,
     remember_seat,
     seat_cookie_name,
     seat_cookie_path,
@@ -58,7 +61,6 @@ from senet.web.security import (
 )
 from senet.web.settings import WebSettings
 
-MAX_NAME = 40
 MAX_FORM_BYTES = 64 * 1024
 #: Matches the lobby lists (newest first).
 LOBBY_MATCHES = 30
@@ -231,7 +233,9 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             games, problem = [], human(error, web.settings.server)
         wanted = str(request.query_params.get("join", ""))
         join_id = wanted if MATCH_ID.fullmatch(wanted) else ""
-        page = pages.lobby(games, csrf_token(request), problem, listings, mine, join_id)
+        page = pages.lobby(
+            games, csrf_token(request), problem, listings, mine, join_id, played_name(request)
+        )
         return HTMLResponse(page, status)
 
     async def home(request: Request) -> Response:
@@ -282,6 +286,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
         response = RedirectResponse(f"/matches/{match_id}/play", 303)
         set_seat_cookie(response, match_id, joined.seat, joined.token, secure=secure)
         remember_seat(response, request, match_id, joined.seat, secure=secure)
+        remember_name(response, name, secure=secure)
         return response
 
     async def join(request: Request) -> Response:

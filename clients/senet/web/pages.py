@@ -199,12 +199,13 @@ def listings_html(
     games: Sequence[games_pb2.GameInfo],
     csrf: str,
     held: Sequence[HeldSeat] = (),
+    name: str = "",
 ) -> str:
-    """The lobby's matches (``ListMatches``): resume your seat, join an open seat,
-    watch, or replay."""
+    """The lobby's matches (``ListMatches``): resume your seat, join an open seat
+    (as ``name``, the name this browser last played under), watch, or replay."""
     mine = {entry.summary.match_id for entry in held}
     if not listings:
-        return "<p class='muted'>No matches yet: create one below.</p>"
+        return "<p class='muted'>No matches yet: create one above.</p>"
     names = {game.id: game.name for game in games}
     rows = []
     for listing in listings:
@@ -221,7 +222,7 @@ def listings_html(
             act = (
                 f"<form method='post' action='/join' class='inline'>{_csrf_input(csrf)}"
                 f"<input type='hidden' name='match' value='{ident}'>"
-                f"<input type='hidden' name='name' value='Player'>"
+                f"<input type='hidden' name='name' value='{escape(name or 'Player', quote=True)}'>"
                 f"<button type='submit'>join</button></form>"
                 f" <a href='/matches/{ident}/watch'>watch</a>"
             )
@@ -229,10 +230,12 @@ def listings_html(
             act = f"<a href='/matches/{ident}/watch'>watch</a>"
         status = match_pb2.MatchStatus.Name(listing.status).removeprefix("MATCH_STATUS_").lower()
         rows.append(
-            f"<tr><td>{escape(names.get(listing.game_id, listing.game_id))}"
+            f"<tr><td class='game-name'>{escape(names.get(listing.game_id, listing.game_id))}"
             f"{' · rated' if listing.rated else ''}</td>"
-            f"<td><code>{escape(listing.match_id)}</code></td><td>{escape(status)}</td>"
-            f"<td>{escape(seat_words(listing))}</td><td>{listing.version}</td><td>{act}</td></tr>"
+            f"<td data-label='match'><code>{escape(listing.match_id)}</code></td>"
+            f"<td data-label='status'>{escape(status)}</td>"
+            f"<td data-label='seats'>{escape(seat_words(listing))}</td>"
+            f"<td data-label='moves'>{listing.version}</td><td class='act'>{act}</td></tr>"
         )
     return (
         "<table class='listings'><caption>Newest first: join an open seat, watch, replay"
@@ -249,8 +252,11 @@ def lobby(
     listings: Sequence[match_service_pb2.MatchListing] = (),
     held: Sequence[HeldSeat] = (),
     join_id: str = "",
+    name: str = "",
 ) -> str:
-    """The lobby; ``join_id`` fills the join-by-id form (a link a player was sent)."""
+    """The lobby; ``join_id`` fills the join-by-id form (a link a player was sent),
+    and ``name`` (the name this browser last played under) every name field."""
+    player = escape(name or "Player", quote=True)
     forms = []
     for game in games:
         options = "".join(_option_input(game.id, o) for o in game.options)
@@ -265,7 +271,7 @@ def lobby(
             f"<fieldset><legend>Options</legend>{options or '<p>none</p>'}</fieldset>"
             f"{_clock_fields(game.id)}"
             f"<div class='opt'><label for='{escape(game.id)}-name'>your name</label>"
-            f"<input id='{escape(game.id)}-name' name='name' value='Player' maxlength='40'></div>"
+            f"<input id='{escape(game.id)}-name' name='name' value='{player}' maxlength='40'></div>"
             f"<div class='opt check'><input type='checkbox' id='{escape(game.id)}-unlisted' "
             f"name='unlisted' value='true'><label for='{escape(game.id)}-unlisted'>unlisted: "
             "left out of the lobby, only those you send its link join or watch</label></div>"
@@ -276,7 +282,12 @@ def lobby(
     links = " ".join(
         f"<a href='#game-{escape(game.id, quote=True)}'>{escape(game.name)}</a>" for game in games
     )
-    nav = f"<nav class='new-match' aria-label='New match'>New match: {links}</nav>" if games else ""
+    nav = (
+        f"<nav class='new-match' aria-label='New match'>New match: {links}"
+        f" · <a href='#open-matches'>Matches ({len(listings)})</a></nav>"
+        if games
+        else ""
+    )
     main = f"""{alert}
 {nav}
 <div class="lobby">
@@ -284,7 +295,7 @@ def lobby(
 {"".join(forms)}
 <section class="open-matches" id="open-matches" aria-labelledby="open-title">
   <h2 id="open-title">Matches</h2>
-  {listings_html(listings, games, csrf, held)}
+  {listings_html(listings, games, csrf, held, name)}
 </section>
 <section aria-labelledby="join-title"><h2 id="join-title">Join, watch or replay by id</h2>
 <form method="post" action="/join" class="inline" id="join-form">{_csrf_input(csrf)}
@@ -292,7 +303,7 @@ def lobby(
   <input id="join-id" name="match" required pattern="[0-9A-Za-z_\\-]+"
     value="{escape(join_id, quote=True)}">
   <label for="join-name">your name</label>
-  <input id="join-name" name="name" value="Player" maxlength="40">
+  <input id="join-name" name="name" value="{player}" maxlength="40">
   <label for="join-seat">seat (empty: the first open)</label>
   <input id="join-seat" name="seat" type="number" min="0" max="15">
   <button type="submit">Join</button></form>

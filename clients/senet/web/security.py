@@ -83,6 +83,31 @@ def held_seats(request: Request) -> dict[str, int]:
     return held
 
 
+#: The name this browser last played under, to fill the lobby's name fields.
+NAME_COOKIE = "senet_name"
+#: The longest display name the pages send (the server takes up to 40 characters).
+MAX_NAME = 40
+
+
+def played_name(request: Request) -> str:
+    """The name this browser last played under ("" when none, or not a name)."""
+    name = request.cookies.get(NAME_COOKIE, "").strip()
+    return name if 0 < len(name) <= MAX_NAME and name.isprintable() else ""
+
+
+def remember_name(response: Response, name: str, *, secure: bool) -> None:
+    """Keep the name a player just took a seat under, for the next lobby."""
+    response.set_cookie(
+        NAME_COOKIE,
+        name,
+        max_age=365 * 24 * 3600,
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=secure,
+    )
+
+
 def remember_seat(
     response: Response, request: Request, match_id: str, seat: int, *, secure: bool
 ) -> None:
