@@ -117,6 +117,7 @@ def test_a_person_plays_a_whole_mykerinos_match_against_three_bots_by_clicking(
     assert by_board > 0
     assert "finished" in page.locator("#headline").inner_text()
     assert page.locator("#final").inner_text().strip()
+    assert not page.title().startswith("▶")  # nobody's turn any more
     assert page.errors == []
 
 
@@ -192,6 +193,7 @@ def test_a_page_served_over_plain_http_on_a_lan_plays(
     )
     for _turn in range(2):
         assert wait_for_turn(player)
+        assert player.title().startswith("▶ Your turn · "), player.title()  # in any tab
         version = player.evaluate("document.body.dataset.version")
         player.locator("#actions button.action").first.click()
         wait_until(player, f"() => document.body.dataset.version !== '{version}'")

@@ -62,6 +62,8 @@ def test_a_wrong_notation_says_why(
     problem = page.locator("#problem").inner_text()
     assert problem.startswith("Not accepted:") and "zz9" in problem
     assert not REASON_CODE.search(problem), problem
+    # The server said why: the hint to ask it goes (a trial saw both at once).
+    assert "Press Enter to hear why" not in page.locator("#picked").inner_text()
     _both_widths(page, screenshots, "usability-wrong-notation")
     # The refusal's 409 is the one console line Chromium writes; nothing else.
     assert [error for error in page.errors if "409 (Conflict)" not in error] == []

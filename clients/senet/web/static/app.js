@@ -16,6 +16,7 @@
   let busy = false;
   let started = true;    // every open seat is claimed (a leave resigns, not reopens)
   let alone = false;     // every other player resigned: leaving keeps first place
+  let refused = null;    // the notation the server last refused (its reason is shown)
   let stream = null;     // the page's EventSource
   // A move the server took whose frame has not come within FRAME_DUE_MS: the stream
   // is opened afresh (a new one starts with the whole match), so a page never waits
@@ -80,7 +81,7 @@
     const typed = ($("filter").value || "").trim();
     $("picked").textContent = picked.length
       ? `Picked ${picked.join(", ").replace(/[a-z]:/g, "")}: ${candidates().length} action(s) left (Esc clears).`
-      : typed && !shown.length && actions.length
+      : typed && !shown.length && actions.length && typed !== refused
         ? `No action matches “${typed}”. Press Enter to hear why from the server, Esc to clear.`
         : "";
     $("actions-panel").hidden = actions.length === 0;
@@ -116,6 +117,7 @@
       });
       const answer = await response.json();
       if (!response.ok) {
+        refused = notation; // the server said why: the hint to ask it goes
         showProblem(answer.error || `refused (${response.status})`);
         busy = false;
         body.dataset.busy = "";
@@ -224,9 +226,14 @@
     applyZooms();
   }
 
+  // The tab's own title, and a mark before it while the player must act, so that
+  // a player in another tab sees their turn come.
+  const baseTitle = document.title;
   function drawFrame(frame) {
     body.dataset.drawn = "true";
     $("headline").textContent = frame.headline;
+    const yourTurn = page === "play" && (frame.actions || []).length > 0;
+    document.title = yourTurn ? `▶ Your turn · ${baseTitle}` : baseTitle;
     if (page !== "replay") {
       // A seat anyone may still join: the link that opens the lobby's join form
       // with this match (the only way in to an unlisted match).
