@@ -178,3 +178,23 @@ async def test_a_move_played_on_timeout_says_so_in_the_log(
         # As the pane draws it (wrapped to its width; it scrolls on as the match runs).
         drawn = " ".join(" ".join(app.log_pane.drawn()).split())
         assert re.search(r"\(Ada, you\): .*? -- played on timeout \(random\)", drawn), drawn
+
+
+async def test_a_match_that_is_gone_stops_the_screen_and_ctrl_q_just_closes(
+    server: tuple[str, SenetClient],
+) -> None:
+    """A usability trial restarted an embedded server under a player: the screen said
+    the match was gone but still listed actions, and Ctrl+Q then offered to pause,
+    "keeping" a seat in a match that no longer exists. Now the list goes, the reason
+    stays, and Ctrl+Q closes."""
+    address, client = server
+    seat = client.seat("0123456789abcdef", 0, "no-such-token")
+    app = PlayApp(Session(client, address, "0123456789abcdef", seat))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: bool(app.stopped))
+        assert app.stopped.endswith(".") and app.legal is None
+        assert f"{app.stopped} Ctrl+Q leaves." == app.hint_text
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, app, lambda: not app.is_running)
+    assert not isinstance(app.screen_stack[-1] if app.screen_stack else None, QuitScreen)
+    assert app.left is None and app.return_value == 0

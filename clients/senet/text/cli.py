@@ -72,7 +72,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="--new: turn clocks, seconds per decision (the server plays a late move)",
     )
     parser.add_argument(
-        "--reserve-s", type=float, default=None, help="--new: turn clocks, reserve per seat"
+        "--reserve-s",
+        type=float,
+        default=None,
+        help="--new: turn clocks, each seat's reserve of seconds for the whole match: "
+        "every decision uses it up, and once it is gone the server plays that seat's "
+        "moves (a whole match of many decisions wants minutes, or an --increment-s)",
     )
     parser.add_argument(
         "--increment-s", type=float, default=None, help="--new: Fischer increment per move"

@@ -273,6 +273,8 @@ class PlayApp(App[int]):
         self.rematch_declined = ""
         #: The player was told every other player resigned (see senet.text.leaving).
         self.told_alone = False
+        #: Why the screen stopped following the match for good ("" while it follows).
+        self.stopped = ""
         #: The highlight was moved with the arrows since the text last changed: Enter
         #: plays it even while the typed text fits several actions.
         self.picked_by_arrows = False
@@ -419,10 +421,17 @@ class PlayApp(App[int]):
             assert isinstance(error, SenetRpcError)
             if not error.retryable:
                 problem = for_people(error, session.server)
+                if not problem.endswith((".", "!", "?")):
+                    problem += "."
                 self._say(problem, style="bold red")
-                self._hint(Text(f"{problem} Ctrl+Q leaves.", style="bold red"))
                 self.connection_note = "stopped"
                 self.connected = False
+                # Nothing more to play or keep (the match is gone, or the seat is
+                # no longer this token's): no actions, the reason stays in the
+                # prompt's line, and Ctrl+Q just closes.
+                self.stopped = problem
+                self.legal = None
+                self._draw_prompt()
                 self._draw_status()
                 return
             attempt += 1
@@ -666,6 +675,8 @@ class PlayApp(App[int]):
 
     def _waiting_text(self) -> Text:
         summary, view = self.summary, self.view
+        if self.stopped:
+            return Text(f"{self.stopped} Ctrl+Q leaves.", style="bold red")
         if self.over:
             finished = summary is not None and summary.status == match_pb2.MATCH_STATUS_FINISHED
             if self.session.seat is None or not finished:
@@ -964,7 +975,7 @@ class PlayApp(App[int]):
         if isinstance(self.screen, QuitScreen):
             self.screen.dismiss("pause")  # Ctrl+Q twice: the choice that loses nothing
             return
-        if self.session.seat is None or self.over:
+        if self.session.seat is None or self.over or self.stopped:
             self.exit(0)
             return
         alone = self.summary is not None and others_resigned(self.summary, self.viewer)

@@ -30,7 +30,12 @@ FLAGS_PER_ROW = 3
 #: The clock fields: id, placeholder, and what the line at the bottom says of it.
 CLOCK_FIELDS = (
     ("decision_s", "per decision", "Seconds each decision may take (empty: no limit)."),
-    ("reserve_s", "reserve", "A reserve of seconds per seat for the whole match (empty: none)."),
+    (
+        "reserve_s",
+        "reserve",
+        "Seconds per seat for the whole match, used up by every decision; once gone, "
+        "the server plays that seat (empty: none).",
+    ),
     ("increment_s", "+ per move", "Seconds added to the reserve after each move (Fischer)."),
 )
 #: A description's head up to a colon makes the label when it is at most this long.

@@ -157,6 +157,8 @@ async def amain(args: argparse.Namespace) -> int:
             announce_seat(session, console)
         if app.left is not None:
             _say(console, app.left)
+        elif app.stopped:
+            _say(console, app.stopped)  # nothing to resume
         else:
             _print_resume(console, session, app.summary)
         return status if status is not None else 0
