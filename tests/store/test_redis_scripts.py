@@ -37,7 +37,7 @@ PINNED_SHAS = {
     "lobby_put": "c12bdad8e1a0c7541db3509e1ec4c44667430ba0",
     "lobby_due": "3efa6d73a63ce1517703da2db3597febe7df6603",
     "lobby_defer": "57d26176f072b79085c8e09441eb4264df6eaeed",
-    "lobby_scan": "a2bf2ad5c290ffdadef77687e3aed669cee68c23",
+    "lobby_scan": "876928ec129b88224f42b5e569920f2d07e24da1",
     # -- players, ratings and tickets --
     "players_settle": "f320fd0cbf740f127221064a6d1eb0984fde5b9c",
     "players_release": "25940a85286a184860ecda889040729c301bf672",
