@@ -396,6 +396,11 @@ def test_a_tied_holder_keeps_his_role_and_hands_one_two_others_tie_for() -> None
     assert state.turn == 2 and state.step == ROLE_TIE
     assert state.current_seat() == babylon
     assert {a.notation() for a in state.legal_actions()} == {f"grant {greece}", f"grant {egypt}"}
+    # The prompt names the role and the count the seats tie at (a trial's player
+    # could not tell which role was being handed on).
+    assert {state.describe(a) for a in state.legal_actions()} == {
+        f"Hand the High Priest role (tied at 2) to seat {seat}" for seat in (greece, egypt)
+    }
     state.apply(babylon, f"grant {egypt}")
     assert state.roles == [carthage, egypt, egypt, rome]
     assert state.step == TRADE_SIZE

@@ -139,6 +139,11 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GIVE:
         return f"Give {_card(a)} to the player one card short"
     if kind == act.GRANT:
+        # Which role, and the count the seats tie at: the prompt says all a holder needs.
+        role = state.role_index
+        if 0 <= role < len(ROLE_NAMES):
+            tied = state.role_count(a, role)
+            return f"Hand the {ROLE_NAMES[role]} role (tied at {tied}) to seat {a}"
         return f"Hand the tied role to seat {a}"
     if kind == act.NEXT:
         return f"Seat {a} plays next in this phase"

@@ -86,7 +86,7 @@ class TurnOrder(MareData):
         while self.role_index < len(ROLE_IDS):
             role = self.role_index
             holder = self.roles[role]
-            counts = [self._role_count(s, role) for s in range(self.seat_count)]
+            counts = [self.role_count(s, role) for s in range(self.seat_count)]
             best = max(counts)
             if counts[holder] < best:
                 tied = [s for s in range(self.seat_count) if counts[s] == best]
@@ -101,10 +101,10 @@ class TurnOrder(MareData):
     def role_tie_candidates(self) -> list[int]:
         """Seats tied for the role the holder is handing on."""
         role = self.role_index
-        counts = [self._role_count(s, role) for s in range(self.seat_count)]
+        counts = [self.role_count(s, role) for s in range(self.seat_count)]
         return [s for s in range(self.seat_count) if counts[s] == max(counts)]
 
-    def _role_count(self, seat: int, role: int) -> int:
+    def role_count(self, seat: int, role: int) -> int:
         """The role criterion of ``seat``, with Ishtar's +2 where she was used."""
         bonus = (
             gods.ISHTAR_BONUS
