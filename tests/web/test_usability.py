@@ -175,9 +175,20 @@ def test_a_seat_that_resigned_is_ranked_last_as_the_server_ranks_it(
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#leave").click()
     page.wait_for_url(f"**/matches/{match_id}/watch")
+    # The page says what became of the seat (a trial landed here without a word),
+    # and the lobby no longer offers to resume it.
+    notice = page.locator("#notice")
+    assert notice.is_visible() and notice.inner_text() == (
+        "You resigned; your seat plays out and ranks last."
+    )
+    lobby = page.context.new_page()
+    lobby.goto(web_url + "/")
+    assert lobby.locator(f"#open-matches tr:has(code:text-is('{match_id}')) a.resume").count() == 0
+    assert lobby.locator("#your-matches").count() == 0
+    lobby.close()
     page.wait_for_selector("#final:not([hidden])", timeout=MATCH_WAIT_MS)
     resigned = page.locator("table.seats tr:has(th:has-text('Player'))")
-    assert "#3" in resigned.inner_text()
+    assert "#3" in resigned.inner_text() and "resigned" in resigned.inner_text()
     final = page.locator("#final").inner_text().splitlines()
     header = next(line for line in final if line.strip().startswith("Blue"))
     places = next(line for line in final if line.startswith("Place")).split()[1:]

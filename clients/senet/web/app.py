@@ -33,6 +33,7 @@ from starlette.staticfiles import StaticFiles
 from senet.client import SenetClient
 from senet.client.errors import SenetRpcError
 from senet.codec.exports import export_record
+from senet.text.leaving import left_words
 from senet.text.seat_names import rematch_declined, rematch_players
 from senet.v1 import games_pb2, match_pb2, match_service_pb2
 from senet.web import live, pages, queue
@@ -50,6 +51,7 @@ from senet.web.security import (
     SecurityHeaders,
     csrf_ok,
     csrf_token,
+    forget_seat,
     held_seats,
     played_name,
     read_seat_cookie,
@@ -359,11 +361,13 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             return posting
         match_id, seat = posting
         try:
-            await web.senet.seat(match_id, seat.seat, seat.token).leave()
+            left = await web.senet.seat(match_id, seat.seat, seat.token).leave()
         except SenetRpcError as error:
             return _refused(error)
-        response = JSONResponse({"watch": f"/matches/{match_id}/watch"})
+        note = left_words(left, seat.seat)
+        response = JSONResponse({"watch": f"/matches/{match_id}/watch", "note": note})
         response.delete_cookie(seat_cookie_name(match_id), path=seat_cookie_path(match_id))
+        forget_seat(response, request, match_id, secure=secure)  # no "resume" in the lobby
         return response
 
     async def rematch(request: Request) -> Response:

@@ -113,6 +113,16 @@ def remember_seat(
 ) -> None:
     """Add ``match_id``'s seat to the held-seats cookie, newest first."""
     held = {match_id: seat, **{m: s for m, s in held_seats(request).items() if m != match_id}}
+    _write_held(response, held, secure=secure)
+
+
+def forget_seat(response: Response, request: Request, match_id: str, *, secure: bool) -> None:
+    """Take ``match_id`` out of the held-seats cookie (its player left the seat)."""
+    held = {m: s for m, s in held_seats(request).items() if m != match_id}
+    _write_held(response, held, secure=secure)
+
+
+def _write_held(response: Response, held: dict[str, int], *, secure: bool) -> None:
     value = "|".join(f"{m}.{s}" for m, s in list(held.items())[:HELD_KEPT])
     response.set_cookie(
         HELD_COOKIE,

@@ -421,8 +421,13 @@
       credentials: "same-origin",
     });
     const answer = await response.json();
-    if (!response.ok) showProblem(answer.error || `refused (${response.status})`);
-    else window.location.assign(answer.watch);
+    if (!response.ok) {
+      showProblem(answer.error || `refused (${response.status})`);
+      return;
+    }
+    // What the leave did, for the spectator's page this one becomes.
+    if (answer.note) sessionStorage.setItem(`senet-left-${matchId}`, answer.note);
+    window.location.assign(answer.watch);
   }
 
   // Once the match is finished: the Rematch and No thanks buttons, and every few
@@ -511,6 +516,14 @@
     $("rematch").disabled = false;
     if (!response.ok) showProblem(answer.error || `refused (${response.status})`);
     else window.location.assign(answer.play);
+  }
+
+  // The page a player lands on after leaving says what became of their seat.
+  const leftNote = sessionStorage.getItem(`senet-left-${matchId}`);
+  if (leftNote) {
+    sessionStorage.removeItem(`senet-left-${matchId}`);
+    $("notice").textContent = leftNote;
+    $("notice").hidden = false;
   }
 
   if (page === "play") {
