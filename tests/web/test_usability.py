@@ -142,6 +142,43 @@ def test_the_lobby_fits_a_phone_and_leads_to_its_matches(
     assert page.errors == [] and phone.errors == []
 
 
+def test_a_refused_new_match_keeps_the_form_as_the_player_left_it(
+    web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """A usability trial ticked the team game with two seats: the refusal came back
+    with the form reset to its defaults. Now the reason shows beside the form as the
+    player filled it, so they change only what was wrong."""
+    page = new_page(WIDE)
+    page.goto(web_url + "/")
+    form = page.locator("section:has(h2#game-mykerinos) form.create")
+    form.locator("select[name=seat0]").select_option("you")
+    form.locator("select[name=seat1]").select_option("bot:greedy")
+    for seat in range(2, form.locator("select[name^=seat]").count()):
+        form.locator(f"select[name=seat{seat}]").select_option("")
+    form.locator("input[name='opt:team'][type=checkbox]").check()
+    form.locator("input[name=name]").fill("Quinn")
+    form.locator("button[type=submit]").click()
+    page.wait_for_selector("p.problem[role=alert]")
+    assert "team game" in page.locator("p.problem[role=alert]").inner_text()
+    form = page.locator("section:has(h2#game-mykerinos) form.create")
+    assert form.locator("input[name='opt:team'][type=checkbox]").is_checked()
+    assert form.locator("select[name=seat1]").input_value() == "bot:greedy"
+    assert form.locator("select[name=seat2]").input_value() == ""
+    assert form.locator("input[name=name]").input_value() == "Quinn"
+    page.screenshot(path=str(screenshots / "usability-refused-form.png"))
+    # What was wrong changed, the rest as it was: the match is created as chosen.
+    form.locator("input[name='opt:team'][type=checkbox]").uncheck()
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/matches/*/play")
+    seats = page.locator("table.seats").inner_text()
+    assert "Quinn" in seats and "greedy" in seats
+    # A fresh lobby starts from the defaults again.
+    page.goto(web_url + "/")
+    fresh = page.locator("section:has(h2#game-mykerinos) form.create")
+    assert not fresh.locator("input[name='opt:team'][type=checkbox]").is_checked()
+    assert [error for error in page.errors if "400 (Bad Request)" not in error] == []
+
+
 def test_the_lobby_shows_options_by_their_descriptions_with_clocks_near_the_top(
     web_url: str, new_page: Callable[[dict[str, int]], Any], screenshots: Path
 ) -> None:

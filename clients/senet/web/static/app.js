@@ -557,9 +557,44 @@
     }
   }
 
+  // The lobby's create forms: what a player chose is kept until the server accepts
+  // it, so a refused match (say, the team game with two seats) comes back with the
+  // form as they left it, beside the reason, not reset to the defaults.
+  function keepCreateForms() {
+    const key = "senet-create-form";
+    const saved = sessionStorage.getItem(key);
+    sessionStorage.removeItem(key);
+    const refused = document.querySelector("p.problem[role=alert]");
+    if (saved && refused) {
+      const { game, fields } = JSON.parse(saved);
+      const form = document.querySelector(`form.create input[name=game][value="${game}"]`);
+      const target = form ? form.form : null;
+      if (target) {
+        for (const element of target.elements) {
+          // Hidden fields (the game, the token, an option's "off") are the page's own.
+          if (!element.name || element.type === "hidden" || !(element.name in fields)) continue;
+          if (element.type === "checkbox") element.checked = fields[element.name] === true;
+          else element.value = fields[element.name];
+        }
+        target.scrollIntoView({ block: "start" });
+      }
+    }
+    for (const form of document.querySelectorAll("form.create")) {
+      form.addEventListener("submit", () => {
+        const fields = {};
+        for (const element of form.elements) {
+          if (!element.name || element.type === "hidden") continue;
+          fields[element.name] = element.type === "checkbox" ? element.checked : element.value;
+        }
+        sessionStorage.setItem(key, JSON.stringify({ game: form.elements.game.value, fields }));
+      });
+    }
+  }
+
   if (page === "play" || page === "watch") {
     live();
     setInterval(tickClocks, 250);
   }
   if (page === "replay") replay();
+  if (page === "lobby") keepCreateForms();
 })();
