@@ -147,6 +147,34 @@ async def test_enter_never_plays_an_action_the_player_did_not_name(
         await wait_for(pilot, app, lambda: any(only in line for line in app.log_pane.lines_written))
 
 
+async def test_a_new_turn_brings_the_board_back_to_its_top(
+    two_seats: tuple[str, SenetClient, str, list[Session]],
+) -> None:
+    """A usability trial scrolled the board (PgDn) and found it still scrolled at
+    its next turns, with whose turn it is and what to do out of view."""
+    _, _, _, sessions = two_seats
+    me, other = await _first_mover(sessions)
+    assert other.seat is not None
+    app = PlayApp(me)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, app, lambda: app.legal is not None)
+        await pilot.press("pagedown")
+        await wait_for(pilot, app, lambda: app.board.scroll_y > 0)
+        version = app.legal.version if app.legal else -1
+        await pilot.press("enter")
+        await wait_for(
+            pilot, app, lambda: app.summary is not None and app.summary.version > version
+        )
+        # The other player moves until it is this screen's turn again.
+        while (summary := (await other.seat.get()).match).current_seat == other.seat.seat:
+            legal = await other.seat.legal_actions()
+            await other.seat.submit(legal.actions[0].notation, expected_version=legal.version)
+        await wait_for(pilot, app, lambda: app.legal is not None and app.legal.version > version)
+        await wait_for(pilot, app, lambda: app.board.scroll_y == 0)
+        assert "To move:" in screen_text(app)
+        assert summary.current_seat == me.seat.seat if me.seat else False
+
+
 async def test_a_position_drawn_again_keeps_the_highlighted_action(
     two_seats: tuple[str, SenetClient, str, list[Session]],
 ) -> None:

@@ -660,6 +660,11 @@ class PlayApp(App[int]):
             same = self.legal.version == self.listed_version
             self.listed_version = self.legal.version
             self._filter(keep=same)
+            if not same:
+                # A new decision: the board's top (whose turn, what to do, what a
+                # payment still needs) comes back into view wherever it was scrolled.
+                self._region = 0
+                self.board.scroll_to(y=0, animate=False)
             count = len(legal)
             self._hint(
                 Text(
