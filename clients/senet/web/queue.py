@@ -27,7 +27,14 @@ from senet.v1 import player_service_pb2 as pb
 from senet.web import pages
 from senet.web.errors import human
 from senet.web.live import sse
-from senet.web.security import CSRF_HEADER, csrf_ok, csrf_token, remember_seat, set_seat_cookie
+from senet.web.security import (
+    CSRF_HEADER,
+    csrf_ok,
+    csrf_token,
+    keep_cookie,
+    remember_seat,
+    set_seat_cookie,
+)
 
 if TYPE_CHECKING:
     from senet.web.app import WebClient
@@ -202,15 +209,7 @@ def routes(web: WebClient) -> list[Route]:
         except SenetRpcError as error:
             return _json_error(human(error), 400)
         response = JSONResponse({"subject": guest.subject})
-        response.set_cookie(
-            IDENTITY_COOKIE,
-            guest.identity_token,
-            max_age=30 * 24 * 3600,
-            path="/",
-            httponly=True,
-            samesite="strict",
-            secure=secure,
-        )
+        keep_cookie(response, IDENTITY_COOKIE, guest.identity_token, days=30, secure=secure)
         return response
 
     async def events(request: Request) -> Response:

@@ -52,11 +52,25 @@ def set_seat_cookie(
     response: Response, match_id: str, seat: int, token: str, *, secure: bool
 ) -> None:
     """Keep ``token`` for ``match_id``'s pages only, out of reach of scripts."""
-    response.set_cookie(
+    keep_cookie(
+        response,
         seat_cookie_name(match_id),
         f"{seat}.{token}",
-        max_age=7 * 24 * 3600,
+        days=7,
         path=seat_cookie_path(match_id),
+        secure=secure,
+    )
+
+
+def keep_cookie(
+    response: Response, name: str, value: str, *, days: int, secure: bool, path: str = "/"
+) -> None:
+    """A cookie the pages' scripts never read and other sites never send."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=days * 24 * 3600,
+        path=path,
         httponly=True,
         samesite="strict",
         secure=secure,
@@ -97,15 +111,7 @@ def played_name(request: Request) -> str:
 
 def remember_name(response: Response, name: str, *, secure: bool) -> None:
     """Keep the name a player just took a seat under, for the next lobby."""
-    response.set_cookie(
-        NAME_COOKIE,
-        name,
-        max_age=365 * 24 * 3600,
-        path="/",
-        httponly=True,
-        samesite="strict",
-        secure=secure,
-    )
+    keep_cookie(response, NAME_COOKIE, name, days=365, secure=secure)
 
 
 def remember_seat(
@@ -124,15 +130,7 @@ def forget_seat(response: Response, request: Request, match_id: str, *, secure: 
 
 def _write_held(response: Response, held: dict[str, int], *, secure: bool) -> None:
     value = "|".join(f"{m}.{s}" for m, s in list(held.items())[:HELD_KEPT])
-    response.set_cookie(
-        HELD_COOKIE,
-        value,
-        max_age=7 * 24 * 3600,
-        path="/",
-        httponly=True,
-        samesite="strict",
-        secure=secure,
-    )
+    keep_cookie(response, HELD_COOKIE, value, days=7, secure=secure)
 
 
 def read_seat_cookie(request: Request, match_id: str) -> SeatCookie | None:
