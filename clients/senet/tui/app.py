@@ -165,7 +165,8 @@ class QuitScreen(ModalScreen[str | None]):
 
 
 KEYS_HELP = """Keys
-  type          filter the actions (notation or words); a number picks action N
+  type          filter the actions (notation or words); a number picks action N;
+                Enter plays the action the text names, or the one left
   Up/Down       move in the list          Enter   play the highlighted action
   ?             explain the highlighted action (what it does, what else may be
                 played now, and why a typed action that fits none may not)
