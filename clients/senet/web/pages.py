@@ -31,12 +31,17 @@ DEFAULT_SEATS = 4
 #: The create form's clock fields: field name, label, TimeControl field, ms per unit.
 CLOCK_FIELDS: tuple[tuple[str, str, str, int], ...] = (
     ("clock_decision_s", "seconds per decision (0: no limit)", "decision_ms", 1000),
-    ("clock_reserve_min", "reserve per seat, minutes (0: none)", "reserve_ms", 60_000),
+    (
+        "clock_reserve_min",
+        "reserve per seat for the whole match, minutes (0: none)",
+        "reserve_ms",
+        60_000,
+    ),
     ("clock_increment_s", "seconds added after each decision", "increment_ms", 1000),
 )
 #: What a timeout does, as the create form offers it.
 TIMEOUT_CHOICES: tuple[tuple[str, str], ...] = (
-    ("bot_move", "the server plays a random move"),
+    ("bot_move", "a random move is played"),
     ("resign", "the seat resigns"),
 )
 
