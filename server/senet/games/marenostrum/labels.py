@@ -141,7 +141,7 @@ def describe(state: MareState, action: Any) -> str:
     if kind == act.GRANT:
         # Which role, and the count the seats tie at: the prompt says all a holder needs.
         role = state.role_index
-        if 0 <= role < len(ROLE_NAMES):
+        if 0 <= role < len(ROLE_NAMES) and 0 <= a < state.seat_count:
             tied = state.role_count(a, role)
             return f"Hand the {ROLE_NAMES[role]} role (tied at {tied}) to seat {a}"
         return f"Hand the tied role to seat {a}"
