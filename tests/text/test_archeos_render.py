@@ -76,3 +76,21 @@ def test_long_action_lists_group_archeos_kinds_and_help_is_per_game() -> None:
     assert all(len(line) <= WIDTH for line in plain)
     assert "lead r-bot col" in renderer_for("archeos").help_text
     assert all(len(line) <= WIDTH for line in HELP.splitlines())
+
+
+def test_a_season_s_scores_are_named_by_seat() -> None:
+    """A usability trial read "Season 3 scored: 54 35 49 41" and had to count seats."""
+    from senet.text.archeos.events import describe_event
+    from senet.text.archeos.names import Seats
+    from senet.v1 import match_pb2
+
+    seats = [
+        match_pb2.SeatInfo(seat=s, display_name=n, claimed=True)
+        for s, n in enumerate(["Ada", "Bo", "Cy"])
+    ]
+    summary = match_pb2.MatchSummary(game_id="archeos", seats=seats)
+    view = pb.ArcheosView(players=[pb.ArcheosPlayer() for _ in seats])
+    event = pb.ArcheosEvent(kind=pb.ARCHEOS_EVENT_KIND_SEASON_SCORED, season=3, scores=[54, 35, 49])
+    assert describe_event(event, Seats(view, summary, viewer=1)) == (
+        "Season 3 scored: A (Ada) 54, B (Bo, you) 35, C (Cy) 49."
+    )

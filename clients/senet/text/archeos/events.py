@@ -32,7 +32,9 @@ def describe_event(event: pb.ArcheosEvent, seats: Seats) -> str | None:
     if kind == pb.ARCHEOS_EVENT_KIND_SEASON_BONUS:
         return f"{who} scores {event.points} ({event.reason})."
     if kind == pb.ARCHEOS_EVENT_KIND_SEASON_SCORED:
-        return f"Season {event.season} scored: {' '.join(map(str, event.scores))}."
+        # Each seat named beside its score: bare numbers left the reader to count seats.
+        scores = ", ".join(f"{seats.label(s)} {score}" for s, score in enumerate(event.scores))
+        return f"Season {event.season} scored: {scores}."
     if kind == pb.ARCHEOS_EVENT_KIND_GAME_OVER:
         return "The game is over."
     return None
