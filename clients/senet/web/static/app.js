@@ -268,7 +268,7 @@
       // Before the start a leave reopens the seat; after it, the seat resigns.
       started = frame.started !== false;
       alone = Boolean(frame.alone);
-      $("leave").textContent = alone ? "Leave" : started ? "Resign and leave" : "Leave";
+      $("leave").textContent = started && !alone ? "Resign and leave" : "Leave";
       // Every other player resigned: leaving keeps this player's first place.
       $("leave-note").textContent = alone
         ? frame.alone
@@ -562,17 +562,19 @@
   // form as they left it, beside the reason, not reset to the defaults.
   function keepCreateForms() {
     const key = "senet-create-form";
+    // What the player fills in: hidden fields (the game, the token, an option's
+    // "off") are the page's own.
+    const chosen = (form) => [...form.elements].filter((e) => e.name && e.type !== "hidden");
     const saved = sessionStorage.getItem(key);
     sessionStorage.removeItem(key);
     const refused = document.querySelector("p.problem[role=alert]");
     if (saved && refused) {
       const { game, fields } = JSON.parse(saved);
-      const form = document.querySelector(`form.create input[name=game][value="${game}"]`);
-      const target = form ? form.form : null;
+      const gameInput = document.querySelector(`form.create input[name=game][value="${game}"]`);
+      const target = gameInput ? gameInput.form : null;
       if (target) {
-        for (const element of target.elements) {
-          // Hidden fields (the game, the token, an option's "off") are the page's own.
-          if (!element.name || element.type === "hidden" || !(element.name in fields)) continue;
+        for (const element of chosen(target)) {
+          if (!(element.name in fields)) continue;
           if (element.type === "checkbox") element.checked = fields[element.name] === true;
           else element.value = fields[element.name];
         }
@@ -582,8 +584,7 @@
     for (const form of document.querySelectorAll("form.create")) {
       form.addEventListener("submit", () => {
         const fields = {};
-        for (const element of form.elements) {
-          if (!element.name || element.type === "hidden") continue;
+        for (const element of chosen(form)) {
           fields[element.name] = element.type === "checkbox" ? element.checked : element.value;
         }
         sessionStorage.setItem(key, JSON.stringify({ game: form.elements.game.value, fields }));
