@@ -168,3 +168,20 @@ def test_the_archeos_display_and_deck_come_first_when_the_viewer_chooses_a_turn(
     other = (seat + 1) % 3
     theirs = board.draw(codec.view_to_proto(state.view(other)), summary, other)
     assert theirs.index("The site tracks") < theirs.index("<h3>Display</h3>")
+
+
+def test_the_mykerinos_team_game_shows_who_partners_whom_and_each_team_score() -> None:
+    """A usability trial could not tell partners apart on the web: the team game's
+    teams (seats 0+2 and 1+3) and their scores, the lower member's, are on the board."""
+    state = get_game("mykerinos").new_match(4, {"team": True}, seed=1)
+    view = codec_for("mykerinos").view_to_proto(state.view(0))
+    view.mykerinos.individual_scores[:] = [12, 7, 9, 15]
+    drawn = board_for("mykerinos").draw(view, _summary("mykerinos", 4), 0)
+    assert "Teams" in drawn
+    assert "Ada0" in drawn and re.search(
+        r"Ada0[^<]* and [^<]*Ada2[^<]*: 9 \(the lower of 12, 9\)", drawn
+    )
+    assert re.search(r"Ada1[^<]* and [^<]*Ada3[^<]*: 7 \(the lower of 7, 15\)", drawn)
+    alone = get_game("mykerinos").new_match(4, seed=1)
+    plain = codec_for("mykerinos").view_to_proto(alone.view(0))
+    assert "Teams" not in board_for("mykerinos").draw(plain, _summary("mykerinos", 4), 0)

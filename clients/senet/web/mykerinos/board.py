@@ -303,7 +303,26 @@ def _players(
         "<table class='players'><caption>Players: prestige, archaeologists in reserve, "
         "patron cards to use, tiebreak space</caption><thead><tr><th scope='col'>player</th>"
         f"<th scope='col'>pts</th><th scope='col'>res</th>{head}<th scope='col'>tie</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{_teams(view, labels)}"
+    )
+
+
+def _teams(view: pb.MykerinosView, labels: dict[int, str]) -> str:
+    """Team game: who partners whom, and each team's score (the lower of its
+    members' own scores, which is what places a team)."""
+    if not view.teams:
+        return ""
+    own = list(view.individual_scores)
+    items = []
+    for team in view.teams:
+        members = " and ".join(labels.get(seat, f"seat {seat}") for seat in team.seats)
+        scores = [own[seat] for seat in team.seats if seat < len(own)]
+        score = f": {min(scores)} (the lower of {', '.join(map(str, scores))})" if scores else ""
+        items.append(f"<li>{escape(members)}{score}</li>")
+    return (
+        "<section class='teams' aria-label='Teams'><h3>Teams</h3>"
+        "<p class='board-status'>A team scores its lower member's prestige.</p>"
+        f"<ul>{''.join(items)}</ul></section>"
     )
 
 
