@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import grpc
 import pytest
 
+from senet.bots.base import Strategy, make_strategy
 from senet.bots.worker import BotWorker, rules_differences
 from senet.client.client import SenetClient
 from senet.client.errors import SenetRpcError
@@ -332,3 +333,41 @@ def _older(game_id: str, archeos: type[Game]) -> Game:
     older = dataclasses.replace(archeos.info, rules_version=archeos.info.rules_version - 1)
     older_archeos: type[Game] = type("OlderArcheos", (archeos,), {"info": older})
     return older_archeos()
+
+
+class StrategylessWorker(BotWorker):
+    """A worker installed without the strategies its seats name (an operator's
+    worker started without the package that publishes them)."""
+
+    def strategy_for(self, decision: bot_service_pb2.BotDecision, seed: int) -> Strategy:
+        return make_strategy("tinybot", seed=seed)
+
+
+async def test_a_worker_that_cannot_play_a_strategy_says_so_and_leaves_it_to_one_that_can(
+    server: RunningServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A trial's worker lacked a published strategy: its match stood still while
+    the worker said nothing (the failure went to an INFO line). Now it warns once,
+    naming the strategy and the fix, and a worker that can play it takes over."""
+    target = f"127.0.0.1:{server.port}"
+    async with SenetClient(target, admin_key=ADMIN) as admin:
+        match_id = await admin.create_match("mykerinos", 0, seed=3, bots=["random"] * 2)
+        blind = StrategylessWorker(target, admin_key=ADMIN, lease_ms=LEASE_MS, worker_id="x")
+        stop = asyncio.Event()
+        with caplog.at_level(logging.WARNING, logger="senet.bots"):
+            task = asyncio.create_task(blind.run(stop))
+            await _wait_for(lambda: len(blind.acquired) >= 3, 20, "a few leases to expire")
+            stop.set()
+            await asyncio.wait_for(task, 10)
+        assert {mid for mid, _ in blind.acquired} == {match_id}
+        told = [r for r in caplog.records if "cannot play strategy" in r.getMessage()]
+        assert len(told) == 1 and told[0].levelno == logging.WARNING
+        message = told[0].getMessage()
+        assert "'random'" in message and "unknown strategy 'tinybot'" in message
+        assert "installed where `senet bots` runs" in message
+        able = BotWorker(target, admin_key=ADMIN, lease_ms=LEASE_MS, worker_id="y")
+        stop = asyncio.Event()
+        task = asyncio.create_task(able.run(stop))
+        await _wait_for(lambda: able.moves > 0, 20, "a worker that can play to move")
+        stop.set()
+        await asyncio.wait_for(task, 10)

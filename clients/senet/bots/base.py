@@ -122,6 +122,10 @@ _PUBLISHED = {
 STRATEGY_NAMES: tuple[str, ...] = (*BUILT_IN_STRATEGIES, *sorted(_PUBLISHED))
 
 
+class UnknownStrategy(ValueError):
+    """No strategy of that name is built in or published where this code runs."""
+
+
 def make_strategy(
     name: str,
     *,
@@ -137,7 +141,8 @@ def make_strategy(
     ``mcts`` without a budget searches a default number of iterations.
 
     Raises:
-        ValueError: unknown name, or a budget that is not positive.
+        UnknownStrategy: no strategy of that name (a ValueError).
+        ValueError: a budget that is not positive.
     """
     # Imported here: the strategy modules import this one.
     from senet.bots.greedy import GreedyStrategy
@@ -157,4 +162,4 @@ def make_strategy(
     if name in _PUBLISHED:
         factory: StrategyFactory = _PUBLISHED[name].load()
         return factory(seed=seed, iterations=iterations, seconds=seconds)
-    raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
+    raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")

@@ -24,11 +24,18 @@ import logging
 import os
 import signal
 import sys
+import time
 import uuid
 from collections.abc import Coroutine, Mapping, Sequence
 from typing import Any
 
-from senet.bots.base import Strategy, make_strategy, state_from_proto_view
+from senet.bots.base import (
+    STRATEGY_NAMES,
+    Strategy,
+    UnknownStrategy,
+    make_strategy,
+    state_from_proto_view,
+)
 from senet.client.client import (
     BotClient,
     SeatClient,
@@ -189,6 +196,8 @@ class BotWorker:
         #: Actions this worker committed.
         self.moves = 0
         self._slot_freed = asyncio.Event()
+        #: When each (strategy, error) this worker cannot play was last logged.
+        self._told: dict[tuple[str, str], float] = {}
 
     async def run(self, stop: asyncio.Event | None = None) -> None:
         """Acquire and play decisions until ``stop`` is set (leases in flight are
@@ -300,19 +309,44 @@ class BotWorker:
                 self.moves += 1
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # a refused token, a vanished match
+        except SenetRpcError as exc:  # a refused token, a vanished match
             log.info(
                 "gave up %s seat %d: %s", decision.match_id, decision.seat, describe_error(exc)
             )
             # The match moved on: nothing left to decide. Anything else (the lease
             # was lost, the server is away): the lease expires and it is retried.
-            done = isinstance(exc, SenetRpcError) and exc.reason in _MOVED_ON
+            done = exc.reason in _MOVED_ON
+        except Exception as exc:  # the strategy cannot be built here, or it failed
+            self._cannot_play(decision, exc)
+            done = False  # left to its lease: a worker that can play it takes it
         if self.playing.get(key) is asyncio.current_task():
             del self.playing[key]
             self._slot_freed.set()
         if done:
             with contextlib.suppress(SenetRpcError):
                 await bots.release([decision_ref(decision)])
+
+    def _cannot_play(self, decision: bot_service_pb2.BotDecision, exc: Exception) -> None:
+        """Say, as a warning, that this worker cannot play a strategy: nothing else
+        would, and without a clock the seat's match waits for a worker that can.
+        The first time with the traceback (a strategy that raises), then at most
+        once a minute per strategy and error."""
+        told = (decision.strategy, f"{type(exc).__name__}: {exc}")
+        now = time.monotonic()
+        last = self._told.get(told)
+        if last is not None and now - last < _RETELL_S:
+            return
+        self._told[told] = now
+        log.warning(
+            "cannot play strategy %r (match %s seat %d): %s. The decision waits for "
+            "a worker that can play it: a strategy another package publishes must "
+            "be installed where `senet bots` runs, as on the server.",
+            decision.strategy,
+            decision.match_id,
+            decision.seat,
+            told[1],
+            exc_info=last is None and not isinstance(exc, UnknownStrategy),
+        )
 
     def strategy_for(self, decision: bot_service_pb2.BotDecision, seed: int) -> Strategy:
         """The strategy that takes ``decision``: the one its seat names, at this
@@ -351,6 +385,8 @@ class BotWorker:
 
 
 #: Reasons that mean a decision's moment has passed: release it.
+#: How often the same strategy's failure is logged again.
+_RETELL_S = 60.0
 _MOVED_ON = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER", "MATCH_NOT_FOUND"})
 
 
@@ -400,7 +436,12 @@ def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", required=True, help="match id")
     parser.add_argument("--seat", type=int, required=True, help="seat number")
     parser.add_argument("--token", required=True, help="the seat's token")
-    parser.add_argument("--strategy", default="greedy", help="random, greedy or mcts")
+    parser.add_argument(
+        "--strategy",
+        default="greedy",
+        help=f"the strategy that plays the seat: {', '.join(STRATEGY_NAMES)} "
+        "(built in, or published in senet.bot_strategies where this runs)",
+    )
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="search time per move")
     budget.add_argument("--iterations", type=int, default=None, help="search iterations")
@@ -438,7 +479,13 @@ def run_worker(args: argparse.Namespace) -> int:
     )
 
     try:
-        asyncio.run(run_until_signalled([worker]))
+        asyncio.run(
+            run_until_signalled(
+                [worker],
+                f"senet bots: playing the bot seats of {args.server} with "
+                f"{', '.join(STRATEGY_NAMES)} (Ctrl+C stops)",
+            )
+        )
     except WorkerRefused as exc:
         print(f"senet bots: the server refuses this worker ({exc}). {CREDENTIALS}", file=sys.stderr)
         return 2
