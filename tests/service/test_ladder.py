@@ -25,7 +25,8 @@ from senet.service.ratings import RatingValue
 from senet.service.remote_bots import SEEN, RemoteBot
 from senet.service.server import RunningServer
 from senet.v1 import ladder_service_pb2 as lpb
-from senet.v1 import ladder_service_pb2_grpc
+from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
+from senet.v1 import player_service_pb2 as ppb
 from tests.service.conftest import (
     GUEST_ADA,
     Code,
@@ -314,3 +315,39 @@ async def test_a_match_whose_closer_died_is_listed_and_counted_once(
     assert await ladders.played(spec.ladder_id) == 1
     (second,) = await ladders.in_flight(spec.ladder_id)
     assert second.match_id != first.match_id
+
+
+async def test_a_bot_kept_off_ladders_is_never_seated_nor_ranked_there(
+    deployment: Deployment,
+) -> None:
+    """A trial found the bots `senet tournament create` hosts playing rated ladder
+    matches, though the docs say they are registered for the tournament alone.
+    Registered with ``off_ladders``, a bot plays only what it is entered in."""
+    server = await deployment.start(ladder_interval_s=3600, ladder_presence_s=0)
+    client = deployment.client(server)
+    stub = ladder_service_pb2_grpc.LadderServiceStub(client.channel)
+    players = player_service_pb2_grpc.PlayerServiceStub(client.channel)
+    guest = await players.RegisterGuest(ppb.RegisterGuestRequest(display_name="Ada"))
+    identity = (("x-senet-identity", guest.identity_token),)
+    for name, off in (("one", False), ("two", False), ("hosted", True)):
+        request = lpb.RegisterBotRequest(name=name, game_ids=[GAME], off_ladders=off)
+        registered = await stub.RegisterBot(request, metadata=identity)
+        assert registered.bot.off_ladders is off
+    ladders = ladders_of(server)
+    spec = await ladders.start(
+        Caller(is_admin=True), LadderSpec(GAME, 2, decision_ms=60_000, max_in_flight=3)
+    )
+    for _ in range(3):
+        await ladders.pass_once()
+    names = {b.bot_id: b.name for b in await ladders.remote.bots()}
+    in_flight = await ladders.in_flight(spec.ladder_id)
+    assert in_flight and all({names[b] for b in m.bot_ids} == {"one", "two"} for m in in_flight)
+    got = await stub.GetLadder(lpb.GetLadderRequest(ladder_id=spec.ladder_id))
+    assert {s.bot.name for s in got.standings} == {"one", "two"}
+    index = await stub.ListLadders(lpb.ListLaddersRequest(game_id=GAME))
+    assert (index.ladders[0].active_bots, index.ladders[0].bots) == (2, 2)
+    listed = {b.name: b for b in (await stub.ListBots(lpb.ListBotsRequest(game_id=GAME))).bots}
+    assert listed["hosted"].off_ladders and not listed["one"].off_ladders
+    # Registering again sets it anew: the same bot may join the ladders later.
+    again = lpb.RegisterBotRequest(name="hosted", game_ids=[GAME])
+    assert not (await stub.RegisterBot(again, metadata=identity)).bot.off_ladders

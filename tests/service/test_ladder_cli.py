@@ -245,12 +245,16 @@ async def test_tournament_bots_retire_with_it_and_ladder_bots_and_retire_list_an
     server = await deployment.start(ladder_interval_s=0.05)
     where = f"127.0.0.1:{server.port}"
     ladders = ladders_of(server)
+    spec = await ladders.start(Caller(is_admin=True), LadderSpec(GAME, 2, decision_ms=2000))
     code, out = await _senet(
         "tournament", "--server", where, "create", "--game", GAME, "--format", "round-robin",
         "--bots", "random,greedy", "--decision-ms", "2000",
     )  # fmt: skip
     assert code == 0 and "finished" in out, out
     assert await ladders.remote.bots() == []  # registered for it alone, retired with it
+    # ... and kept off the ladder of its game all along (a trial saw them seated there).
+    assert await ladders.played(spec.ladder_id) == 0
+    assert await ladders.in_flight(spec.ladder_id) == []
 
     client = deployment.client(server)
     token = await guest_token(client)

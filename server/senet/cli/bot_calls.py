@@ -116,11 +116,14 @@ async def register_bots(
     args: argparse.Namespace,
     bots: Sequence[tuple[str, Sequence[str]]],
     guest_name: str,
+    *,
+    off_ladders: bool = False,
 ) -> list[lpb.RegisterBotResponse]:
     """Register each ``(name, games)`` as a bot of ``--identity``'s, or of one new
     guest's (named ``guest_name``); the answers, with the keys. ``--admin-key`` is
     sent too: it lets the bots in where the server's registration policy refuses
-    their owner (a guest, on a server with an admin key)."""
+    their owner (a guest, on a server with an admin key). ``off_ladders`` keeps
+    them off every ladder (a tournament's own bots)."""
     if not bots:
         return []
     identity = args.identity
@@ -132,7 +135,7 @@ async def register_bots(
     ladder = ladder_service_pb2_grpc.LadderServiceStub(channel)
     return [
         await ladder.RegisterBot(
-            lpb.RegisterBotRequest(name=name, game_ids=list(games)),
+            lpb.RegisterBotRequest(name=name, game_ids=list(games), off_ladders=off_ladders),
             metadata=((IDENTITY_HEADER, identity), *admin),
         )
         for name, games in bots

@@ -76,7 +76,8 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
         admin = (("x-senet-admin-key", args.admin_key),) if args.admin_key else ()
         named = [(f"{bot.name}.{i}", [args.game]) for i, bot in enumerate(bots)]
         entrants, keys = [], []
-        for registered in await register_bots(channel, args, named, "host"):
+        hosted = await register_bots(channel, args, named, "host", off_ladders=True)
+        for registered in hosted:
             entrants.append(lpb.TournamentEntrant(bot_id=registered.bot.bot_id))
             keys.append(registered.bot_key)
         entrants += [lpb.TournamentEntrant(bot_id=b) for b in args.bot]
@@ -111,8 +112,8 @@ async def _create(args: argparse.Namespace, bots: list[BuiltInBot]) -> int:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            # Registered for this tournament only: off the server's listings and
-            # ladders with it (their ratings and matches stay).
+            # Registered for this tournament only (kept off ladders all along):
+            # off the server's listings with it (their ratings and matches stay).
             await retire_keys(channel, keys)
         print_standings(got)
     return 0

@@ -104,6 +104,7 @@ def bot_to_proto(bot: RemoteBot, seen: Mapping[str, float]) -> pb.Bot:
         note=bot.note,
         worker_seen_ms=int(seen.get(bot.bot_id, 0.0) * 1000),
         benched_until_ms=0 if bot.active else int(bot.benched_until * 1000),
+        off_ladders=bot.off_ladders,
     )
 
 
@@ -205,7 +206,11 @@ class LadderServicer(ladder_service_pb2_grpc.LadderServiceServicer):
         async def body(caller: Caller) -> pb.RegisterBotResponse:
             owner = await self.identity_of(context)
             bot, key = await self.remote.register(
-                owner, request.name, list(request.game_ids), is_admin=caller.is_admin
+                owner,
+                request.name,
+                list(request.game_ids),
+                is_admin=caller.is_admin,
+                off_ladders=request.off_ladders,
             )
             seen = await self.remote.worker_seen(bot.bot_id)
             return pb.RegisterBotResponse(bot=bot_to_proto(bot, seen), bot_key=key)

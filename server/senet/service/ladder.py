@@ -135,9 +135,10 @@ class _Pass:
 
 
 def can_seat(bot: RemoteBot, served: Mapping[str, float] | None) -> bool:
-    """Whether a ladder may seat ``bot``: active, and served by a worker now
-    (``served``: :meth:`Ladders.served`; None counts every bot as served)."""
-    return bot.active and is_served(bot.bot_id, served)
+    """Whether a ladder may seat ``bot``: active, not kept off ladders, and served
+    by a worker now (``served``: :meth:`Ladders.served`; None counts every bot as
+    served)."""
+    return bot.active and not bot.off_ladders and is_served(bot.bot_id, served)
 
 
 def ladder_id_of(game_id: str, seat_count: int) -> str:
@@ -220,10 +221,12 @@ class Ladders:
     async def standings(
         self, spec: LadderSpec, bots: Sequence[RemoteBot] | None = None
     ) -> list[Standing]:
-        """The game's registered bots, best conservative rating first (``bots``:
-        the game's bots when the caller has read them already)."""
+        """The game's registered bots (those kept off ladders aside), best
+        conservative rating first (``bots``: the registered bots when the caller
+        has read them already)."""
         if bots is None:
-            bots = [b for b in await self.remote.bots() if spec.game_id in b.games]
+            bots = await self.remote.bots()
+        bots = [b for b in bots if spec.game_id in b.games and not b.off_ladders]
         docs = await self.players.ratings(spec.ladder_id, [b.subject for b in bots])
         rated = [(b, RatingValue.from_json(d)) for b, d in zip(bots, docs, strict=True)]
         rated.sort(key=lambda pair: (-pair[1].conservative, pair[0].bot_id))

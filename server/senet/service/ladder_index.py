@@ -152,7 +152,7 @@ async def ladder_index(
     served = await ladders.served() if page else None
     summaries = []
     for spec in page:
-        bots = [b for b in every_bot if spec.game_id in b.games]
+        bots = [b for b in every_bot if spec.game_id in b.games and not b.off_ladders]
         active = sum(1 for b in bots if can_seat(b, served))
         standings = await ladders.standings(spec, bots)
         summaries.append(

@@ -194,6 +194,8 @@ class RemoteBot:
             that brings it back. 0: not benched, or benched until it registers
             again.
         retired_at: When its owner retired it (Unix seconds); 0: it is not.
+        off_ladders: Kept off every ladder (entered in tournaments, tests and
+            matches only).
     """
 
     bot_id: str
@@ -207,6 +209,7 @@ class RemoteBot:
     benches: int = 0
     benched_until: float = 0.0
     retired_at: float = 0.0
+    off_ladders: bool = False
 
     def may_come_back(self, now: float, worker_seen: float | None) -> bool:
         """Whether a benched bot's rest is over at ``now`` and its worker called
@@ -254,11 +257,18 @@ class RemoteBots:
         self._recorded: dict[str, float] = {}
 
     async def register(
-        self, owner: Identity, name: str, games: Sequence[str], *, is_admin: bool = True
+        self,
+        owner: Identity,
+        name: str,
+        games: Sequence[str],
+        *,
+        is_admin: bool = True,
+        off_ladders: bool = False,
     ) -> tuple[RemoteBot, str]:
         """Register (or re-register) ``owner``'s bot ``name``; (bot, its new key).
 
         ``is_admin``: whether the caller holds the admin key (in-process callers do).
+        ``off_ladders``: keep the bot off every ladder (a tournament's own bot).
 
         Raises:
             BotRegistrationRefused: the server's policy does not let ``owner`` in.
@@ -288,7 +298,9 @@ class RemoteBots:
                     {"quota": "bots_per_owner", "limit": limit},
                 )
         created = old.created_at if old is not None else time.time()
-        bot = RemoteBot(bot_id, owner.subject, name, wanted, key_hash(key), created)
+        bot = RemoteBot(
+            bot_id, owner.subject, name, wanted, key_hash(key), created, off_ladders=off_ladders
+        )
         if old is not None:
             await self.store.delete(KEYS, old.key_hash)
         await self.store.put(BOTS, bot_id, bot.to_json())
