@@ -57,10 +57,12 @@ def test_small_tournament_end_to_end(tmp_path: Path) -> None:
 def test_player_specs() -> None:
     assert PlayerSpec.parse("mcts@0.2s") == PlayerSpec("mcts@0.2s", "mcts", 0.2, None)
     assert PlayerSpec.parse("mcts@500i") == PlayerSpec("mcts@500i", "mcts", None, 500)
+    # The ladder's form reads the same everywhere (a trial met both).
+    assert PlayerSpec.parse("mcts:500") == PlayerSpec("mcts:500", "mcts", None, 500)
     assert PlayerSpec.parse("mcts", iterations=50).iterations == 50
     assert not PlayerSpec.parse("mcts@0.2s").deterministic
     assert PlayerSpec.parse("greedy", seconds=0.2).deterministic
-    for bad in ("alphazero", "mcts@", "mcts@1.5i", "mcts@0s", "mcts@2x"):
+    for bad in ("alphazero", "mcts@", "mcts@1.5i", "mcts@0s", "mcts@2x", "mcts:0", "mcts:1.5"):
         with pytest.raises(ValueError):
             PlayerSpec.parse(bad)
 

@@ -183,12 +183,25 @@ def test_strategy_objects_play_as_they_are() -> None:
     assert environment._bots[1] is bot
 
 
+def test_an_opponent_may_be_named_with_its_budget() -> None:
+    """A trial found ``opponents="mcts"`` searching 1,000 iterations a move (minutes
+    an episode) and no way to name a budget: the arena's and the ladder's specs work."""
+    environment = env("mykerinos", 3, {"quick": True}, opponents=["mcts@5i", "mcts:7"])
+    environment.reset(seed=2)
+    bots = [environment._bots[seat] for seat in (1, 2)]
+    assert [(bot.name, getattr(bot, "iterations", None)) for bot in bots] == [
+        ("mcts", 5),
+        ("mcts", 7),
+    ]
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"seat": 2}, "seat must be one of 0-1"),
         ({"opponents": ["random", "greedy"]}, "2 seats need 1 opponents"),
         ({"opponents": "nobody"}, "nobody"),
+        ({"opponents": "mcts@many"}, "expected NAME, NAME@0.2s"),
         ({"illegal": "ignore"}, "illegal must be one of"),
     ],
 )

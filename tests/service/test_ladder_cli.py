@@ -31,9 +31,12 @@ def test_a_built_in_bot_is_a_strategy_at_a_budget() -> None:
     assert BuiltInBot.parse("mcts:400") == BuiltInBot("mcts", 400)
     assert BuiltInBot.parse("greedy").name == "greedy"
     assert BuiltInBot.parse("mcts:50").name == "mcts-50"
+    assert BuiltInBot.parse("mcts@50i") == BuiltInBot("mcts", 50)  # the arena's form too
     for bad in ("chess", "mcts:0", "mcts:many"):
         with pytest.raises(ValueError):
             BuiltInBot.parse(bad)
+    with pytest.raises(ValueError, match="does not depend on the machine"):
+        BuiltInBot.parse("mcts@0.2s")
 
 
 async def _senet(*args: str) -> tuple[int, str]:

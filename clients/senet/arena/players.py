@@ -1,4 +1,4 @@
-"""Strategy specs (``mcts@0.2s``, ``mcts@500i``) and how the arena plays one seat.
+"""Entrants (strategy specs: ``mcts@0.2s``, ``mcts@500i``) and how the arena plays one seat.
 
 The server only knows strategy names (``random``, ``greedy``, ``mcts``), so a
 budget suffix never reaches it: the arena's own workers remember which spec sits
@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 
-from senet.bots.base import STRATEGY_NAMES, make_strategy, state_from_proto_view
+from senet.bots.base import StrategySpec, make_strategy, state_from_proto_view
 from senet.client.client import SeatClient, SenetClient
 from senet.client.turns import decides_at
 from senet.codec import options_from_proto
 from senet.games.interface import OptionValue
 from senet.v1 import bot_service_pb2, match_pb2
-
-_SPEC = re.compile(r"^(?P<name>[a-z_]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>[si]))?$")
 
 
 @dataclass(frozen=True)
@@ -43,29 +40,15 @@ class PlayerSpec:
     def parse(
         cls, text: str, *, seconds: float | None = None, iterations: int | None = None
     ) -> PlayerSpec:
-        """Parse ``name[@<float>s|@<int>i]``; the defaults apply when there is no suffix.
+        """Parse a strategy spec (:class:`~senet.bots.base.StrategySpec`: ``mcts``,
+        ``mcts@0.2s``, ``mcts@500i``, ``mcts:500``); the defaults apply when it names
+        no budget.
 
         Raises:
             ValueError: unknown strategy or malformed budget.
         """
-        text = text.strip()
-        found = _SPEC.match(text)
-        if found is None:
-            raise ValueError(f"bad player {text!r}: expected NAME, NAME@0.2s or NAME@500i")
-        name = found["name"]
-        if name not in STRATEGY_NAMES:
-            raise ValueError(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
-        if found["unit"] == "s":
-            seconds, iterations = float(found["amount"]), None
-        elif found["unit"] == "i":
-            if "." in found["amount"]:
-                raise ValueError(f"bad player {text!r}: iterations must be a whole number")
-            seconds, iterations = None, int(found["amount"])
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"bad player {text!r}: seconds must be positive")
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"bad player {text!r}: iterations must be at least 1")
-        return cls(text, name, seconds, iterations)
+        spec = StrategySpec.parse(text, seconds=seconds, iterations=iterations)
+        return cls(text.strip(), spec.strategy, spec.seconds, spec.iterations)
 
     @property
     def deterministic(self) -> bool:

@@ -17,8 +17,10 @@ budgets excepted, since the clock decides how far a search gets).
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import ClassVar, Protocol
 
@@ -163,3 +165,59 @@ def make_strategy(
         factory: StrategyFactory = _PUBLISHED[name].load()
         return factory(seed=seed, iterations=iterations, seconds=seconds)
     raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
+
+
+#: ``name``, ``name@<seconds>s``, ``name@<iterations>i`` or ``name:<iterations>``.
+_SPEC = re.compile(
+    r"^(?P<name>[a-z_]+)(?:@(?P<amount>\d+(?:\.\d+)?)(?P<unit>[si])|:(?P<count>\d+))?$"
+)
+SPEC_FORMS = "NAME, NAME@0.2s (seconds a move), NAME@500i or NAME:500 (iterations)"
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    """A strategy as people write it: a name with an optional search budget, the
+    same in every command and environment (``mcts``, ``mcts@0.2s``, ``mcts@500i``,
+    ``mcts:500``). A budget only changes searching strategies (:func:`make_strategy`).
+    """
+
+    strategy: str
+    seconds: float | None = None
+    iterations: int | None = None
+
+    @classmethod
+    def parse(
+        cls, text: str, *, seconds: float | None = None, iterations: int | None = None
+    ) -> StrategySpec:
+        """Parse one spec; ``seconds`` and ``iterations`` apply when it names no budget.
+
+        Raises:
+            UnknownStrategy: no strategy of that name here.
+            ValueError: a malformed spec or a budget that is not positive.
+        """
+        text = text.strip()
+        found = _SPEC.match(text)
+        if found is None:
+            raise ValueError(f"bad strategy {text!r}: expected {SPEC_FORMS}")
+        name = found["name"]
+        if name not in STRATEGY_NAMES:
+            raise UnknownStrategy(f"unknown strategy {name!r} (known: {', '.join(STRATEGY_NAMES)})")
+        if found["count"] is not None:
+            seconds, iterations = None, int(found["count"])
+        elif found["unit"] == "s":
+            seconds, iterations = float(found["amount"]), None
+        elif found["unit"] == "i":
+            if "." in found["amount"]:
+                raise ValueError(f"bad strategy {text!r}: iterations must be a whole number")
+            seconds, iterations = None, int(found["amount"])
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"bad strategy {text!r}: seconds must be positive")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"bad strategy {text!r}: iterations must be at least 1")
+        return cls(name, seconds, iterations)
+
+    def make(self, seed: int) -> Strategy:
+        """The strategy, seeded, at this budget."""
+        return make_strategy(
+            self.strategy, seed=seed, seconds=self.seconds, iterations=self.iterations
+        )

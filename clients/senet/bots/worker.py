@@ -32,6 +32,7 @@ from typing import Any
 from senet.bots.base import (
     STRATEGY_NAMES,
     Strategy,
+    StrategySpec,
     UnknownStrategy,
     make_strategy,
     state_from_proto_view,
@@ -440,7 +441,8 @@ def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
         "--strategy",
         default="greedy",
         help=f"the strategy that plays the seat: {', '.join(STRATEGY_NAMES)} "
-        "(built in, or published in senet.bot_strategies where this runs)",
+        "(built in, or published in senet.bot_strategies where this runs), with an "
+        "optional budget: mcts@0.5s, mcts@400i",
     )
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="search time per move")
@@ -496,6 +498,12 @@ def run_seat(args: argparse.Namespace) -> int:
     """``senet bot``: play one seat to the end of its match; a failed call (no such
     match, a wrong token) ends it with the server's reason and status 2."""
 
+    try:
+        spec = StrategySpec.parse(args.strategy, seconds=args.seconds, iterations=args.iterations)
+    except ValueError as exc:
+        print(f"senet bot: {exc}", file=sys.stderr)
+        return 2
+
     async def main() -> None:
         async with SenetClient(args.server) as client:
             await play_seat(
@@ -503,9 +511,9 @@ def run_seat(args: argparse.Namespace) -> int:
                 args.match,
                 args.seat,
                 args.token,
-                args.strategy,
-                seconds=args.seconds,
-                iterations=args.iterations,
+                spec.strategy,
+                seconds=spec.seconds,
+                iterations=spec.iterations,
             )
 
     try:

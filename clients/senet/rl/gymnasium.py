@@ -6,7 +6,9 @@ one agent against a fixed world. ``env("mykerinos", seats=2, opponents="greedy")
 is that world: the agent plays ``seat`` (0 unless told; ``None`` draws a seat at
 each reset, so that a policy learns every seat), and the other seats are played by
 bot strategies, by name (``random``, ``greedy``, ``mcts`` or one published in the
-``senet.bot_strategies`` group) or as :class:`~senet.bots.Strategy` objects.
+``senet.bot_strategies`` group) with an optional search budget (``mcts@50i``,
+``mcts@0.05s``; ``mcts`` alone searches 1,000 iterations a move, which makes
+episodes slow), or as :class:`~senet.bots.Strategy` objects.
 
 Observations, actions and rewards are those of the PettingZoo environment this one
 drives (:mod:`senet.rl.pettingzoo`): a dict of the seat's float32 tensor and the
@@ -42,7 +44,8 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from senet.bots import Strategy, make_strategy
+from senet.bots import Strategy
+from senet.bots.base import StrategySpec
 from senet.games import Rng, all_games
 from senet.rl.encoding import ENCODINGS, encoding_for
 from senet.rl.pettingzoo import SenetEnv, agent_name, final_rewards
@@ -69,7 +72,9 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         options: Match options (over the game's bounded defaults).
         seat: The agent's seat; ``None``: drawn from each episode's seed.
         opponents: One strategy for every other seat, or one per other seat in seat
-            order (the agent's seat left out).
+            order (the agent's seat left out): a :class:`Strategy`, or a spec
+            (``"greedy"``, ``"mcts@50i"``: :class:`~senet.bots.base.StrategySpec`),
+            each seat's strategy built anew for each episode from its seed.
         max_steps: Truncate an episode after this many actions of all seats
             (``None``: never).
         illegal: What an action the mask forbids does (``ILLEGAL_POLICIES``):
@@ -111,10 +116,11 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
             opponents = [opponents] * (count - 1)
         if len(opponents) != count - 1:
             raise ValueError(f"{count} seats need {count - 1} opponents, got {len(opponents)}")
-        for opponent in opponents:
-            if isinstance(opponent, str):
-                make_strategy(opponent, seed=0)  # an unknown name fails here, not at reset
-        self.opponents = list(opponents)
+        # A spec that names no strategy here fails now, not at reset.
+        self.opponents: list[StrategySpec | Strategy] = [
+            StrategySpec.parse(opponent) if isinstance(opponent, str) else opponent
+            for opponent in opponents
+        ]
         self.fixed_seat = seat
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"senet_{game_id}_single_seat"}
@@ -144,8 +150,8 @@ class SingleSeatEnv(gymnasium.Env[dict[str, Any], int]):
         others = [s for s in range(count) if s != self.seat]
         seeds = Rng(episode ^ _BOT_SALT)
         self._bots = {
-            other: make_strategy(opponent, seed=seeds.next_u64() >> 1)
-            if isinstance(opponent, str)
+            other: opponent.make(seeds.next_u64() >> 1)
+            if isinstance(opponent, StrategySpec)
             else opponent
             for other, opponent in zip(others, self.opponents, strict=True)
         }

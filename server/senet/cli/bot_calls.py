@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import grpc
 
-from senet.bots.base import STRATEGY_NAMES
+from senet.bots.base import StrategySpec
 from senet.bots.hosted import BOT_KEY_HEADER
 from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
@@ -42,15 +42,18 @@ class BuiltInBot:
 
     @classmethod
     def parse(cls, text: str) -> BuiltInBot:
-        """Raises: ValueError for an unknown strategy or a bad budget."""
-        strategy, _, budget = text.strip().partition(":")
-        if strategy not in STRATEGY_NAMES:
-            raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGY_NAMES)})")
-        if not budget:
-            return cls(strategy)
-        if not budget.isdigit() or int(budget) < 1:
-            raise ValueError(f"the budget of {text!r} must be a positive number of iterations")
-        return cls(strategy, int(budget))
+        """A strategy spec (:class:`~senet.bots.base.StrategySpec`) at an iteration
+        budget or none: a bot's strength must not depend on the machine it runs on.
+
+        Raises: ValueError for an unknown strategy, a bad budget or a time budget.
+        """
+        spec = StrategySpec.parse(text)
+        if spec.seconds is not None:
+            raise ValueError(
+                f"{text.strip()!r}: a hosted bot's budget is iterations ({spec.strategy}:400 "
+                f"or {spec.strategy}@400i), so that its strength does not depend on the machine"
+            )
+        return cls(spec.strategy, spec.iterations)
 
 
 def parse_bots(text: str, command: str) -> list[BuiltInBot] | None:
