@@ -182,11 +182,12 @@ async def _probe_store(
     store: MatchStore, checker: HealthServicer, timeout_s: float, serving: bool | None
 ) -> bool:
     """Ping the store once; publish SERVING or NOT_SERVING when that changed."""
+    reason = ""
     try:
         await asyncio.wait_for(store.ping(), timeout=timeout_s)
-        ok = True
-    except (StoreError, TimeoutError, OSError):
-        ok = False
+    except (StoreError, TimeoutError, OSError) as exc:
+        reason = str(exc) or f"no answer within {timeout_s:g} s"
+    ok = not reason
     if ok != serving:
         status = (
             health_pb2.HealthCheckResponse.SERVING
@@ -195,7 +196,10 @@ async def _probe_store(
         )
         await checker.set("", status)
         await checker.set(SERVICE_NAME, status)
-        log.info("store health changed", extra={"serving": ok})
+        if ok:
+            log.info("store health changed: serving", extra={"serving": True})
+        else:
+            log.warning("store health changed: not serving (%s)", reason, extra={"serving": False})
     return ok
 
 

@@ -925,9 +925,21 @@ class RedisStore(MatchStore):
             await self._call(self._lobby_scripts["drop"], self.lobby_keys(), members)
 
     async def ping(self) -> None:
-        """PING on the ordinary client (the blocking one connects on demand)."""
+        """PING on the ordinary client, and over the multiplexed connection that
+        a standalone Redis's calls take (the blocking client connects on demand).
+
+        Both, because they connect apart: redis-py's own client gets by with a
+        password a Redis without one refuses (``AUTH ... without any password
+        configured``), where the multiplexed connection fails, and with it every
+        match call; health must say so rather than SERVING."""
         async with self._calling(), self._budget():
             await self._client.ping()
+            mux = self._mux_for("") if self._cluster is None else None
+            if mux is not None:
+                try:
+                    await mux.execute("PING")
+                except MuxUnsupported:
+                    self._multiplex = False  # no socket streams: redis-py from now on
 
     async def durability(self) -> Durability:
         """Append-only file or snapshots on every node that holds matches."""
