@@ -1,37 +1,36 @@
-"""The health probe as containers run it: exit status 0 only when SERVING.
-
-``python -m senet.service.probe`` is the image's HEALTHCHECK (and the exec probe
-of the Kubernetes TLS variant); ``senet health`` is the same check.
-"""
+"""``senet health`` tells its answers apart: an operator's trial got NOT SERVING
+for a server that was not there and for a service name it mistyped alike."""
 
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
+import socket
 
 import pytest
 
-from senet.service.server import LIVENESS_SERVICE, RunningServer
-from tests.service.conftest import REPO, free_port
+from senet.service import probe
+from tests.service.conftest import Deployment
 
 
-async def exit_status(*argv: str) -> int:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, *argv, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    return await proc.wait()
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
-@pytest.mark.slow
-async def test_probe_exit_status_follows_health(server: RunningServer) -> None:
+@pytest.mark.parametrize("store_kind", ["memory"])
+async def test_each_answer_reads_as_itself(deployment: Deployment) -> None:
+    server = await deployment.start()
     address = f"127.0.0.1:{server.port}"
-    probe = ("-m", "senet.service.probe", "--address", address)
-    assert await exit_status(*probe) == 0
-    assert await exit_status(*probe, "--service", LIVENESS_SERVICE) == 0
-    assert await exit_status(*probe, "--service", "no.such.Service") == 1
-    assert await exit_status("-m", "senet.cli", "health", "--address", address) == 0
-    closed = f"127.0.0.1:{free_port()}"
-    assert await exit_status("-m", "senet.service.probe", "--address", closed) == 1
-    await server.drain()  # SIGTERM's path: NOT_SERVING, then stopped
-    assert await exit_status(*probe, "--timeout-s", "1") == 1
+
+    async def ask(where: str, service: str = "") -> probe.Verdict:
+        return await asyncio.to_thread(probe.probe, where, service, timeout_s=2.0)
+
+    assert str(await ask(address)) == "SERVING"
+    # The embedded store keeps nothing on disk.
+    assert str(await ask(address, "senet.durability")) == "NOT SERVING"
+    unknown = await ask(address, "senet.nothing")
+    assert unknown.status == "NO_SUCH_SERVICE" and "'senet.nothing'" in str(unknown)
+    away = await ask(f"127.0.0.1:{_closed_port()}")
+    assert away.status == "NO_ANSWER" and str(away).startswith("NO ANSWER: UNAVAILABLE")
+    assert not away.serving and not unknown.serving

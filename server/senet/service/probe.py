@@ -1,7 +1,9 @@
 """``senet health``: ask a server's standard gRPC health service whether it serves.
 
-Exit status 0 when the answer is SERVING, 1 otherwise (NOT_SERVING while Redis is
-unreachable or the server drains, or no answer at all). Container engines run it
+Exit status 0 when the answer is SERVING, 1 otherwise: NOT_SERVING (Redis
+unreachable, the server draining), UNKNOWN (``senet.durability`` on a Redis that
+will not say), NO SUCH SERVICE (a service name the server does not have) or NO
+ANSWER (no server, or a TLS mismatch), printed with why. Container engines run it
 as their health check (the Dockerfile's HEALTHCHECK), so the image needs no extra
 probe binary; Kubernetes asks the same health service with its built-in gRPC
 probes instead.
@@ -12,7 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -26,7 +30,46 @@ def check(
     server_name: str | None = None,
     timeout_s: float = 3.0,
 ) -> bool:
-    """Whether ``address`` reports SERVING for ``service`` ("" is the whole server).
+    """Whether ``address`` reports SERVING for ``service`` ("" is the whole server)
+    (the arguments are :func:`probe`'s)."""
+    return probe(
+        address, service, tls_ca=tls_ca, server_name=server_name, timeout_s=timeout_s
+    ).serving
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a health check found.
+
+    Attributes:
+        status: The status the server gave (``SERVING``, ``NOT_SERVING``,
+            ``UNKNOWN``), or what stood in for one: ``NO_SUCH_SERVICE`` (the server
+            answers but has no health service of that name), ``NO_ANSWER`` (no
+            server answered: down, unreachable, or a TLS mismatch).
+        detail: Why, where there is more to say (the call's error).
+    """
+
+    status: str
+    detail: str = ""
+
+    @property
+    def serving(self) -> bool:
+        return self.status == "SERVING"
+
+    def __str__(self) -> str:
+        words = self.status.replace("_", " ")
+        return f"{words}: {self.detail}" if self.detail else words
+
+
+def probe(
+    address: str,
+    service: str = "",
+    *,
+    tls_ca: str | None = None,
+    server_name: str | None = None,
+    timeout_s: float = 3.0,
+) -> Verdict:
+    """What ``address`` reports for ``service`` ("" is the whole server).
 
     Args:
         address: ``host:port`` of the server.
@@ -46,9 +89,14 @@ def check(
         stub = health_pb2_grpc.HealthStub(channel)
         try:
             reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout_s)
-        except grpc.RpcError:
-            return False
-    return bool(reply.status == health_pb2.HealthCheckResponse.SERVING)
+        except grpc.RpcError as exc:
+            failed: Any = exc  # a unary call's error is its grpc.Call as well
+            code: grpc.StatusCode = failed.code()
+            if code == grpc.StatusCode.NOT_FOUND:
+                return Verdict("NO_SUCH_SERVICE", f"the server has no health service {service!r}")
+            return Verdict("NO_ANSWER", f"{code.name}: {failed.details()}")
+    name = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    return Verdict(name)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,16 +120,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the verdict; exit status 0 when serving."""
-    serving = check(
+    """Print the verdict (``SERVING``, ``NOT SERVING``, ``UNKNOWN``, ``NO SUCH
+    SERVICE`` or ``NO ANSWER``, with why); exit status 0 when serving, else 1."""
+    verdict = probe(
         args.address,
         args.service,
         tls_ca=args.tls_ca,
         server_name=args.tls_server_name,
         timeout_s=args.timeout_s,
     )
-    print("SERVING" if serving else "NOT SERVING", file=sys.stdout if serving else sys.stderr)
-    return 0 if serving else 1
+    print(verdict, file=sys.stdout if verdict.serving else sys.stderr)
+    return 0 if verdict.serving else 1
 
 
 def main(argv: list[str] | None = None) -> int:
