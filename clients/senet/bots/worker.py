@@ -410,7 +410,12 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     as a secret in its environment rather than on a command line anyone can list.
     """
     env = os.environ
-    parser.add_argument("--server", default=env.get("SENET_SERVER", "localhost:50051"))
+    parser.add_argument(
+        "--server",
+        default=env.get("SENET_SERVER", "localhost:50051"),
+        help="the servers: host:port, dns:///name:port or ipv4:a:port,b:port "
+        "(default: localhost:50051; env SENET_SERVER)",
+    )
     parser.add_argument(
         "--admin-key", default=env.get("SENET_ADMIN_KEY", ""), help="the server's admin key"
     )
@@ -429,6 +434,17 @@ def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument("--seconds", type=float, default=None, help="search time per move")
     budget.add_argument("--iterations", type=int, default=None, help="search iterations")
+    parser.add_argument(
+        "--log-level",
+        default=env.get("SENET_LOG_LEVEL", "INFO"),
+        help="Python logging level (default: INFO; env SENET_LOG_LEVEL)",
+    )
+    parser.add_argument(
+        "--log-json",
+        action=argparse.BooleanOptionalAction,
+        default=env.get("SENET_LOG_JSON", "true").strip().lower() in ("1", "true", "yes", "on"),
+        help="one JSON object per log line, as the server logs (default: true; env SENET_LOG_JSON)",
+    )
 
 
 def add_seat_arguments(parser: argparse.ArgumentParser) -> None:

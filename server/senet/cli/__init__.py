@@ -111,6 +111,7 @@ def _run(args: argparse.Namespace) -> int:
 
         return play_full_screen(args)
     if args.command == "bots":
+        logs.configure(args.log_level, args.log_json)
         return worker.run_worker(args)
     if args.command == "arena":
         return arena_cli.run(args, embedded_server=embedded_server)

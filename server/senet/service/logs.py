@@ -8,7 +8,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-_RESERVED = set(vars(logging.makeLogRecord({})))
+#: A record's own attributes, and those formatting adds: the rest are ``extra=`` fields.
+_RESERVED = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
+
+
+def _extra(record: logging.LogRecord) -> dict[str, Any]:
+    """The record's ``extra=`` fields."""
+    return {
+        key: value
+        for key, value in vars(record).items()
+        if key not in _RESERVED and not key.startswith("_")
+    }
 
 
 class JsonFormatter(logging.Formatter):
@@ -20,13 +30,27 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname.lower(),
             "logger": record.name,
             "msg": record.getMessage(),
+            **_extra(record),
         }
-        for key, value in vars(record).items():
-            if key not in _RESERVED and not key.startswith("_"):
-                entry[key] = value
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
         return json.dumps(entry, default=str)
+
+
+class PlainFormatter(logging.Formatter):
+    """Formats a record for people: time, level, logger and message, then its
+    ``extra=`` fields as ``key=value`` (they say what the message is about)."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        line = super().format(record)
+        fields = " ".join(f"{key}={value}" for key, value in _extra(record).items())
+        if not fields:
+            return line
+        head, newline, rest = line.partition("\n")  # a traceback stays below
+        return f"{head} {fields}{newline}{rest}"
 
 
 def configure(level: str = "INFO", json_lines: bool = True) -> None:
@@ -35,7 +59,7 @@ def configure(level: str = "INFO", json_lines: bool = True) -> None:
     if json_lines:
         handler.setFormatter(JsonFormatter())
     else:
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        handler.setFormatter(PlainFormatter())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
