@@ -8,6 +8,7 @@ import sys
 
 import grpc
 
+from senet.client.client import SenetClient, split_targets
 from senet.client.errors import SenetRpcError
 from senet.text.errors import START_SERVER, for_people
 from tests.conftest import _free_port
@@ -30,6 +31,29 @@ def test_an_unreachable_server_reads_with_the_command_that_starts_one() -> None:
     line = for_people(error, "127.0.0.1:1")
     assert "127.0.0.1:1" in line and START_SERVER in line
     assert "UNAVAILABLE" not in line and "failed to connect" not in line
+
+
+def test_a_server_elsewhere_is_not_the_player_s_to_start() -> None:
+    """A trial's player was told to run `make run` for replicas on other hosts."""
+    error = SenetRpcError(grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "failed to connect")
+    line = for_people(error, "senet.example.org:50051,10.0.0.2:50051")
+    assert line == (
+        "No Senet server answers at senet.example.org:50051 or 10.0.0.2:50051: "
+        "is the address right, and is it up?"
+    )
+    assert START_SERVER in for_people(error, "localhost:50051,127.0.0.1:50052")
+
+
+def test_a_server_list_is_the_failover_list_and_a_grpc_target_stays_whole() -> None:
+    assert split_targets("127.0.0.1:50091, 127.0.0.1:50092") == [
+        "127.0.0.1:50091",
+        "127.0.0.1:50092",
+    ]
+    assert split_targets("ipv4:10.0.0.1:50051,10.0.0.2:50051") == [
+        "ipv4:10.0.0.1:50051,10.0.0.2:50051"
+    ]
+    assert split_targets("dns:///senet:50051") == ["dns:///senet:50051"]
+    assert SenetClient("a:1,b:2").targets == ["a:1", "b:2"]
 
 
 def _senet(*argv: str) -> subprocess.CompletedProcess[str]:

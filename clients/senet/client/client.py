@@ -91,12 +91,29 @@ def _options_to_proto(options: dict[str, bool | int | str]) -> dict[str, games_p
     return out
 
 
+#: gRPC name schemes whose addresses may hold commas (``ipv4:a:1,b:2``): a target
+#: naming one is handed to gRPC whole.
+_SCHEMES = ("dns:", "ipv4:", "ipv6:", "unix:", "unix-abstract:", "vsock:", "xds:")
+
+
+def split_targets(text: str) -> list[str]:
+    """The servers a ``--server`` value names: ``host:port``, a comma-separated
+    list of them (client-side failover, :class:`SenetClient`), or one gRPC target
+    with its scheme (``dns:///name:port``, ``ipv4:10.0.0.1:50051,10.0.0.2:50051``:
+    gRPC balances across those itself)."""
+    text = text.strip()
+    if text.startswith(_SCHEMES):
+        return [text]
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
 class SenetClient:
     """A connection to a Senet server (or a load balancer in front of replicas).
 
     Args:
         target: ``host:port``, or a list of them: calls go to the first and move to
-            the next when one is unavailable (client-side failover).
+            the next when one is unavailable (client-side failover). One string is
+            read by :func:`split_targets`, so ``"a:50051,b:50051"`` is such a list.
         admin_key: Sent as ``x-senet-admin-key`` where the server requires it.
         worker_key: Sent as ``x-senet-worker-key``: a bot worker's credential
             (BotService calls need it, or the admin key).
@@ -124,7 +141,7 @@ class SenetClient:
         keepalive_s: float | None = DEFAULT_KEEPALIVE_S,
         interceptors: Sequence[grpc.aio.ClientInterceptor] = (),
     ) -> None:
-        self.targets = [target] if isinstance(target, str) else list(target)
+        self.targets = split_targets(target) if isinstance(target, str) else list(target)
         if not self.targets:
             raise ValueError("at least one target is needed")
         self.admin_key = admin_key
@@ -751,4 +768,5 @@ __all__ = [
     "SenetClient",
     "decision_ref",
     "describe_error",
+    "split_targets",
 ]

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import sys
 import threading
+import uuid
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from senet.client.options import parse_options
 from senet.client.turns import deciding_seats, must_decide
 from senet.text import choose, clocks, drawing, lobby
 from senet.text.cli import program, seat_plan
-from senet.text.errors import for_people, reach
+from senet.text.errors import for_people, reach, unreachable
 from senet.text.leaving import ALONE, left_words, others_resigned
 from senet.text.renderer import TextRenderer, log_lines, renderer_for
 from senet.text.renderer import detail_lines as renderer_detail_lines
@@ -51,6 +52,8 @@ LOG_LINES = 8
 UNSEEN_LINES = 200
 #: Refusals after which the prompt is stale and the table must be fetched again.
 _STALE_REASONS = frozenset({"STALE_VERSION", "NOT_YOUR_TURN", "GAME_OVER"})
+#: How long a move is sent again while no server answers, before it is given up.
+UNREACHABLE_WAIT_S = 60.0
 
 
 # ------------------------------------------------------------------ inbox items
@@ -607,7 +610,7 @@ class TextApp:
         if seat is None or legal is None:
             return
         try:
-            await seat.submit(choice.notation, expected_version=legal.version)
+            await self._submit_when_reachable(seat, choice.notation, legal.version)
         except SenetRpcError as exc:
             message = f"Not accepted: {for_people(exc, self.session.server)}"
             self.print(Text(message, style="bold red"))
@@ -620,6 +623,29 @@ class TextApp:
             return
         self.legal = None
         self.print(f"Played {choice.notation}.")
+
+    async def _submit_when_reachable(self, seat: SeatClient, notation: str, version: int) -> None:
+        """Submit, and while no server answers keep the choice and send it again
+        (with the same request id: applied once however often it is sent) for up
+        to :data:`UNREACHABLE_WAIT_S`, rather than spend it on a refusal: a script's
+        next lines are its next turns, and a person's typed move would be lost."""
+        request_id = uuid.uuid4().hex
+        waited, pause = 0.0, 0.5
+        while True:
+            try:
+                await seat.submit(notation, expected_version=version, request_id=request_id)
+                return
+            except SenetRpcError as exc:
+                if not unreachable(exc) or waited >= UNREACHABLE_WAIT_S:
+                    raise
+                if waited == 0.0:
+                    self.print(
+                        f"{for_people(exc, self.session.server)} Sending {notation} again "
+                        f"for up to {UNREACHABLE_WAIT_S:g} s."
+                    )
+            await asyncio.sleep(pause)
+            waited += pause
+            pause = min(pause * 2, 5.0)
 
     # -------------------------------------------------------------- the end
     async def _on_end(self, error: BaseException | None, stale: bool) -> int:

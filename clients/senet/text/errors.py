@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import grpc
 
-from senet.client.client import SenetClient
+from senet.client.client import SenetClient, split_targets
 from senet.client.errors import SenetRpcError
 
 #: How to start a server, as the README tells it.
@@ -22,14 +22,33 @@ _NO_SERVER_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADL
 
 
 def no_server(server: str) -> str:
-    """The line shown when nothing answers at ``server``."""
-    return f"No Senet server answers at {server}. Start one with: {START_SERVER}"
+    """The line shown when nothing answers at ``server``: how to start one when it
+    is this machine (elsewhere, starting one is not the player's to do)."""
+    targets = split_targets(server)
+    where = " or ".join(targets)
+    if all(_is_local(target) for target in targets):
+        return f"No Senet server answers at {where}. Start one with: {START_SERVER}"
+    return f"No Senet server answers at {where}: is the address right, and is it up?"
+
+
+def _is_local(target: str) -> bool:
+    host = target.rpartition(":")[0].strip("[]") if ":" in target else target
+    return host in ("localhost", "::1", "") or host.startswith("127.")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a call failed because no server answered (rather than refused it)."""
+    return (
+        isinstance(exc, SenetRpcError)
+        and exc.code in _NO_SERVER_CODES
+        and exc.reason in (exc.code.name, "DRAINING")
+    )
 
 
 def for_people(exc: BaseException, server: str = "") -> str:
     """One line for a person, from any error of a call."""
     if isinstance(exc, SenetRpcError):
-        if exc.code in _NO_SERVER_CODES and exc.reason in (exc.code.name, "DRAINING"):
+        if unreachable(exc):
             return no_server(server) if server else "The server cannot be reached."
         message = exc.message.strip()
         if not message or message.upper() == exc.reason:
@@ -53,4 +72,4 @@ async def reach(server: str, tls_ca: str | None = None) -> str | None:
     return None
 
 
-__all__ = ["START_SERVER", "for_people", "no_server", "reach"]
+__all__ = ["START_SERVER", "for_people", "no_server", "reach", "unreachable"]
