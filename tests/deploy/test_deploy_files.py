@@ -92,6 +92,7 @@ def env_of(doc: Doc) -> dict[str, Any]:
 
 BASE = kustomize_resources(K8S / "base")
 WITH_TLS = kustomize_resources(K8S / "tls")
+ENVOY = yaml.safe_load((DEPLOY / "envoy.yaml").read_text())
 
 
 # ----------------------------------------------------------------- kubernetes
@@ -205,9 +206,11 @@ def test_server_probes_health_and_drains_within_its_grace_period() -> None:
     assert f"senet-server-headless.senet.svc.cluster.local:{port}" in config["SENET_SERVER"]
 
 
-@pytest.mark.parametrize("name", ["senet-server", "senet-bots", "redis"])
+@pytest.mark.parametrize(
+    "name", ["senet-server", "senet-bots", "redis", "senet-envoy", "senet-web"]
+)
 def test_pods_run_unprivileged(name: str) -> None:
-    doc = next(d for d in BASE if d["metadata"]["name"] == name and "template" in d["spec"])
+    doc = next(d for d in BASE if d["metadata"]["name"] == name and "template" in d.get("spec", {}))
     pod = doc["spec"]["template"]["spec"]["securityContext"]
     assert pod["runAsNonRoot"] and pod["runAsUser"] != 0
     assert pod["seccompProfile"] == {"type": "RuntimeDefault"}
@@ -233,6 +236,84 @@ def test_every_knob_set_is_a_real_setting() -> None:
         if doc["kind"] == "Deployment":
             knobs |= {n for n in env_of(doc) if n.startswith("SENET_")}
     assert knobs - SETTINGS_VARIABLES - CLIENT_VARIABLES == set()
+
+
+def envoy_config(docs: list[Doc], name: str) -> Doc:
+    config: Doc = yaml.safe_load(find(docs, "ConfigMap", name)["data"]["envoy.yaml"])
+    return config
+
+
+def test_kubernetes_envoy_is_the_compose_one_on_the_headless_service() -> None:
+    """senet-envoy runs deploy/envoy.yaml's configuration, but for its upstream (the
+    headless Service) and its admin interface (localhost only)."""
+    config = envoy_config(BASE, "senet-envoy")
+    expected = copy.deepcopy(ENVOY)
+    expected["admin"]["address"]["socket_address"]["address"] = "127.0.0.1"
+    (endpoint,) = expected["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0][
+        "lb_endpoints"
+    ]
+    headless = find(BASE, "Service", "senet-server-headless")
+    endpoint["endpoint"]["address"]["socket_address"]["address"] = (
+        f"{headless['metadata']['name']}.senet.svc.cluster.local"
+    )
+    assert config == expected
+    deployment = find(BASE, "Deployment", "senet-envoy")
+    (volume,) = deployment["spec"]["template"]["spec"]["volumes"]
+    assert volume["configMap"]["name"] == "senet-envoy"
+    assert container(deployment)["volumeMounts"][0]["mountPath"] == "/etc/envoy"
+
+
+def test_kubernetes_quota_header_is_set_by_envoy_and_read_by_the_servers() -> None:
+    config = find(BASE, "ConfigMap", "senet-config")["data"]
+    header = config["SENET_CLIENT_HEADER"]
+    for listener in listeners_of(envoy_config(BASE, "senet-envoy")).values():
+        added = manager_of(listener)["route_config"]["request_headers_to_add"]
+        assert [h["header"]["key"] for h in added] == [header]
+    ports = {
+        c["name"]: c["containerPort"]
+        for c in container(find(BASE, "Deployment", "senet-envoy"))["ports"]
+    }
+    listeners = listeners_of(envoy_config(BASE, "senet-envoy"))
+    assert ports == {name: port_of(listener) for name, listener in listeners.items()}
+    public = find(BASE, "Service", "senet-envoy")
+    # Local: Envoy sees the clients' own addresses, not a node's.
+    assert public["spec"]["type"] == "LoadBalancer"
+    assert public["spec"]["externalTrafficPolicy"] == "Local"
+    assert [p["targetPort"] for p in public["spec"]["ports"]] == ["grpc"]
+    internal = find(BASE, "Service", "senet-envoy-internal")
+    assert internal["spec"]["type"] == "ClusterIP"
+    (internal_port,) = internal["spec"]["ports"]
+    assert internal_port["targetPort"] == "grpc-internal"
+    web = container(find(BASE, "Deployment", "senet-web"))
+    args = web["args"]
+    assert args[0] == "web" and args[args.index("--host") + 1] == "0.0.0.0"
+    assert args[args.index("--server") + 1] == (
+        f"senet-envoy-internal.senet.svc.cluster.local:{internal_port['port']}"
+    )
+    assert args[args.index("--admin-key") + 1] == "$(SENET_ADMIN_KEY)"
+    assert env_of(find(BASE, "Deployment", "senet-web"))["SENET_ADMIN_KEY"]["secretKeyRef"]
+    web_port = int(args[args.index("--port") + 1])
+    assert {p["containerPort"] for p in web["ports"]} == {web_port}
+
+
+def test_tls_overlay_envoy_speaks_tls_to_the_servers() -> None:
+    """The TLS variant's Envoy runs the base configuration plus upstream TLS
+    trusting the mounted CA, under the name the servers' probe checks."""
+    deployment = find(WITH_TLS, "Deployment", "senet-envoy")
+    spec = deployment["spec"]["template"]["spec"]
+    volumes = {v["name"]: v for v in spec["volumes"]}
+    assert volumes["config"]["configMap"]["name"] == "senet-envoy-tls"
+    assert volumes["tls"]["secret"]["secretName"] == "senet-tls"
+    mounts = {m["name"]: m["mountPath"] for m in container(deployment)["volumeMounts"]}
+    config = envoy_config(WITH_TLS, "senet-envoy-tls")
+    (cluster,) = config["static_resources"]["clusters"]
+    socket = cluster.pop("transport_socket")["typed_config"]
+    assert config == envoy_config(BASE, "senet-envoy")
+    ca = socket["common_tls_context"]["validation_context"]["trusted_ca"]["filename"]
+    assert ca == f"{mounts['tls']}/ca.crt"
+    server_name = env_of(find(WITH_TLS, "Deployment", "senet-server"))["SENET_TLS_SERVER_NAME"]
+    assert socket["sni"] == server_name
+    assert socket["common_tls_context"]["alpn_protocols"] == ["h2"]
 
 
 def test_the_kubernetes_redis_keeps_an_append_only_file() -> None:
@@ -309,14 +390,42 @@ def test_compose_runs_the_stack_the_issue_asks_for(compose_config: Doc) -> None:
         assert knobs - SETTINGS_VARIABLES - CLIENT_VARIABLES == set()
 
 
+def published_ports(service: Doc) -> dict[int, int]:
+    """A compose service's published ports, host port by container port (docker-compose
+    v1 prints a port with a host address in the short "ip:host:container/tcp" form)."""
+    ports: dict[int, int] = {}
+    for port in service.get("ports", []):
+        if isinstance(port, str):
+            host, container_port = port.split("/")[0].split(":")[-2:]
+            ports[int(container_port)] = int(host)
+        else:
+            ports[int(port["target"])] = int(port["published"])
+    return ports
+
+
+def listeners_of(envoy: Doc) -> dict[str, Doc]:
+    return {listener["name"]: listener for listener in envoy["static_resources"]["listeners"]}
+
+
+def manager_of(listener: Doc) -> Doc:
+    manager: Doc = listener["filter_chains"][0]["filters"][0]["typed_config"]
+    return manager
+
+
+def port_of(listener: Doc) -> int:
+    port: int = listener["address"]["socket_address"]["port_value"]
+    return port
+
+
 def test_envoy_balances_requests_over_the_compose_replicas(compose_config: Doc) -> None:
-    envoy = yaml.safe_load((DEPLOY / "envoy.yaml").read_text())
     services = compose_config["services"]
-    (listener,) = envoy["static_resources"]["listeners"]
-    listen_port = listener["address"]["socket_address"]["port_value"]
-    assert services["bots"]["environment"]["SENET_SERVER"] == f"envoy:{listen_port}"
-    assert any(p["target"] == listen_port for p in services["envoy"]["ports"])
-    (cluster,) = envoy["static_resources"]["clusters"]
+    listeners = listeners_of(ENVOY)
+    assert set(listeners) == {"grpc", "grpc-internal"}
+    public, internal = port_of(listeners["grpc"]), port_of(listeners["grpc-internal"])
+    assert services["bots"]["environment"]["SENET_SERVER"] == f"envoy:{public}"
+    published = published_ports(services["envoy"])
+    assert public in published and internal not in published  # only the web client's
+    (cluster,) = ENVOY["static_resources"]["clusters"]
     assert cluster["type"] == "STRICT_DNS"  # one upstream host per replica address
     (endpoint,) = cluster["load_assignment"]["endpoints"][0]["lb_endpoints"]
     upstream = endpoint["endpoint"]["address"]["socket_address"]
@@ -326,9 +435,51 @@ def test_envoy_balances_requests_over_the_compose_replicas(compose_config: Doc) 
     )
     assert "http2_protocol_options" in str(cluster["typed_extension_protocol_options"])
     assert "grpc_health_check" in cluster["health_checks"][0]
-    manager = listener["filter_chains"][0]["filters"][0]["typed_config"]
-    (route,) = manager["route_config"]["virtual_hosts"][0]["routes"]
-    assert route["route"]["timeout"] == "0s"  # streams last a whole match
+    for listener in listeners.values():
+        manager = manager_of(listener)
+        (route,) = manager["route_config"]["virtual_hosts"][0]["routes"]
+        assert route["route"]["timeout"] == "0s"  # streams last a whole match
+        assert route["route"]["cluster"] == cluster["name"]
+
+
+def test_envoy_names_each_caller_in_the_servers_quota_header(compose_config: Doc) -> None:
+    """Every listener overwrites the header the replicas count quotas against with
+    the client's address, so no client can pick its own (nor share Envoy's): the
+    public one trusts no x-forwarded-for, the internal one (the web client's) one hop."""
+    services = compose_config["services"]
+    header = services["server"]["environment"]["SENET_CLIENT_HEADER"]
+    assert header == header.lower()  # gRPC metadata keys arrive in lower case
+    trusted_hops = {"grpc": 0, "grpc-internal": 1}
+    for name, listener in listeners_of(ENVOY).items():
+        manager = manager_of(listener)
+        assert manager["use_remote_address"] is True
+        assert manager.get("xff_num_trusted_hops", 0) == trusted_hops[name]
+        routes = manager["route_config"]
+        assert header in routes["request_headers_to_remove"]
+        (added,) = [h for h in routes["request_headers_to_add"] if h["header"]["key"] == header]
+        assert added["header"]["value"] == "%DOWNSTREAM_REMOTE_ADDRESS_WITHOUT_PORT%"
+        assert added["append_action"] == "OVERWRITE_IF_EXISTS_OR_ADD"
+    internal = port_of(listeners_of(ENVOY)["grpc-internal"])
+    command = services["web"]["command"]
+    assert command[command.index("--server") + 1] == f"envoy:{internal}"
+
+
+def test_compose_host_ports_can_be_remapped(compose_config: Doc) -> None:
+    """Every published port takes a variable (with the documented default)."""
+    text = (DEPLOY / "docker-compose.yml").read_text()
+    readme = (DEPLOY / "README.md").read_text()
+    for variable, default in [
+        ("SENET_PORT", 50051),
+        ("SENET_WEB_PORT", 8080),
+        ("PROMETHEUS_PORT", 9090),
+        ("ENVOY_ADMIN_PORT", 9901),
+    ]:
+        assert f"${{{variable}:-{default}}}:" in text
+        assert f"`{variable}`" in readme
+    published = [
+        port for s in compose_config["services"].values() for port in published_ports(s).values()
+    ]
+    assert sorted(published) == [8080, 9090, 9901, 50051]
 
 
 def test_prometheus_scrapes_every_replica(compose_config: Doc) -> None:
@@ -393,6 +544,22 @@ def test_readme_documents_every_knob_and_file() -> None:
     assert undocumented == set()
     files = {p.name for p in DEPLOY.iterdir() if p.is_file() and p.name != "README.md"}
     assert {name for name in files if f"`{name}`" not in readme} == set()
+
+
+def test_readme_lists_every_metric() -> None:
+    """Each metric the server exports is in the README's table, as Prometheus sees it."""
+    from prometheus_client.metrics import MetricWrapperBase
+
+    from senet.service import metrics
+
+    readme = (DEPLOY / "README.md").read_text()
+    exported = {
+        next(iter(metric.describe())).name + ("_total" if metric._type == "counter" else "")
+        for metric in vars(metrics).values()
+        if isinstance(metric, MetricWrapperBase)
+    }
+    assert len(exported) >= 10
+    assert {name for name in exported if f"| `{name}` |" not in readme} == set()
 
 
 def test_every_third_party_image_is_pinned(compose_config: Doc) -> None:
