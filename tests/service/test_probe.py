@@ -4,11 +4,17 @@ for a server that was not there and for a service name it mistyped alike."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 
 import pytest
+from grpc_health.v1 import health_pb2
+from grpc_health.v1._async import HealthServicer
 
-from senet.service import probe
+from senet.service import metrics, probe
+from senet.service.server import _probe_store
+from senet.store import StoreUnavailable
+from senet.store.memory import MemoryStore
 from tests.service.conftest import Deployment
 
 
@@ -34,3 +40,23 @@ async def test_each_answer_reads_as_itself(deployment: Deployment) -> None:
     away = await ask(f"127.0.0.1:{_closed_port()}")
     assert away.status == "NO_ANSWER" and str(away).startswith("NO ANSWER: UNAVAILABLE")
     assert not away.serving and not unknown.serving
+
+
+class _Away(MemoryStore):
+    async def ping(self) -> None:
+        raise StoreUnavailable("redis unavailable: AUTH refused")
+
+
+async def test_a_store_the_probe_cannot_reach_reads_not_serving_with_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    checker = HealthServicer()
+    with caplog.at_level(logging.INFO, logger="senet.server"):
+        assert await _probe_store(MemoryStore(), checker, 1.0, None)
+        assert metrics.STORE_REACHABLE._value.get() == 1
+        assert not await _probe_store(_Away(), checker, 1.0, True)
+    assert metrics.STORE_REACHABLE._value.get() == 0
+    reply = await checker.Check(health_pb2.HealthCheckRequest(service=""), None)
+    assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING
+    told = caplog.records[-1]
+    assert told.levelno == logging.WARNING and "AUTH refused" in told.getMessage()

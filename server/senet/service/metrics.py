@@ -50,6 +50,11 @@ ACTIVE_MATCHES = Gauge(
     "Distinct matches with an open stream on this replica",
     multiprocess_mode="livesum",
 )
+STORE_REACHABLE = Gauge(
+    "senet_store_reachable",
+    "Whether the last health probe reached the match store: 1 yes, 0 no",
+    multiprocess_mode="livemin",
+)
 STORE_PERSISTENT = Gauge(
     "senet_store_persistent",
     "Whether the match store keeps matches on disk: 1 yes, 0 no, -1 unknown",

@@ -24,7 +24,7 @@ from grpc_health.v1._async import HealthServicer
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 from grpc_reflection.v1alpha._async import ReflectionServicer
 
-from senet.service import durability, malformed, processes
+from senet.service import durability, malformed, metrics, processes
 from senet.service.bots_api import BotDecisions
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.durability import DurabilityWatch
@@ -188,6 +188,7 @@ async def _probe_store(
     except (StoreError, TimeoutError, OSError) as exc:
         reason = str(exc) or f"no answer within {timeout_s:g} s"
     ok = not reason
+    metrics.STORE_REACHABLE.set(1 if ok else 0)
     if ok != serving:
         status = (
             health_pb2.HealthCheckResponse.SERVING
