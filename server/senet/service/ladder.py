@@ -38,6 +38,7 @@ from senet.service.bot_names import remote_strategy
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.documents import known_fields
 from senet.service.ladder_pairing import Candidate, choose_seats
+from senet.service.logs import RateLimitedLog
 from senet.service.matches import MatchService
 from senet.service.ratings import RatingValue, SeatResult
 from senet.service.records import SeatPlan, dumps, loads
@@ -170,6 +171,8 @@ class Ladders:
         self.slots = Slots(matches, store)
         #: Other passes run by the same loop (head-to-head tests, tournaments).
         self.passes: list[Callable[[], Awaitable[None]]] = [self.pass_once]
+        #: A store outage fails every pass: said every few seconds, not each time.
+        self._failed = RateLimitedLog(logger=log)
 
     # ------------------------------------------------------------ settings
     async def start(self, caller: Caller, spec: LadderSpec) -> LadderSpec:
@@ -252,7 +255,7 @@ class Ladders:
                 try:
                     await one_pass()
                 except (StoreError, errors.ServiceError, GameError) as exc:
-                    log.warning("ladder pass failed", extra={"error": str(exc)})
+                    self._failed.warn("ladder pass failed", error=str(exc))
             stop_if_cancelled()
             await asyncio.sleep(self.settings.ladder_interval_s)
 

@@ -285,7 +285,7 @@ class Lobby:
             try:
                 await self.sweep()
             except StoreError as exc:  # the store is down: the next sweep catches up
-                log.warning("lobby sweep failed", extra={"error": str(exc)})
+                _SWEEP_LOG.warn("lobby sweep failed", error=str(exc))
             stop_if_cancelled()
             await asyncio.sleep(interval_s)
 
@@ -330,6 +330,8 @@ class Lobby:
 #: Unreadable matches are met by every listing that reaches them: one log line per
 #: burst, and a counter for the rest.
 _UNREADABLE_LOG = RateLimitedLog(logger=log)
+#: A store outage fails every sweep: said every few seconds, not each time.
+_SWEEP_LOG = RateLimitedLog(logger=log)
 
 
 def _skip_unreadable(match_id: str, exc: Exception) -> None:

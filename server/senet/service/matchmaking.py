@@ -36,6 +36,7 @@ from senet.games.errors import GameError, InvalidOptionsError
 from senet.service import errors, ratings
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.identity import Identity, bot_subject
+from senet.service.logs import RateLimitedLog
 from senet.service.matches import Caller, MatchService
 from senet.service.ratings import RatingValue, SeatResult
 from senet.service.records import SeatPlan, dumps, loads
@@ -159,6 +160,8 @@ class Matchmaker:
         self.service = service
         self.players = players
         self.settings = settings
+        #: A store outage fails every pass: said every few seconds, not each time.
+        self._failed = RateLimitedLog(logger=log)
         #: Queued tickets per bucket at this replica's last pass.
         self._found: dict[str, int] = {}
         #: The tickets this replica's last pass found queued (and did not place).
@@ -338,7 +341,7 @@ class Matchmaker:
                     settled_at = time.monotonic()
                     await self.sweep_once()
             except StoreError as exc:
-                log.warning("matchmaking pass failed", extra={"error": str(exc)})
+                self._failed.warn("matchmaking pass failed", error=str(exc))
             except Exception:  # a bug must not stop this replica's queue for good
                 log.exception("matchmaking pass failed")
             stop_if_cancelled()

@@ -20,6 +20,7 @@ import secrets
 from senet.service import errors
 from senet.service.bots_api import POST_GRACE_MS, BotDecisions, LeasedDecision, defer_ms
 from senet.service.cancellation import stop_if_cancelled
+from senet.service.logs import RateLimitedLog
 from senet.service.matches import Caller, MatchService
 from senet.store import BotDecisionRef, StoreError
 from senet.store.base import CLOCKS, now_ms
@@ -64,6 +65,8 @@ class ClockKeeper:
         self.matches = matches
         self.entries = ClockDecisions(matches)
         self.worker_id = "clocks-" + secrets.token_hex(6)
+        #: A store outage fails every poll: said every few seconds, not each time.
+        self._unavailable = RateLimitedLog(logger=log)
         self._admin = Caller(is_admin=True, is_worker=True)
 
     async def run(self) -> None:
@@ -84,7 +87,7 @@ class ClockKeeper:
                         self._admin, self.worker_id, free, _LEASE_MS, _WAIT_MS
                     )
                 except StoreError as exc:
-                    log.warning("clock queue unavailable: %s", exc)
+                    self._unavailable.warn("clock queue unavailable", error=str(exc))
                     await asyncio.sleep(0.5)
                     continue
                 for decision in due:

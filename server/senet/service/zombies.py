@@ -19,6 +19,7 @@ from senet.games.errors import GameError
 from senet.service import errors
 from senet.service.bots_api import BotDecisions, LeasedDecision
 from senet.service.cancellation import stop_if_cancelled
+from senet.service.logs import RateLimitedLog
 from senet.service.matches import Caller, MatchService
 from senet.store import MatchNotFound, StoreError
 from senet.store.base import ZOMBIES
@@ -36,6 +37,8 @@ class ZombiePlayer:
         self.matches = matches
         self.decisions = BotDecisions(matches, ZOMBIES)
         self.worker_id = "replica-" + secrets.token_hex(6)
+        #: A store outage fails every poll: said every few seconds, not each time.
+        self._unavailable = RateLimitedLog(logger=log)
         self._admin = Caller(is_admin=True, is_worker=True)
 
     async def run(self) -> None:
@@ -49,7 +52,7 @@ class ZombiePlayer:
                 for decision in leased:
                     await self.play(decision)
             except StoreError as exc:
-                log.warning("zombie queue unavailable: %s", exc)
+                self._unavailable.warn("zombie queue unavailable", error=str(exc))
                 await asyncio.sleep(1.0)
 
     async def play(self, decision: LeasedDecision) -> None:
