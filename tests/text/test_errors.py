@@ -24,6 +24,30 @@ def test_a_refusal_reads_as_the_server_s_message_alone() -> None:
     assert for_people(error) == "No such match"
 
 
+def test_a_quota_says_when_to_try_again_and_a_missing_key_which_flag_gives_it() -> None:
+    """An operator's trial read 'This client created too many matches this minute'
+    and nothing of when; the server had said (RetryInfo, the quota's limit)."""
+    quota = SenetRpcError(
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        "QUOTA_EXCEEDED",
+        "this client created too many matches this minute",
+        {"quota": "client_creates_per_min", "limit": "2"},
+        26.28,
+    )
+    assert for_people(quota) == (
+        "This client created too many matches this minute (at most 2). Try again in 26 s."
+    )
+    key = SenetRpcError(
+        grpc.StatusCode.PERMISSION_DENIED,
+        "ADMIN_KEY_REQUIRED",
+        "this server requires the admin key to create matches.",
+    )
+    assert for_people(key) == (
+        "This server requires the admin key to create matches "
+        "(give the server's admin key: --admin-key, or SENET_ADMIN_KEY)."
+    )
+
+
 def test_an_unreachable_server_reads_with_the_command_that_starts_one() -> None:
     error = SenetRpcError(
         grpc.StatusCode.UNAVAILABLE, "UNAVAILABLE", "failed to connect to all addresses; ..."

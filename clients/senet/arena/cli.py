@@ -40,7 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--server", default="embedded", help="host:port, or 'embedded' (in-process, memory store)"
     )
-    parser.add_argument("--admin-key", default="", help="the server's admin key")
+    parser.add_argument(
+        "--admin-key",
+        default=os.environ.get("SENET_ADMIN_KEY", ""),
+        help="the server's admin key (env SENET_ADMIN_KEY)",
+    )
     parser.add_argument(
         "--worker-key",
         default=os.environ.get("SENET_WORKER_KEY", ""),

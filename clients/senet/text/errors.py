@@ -52,10 +52,31 @@ def for_people(exc: BaseException, server: str = "") -> str:
             return no_server(server) if server else "The server cannot be reached."
         message = exc.message.strip()
         if not message or message.upper() == exc.reason:
-            return exc.reason.replace("_", " ").capitalize() + "."
-        return message[0].upper() + message[1:]
+            line = exc.reason.replace("_", " ").capitalize() + "."
+        else:
+            line = message[0].upper() + message[1:]
+        more = _what_to_do(exc)
+        return line.rstrip(".") + more if more else line
     text = str(exc).strip()
     return text or type(exc).__name__
+
+
+#: What a person does about a refusal, beyond the server's message.
+_REMEDIES = {
+    "ADMIN_KEY_REQUIRED": "give the server's admin key: --admin-key, or SENET_ADMIN_KEY",
+    "WORKER_KEY_REQUIRED": "give the server's worker key: --worker-key, or SENET_WORKER_KEY",
+}
+
+
+def _what_to_do(exc: SenetRpcError) -> str:
+    """The sentence after a refusal's message: when to try again (the server's
+    RetryInfo, and the quota's limit), or the flag that was missing."""
+    if exc.retry_after_s is not None:
+        limit = exc.facts.get("limit")
+        at_most = f" (at most {limit})" if limit else ""
+        return f"{at_most}. Try again in {max(1, round(exc.retry_after_s))} s."
+    remedy = _REMEDIES.get(exc.reason)
+    return f" ({remedy})." if remedy else ""
 
 
 async def reach(server: str, tls_ca: str | None = None) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from senet.web.settings import DEFAULT_HOST, DEFAULT_PORT, WebSettings
 
@@ -20,7 +21,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--secure-cookies", action="store_true", help="mark cookies Secure (behind HTTPS)"
     )
     parser.add_argument("--tls-ca", help="CA certificate (PEM) of a TLS match server")
-    parser.add_argument("--admin-key", default="", help="admin key, where the server needs one")
+    parser.add_argument(
+        "--admin-key",
+        default=os.environ.get("SENET_ADMIN_KEY", ""),
+        help="admin key, where the server needs one (env SENET_ADMIN_KEY: a key on the "
+        "command line shows in the process list)",
+    )
     parser.add_argument(
         "--grpc-web-origin",
         action="append",
