@@ -22,10 +22,12 @@ from senet.text.renderer import origin_note
 from senet.v1 import match_pb2
 from senet.v1 import match_service_pb2 as ms
 from senet.web import live
+from senet.web.app import create_app
 from senet.web.frames import LogEntry
 from senet.web.replay import Replay
 from senet.web.security import CSRF_COOKIE, SeatCookie
-from tests.conftest import play_rules_version
+from senet.web.settings import WebSettings
+from tests.conftest import _free_port, play_rules_version
 from tests.web.conftest import BASE, create_by_form, csrf_of
 
 
@@ -696,3 +698,23 @@ async def test_the_lobby_fills_in_the_name_this_browser_last_played_under(
     assert "<input type='hidden' name='name' value='Zoë Q'>" not in again  # held: resume
     web.cookies.set("senet_name", "x" * 41)  # not a name the pages send: ignored
     assert "value='Player'" in (await web.get("/")).text
+
+
+async def test_health_and_readiness_and_a_lobby_whose_server_is_away(
+    web: httpx.AsyncClient,
+) -> None:
+    """An operator's trial: with its server gone the lobby answered 200 with 'No
+    matches yet: create one above' under the error, and there was no health URL."""
+    assert (await web.get("/healthz")).json() == {"web": "ok"}
+    ready = await web.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["server"] == "ok"
+    away = create_app(WebSettings(server=f"127.0.0.1:{_free_port()}"))
+    transport = httpx.ASGITransport(app=away)
+    async with httpx.AsyncClient(transport=transport, base_url=BASE) as client:
+        assert (await client.get("/healthz")).status_code == 200
+        ready = await client.get("/readyz")
+        assert ready.status_code == 503 and "No Senet server answers" in ready.json()["server"]
+        lobby = await client.get("/")
+        assert lobby.status_code == 503 and "No Senet server answers" in lobby.text
+        assert "No matches yet" not in lobby.text
+    await away.state.web.close()

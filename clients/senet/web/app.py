@@ -233,6 +233,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             mine = await held_matches(request)
         except SenetRpcError as error:
             games, problem = [], human(error, web.settings.server)
+            status = 503 if status == 200 else status
         wanted = str(request.query_params.get("join", ""))
         join_id = wanted if MATCH_ID.fullmatch(wanted) else ""
         page = pages.lobby(
@@ -242,6 +243,19 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
 
     async def home(request: Request) -> Response:
         return await lobby(request)
+
+    async def alive(request: Request) -> Response:
+        """Liveness: this process answers (whatever the game servers do)."""
+        return JSONResponse({"web": "ok"})
+
+    async def ready(request: Request) -> Response:
+        """Readiness: a game server answers this web client (503 and why if not),
+        so a balancer sends players only where they can play."""
+        try:
+            await web.senet.list_games()
+        except SenetRpcError as error:
+            return JSONResponse({"web": "ok", "server": human(error, web.settings.server)}, 503)
+        return JSONResponse({"web": "ok", "server": "ok"})
 
     async def create(request: Request) -> Response:
         form = await Form.checked(request)
@@ -463,6 +477,8 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     static = StaticFiles(directory=Path(__file__).with_name("static"))
     routes = [
         Route("/", home),
+        Route("/healthz", alive),
+        Route("/readyz", ready),
         Route("/matches", create, methods=["POST"]),
         Route("/join", join, methods=["POST"]),
         Route("/watch", goto),

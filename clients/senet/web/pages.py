@@ -210,7 +210,9 @@ def listings_html(
     (as ``name``, the name this browser last played under), watch, or replay."""
     mine = {entry.summary.match_id for entry in held}
     if not listings:
-        return "<p class='muted'>No matches yet: create one above.</p>"
+        # No games: the server did not answer (the problem above says so), so
+        # nothing is known of its matches.
+        return "<p class='muted'>No matches yet: create one above.</p>" if games else ""
     names = {game.id: game.name for game in games}
     rows = []
     for listing in listings:
