@@ -2,14 +2,19 @@
 
 Published in the ``senet.bot_strategies`` entry-point group (``pyproject.toml``), so
 ``senet bots`` workers, hosted bot seats and ``senet arena`` play it by name. It plays
-the weights beside this module, written by
-``python -m senet.rl.examples.train_mykerinos --out <this folder>/mykerinos_policy.npz``,
-choosing the action whose afterstate scores highest. The server lets a bot seat of
-any game name any strategy, so in the other games it plays as the greedy bot.
+the weights shipped beside this module, or, when the environment variable
+``SENET_RL_MYKERINOS_POLICY`` names a file, the weights in that file (one written by
+``python -m senet.rl.examples.train_mykerinos --out FILE``), so that a policy trained
+at home plays hosted seats without code and without writing into the installed
+package. It chooses the action whose afterstate scores highest. The server lets a
+bot seat of any game name any strategy, so in the other games it plays as the greedy
+bot.
 """
 
 from __future__ import annotations
 
+import os
+import zipfile
 from functools import cache
 from pathlib import Path
 
@@ -21,16 +26,30 @@ from senet.rl.encoding import encoding_for
 from senet.rl.examples.afterstate import AfterstatePolicy, afterstates
 
 GAME_ID = "mykerinos"
+#: The weights ``rl_mykerinos`` plays unless told otherwise.
 POLICY_FILE = Path(__file__).with_name("mykerinos_policy.npz")
+#: The environment variable naming other weights for ``rl_mykerinos``: read by every
+#: process that builds the strategy (``senet arena``'s, ``senet bots``', a server's
+#: embedded workers), so it is set where those run, not where the match is created.
+POLICY_VARIABLE = "SENET_RL_MYKERINOS_POLICY"
 
 
 def load_policy(path: Path = POLICY_FILE) -> AfterstatePolicy:
     """The weights in ``path``, checked against the current Mykerinos encoding.
 
     Raises:
-        ValueError: they were learnt on another game or encoding version.
+        ValueError: no such file, not a file written by ``train_mykerinos``, or
+            weights learnt on another game or encoding version.
     """
-    policy = AfterstatePolicy.load(path)
+    try:
+        policy = AfterstatePolicy.load(path)
+    except FileNotFoundError:
+        raise ValueError(f"no policy file {str(path)!r}") from None
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        raise ValueError(
+            f"{str(path)!r} is not a policy written by "
+            f"python -m senet.rl.examples.train_mykerinos ({error})"
+        ) from error
     version = encoding_for(GAME_ID).version
     if (policy.game_id, policy.version) != (GAME_ID, version):
         raise ValueError(
@@ -76,9 +95,32 @@ class AfterstateStrategy(Strategy):
         return legal[int(np.argmax(self.policy.scores(rows)))]
 
 
+def policy_file() -> Path:
+    """The weights ``rl_mykerinos`` plays: the file ``SENET_RL_MYKERINOS_POLICY`` names
+    (relative to the working directory), else the shipped one."""
+    named = os.environ.get(POLICY_VARIABLE, "")
+    return Path(named) if named else POLICY_FILE
+
+
 def make(*, seed: int, iterations: int | None = None, seconds: float | None = None) -> Strategy:
-    """The ``rl_mykerinos`` strategy (budgets mean nothing to it)."""
-    return AfterstateStrategy(_published(), seed=seed, name="rl_mykerinos")
+    """The ``rl_mykerinos`` strategy (budgets mean nothing to it).
+
+    Raises:
+        ValueError: ``SENET_RL_MYKERINOS_POLICY`` names a file that is missing or
+            not a Mykerinos policy of the current encoding (the message says which).
+    """
+    path = policy_file()
+    try:
+        policy = _published(path)
+    except ValueError as error:
+        if path == POLICY_FILE:
+            raise
+        raise ValueError(
+            f"{POLICY_VARIABLE}: {error}; name a file written by "
+            "python -m senet.rl.examples.train_mykerinos --out FILE, "
+            "or unset it to play the shipped policy"
+        ) from error
+    return AfterstateStrategy(policy, seed=seed, name="rl_mykerinos")
 
 
 STRATEGY = make

@@ -1,8 +1,8 @@
 """Train a small Mykerinos agent: ``python -m senet.rl.examples.train_mykerinos``.
 
-The agent is an :class:`~senet.rl.examples.afterstate.AfterstatePolicy`: one weight
-per feature of the observation tensor, scoring the seat's view after each legal
-action. Two phases, in two-seat matches on the rules core:
+The agent is an :class:`~senet.rl.examples.afterstate.AfterstatePolicy`: a small
+network over the observation tensor, scoring the seat's view after each legal action.
+Two phases, in two-seat matches on the rules core:
 
 1. **Imitation** (``--imitate`` seconds, none unless told): in
    matches of the greedy bot against the random one, each of the greedy bot's
@@ -16,9 +16,12 @@ action. Two phases, in two-seat matches on the rules core:
    margin (its score less the opponent's, over 20) less a running average. The
    margin, not the win alone, because a loss by 2 should count for more than one by 20.
 
-The weights go to ``--out``; the ``rl_mykerinos`` strategy plays the file beside
-:mod:`senet.rl.examples.mykerinos_agent`. At the end it plays ``--evaluate`` matches
-against the random and the greedy bots and prints its win shares.
+The weights go to ``--out``; the ``rl_mykerinos`` strategy plays them where
+``SENET_RL_MYKERINOS_POLICY`` names the file (:mod:`senet.rl.examples.mykerinos_agent`).
+At the end it plays ``--evaluate`` matches (100 unless told) against each of the
+random and the greedy bots and prints its win shares. A line every ``--progress``
+seconds (10 unless told) says what it is doing and how many matches it has played, as
+a run lasts minutes.
 """
 
 from __future__ import annotations
@@ -34,17 +37,48 @@ from senet.bots import Strategy, make_strategy
 from senet.games import get_game
 from senet.rl.encoding import encoding_for, observation_encoder
 from senet.rl.examples.afterstate import HIDDEN, AfterstatePolicy, Optimizer, afterstates
-from senet.rl.examples.mykerinos_agent import GAME_ID, AfterstateStrategy
+from senet.rl.examples.mykerinos_agent import GAME_ID, POLICY_VARIABLE, AfterstateStrategy
 
 SEATS = 2
 MARGIN_SCALE = 20.0
+
+
+class Progress:
+    """Prints what the run is doing at most every ``every`` seconds (0: never).
+
+    Args:
+        every: Seconds between lines.
+        started: When the run started (``time.monotonic()``); lines give the time since.
+    """
+
+    def __init__(self, every: float, started: float) -> None:
+        self.every = every
+        self.started = started
+        self._due = started + every
+
+    def tick(self, doing: str) -> None:
+        """Print ``doing`` if a line is due."""
+        now = time.monotonic()
+        if self.every <= 0 or now < self._due:
+            return
+        self._due = now + self.every
+        print(f"{now - self.started:6.0f} s: {doing}", flush=True)
+
+
+SILENT = Progress(0.0, 0.0)
 
 
 def _margin(scores: list[int], seat: int) -> float:
     return (scores[seat] - scores[1 - seat]) / MARGIN_SCALE
 
 
-def imitate(policy: AfterstatePolicy, optimizer: Optimizer, seconds: float, seed: int) -> int:
+def imitate(
+    policy: AfterstatePolicy,
+    optimizer: Optimizer,
+    seconds: float,
+    seed: int,
+    progress: Progress = SILENT,
+) -> int:
     """Make the greedy bot's choices more probable for ``seconds``; return the matches."""
     game = get_game(GAME_ID)
     deadline = time.monotonic() + seconds
@@ -64,6 +98,7 @@ def imitate(policy: AfterstatePolicy, optimizer: Optimizer, seconds: float, seed
                 optimizer.ascend(policy.gradients(rows, p, legal.index(action)))
             state.apply_unchecked(action, seat)
         played += 1
+        progress.tick(f"imitating greedy: {played} matches")
     return played
 
 
@@ -74,6 +109,7 @@ def reinforce(
     episodes: int | None,
     seed: int,
     opponent: str,
+    progress: Progress = SILENT,
 ) -> int:
     """REINFORCE against ``opponent`` for ``seconds`` (or ``episodes`` matches)."""
     game = get_game(GAME_ID)
@@ -106,6 +142,10 @@ def reinforce(
         optimizer.ascend([total * (margin - baseline) for total in gradients])
         baseline += 0.05 * (margin - baseline)
         played += 1
+        progress.tick(
+            f"reinforcing against {opponent}: {played} matches, "
+            f"score margin {baseline * MARGIN_SCALE:+.1f} (moving average)"
+        )
     return played
 
 
@@ -117,19 +157,27 @@ def train(
     opponent: str = "random",
     imitation: float = 0.0,
     units: int = HIDDEN,
+    progress: Progress = SILENT,
 ) -> tuple[AfterstatePolicy, int, int]:
     """Imitate greedy for ``imitation`` seconds, then reinforce against ``opponent``
     for the rest of ``seconds``; return the policy and the matches of each phase."""
     size = observation_encoder(GAME_ID, SEATS).size
     policy = AfterstatePolicy.initial(size, GAME_ID, encoding_for(GAME_ID).version, units, seed)
     started = time.monotonic()
-    imitated = imitate(policy, Optimizer(policy, 0.01), imitation, seed)
+    imitated = imitate(policy, Optimizer(policy, 0.01), imitation, seed, progress)
     left = seconds - (time.monotonic() - started)
-    reinforced = reinforce(policy, Optimizer(policy, 0.003), left, episodes, seed, opponent)
+    optimizer = Optimizer(policy, 0.003)
+    reinforced = reinforce(policy, optimizer, left, episodes, seed, opponent, progress)
     return policy, imitated, reinforced
 
 
-def win_share(policy: AfterstatePolicy, opponent: str, matches: int, seed: int) -> float:
+def win_share(
+    policy: AfterstatePolicy,
+    opponent: str,
+    matches: int,
+    seed: int,
+    progress: Progress = SILENT,
+) -> float:
     """The share of two-seat matches the policy wins against ``opponent`` (seats
     alternate; a tie counts half)."""
     game = get_game(GAME_ID)
@@ -144,6 +192,7 @@ def win_share(policy: AfterstatePolicy, opponent: str, matches: int, seed: int) 
             state.apply(seat, players[seat].choose(state, seat))
         places = state.ranking()
         points += 1.0 if places[mine] < places[1 - mine] else 0.5 if places[0] == places[1] else 0.0
+        progress.tick(f"evaluating against {opponent}: {index + 1} of {matches} matches")
     return points / matches
 
 
@@ -156,9 +205,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--opponent", default="random", help="the bot it trains against")
     parser.add_argument("--hidden", type=int, default=HIDDEN, help="hidden units (0: linear)")
     parser.add_argument("--out", type=Path, default=Path("mykerinos-policy.npz"))
-    parser.add_argument("--evaluate", type=int, default=100, help="matches per opponent (0: none)")
+    parser.add_argument(
+        "--evaluate", type=int, default=100, help="matches per opponent (default 100; 0: none)"
+    )
+    parser.add_argument(
+        "--progress", type=float, default=10.0, help="seconds between progress lines (0: none)"
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
+    progress = Progress(args.progress, started)
+    imitating = f"{args.imitate:g} s imitating greedy, then " if args.imitate else ""
+    evaluating = f"; then {args.evaluate} matches against each of random and greedy"
+    print(
+        f"training for {args.seconds:g} s: {imitating}REINFORCE against {args.opponent}"
+        f"{evaluating if args.evaluate else ''}",
+        flush=True,
+    )
     policy, imitated, reinforced = train(
         seconds=args.seconds,
         episodes=args.episodes,
@@ -166,14 +228,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         opponent=args.opponent,
         imitation=args.imitate,
         units=args.hidden,
+        progress=progress,
     )
     policy.save(args.out)
     print(
         f"imitated greedy in {imitated} matches, reinforced in {reinforced}, "
-        f"{time.monotonic() - started:.0f} s; wrote {args.out}"
+        f"{time.monotonic() - started:.0f} s; wrote {args.out} "
+        f"(the rl_mykerinos strategy plays it where {POLICY_VARIABLE}={args.out} is set)",
+        flush=True,
     )
     for opponent in ("random", "greedy") if args.evaluate else ():
-        share = win_share(policy, opponent, args.evaluate, seed=10_000)
+        share = win_share(policy, opponent, args.evaluate, seed=10_000, progress=progress)
         print(f"win share against {opponent}: {share:.3f} of {args.evaluate} matches")
     return 0
 
