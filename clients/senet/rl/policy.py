@@ -11,8 +11,11 @@ index. :func:`strategy_factory` turns a loader of one into a factory for the bot
     my_agent = "my_package.agent:STRATEGY"
 
 with ``STRATEGY = strategy_factory(load_my_policy, "my_agent")`` makes ``my_agent`` a
-strategy name for ``senet bot``, ``senet bots`` workers and ``senet arena`` (the
-server's hosted-seat list names only the built-in strategies).
+strategy name for ``senet bot``, ``senet bots`` workers and ``senet arena``. The
+server accepts it for hosted bot seats too: it reads the names published in the same
+group (``senet.games.bots.BOT_STRATEGIES``, built-in and published alike) when it
+starts, so the distribution must be installed where the server runs as well as where
+the workers run, and the server restarted after installing it.
 
 The policy sees exactly what the seat's view shows, encoded as in training, so it is
 an honest player like every other strategy.
