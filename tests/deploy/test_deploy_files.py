@@ -290,8 +290,11 @@ def test_kubernetes_quota_header_is_set_by_envoy_and_read_by_the_servers() -> No
     assert args[args.index("--server") + 1] == (
         f"senet-envoy-internal.senet.svc.cluster.local:{internal_port['port']}"
     )
-    assert args[args.index("--admin-key") + 1] == "$(SENET_ADMIN_KEY)"
+    # The key from the environment (a flag's value shows in the process list).
+    assert "--admin-key" not in args
     assert env_of(find(BASE, "Deployment", "senet-web"))["SENET_ADMIN_KEY"]["secretKeyRef"]
+    assert web["readinessProbe"]["httpGet"]["path"] == "/readyz"
+    assert web["livenessProbe"]["httpGet"]["path"] == "/healthz"
     web_port = int(args[args.index("--port") + 1])
     assert {p["containerPort"] for p in web["ports"]} == {web_port}
 
