@@ -351,3 +351,16 @@ async def test_join_plays_a_strategy_factory_of_ones_own_without_publishing_it(
     proc = await _join(where, "--games", GAME, "--factory", "my_agent:MISSING", cwd=tmp_path)
     out = (await proc.communicate())[0].decode()
     assert proc.returncode == 2 and "cannot load my_agent:MISSING" in out, out
+
+
+def test_server_may_come_after_the_subcommand() -> None:
+    """A trial typed `senet ladder start --server X ...` and got argparse's usage:
+    --server went only before the subcommand, unlike arena's, bots' and export's."""
+    from senet.cli import build_parser
+
+    parser = build_parser()
+    after = parser.parse_args(["ladder", "list", "--server", "h:1"])
+    before = parser.parse_args(["ladder", "--server", "h:2", "list"])
+    assert (after.server, before.server) == ("h:1", "h:2")
+    made = parser.parse_args(["tournament", "show", "--id", "t", "--server", "h:3"])
+    assert made.server == "h:3"

@@ -27,12 +27,17 @@ from senet.client.options import parse_options
 DEFAULT_SERVER = "127.0.0.1:50051"
 
 
-def add_server_argument(parser: argparse.ArgumentParser) -> None:
-    """``--server``, as every command that calls a server takes it (env SENET_SERVER)."""
+def add_server_argument(parser: argparse.ArgumentParser, *, beside: bool = False) -> None:
+    """``--server``, as every command that calls a server takes it (env SENET_SERVER).
+
+    ``beside``: the parser is a subcommand's, whose parent takes ``--server`` too:
+    given after the subcommand (``senet ladder start --server ...``), it wins; not
+    given, the parent's stands."""
     parser.add_argument(
         "--server",
-        default=os.environ.get("SENET_SERVER", DEFAULT_SERVER),
-        help=f"host:port of the server (env SENET_SERVER, default {DEFAULT_SERVER})",
+        default=argparse.SUPPRESS if beside else os.environ.get("SENET_SERVER", DEFAULT_SERVER),
+        help="the server: host:port, a comma-separated failover list, or a gRPC target "
+        f"(env SENET_SERVER, default {DEFAULT_SERVER})",
     )
 
 

@@ -43,6 +43,22 @@ NO_BOT_WORKERS = (
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        # Progress lines of long-running commands reach a pipe (a log, a test) as
+        # they are printed, not when a block fills.
+        sys.stdout.reconfigure(line_buffering=True)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader of the output left (``senet ladder status | head``): stop
+        # quietly, with nothing more written to the closed pipe at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command's flags."""
     parser = argparse.ArgumentParser(prog="senet", description="Senet game server")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser(
@@ -82,18 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         "export", help="finished matches as JSON Lines (options, seeds, every action, results)"
     )
     export_cli.add_arguments(export)
-    args = parser.parse_args(argv)
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        # Progress lines of long-running commands reach a pipe (a log, a test) as
-        # they are printed, not when a block fills.
-        sys.stdout.reconfigure(line_buffering=True)
-    try:
-        return _run(args)
-    except BrokenPipeError:
-        # The reader of the output left (``senet ladder status | head``): stop
-        # quietly, with nothing more written to the closed pipe at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+    return parser
 
 
 def _run(args: argparse.Namespace) -> int:

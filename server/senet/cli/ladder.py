@@ -98,6 +98,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         shown = actions.add_parser(name, help=f"print a ladder's {name}")
         shown.add_argument("--ladder", required=True, help="ladder id (<game>-<seats>)")
         shown.add_argument("--json", action="store_true", help="print JSON")
+    for sub in actions.choices.values():  # given after the subcommand too
+        add_server_argument(sub, beside=True)
+        sub.add_argument("--tls-ca", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 async def _start(args: argparse.Namespace, bots: Sequence[BuiltInBot]) -> int:

@@ -42,7 +42,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     create.add_argument("--game", required=True, help="the game")
     create.add_argument("--name", default="", help="a name to show")
     create.add_argument("--seats", type=int, default=0, help="seats per game (default 2)")
-    create.add_argument("--format", choices=sorted(_FORMATS), default="swiss")
+    create.add_argument(
+        "--format",
+        choices=sorted(_FORMATS),
+        default="swiss",
+        help="how rounds are paired (default: swiss)",
+    )
     create.add_argument("--rounds", type=int, default=0, help="Swiss rounds (default: log2)")
     create.add_argument(
         "--bots", default="", help="built-in bots to enter and host, strategy[:iterations],..."
@@ -58,6 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         shown.add_argument("--id", required=True, help="the tournament's id")
         if name == "show":
             shown.add_argument("--json", action="store_true", help="print JSON")
+    for sub in actions.choices.values():  # given after the subcommand too
+        add_server_argument(sub, beside=True)
+        sub.add_argument("--tls-ca", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def print_standings(got: lpb.GetTournamentResponse) -> None:
