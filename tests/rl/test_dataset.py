@@ -54,6 +54,14 @@ def _played(game_id: str, seed: int) -> Played:
         rules_version=get_game(game_id).info.rules_version,
     )
     options_to_proto(environment.options, export.options)
+    # Seat 0 a greedy bot, the others people: the export says so (its seats).
+    for seat in range(seats):
+        bot = seat == 0
+        export.seats.add(
+            seat=seat,
+            kind=match_pb2.SEAT_KIND_BOT if bot else match_pb2.SEAT_KIND_OPEN,
+            bot_strategy="greedy" if bot else "",
+        )
     seen = []
     finals: dict[int, Any] = {}
     for agent in environment.agent_iter():
@@ -72,6 +80,7 @@ def _played(game_id: str, seed: int) -> Played:
             origin=match_pb2.ACTION_ORIGIN_TIMEOUT
             if index % 7 == 0
             else match_pb2.ACTION_ORIGIN_SEAT,
+            origin_strategy="random" if index % 7 == 0 else "",
             rules_version=export.rules_version,
         )
         environment.step(index)
@@ -94,6 +103,9 @@ def test_a_played_match_replays_into_what_the_environment_showed(game_id: str) -
         assert np.array_equal(decision.observation, observation)
         assert np.array_equal(decision.action_mask, mask) and mask[index] == 1
         assert decision.origin == ("timeout" if index % 7 == 0 else "seat")
+        # Who chose it: the server's fallback, the bot seat's strategy, or a person.
+        chose = "random" if index % 7 == 0 else "greedy" if seat == 0 else ""
+        assert decision.strategy == chose
         assert decision.reward == rewards[seat]
     assert [d.step for d in decisions] == list(range(len(decisions)))
     # Each seat's transitions run from one of its decisions to its next, then to the end.

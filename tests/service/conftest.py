@@ -500,6 +500,8 @@ def check_export(
     assert list(export.scores) == state.scores() == list(final.match.scores)
     assert list(export.places) == state.ranking() == list(final.match.places)
     assert codec_for(export.game_id).view_to_proto(state.view(None)) == final.view
+    # Who played each seat, as the match's end shows it.
+    assert list(export.seats) == list(final.match.seats)
     return state
 
 

@@ -60,6 +60,10 @@ async def test_a_clocked_match_whose_players_never_act_finishes_by_timeouts(
         export = await client.export(match_id)
         exported = {(a.origin, a.origin_strategy) for a in export.actions}
         assert exported == {(match_pb2.ACTION_ORIGIN_TIMEOUT, "random")}
+        assert [(s.display_name, s.kind) for s in export.seats] == [
+            ("Ann", match_pb2.SEAT_KIND_OPEN),
+            ("Bob", match_pb2.SEAT_KIND_OPEN),
+        ]
 
 
 @pytest.mark.slow

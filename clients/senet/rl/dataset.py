@@ -66,6 +66,11 @@ class Decision:
         notation: Its notation.
         origin: Who chose it: ``seat`` (its player or bot), ``timeout``,
             ``takeover`` or ``resigned`` (the server, for the seat).
+        strategy: The bot strategy that chose it, where one did: a bot seat's own
+            (``greedy``, ``remote:<bot id>`` for a registered bot), a takeover
+            bot's, or the server's fallback (``random``); ``""`` for a person's
+            choice, and for a bot seat of an export from a server older than
+            ``ExportMatchResponse.seats``.
         reward: The seat's reward for the whole match (as the environments give it
             at the end: the share of seats it finished ahead of minus those behind).
         next_observation: The seat's observation at its next decision; after its
@@ -85,6 +90,7 @@ class Decision:
     action: int
     notation: str
     origin: str
+    strategy: str
     reward: float
     next_observation: npt.NDArray[np.float32]
     next_action_mask: npt.NDArray[np.int8]
@@ -114,6 +120,7 @@ def decisions(match_id: str, export: ms.ExportMatchResponse) -> list[Decision]:
     space = action_space(game_id, seats, options)
     encoder = observation_encoder(game_id, seats, options)
     writers = [encoder.writer() for _ in range(seats)]
+    bots = {info.seat: info.bot_strategy for info in export.seats if info.bot_strategy}
     played = []
     for step, logged in enumerate(export.actions):
         seat, notation = logged.seat, logged.notation
@@ -122,7 +129,10 @@ def decisions(match_id: str, export: ms.ExportMatchResponse) -> list[Decision]:
         tensor = np.array(writers[seat].encode(state, seat), dtype=np.float32)
         mask = np.frombuffer(space.mask(legal), np.int8)
         origin = ORIGINS.get(logged.origin, "seat")
-        played.append((step, seat, tensor, mask, space.index_of(action), notation, origin))
+        strategy = logged.origin_strategy or (bots.get(seat, "") if origin == "seat" else "")
+        played.append(
+            (step, seat, tensor, mask, space.index_of(action), notation, origin, strategy)
+        )
         state.apply(seat, notation)
     rewards = final_rewards(state) if state.is_over() else [0.0] * seats
     after: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bool]] = {
@@ -134,7 +144,7 @@ def decisions(match_id: str, export: ms.ExportMatchResponse) -> list[Decision]:
         for seat in range(seats)
     }
     found = []
-    for step, seat, tensor, mask, index, notation, origin in reversed(played):
+    for step, seat, tensor, mask, index, notation, origin, strategy in reversed(played):
         next_tensor, next_mask, last = after[seat]
         found.append(
             Decision(
@@ -146,6 +156,7 @@ def decisions(match_id: str, export: ms.ExportMatchResponse) -> list[Decision]:
                 index,
                 notation,
                 origin,
+                strategy,
                 rewards[seat],
                 next_tensor,
                 next_mask,

@@ -49,6 +49,7 @@ from senet.service.messages import (
     summary_to_proto,
     time_control_from_proto,
     write_listing,
+    write_seats,
 )
 from senet.service.quotas import Quotas
 from senet.service.records import token_hash
@@ -311,6 +312,7 @@ class MatchServicer(match_service_pb2_grpc.MatchServiceServicer):
                 rules_version=export.rules_version,
             )
             options_to_proto(export.options, out.options)
+            write_seats(out.seats, export.seats)
             for a in export.actions:
                 out.actions.add(
                     version=a.version,

@@ -104,10 +104,10 @@ def write_summary(out: match_pb2.MatchSummary, summary: MatchSummary) -> None:
     if summary.current_seat is not None:
         out.current_seat = summary.current_seat
     out.deciding_seats.extend(summary.deciding)
-    _write_seats(out.seats, summary.seats)
+    write_seats(out.seats, summary.seats)
 
 
-def _write_seats(
+def write_seats(
     out: RepeatedCompositeFieldContainer[match_pb2.SeatInfo], seats: list[SeatSummary]
 ) -> None:
     for seat in seats:
@@ -349,4 +349,4 @@ def write_listing(out: match_service_pb2.MatchListing, listing: MatchListing) ->
     out.started = listing.started
     out.rated = listing.rated
     options_to_proto(listing.options, out.options)
-    _write_seats(out.seats, listing.seats)
+    write_seats(out.seats, listing.seats)

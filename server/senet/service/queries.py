@@ -82,4 +82,5 @@ async def export(access: MatchAccess, match_id: str) -> MatchExport:
         entropy=seat_entropy(meta.seat_count, stored.seats),
         dealt_seed=meta.deal_seed(stored.seats),
         rules_version=HeadDocument.from_json(stored.snapshot_json).dealt,
+        seats=access.summary(stored, meta, state).seats,
     )

@@ -216,3 +216,5 @@ class MatchExport:
     dealt_seed: int = 0
     #: The version of the game's rules it was dealt under (HeadDocument.dealt).
     rules_version: int = 0
+    #: The seats at its end (who played each), as its summary shows them.
+    seats: list[SeatSummary] = field(default_factory=list)
