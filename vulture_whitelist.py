@@ -121,3 +121,6 @@ _.intercept_unary_unary
 _.intercept_unary_stream
 _.intercept_stream_unary
 _.intercept_stream_stream
+
+# A log record's extra field, read by the formatters through vars(record).
+_.process_index

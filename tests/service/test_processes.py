@@ -58,7 +58,7 @@ async def test_processes_share_a_port_restart_and_stop(
          "--redis-url", redis_url, "--key-prefix", redis_key_prefix,
          "--no-log-json", "--drain-notice-s", "0", "--drain-grace-s", "0.5"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=log,
-        env={**os.environ, "SENET_LOG_LEVEL": "WARNING"},
+        env={**os.environ, "SENET_LOG_LEVEL": "INFO"},
     )  # fmt: skip
     try:
         assert supervisor.stdout is not None
@@ -91,7 +91,16 @@ async def test_processes_share_a_port_restart_and_stop(
             supervisor.kill()
             supervisor.wait()
         log.close()
-    assert "restarting" in (tmp_path / "serve.log").read_text()
+    logged = (tmp_path / "serve.log").read_text()
+    assert "restarting" in logged
+    # Each process's lines say which it is (an operator saw two identical
+    # "senet listening" lines), and a process says when it has stopped (the
+    # replacement may still be starting when the supervisor is told to stop).
+    listening = [line for line in logged.splitlines() if "senet listening" in line]
+    assert {"process_index=0", "process_index=1"} <= {
+        word for line in listening for word in line.split() if word.startswith("process_index=")
+    }
+    assert "INFO senet.server stopped process_index=" in logged, logged[-3000:]
 
 
 async def test_server_processes_stop_when_the_supervisor_is_killed(

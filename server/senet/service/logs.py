@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -53,9 +54,30 @@ class PlainFormatter(logging.Formatter):
         return f"{head} {fields}{newline}{rest}"
 
 
+#: Set in the environment of each of ``senet serve --processes N``'s processes:
+#: which one it is (its log lines carry it as ``process_index``).
+PROCESS_INDEX = "SENET_PROCESS_INDEX"
+
+
+class _ProcessIndex(logging.Filter):
+    """Adds ``process`` (which of a supervisor's server processes logs) to every record."""
+
+    def __init__(self, index: str) -> None:
+        super().__init__()
+        self.index = index
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.process_index = self.index
+        return True
+
+
 def configure(level: str = "INFO", json_lines: bool = True) -> None:
-    """Route the root logger to stderr in the chosen format."""
+    """Route the root logger to stderr in the chosen format (each line of one of
+    ``senet serve --processes N``'s processes names it: ``process_index``)."""
     handler = logging.StreamHandler()
+    index = os.environ.get(PROCESS_INDEX)
+    if index is not None:
+        handler.addFilter(_ProcessIndex(index))
     if json_lines:
         handler.setFormatter(JsonFormatter())
     else:

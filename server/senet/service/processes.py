@@ -23,6 +23,7 @@ import sys
 import tempfile
 from dataclasses import fields, replace
 
+from senet.service.logs import PROCESS_INDEX
 from senet.service.settings import Settings
 
 log = logging.getLogger("senet.server")
@@ -63,8 +64,9 @@ def check(settings: Settings) -> None:
         )
 
 
-def _child_environment(settings: Settings, metrics_dir: str | None) -> dict[str, str]:
+def _child_environment(settings: Settings, metrics_dir: str | None, index: int) -> dict[str, str]:
     env = dict(os.environ)
+    env[PROCESS_INDEX] = str(index)
     for f in fields(Settings):
         value = getattr(settings, f.name)
         env[f"SENET_{f.name.upper()}"] = (
@@ -100,7 +102,7 @@ class Supervisor:
         """Start child ``index``; its banner line once it serves."""
         child = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "senet.cli", "serve",
-            env=_child_environment(self.settings, self._metrics_dir),
+            env=_child_environment(self.settings, self._metrics_dir, index),
             stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         )  # fmt: skip
         self._children[index] = child

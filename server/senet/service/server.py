@@ -13,6 +13,7 @@ import asyncio
 import gc
 import logging
 import signal
+import sys
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -345,16 +346,25 @@ async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> Non
     store_kind = (
         "redis " + redacted_url(settings.redis_url) if settings.redis_url else "embedded in-memory"
     )
+    metrics_at = f"{settings.host}:{settings.metrics_port}" if settings.metrics_port else ""
     log.info(
         "senet listening",
-        extra={"address": running.address, "store": store_kind, "tls": bool(settings.tls_cert)},
+        extra={
+            "address": running.address,
+            "store": store_kind,
+            "tls": bool(settings.tls_cert),
+            "metrics": metrics_at or "off",
+        },
     )
-    print(
-        f"Senet is serving on {running.address} ({store_kind} store).\n"
-        f"  grpcurl -plaintext {running.address} list\n"
-        f"  grpcurl -plaintext {running.address} senet.v1.MatchService/ListGames",
-        flush=True,
-    )
+    # The first line is for whoever started the server (scripts wait for it); the
+    # hints only for a person at a terminal, not for a container's log stream.
+    print(f"Senet is serving on {running.address} ({store_kind} store).", flush=True)
+    if sys.stdout.isatty() and not settings.tls_cert:
+        print(
+            f"  grpcurl -plaintext {running.address} list\n"
+            f"  grpcurl -plaintext {running.address} senet.v1.MatchService/ListGames",
+            flush=True,
+        )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -367,3 +377,4 @@ async def serve(settings: Settings, companions: Sequence[Companion] = ()) -> Non
     for task in beside:
         task.cancel()
     await running.drain()
+    log.info("stopped")
