@@ -351,6 +351,8 @@ async def test_join_plays_a_strategy_factory_of_ones_own_without_publishing_it(
     proc = await _join(where, "--games", GAME, "--factory", "my_agent:MISSING", cwd=tmp_path)
     out = (await proc.communicate())[0].decode()
     assert proc.returncode == 2 and "cannot load my_agent:MISSING" in out, out
+    # Where the module was found: a folder of the same name can shadow a package.
+    assert f"found at {tmp_path / 'my_agent.py'} has no 'MISSING'" in out, out
 
 
 def test_server_may_come_after_the_subcommand() -> None:

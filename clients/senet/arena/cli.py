@@ -175,8 +175,12 @@ def run(args: argparse.Namespace, embedded_server: ServerFactory | None = None) 
     print_table(arena, summaries, console)
     console.print(f"seed {arena.seed}")
     out = placed(args.out or Path(f"arena-{config.game}-{arena.seed}.json"), args.results_dir)
+    replaced = out.exists()
     write_json(out, arena, summaries)
-    console.print(f"results written to {out}", markup=False, highlight=False)
+    said = f"results written to {out}"
+    if replaced:  # the same seed (or --out) as an earlier run: say its file is gone
+        said += " (replacing an earlier run's: give --out or another --seed to keep both)"
+    console.print(said, markup=False, highlight=False)
     if args.plot is not None:
         chart = placed(args.plot, args.results_dir)
         try:

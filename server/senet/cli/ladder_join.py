@@ -119,9 +119,18 @@ def _what_plays(args: argparse.Namespace) -> tuple[str | StrategyFactory, str, i
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # as ``python -m`` finds the current folder's
     try:
-        factory = getattr(importlib.import_module(module), attribute)
-    except (ImportError, AttributeError) as exc:
+        loaded = importlib.import_module(module)
+    except ImportError as exc:
         raise ValueError(f"cannot load {args.factory}: {exc}") from exc
+    factory = getattr(loaded, attribute, None)
+    if factory is None:
+        # Say which module was found: a folder of the same name in the current
+        # directory (a project's checkout) shadows the installed package.
+        where = getattr(loaded, "__file__", None) or ", ".join(getattr(loaded, "__path__", []))
+        raise ValueError(
+            f"cannot load {args.factory}: the module {module!r} found at {where or '?'} "
+            f"has no {attribute!r}"
+        )
     if not callable(factory):
         raise ValueError(f"{args.factory} is not a strategy factory (it cannot be called)")
     return cast(StrategyFactory, factory), module.rpartition(".")[2][:32], None
