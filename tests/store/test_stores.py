@@ -87,11 +87,28 @@ class Backend:
         return self.make()
 
     async def advance(self, seconds: float) -> None:
-        """Let ``seconds`` pass for TTL purposes (memory: instantly)."""
+        """Let ``seconds`` pass for TTL purposes, at once: memory moves its clock;
+        Redis has every key's time to live shortened by as much (a key it runs out
+        deleted, as Redis expires it). Sleeping instead made the tests depend on
+        the machine's load: a sleep that overran a margin expired a match early."""
         if self.redis_url is None:
             self.clock.now += seconds
-        else:
-            await asyncio.sleep(seconds)
+            return
+        # The store's own client: a Redis, or a Redis Cluster it scans node by node.
+        timer = RedisStore.from_url(self.redis_url)
+        client: Any = timer._client
+        try:
+            keys = [key async for key in client.scan_iter(count=1000)]
+            for key in keys:
+                left = await client.pttl(key)
+                if left < 0:  # no time to live (or gone meanwhile)
+                    continue
+                if left <= seconds * 1000:
+                    await client.delete(key)
+                else:
+                    await client.pexpire(key, left - round(seconds * 1000))
+        finally:
+            await timer.close()
 
     async def close(self) -> None:
         for store in self._stores:
@@ -439,13 +456,13 @@ async def test_blocking_reads_do_not_starve_commits(backend: Backend) -> None:
 
 @pytest.mark.slow
 async def test_idle_match_expires_and_commits_refresh_it(backend: Backend) -> None:
-    store = backend.make(idle_ttl_s=0.6, finished_ttl_s=0.2)
+    store = backend.make(idle_ttl_s=60, finished_ttl_s=20)
     await store.create(new_match())
-    await backend.advance(0.35)
+    await backend.advance(35)
     await store.commit("m1", req(0))  # refreshes the idle deadline
-    await backend.advance(0.35)
+    await backend.advance(35)
     assert (await store.load("m1")).version == 1
-    await backend.advance(0.3)
+    await backend.advance(30)
     with pytest.raises(MatchNotFound):
         await store.load("m1")
     with pytest.raises(MatchNotFound):
@@ -459,11 +476,11 @@ async def test_idle_match_expires_and_commits_refresh_it(backend: Backend) -> No
 
 
 async def test_claiming_a_seat_does_not_extend_the_match(backend: Backend) -> None:
-    store = backend.make(idle_ttl_s=0.6, finished_ttl_s=0.2)
+    store = backend.make(idle_ttl_s=60, finished_ttl_s=20)
     await store.create(new_match())
-    await backend.advance(0.35)
+    await backend.advance(35)
     assert await store.claim_seat("m1", ClaimWrite(0, "{}"))
-    await backend.advance(0.35)
+    await backend.advance(35)
     with pytest.raises(MatchNotFound):
         await store.claim_seat("m1", ClaimWrite(1, "{}"))
     await store.create(new_match())
@@ -472,12 +489,12 @@ async def test_claiming_a_seat_does_not_extend_the_match(backend: Backend) -> No
 
 @pytest.mark.parametrize("status", ["finished", "abandoned"])
 async def test_ended_match_expires_after_finished_ttl(backend: Backend, status: str) -> None:
-    store = backend.make(idle_ttl_s=5.0, finished_ttl_s=0.3)
+    store = backend.make(idle_ttl_s=500, finished_ttl_s=30)
     await store.create(new_match())
     await store.commit("m1", req(0, status="finished" if status == "finished" else "abandoned"))
-    await backend.advance(0.1)
+    await backend.advance(10)
     assert (await store.load("m1")).status == status
-    await backend.advance(0.25)
+    await backend.advance(25)
     with pytest.raises(MatchNotFound):
         await store.load("m1")
 
@@ -486,7 +503,7 @@ async def test_no_ttl_keeps_matches(backend: Backend) -> None:
     store = backend.make(idle_ttl_s=None, finished_ttl_s=None)
     await store.create(new_match())
     await store.commit("m1", req(0, status="finished"))
-    await backend.advance(0.05)
+    await backend.advance(3600)
     assert (await store.load("m1")).version == 1
 
 
