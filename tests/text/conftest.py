@@ -6,12 +6,39 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from tests.conftest import _free_port
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def spawn_server(port: int, log: IO[bytes], *flags: str) -> subprocess.Popen[bytes] | None:
+    """``senet serve`` with ``flags`` on ``port``, once it serves; None (and the
+    process gone) when it did not start there."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--no-log-json", "--log-level", "WARNING", *flags],
+        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    line = proc.stdout.readline().decode(errors="replace")
+    if line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
+        return proc
+    stop_server(proc)
+    return None
+
+
+def stop_server(proc: subprocess.Popen[bytes], timeout_s: float = 10) -> None:
+    """Stop a server as an orchestrator does (SIGTERM), killing it if it hangs."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def _serve(tmp_path: Path, *flags: str) -> Iterator[str]:
@@ -22,29 +49,16 @@ def _serve(tmp_path: Path, *flags: str) -> Iterator[str]:
     log = (tmp_path / "server.log").open("ab")
     for _attempt in range(3):
         port = _free_port()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port), "--no-log-json", "--log-level", "WARNING", *flags],
-            cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        line = proc.stdout.readline().decode(errors="replace")
-        if line.startswith(f"Senet is serving on 127.0.0.1:{port}"):
+        proc = spawn_server(port, log, *flags)
+        if proc is not None:
             break
-        proc.kill()
-        proc.wait()
     else:
         log.close()
         pytest.fail(f"senet serve did not start:\n{(tmp_path / 'server.log').read_text()}")
     try:
         yield f"127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_server(proc)
         log.close()
 
 

@@ -18,30 +18,16 @@ from typing import IO
 import pytest
 
 from tests.conftest import _free_port
-from tests.text.conftest import REPO
+from tests.text.conftest import REPO, spawn_server, stop_server
 from tests.text.test_lobby_terminal import ENV
 
 
 def _serve(port: int, redis_url: str, prefix: str, log: IO[bytes]) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "senet.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--redis-url", redis_url, "--key-prefix", prefix, "--embedded-bot-workers", "1",
-         "--no-log-json", "--log-level", "WARNING"],
-        cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline().decode(errors="replace")
-    assert line.startswith(f"Senet is serving on 127.0.0.1:{port}"), line
+    """A server on ``port`` over the test's Redis (so a restarted one has its matches)."""
+    flags = ("--redis-url", redis_url, "--key-prefix", prefix, "--embedded-bot-workers", "1")
+    proc = spawn_server(port, log, *flags)
+    assert proc is not None, "senet serve did not start"
     return proc
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 class _Lines:
@@ -85,7 +71,7 @@ def test_a_move_made_while_the_server_is_down_is_played_once_it_is_back(
         lines = _Lines(player.stdout)
         try:
             lines.until(lambda line: "YOUR TURN" in line)
-            _stop(server)
+            stop_server(server, 20)
             player.stdin.write("1\n")
             player.stdin.flush()
             lines.until(lambda line: "again for up to" in line)
@@ -99,4 +85,4 @@ def test_a_move_made_while_the_server_is_down_is_played_once_it_is_back(
             if player.poll() is None:
                 player.kill()
                 player.wait()
-            _stop(server)
+            stop_server(server, 20)
