@@ -164,6 +164,14 @@ async def test_a_shared_secret_verifies_hs256_and_refuses_none() -> None:
     unsigned = jwt.encode(claims, None, "none")  # type: ignore[arg-type]
     await _refused(identities, unsigned, "malformed")
     await _refused(identities, "not-a-jwt", "malformed")
+    # A trial's garbage token read "'utf-8' codec can't decode byte 0xb7": the
+    # message says what a token must be, not what the library tripped on.
+    with pytest.raises(errors.BadIdentity) as raised:
+        await identities.verify("abc.def.ghi")
+    assert str(raised.value) == (
+        "malformed identity token: not a JWT (header.payload.signature, each "
+        "base64url-encoded JSON)"
+    )
 
 
 # ---------------------------------------------------------------- guests

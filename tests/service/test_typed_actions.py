@@ -15,6 +15,7 @@ import pytest
 
 from senet.codec import codec_for
 from senet.games import all_games, get_game
+from senet.games.wording import a_or_an
 from senet.v1 import match_pb2
 from tests.service.conftest import Client, Code, expect_error, mover_of, seated_match
 
@@ -53,7 +54,8 @@ async def test_a_typed_action_of_another_game_says_so(
             mover.submit(match.match_id, typed=action), Code.INVALID_ARGUMENT, "MALFORMED_ACTION"
         )
         assert failure.message.startswith("this action belongs to another game"), failure.message
-        assert f"a {sent} action was sent to a {match_game} match" in failure.message
+        said = f"{a_or_an(sent)} action was sent to {a_or_an(match_game)} match"
+        assert said in failure.message
     assert (await match.spectator.get(match.match_id)).match.version == 0
 
 

@@ -207,9 +207,14 @@ def check_id(value: str, what: str = "match_id") -> str:
 def check_display_name(name: str) -> str:
     cleaned = name.strip()
     if not 1 <= len(cleaned) <= _MAX_NAME:
-        raise errors.MalformedRequest(f"display_name must be 1-{_MAX_NAME} characters")
+        raise errors.MalformedRequest(
+            f"display_name must be 1-{_MAX_NAME} characters",
+            {"field": "display_name", "limit": _MAX_NAME, "size": len(cleaned)},
+        )
     if any(unicodedata.category(ch).startswith("C") for ch in cleaned):
-        raise errors.MalformedRequest("display_name may not contain control characters")
+        raise errors.MalformedRequest(
+            "display_name may not contain control characters", {"field": "display_name"}
+        )
     return cleaned
 
 

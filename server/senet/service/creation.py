@@ -92,7 +92,10 @@ async def create_match(
         known = plan.bot_strategy in BOT_STRATEGIES or is_remote_strategy(plan.bot_strategy)
         if plan.kind == "bot" and not known:
             raise errors.MalformedRequest(
-                f"bot_strategy must be one of {', '.join(BOT_STRATEGIES)}"
+                f"bot_strategy must be one of {', '.join(BOT_STRATEGIES)} (the strategies "
+                "this server has), or remote:<bot id> for a registered bot (Bot.bot_id: "
+                "20 lowercase hex digits)",
+                {"field": "bot_strategy"},
             )
     if leave_policy == "bot" and leave_bot_strategy not in BOT_STRATEGIES:
         raise errors.MalformedRequest(
@@ -265,7 +268,10 @@ async def join(
             return earlier
     if seat is not None:
         if not 0 <= seat < meta.seat_count:
-            raise errors.MalformedRequest(f"seat must be 0-{meta.seat_count - 1}")
+            raise errors.MalformedRequest(
+                f"seat must be 0-{meta.seat_count - 1}",
+                {"field": "seat", "limit": meta.seat_count - 1},
+            )
         candidates = [seat]
     else:
         candidates = [

@@ -3,7 +3,7 @@
 A reply lost on the way back (a client deadline during a Redis stall, a replica
 killed after its write) must not cost the client its match or its seat, and a
 retry must not create a second match or claim a second seat. Both calls take a
-``request_id`` (1-64 printable ASCII, like SubmitAction's) and a retry with the
+``request_id`` (1-64 visible ASCII, like SubmitAction's) and a retry with the
 same key returns the original result. Nothing extra is stored to remember keys:
 
 * **Creation.** The match id is derived from the key (:func:`match_id_for`), so
@@ -54,17 +54,22 @@ _REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 
 
 def check_request_id(request_id: str, *, required: bool) -> str:
-    """``request_id`` if valid (1-64 printable ASCII); ``""`` passes when not required.
+    """``request_id`` if valid (1-64 visible ASCII characters, 0x21-0x7E: no spaces);
+    ``""`` passes when not required.
 
     Raises:
-        MalformedRequest: anything else.
+        MalformedRequest: anything else; its facts give the length and its limit
+            only when the length is what is wrong.
     """
     if not request_id and not required:
         return ""
     if not isinstance(request_id, str) or not _REQUEST_ID_RE.match(request_id):
+        text = str(request_id)
+        facts: dict[str, Any] = {"field": "request_id"}
+        if not 1 <= len(text) <= 64:
+            facts.update(limit=64, size=len(text))
         raise errors.MalformedRequest(
-            "request_id must be 1-64 printable ASCII characters",
-            {"field": "request_id", "limit": 64, "size": len(str(request_id))},
+            "request_id must be 1-64 visible ASCII characters (0x21-0x7E: no spaces)", facts
         )
     return request_id
 

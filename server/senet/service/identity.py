@@ -168,6 +168,12 @@ class Identities:
             ) from None
         except jwt.PyJWKClientError as exc:
             raise errors.BadIdentity(f"no trusted key for the identity token: {exc}") from None
+        except jwt.DecodeError:
+            # The library's words name its internals (a codec, a byte position).
+            raise errors.BadIdentity(
+                "malformed identity token: not a JWT (header.payload.signature, "
+                "each base64url-encoded JSON)"
+            ) from None
         except jwt.PyJWTError as exc:
             raise errors.BadIdentity(f"malformed identity token: {exc}") from None
         return _identity_of(claims, issuer == GUEST_ISSUER)

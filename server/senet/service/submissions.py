@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from senet.games.errors import (
     MalformedActionError,
     NotYourTurnError,
 )
+from senet.games.wording import a_or_an
 from senet.service import dues, errors
 from senet.service.access import (
     Caller,
@@ -45,11 +45,11 @@ from senet.service.access import (
 )
 from senet.service.cache import CachedMatch
 from senet.service.commit_plan import plan_commit, request_key
+from senet.service.idempotency import check_request_id
 from senet.service.records import UpdateRecord, token_hash
 from senet.service.views import SubmitOutcome
 from senet.store import EventBatch, StoredMatch
 
-_REQUEST_ID_RE = re.compile(r"^[\x21-\x7e]{1,64}$")
 _MAX_NOTATION = 200
 COMMIT_RETRIES = 5
 #: How far behind a simultaneous decision may be and still stand (versions).
@@ -72,8 +72,8 @@ class Submission:
 def another_game_message(action_game: str, match_game: str) -> str:
     """Why a typed action of another game than the match's is refused."""
     return (
-        f"this action belongs to another game: a {action_game} action was sent "
-        f"to a {match_game} match"
+        f"this action belongs to another game: {a_or_an(action_game)} action was sent "
+        f"to {a_or_an(match_game)} match"
     )
 
 
@@ -90,11 +90,7 @@ async def submit(
     """Check, apply and commit one action for the caller's seat (see
     :meth:`senet.service.matches.MatchService.submit`)."""
     check_id(match_id)
-    if not _REQUEST_ID_RE.match(request_id):
-        raise errors.MalformedRequest(
-            "request_id must be 1-64 printable ASCII characters",
-            {"field": "request_id", "limit": 64, "size": len(request_id)},
-        )
+    check_request_id(request_id, required=True)
     if not isinstance(notation, str) or len(notation) > _MAX_NOTATION:
         raise errors.MalformedRequest(
             f"action notation is limited to {_MAX_NOTATION} chars",
