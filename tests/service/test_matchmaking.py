@@ -146,6 +146,28 @@ async def test_a_ticket_is_filled_with_bots_after_its_wait(deployment: Deploymen
     assert matched.mode == pb.MATCH_MODE_CASUAL and not summary.rated
 
 
+async def test_a_queued_player_who_walks_away_does_not_stall_the_match(
+    deployment: Deployment,
+) -> None:
+    """A trial's rated match stood still for good once one player closed the tab:
+    queued matches had no clock. Now each decision has one, the server plays the
+    absent seat's moves, and after a few in a row a bot takes the seat over."""
+    server = await deployment.start(queue_decision_s=0.2, queue_handover_after=2)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    spec = _spec(rated=True, fill_after_s=0, seats=2)
+    matched = await _until_matched(stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada))
+    summary = (await server.servicer.service.get(Caller(), matched.match_id)).summary
+    assert summary.time_control is not None
+    assert summary.time_control["decision_ms"] == 200
+
+    async def taken_over() -> bool:  # Ada never moves
+        seats = (await server.servicer.service.get(Caller(), matched.match_id)).summary.seats
+        return seats[matched.seat].takeover_strategy == "greedy"
+
+    await _eventually(taken_over, "the absent player's seat handed to a bot")
+
+
 # ---------------------------------------------------------------- one ticket per player
 async def test_one_ticket_per_player_and_game_resumed_by_id_and_cancelled_by_closing(
     deployment: Deployment,

@@ -35,6 +35,7 @@ from senet.games import get_game
 from senet.games.errors import GameError, InvalidOptionsError
 from senet.service import errors, ratings
 from senet.service.cancellation import stop_if_cancelled
+from senet.service.clocks import TimeControl
 from senet.service.identity import Identity, bot_subject
 from senet.service.logs import RateLimitedLog
 from senet.service.matches import Caller, MatchService
@@ -370,6 +371,21 @@ class Matchmaker:
         self.wake()
         return made
 
+    def time_control(self) -> TimeControl | None:
+        """A queued match's clock: its players chose no opponent and may not wait
+        for one who walked away, so every decision has a deadline (the server
+        plays the seat's move past it, and after a few in a row hands the seat
+        to a bot); None when the operator turned it off."""
+        decision_ms = round(self.settings.queue_decision_s * 1000)
+        if decision_ms <= 0:
+            return None
+        return TimeControl(
+            decision_ms=decision_ms,
+            timeout_policy="bot_move",
+            handover_after=self.settings.queue_handover_after,
+            handover_strategy=self.settings.bot_fill_strategy,
+        )
+
     async def place(self, group: Group) -> bool:
         """Make the group's match and claim its tickets; False when another pass
         placed one of them first (the match made here then expires unjoined)."""
@@ -383,6 +399,7 @@ class Matchmaker:
             first.options,
             plans,
             None,
+            time_control=self.time_control(),
             request_id=f"queue-{digest}",
             rated=first.rated,
         )

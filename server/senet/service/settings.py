@@ -92,6 +92,11 @@ class Settings:
         settle_interval_s: How often each replica settles the queued matches
             that ended (ratings, queue locks).
         bot_fill_strategy: The bot strategy that fills a queued match's empty seats.
+        queue_decision_s: Each decision's clock in a queued match: past it the
+            server plays the seat's move (a seeded random one), so a player who
+            walks away never stalls the others (0: no clock).
+        queue_handover_after: Timeouts in a row after which a queued match's
+            seat is handed to the bot-fill strategy for good (0: never).
         ladder_interval_s: How often each replica schedules and settles the
             ladders, head-to-head tests and tournaments.
         ladder_max_in_flight: The most matches one ladder may have in flight
@@ -158,6 +163,8 @@ class Settings:
     no_show_s: float = 30.0
     settle_interval_s: float = 1.0
     bot_fill_strategy: str = "greedy"
+    queue_decision_s: float = 120.0
+    queue_handover_after: int = 3
     ladder_interval_s: float = 0.5
     ladder_max_in_flight: int = 8
     ladder_presence_s: float = 60.0
