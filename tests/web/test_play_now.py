@@ -69,6 +69,24 @@ async def test_a_guest_plays_now_is_matched_with_bots_and_takes_the_seat(
     assert (await web.get(f"/matches/{matched['match']}/play")).status_code == 200
 
 
+async def test_a_browser_keeps_its_guest_from_match_to_match(web: httpx.AsyncClient) -> None:
+    """A trial's every Play now press made a new guest: its rating and results were
+    gone at the next match, and the leaderboard grew a row of "Alice"s."""
+    headers = await _csrf(web)
+    first = (await web.post("/play-now/identity", json={"name": "Alice"}, headers=headers)).json()
+    assert first["kept"] is False
+    again = await web.post("/play-now/identity", json={"name": "Alice"}, headers=headers)
+    assert again.json() == {"subject": first["subject"], "kept": True}
+    assert "set-cookie" not in again.headers or IDENTITY_COOKIE not in again.headers["set-cookie"]
+    # The form offers the name this browser plays as.
+    assert (
+        "id='queue-name' maxlength='32' required value='Alice'" in (await web.get("/play-now")).text
+    )
+    # Another name is another guest (a guest's name is its identity's).
+    other = (await web.post("/play-now/identity", json={"name": "Bea"}, headers=headers)).json()
+    assert other["kept"] is False and other["subject"] != first["subject"]
+
+
 async def test_queue_problems_come_as_sentences(web: httpx.AsyncClient) -> None:
     stream = await web.get("/play-now/events", params={"game": "pebbles"})  # no identity
     (problem, end) = _events(stream.text)

@@ -32,6 +32,7 @@ from senet.web.security import (
     csrf_ok,
     csrf_token,
     keep_cookie,
+    played_name,
     remember_seat,
     set_seat_cookie,
 )
@@ -58,8 +59,9 @@ def _json_error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status)
 
 
-def play_now_page(games: list[games_pb2.GameInfo], csrf: str) -> str:
-    """The Play now form and the live wait beside it."""
+def play_now_page(games: list[games_pb2.GameInfo], csrf: str, name: str = "") -> str:
+    """The Play now form and the live wait beside it (``name``: the guest this
+    browser plays as, or the name it last played under)."""
     game_options = "".join(
         f"<option value='{escape(g.id, quote=True)}' data-min='{g.min_seats}' "
         f"data-max='{g.max_seats}'>{escape(g.name)} ({g.min_seats}-{g.max_seats} players)</option>"
@@ -73,7 +75,7 @@ def play_now_page(games: list[games_pb2.GameInfo], csrf: str) -> str:
         "<section class='play-now' aria-label='Play now'><h2>Play now</h2>"
         "<form id='queue-form'>"
         "<label><span>Your name</span> <input name='name' id='queue-name' maxlength='32' "
-        "required value='Guest'></label>"
+        f"required value='{escape(name or 'Guest', quote=True)}'></label>"
         "<label><span>Game</span> "
         f"<select name='game' id='queue-game'>{game_options}</select></label>"
         "<label><span>Fewest players</span> <input type='number' id='queue-min' name='min' "
@@ -187,15 +189,29 @@ def routes(web: WebClient) -> list[Route]:
     def identity(request: Request) -> str:
         return request.cookies.get(IDENTITY_COOKIE, "")
 
+    async def current_player(request: Request) -> pb.GetPlayerResponse | None:
+        """The player this browser's identity cookie stands for; None without a
+        cookie, or with one the server no longer accepts (expired, another key)."""
+        if not identity(request):
+            return None
+        try:
+            return await PlayerClient(web.senet, identity(request)).get_player()
+        except SenetRpcError:
+            return None
+
     async def play_now(request: Request) -> Response:
         try:
             games = await web.games()
         except SenetRpcError as error:
             return HTMLResponse(pages.page("Play now", escape(human(error)), ""), 503)
-        return HTMLResponse(play_now_page(games, csrf_token(request)))
+        me = await current_player(request)
+        name = me.display_name if me is not None else played_name(request)
+        return HTMLResponse(play_now_page(games, csrf_token(request), name[:32]))
 
     async def register(request: Request) -> Response:
-        """A guest identity for the name given, kept in an httpOnly cookie."""
+        """The guest identity to queue as, kept in an httpOnly cookie: the one this
+        browser holds when its name is the one given (so ratings and results
+        carry over from match to match), else a new guest of that name."""
         if not csrf_ok(request, request.headers.get(CSRF_HEADER)):
             return _json_error("missing or wrong CSRF token", 403)
         try:
@@ -203,12 +219,16 @@ def routes(web: WebClient) -> list[Route]:
             name = str(body["name"]).strip()[:32]
         except (ValueError, KeyError, TypeError):
             return _json_error("send JSON with a name", 400)
+        name = name or "Guest"
+        me = await current_player(request)
+        if me is not None and me.display_name == name:
+            return JSONResponse({"subject": me.subject, "kept": True})
         players = PlayerClient(web.senet)
         try:
-            guest = await players.register_guest(name or "Guest")
+            guest = await players.register_guest(name)
         except SenetRpcError as error:
             return _json_error(human(error), 400)
-        response = JSONResponse({"subject": guest.subject})
+        response = JSONResponse({"subject": guest.subject, "kept": False})
         keep_cookie(response, IDENTITY_COOKIE, guest.identity_token, days=30, secure=secure)
         return response
 
