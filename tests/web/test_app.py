@@ -410,6 +410,18 @@ def test_refusals_read_as_sentences_without_reason_codes() -> None:
     illegal = human(refused("ILLEGAL_ACTION", "unknown action 'zz9'"))
     assert illegal == "Not accepted: Unknown action 'zz9'"
     assert "_" not in human(refused("SOMETHING_NEW", "something new"))
+    # A trial's name with a zero-width space read "Display_name must be 1-32
+    # printable characters": the field's name, and a length problem it did not have.
+    name = SenetRpcError(
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "MALFORMED_REQUEST",
+        "display_name must be 1-32 printable characters",
+        {"field": "display_name", "limit": "32", "size": "4"},
+    )
+    assert human(name) == (
+        "A name has 1 to 32 characters: letters, digits, spaces and signs, with no "
+        "invisible or control characters."
+    )
 
 
 def test_the_final_scores_show_the_servers_places_where_a_resigned_seat_is_last() -> None:

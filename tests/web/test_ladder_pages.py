@@ -206,9 +206,11 @@ async def test_ladder_bot_and_tournament_pages(server: str, web: httpx.AsyncClie
     assert "aria-current=page>ladder at 2 seats" in board
     assert "Nobody is ranked yet" in (await web.get(f"/leaderboard?game={GAME}")).text
     ladder_3 = (await web.get(f"/leaderboard?game={GAME}&seats=3")).text
-    assert "Nobody is ranked on this ladder yet" in ladder_3
+    # No ladder runs at 3 seats: the page points at the ladders, not at a 404.
+    assert "No bot is ranked at 3 seats yet" in ladder_3 and "href='/ladders'" in ladder_3
+    assert f"/ladders/{GAME}-3'" not in ladder_3
     profile = (await web.get("/player", params={"subject": bots[0].subject})).text
-    assert f"{GAME}-2</a> (ladder)" in profile
+    assert f"<a href='/ladders/{GAME}-2'>Pebbles, bot ladder</a>" in profile
     assert (await web.get("/ladders/nope-2")).status_code == 404
     assert (await web.get("/bots/" + "0" * 20)).status_code == 404
     tour_page = await web.get(f"/tournaments/{created.tournament_id}")

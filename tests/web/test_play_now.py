@@ -108,3 +108,11 @@ async def test_the_leaderboard_and_player_pages(web: httpx.AsyncClient) -> None:
     mine = await web.get("/player", params={"subject": made["subject"]})
     assert mine.status_code == 200 and "<h2>Ada</h2>" in mine.text
     assert (await web.get("/player", params={"subject": "nobody"})).status_code == 404
+
+
+async def test_my_page_from_a_new_browser_says_how_it_starts(web: httpx.AsyncClient) -> None:
+    """A trial opened /player without an identity: 'This call needs an identity
+    token (x-senet-identity)'."""
+    page = await web.get("/player")
+    assert page.status_code == 404 and "first match from" in page.text
+    assert "x-senet-identity" not in page.text

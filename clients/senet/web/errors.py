@@ -27,6 +27,14 @@ SENTENCES: dict[str, str] = {
     "QUOTA_EXCEEDED": "You have done that too often for now: wait a minute and try again.",
     "REMATCH_STARTED": "Your rematch has started: play it on its page (or resign there).",
 }
+#: What a page says for a malformed field a person typed (``MALFORMED_REQUEST``
+#: with the field in its facts), formatted with the facts (``limit``).
+FIELD_SENTENCES: dict[str, str] = {
+    "display_name": (
+        "A name has 1 to {limit} characters: letters, digits, spaces and signs, "
+        "with no invisible or control characters."
+    ),
+}
 #: Refusals whose server message names the problem with the input (keep it, reworded).
 _ABOUT_THE_ACTION = frozenset({"ILLEGAL_ACTION", "MALFORMED_ACTION", "INVALID_OPTIONS"})
 
@@ -39,6 +47,9 @@ def human(error: BaseException, server: str = "") -> str:
         sentence = SENTENCES.get(error.reason)
         if sentence is not None:
             return sentence
+        field = FIELD_SENTENCES.get(error.facts.get("field", ""))
+        if error.reason == "MALFORMED_REQUEST" and field is not None:
+            return field.format(limit=error.facts.get("limit", "40"))
     return for_people(error, server)
 
 

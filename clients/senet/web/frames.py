@@ -262,6 +262,8 @@ def frame(
         # A rematch's finished match: while the rematch waits, the page looks
         # there for a player who declined it.
         "rematch_of": summary.rematch_of,
+        # A rated match's rematch is casual: its player is told before asking.
+        "rated": summary.rated,
         # Every other player resigned: the viewer places first, and leaving keeps it.
         "alone": ALONE if active and others_resigned(summary, viewer) else "",
     }

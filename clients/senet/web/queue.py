@@ -11,7 +11,7 @@ token in the match's seat cookie before sending the person to the play page.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from html import escape
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
@@ -95,6 +95,15 @@ def play_now_page(games: list[games_pb2.GameInfo], csrf: str, name: str = "") ->
     return pages.page("Play now", main, csrf, "queue")
 
 
+#: What the numbers mean, beside every table of ratings.
+RATING_NOTE = (
+    "<p class='muted'>A rating is a cautious estimate of strength: the skill estimate "
+    "(mu) less three times its uncertainty (sigma). Everyone starts at 0 (mu 25, sigma "
+    "8.33); results move mu and shrink sigma, so a newcomer's first loss can take the "
+    "rating below 0, and steady results raise it.</p>"
+)
+
+
 def _rating_cells(rating: pb.Rating) -> str:
     return f"<td>{rating.conservative:.2f}</td><td>{rating.mu:.2f}</td><td>{rating.sigma:.2f}</td>"
 
@@ -132,16 +141,16 @@ def leaderboard_page(
         for e in entries
     )
     empty = (
-        f"<p>Nobody is ranked on this ladder yet: see <a href='/ladders/{quote(game_id)}-{seats}'>"
-        "the ladder</a>.</p>"
+        f"<p>No bot is ranked at {seats} seats yet: bots are rated by the bot ladders "
+        "(<a href='/ladders'>the ladders</a>).</p>"
         if seats
         else "<p>Nobody is ranked yet: rated matches come from "
         "<a href='/play-now'>Play now</a>.</p>"
     )
     table = (
         "<table class='leaderboard'><thead><tr><th>#</th><th>player</th>"
-        "<th>rating (mu - 3 sigma)</th><th>mu</th><th>sigma</th><th>matches</th></tr></thead>"
-        f"<tbody>{rows}</tbody></table>"
+        "<th>rating</th><th>mu</th><th>sigma</th><th>matches</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>{RATING_NOTE}"
         if entries
         else empty
     )
@@ -152,30 +161,43 @@ def leaderboard_page(
     return pages.page("Leaderboard", main, csrf, "leaderboard")
 
 
-def _rated_where(game_id: str, ladder_id: str) -> str:
-    """A rating's pool as a link: the game's matchmaking board, or a ladder's."""
+def _rated_where(game_id: str, ladder_id: str, names: Mapping[str, str]) -> str:
+    """A rating's pool as a link: the game's matchmaking board, or a ladder's
+    (``names``: game names by id)."""
+    name = names.get(game_id, game_id)
     if ladder_id:
-        return f"<a href='/ladders/{quote(ladder_id)}'>{escape(ladder_id)}</a> (ladder)"
-    return f"<a href='/leaderboard?game={quote(game_id)}'>{escape(game_id)}</a>"
+        return f"<a href='/ladders/{quote(ladder_id)}'>{escape(name)}, bot ladder</a>"
+    return f"<a href='/leaderboard?game={quote(game_id)}'>{escape(name)}</a>"
 
 
-def player_page(player: pb.GetPlayerResponse, csrf: str) -> str:
-    ratings = "".join(
-        f"<tr><td>{_rated_where(r.game_id, r.ladder_id)}</td>"
-        f"{_rating_cells(r.rating)}<td>{r.matches}</td></tr>"
-        for r in player.ratings
+def player_page(
+    player: pb.GetPlayerResponse, csrf: str, names: Mapping[str, str] | None = None
+) -> str:
+    """A player's ratings and recent rated results (``names``: game names by id)."""
+    names = names or {}
+    ratings = (
+        "".join(
+            f"<tr><td>{_rated_where(r.game_id, r.ladder_id, names)}</td>"
+            f"{_rating_cells(r.rating)}<td>{r.matches}</td></tr>"
+            for r in player.ratings
+        )
+        or "<tr><td colspan='5'>No rated match yet.</td></tr>"
     )
-    recent = "".join(
-        f"<tr><td>{_rated_where(r.game_id, r.ladder_id)}</td><td>{r.place} of {r.seat_count}</td>"
-        f"<td>{r.delta:+.2f}</td><td><a href='/matches/{quote(r.match_id)}/replay'>replay</a>"
-        "</td></tr>"
-        for r in player.recent
+    recent = (
+        "".join(
+            f"<tr><td>{_rated_where(r.game_id, r.ladder_id, names)}</td>"
+            f"<td>{r.place} of {r.seat_count}</td>"
+            f"<td>{r.delta:+.2f}</td><td><a href='/matches/{quote(r.match_id)}/replay'>replay</a>"
+            "</td></tr>"
+            for r in player.recent
+        )
+        or "<tr><td colspan='4'>None yet.</td></tr>"
     )
     main = (
         f"<section aria-label='Player'><h2>{escape(player.display_name)}</h2>"
         "<table class='ratings'><thead><tr><th>game</th><th>rating</th><th>mu</th>"
         f"<th>sigma</th><th>matches</th></tr></thead><tbody>{ratings}</tbody></table>"
-        "<h3>Recent rated matches</h3><table class='recent'><thead><tr><th>game</th>"
+        f"{RATING_NOTE}<h3>Recent rated matches</h3><table class='results'><thead><tr><th>game</th>"
         "<th>place</th><th>rating change</th><th></th></tr></thead>"
         f"<tbody>{recent}</tbody></table></section>"
     )
@@ -309,11 +331,18 @@ def routes(web: WebClient) -> list[Route]:
 
     async def player(request: Request) -> Response:
         subject = request.query_params.get("subject", "")[:160]
+        if not subject and not identity(request):  # "my page", from a new browser
+            text = (
+                "<p>This browser has not played as anyone yet: your page starts with "
+                "your first match from <a href='/play-now'>Play now</a>.</p>"
+            )
+            return HTMLResponse(pages.page("Player", text, csrf_token(request)), 404)
         try:
             found = await PlayerClient(web.senet, identity(request)).get_player(subject)
+            names = {game.id: game.name for game in await web.games()}
         except SenetRpcError as error:
             return HTMLResponse(pages.page("Player", escape(human(error)), ""), 404)
-        return HTMLResponse(player_page(found, csrf_token(request)))
+        return HTMLResponse(player_page(found, csrf_token(request), names))
 
     return [
         Route("/play-now", play_now),

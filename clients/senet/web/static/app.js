@@ -275,7 +275,7 @@
         : started
           ? "The server plays your seat out; you are ranked last."
           : "Your seat opens again for someone else.";
-      if (frame.status === "finished") offerRematch();
+      if (frame.status === "finished") offerRematch(frame.rated);
       else if (!started && frame.rematch_of) watchForDecline(frame.rematch_of);
       else if (started && rematchPoll !== null) {
         clearInterval(rematchPoll); // the rematch started: nobody can decline it now
@@ -437,8 +437,13 @@
   // Once someone declined, the page says so for good: a look still on its way
   // when the decline came back must not put the offer back.
   let declined = false;
-  function offerRematch() {
+  function offerRematch(rated) {
     $("rematch-panel").hidden = false;
+    if (rated && rematchPoll === null) {
+      // Ratings come from the queue's pairings only: say so before anyone asks.
+      $("rematch-note").textContent =
+        "The same table again, every seat moved on by one. A rematch is not rated: Play now for a rated match.";
+    }
     if (rematchPoll === null) {
       lookForRematch();
       rematchPoll = setInterval(lookForRematch, 3000);

@@ -56,6 +56,12 @@
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const fewest = Number($("queue-min").value || 0);
+    const most = Number($("queue-max").value || 0);
+    if (fewest && most && fewest > most) {
+      say("Fewest players cannot be more than most players.");
+      return;
+    }
     $("queue-go").disabled = true;
     say("Joining the queue…");
     try {
