@@ -116,3 +116,14 @@ async def test_my_page_from_a_new_browser_says_how_it_starts(web: httpx.AsyncCli
     page = await web.get("/player")
     assert page.status_code == 404 and "first match from" in page.text
     assert "x-senet-identity" not in page.text
+
+
+async def test_a_rated_result_is_told_once_settled_and_to_its_player_only(
+    web: httpx.AsyncClient,
+) -> None:
+    """A trial's result page never showed the rating change. The page asks
+    /matches/<id>/rating after the end; nobody else's browser learns it."""
+    assert (await web.get("/matches/0123456789abcdef/rating")).json() == {"settled": False}
+    headers = await _csrf(web)
+    await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)
+    assert (await web.get("/matches/0123456789abcdef/rating")).json() == {"settled": False}

@@ -344,7 +344,27 @@ def routes(web: WebClient) -> list[Route]:
             return HTMLResponse(pages.page("Player", escape(human(error)), ""), 404)
         return HTMLResponse(player_page(found, csrf_token(request), names))
 
+    async def rating(request: Request) -> Response:
+        """What a finished rated match did to this browser's player's rating, once
+        settled (a second or so after the end): ``{"settled": false}`` until then,
+        and for a browser whose player did not play it."""
+        match_id = str(request.path_params["match_id"])[:64]
+        me = await current_player(request)
+        found = next((r for r in me.recent if r.match_id == match_id), None) if me else None
+        if found is None:
+            return JSONResponse({"settled": False})
+        return JSONResponse(
+            {
+                "settled": True,
+                "rating": round(found.rating.conservative, 2),
+                "delta": round(found.delta, 2),
+                "place": found.place,
+                "seats": found.seat_count,
+            }
+        )
+
     return [
+        Route("/matches/{match_id}/rating", rating),
         Route("/play-now", play_now),
         Route("/play-now/identity", register, methods=["POST"]),
         Route("/play-now/events", events),

@@ -276,6 +276,7 @@
           ? "The server plays your seat out; you are ranked last."
           : "Your seat opens again for someone else.";
       if (frame.status === "finished") offerRematch(frame.rated);
+      if (frame.status === "finished" && frame.rated && frame.viewer !== null) showRating();
       else if (!started && frame.rematch_of) watchForDecline(frame.rematch_of);
       else if (started && rematchPoll !== null) {
         clearInterval(rematchPoll); // the rematch started: nobody can decline it now
@@ -437,6 +438,31 @@
   // Once someone declined, the page says so for good: a look still on its way
   // when the decline came back must not put the offer back.
   let declined = false;
+  // A rated match's result settles into ratings a moment after its end: a few
+  // looks for it, then the change, the player's page and the way to another match.
+  let ratingAsked = false;
+  async function showRating() {
+    if (ratingAsked) return;
+    ratingAsked = true;
+    for (let look = 0; look < 10; look++) {
+      const response = await fetch(`/matches/${matchId}/rating`, { credentials: "same-origin" });
+      const answer = response.ok ? await response.json() : { settled: false };
+      if (answer.settled) {
+        const sign = answer.delta >= 0 ? "+" : "−";
+        const note = $("rating");
+        note.textContent = `Your rating: ${answer.rating.toFixed(2)} (${sign}${Math.abs(answer.delta).toFixed(2)} for place ${answer.place} of ${answer.seats}). `;
+        for (const [href, words] of [["/player", "Your page"], ["/play-now", "Play now again"]]) {
+          const link = document.createElement("a");
+          link.href = href;
+          link.textContent = words;
+          note.append(link, " ");
+        }
+        note.hidden = false;
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+  }
   function offerRematch(rated) {
     $("rematch-panel").hidden = false;
     if (rated && rematchPoll === null) {
