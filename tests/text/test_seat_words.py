@@ -28,7 +28,7 @@ def test_each_kind_of_seat_in_a_few_words() -> None:
         match_pb2.SeatInfo(seat=6, display_name="Di", claimed=True, resigned=True),
     )
     assert seat_words(seats) == (
-        "Ada, open, bot greedy, bot AlphaMyk, Bob (kept), Cy, Di (resigned)"
+        "Ada, open, bot greedy, bot AlphaMyk, Bob (reserved), Cy, Di (resigned)"
     )
 
 

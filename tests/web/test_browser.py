@@ -413,11 +413,18 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
             "You declined the rematch. It will not start."
         )
         assert not bobs.locator("#rematch").is_visible()
-        anns.wait_for_selector("#rematch-note:has-text('Bob declined')", timeout=MATCH_WAIT_MS)
+        anns.wait_for_selector("#headline:has-text('Bob declined')", timeout=MATCH_WAIT_MS)
         anns.screenshot(path=str(screenshots / "rematch-declined.png"), full_page=True)
-        assert anns.locator("#rematch-note").inner_text() == (
-            "Bob declined the rematch. It will not start."
+        assert anns.locator("#headline").inner_text() == (
+            "Bob declined the rematch. The rematch will not start."
         )
+        # Said once (a trial read it twice), with the ways on instead: the result
+        # of the match it followed, another match, the lobby.
+        assert anns.locator("#rematch-note").inner_text().split() == [
+            "Back", "to", "the", "result", "Play", "now", "Lobby",
+        ]  # fmt: skip
+        back = anns.locator("#rematch-note a").first.get_attribute("href")
+        assert back == f"/matches/{ann.match_id}/play"
         assert anns.locator("#leave").inner_text() == "Leave"
         assert anns.locator("#leave-note").inner_text() == "The rematch will not start."
         assert anns.errors == [] and bobs.errors == [] and anns_finished.errors == []

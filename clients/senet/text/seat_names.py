@@ -53,7 +53,7 @@ def bot_words(info: match_pb2.SeatInfo, *, named: bool = True) -> str:
 
 
 def seat_kind_words(info: match_pb2.SeatInfo) -> str:
-    """What plays a seat now, in a word or two: ``person``, ``open``, ``kept``,
+    """What plays a seat now, in a word or two: ``person``, ``open``, ``reserved``,
     ``bot greedy``; ``resigned`` once its player resigned (the server plays it out,
     ranked last), ``bot random (took over)`` once a bot took it over for good."""
     if info.kind == match_pb2.SEAT_KIND_BOT:
@@ -62,7 +62,7 @@ def seat_kind_words(info: match_pb2.SeatInfo) -> str:
         return "resigned"
     if info.takeover_strategy:
         return f"bot {info.takeover_strategy} (took over)"
-    return "person" if info.claimed else "kept" if info.kept else "open"
+    return "person" if info.claimed else "reserved" if info.kept else "open"
 
 
 def left_mark(info: match_pb2.SeatInfo) -> str:
@@ -77,7 +77,7 @@ def left_mark(info: match_pb2.SeatInfo) -> str:
 
 def seat_words(listing: match_service_pb2.MatchListing) -> str:
     """A listed match's seats in a few words: ``Ada, open, bot greedy``; a rematch's
-    seat kept for its player ``Bob (kept)`` until they take it."""
+    seat kept for its player ``Bob (reserved)`` until they take it."""
     words = []
     for seat in listing.seats:
         if seat.kind == match_pb2.SEAT_KIND_BOT:
@@ -86,7 +86,7 @@ def seat_words(listing: match_service_pb2.MatchListing) -> str:
             name = seat.display_name or "person"
             words.append(f"{name} (resigned)" if seat.resigned else name)
         elif seat.kept:
-            words.append(f"{seat.display_name} (kept)")
+            words.append(f"{seat.display_name} (reserved)")
         else:
             words.append("open")
     return ", ".join(words)

@@ -517,6 +517,15 @@
       if (!answer.declined) return;
       showDeclined(answer.declined);
       $("headline").textContent = `${answer.declined} The rematch will not start.`;
+      // The headline says who declined: the panel offers the ways on instead.
+      const note = $("rematch-note");
+      note.textContent = "";
+      for (const [href, words] of [[`/matches/${finishedId}/play`, "Back to the result"], ["/play-now", "Play now"], ["/", "Lobby"]]) {
+        const link = document.createElement("a");
+        link.href = href;
+        link.textContent = words;
+        note.append(link, " ");
+      }
       // Nobody will take this seat: leaving only closes the page's part in it.
       $("leave").textContent = "Leave";
       $("leave-note").textContent = "The rematch will not start.";
