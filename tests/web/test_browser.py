@@ -432,6 +432,43 @@ def test_players_decline_a_rematch_and_a_waiting_player_is_told(
         servers.close()  # stops both servers
 
 
+def test_a_player_whose_every_opponent_resigned_is_told_where_they_look(
+    tmp_path: Path, new_page: Callable[[dict[str, int]], Any], screenshots: Path
+) -> None:
+    """A trial's opponent resigned: the headline still read "Your turn." and the
+    news sat in small print beside the Leave button. The notice says it now."""
+    ports: list[int] = []
+    servers = serve_web(tmp_path, [], before_web=ports.append)
+    web_url = next(servers)
+    try:
+        address = f"127.0.0.1:{ports[0]}"
+        ann, bob = _outside(_two_seated(address))
+        anns = _seated_page(new_page(DESKTOP), web_url, ann)
+        _outside(_leave(address, bob))
+        # The news comes with the next move (a leave commits nothing).
+        while wait_for_turn(anns) and anns.locator("#notice").is_hidden():
+            anns.locator("#actions button.action:not([disabled])").first.click()
+            anns.wait_for_timeout(300)
+        notice = anns.locator("#notice")
+        assert notice.is_visible() and "Every other player resigned" in notice.inner_text()
+        anns.screenshot(path=str(screenshots / "alone-notice.png"), full_page=True)
+        assert anns.errors == []
+    finally:
+        servers.close()
+
+
+async def _two_seated(address: str) -> tuple[SeatClient, SeatClient]:
+    """A started two-player Mykerinos match of Ann and Bob."""
+    async with SenetClient(address) as client:
+        match_id = await client.create_match("mykerinos", 2)
+        return await client.join(match_id, "Ann"), await client.join(match_id, "Bob")
+
+
+async def _leave(address: str, seat: SeatClient) -> None:
+    async with SenetClient(address) as client:
+        await client.seat(seat.match_id, seat.seat, seat.token).leave()
+
+
 def _seated_page(page: Any, web_url: str, seat: SeatClient) -> Any:
     """``page`` opened on the play page of ``seat``'s match, holding its seat cookie
     (as the browser of the player who joined there would)."""

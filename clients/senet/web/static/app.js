@@ -267,6 +267,11 @@
       $("leave-panel").hidden = frame.status !== "active";
       // Before the start a leave reopens the seat; after it, the seat resigns.
       started = frame.started !== false;
+      if (frame.alone && !alone) {
+        // Every other player resigned: said where the player looks, once.
+        $("notice").textContent = frame.alone;
+        $("notice").hidden = false;
+      }
       alone = Boolean(frame.alone);
       $("leave").textContent = started && !alone ? "Resign and leave" : "Leave";
       // Every other player resigned: leaving keeps this player's first place.
@@ -275,8 +280,8 @@
         : started
           ? "The server plays your seat out; you are ranked last."
           : "Your seat opens again for someone else.";
-      if (frame.status === "finished") offerRematch(frame.rated);
       if (frame.status === "finished" && frame.rated && frame.viewer !== null) showRating();
+      if (frame.status === "finished") offerRematch(frame.rated);
       else if (!started && frame.rematch_of) watchForDecline(frame.rematch_of);
       else if (started && rematchPoll !== null) {
         clearInterval(rematchPoll); // the rematch started: nobody can decline it now
