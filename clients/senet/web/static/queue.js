@@ -89,7 +89,14 @@
         return;
       }
       const found = p.stage === "players_found" ? `, ${p.found} players found` : "";
-      say(`Waiting for players: ${Math.round(p.waited)} s${found}.`);
+      // What the wait leads to: bots at the chosen time, or people only.
+      const fill = Number($("queue-bots").value);
+      const then = fill < 0
+        ? " Only people: the match starts when enough have queued."
+        : p.waited < fill
+          ? ` Bots take the empty seats at ${fill} s.`
+          : " Bots are taking the empty seats.";
+      say(`Waiting for players: ${Math.round(p.waited)} s${found}.${then}`);
     });
     stream.addEventListener("problem", (event) => stop(JSON.parse(event.data).message));
     stream.addEventListener("end", () => {
