@@ -141,7 +141,7 @@ async def test_the_index_of_a_server_without_ladders_says_how_to_start_one(
     assert index.status_code == 200 and "No ladder runs here yet" in index.text
     assert "senet ladder start" in index.text
     # Every page's top bar leads to the index.
-    assert '<a href="/ladders">Ladders</a>' in (await web.get("/leaderboard")).text
+    assert "<a href='/ladders'>Ladders</a>" in (await web.get("/leaderboard")).text
 
 
 @pytest.mark.slow
@@ -181,7 +181,8 @@ async def test_ladder_bot_and_tournament_pages(server: str, web: httpx.AsyncClie
             await asyncio.sleep(0.1)
         await ladder.StartLadder(lpb.StartLadderRequest(spec=lpb.LadderSpec(game_id=GAME)))
     index = await web.get("/ladders")
-    assert index.status_code == 200 and '<a href="/ladders">Ladders</a>' in index.text
+    # The header marks the page it is on.
+    assert index.status_code == 200 and "<a href='/ladders' aria-current=page>Ladders" in index.text
     assert f"<a href='/ladders/{GAME}-2'>{GAME}-2</a>" in index.text
     assert "paused" in index.text  # the ladder was paused above
     assert "alpha" in index.text or "beta" in index.text  # its leader

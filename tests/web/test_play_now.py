@@ -67,6 +67,12 @@ async def test_a_guest_plays_now_is_matched_with_bots_and_takes_the_seat(
     seat_cookie = claimed.headers["set-cookie"]
     assert seat_cookie.startswith(f"senet_seat_{matched['match']}=") and "HttpOnly" in seat_cookie
     assert (await web.get(f"/matches/{matched['match']}/play")).status_code == 200
+    # Back on Play now, the match being played comes first (a trial could queue
+    # a second match over it, with no word of the first).
+    again = (await web.get("/play-now")).text
+    assert again.index(matched["match"]) < again.index("id='queue-form'")
+    assert f"href='/matches/{matched['match']}/play'>resume" in again
+    assert "aria-current=page>Play now" in again
 
 
 async def test_a_browser_keeps_its_guest_from_match_to_match(web: httpx.AsyncClient) -> None:

@@ -93,6 +93,23 @@ class WebClient:
             self._games = await self.senet.list_games()
         return self._games
 
+    async def held_matches(self, request: Request) -> list[pages.HeldSeat]:
+        """The matches this browser holds a seat in that the server still knows."""
+        held = held_seats(request)
+
+        async def summary(match_id: str) -> match_pb2.MatchSummary | None:
+            try:
+                return (await self.senet.get(match_id)).match
+            except SenetRpcError:
+                return None
+
+        summaries = await asyncio.gather(*(summary(match_id) for match_id in held))
+        return [
+            pages.HeldSeat(found, seat)
+            for found, seat in zip(summaries, held.values(), strict=True)
+            if found is not None
+        ]
+
     async def close(self) -> None:
         if self.client is not None:
             await self.client.close()
@@ -207,30 +224,13 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
     ladder_pages = LadderPages(web.settings)
     secure = web.settings.secure_cookies
 
-    async def held_matches(request: Request) -> list[pages.HeldSeat]:
-        """The matches this browser holds a seat in that the server still knows."""
-        held = held_seats(request)
-
-        async def summary(match_id: str) -> match_pb2.MatchSummary | None:
-            try:
-                return (await web.senet.get(match_id)).match
-            except SenetRpcError:
-                return None
-
-        summaries = await asyncio.gather(*(summary(match_id) for match_id in held))
-        return [
-            pages.HeldSeat(found, seat)
-            for found, seat in zip(summaries, held.values(), strict=True)
-            if found is not None
-        ]
-
     async def lobby(request: Request, problem: str = "", status: int = 200) -> Response:
         listings: list[match_service_pb2.MatchListing] = []
         mine: list[pages.HeldSeat] = []
         try:
             games = await web.games()
             listings = [m async for m in web.senet.list_matches(limit=LOBBY_MATCHES)]
-            mine = await held_matches(request)
+            mine = await web.held_matches(request)
         except SenetRpcError as error:
             games, problem = [], human(error, web.settings.server)
             status = 503 if status == 200 else status

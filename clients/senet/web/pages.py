@@ -58,13 +58,27 @@ def _template(name: str) -> Template:
     return Template(files("senet.web").joinpath("templates", name).read_text(encoding="utf-8"))
 
 
+#: The header's links: address, words, and the page kinds that are that page
+#: (``aria-current`` marks it, for screen readers and the eye alike).
+HEADER_LINKS: tuple[tuple[str, str, frozenset[str]], ...] = (
+    ("/play-now", "Play now", frozenset({"queue"})),
+    ("/leaderboard", "Leaderboard", frozenset({"leaderboard"})),
+    ("/ladders", "Ladders", frozenset({"ladder"})),
+)
+
+
 def page(title: str, main: str, csrf: str, page_kind: str = "lobby", match_id: str = "") -> str:
+    links = " ".join(
+        f"<a href='{href}'{' aria-current=page' if page_kind in kinds else ''}>{words}</a>"
+        for href, words, kinds in HEADER_LINKS
+    )
     return _template("page.html").substitute(
         title=escape(title),
         main=main,
         csrf=escape(csrf, quote=True),
         page=page_kind,
         match_id=escape(match_id, quote=True),
+        links=links,
     )
 
 

@@ -22,7 +22,7 @@ from starlette.routing import Route
 
 from senet.client.errors import SenetRpcError
 from senet.client.players import PlayerClient
-from senet.v1 import games_pb2
+from senet.v1 import games_pb2, match_pb2
 from senet.v1 import player_service_pb2 as pb
 from senet.web import pages
 from senet.web.errors import human
@@ -59,9 +59,12 @@ def _json_error(message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": message}, status)
 
 
-def play_now_page(games: list[games_pb2.GameInfo], csrf: str, name: str = "") -> str:
+def play_now_page(
+    games: list[games_pb2.GameInfo], csrf: str, name: str = "", before: str = ""
+) -> str:
     """The Play now form and the live wait beside it (``name``: the guest this
-    browser plays as, or the name it last played under)."""
+    browser plays as, or the name it last played under; ``before``: what comes
+    first, the matches this browser is still playing)."""
     game_options = "".join(
         f"<option value='{escape(g.id, quote=True)}' data-min='{g.min_seats}' "
         f"data-max='{g.max_seats}'>{escape(g.name)} ({g.min_seats}-{g.max_seats} players)</option>"
@@ -72,7 +75,7 @@ def play_now_page(games: list[games_pb2.GameInfo], csrf: str, name: str = "") ->
         for value, label in BOT_WAITS
     )
     main = (
-        "<section class='play-now' aria-label='Play now'><h2>Play now</h2>"
+        f"{before}<section class='play-now' aria-label='Play now'><h2>Play now</h2>"
         "<form id='queue-form'>"
         "<label><span>Your name</span> <input name='name' id='queue-name' maxlength='32' "
         f"required value='{escape(name or 'Guest', quote=True)}'></label>"
@@ -228,7 +231,14 @@ def routes(web: WebClient) -> list[Route]:
             return HTMLResponse(pages.page("Play now", escape(human(error)), ""), 503)
         me = await current_player(request)
         name = me.display_name if me is not None else played_name(request)
-        return HTMLResponse(play_now_page(games, csrf_token(request), name[:32]))
+        # A match this browser is still playing comes first: the way back to it.
+        playing = [
+            entry
+            for entry in await web.held_matches(request)
+            if entry.summary.status == match_pb2.MATCH_STATUS_ACTIVE
+        ]
+        before = pages.held_html(playing, games) if playing else ""
+        return HTMLResponse(play_now_page(games, csrf_token(request), name[:32], before))
 
     async def register(request: Request) -> Response:
         """The guest identity to queue as, kept in an httpOnly cookie: the one this
