@@ -70,7 +70,7 @@ async def test_a_guest_plays_now_is_matched_with_bots_and_takes_the_seat(
     # Back on Play now, the match being played comes first (a trial could queue
     # a second match over it, with no word of the first).
     again = (await web.get("/play-now")).text
-    assert again.index(matched["match"]) < again.index("id='queue-form'")
+    assert again.index(str(matched["match"])) < again.index("id='queue-form'")
     assert f"href='/matches/{matched['match']}/play'>resume" in again
     assert "aria-current=page>Play now" in again
 
@@ -133,3 +133,25 @@ async def test_a_rated_result_is_told_once_settled_and_to_its_player_only(
     headers = await _csrf(web)
     await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)
     assert (await web.get("/matches/0123456789abcdef/rating")).json() == {"settled": False}
+
+
+async def test_play_now_queues_with_the_game_options_chosen(
+    web: httpx.AsyncClient, server: str
+) -> None:
+    """A trial could not ask Play now for Mykerinos' quick game: the form offers
+    each game's options, and the ticket carries them."""
+    from senet.client import SenetClient
+
+    page = (await web.get("/play-now")).text
+    assert "class='queue-options' data-game='mykerinos'" in page and "opt:quick" in page
+    headers = await _csrf(web)
+    await web.post("/play-now/identity", json={"name": "Ada"}, headers=headers)
+    query: dict[str, str | int] = {
+        "game": "mykerinos", "min": 2, "max": 2, "rated": 0, "bots": 0, "opt:quick": "true",
+    }  # fmt: skip
+    events = _events((await web.get("/play-now/events", params=query)).text)
+    matched = events[-2][1]
+    assert matched["stage"] == "matched"
+    async with SenetClient(server) as client:
+        summary = (await client.get(str(matched["match"]))).match
+    assert summary.options["quick"].bool_value is True

@@ -173,14 +173,6 @@ def _refused(error: SenetRpcError) -> Response:
     return JSONResponse({"error": human(error), "reason": error.reason}, 409)
 
 
-def _option_value(spec: games_pb2.OptionSpec, raw: str) -> bool | int | str:
-    if spec.kind == games_pb2.OPTION_KIND_BOOL:
-        return raw == "true"
-    if spec.kind == games_pb2.OPTION_KIND_INT:
-        return int(raw)
-    return raw
-
-
 def _seat_plans(form: Form, count: int) -> tuple[list[match_pb2.SeatPlan], int | None]:
     """The seat plans the create form asks for, and the seat the person takes (if any)."""
     plans: list[match_pb2.SeatPlan] = []
@@ -267,7 +259,7 @@ def create_app(settings: WebSettings | None = None) -> Starlette:
             return await lobby(request, "Unknown game.", 400)
         try:
             options = {
-                spec.name: _option_value(spec, str(form.getlist(f"opt:{spec.name}")[-1]))
+                spec.name: pages.option_value(spec, str(form.getlist(f"opt:{spec.name}")[-1]))
                 for spec in game.options
                 if form.getlist(f"opt:{spec.name}")
             }

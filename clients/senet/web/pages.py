@@ -111,7 +111,20 @@ def _csrf_input(csrf: str) -> str:
     return f"<input type='hidden' name='{CSRF_FIELD}' value='{escape(csrf, quote=True)}'>"
 
 
-def _option_input(game_id: str, option: games_pb2.OptionSpec) -> str:
+def option_value(spec: games_pb2.OptionSpec, raw: str) -> bool | int | str:
+    """An option's value from its form field (:func:`option_input`'s).
+
+    Raises:
+        ValueError: a number field that holds no whole number.
+    """
+    if spec.kind == games_pb2.OPTION_KIND_BOOL:
+        return raw == "true"
+    if spec.kind == games_pb2.OPTION_KIND_INT:
+        return int(raw)
+    return raw
+
+
+def option_input(game_id: str, option: games_pb2.OptionSpec) -> str:
     field = f"opt:{option.name}"
     ident = escape(f"{game_id}-{option.name}", quote=True)
     # The description is what a person reads; the name stays in reach (hover) for
@@ -280,7 +293,7 @@ def lobby(
     player = escape(name or "Player", quote=True)
     forms = []
     for game in games:
-        options = "".join(_option_input(game.id, o) for o in game.options)
+        options = "".join(option_input(game.id, o) for o in game.options)
         seats = "".join(_seat_select(game, seat) for seat in range(game.max_seats))
         forms.append(
             f"<section class='game' aria-labelledby='game-{escape(game.id)}'>"

@@ -70,6 +70,16 @@ def play_now_page(
         f"data-max='{g.max_seats}'>{escape(g.name)} ({g.min_seats}-{g.max_seats} players)</option>"
         for g in games
     )
+    # Each game's options, the chosen game's shown (queue.js): tickets meet only
+    # with the same options, so the defaults are the usual choice.
+    options = "".join(
+        f"<fieldset class='queue-options' data-game='{escape(g.id, quote=True)}' hidden>"
+        f"<legend>{escape(g.name)} options (players queue with the same ones)</legend>"
+        + "".join(pages.option_input(g.id, option) for option in g.options)
+        + "</fieldset>"
+        for g in games
+        if g.options
+    )
     waits = "".join(
         f"<option value='{value}'{' selected' if value == 30 else ''}>{escape(label)}</option>"
         for value, label in BOT_WAITS
@@ -81,6 +91,7 @@ def play_now_page(
         f"required value='{escape(name or 'Guest', quote=True)}'></label>"
         "<label><span>Game</span> "
         f"<select name='game' id='queue-game'>{game_options}</select></label>"
+        f"<details class='queue-more'><summary>Game options</summary>{options}</details>"
         "<label><span>Fewest players</span> <input type='number' id='queue-min' name='min' "
         "min='1' value='2'></label>"
         "<label><span>Most players</span> <input type='number' id='queue-max' name='max' "
@@ -274,9 +285,22 @@ def routes(web: WebClient) -> list[Route]:
             try:
                 low = int(query.get("min", "0") or 0)
                 high = int(query.get("max", "0") or 0)
+                game_id = query.get("game", "")
+                specs = {
+                    spec.name: spec
+                    for game in await web.games()
+                    if game.id == game_id
+                    for spec in game.options
+                }
+                options = {
+                    name: pages.option_value(specs[name], query.get(f"opt:{name}", ""))
+                    for name in specs
+                    if f"opt:{name}" in query
+                }
                 async for progress in players.find_match(
-                    query.get("game", ""),
+                    game_id,
                     seats=(low, high),
+                    options=options,
                     rated=query.get("rated") == "1",
                     bot_fill_after_s=None if bots < 0 else float(bots),
                 ):
@@ -293,7 +317,9 @@ def routes(web: WebClient) -> list[Route]:
             except SenetRpcError as error:
                 yield sse("problem", {"message": human(error)})
             except ValueError:
-                yield sse("problem", {"message": "The seat counts must be numbers."})
+                yield sse(
+                    "problem", {"message": "The seat counts and number options must be numbers."}
+                )
             yield sse("end", {})
 
         return StreamingResponse(

@@ -12,6 +12,13 @@
   const game = $("queue-game");
   let stream = null;
 
+  // Only the chosen game's options show.
+  function showOptions() {
+    for (const set of document.querySelectorAll(".queue-options")) {
+      set.hidden = set.dataset.game !== game.value;
+    }
+  }
+
   function seatBounds() {
     const chosen = game.selectedOptions[0];
     if (!chosen) return;
@@ -77,6 +84,14 @@
       rated: $("queue-rated").checked ? "1" : "0",
       bots: $("queue-bots").value,
     });
+    // The chosen game's options, as the lobby's form sends them.
+    const options = document.querySelector(`.queue-options[data-game="${game.value}"]`);
+    if (options) {
+      for (const field of options.querySelectorAll("input, select")) {
+        if (field.type === "hidden") continue;
+        query.set(field.name, field.type === "checkbox" ? String(field.checked) : field.value);
+      }
+    }
     stream = new EventSource(`/play-now/events?${query}`);
     cancel.hidden = false;
     stream.addEventListener("progress", (event) => {
@@ -106,5 +121,7 @@
 
   cancel.addEventListener("click", () => stop("Cancelled: you left the queue."));
   game.addEventListener("change", seatBounds);
+  game.addEventListener("change", showOptions);
   seatBounds();
+  showOptions();
 })();
