@@ -198,6 +198,12 @@ async def test_a_guest_name_must_be_printable_and_short() -> None:
     for bad in ("", "   ", "x" * 33, "a\nb"):
         with pytest.raises(errors.MalformedRequest):
             identities.issue_guest(bad)
+    # A trial stood on the leaderboard as "greedy bot", beside the real one.
+    for bot_like in ("greedy bot", "Random Bot", "mcts-bot", "BOT"):
+        with pytest.raises(errors.MalformedRequest, match="may not end in 'bot'"):
+            identities.issue_guest(bot_like)
+    for fine in ("Abbot", "Botticelli", "robot fan"):
+        assert identities.issue_guest(fine)[1].name == fine
 
 
 # ---------------------------------------------------------------- over gRPC

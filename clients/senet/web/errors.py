@@ -48,7 +48,9 @@ def human(error: BaseException, server: str = "") -> str:
         if sentence is not None:
             return sentence
         field = FIELD_SENTENCES.get(error.facts.get("field", ""))
-        if error.reason == "MALFORMED_REQUEST" and field is not None:
+        # The sentence is for a name's length and characters (the facts give its
+        # limit); any other refusal of the field says its own words.
+        if error.reason == "MALFORMED_REQUEST" and field is not None and "limit" in error.facts:
             return field.format(limit=error.facts.get("limit", "40"))
     return for_people(error, server)
 

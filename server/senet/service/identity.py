@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import secrets
 import time
 import uuid
@@ -62,6 +63,10 @@ class Identity:
 def bot_subject(strategy: str, version: str) -> str:
     """The identity of a bot strategy at a version, rated like any player."""
     return f"bot:{strategy}@{version}"
+
+
+#: A name that reads as a bot's (``greedy bot``, ``MCTS-Bot``): the last word "bot".
+_BOT_NAME = re.compile(r"(^|[\s_.-])bot$", re.IGNORECASE)
 
 
 def check_display_name(name: str) -> str:
@@ -121,8 +126,19 @@ class Identities:
             self._jwk_set = jwt.PyJWKSet.from_json(Path(source).read_text())
 
     def issue_guest(self, display_name: str) -> tuple[str, Identity, int]:
-        """A guest identity token for ``display_name``: (token, identity, expiry)."""
+        """A guest identity token for ``display_name``: (token, identity, expiry).
+
+        Raises:
+            MalformedRequest: a bad name, or one a bot is known by (``greedy bot``):
+                a guest could stand on the leaderboards as the server's bot.
+        """
         name = check_display_name(display_name)
+        if _BOT_NAME.search(name):
+            raise errors.MalformedRequest(
+                "a guest's name may not end in 'bot': the server's bots go by such "
+                "names ('greedy bot')",
+                {"field": "display_name"},
+            )
         now = int(time.time())
         expires = now + self._settings.guest_ttl_s
         identity = Identity(f"guest:{uuid.uuid4().hex}", name, guest=True)
