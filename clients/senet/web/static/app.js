@@ -443,6 +443,15 @@
   // Once someone declined, the page says so for good: a look still on its way
   // when the decline came back must not put the offer back.
   let declined = false;
+  // Links after a note's words: [address, words] pairs.
+  function appendLinks(note, links) {
+    for (const [href, words] of links) {
+      const link = document.createElement("a");
+      link.href = href;
+      link.textContent = words;
+      note.append(link, " ");
+    }
+  }
   // A rated match's result settles into ratings a moment after its end: a few
   // looks for it, then the change, the player's page and the way to another match.
   let ratingAsked = false;
@@ -456,12 +465,7 @@
         const sign = answer.delta >= 0 ? "+" : "−";
         const note = $("rating");
         note.textContent = `Your rating: ${answer.rating.toFixed(2)} (${sign}${Math.abs(answer.delta).toFixed(2)} for place ${answer.place} of ${answer.seats}). `;
-        for (const [href, words] of [["/player", "Your page"], ["/play-now", "Play now again"]]) {
-          const link = document.createElement("a");
-          link.href = href;
-          link.textContent = words;
-          note.append(link, " ");
-        }
+        appendLinks(note, [["/player", "Your page"], ["/play-now", "Play now again"]]);
         note.hidden = false;
         return;
       }
@@ -525,12 +529,7 @@
       // The headline says who declined: the panel offers the ways on instead.
       const note = $("rematch-note");
       note.textContent = "";
-      for (const [href, words] of [[`/matches/${finishedId}/play`, "Back to the result"], ["/play-now", "Play now"], ["/", "Lobby"]]) {
-        const link = document.createElement("a");
-        link.href = href;
-        link.textContent = words;
-        note.append(link, " ");
-      }
+      appendLinks(note, [[`/matches/${finishedId}/play`, "Back to the result"], ["/play-now", "Play now"], ["/", "Lobby"]]);
       // Nobody will take this seat: leaving only closes the page's part in it.
       $("leave").textContent = "Leave";
       $("leave-note").textContent = "The rematch will not start.";
