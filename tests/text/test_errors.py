@@ -113,3 +113,13 @@ def test_serve_on_a_taken_port_says_so_in_one_line() -> None:
     assert len(lines) == 1, done.stderr
     assert f"127.0.0.1:{port} is taken" in lines[0]
     assert "--port" in lines[0] and "SENET_PORT" in lines[0]
+
+
+async def test_a_failover_list_is_reached_through_its_live_server(server_address: str) -> None:
+    """A trial's `senet play --server dead,live` said no server answers: the reach
+    check tried the first server only."""
+    from senet.text.errors import reach
+
+    dead = f"127.0.0.1:{_free_port()}"
+    assert await reach(f"{dead},{server_address}") is None
+    assert "No Senet server answers at" in str(await reach(dead))

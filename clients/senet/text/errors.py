@@ -81,8 +81,10 @@ def _what_to_do(exc: SenetRpcError) -> str:
 
 async def reach(server: str, tls_ca: str | None = None) -> str | None:
     """None when a Senet server answers at ``server`` within a few seconds, else why not."""
+    # One try per server of a failover list: the first may be the one that is down.
+    tries = len(split_targets(server)) or 1
     async with SenetClient(
-        server, tls_ca=tls_ca, timeout_s=REACH_TIMEOUT_S, max_attempts=1
+        server, tls_ca=tls_ca, timeout_s=REACH_TIMEOUT_S, max_attempts=tries
     ) as client:
         try:
             await client.list_games()
