@@ -8,7 +8,7 @@ import sys
 
 import grpc
 
-from senet.client.client import SenetClient, split_targets
+from senet.client.client import SenetClient, grpc_target, split_targets
 from senet.client.errors import SenetRpcError
 from senet.text.errors import START_SERVER, for_people
 from tests.conftest import _free_port
@@ -78,6 +78,11 @@ def test_a_server_list_is_the_failover_list_and_a_grpc_target_stays_whole() -> N
     ]
     assert split_targets("dns:///senet:50051") == ["dns:///senet:50051"]
     assert SenetClient("a:1,b:2").targets == ["a:1", "b:2"]
+    # One channel's target: gRPC's own list for IPv4 addresses, else the first.
+    assert grpc_target("10.0.0.1:50051,10.0.0.2:50051") == "ipv4:10.0.0.1:50051,10.0.0.2:50051"
+    assert grpc_target("a.example:1,b.example:1") == "a.example:1"
+    assert grpc_target("dns:///senet:50051") == "dns:///senet:50051"
+    assert grpc_target("localhost:50051") == "localhost:50051"
 
 
 def _senet(*argv: str) -> subprocess.CompletedProcess[str]:

@@ -107,6 +107,25 @@ def split_targets(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+def grpc_target(text: str) -> str:
+    """One gRPC target for a ``--server`` value, for code that opens one channel
+    itself (the web's gRPC-Web gateway, the ladder commands): the value as it is
+    when it names one server or a gRPC target; a list of IPv4 addresses as gRPC's
+    own list (``ipv4:a:1,b:2``, balanced by gRPC); any other list's first server."""
+    targets = split_targets(text)
+    if len(targets) <= 1:
+        return targets[0] if targets else text
+    hosts = [target.rpartition(":")[0] for target in targets]
+    if all(_is_ipv4(host) for host in hosts):
+        return "ipv4:" + ",".join(targets)
+    return targets[0]
+
+
+def _is_ipv4(host: str) -> bool:
+    parts = host.split(".")
+    return len(parts) == 4 and all(part.isdigit() and int(part) < 256 for part in parts)
+
+
 class SenetClient:
     """A connection to a Senet server (or a load balancer in front of replicas).
 
@@ -768,5 +787,6 @@ __all__ = [
     "SenetClient",
     "decision_ref",
     "describe_error",
+    "grpc_target",
     "split_targets",
 ]

@@ -21,6 +21,8 @@ import grpc
 import grpc.aio
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from senet.client.client import grpc_target
+
 #: The address of the browser whose request is being handled (None outside one).
 CALLER: ContextVar[str | None] = ContextVar("senet_web_caller", default=None)
 #: The metadata key the address goes in (the server's ``--client-header``).
@@ -122,6 +124,7 @@ def open_channel(
     browser's address on every call unless ``forwards_caller`` is off (a caller that
     sends it itself)."""
     interceptors = [forward_caller()] if forwards_caller else None
+    server = grpc_target(server)
     if tls_ca:
         credentials = grpc.ssl_channel_credentials(Path(tls_ca).read_bytes())
         return grpc.aio.secure_channel(

@@ -15,6 +15,7 @@ import grpc
 
 from senet.bots.base import StrategySpec
 from senet.bots.hosted import BOT_KEY_HEADER
+from senet.client.client import grpc_target
 from senet.client.players import IDENTITY_HEADER
 from senet.v1 import ladder_service_pb2 as lpb
 from senet.v1 import ladder_service_pb2_grpc, player_service_pb2_grpc
@@ -96,7 +97,9 @@ def run_calls(command: str, work: Callable[[], Coroutine[Any, Any, T]]) -> T | i
 
 
 def channel_of(server: str, tls_ca: str | None) -> grpc.aio.Channel:
-    """A channel to ``server``, with TLS when a CA file is given."""
+    """A channel to ``server`` (a ``--server`` value: :func:`grpc_target`), with TLS
+    when a CA file is given."""
+    server = grpc_target(server)
     if tls_ca:
         with open(tls_ca, "rb") as pem:
             return grpc.aio.secure_channel(server, grpc.ssl_channel_credentials(pem.read()))
