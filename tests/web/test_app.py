@@ -730,3 +730,26 @@ async def test_health_and_readiness_and_a_lobby_whose_server_is_away(
         assert lobby.status_code == 503 and "No Senet server answers" in lobby.text
         assert "No matches yet" not in lobby.text
     await away.state.web.close()
+
+
+def test_a_player_who_left_after_every_other_resigned_reads_as_placing_first() -> None:
+    """A trial's winner left after her opponent resigned: the seats table said
+    "#1 ... resigned", as though she had given up."""
+    from senet.codec import codec_for
+    from senet.games import get_game as game_of
+    from senet.web.frames import seats_html
+
+    state = game_of("mykerinos").new_match(2, seed=1)
+    view = codec_for("mykerinos").view_to_proto(state.view(None))
+    summary = match_pb2.MatchSummary(match_id="m1", game_id="mykerinos")
+    for seat, name in enumerate(("Bob", "Carol")):
+        summary.seats.add(
+            seat=seat, kind=match_pb2.SEAT_KIND_OPEN, display_name=name, claimed=True, resigned=True
+        )
+    summary.status = match_pb2.MATCH_STATUS_FINISHED
+    summary.places[:] = [2, 1]
+    drawn = seats_html(summary, view, None)
+    carol = drawn[drawn.index("Carol") :].split("</tr>")[0]
+    bob = drawn[drawn.index("Bob") :].split("</tr>")[0]
+    assert "left, placing first" in carol and "resigned" not in carol
+    assert "resigned" in bob
