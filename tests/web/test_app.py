@@ -370,6 +370,32 @@ async def test_the_log_says_which_moves_the_server_played_on_timeout(server: str
     assert all(re.search(r"\): \S.* -- played on timeout", line) for line in marked), marked
 
 
+async def test_the_log_names_the_viewers_own_moves_in_words(server: str) -> None:
+    """A trial read "a a1" for its own move where the action list had said "Start
+    an excavation at a1": the viewer's own moves carry their label."""
+    async with SenetClient(server) as senet:
+        match_id = await senet.create_match("mykerinos", 2, seed=4)
+        ada = await senet.join(match_id, "Ada")
+        bob = await senet.join(match_id, "Bob")
+        mover = ada if (await ada.get()).match.current_seat == ada.seat else bob
+        stream = live.frames(senet, match_id, SeatCookie(mover.seat, mover.token))
+        played = ""
+        try:
+            async with asyncio.timeout(60):  # the labelled line, or a clear failure
+                async for event in stream:
+                    if not event.startswith("event: frame"):
+                        continue
+                    data = _data(event)
+                    if not played:
+                        first = data["actions"][0]
+                        played = f"{first['n']} ({first['l']})"
+                        await mover.submit(first["n"])
+                    elif any(line.endswith(played) for line in data["log"]):
+                        break
+        finally:
+            await stream.aclose()
+
+
 def _one_move_played() -> tuple[GameState, int, Action, GameState]:
     """A two-seat Mykerinos deal, its first seat, that seat's first legal move and the result."""
     dealt = get_game("mykerinos").new_match(2, seed=4)

@@ -55,6 +55,10 @@ async def frames(
 
     # What happened since the viewer's own last move (a spectator: since the last frame).
     recent: list[LogEntry] = []
+    # The labels of the viewer's last offered actions, by notation: the log names
+    # the viewer's own move in words (a move of another seat has only its notation:
+    # describing it would need the mover's view).
+    labels: dict[str, str] = {}
 
     async def draw(log: list[str], entries: list[LogEntry]) -> str:
         """Fetch what the viewer may see now, and the frame to send."""
@@ -71,6 +75,8 @@ async def frames(
             legal = list(
                 (await client.seat(match_id, seat.seat, seat.token).legal_actions()).actions
             )
+            labels.clear()
+            labels.update((action.notation, action.label) for action in legal)
         return sse("frame", frame(summary, view, viewer, legal, log, entries, recent))
 
     async def pump() -> None:
@@ -124,6 +130,14 @@ async def frames(
                     kind = message.WhichOneof("message")
                     if kind == "update":
                         lines = update_log(message.update, view, summary, viewer)
+                        label = labels.get(message.update.notation)
+                        if (
+                            message.update.seat == viewer
+                            and label
+                            and lines
+                            and lines[0].endswith(message.update.notation)
+                        ):
+                            lines[0] = f"{lines[0]} ({label})"
                         log += lines
                         entries.append(
                             log_entry(lines, message.update.seat, message.update.notation)
