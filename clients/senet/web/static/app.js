@@ -474,12 +474,10 @@
   }
   function offerRematch(rated) {
     $("rematch-panel").hidden = false;
-    if (rated && rematchPoll === null) {
-      // Ratings come from the queue's pairings only: say so before anyone asks.
-      $("rematch-note").textContent =
-        "The same table again, every seat moved on by one. A rematch is not rated: Play now for a rated match.";
-    }
     if (rematchPoll === null) {
+      // Ratings come from the queue's pairings only: said after the page's own
+      // words, once, before anyone asks.
+      if (rated) $("rematch-note").textContent += " A rematch is not rated: Play now for a rated match.";
       lookForRematch();
       rematchPoll = setInterval(lookForRematch, 3000);
     }
