@@ -52,14 +52,18 @@ def bot_words(info: match_pb2.SeatInfo, *, named: bool = True) -> str:
     return f"bot {info.bot_strategy}"
 
 
-def seat_kind_words(info: match_pb2.SeatInfo) -> str:
+def seat_kind_words(info: match_pb2.SeatInfo, place: int = 0) -> str:
     """What plays a seat now, in a word or two: ``person``, ``open``, ``reserved``,
     ``bot greedy``; ``resigned`` once its player resigned (the server plays it out,
-    ranked last), ``bot random (took over)`` once a bot took it over for good."""
+    ranked last), ``bot random (took over)`` once a bot took it over for good.
+
+    ``place``: the seat's place once the match is over (0 before). The last player
+    to leave after every other one resigned places first: ``left, placing first``,
+    as "resigned" beside first place reads as though they had given up."""
     if info.kind == match_pb2.SEAT_KIND_BOT:
         return bot_words(info, named=False)
     if info.resigned:
-        return "resigned"
+        return "left, placing first" if place == 1 else "resigned"
     if info.takeover_strategy:
         return f"bot {info.takeover_strategy} (took over)"
     return "person" if info.claimed else "reserved" if info.kept else "open"

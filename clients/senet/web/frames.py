@@ -56,11 +56,7 @@ def seats_html(summary: match_pb2.MatchSummary, view: match_pb2.View, viewer: in
     for info in summary.seats:
         score = summary.scores[info.seat] if info.seat < len(summary.scores) else 0
         place = summary.places[info.seat] if info.seat < len(summary.places) else 0
-        kind = seat_kind_words(info)  # the seat's name is in the row already
-        if info.resigned and place == 1:
-            # The last to leave after every other player resigned won: "resigned"
-            # beside first place read as though they had given up.
-            kind = "left, placing first"
+        kind = seat_kind_words(info, place)  # the seat's name is in the row already
         turn = must_decide(summary, info.seat)
         marks = ("▶ " if turn else "") + (f"#{place} " if place else "")
         row_class = " class='current'" if turn else ""
