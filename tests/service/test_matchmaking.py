@@ -17,6 +17,8 @@ from typing import Any, cast
 import grpc
 import pytest
 
+from senet.codec.fairness import effective_seed
+from senet.service import errors
 from senet.service.identity import Identity
 from senet.service.matches import Caller
 from senet.service.matchmaking import Matchmaker, QueuedMatch, TicketRequest
@@ -346,3 +348,156 @@ async def test_findmatch_streams_count_against_the_clients_stream_quota(
     failure = await expect_error(second.read(), Code.RESOURCE_EXHAUSTED, "QUOTA_EXCEEDED")
     assert failure.facts == {"quota": "client_streams", "limit": "1"}
     first.cancel()
+
+
+# ---------------------------------------------------------------- seat entropy
+async def test_a_ticket_that_adds_entropy_takes_its_seat_after_the_commitment(
+    deployment: Deployment,
+) -> None:
+    """A queued player adds entropy of their own to the seed, as JoinMatch does: the
+    stream shows the match's commitment first, then the seat is taken with the
+    entropy the player sends, and the deal combines the server's seed with it."""
+    server = await deployment.start()
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    bob, _ = await _guest(stub, "Bob")
+    spec = _spec()
+    spec.add_entropy = True
+    ada_call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
+    bob_call = stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=bob)
+
+    async def until_awaiting() -> pb.FindMatchResponse:
+        async with asyncio.timeout(WAIT_S):
+            async for progress in ada_call:
+                if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
+                    return progress
+        raise AssertionError("the stream ended before the commitment")
+
+    awaiting, bob_seat = await asyncio.gather(until_awaiting(), _until_matched(bob_call))
+    assert (awaiting.match_id, awaiting.seat_token) == (bob_seat.match_id, "")
+    assert awaiting.seed_commitment == bob_seat.seed_commitment != ""
+    service = server.servicer.service
+    waiting = (await service.get(Caller(), awaiting.match_id)).summary
+    assert not waiting.started  # nothing is dealt before Ada's entropy
+    assert waiting.commitment == awaiting.seed_commitment
+    assert [(s.claimed, s.kept) for s in waiting.seats][awaiting.seat] == (False, True)
+    # Nobody else can take Ada's seat meanwhile.
+    with pytest.raises(errors.SeatKept, match="kept for Ada, whom the queue placed there"):
+        await service.join(Caller(), awaiting.match_id, awaiting.seat, "Eve")
+
+    resume = pb.FindMatchRequest(ticket_id=awaiting.ticket_id, entropy="ada" + "0" * 29)
+    matched = await _until_matched(stub.FindMatch(resume, metadata=ada))
+    assert (matched.match_id, matched.seat) == (awaiting.match_id, awaiting.seat)
+    assert matched.seat_token and matched.seed_commitment == awaiting.seed_commitment
+    assert (await service.get(Caller(), matched.match_id)).summary.started
+    # A retry, whatever entropy it carries, gets the same seat and token: the first stands.
+    again = pb.FindMatchRequest(ticket_id=awaiting.ticket_id, entropy="other")
+    assert (await _until_matched(stub.FindMatch(again, metadata=ada))).seat_token == (
+        matched.seat_token
+    )
+    callers = [Caller(), Caller()]
+    callers[matched.seat] = Caller(token=matched.seat_token)
+    callers[bob_seat.seat] = Caller(token=bob_seat.seat_token)
+    await _play_out(service, matched.match_id, callers)
+    export = await service.export(matched.match_id)
+    assert export.entropy[matched.seat] == "ada" + "0" * 29
+    assert export.entropy[bob_seat.seat] == ""
+    assert export.dealt_seed == effective_seed(export.seed, export.entropy)
+
+
+async def test_entropy_a_ticket_cannot_use_is_refused_and_changes_nothing(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start(match_interval_s=3600)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    spec = _spec()
+    spec.add_entropy = True
+    call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
+    queued = await _next(call)
+    assert queued.stage == pb.TICKET_STAGE_QUEUED
+    for request, words in (
+        (pb.FindMatchRequest(ticket=spec, entropy="abc"), "goes with ticket_id"),
+        # Entropy known before the match's seed is committed could aim the deal.
+        (pb.FindMatchRequest(ticket_id=queued.ticket_id, entropy="abc"), "still queued"),
+    ):
+        failure = await expect_error(
+            stub.FindMatch(request, metadata=ada).read(), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+        )
+        assert words in failure.message and failure.facts == {"field": "entropy"}
+    # The ticket is still queued, and still its player's.
+    assert [
+        t.ticket_id for t in map(Ticket.from_json, await _matchmaker(server).players.queued(9))
+    ] == [queued.ticket_id]
+    call.cancel()
+
+    # A ticket that did not ask to add entropy has its seat taken without it.
+    server_two = await deployment.start(no_show_s=3600)
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server_two))
+    bob, _ = await _guest(stub, "Bob")
+    matched = await _until_matched(
+        stub.FindMatch(pb.FindMatchRequest(ticket=_spec(fill_after_s=0)), metadata=bob)
+    )
+    late = pb.FindMatchRequest(ticket_id=matched.ticket_id, entropy="abc")
+    failure = await expect_error(
+        stub.FindMatch(late, metadata=bob).read(), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+    assert "did not ask to add entropy" in failure.message
+
+
+async def test_entropy_of_the_wrong_shape_is_refused_and_the_seat_still_waits(
+    deployment: Deployment,
+) -> None:
+    server = await deployment.start()
+    stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
+    ada, _ = await _guest(stub, "Ada")
+    spec = _spec(fill_after_s=0)
+    spec.add_entropy = True
+    awaiting = None
+    async with asyncio.timeout(WAIT_S):
+        async for progress in stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada):
+            awaiting = progress
+    assert awaiting is not None and awaiting.stage == pb.TICKET_STAGE_AWAITING_ENTROPY
+    bad = pb.FindMatchRequest(ticket_id=awaiting.ticket_id, entropy="not entropy!")
+    failure = await expect_error(
+        stub.FindMatch(bad, metadata=ada).read(), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
+    )
+    assert failure.facts["field"] == "entropy"
+    summary = (await server.servicer.service.get(Caller(), awaiting.match_id)).summary
+    assert not summary.seats[awaiting.seat].claimed and not summary.started
+    # Resumed without entropy, the stream shows the commitment again.
+    again = [
+        p.stage
+        async for p in stub.FindMatch(
+            pb.FindMatchRequest(ticket_id=awaiting.ticket_id), metadata=ada
+        )
+    ]
+    assert again == [pb.TICKET_STAGE_AWAITING_ENTROPY]
+
+
+async def test_a_player_who_never_sends_entropy_is_a_no_show(deployment: Deployment) -> None:
+    server = await deployment.start(match_interval_s=3600, no_show_s=0.2)
+    matchmaker = _matchmaker(server)
+    ada = await matchmaker.enqueue(
+        Identity("ada", "Ada", False), TicketRequest(GAME, 2, 2, rated=True, add_entropy=True)
+    )
+    bob = await matchmaker.enqueue(
+        Identity("bob", "Bob", False), TicketRequest(GAME, 2, 2, rated=True)
+    )
+    assert await matchmaker.match_once() == 1
+    stages = [p.stage async for p in matchmaker.follow(ada)]  # Ada never sends entropy
+    assert stages == ["awaiting_entropy"]
+    async for progress in matchmaker.follow(bob):
+        assert progress.stage == "matched"
+    doc = await matchmaker.players.ticket(ada.ticket_id)
+    assert doc is not None
+    placed = Ticket.from_json(doc)
+    service = server.servicer.service
+    assert not (await service.get(Caller(), placed.match_id)).summary.started
+
+    async def ada_given_up() -> bool:
+        await matchmaker.sweep_once()
+        summary = (await service.get(Caller(), placed.match_id)).summary
+        return summary.started and summary.seats[placed.seat].resigned
+
+    await _eventually(ada_given_up, "the seat of the player who sent no entropy")

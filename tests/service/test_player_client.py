@@ -25,11 +25,18 @@ async def test_a_guest_queues_is_matched_with_bots_and_reads_its_page(
     async with SenetClient(f"127.0.0.1:{server.port}") as senet:
         me = PlayerClient(senet)
         await me.register_guest("Ada")
-        stages = [
-            progress.stage
-            async for progress in me.find_match(GAME, seats=(2, 2), bot_fill_after_s=0)
+        reports = [
+            progress async for progress in me.find_match(GAME, seats=(2, 2), bot_fill_after_s=0)
         ]
-        assert stages[-1] == pb.TICKET_STAGE_MATCHED
+        # The seat adds the player's entropy once the seed is committed (the default).
+        assert [p.stage for p in reports[-2:]] == [
+            pb.TICKET_STAGE_AWAITING_ENTROPY,
+            pb.TICKET_STAGE_MATCHED,
+        ]
+        seat = me.seat(reports[-1])
+        assert seat.commitment == reports[-2].seed_commitment != ""
+        assert len(seat.entropy) == 32
+        assert (await seat.get()).match.started
         page = await me.get_player()
         assert (page.subject, page.display_name) == (me.subject, "Ada")
 

@@ -388,9 +388,12 @@ class SenetClient:
         )
         return response.match
 
-    def seat(self, match_id: str, seat: int, token: str) -> SeatClient:
-        """A handle for a seat already claimed (resume after a restart)."""
-        return SeatClient(self, Joined(match_id, seat, token))
+    def seat(
+        self, match_id: str, seat: int, token: str, *, commitment: str = "", entropy: str = ""
+    ) -> SeatClient:
+        """A handle for a seat already claimed (resume after a restart); the seed
+        commitment and the entropy sent, where known, let the player check the deal."""
+        return SeatClient(self, Joined(match_id, seat, token, commitment, entropy))
 
     async def get(
         self, match_id: str, token: str | None = None

@@ -9,21 +9,25 @@ as ``x-senet-identity``::
         await me.register_guest("Ada")
         async for progress in me.find_match("mykerinos", seats=(2, 2), rated=True):
             print(progress.stage, progress.waited_s)
-        seat = senet.seat(progress.match_id, progress.seat, progress.seat_token)
+        seat = me.seat(progress)
 
 A lost connection (a replica gone) does not lose the ticket: :meth:`find_match`
 opens the stream again on the next target with the ticket's id and goes on.
+Tickets add the player's entropy to the match's seed by default (the server shows
+its seed commitment first, then the stream is resumed with 128 random bits drawn
+here), as :meth:`~senet.client.client.SenetClient.join` does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import TypeVar
 
 import grpc
 
-from senet.client.client import SenetClient, _options_to_proto
+from senet.client.client import SeatClient, SenetClient, _options_to_proto
 from senet.client.errors import SenetRpcError
 from senet.v1 import player_service_pb2 as pb
 from senet.v1 import player_service_pb2_grpc
@@ -42,6 +46,8 @@ class PlayerClient:
         self.identity_token = identity_token
         #: The subject of the guest identity made by :meth:`register_guest`.
         self.subject = ""
+        #: The entropy each ticket sent (by ticket id), to check the deal with.
+        self.entropy_sent: dict[str, str] = {}
 
     def _stub(self) -> player_service_pb2_grpc.PlayerServiceAsyncStub:
         self.client.stub  # noqa: B018 - connects the channel lazily
@@ -84,12 +90,17 @@ class PlayerClient:
         rated: bool = False,
         bot_fill_after_s: float | None = None,
         ticket_id: str = "",
+        add_entropy: bool = True,
     ) -> AsyncIterator[pb.FindMatchResponse]:
         """Queue a ticket (or resume ``ticket_id``) and yield its progress until the
-        MATCHED report, which carries the match id, the seat and its token.
+        MATCHED report, which carries the match id, the seat and its token
+        (:meth:`seat` makes its handle).
 
         Leaving the loop early (``break``, cancellation) closes the stream, which
         cancels the ticket. ``bot_fill_after_s`` None: never play with bots.
+        ``add_entropy``: the seat adds 128 random bits drawn here to the match's
+        seed, sent once the AWAITING_ENTROPY report has shown the seed's
+        commitment (that report is yielded too); False takes the seat at once.
         """
         spec = pb.TicketSpec(
             game_id=game_id,
@@ -99,18 +110,26 @@ class PlayerClient:
             mode=pb.MATCH_MODE_RATED if rated else pb.MATCH_MODE_CASUAL,
             bot_fill_after_s=round(bot_fill_after_s or 0),
             bot_fill_never=bot_fill_after_s is None,
+            add_entropy=add_entropy,
         )
         resumes = 0
+        entropy = ""
         while True:
-            request = pb.FindMatchRequest(ticket=spec, ticket_id=ticket_id)
+            request = pb.FindMatchRequest(ticket=spec, ticket_id=ticket_id, entropy=entropy)
             call = self._stub().FindMatch(request, metadata=self.metadata())
+            awaiting = False
             try:
                 async for progress in call:
                     ticket_id = progress.ticket_id
                     yield progress
                     if progress.stage == pb.TICKET_STAGE_MATCHED:
                         return
-                return
+                    awaiting = progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY
+                if not (awaiting and add_entropy and not entropy):
+                    return
+                # Drawn once: a retry sends the same (the first stands).
+                entropy = self.entropy_sent.setdefault(ticket_id, secrets.token_hex(16))
+                continue
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
                 queued_before = error.reason == "ALREADY_QUEUED" and not ticket_id
@@ -126,6 +145,17 @@ class PlayerClient:
             resumes += 1
             await self.client._failover()
             await asyncio.sleep(0.1 * resumes)
+
+    def seat(self, matched: pb.FindMatchResponse) -> SeatClient:
+        """The handle of the seat a MATCHED report names, with the commitment it
+        showed and the entropy this client sent for it (for ``senet verify``)."""
+        return self.client.seat(
+            matched.match_id,
+            matched.seat,
+            matched.seat_token,
+            commitment=matched.seed_commitment,
+            entropy=self.entropy_sent.get(matched.ticket_id, ""),
+        )
 
     async def get_player(self, subject: str = "") -> pb.GetPlayerResponse:
         """A player's ratings and recent results (empty subject: this player)."""

@@ -41,8 +41,15 @@ async def queued_session(
         async for progress in players.find_match(
             game.id, seats=seats, rated=True, bot_fill_after_s=BOT_WAIT_S
         ):
+            if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
+                console.print(
+                    "Found: adding your entropy to the match's seed.",
+                    highlight=False,
+                    markup=False,
+                )
+                continue
             if progress.stage == pb.TICKET_STAGE_MATCHED:
-                seat = client.seat(progress.match_id, progress.seat, progress.seat_token)
+                seat = players.seat(progress)
                 console.print(
                     f"Matched: match {progress.match_id}, seat {progress.seat}.",
                     highlight=False,

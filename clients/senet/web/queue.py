@@ -304,6 +304,8 @@ def routes(web: WebClient) -> list[Route]:
                     rated=query.get("rated") == "1",
                     bot_fill_after_s=None if bots < 0 else float(bots),
                 ):
+                    if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
+                        continue  # the client sends the seat's entropy and goes on
                     yield sse(
                         "progress",
                         {

@@ -249,8 +249,9 @@ async def join(
     ``entropy`` is the seat's own contribution to the seed of a fair match
     (see senet.service.records.effective_seed); ignored by chosen seeds.
     ``subject`` is the verified identity of the player, recorded in the claim.
-    ``keeper``: the caller is the player a rematch's kept seat is kept for (only
-    :mod:`senet.service.rematches` says so); anyone else is refused kept seats.
+    ``keeper``: the caller is the player a kept seat is kept for (only
+    :mod:`senet.service.rematches` and the queue say so); anyone else is refused
+    kept seats.
     """
     name = check_display_name(display_name)
     request_id = check_request_id(request_id, required=False)
@@ -285,9 +286,13 @@ async def join(
         raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
     kept = [c for c in candidates if meta.seats[c].kept]
     if kept and not keeper:
+        how = (
+            "who played the match before: they claim it with RequestRematch"
+            if meta.rematch_of
+            else "whom the queue placed there: they claim it through their FindMatch ticket"
+        )
         raise errors.SeatKept(
-            f"seat {kept[0]} of this rematch is kept for {meta.seats[kept[0]].name}, who "
-            "played the match before: they claim it with RequestRematch",
+            f"seat {kept[0]} of this match is kept for {meta.seats[kept[0]].name}, {how}",
             {"seat": kept[0]},
         )
     random_token = new_token()

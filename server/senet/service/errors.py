@@ -84,8 +84,9 @@ class BotSeat(ServiceError):
 
 
 class SeatKept(ServiceError):
-    """JoinMatch named a rematch's seat kept for a player of the match before: only
-    they claim it, through RequestRematch."""
+    """JoinMatch named a seat kept for one player: a rematch's, for its player of the
+    match before (claimed through RequestRematch), or a queued match's, for the
+    ticket's player (claimed through FindMatch)."""
 
     reason = "SEAT_KEPT"
 

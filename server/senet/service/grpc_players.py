@@ -32,6 +32,7 @@ _STAGES = {
     "queued": pb.TICKET_STAGE_QUEUED,
     "players_found": pb.TICKET_STAGE_PLAYERS_FOUND,
     "matched": pb.TICKET_STAGE_MATCHED,
+    "awaiting_entropy": pb.TICKET_STAGE_AWAITING_ENTROPY,
 }
 
 
@@ -49,6 +50,7 @@ def ticket_request_from_proto(spec: pb.TicketSpec) -> TicketRequest:
         options=options_from_proto(spec.options),
         rated=spec.mode == pb.MATCH_MODE_RATED,
         bot_fill_after_s=None if spec.bot_fill_never else float(spec.bot_fill_after_s),
+        add_entropy=spec.add_entropy,
     )
 
 
@@ -62,6 +64,7 @@ def progress_to_proto(progress: Progress) -> pb.FindMatchResponse:
         seat=max(progress.seat, 0),
         seat_token=progress.seat_token,
         mode=pb.MATCH_MODE_RATED if progress.rated else pb.MATCH_MODE_CASUAL,
+        seed_commitment=progress.seed_commitment,
     )
 
 
@@ -176,6 +179,12 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
             client = client_of(context, self.settings)
             self.quotas.take_call(client)
             identity = await self.identity_of(context)
+            if request.entropy and not request.ticket_id:
+                raise errors.MalformedRequest(
+                    "entropy goes with ticket_id: resume the ticket with it after the "
+                    "AWAITING_ENTROPY report",
+                    {"field": "entropy"},
+                )
             with self.quotas.stream(client, None):
                 if request.ticket_id:
                     ticket = await self.matchmaker.resume(identity, request.ticket_id)
@@ -183,7 +192,7 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
                     ticket = await self.matchmaker.enqueue(
                         identity, ticket_request_from_proto(request.ticket)
                     )
-                async for progress in self.matchmaker.follow(ticket):
+                async for progress in self.matchmaker.follow(ticket, request.entropy):
                     yield progress_to_proto(progress)
         except Exception as exc:
             await fail(context, "FindMatch", exc)

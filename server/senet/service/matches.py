@@ -170,10 +170,11 @@ class MatchService:
         request_id: str = "",
         entropy: str = "",
         subject: str = "",
+        keeper: bool = False,
     ) -> tuple[int, str, MatchSummary]:
         """Claim a seat; returns (seat, token, summary), the token shown only here
         (see :func:`senet.service.creation.join`: retries with a ``request_id``,
-        ``entropy``, ``subject``)."""
+        ``entropy``, ``subject``, ``keeper``)."""
         return await creation.join(
             self.access,
             caller,
@@ -183,6 +184,7 @@ class MatchService:
             request_id=request_id,
             entropy=entropy,
             subject=subject,
+            keeper=keeper,
         )
 
     async def request_rematch(

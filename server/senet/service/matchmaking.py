@@ -8,9 +8,12 @@ match (keyed by the group, so two replicas placing the same group make one
 match) and claims the tickets, writing the match's record, in one atomic step;
 a group of which any ticket was placed meanwhile is given up, and its match,
 which nobody joins, expires.
-The players' seats are joined at once with each ticket's secret key, so the
-match starts without waiting for anyone, and each player's stream gets the same
-seat token again from that key (:meth:`Matchmaker.follow`).
+Each player's seat is kept for them (nobody else may join it), and joined with
+the ticket's secret key, so each player's stream gets the same seat token again
+from that key (:meth:`Matchmaker.follow`). A ticket that adds entropy to the seed
+(``add_entropy``) has its seat joined when the player sends it, after the stream
+has shown the match's seed commitment; every other seat is joined at once, and the
+match starts when the last is.
 
 The same pass settles the queued matches that ended (ratings, once; see
 :mod:`senet.service.ratings`), frees the players' queue locks, expires tickets
@@ -75,6 +78,8 @@ class TicketRequest:
     rated: bool = False
     #: Seconds before bots fill empty seats; None: never.
     bot_fill_after_s: float | None = None
+    #: The player adds entropy to the seed (TicketSpec.add_entropy).
+    add_entropy: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,13 +87,14 @@ class Progress:
     """One report of a followed ticket."""
 
     ticket_id: str
-    stage: str  # "queued", "players_found" or "matched"
+    stage: str  # "queued", "players_found", "awaiting_entropy" or "matched"
     waited_s: float
     players_found: int
     rated: bool
     match_id: str = ""
     seat: int = -1
     seat_token: str = ""
+    seed_commitment: str = ""
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,7 @@ class Matchmaker:
             rating=RatingValue.from_json(rating_doc).mu,
             created_ms=now,
             secret=secrets.token_urlsafe(24),
+            add_entropy=request.add_entropy,
         )
         await self.players.put_player(who.subject, dumps({"name": ticket.name}))
         holder = await self.players.enqueue(
@@ -232,9 +239,19 @@ class Matchmaker:
             raise errors.NotYourTicket("that ticket belongs to another player")
         return ticket
 
-    async def follow(self, ticket: Ticket) -> AsyncIterator[Progress]:
+    async def follow(self, ticket: Ticket, entropy: str = "") -> AsyncIterator[Progress]:
         """Report a ticket's progress until it is matched (the last report carries
         the seat token). Closing the iterator before then cancels the ticket.
+
+        A ticket that adds entropy ends instead with an ``awaiting_entropy`` report
+        (the match and its seed commitment) until its seat is taken: ``entropy``,
+        given when the player resumes it after that report, takes it.
+
+        Raises:
+            MalformedRequest: ``entropy`` for a ticket that does not add it, or
+                before its match is made (the server must commit to its seed
+                before it learns the player's entropy); or entropy that is not
+                0-64 characters of ``[A-Za-z0-9_-]``.
 
         The stream reads its ticket from the store only when this replica's last
         pass over the queue no longer found it queued (so a thousand waiting
@@ -258,14 +275,23 @@ class Matchmaker:
                         raise errors.TicketNotFound("the ticket expired")
                     ticket = Ticket.from_json(doc)
                 now = now_ms()
+                _check_entropy(ticket, entropy)
                 if ticket.state == "matched":
-                    token = await self._seat_token(ticket)
+                    if ticket.add_entropy and not entropy:
+                        commitment = await self._waiting_for_entropy(ticket)
+                        if commitment is not None:
+                            done = True
+                            yield self._progress(
+                                ticket, now, "awaiting_entropy", commitment=commitment
+                            )
+                            return
+                    token, commitment = await self._seat_token(ticket, entropy)
                     if not ticket.delivered:
                         await self.players.update_ticket(
                             ticket_id, replace(ticket, delivered=True).to_json()
                         )
                     done = True
-                    yield self._progress(ticket, now, "matched", token)
+                    yield self._progress(ticket, now, "matched", token, commitment=commitment)
                     return
                 if time.monotonic() - touched >= touch_every:
                     touched = time.monotonic()
@@ -306,7 +332,14 @@ class Matchmaker:
             log.warning("could not cancel a ticket; it will expire", extra={"ticket": ticket_id})
 
     def _progress(
-        self, ticket: Ticket, now: int, stage: str, token: str = "", found: int = 0
+        self,
+        ticket: Ticket,
+        now: int,
+        stage: str,
+        token: str = "",
+        found: int = 0,
+        *,
+        commitment: str = "",
     ) -> Progress:
         return Progress(
             ticket.ticket_id,
@@ -317,19 +350,30 @@ class Matchmaker:
             ticket.match_id,
             ticket.seat,
             token,
+            commitment,
         )
 
-    async def _seat_token(self, ticket: Ticket) -> str:
-        """The seat token of a matched ticket: its keyed join, made again."""
-        _, token, _ = await self.service.join(
+    async def _seat_token(self, ticket: Ticket, entropy: str = "") -> tuple[str, str]:
+        """The seat token of a matched ticket (its keyed join, made again: the first
+        join's entropy stands) and the match's seed commitment."""
+        _, token, summary = await self.service.join(
             Caller(is_admin=True),
             ticket.match_id,
             ticket.seat,
             ticket.name,
             request_id=_join_key(ticket),
+            entropy=entropy,
             subject=ticket.subject,
+            keeper=True,
         )
-        return token
+        return token, summary.commitment
+
+    async def _waiting_for_entropy(self, ticket: Ticket) -> str | None:
+        """The seed commitment of a matched ticket's match while its seat waits for
+        the player's entropy; None once the seat is taken (the player sent it, or
+        the seat was given up as a no-show's)."""
+        summary = (await self.service.get(Caller(), ticket.match_id)).summary
+        return None if summary.seats[ticket.seat].claimed else summary.commitment
 
     # ------------------------------------------------------------ matching
     async def run(self) -> None:
@@ -391,7 +435,8 @@ class Matchmaker:
         placed one of them first (the match made here then expires unjoined)."""
         first = group.tickets[0]
         strategy = self.settings.bot_fill_strategy
-        plans = [SeatPlan("open")] * len(group.tickets) + [SeatPlan("bot", strategy)] * group.bots
+        plans = [SeatPlan("open", name=t.name, kept=True) for t in group.tickets]
+        plans += [SeatPlan("bot", strategy)] * group.bots
         digest = hashlib.sha256(group.key.encode()).hexdigest()[:32]
         snapshot = await self.service.create_match(
             Caller(is_admin=True),
@@ -426,6 +471,8 @@ class Matchmaker:
             # match made here is nobody's, and expires unjoined.
             return False
         for ticket in matched:
+            if ticket.add_entropy:
+                continue  # joined when the player sends the entropy
             try:
                 await self._seat_token(ticket)
             except (errors.ServiceError, GameError, StoreError) as exc:
@@ -484,11 +531,29 @@ class Matchmaker:
             if ticket.delivered or ticket.left or ticket.matched_ms > deadline:
                 continue
             try:
-                token = await self._seat_token(ticket)
+                token, _ = await self._seat_token(ticket)
                 await self.service.leave(Caller(token=token), match_id)
             except (errors.ServiceError, GameError) as exc:
                 log.info("no-show seat not left", extra={"error": str(exc)})
             await self.players.update_ticket(ticket.ticket_id, replace(ticket, left=True).to_json())
+
+
+def _check_entropy(ticket: Ticket, entropy: str) -> None:
+    """Refuse entropy a ticket cannot use (see :meth:`Matchmaker.follow`)."""
+    if not entropy:
+        return
+    if not ticket.add_entropy:
+        raise errors.MalformedRequest(
+            "this ticket did not ask to add entropy (TicketSpec.add_entropy): its seat "
+            "is taken without it",
+            {"field": "entropy"},
+        )
+    if ticket.state != "matched":
+        raise errors.MalformedRequest(
+            "entropy is sent once the stream reports AWAITING_ENTROPY, after the "
+            "match's seed is committed; this ticket is still queued",
+            {"field": "entropy"},
+        )
 
 
 def _join_key(ticket: Ticket) -> str:

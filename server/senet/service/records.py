@@ -101,10 +101,12 @@ class SeatPlan:
 
     ``name`` is the name a seat shows before it is claimed: a registered bot's
     (set at creation, shown before and after its workers claim it), or in a
-    rematch the name of the player the seat is kept for; empty for every other
-    seat, whose name comes from its claim. ``kept``: an open seat of a rematch
-    kept for the player who held it in the match before, claimed through
-    RequestRematch only (:mod:`senet.service.rematches`).
+    rematch or a queued match the name of the player the seat is kept for; empty
+    for every other seat, whose name comes from its claim. ``kept``: an open seat
+    only its player claims: in a rematch the player who held it in the match
+    before, through RequestRematch (:mod:`senet.service.rematches`); in a match
+    the queue made, the ticket's player, through FindMatch
+    (:mod:`senet.service.matchmaking`).
     """
 
     kind: SeatKind = "open"

@@ -55,6 +55,8 @@ class Ticket:
         matched_ms: When it was matched.
         delivered: The player's stream has received the seat token.
         left: The seat was given up for the player (a no-show).
+        add_entropy: The player adds entropy to the match's seed: the seat is
+            taken when they send it, after the match's commitment (not at once).
     """
 
     ticket_id: str
@@ -74,6 +76,7 @@ class Ticket:
     matched_ms: int = 0
     delivered: bool = False
     left: bool = False
+    add_entropy: bool = False
 
     @property
     def lock(self) -> str:
