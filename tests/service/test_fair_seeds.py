@@ -73,10 +73,18 @@ async def test_a_chosen_seed_deals_alone_and_is_marked_as_chosen(client: Client)
 
 async def test_entropy_is_checked(client: Client) -> None:
     match_id = (await client.create(2)).match_id
-    for bad in ("x" * 65, "no spaces", "é"):
-        await expect_error(
+    for bad, facts in (
+        ("x" * 65, {"field": "entropy", "limit": "64", "size": "65"}),
+        # Length facts only where the length is what is wrong (a trial's client
+        # read "size 12, limit 64" as "too long").
+        ("no spaces", {"field": "entropy"}),
+        ("é", {"field": "entropy"}),
+        ("abc\n", {"field": "entropy"}),
+    ):
+        failure = await expect_error(
             _join(client, match_id, 0, bad), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
         )
+        assert failure.facts == facts, bad
 
 
 async def test_the_deal_of_record_waits_for_the_last_seat_s_entropy() -> None:

@@ -124,6 +124,9 @@ async def test_two_players_on_two_replicas_are_matched_play_and_are_rated(
         return [r.matches for r in me.ratings] == [1]
 
     await _eventually(rated, "Bob's rating")  # any replica's sweep settles it
+    (result,) = (await bob_stub.GetPlayer(pb.GetPlayerRequest(), metadata=bob)).recent
+    named = {(s.subject, s.display_name) for s in result.seats}
+    assert named == {(ada_subject, "Ada"), (bob_subject, "Bob")}  # whom Bob played
     # The match says it was rated; its rematch is casual (the queue settles its own).
     finished = (await service.get(Caller(), ada_seat.match_id)).summary
     assert finished.rated
@@ -462,7 +465,8 @@ async def test_entropy_of_the_wrong_shape_is_refused_and_the_seat_still_waits(
     failure = await expect_error(
         stub.FindMatch(bad, metadata=ada).read(), Code.INVALID_ARGUMENT, "MALFORMED_REQUEST"
     )
-    assert failure.facts["field"] == "entropy"
+    assert failure.facts == {"field": "entropy"}  # no length facts: its length is fine
+    assert "only the characters" in failure.message
     summary = (await server.servicer.service.get(Caller(), awaiting.match_id)).summary
     assert not summary.seats[awaiting.seat].claimed and not summary.started
     # Resumed without entropy, the stream shows the commitment again.
@@ -501,3 +505,9 @@ async def test_a_player_who_never_sends_entropy_is_a_no_show(deployment: Deploym
         return summary.started and summary.seats[placed.seat].resigned
 
     await _eventually(ada_given_up, "the seat of the player who sent no entropy")
+    # Ada comes back too late: she is told her seat was given up, and where.
+    late = await matchmaker.resume(Identity("ada", "Ada", False), ada.ticket_id)
+    with pytest.raises(errors.SeatGivenUp) as given_up:
+        async for _ in matchmaker.follow(late, "a" * 32):
+            pass
+    assert given_up.value.facts == {"matchId": placed.match_id, "seat": str(placed.seat)}

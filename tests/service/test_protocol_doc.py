@@ -71,6 +71,7 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
     assert facts["ALREADY_QUEUED"] == {"ticketId"}  # test_matchmaking
     assert facts["BOT_REGISTRATION_REFUSED"] == {"policy"}  # test_bot_registration
     assert facts["SEAT_KEPT"] == {"seat"}  # test_rematch
+    assert facts["SEAT_GIVEN_UP"] == {"matchId", "seat"}  # test_matchmaking
     assert facts["REMATCH_DECLINED"] == {"seat", "name"}  # test_rematch
     # test_rules_versions
     assert facts["RULES_NEWER_THAN_REPLICA"] == {"rulesVersion", "serverRulesVersion"}
@@ -78,7 +79,7 @@ def test_the_documented_facts_are_those_the_tests_check() -> None:
         "STALE_VERSION", "NOT_YOUR_TURN", "RATE_LIMITED", "MALFORMED_REQUEST", "SEAT_TAKEN",
         "REQUEST_ID_REUSED", "QUOTA_EXCEEDED", "MATCH_NOT_STARTED", "VERSION_AHEAD",
         "ALREADY_QUEUED", "BOT_REGISTRATION_REFUSED", "SEAT_KEPT", "RULES_NEWER_THAN_REPLICA",
-        "REMATCH_DECLINED",
+        "REMATCH_DECLINED", "SEAT_GIVEN_UP",
     }  # fmt: skip
 
 

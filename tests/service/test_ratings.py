@@ -95,7 +95,7 @@ async def test_a_settlement_is_written_once_and_a_replay_changes_nothing(
     players: tuple[PlayerStore, PlayerStore],
 ) -> None:
     one, other = players
-    seats = [SeatResult("ada", 1), SeatResult("bob", 2)]
+    seats = [SeatResult("ada", 1, "Ada"), SeatResult("bob", 2, "Bob")]
     assert await settle(one, "m1", GAME, seats) == "settled"
     after = [await _rating(one, "ada"), await _rating(one, "bob")]
     assert await settle(other, "m1", GAME, seats) == "duplicate"  # another replica
@@ -104,6 +104,8 @@ async def test_a_settlement_is_written_once_and_a_replay_changes_nothing(
     assert after[0].matches == after[1].matches == 1
     recent = [ResultRecord.from_json(r) for r in await other.recent("ada", 10)]
     assert [(r.match_id, r.place, r.seat_count) for r in recent] == [("m1", 1, 2)]
+    # Each result names every seat, so a player's page can name the opponents.
+    assert recent[0].seats == tuple(seats)
     board, total = await other.leaderboard(GAME, 0, 10)
     assert [s for s, _ in board] == ["ada", "bob"] and total == 2
 

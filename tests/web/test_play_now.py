@@ -155,3 +155,30 @@ async def test_play_now_queues_with_the_game_options_chosen(
     async with SenetClient(server) as client:
         summary = (await client.get(str(matched["match"]))).match
     assert summary.options["quick"].bool_value is True
+
+
+def test_a_player_page_names_the_opponents_of_each_result() -> None:
+    """A trial's player page gave each result's place but not whom it was against."""
+    from senet.v1 import player_service_pb2 as ppb
+    from senet.web.queue import player_page
+
+    seats = [
+        ppb.ResultSeat(subject="guest:bob", display_name="Bob <b>", place=1),
+        ppb.ResultSeat(subject="guest:ada", display_name="Ada", place=2),
+        ppb.ResultSeat(subject="bot:greedy@1", display_name="greedy bot", place=3),
+    ]
+    player = ppb.GetPlayerResponse(
+        subject="guest:ada",
+        display_name="Ada",
+        recent=[
+            ppb.PlayerResult(match_id="m1", game_id="pebbles", place=2, seat_count=3, seats=seats),
+            ppb.PlayerResult(match_id="m0", game_id="pebbles", place=1, seat_count=2),
+        ],
+    )
+    page = player_page(player, "csrf", {"pebbles": "Pebbles"})
+    assert "<th>against</th>" in page
+    assert (
+        "<a href='/player?subject=guest%3Abob'>Bob &lt;b&gt;</a> (1st), "
+        "<a href='/player?subject=bot%3Agreedy%401'>greedy bot</a> (3rd)"
+    ) in page
+    assert "guest%3Aada" not in page  # the player is not their own opponent

@@ -2,13 +2,16 @@
 
 The lobby's ``p`` picks a game; :func:`queued_session` then registers a guest
 identity under the player's name, follows the FindMatch stream (one line per
-report: the wait and the players found) and returns the matched seat as a
-:class:`~senet.text.app.Session` for the play screen. Bots fill the empty seats
+report, rewritten in place on a terminal: the wait and the players found) and
+returns the matched seat as a :class:`~senet.text.app.Session` for the play
+screen. Bots fill the empty seats
 after :data:`BOT_WAIT_S`; Ctrl+C leaves the queue (closing the stream cancels
 the ticket).
 """
 
 from __future__ import annotations
+
+from contextlib import nullcontext
 
 from rich.console import Console
 
@@ -32,40 +35,38 @@ async def queued_session(
     try:
         await players.register_guest(name or "Guest")
         seats = (game.min_seats, game.min_seats)
-        console.print(
+        _say(
+            console,
             f"Queuing for a rated {game.name} match of {game.min_seats} "
             f"(bots fill the empty seats after {BOT_WAIT_S:.0f} s; Ctrl+C leaves the queue).",
-            highlight=False,
-            markup=False,
         )
-        async for progress in players.find_match(
-            game.id, seats=seats, rated=True, bot_fill_after_s=BOT_WAIT_S
+        with (
+            console.status("Waiting for players.") if console.is_terminal else nullcontext() as wait
         ):
-            if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
-                console.print(
-                    "Found: adding your entropy to the match's seed.",
-                    highlight=False,
-                    markup=False,
-                )
-                continue
-            if progress.stage == pb.TICKET_STAGE_MATCHED:
-                seat = players.seat(progress)
-                console.print(
-                    f"Matched: match {progress.match_id}, seat {progress.seat}.",
-                    highlight=False,
-                    markup=False,
-                )
-                return Session(client, server, progress.match_id, seat), ""
-            found = (
-                f", {progress.players_found} players found"
-                if progress.stage == pb.TICKET_STAGE_PLAYERS_FOUND
-                else ""
-            )
-            console.print(
-                f"Waiting for players: {progress.waited_s:.0f} s{found}.",
-                highlight=False,
-                markup=False,
-            )
+            async for progress in players.find_match(
+                game.id, seats=seats, rated=True, bot_fill_after_s=BOT_WAIT_S
+            ):
+                if progress.stage == pb.TICKET_STAGE_MATCHED:
+                    seat = players.seat(progress)
+                    _say(console, f"Matched: match {progress.match_id}, seat {progress.seat}.")
+                    return Session(client, server, progress.match_id, seat), ""
+                if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
+                    words = "Found: adding your entropy to the match's seed."
+                else:
+                    found = (
+                        f", {progress.players_found} players found"
+                        if progress.stage == pb.TICKET_STAGE_PLAYERS_FOUND
+                        else ""
+                    )
+                    words = f"Waiting for players: {progress.waited_s:.0f} s{found}."
+                if wait is None:
+                    _say(console, words)
+                else:
+                    wait.update(words)
     except SenetRpcError as exc:
         return None, f"Play now failed: {for_people(exc, server)}"
     return None, "The queue closed before a match was found."
+
+
+def _say(console: Console, words: str) -> None:
+    console.print(words, highlight=False, markup=False)

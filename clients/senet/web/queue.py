@@ -22,6 +22,7 @@ from starlette.routing import Route
 
 from senet.client.errors import SenetRpcError
 from senet.client.players import PlayerClient
+from senet.text.drawing import ordinal
 from senet.v1 import games_pb2, match_pb2
 from senet.v1 import player_service_pb2 as pb
 from senet.web import pages
@@ -184,6 +185,17 @@ def _rated_where(game_id: str, ladder_id: str, names: Mapping[str, str]) -> str:
     return f"<a href='/leaderboard?game={quote(game_id)}'>{escape(name)}</a>"
 
 
+def _opponents(result: pb.PlayerResult, subject: str) -> str:
+    """The other seats of a result, each with its place and a link to its page
+    (results settled before seats were recorded name nobody: the replay does)."""
+    others = [s for s in result.seats if s.subject != subject]
+    return ", ".join(
+        f"<a href='/player?subject={quote(s.subject)}'>{escape(s.display_name or s.subject)}</a>"
+        f" ({ordinal(s.place)})"
+        for s in others
+    )
+
+
 def player_page(
     player: pb.GetPlayerResponse, csrf: str, names: Mapping[str, str] | None = None
 ) -> str:
@@ -200,19 +212,19 @@ def player_page(
     recent = (
         "".join(
             f"<tr><td>{_rated_where(r.game_id, r.ladder_id, names)}</td>"
-            f"<td>{r.place} of {r.seat_count}</td>"
+            f"<td>{r.place} of {r.seat_count}</td><td>{_opponents(r, player.subject)}</td>"
             f"<td>{r.delta:+.2f}</td><td><a href='/matches/{quote(r.match_id)}/replay'>replay</a>"
             "</td></tr>"
             for r in player.recent
         )
-        or "<tr><td colspan='4'>None yet.</td></tr>"
+        or "<tr><td colspan='5'>None yet.</td></tr>"
     )
     main = (
         f"<section aria-label='Player'><h2>{escape(player.display_name)}</h2>"
         "<table class='ratings'><thead><tr><th>game</th><th>rating</th><th>mu</th>"
         f"<th>sigma</th><th>matches</th></tr></thead><tbody>{ratings}</tbody></table>"
         f"{RATING_NOTE}<h3>Recent rated matches</h3><table class='results'><thead><tr><th>game</th>"
-        "<th>place</th><th>rating change</th><th></th></tr></thead>"
+        "<th>place</th><th>against</th><th>rating change</th><th></th></tr></thead>"
         f"<tbody>{recent}</tbody></table></section>"
     )
     return pages.page(player.display_name, main, csrf, "player")

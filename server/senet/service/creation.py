@@ -55,7 +55,9 @@ from senet.service.records import (
 from senet.service.views import MatchSnapshot, MatchSummary
 from senet.store import ClaimWrite, EventBatch, MatchExists, MatchNotFound, NewMatch, StoredMatch
 
-_ENTROPY_RE = re.compile(r"^[A-Za-z0-9_-]{0,64}$")
+#: The longest entropy a seat may send.
+ENTROPY_LIMIT = 64
+_ENTROPY_RE = re.compile(r"[A-Za-z0-9_-]*")
 
 
 async def create_match(
@@ -229,6 +231,27 @@ async def _created_before(
     return MatchSnapshot(access.summary(stored, meta, state), state.view(None), None)
 
 
+def check_entropy(entropy: str) -> None:
+    """Refuse entropy that is not 0-64 characters of ``[A-Za-z0-9_-]``
+    (``limit`` and ``size`` only when it is too long).
+
+    Raises:
+        MalformedRequest: it is not.
+    """
+    if len(entropy) > ENTROPY_LIMIT:
+        raise errors.MalformedRequest(
+            f"entropy must be at most {ENTROPY_LIMIT} characters of [A-Za-z0-9_-], "
+            f"not {len(entropy)}",
+            {"field": "entropy", "limit": ENTROPY_LIMIT, "size": len(entropy)},
+        )
+    if not _ENTROPY_RE.fullmatch(entropy):
+        raise errors.MalformedRequest(
+            "entropy may hold only the characters A-Z, a-z, 0-9, _ and - "
+            "(send random bits as hex digits)",
+            {"field": "entropy"},
+        )
+
+
 async def join(
     access: MatchAccess,
     caller: Caller,
@@ -255,11 +278,7 @@ async def join(
     """
     name = check_display_name(display_name)
     request_id = check_request_id(request_id, required=False)
-    if not _ENTROPY_RE.match(entropy):
-        raise errors.MalformedRequest(
-            "entropy must be 0-64 characters of [A-Za-z0-9_-]",
-            {"field": "entropy", "limit": 64, "size": len(entropy)},
-        )
+    check_entropy(entropy)
     stored = await access.load(match_id)
     meta = meta_of(stored)
     keyed = bool(request_id and meta.join_secret)
@@ -281,7 +300,10 @@ async def join(
             if plan.kind == "open" and not plan.kept and s not in stored.seats
         ]
         if not candidates:
-            raise errors.NoOpenSeat("every open seat of this match is taken")
+            raise errors.NoOpenSeat(
+                "no seat of this match is open to you: every open seat is taken or kept "
+                "for a player"
+            )
     if any(meta.seats[c].kind == "bot" for c in candidates):
         raise errors.BotSeat(f"seat {seat} is a bot seat, played by bot workers only")
     kept = [c for c in candidates if meta.seats[c].kept]

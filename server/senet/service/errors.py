@@ -168,6 +168,13 @@ class TicketNotFound(ServiceError):
     reason = "TICKET_NOT_FOUND"
 
 
+class SeatGivenUp(ServiceError):
+    """A ticket resumed after its seat was given up: its player did not collect the
+    seat (or send its entropy) within the no-show time, and the match went on."""
+
+    reason = "SEAT_GIVEN_UP"
+
+
 class NotYourTicket(ServiceError):
     """A ticket id resumed under another player's identity."""
 

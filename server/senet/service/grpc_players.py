@@ -139,6 +139,10 @@ class PlayerServicer(player_service_pb2_grpc.PlayerServiceServicer):
                         delta=r.delta,
                         settled_at=r.settled_at,
                         ladder_id=r.ladder_id,
+                        seats=[
+                            pb.ResultSeat(subject=s.subject, display_name=s.name, place=s.place)
+                            for s in r.seats
+                        ],
                     )
                     for r in card.recent
                 ],

@@ -348,10 +348,10 @@ class Ladders:
             return
         if result.status == "finished":
             await self._judge_timeouts(spec, record, seen, finished=True)
-            results = [
-                SeatResult(await self._subject(b, seen), place)
-                for b, place in zip(record.bot_ids, result.places, strict=True)
-            ]
+            results = []
+            for bot_id, place in zip(record.bot_ids, result.places, strict=True):
+                subject, name = await self._rated_as(bot_id, seen)
+                results.append(SeatResult(subject, place, name))
             settled = await ratings.settle(
                 self.players, match_id, spec.game_id, results, spec.ladder_id
             )
@@ -370,16 +370,16 @@ class Ladders:
         await self.slots.end(slot)
         await self.slots.position(pointer, slot_of, inflight)
 
-    async def _subject(self, bot_id: str, seen: _Pass) -> str:
-        """The subject a ladder match's bot is rated under: a bot retired since the
-        match was drawn, or no longer playing the game, too."""
+    async def _rated_as(self, bot_id: str, seen: _Pass) -> tuple[str, str]:
+        """The subject a ladder match's bot is rated under, and its name: a bot
+        retired since the match was drawn, or no longer playing the game, too."""
         bot = seen.bots.get(bot_id)
         if bot is None:
             try:
                 bot = await self.remote.bot(bot_id)
             except errors.BotNotFound:
-                return f"bot:?/{bot_id}"
-        return bot.subject
+                return f"bot:?/{bot_id}", ""
+        return bot.subject, bot.name
 
     def _choose(self, spec: LadderSpec, slot: str, seen: _Pass) -> list[str] | None:
         candidates = [

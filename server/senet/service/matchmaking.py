@@ -39,6 +39,7 @@ from senet.games.errors import GameError, InvalidOptionsError
 from senet.service import errors, ratings
 from senet.service.cancellation import stop_if_cancelled
 from senet.service.clocks import TimeControl
+from senet.service.creation import check_entropy
 from senet.service.identity import Identity, bot_subject
 from senet.service.logs import RateLimitedLog
 from senet.service.matches import Caller, MatchService
@@ -276,6 +277,13 @@ class Matchmaker:
                     ticket = Ticket.from_json(doc)
                 now = now_ms()
                 _check_entropy(ticket, entropy)
+                if ticket.left:
+                    raise errors.SeatGivenUp(
+                        "this ticket's seat was given up: its player did not collect it, "
+                        "or send the entropy, within the no-show time, and the match went "
+                        "on without them",
+                        {"matchId": ticket.match_id, "seat": ticket.seat},
+                    )
                 if ticket.state == "matched":
                     if ticket.add_entropy and not entropy:
                         commitment = await self._waiting_for_entropy(ticket)
@@ -512,7 +520,8 @@ class Matchmaker:
             return
         if summary.status == "finished" and record.rated:
             seats = [
-                SeatResult(seat.subject, summary.places[i]) for i, seat in enumerate(record.seats)
+                SeatResult(seat.subject, summary.places[i], summary.seats[i].display_name)
+                for i, seat in enumerate(record.seats)
             ]
             outcome = await ratings.settle(self.players, match_id, record.game_id, seats)
             if outcome == "conflict":
@@ -542,6 +551,7 @@ def _check_entropy(ticket: Ticket, entropy: str) -> None:
     """Refuse entropy a ticket cannot use (see :meth:`Matchmaker.follow`)."""
     if not entropy:
         return
+    check_entropy(entropy)
     if not ticket.add_entropy:
         raise errors.MalformedRequest(
             "this ticket did not ask to add entropy (TicketSpec.add_entropy): its seat "

@@ -62,10 +62,13 @@ class RatingValue:
 
 @dataclass(frozen=True)
 class SeatResult:
-    """A seat of a finished rated match: who held it and where it placed."""
+    """A seat of a finished rated match: who held it, where it placed, and the
+    name it showed (kept with every player's result, so a result names the
+    opponents)."""
 
     subject: str
     place: int
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,9 @@ class ResultRecord:
     settled_at: float
     #: The ladder that rated it (its rating pool); "": matchmaking.
     ladder_id: str = ""
+    #: Every seat of the match in seat order (none in records settled before
+    #: they were recorded).
+    seats: tuple[SeatResult, ...] = ()
 
     def to_json(self) -> str:
         return dumps(asdict(self))
@@ -89,6 +95,9 @@ class ResultRecord:
     @classmethod
     def from_json(cls, text: str) -> ResultRecord:
         data: dict[str, Any] = loads(text)
+        data["seats"] = tuple(
+            SeatResult(**known_fields(SeatResult, s)) for s in data.get("seats", ())
+        )
         return cls(**known_fields(cls, data))
 
 
@@ -149,6 +158,7 @@ def settlement_of(
             now_rating.conservative - was.conservative,
             now,
             pool if pool and pool != game_id else "",
+            tuple(seats),
         )
         writes.append(
             RatingWrite(
