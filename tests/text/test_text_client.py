@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import cast
 
 import pexpect
 import pytest
@@ -30,6 +31,7 @@ from senet.games import GameState, get_game
 from senet.text import choose, drawing
 from senet.text.actions import FULL_LIST_MAX
 from senet.text.cli import check, seat_plan
+from senet.text.mykerinos import tables
 from senet.text.mykerinos.actions import HELP, action_lines
 from senet.text.mykerinos.board import board_lines
 from senet.text.mykerinos.events import describe_event, update_lines
@@ -663,6 +665,22 @@ def test_variant_events_are_described() -> None:
         "Red (Bob) took the Nile card of row 1: special card, 8 pts.",
         "Blue (Ada, you) used the tie card to win the tie.",
     ]
+
+
+def test_the_two_player_games_neutral_colour_is_named_in_a_ranking() -> None:
+    """A web trial read "Area 6 is scored: Green 2, Red 1, Blue 1" in a two-player
+    game, where no seat plays Green: the neutral player does."""
+    state = get_game("mykerinos").new_match(seats=2, options={}, seed=1)
+    captured = _capture("", 2, state)
+    seats = Seats(captured.view, captured.summary, 0)
+    neutral = captured.view.neutral_colour
+    played = [cast("pb.MykerinosColour.ValueType", seats.colour_of[s]) for s in (0, 1)]
+    e = pb.MykerinosEvent
+    ranked = e(area_ranked=e.AreaRanked(area=5, order=[neutral, *played], counts=[2, 1, 1]))
+    line = describe_event(ranked, seats)
+    assert line is not None
+    names = [tables.COLOUR_NAME[c] for c in (neutral, *played)]
+    assert line == f"Area 6 is scored: {names[0]} (neutral) 2, {names[1]} 1, {names[2]} 1."
 
 
 def test_the_quick_games_draft_is_before_the_first_campaign_not_campaign_0() -> None:

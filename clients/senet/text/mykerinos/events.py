@@ -54,7 +54,7 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
         return f"{seats.label(e3.seat)} entered the museum, {_room(e3.room, seats.patrons)}, {how}."
     if kind == "area_ranked":
         e4 = event.area_ranked
-        return f"Area {e4.area + 1} is scored: {_ranking(e4.order, e4.counts)}."
+        return f"Area {e4.area + 1} is scored: {_ranking(e4.order, e4.counts, seats)}."
     if kind == "plot_taken":
         e5 = event.plot_taken
         patron = seats.patrons.get(e5.patron, "no patron")
@@ -77,11 +77,16 @@ def describe_event(event: pb.MykerinosEvent, seats: Seats) -> str | None:
     return _describe_variant_event(event, kind, seats)
 
 
-def _ranking(order: Iterable[int], counts: Iterable[int]) -> str:
-    """An area's or the river's ranking as a log line reads it: "Blue 3, Red 2"."""
-    ranked = ", ".join(
-        f"{COLOUR_NAME.get(c, '?')} {n}" for c, n in zip(order, counts, strict=False)
-    )
+def _ranking(order: Iterable[int], counts: Iterable[int], seats: Seats) -> str:
+    """An area's or the river's ranking as a log line reads it: "Blue 3, Red 2"; the
+    two-player game's neutral colour says so ("Green (neutral) 2"), as no seat
+    names it."""
+
+    def colour(c: int) -> str:
+        neutral = " (neutral)" if c == seats.neutral and c not in seats.seat_of else ""
+        return COLOUR_NAME.get(c, "?") + neutral
+
+    ranked = ", ".join(f"{colour(c)} {n}" for c, n in zip(order, counts, strict=False))
     return ranked or "nobody there"
 
 
@@ -105,7 +110,7 @@ def _describe_variant_event(event: pb.MykerinosEvent, kind: str | None, seats: S
         return "Every blocking token goes back to its owner."
     if kind == "river_ranked":
         r = event.river_ranked
-        return f"The river is scored: {_ranking(r.order, r.counts)}."
+        return f"The river is scored: {_ranking(r.order, r.counts, seats)}."
     if kind == "nile_card_taken":
         n = event.nile_card_taken
         what = EFFECT_NAME.get(n.effect, "?")
