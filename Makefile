@@ -17,7 +17,7 @@ WORKERS ?= $(shell echo $$(( 2 * $$(nproc) )))
 # Redis Cluster), spread over the cores.
 QUICK_TESTS ?= -m "not slow" -n auto
 
-.PHONY: install proto proto-lint test quick lint typecheck unit bench run clean deploy-lock playthroughs
+.PHONY: install native proto proto-lint test quick lint typecheck unit bench run clean deploy-lock playthroughs
 
 # Code generation needs grpcio-tools and mypy-protobuf before the project installs;
 # neither is a dependency of the project (nothing imports them at run time).
@@ -49,7 +49,12 @@ $(STAMP): $(RUNTIME)
 	$(EDITABLE) '.[test,bench,rl]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) native
+
+## make native: compile the learning writers' twins with mypyc (senet.rl.native; each
+## up-to-date twin is kept). Without mypyc or a C compiler they run as Python.
+native: $(STAMP)
+	$(BIN)/python -m senet.rl.native build || echo "senet: the learning writers run as Python"
 
 # Dead code. Confidence 60 is vulture's level for unused functions, classes, methods and
 # variables (what dead code mostly is); at 80 and above it reports only unused imports,
@@ -81,14 +86,14 @@ proto-lint: $(BUF)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(STAMP) native
 	$(BIN)/pytest -n $(WORKERS) --dist worksteal --durations=25
 
 ## make test: lint, type-check and run the whole test suite.
 test: lint typecheck unit
 
 ## make quick: the inner loop: lint, type-check and the tests not marked slow.
-quick: lint typecheck
+quick: lint typecheck native
 	$(BIN)/pytest $(QUICK_TESTS)
 
 ## make playthroughs: re-record tests/playthroughs/ after an intended rules change; review the diff.
@@ -96,7 +101,7 @@ playthroughs: $(STAMP)
 	$(BIN)/python -m tests.playthroughs --regenerate
 
 ## make bench: benchmarks, each figure printed beside a baseline measured in the same run.
-bench: $(STAMP)
+bench: $(STAMP) native
 	$(BIN)/python -m tests.bench
 
 ## make run: the match server on the embedded in-memory store (port 50051) with one bot worker,
@@ -123,5 +128,5 @@ deploy-lock: $(CODEGEN)
 		deploy/requirements-build.txt
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis .import_linter_cache clients/senet/rl/_native
 	find proto -name "*_pb2*" -delete; rm -f $(GENERATED)

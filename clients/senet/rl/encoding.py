@@ -35,10 +35,13 @@ class RlEncoding(ABC):
         game_id: The game this encoding serves (checked against the entry point name).
         version: Bumped whenever the action order or the observation layout changes:
             a policy trained on one version is not valid for another.
+        native_modules: The encoding's modules worth compiling (its direct
+            writer's): :mod:`senet.rl.native` builds their compiled twins.
     """
 
     game_id: str
     version: int
+    native_modules: tuple[str, ...] = ()
 
     @abstractmethod
     def action_candidates(

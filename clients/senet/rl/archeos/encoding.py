@@ -32,6 +32,7 @@ from senet.rl.features import (
     seat,
     size_of,
 )
+from senet.rl.native import preferred
 
 MAX_SEATS = 6
 #: The scales of the plain numbers (the direct writer, :mod:`senet.rl.archeos.tensor`,
@@ -86,6 +87,7 @@ class ArcheosEncoding(RlEncoding):
 
     game_id = "archeos"
     version = 1
+    native_modules = ("senet.rl.archeos.tensor",)
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -122,11 +124,13 @@ class ArcheosEncoding(RlEncoding):
     def direct_tensor(
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
-        """Writers from the state's fields (:class:`senet.rl.archeos.tensor.ArcheosTensor`)."""
+        """Writers from the state's fields (:class:`senet.rl.archeos.tensor.ArcheosTensor`,
+        compiled where its twin is built: :mod:`senet.rl.native`)."""
         # Imported here: the writer imports this module's scales.
-        from senet.rl.archeos.tensor import ArcheosTensor
+        from senet.rl.archeos import tensor
 
-        return partial(ArcheosTensor, self.features(seats, options), seats)
+        writer: type[tensor.ArcheosTensor] = preferred(tensor).ArcheosTensor
+        return partial(writer, self.features(seats, options), seats)
 
 
 ARCHEOS_RL = ArcheosEncoding()

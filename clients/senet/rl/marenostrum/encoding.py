@@ -21,6 +21,7 @@ equal at every step of random matches).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import fields
 from itertools import product
 from typing import Any
 
@@ -48,7 +49,9 @@ from senet.rl.features import (
     seat_numbers,
     slices,
 )
+from senet.rl.marenostrum import tensor
 from senet.rl.marenostrum.tensor import ROLLED_SCALE, MareRules, MareTensor
+from senet.rl.native import preferred
 
 MAX_SEATS = act.MAX_SEATS
 #: Owner channels: seats relative to the viewer, then the neutral civilizations.
@@ -220,6 +223,7 @@ class MareNostrumEncoding(RlEncoding):
     #: 10: the ``naval_god`` step (Poseidon before a sea battle, ruling R57) in the
     #: step one-hot, before ``over``.
     version = 10
+    native_modules = ("senet.rl.marenostrum.tensor",)
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -281,9 +285,16 @@ class MareNostrumEncoding(RlEncoding):
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
         """Mare Nostrum's writer from the state's fields
-        (:class:`senet.rl.marenostrum.tensor.MareTensor`), laid out as the features."""
+        (:class:`senet.rl.marenostrum.tensor.MareTensor`, compiled where its twin is
+        built: :mod:`senet.rl.native`), laid out as the features."""
         layout = slices(self.features(seats, options))
-        return lambda: MareTensor(seats, MAX_SEATS, layout, RULES)
+        module = preferred(tensor)
+        # The writer takes the rules' tables as its own module's class.
+        rules: MareRules = module.MareRules(
+            **{f.name: getattr(RULES, f.name) for f in fields(RULES)}
+        )
+        writer: type[MareTensor] = module.MareTensor
+        return lambda: writer(seats, MAX_SEATS, layout, rules)
 
 
 #: The rules' tables the direct writer reads.

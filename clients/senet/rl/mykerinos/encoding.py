@@ -34,7 +34,8 @@ from senet.rl.features import (
     seat,
     size_of,
 )
-from senet.rl.mykerinos.tensor import MykerinosTensor
+from senet.rl.mykerinos import tensor
+from senet.rl.native import preferred
 
 MAX_SEATS = 4
 #: Owners of a space or room: the seats relative to the viewer, then anyone else
@@ -134,6 +135,7 @@ class MykerinosEncoding(RlEncoding):
 
     game_id = "mykerinos"
     version = 1
+    native_modules = ("senet.rl.mykerinos.tensor",)
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -172,7 +174,8 @@ class MykerinosEncoding(RlEncoding):
     ) -> Callable[[], DirectTensor] | None:
         """Writers of a seat's tensor from the state's fields (see
         :mod:`senet.rl.mykerinos.tensor`), laid out by these features."""
-        return partial(MykerinosTensor, seats, self.features(seats, options))
+        writer: type[tensor.MykerinosTensor] = preferred(tensor).MykerinosTensor
+        return partial(writer, seats, self.features(seats, options))
 
 
 MYKERINOS_RL = MykerinosEncoding()

@@ -1,0 +1,218 @@
+"""Compiled twins of the learning adapters' hottest modules, built with mypyc.
+
+An environment step writes the seat's observation tensor, and in Python that
+writing costs about as much as the rules core's whole decision
+(``make bench``'s ``rl.<game>.writer_vs_decision``). The writers are typed
+Python, so mypyc (mypy's compiler, which turns typed modules into C extensions)
+compiles the same source into a module that runs the same code faster: there is
+no second implementation to keep in step, and no C to maintain.
+
+Each encoding names the modules worth compiling (:attr:`RlEncoding.native_modules
+<senet.rl.encoding.RlEncoding.native_modules>`). ``python -m senet.rl.native build``
+(``make install`` runs it) compiles each into its *twin*, the module
+``senet.rl._native.<name>`` in this package (its shared libraries only), stamped
+with the SHA-256 of the source it was built from. :func:`preferred` hands out the
+twin of a module only while that stamp matches the module's source now, so an
+edited writer is never shadowed by an old build: it runs as Python (with one
+warning naming the command that rebuilds it) until the twin is built again.
+``SENET_RL_NATIVE=0`` turns the twins off. Without mypy or a C compiler the build
+says so and everything runs as Python, unchanged (the tests hold each twin to its
+module's results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import importlib.util
+import logging
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+
+import senet
+import senet.rl
+
+log = logging.getLogger("senet.rl.native")
+
+#: The package of the twins: ``senet.rl._native``, a folder of built libraries.
+TWIN_PACKAGE = "senet.rl._native"
+#: Set to ``0`` to run every module as Python.
+SWITCH = "SENET_RL_NATIVE"
+#: The twin's constant naming the digest of the source it was compiled from.
+DIGEST_NAME = "SOURCE_DIGEST"
+#: What mypy needs to compile the writers on its own (no project configuration).
+_MYPY_CONFIG = "[mypy]\nignore_missing_imports = True\n"
+
+_warned: set[str] = set()
+
+
+def twin_name(module: str) -> str:
+    """The twin of ``module``: ``senet.rl.archeos.tensor`` → ``senet.rl._native.archeos_tensor``."""
+    return f"{TWIN_PACKAGE}.{module.removeprefix('senet.rl.').replace('.', '_')}"
+
+
+def source_digest(module: str) -> str:
+    """SHA-256 of ``module``'s source file, as its twin is stamped with.
+
+    Raises:
+        ModuleNotFoundError: no such module, or one without a source file.
+    """
+    return hashlib.sha256(_source(module).read_bytes()).hexdigest()
+
+
+def _source(module: str) -> Path:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        raise ModuleNotFoundError(f"{module} has no Python source to compile")
+    return Path(spec.origin)
+
+
+def enabled() -> bool:
+    """Whether twins are used at all (``SENET_RL_NATIVE`` is not ``0``)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
+
+def current_twin(module: str) -> ModuleType | None:
+    """The twin of ``module`` if one is built from its source as it is now."""
+    try:
+        twin = importlib.import_module(twin_name(module))
+    except ImportError:
+        return None
+    return twin if getattr(twin, DIGEST_NAME, None) == source_digest(module) else None
+
+
+def preferred(module: ModuleType) -> ModuleType:
+    """``module``'s twin when it is current and twins are on, else ``module`` itself.
+
+    Callers take the classes they build from what this returns, all from one
+    module (a twin's functions accept its own classes only).
+    """
+    if not enabled():
+        return module
+    twin = current_twin(module.__name__)
+    if twin is None and module.__name__ not in _warned and _stale(module.__name__):
+        _warned.add(module.__name__)
+        log.warning(
+            "%s changed since its compiled twin was built: it runs as Python "
+            "(python -m senet.rl.native build compiles it again)",
+            module.__name__,
+        )
+    return module if twin is None else twin
+
+
+def _stale(module: str) -> bool:
+    """Whether a twin of ``module`` is built, from another source."""
+    try:
+        importlib.import_module(twin_name(module))
+    except ImportError:
+        return False
+    return True
+
+
+def native_modules() -> list[str]:
+    """Every module an encoding asks to compile, in the encodings' order."""
+    from senet.rl.encoding import ENCODINGS
+
+    names: list[str] = []
+    for encoding in ENCODINGS.all():
+        names += [n for n in encoding.native_modules if n not in names]
+    return names
+
+
+def _twin_folder() -> Path:
+    """Where the twins go: ``senet/rl/_native`` (a folder of libraries, no source)."""
+    return Path(senet.rl.__file__).resolve().parent / "_native"
+
+
+def build(
+    modules: Sequence[str] | None = None,
+    *,
+    force: bool = False,
+    out: Callable[[str], None] = print,
+) -> int:
+    """Compile the twin of each of ``modules`` (default: :func:`native_modules`)
+    whose twin is missing or out of date (all with ``force``); returns how many
+    could not be compiled (each says why)."""
+    failed = 0
+    folder = _twin_folder()
+    for module in native_modules() if modules is None else modules:
+        if not force and current_twin(module) is not None:
+            out(f"{module}: compiled, up to date")
+            continue
+        error = _compile(module, folder)
+        if error:
+            failed += 1
+            out(f"{module}: not compiled ({error}); it runs as Python")
+        else:
+            out(f"{module}: compiled into {twin_name(module)}")
+    importlib.invalidate_caches()
+    return failed
+
+
+def _compile(module: str, folder: Path) -> str:
+    """Compile one twin into ``folder``; "" when done, else why not.
+
+    mypyc compiles a source file into libraries beside it, named by the file's
+    place under its working folder: the twin's source (the module's, stamped) is
+    written into ``folder`` for the build and removed after it, with mypyc's own
+    build and cache folders.
+    """
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        return "no C compiler (cc) on the PATH"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not installed: pip install mypy"
+    short = twin_name(module).rsplit(".", 1)[1]
+    folder.mkdir(exist_ok=True)
+    for old in [*folder.glob(f"{short}.*"), *folder.glob(f"{short}__mypyc.*")]:
+        old.unlink()
+    root = folder.parents[2]  # the folder holding senet/rl/_native
+    twin_source = folder / f"{short}.py"
+    twin_source.write_text(
+        _source(module).read_text() + f'\n{DIGEST_NAME}: str = "{source_digest(module)}"\n'
+    )
+    with tempfile.TemporaryDirectory(prefix="senet-native-") as work:
+        config = Path(work) / "mypy.ini"
+        config.write_text(_MYPY_CONFIG + f"cache_dir = {Path(work) / 'cache'}\n")
+        portions = [str(Path(p).resolve().parent) for p in senet.__path__ if Path(p).is_dir()]
+        env = {**os.environ, "MYPYPATH": os.pathsep.join(portions)}
+        leftovers = [p for p in (root / "build",) if not p.exists()]
+        try:
+            command = [sys.executable, "-m", "mypyc", "--config-file", str(config)]
+            command += ["--explicit-package-bases", str(twin_source.relative_to(root))]
+            done = subprocess.run(
+                command, cwd=root, env=env, capture_output=True, text=True, check=False
+            )
+        finally:
+            twin_source.unlink()
+            for path in leftovers:
+                shutil.rmtree(path, ignore_errors=True)
+    if done.returncode != 0:
+        lines = (done.stdout + done.stderr).strip().splitlines()
+        return lines[-1] if lines else f"mypyc exited with {done.returncode}"
+    if not list(folder.glob(f"{short}.*")):
+        return "mypyc made no library"
+    return ""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m senet.rl.native", description=__doc__)
+    parser.add_argument("command", choices=["build", "status"])
+    parser.add_argument("--force", action="store_true", help="compile even up-to-date twins")
+    args = parser.parse_args(argv)
+    if args.command == "status":
+        for module in native_modules():
+            state = "compiled, up to date" if current_twin(module) else "runs as Python"
+            print(f"{module}: {state}")
+        return 0
+    return 1 if build(force=args.force) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The learning writers' compiled twins (senet.rl.native): built from the source as it
+is, handed out only then, and writing what the Python writers write, bit for bit.
+
+CI builds the twins (``make install``) and sets ``SENET_RL_NATIVE_REQUIRED=1``, so a
+build that silently fell back to Python fails here; elsewhere the twins' tests skip
+where none is built (no C compiler), and everything runs as Python.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from array import array
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from senet.games import Rng, get_game
+from senet.rl import native
+from senet.rl.encoding import encoding_for, observation_encoder
+
+REQUIRED = os.environ.get("SENET_RL_NATIVE_REQUIRED") == "1"
+MODULES = native.native_modules()
+
+
+def _twin(module: str) -> ModuleType:
+    twin = native.current_twin(module)
+    if twin is None:
+        if REQUIRED:
+            pytest.fail(f"{module} has no current compiled twin (make native builds it)")
+        pytest.skip("no compiled twin is built here")
+    return twin
+
+
+def test_every_game_with_a_direct_writer_asks_for_its_twin() -> None:
+    games = {"archeos", "mykerinos", "marenostrum"}
+    assert {f"senet.rl.{g}.tensor" for g in games} <= set(MODULES)
+    for game_id in games:
+        assert encoding_for(game_id).native_modules == (f"senet.rl.{game_id}.tensor",)
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_encodings_hand_out_the_current_twins_writer(module: str) -> None:
+    twin = _twin(module)
+    assert twin.__name__ == native.twin_name(module)
+    assert native.source_digest(module) == twin.SOURCE_DIGEST
+    game_id = module.split(".")[2]
+    writer = observation_encoder(game_id, get_game(game_id).info.min_seats, {}).direct
+    assert writer is not None
+    assert type(writer()).__module__ == twin.__name__
+
+
+def _positions(game_id: str, seats: int, seed: int) -> list[Any]:
+    game = get_game(game_id)
+    state = game.new_match(seats, dict(game.info.short_match_options), seed=seed)
+    rng = Rng(seed)
+    positions: list[Any] = []
+    while not state.is_over() and len(positions) < 400:
+        positions.append(state.clone())
+        seat = state.deciding_seats()[0]
+        legal = state.legal_actions_for(seat)
+        state.apply_unchecked(legal[rng.below(len(legal))], seat)
+    return positions
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_a_twin_writes_what_its_module_writes(module: str) -> None:
+    """Each seat's writer of both follows the same random matches; every tensor is
+    equal to the last bit (the Python writers are held to the features elsewhere)."""
+    twin = _twin(module)
+    game_id = module.split(".")[2]
+    game = get_game(game_id)
+    for seats in (game.info.min_seats, game.info.max_seats):
+        options = game.normalize_options(seats, dict(game.info.short_match_options))
+        encoder = observation_encoder(game_id, seats, options)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv(native.SWITCH, "0")
+            python_writer = encoding_for(game_id).direct_tensor(seats, options)
+        compiled_writer = encoding_for(game_id).direct_tensor(seats, options)
+        assert python_writer is not None and compiled_writer is not None
+        python = [python_writer() for _ in range(seats)]
+        compiled = [compiled_writer() for _ in range(seats)]
+        assert type(compiled[0]).__module__ == twin.__name__
+        assert type(python[0]).__module__ == module
+        outs = [(array("d", bytes(8 * encoder.size)), array("d", bytes(8 * encoder.size)))
+                for _ in range(seats)]  # fmt: skip
+        for state in _positions(game_id, seats, seed=seats):
+            for seat in range(seats):
+                python[seat](state, seat, outs[seat][0])
+                compiled[seat](state, seat, outs[seat][1])
+                assert outs[seat][0] == outs[seat][1], (module, seats, seat)
+
+
+def test_a_twin_built_from_another_source_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An edited writer runs as Python, with one warning naming the rebuild, until
+    its twin is built again."""
+    module = importlib.import_module(MODULES[0])
+    _twin(MODULES[0])
+    monkeypatch.setattr(native, "source_digest", lambda name: "an edited source")
+    monkeypatch.setattr(native, "_warned", set())
+    with caplog.at_level(logging.WARNING, "senet.rl.native"):
+        assert native.preferred(module) is module
+        assert native.preferred(module) is module
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == 1 and "python -m senet.rl.native build" in warnings[0]
+
+
+def test_the_switch_turns_the_twins_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = importlib.import_module(MODULES[0])
+    monkeypatch.setenv(native.SWITCH, "0")
+    assert native.preferred(module) is module
+
+
+def test_status_says_what_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    assert native.main(["status"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == MODULES
+    assert all(line.endswith(("compiled, up to date", "runs as Python")) for line in lines)
