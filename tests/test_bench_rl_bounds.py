@@ -11,9 +11,15 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test
 
+from senet.rl import native
 from senet.rl.pettingzoo import env
 from tests.bench.rl import play_episode
-from tests.bench.rl_bounds import bare_environment, free_observation_environment
+from tests.bench.rl_bounds import (
+    bare_environment,
+    free_observation_environment,
+    python_writer_environment,
+    writes_compiled,
+)
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api_test")
 
@@ -53,3 +59,21 @@ def test_the_free_observation_environment_plays_the_game_with_each_seats_first_t
         free.step(action)
         real.step(action)
     assert tensors_moved  # the real tensors did change: the free ones were held
+
+
+def test_the_python_writers_environment_writes_as_python_what_the_twins_write() -> None:
+    """The baseline of the compiled twins' gain runs the module's own classes."""
+    python = python_writer_environment("archeos", 3)
+    assert not writes_compiled(python)
+    assert type(python._tensors[0]._direct).__module__ == "senet.rl.archeos.tensor"
+    compiled = env("archeos", 3)
+    assert writes_compiled(compiled) == (native.current_twin("senet.rl.archeos.tensor") is not None)
+    for environment in (python, compiled):
+        environment.reset(seed=4)
+    for _ in range(60):
+        agent = python.agent_selection
+        mine, theirs = python.observe(agent), compiled.observe(agent)
+        assert (mine["observation"] == theirs["observation"]).all()
+        action = int(mine["action_mask"].nonzero()[0][0])
+        python.step(action)
+        compiled.step(action)

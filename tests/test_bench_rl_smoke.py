@@ -17,6 +17,9 @@ def test_rl_benchmark_prints_a_figure_per_game() -> None:
     for game in all_games():
         for figure in (
             "env_steps_per_s",
+            "writer_compiled",
+            "env_python_steps_per_s",
+            "compiled_vs_python",
             "env_vs_core",
             "core_view_decisions_per_s",
             "env_vs_core_view",

@@ -28,6 +28,10 @@ the round (the machine's speed moves between rounds):
   game's sizes (:class:`tests.bench.rl_bounds.BareEnvironment`): a tensor and a mask
   copied, a counter. No AEC environment of the game can step faster than the core's
   decision and this together;
+- *env as Python*: the same environment with its direct writers run as Python
+  rather than their compiled twins (:mod:`senet.rl.native`,
+  :func:`tests.bench.rl_bounds.python_writer_environment`): the twins' gain, in the
+  same run (equal to *env* where no twin is built);
 - *writer* and *writer twice*: the seats' tensor writers over recorded positions of
   random matches, each observation written once, then twice (the second call from
   the same state finds nothing changed: the comparisons alone;
@@ -37,6 +41,9 @@ Machine-readable lines::
 
     rl.<game_id>.env_steps_per_s: <median environment steps/s>
     rl.<game_id>.env_vs_core: <that / the core's median decisions/s (target >= 0.5)>
+    rl.<game_id>.writer_compiled: <1 when the environment's writers are compiled twins>
+    rl.<game_id>.env_python_steps_per_s: <median env as Python steps/s>
+    rl.<game_id>.compiled_vs_python: <env steps/s / env as Python steps/s>
     rl.<game_id>.core_view_decisions_per_s: <median core + view decisions/s>
     rl.<game_id>.env_vs_core_view: <env steps/s / core + view decisions/s>
     rl.<game_id>.null_env_steps_per_s: <median null environment steps/s>
@@ -80,7 +87,13 @@ from senet.games import Game, Rng, all_games
 from senet.rl.encoding import ENCODINGS
 from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.null_env import null_environment
-from tests.bench.rl_bounds import WriterReplay, bare_environment, free_observation_environment
+from tests.bench.rl_bounds import (
+    WriterReplay,
+    bare_environment,
+    free_observation_environment,
+    python_writer_environment,
+    writes_compiled,
+)
 from tests.bench.rules import (
     CHOOSER_SALT,
     DEFAULT_BUDGET,
@@ -171,6 +184,9 @@ def run(
                 core=senet_workload(game, seats, label=f"{label} core"),
                 viewed=senet_workload(game, seats, play_core_with_views, f"{label} core + view"),
                 env=senet_workload(game, seats, play_env_episode, f"{label} env"),
+                python=episodes_workload(
+                    python_writer_environment(game_id, seats), f"{label} env as Python"
+                ),
                 null=episodes_workload(null_environment(game_id, seats)[0], f"{label} null env"),
                 free=episodes_workload(
                     free_observation_environment(game_id, seats), f"{label} free observation"
@@ -178,6 +194,7 @@ def run(
                 bare=episodes_workload(bare_environment(game_id, seats), f"{label} bare env"),
                 writer=Workload(f"{label} writer", replay.once),
                 writer_twice=Workload(f"{label} writer twice", replay.twice),
+                compiled=writes_compiled(env(game_id, seats)),
             )
         )
     order = [w for m in measured for w in m.workloads()]
@@ -188,7 +205,7 @@ def run(
     measure_interleaved(order, budget)
     figures: dict[str, float] = {}
     for m in measured:
-        core, viewed, adapter, null, free, bare, writer, twice = m.workloads()
+        core, viewed, adapter, python, null, free, bare, writer, twice = m.workloads()
         core_rate = core.median_steps_per_second()
         viewed_rate = viewed.median_steps_per_second()
         env_rate = adapter.median_steps_per_second()
@@ -203,6 +220,7 @@ def run(
         ratios = {
             "env_vs_core": _per_round(lambda c, e: e / c, core, adapter),
             "env_vs_core_view": _per_round(lambda v, e: e / v, viewed, adapter),
+            "compiled_vs_python": _per_round(lambda p, e: e / p, python, adapter),
             "env_vs_null_env": _per_round(lambda n, e: e / n, null, adapter),
             "null_env_vs_core": _per_round(lambda c, n: n / c, core, null),
             "env_vs_core_ceiling": _per_round(lambda c, n: n / (c + n), core, null),
@@ -219,6 +237,7 @@ def run(
         out(
             f"  {core.label}: {core_rate:,.0f} decisions/s; {viewed.label}: "
             f"{viewed_rate:,.0f} decisions/s; {adapter.label}: {env_rate:,.0f} steps/s; "
+            f"{python.label}: {python.median_steps_per_second():,.0f} steps/s; "
             f"{null.label}: {null_rate:,.0f} steps/s; {free.label}: {free_rate:,.0f} steps/s; "
             f"{bare.label}: {bare_rate:,.0f} steps/s; an observation written "
             f"{written * 1e6:.1f} us, its comparisons alone {compared * 1e6:.1f} us, "
@@ -226,6 +245,8 @@ def run(
         )
         name = f"rl.{m.game.info.id}"
         figures[f"{name}.env_steps_per_s"] = round(env_rate, 1)
+        figures[f"{name}.writer_compiled"] = float(m.compiled)
+        figures[f"{name}.env_python_steps_per_s"] = round(python.median_steps_per_second(), 1)
         figures[f"{name}.core_view_decisions_per_s"] = round(viewed_rate, 1)
         figures[f"{name}.null_env_steps_per_s"] = round(null_rate, 1)
         for figure, value in ratios.items():
@@ -243,16 +264,19 @@ class _Measured:
     core: Workload
     viewed: Workload
     env: Workload
+    python: Workload
     null: Workload
     free: Workload
     bare: Workload
     writer: Workload
     writer_twice: Workload
+    #: Whether the environment's writers are compiled twins.
+    compiled: bool
 
     def workloads(self) -> tuple[Workload, ...]:
         return (
-            self.core, self.viewed, self.env, self.null, self.free, self.bare,
-            self.writer, self.writer_twice,
+            self.core, self.viewed, self.env, self.python, self.null, self.free,
+            self.bare, self.writer, self.writer_twice,
         )  # fmt: skip
 
 

@@ -13,11 +13,15 @@ replay (:class:`WriterReplay`) tell where the rest of a step goes:
   each step copies a tensor and a mask of the game's sizes, made once, and counts.
   Its speed against the core's, ``f``, gives ``f / (1 + f)``: the most any AEC
   environment of the game could reach, since a step does at least this and the
-  core's decision.
+  core's decision;
+- :func:`python_writer_environment` is the real environment with its direct writers
+  run as Python instead of their compiled twins (:mod:`senet.rl.native`): what the
+  twins gain, measured in the same run.
 """
 
 from __future__ import annotations
 
+import os
 from array import array
 from typing import Any
 
@@ -26,7 +30,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from senet.games import GameState
-from senet.rl.encoding import TensorWriter
+from senet.rl import native
+from senet.rl.encoding import TensorWriter, encoding_for
 from senet.rl.pettingzoo import SenetEnv, env
 from tests.bench.null_env import calibrate, random_decisions, spread
 
@@ -52,6 +57,31 @@ def free_observation_environment(game_id: str, seats: int) -> SenetEnv:
     for writer in environment._tensors:
         writer.__class__ = _FirstTensor
     return environment
+
+
+def python_writer_environment(game_id: str, seats: int) -> SenetEnv:
+    """The real environment of ``game_id`` at ``seats`` whose direct writers run as
+    Python (as where no twin is built), whatever twins are built."""
+    environment = env(game_id, seats)
+    before = os.environ.get(native.SWITCH)
+    os.environ[native.SWITCH] = "0"
+    try:
+        factory = encoding_for(game_id).direct_tensor(seats, environment.options)
+    finally:
+        if before is None:
+            del os.environ[native.SWITCH]
+        else:
+            os.environ[native.SWITCH] = before
+    if factory is not None:
+        for writer in environment._tensors:
+            writer._direct = factory()
+    return environment
+
+
+def writes_compiled(environment: SenetEnv) -> bool:
+    """Whether ``environment``'s seats are written by compiled twins."""
+    direct = environment._tensors[0]._direct
+    return direct is not None and type(direct).__module__.startswith(native.TWIN_PACKAGE)
 
 
 class BareEnvironment(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
