@@ -43,7 +43,9 @@ async def _guest(stub: Any, name: str) -> tuple[Metadata, str]:
     return (("x-senet-identity", guest.identity_token),), guest.subject
 
 
-def _spec(rated: bool = True, fill_after_s: int | None = None, seats: int = 2) -> pb.TicketSpec:
+def _spec(
+    rated: bool = True, fill_after_s: int | None = None, seats: int = 2, add_entropy: bool = False
+) -> pb.TicketSpec:
     return pb.TicketSpec(
         game_id=GAME,
         min_seats=seats,
@@ -51,6 +53,7 @@ def _spec(rated: bool = True, fill_after_s: int | None = None, seats: int = 2) -
         mode=pb.MATCH_MODE_RATED if rated else pb.MATCH_MODE_CASUAL,
         bot_fill_after_s=fill_after_s or 0,
         bot_fill_never=fill_after_s is None,
+        add_entropy=add_entropy,
     )
 
 
@@ -364,8 +367,7 @@ async def test_a_ticket_that_adds_entropy_takes_its_seat_after_the_commitment(
     stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
     ada, _ = await _guest(stub, "Ada")
     bob, _ = await _guest(stub, "Bob")
-    spec = _spec()
-    spec.add_entropy = True
+    spec = _spec(add_entropy=True)
     ada_call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
     bob_call = stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=bob)
 
@@ -414,8 +416,7 @@ async def test_entropy_a_ticket_cannot_use_is_refused_and_changes_nothing(
     server = await deployment.start(match_interval_s=3600)
     stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
     ada, _ = await _guest(stub, "Ada")
-    spec = _spec()
-    spec.add_entropy = True
+    spec = _spec(add_entropy=True)
     call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
     queued = await _next(call)
     assert queued.stage == pb.TICKET_STAGE_QUEUED
@@ -454,8 +455,7 @@ async def test_entropy_of_the_wrong_shape_is_refused_and_the_seat_still_waits(
     server = await deployment.start()
     stub = player_service_pb2_grpc.PlayerServiceStub(deployment.channel(server))
     ada, _ = await _guest(stub, "Ada")
-    spec = _spec(fill_after_s=0)
-    spec.add_entropy = True
+    spec = _spec(fill_after_s=0, add_entropy=True)
     awaiting = None
     async with asyncio.timeout(WAIT_S):
         async for progress in stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada):
