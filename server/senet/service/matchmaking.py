@@ -248,16 +248,17 @@ class Matchmaker:
         (the match and its seed commitment) until its seat is taken: ``entropy``,
         given when the player resumes it after that report, takes it.
 
+        The stream reads its ticket from the store only when this replica's last
+        pass over the queue no longer found it queued (so a thousand waiting
+        streams cost the store nothing between passes), and pushes back its expiry
+        a few times per TTL.
+
         Raises:
             MalformedRequest: ``entropy`` for a ticket that does not add it, or
                 before its match is made (the server must commit to its seed
                 before it learns the player's entropy); or entropy that is not
                 0-64 characters of ``[A-Za-z0-9_-]``.
-
-        The stream reads its ticket from the store only when this replica's last
-        pass over the queue no longer found it queued (so a thousand waiting
-        streams cost the store nothing between passes), and pushes back its expiry
-        a few times per TTL.
+            SeatGivenUp: the ticket's seat was given up (its player a no-show).
         """
         ticket_id = ticket.ticket_id
         last: tuple[str, int] | None = None
