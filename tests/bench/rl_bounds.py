@@ -21,7 +21,6 @@ replay (:class:`WriterReplay`) tell where the rest of a step goes:
 
 from __future__ import annotations
 
-import os
 from array import array
 from typing import Any
 
@@ -63,15 +62,8 @@ def python_writer_environment(game_id: str, seats: int) -> SenetEnv:
     """The real environment of ``game_id`` at ``seats`` whose direct writers run as
     Python (as where no twin is built), whatever twins are built."""
     environment = env(game_id, seats)
-    before = os.environ.get(native.SWITCH)
-    os.environ[native.SWITCH] = "0"
-    try:
+    with native.python_only():
         factory = encoding_for(game_id).direct_tensor(seats, environment.options)
-    finally:
-        if before is None:
-            del os.environ[native.SWITCH]
-        else:
-            os.environ[native.SWITCH] = before
     if factory is not None:
         for writer in environment._tensors:
             writer._direct = factory()

@@ -75,8 +75,7 @@ def test_a_twin_writes_what_its_module_writes(module: str) -> None:
     for seats in (game.info.min_seats, game.info.max_seats):
         options = game.normalize_options(seats, dict(game.info.short_match_options))
         encoder = observation_encoder(game_id, seats, options)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setenv(native.SWITCH, "0")
+        with native.python_only():
             python_writer = encoding_for(game_id).direct_tensor(seats, options)
         compiled_writer = encoding_for(game_id).direct_tensor(seats, options)
         assert python_writer is not None and compiled_writer is not None
@@ -113,6 +112,10 @@ def test_the_switch_turns_the_twins_off(monkeypatch: pytest.MonkeyPatch) -> None
     module = importlib.import_module(MODULES[0])
     monkeypatch.setenv(native.SWITCH, "0")
     assert native.preferred(module) is module
+    monkeypatch.setenv(native.SWITCH, "1")
+    with native.python_only():
+        assert native.preferred(module) is module
+    assert os.environ[native.SWITCH] == "1"  # restored
 
 
 def test_status_says_what_runs(capsys: pytest.CaptureFixture[str]) -> None:

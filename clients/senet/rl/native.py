@@ -32,7 +32,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -79,13 +80,35 @@ def enabled() -> bool:
     return os.environ.get(SWITCH, "1") != "0"
 
 
-def current_twin(module: str) -> ModuleType | None:
-    """The twin of ``module`` if one is built from its source as it is now."""
+@contextmanager
+def python_only() -> Iterator[None]:
+    """Within: every writer made runs as Python (``SENET_RL_NATIVE=0``), for a
+    baseline or a comparison beside the twins."""
+    before = os.environ.get(SWITCH)
+    os.environ[SWITCH] = "0"
     try:
-        twin = importlib.import_module(twin_name(module))
+        yield
+    finally:
+        if before is None:
+            del os.environ[SWITCH]
+        else:
+            os.environ[SWITCH] = before
+
+
+def _built_twin(module: str) -> ModuleType | None:
+    """The twin of ``module`` if one is built, whatever source it came from."""
+    try:
+        return importlib.import_module(twin_name(module))
     except ImportError:
         return None
-    return twin if getattr(twin, DIGEST_NAME, None) == source_digest(module) else None
+
+
+def current_twin(module: str) -> ModuleType | None:
+    """The twin of ``module`` if one is built from its source as it is now."""
+    twin = _built_twin(module)
+    if twin is None or getattr(twin, DIGEST_NAME, None) != source_digest(module):
+        return None
+    return twin
 
 
 def preferred(module: ModuleType) -> ModuleType:
@@ -97,7 +120,8 @@ def preferred(module: ModuleType) -> ModuleType:
     if not enabled():
         return module
     twin = current_twin(module.__name__)
-    if twin is None and module.__name__ not in _warned and _stale(module.__name__):
+    stale = twin is None and _built_twin(module.__name__) is not None
+    if stale and module.__name__ not in _warned:
         _warned.add(module.__name__)
         log.warning(
             "%s changed since its compiled twin was built: it runs as Python "
@@ -105,15 +129,6 @@ def preferred(module: ModuleType) -> ModuleType:
             module.__name__,
         )
     return module if twin is None else twin
-
-
-def _stale(module: str) -> bool:
-    """Whether a twin of ``module`` is built, from another source."""
-    try:
-        importlib.import_module(twin_name(module))
-    except ImportError:
-        return False
-    return True
 
 
 def native_modules() -> list[str]:
