@@ -57,12 +57,15 @@ def _spec(
     )
 
 
-async def _until_matched(call: object) -> pb.FindMatchResponse:
+async def _until_matched(
+    call: object, stage: pb.TicketStage.ValueType = pb.TICKET_STAGE_MATCHED
+) -> pb.FindMatchResponse:
+    """The stream's first report at ``stage`` (MATCHED by default)."""
     async with asyncio.timeout(WAIT_S):
         async for progress in call:  # type: ignore[attr-defined]
-            if progress.stage == pb.TICKET_STAGE_MATCHED:
+            if progress.stage == stage:
                 return progress  # type: ignore[no-any-return]
-    raise AssertionError("the stream ended before a match")
+    raise AssertionError(f"the stream ended before {pb.TicketStage.Name(stage)}")
 
 
 async def _next(call: Any) -> pb.FindMatchResponse:
@@ -370,15 +373,9 @@ async def test_a_ticket_that_adds_entropy_takes_its_seat_after_the_commitment(
     spec = _spec(add_entropy=True)
     ada_call = stub.FindMatch(pb.FindMatchRequest(ticket=spec), metadata=ada)
     bob_call = stub.FindMatch(pb.FindMatchRequest(ticket=_spec()), metadata=bob)
-
-    async def until_awaiting() -> pb.FindMatchResponse:
-        async with asyncio.timeout(WAIT_S):
-            async for progress in ada_call:
-                if progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY:
-                    return progress
-        raise AssertionError("the stream ended before the commitment")
-
-    awaiting, bob_seat = await asyncio.gather(until_awaiting(), _until_matched(bob_call))
+    awaiting, bob_seat = await asyncio.gather(
+        _until_matched(ada_call, pb.TICKET_STAGE_AWAITING_ENTROPY), _until_matched(bob_call)
+    )
     assert (awaiting.match_id, awaiting.seat_token) == (bob_seat.match_id, "")
     assert awaiting.seed_commitment == bob_seat.seed_commitment != ""
     service = server.servicer.service
