@@ -8,6 +8,7 @@ where none is built (no C compiler), and everything runs as Python.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import logging
 import os
@@ -23,6 +24,8 @@ from senet.rl.encoding import encoding_for, observation_encoder
 
 REQUIRED = os.environ.get("SENET_RL_NATIVE_REQUIRED") == "1"
 MODULES = native.native_modules()
+#: The games' writers (the rest: the engines they run on, :mod:`senet.rl.cells`).
+WRITERS = [module for module in MODULES if module.endswith(".tensor")]
 
 
 def _twin(module: str) -> ModuleType:
@@ -38,10 +41,36 @@ def test_every_game_with_a_direct_writer_asks_for_its_twin() -> None:
     games = {"archeos", "mykerinos", "marenostrum"}
     assert {f"senet.rl.{g}.tensor" for g in games} <= set(MODULES)
     for game_id in games:
-        assert encoding_for(game_id).native_modules == (f"senet.rl.{game_id}.tensor",)
+        assert f"senet.rl.{game_id}.tensor" in encoding_for(game_id).native_modules
+    assert "senet.rl.cells" in encoding_for("archeos").native_modules
 
 
-@pytest.mark.parametrize("module", MODULES)
+def test_the_c_twin_is_stamped_with_both_sources() -> None:
+    """The plan engine's twin is written in C (``cells.c``): an edit of either file
+    makes it stale."""
+    twin = _twin("senet.rl.cells")
+    assert twin.__file__ is not None and not twin.__file__.endswith(".py")
+    assert native.source_digest("senet.rl.cells") == twin.SOURCE_DIGEST
+    python_only_digest = hashlib.sha256(native._source("senet.rl.cells").read_bytes()).hexdigest()
+    assert python_only_digest != twin.SOURCE_DIGEST
+
+
+def test_a_writer_runs_on_the_current_engine() -> None:
+    twin = _twin("senet.rl.cells")
+    factory = encoding_for("archeos").direct_tensor(4, {})
+    assert factory is not None
+    writer: Any = factory()
+    writer(get_game("archeos").new_match(4, {}, seed=1), 0, array("d", bytes(8 * 1678)))
+    assert type(writer._cells) is twin.Cells
+    with native.python_only():
+        factory = encoding_for("archeos").direct_tensor(4, {})
+    assert factory is not None
+    writer = factory()
+    writer(get_game("archeos").new_match(4, {}, seed=1), 0, array("d", bytes(8 * 1678)))
+    assert type(writer._cells).__module__ == "senet.rl.cells"
+
+
+@pytest.mark.parametrize("module", WRITERS)
 def test_the_encodings_hand_out_the_current_twins_writer(module: str) -> None:
     twin = _twin(module)
     assert twin.__name__ == native.twin_name(module)
@@ -65,7 +94,7 @@ def _positions(game_id: str, seats: int, seed: int) -> list[Any]:
     return positions
 
 
-@pytest.mark.parametrize("module", MODULES)
+@pytest.mark.parametrize("module", WRITERS)
 def test_a_twin_writes_what_its_module_writes(module: str) -> None:
     """Each seat's writer of both follows the same random matches; every tensor is
     equal to the last bit (the Python writers are held to the features elsewhere)."""

@@ -60,12 +60,23 @@ def twin_name(module: str) -> str:
 
 
 def source_digest(module: str) -> str:
-    """SHA-256 of ``module``'s source file, as its twin is stamped with.
+    """SHA-256 of ``module``'s source file (and of its C source, where it has one),
+    as its twin is stamped with.
 
     Raises:
         ModuleNotFoundError: no such module, or one without a source file.
     """
-    return hashlib.sha256(_source(module).read_bytes()).hexdigest()
+    digest = hashlib.sha256(_source(module).read_bytes())
+    c_source = _c_source(module)
+    if c_source is not None:
+        digest.update(c_source.read_bytes())
+    return digest.hexdigest()
+
+
+def _c_source(module: str) -> Path | None:
+    """The module's twin written in C (``cells.c`` beside ``cells.py``), if it has one."""
+    path = _source(module).with_suffix(".c")
+    return path if path.is_file() else None
 
 
 def _source(module: str) -> Path:
@@ -181,6 +192,9 @@ def _compile(module: str, folder: Path) -> str:
     """
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         return "no C compiler (cc) on the PATH"
+    c_source = _c_source(module)
+    if c_source is not None:
+        return _compile_c(module, c_source, folder)
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed: pip install mypy"
     short = twin_name(module).rsplit(".", 1)[1]
@@ -213,6 +227,32 @@ def _compile(module: str, folder: Path) -> str:
         return lines[-1] if lines else f"mypyc exited with {done.returncode}"
     if not list(folder.glob(f"{short}.*")):
         return "mypyc made no library"
+    return ""
+
+
+def _compile_c(module: str, source: Path, folder: Path) -> str:
+    """Compile a module's C twin (its ``.c`` file) into ``folder`` with setuptools,
+    stamped with the digest (the ``SOURCE_DIGEST`` macro); "" when done, else why not."""
+    short = twin_name(module).rsplit(".", 1)[1]
+    folder.mkdir(exist_ok=True)
+    for old in folder.glob(f"{short}.*"):
+        old.unlink()
+    script = (
+        "import sys\n"
+        "from setuptools import Extension, setup\n"
+        "name, source, digest = sys.argv[1:4]\n"
+        "sys.argv[1:] = ['-q', 'build_ext', '--build-lib', '.', '--build-temp', 'temp']\n"
+        "setup(name=name, script_args=sys.argv[1:], ext_modules=[Extension(name, [source],\n"
+        "    define_macros=[('SOURCE_DIGEST', '\"' + digest + '\"')])])\n"
+    )
+    with tempfile.TemporaryDirectory(prefix="senet-native-") as work:
+        command = [sys.executable, "-c", script, short, str(source), source_digest(module)]
+        done = subprocess.run(command, cwd=work, capture_output=True, text=True, check=False)
+        built = list(Path(work).glob(f"{short}.*.so")) + list(Path(work).glob(f"{short}.*.pyd"))
+        if done.returncode != 0 or not built:
+            lines = (done.stdout + done.stderr).strip().splitlines()
+            return lines[-1] if lines else "the C compiler made no library"
+        shutil.move(str(built[0]), folder / built[0].name)
     return ""
 
 

@@ -87,7 +87,7 @@ class ArcheosEncoding(RlEncoding):
 
     game_id = "archeos"
     version = 1
-    native_modules = ("senet.rl.archeos.tensor",)
+    native_modules = ("senet.rl.cells", "senet.rl.archeos.tensor")
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -124,13 +124,15 @@ class ArcheosEncoding(RlEncoding):
     def direct_tensor(
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
-        """Writers from the state's fields (:class:`senet.rl.archeos.tensor.ArcheosTensor`,
-        compiled where its twin is built: :mod:`senet.rl.native`)."""
+        """Writers from the state's fields (:class:`senet.rl.archeos.tensor.ArcheosTensor`
+        on :class:`senet.rl.cells.Cells`, each compiled where its twin is built:
+        :mod:`senet.rl.native`)."""
         # Imported here: the writer imports this module's scales.
+        from senet.rl import cells
         from senet.rl.archeos import tensor
 
         writer: type[tensor.ArcheosTensor] = preferred(tensor).ArcheosTensor
-        return partial(writer, self.features(seats, options), seats)
+        return partial(writer, self.features(seats, options), seats, preferred(cells).Cells)
 
 
 ARCHEOS_RL = ArcheosEncoding()

@@ -1,0 +1,166 @@
+"""The plan engine (:mod:`senet.rl.cells`) and its C twin: the same cells, the same reports.
+
+Random plans over random states changed at random: after every sync, the tensor an
+engine keeps up to date equals, bit for bit, the one a fresh engine writes from
+nothing, and the C twin's equals the Python reference's. The games' writers built on
+the engine are held to their features elsewhere (``tests/rl/test_encodings.py``).
+"""
+
+from __future__ import annotations
+
+from array import array
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from senet.rl import cells, native
+
+WIDTH = 5
+SEATS = 3
+SIZE = 200
+
+#: The engines to hold against the reference: the Python one, and the C twin if built.
+_twin = native.current_twin("senet.rl.cells")
+ENGINES: list[Any] = [cells.Cells] + ([] if _twin is None else [_twin.Cells])
+
+
+def _plan() -> list[cells.Step]:
+    """One step of every shape, over the fields :func:`_values` draws."""
+    ats = [100 + 10 * seat for seat in range(SEATS)]
+    return [
+        cells.custom("tag"),
+        cells.number("n", 0, 4.0),
+        cells.length("items", 1, 2.0),
+        cells.counts("items", 2, WIDTH),
+        cells.counts("tokens", 8, 3, channels=(-1, 0, 1, 2)),
+        cells.vector("numbers", 12, WIDTH, 10.0),
+        cells.one_hot("index", 18, WIDTH),
+        cells.one_hot("seat", 24, SEATS, channels=(2, 0, 1), empty=-1),
+        cells.owners("board", 30, 4 * 6, 4, channels=(0, 1, 2), empty=9),
+        cells.row_numbers("scores", [60, 61, 62], 50.0),
+        cells.row_lengths("rows", [63, 64, 65], 3.0),
+        cells.row_counts("rows", ats, WIDTH),
+        cells.row_vectors("flags", [a + WIDTH for a in ats], 3),
+        cells.counts("rows", 140, WIDTH, row=1),
+        cells.custom("rows"),
+    ]
+
+
+_entries = st.lists(st.integers(0, WIDTH - 1), max_size=6)
+_state = st.fixed_dictionaries(
+    {
+        "tag": st.sampled_from(["a", "b", ("c", 1)]),
+        "n": st.one_of(st.none(), st.integers(-5, 5)),
+        "items": _entries,
+        "tokens": st.lists(st.integers(1, 3), max_size=4),
+        "numbers": st.lists(st.integers(-9, 9), max_size=WIDTH),
+        "index": st.one_of(st.none(), st.integers(0, WIDTH - 1)),
+        "seat": st.integers(-1, SEATS - 1),
+        "board": st.lists(st.sampled_from([0, 1, 2, 9]), min_size=0, max_size=6),
+        "scores": st.lists(st.one_of(st.none(), st.integers(0, 99)), min_size=3, max_size=3),
+        "rows": st.lists(_entries, min_size=SEATS, max_size=SEATS),
+        "flags": st.lists(st.lists(st.booleans(), max_size=3), min_size=3, max_size=3),
+    }
+)
+
+
+def _fresh(engine: Any, state: Any) -> tuple[array[float], list[int]]:
+    out = array("d", bytes(8 * SIZE))
+    reported = engine(out, _plan()).sync(state)
+    return out, reported
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+@settings(max_examples=150, deadline=None)
+@given(states=st.lists(_state, min_size=1, max_size=8))
+def test_an_engine_kept_in_step_writes_what_a_fresh_one_writes(
+    engine: Any, states: list[dict[str, Any]]
+) -> None:
+    out = array("d", bytes(8 * SIZE))
+    kept = engine(out, _plan())
+    before: dict[str, Any] | None = None
+    # One object changed in place, as a rules core changes its state.
+    state = SimpleNamespace()
+    for values in states:
+        for name, value in values.items():
+            current = getattr(state, name, None)
+            if type(current) is list and type(value) is list:
+                current[:] = value  # (in place: the engine must have kept a copy)
+            else:
+                setattr(state, name, value)
+        reported = kept.sync(state)
+        fresh, _ = _fresh(engine, state)
+        assert out.tobytes() == fresh.tobytes()
+        custom = [i for i, s in enumerate(_plan()) if s.kind == cells.CUSTOM]
+        expected = [
+            i
+            for i in custom
+            if before is None or before[_plan()[i].field] != values[_plan()[i].field]
+        ]
+        assert reported == expected
+        before = {name: list(v) if type(v) is list else v for name, v in values.items()}
+        before["rows"] = [list(r) for r in values["rows"]]
+
+
+@pytest.mark.skipif(_twin is None, reason="no compiled twin is built here")
+@settings(max_examples=150, deadline=None)
+@given(states=st.lists(_state, min_size=1, max_size=8))
+def test_the_c_twin_writes_what_the_reference_writes(states: list[dict[str, Any]]) -> None:
+    assert _twin is not None
+    outs = [array("d", bytes(8 * SIZE)) for _ in range(2)]
+    engines = [cells.Cells(outs[0], _plan()), _twin.Cells(outs[1], _plan())]
+    for values in states:
+        state = SimpleNamespace(**values)
+        reports = [engine.sync(state) for engine in engines]
+        assert reports[0] == reports[1]
+        assert outs[0].tobytes() == outs[1].tobytes()
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_forget_writes_every_step_again(engine: Any) -> None:
+    out = array("d", bytes(8 * SIZE))
+    kept = engine(out, [cells.number("n", 0), cells.custom("tag")])
+    state = SimpleNamespace(n=3, tag="x")
+    assert kept.sync(state) == [1]
+    out[0] = 42.0
+    assert kept.sync(state) == []
+    assert out[0] == 42.0  # nothing changed: nothing written
+    kept.forget()
+    assert kept.sync(state) == [1]
+    assert out[0] == 3.0
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+@pytest.mark.parametrize(
+    ("step", "value"),
+    [
+        (cells.counts("v", 0, 3), [3]),
+        (cells.counts("v", 0, 3), [-1]),
+        (cells.counts("v", 0, 3, channels=(0, 1)), [2]),
+        (cells.vector("v", 0, 2), [1, 2, 3]),
+        (cells.one_hot("v", 0, 2), 2),
+        (cells.owners("v", 0, 4, 2, channels=(0, 1), empty=-1), [0, 1, 0]),
+    ],
+)
+def test_a_value_outside_its_slice_is_refused(engine: Any, step: cells.Step, value: Any) -> None:
+    out = array("d", bytes(8 * 10))
+    with pytest.raises(IndexError):
+        engine(out, [step]).sync(SimpleNamespace(v=value))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_a_plan_outside_the_tensor_is_refused(engine: Any) -> None:
+    with pytest.raises(ValueError, match="outside"):
+        engine(array("d", bytes(8 * 4)), [cells.counts("v", 2, 3)])
+    with pytest.raises(ValueError, match="outside"):
+        engine(array("d", bytes(8 * 4)), [cells.row_numbers("v", [0, 4])])
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_rows_must_match_the_seats(engine: Any) -> None:
+    kept = engine(array("d", bytes(8 * 4)), [cells.row_numbers("v", [0, 1])])
+    with pytest.raises(ValueError, match="rows"):
+        kept.sync(SimpleNamespace(v=[1, 2, 3]))
