@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import compress
 from operator import attrgetter, ne
 from typing import Any, NamedTuple
@@ -325,20 +326,19 @@ def _counter(
 def _vectorizer(
     out: array[float], width: int, scale: float
 ) -> Callable[[int, Sequence[Any]], None]:
-    """Writes a list of numbers over ``scale``, zeros after its end."""
+    """Writes a list of numbers over ``scale``, zeros after its end: the doubles of
+    each list are made once and kept for the next equal one (a seat's reserve or
+    cards take few distinct values)."""
+
+    @lru_cache(maxsize=1024)
+    def doubles(values: tuple[Any, ...]) -> array[float]:
+        if len(values) > width:
+            raise IndexError(f"{len(values)} numbers for a slice of {width}")
+        written = [(0.0 if value is None else float(value)) / scale for value in values]
+        return array("d", written + [0.0] * (width - len(values)))
 
     def vector(at: int, values: Sequence[Any]) -> None:
-        size = len(values)
-        if size > width:
-            raise IndexError(f"{size} numbers for a slice of {width}")
-        # (Never an empty slice assigned: array takes that for a resize, refused
-        # while numpy looks at the doubles.)
-        if size:
-            out[at : at + size] = array(
-                "d", [(0.0 if value is None else float(value)) / scale for value in values]
-            )
-        if size < width:
-            out[at + size : at + width] = array("d", bytes(8 * (width - size)))
+        out[at : at + width] = doubles(tuple(values))
 
     return vector
 
@@ -367,18 +367,21 @@ def _write_one_hot(out: array[float], step: Step, value: Any) -> None:
 
 def _write_owners(out: array[float], step: Step, places: Sequence[int], was: Any) -> None:
     """The owners that changed place by place; all cleared first when the number of
-    places changed (or nothing was written yet)."""
+    places changed (or nothing was written yet). The changed places are found in C:
+    a move changes one to three of a region's places."""
     at, stride, empty, channels = step.at, step.ats[0], step.empty, step.channels
     if was is _UNSEEN or len(was) != len(places):
         out[at : at + step.width] = array("d", bytes(8 * step.width))
         was = [empty] * len(places)
     if len(places) * stride > step.width:
         raise IndexError(f"{len(places)} places for a slice of {step.width}")
-    for place, (now, before) in enumerate(zip(places, was, strict=True)):
-        if now == before:
-            continue
+    for place in compress(range(len(places)), map(ne, places, was)):
+        now, before = places[place], was[place]
         base = at + place * stride
         if before != empty:
             out[base + _channel(channels, before)] = 0.0
         if now != empty:
-            _put(out, base, stride, _channel(channels, now), 1.0)
+            index = _channel(channels, now)
+            if not 0 <= index < stride:
+                raise IndexError(f"index {index} outside a slice of {stride}")
+            out[base + index] = 1.0

@@ -20,6 +20,7 @@ from senet.games.mykerinos.museum import ROOM_IDS, room_name
 from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.placements import PAIR_SHAPES, TRIPLE_SHAPES
 from senet.games.mykerinos.region import COLUMNS, MAX_AREA_ROWS, MAX_SPACES, SPACE_NAMES
+from senet.rl import cells
 from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
@@ -135,7 +136,7 @@ class MykerinosEncoding(RlEncoding):
 
     game_id = "mykerinos"
     version = 1
-    native_modules = ("senet.rl.mykerinos.tensor",)
+    native_modules = ("senet.rl.cells", "senet.rl.mykerinos.tensor")
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -173,9 +174,10 @@ class MykerinosEncoding(RlEncoding):
         self, seats: int, options: Mapping[str, Any]
     ) -> Callable[[], DirectTensor] | None:
         """Writers of a seat's tensor from the state's fields (see
-        :mod:`senet.rl.mykerinos.tensor`), laid out by these features."""
+        :mod:`senet.rl.mykerinos.tensor`), laid out by these features, on
+        :class:`senet.rl.cells.Cells` (each compiled where its twin is built)."""
         writer: type[tensor.MykerinosTensor] = preferred(tensor).MykerinosTensor
-        return partial(writer, seats, self.features(seats, options))
+        return partial(writer, seats, self.features(seats, options), preferred(cells).Cells)
 
 
 MYKERINOS_RL = MykerinosEncoding()

@@ -12,16 +12,16 @@ A call compares those values with the ones the section was last written from (by
 value, never by identity, so that clones and afterstates in any order are handled)
 and rewrites only the sections that differ. A seat's writer sees the state once per
 round of turns, after every other seat has played: the board and the reserves have
-nearly always changed, the rest less often (the region once a campaign).
+nearly always changed, the rest less often (the region once a campaign). Most
+sections are steps of a plan (:mod:`senet.rl.cells`), compared and written in one
+call; the plan reports the fields of the rest (the head, the terrain, the museum's
+rooms, the active seats and the scores), written here.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from functools import lru_cache
-from itertools import compress
-from operator import ne
 from typing import Any, cast
 
 from senet.games import GameState
@@ -31,7 +31,9 @@ from senet.games.mykerinos.patrons import PATRON_CODES
 from senet.games.mykerinos.plots import PLOT_CARDS
 from senet.games.mykerinos.region import MAX_SPACES
 from senet.games.mykerinos.state import MykerinosState
+from senet.rl import cells
 from senet.rl.features import Feature, relative_seat, slices
+from senet.rl.native import preferred
 
 #: The option features' names start so; the rest of the name is the option's.
 _OPTION = "option "
@@ -65,10 +67,10 @@ _CARDS, _USED = (
 )
 _PLOTS_WON, _NILE_CARDS = _ENTRY_AT["plots won"], _ENTRY_AT["nile cards"]
 _TOKENS, _ACTIVE = _ENTRY_AT["blocking tokens"], _ENTRY_AT["active"]
-#: The per-seat fields of the state the players table is written from.
-_PLAYER_FIELDS = ("prestige", "personal", "cards", "used", "won", "nile_won", "tokens", "active")
-#: What a section was last written from before its first write: equal to nothing.
-_UNSEEN: Any = object()
+#: The fields the head (options, phase, campaigns, seats) and the terrain (plots,
+#: pyramids, river) are written from.
+_HEAD = ("phase", "campaign", "start_seat", "final_seat", "options")
+_TERRAIN = ("slots", "nile_rows", "nile_rotated")
 
 
 class MykerinosTensor:
@@ -78,17 +80,20 @@ class MykerinosTensor:
         seats: The match's seat count.
         features: The encoding's features for ``seats``: the sections' offsets and
             widths are read from them, by name.
+        engine: The :class:`senet.rl.cells.Cells` class that runs the plan (default:
+            its compiled twin where built, :func:`senet.rl.native.preferred`).
 
     Raises:
         ValueError: the players' entry is not laid out as this writer writes it.
     """
 
-    def __init__(self, seats: int, features: Sequence[Feature]) -> None:
+    def __init__(self, seats: int, features: Sequence[Feature], engine: Any = None) -> None:
         self.seats = seats
         laid = slices(features)
         at = {name: start for name, (start, _) in laid.items()}
         size = {name: width for name, (_, width) in laid.items()}
         self._at = at
+        self._size = size
         self._zero = array("d", bytes(8 * sum(size.values())))
         self._options = tuple(
             (name.removeprefix(_OPTION), at[name]) for name in at if name.startswith(_OPTION)
@@ -101,78 +106,99 @@ class MykerinosTensor:
         players = next(f for f in features if f.name == "players")
         _check_player_layout(players)
         self._player_width = players.entry_width
+        self._engine: Any = preferred(cells).Cells if engine is None else engine
+        self._cells: Any = None
         #: Where each seat's entry starts (its slot's).
         self._player_base: tuple[int, ...] = ()
         self._viewer = -1
         self._out: array[float] | None = None
         #: Each seat's slot, counted from the viewer.
         self._slot: tuple[int, ...] = ()
-        #: Each colour's owner channel: its seat's slot, else the last channel.
-        self._channel: tuple[int, ...] = ()
-        self._seen_head: Any = _UNSEEN
-        self._seen_slots: Any = _UNSEEN
-        self._seen_nile: Any = _UNSEEN
-        self._seen_board: list[int] = []
-        self._seen_wings: list[int] = []
-        self._seen_museum: list[int] = []
-        self._seen_general: Any = _UNSEEN
-        self._seen_deck: Any = _UNSEEN
-        self._seen_players: dict[str, Any] = {}
-        self._seen_scores: Any = _UNSEEN
+        #: The plan's custom steps' positions, by field.
+        self._custom: dict[str, int] = {}
+        #: Whether the last call wrote the final totals (the scores are then written
+        #: again at the next call, whatever changed).
+        self._final = False
 
     def __call__(self, state: GameState, viewer: int, out: array[float]) -> None:
         """Leave in ``out`` the features' encoding of ``viewer``'s view of ``state``."""
         s = cast(MykerinosState, state)
         if viewer != self._viewer or out is not self._out:
             self._start(viewer, out)
-        head = (s.phase, s.campaign, s.turn, s.start_seat, s.final_seat, s.options)
-        if head != self._seen_head:
-            self._seen_head = (*head[:-1], dict(s.options))
-            self._write_head(s, out)
-        # The pyramids and the river are laid from the plots and the Nile cards (the
-        # core's view_sources say so too): they change only with those.
-        nile_laid = (s.nile_rows, s.nile_rotated)
-        if s.slots != self._seen_slots or nile_laid != self._seen_nile:
-            self._seen_slots = list(s.slots)
-            self._seen_nile = (list(s.nile_rows), list(s.nile_rotated))
-            self._write_terrain(s, out)
-        if s.board != self._seen_board:
-            self._write_occupied(s.board, out)
-        if s.museum != self._seen_museum or s.wing_order != self._seen_wings:
-            self._write_rooms(s, out)
-        if s.general != self._seen_general:
-            self._seen_general = list(s.general)
-            self._write_general(s.general, out)
-        deck = len(s.deck)
-        if deck != self._seen_deck:
-            self._seen_deck = deck
-            out[self._at["deck size"]] = float(deck) / 40
-        self._write_players(s, out)
-        if s.final is not None:  # the final totals: written at every call of the last ones
-            self._seen_scores = _UNSEEN
-            self._write_scores(s.scores(), out)
-        elif s.prestige != self._seen_scores:  # the scores are the prestige, by team
-            self._seen_scores = list(s.prestige)
+        changed = self._cells.sync(s)
+        if changed:
+            custom = self._custom
+            fields = {name for name, position in custom.items() if position in changed}
+            if not fields.isdisjoint(_HEAD):
+                self._write_head(s, out)
+            elif "turn" in fields:  # (nearly every call: the current seat alone)
+                self._write_current(s, out)
+            # The pyramids and the river are laid from the plots and the Nile cards
+            # (the core's view_sources say so too): they change only with those.
+            if not fields.isdisjoint(_TERRAIN):
+                self._write_terrain(s, out)
+            if "wing_order" in fields:
+                self._write_wings(s.wing_order, out)
+            if "active" in fields or "phase" in fields:
+                self._write_active(s, out)
+            if "prestige" in fields and s.final is None:  # the scores: the prestige, by team
+                self._write_scores(s.scores(), out)
+        if s.final is not None or self._final:  # the final totals: at every call of the last ones
+            self._final = s.final is not None
             self._write_scores(s.scores(), out)
 
     def _start(self, viewer: int, out: array[float]) -> None:
-        """Zero ``out`` and forget what every section was written from: a new viewer
-        or array (the first call) has every section written."""
+        """Zero ``out`` and lay the plan from the viewer's seat: a new viewer or
+        array (the first call) has every section written."""
         self._viewer = viewer
         self._out = out
         out[:] = self._zero
         seats, owners = self.seats, self._owners
         self._slot = tuple(relative_seat(seat, viewer, seats) for seat in range(seats))
-        self._channel = tuple(
+        channel = tuple(
             self._slot[colour] if colour < seats else owners - 1 for colour in range(COLOURS)
         )
         width, players = self._player_width, self._at["players"]
         self._player_base = tuple(players + slot * width for slot in self._slot)
-        self._seen_head = self._seen_slots = self._seen_nile = _UNSEEN
-        self._seen_general = self._seen_deck = self._seen_scores = _UNSEEN
-        self._seen_board, self._seen_wings, self._seen_museum = [], [], []
-        self._seen_players = {name: [_UNSEEN] * seats for name in _PLAYER_FIELDS}
-        self._seen_players["digging"] = _UNSEEN
+        self._final = False
+        plan = self._plan(channel)
+        self._custom = {step.field: i for i, step in enumerate(plan) if step.kind == cells.CUSTOM}
+        self._cells = self._engine(out, plan)
+
+    def _plan(self, channel: tuple[int, ...]) -> list[cells.Step]:
+        """The sections written by the engine, and the fields of the rest (custom)."""
+        at, size, base = self._at, self._size, self._player_base
+
+        def each(offset: int) -> list[int]:
+            return [start + offset for start in base]
+
+        rooms, room_width = self._rooms[0], self._room_width
+        return [
+            *(cells.custom(field) for field in (*_HEAD, "turn", *_TERRAIN, "wing_order")),
+            cells.owners(
+                "board", at["occupied"], MAX_SPACES * self._owners, self._owners, channel, EMPTY
+            ),
+            # A room's occupant channels follow its two cells (there, value).
+            cells.owners(
+                "museum",
+                rooms,
+                ROOM_IDS * room_width,
+                room_width,
+                tuple(2 + c for c in channel),
+                EMPTY,
+            ),
+            cells.vector("general", at["general reserve"], size["general reserve"], 25),
+            cells.length("deck", at["deck size"], 40),
+            cells.row_vectors("personal", each(_RESERVE), COLOURS, 10),
+            cells.row_vectors("used", each(_USED), _PATRONS),
+            cells.row_vectors("cards", each(_CARDS), _PATRONS),
+            cells.row_lengths("won", each(_PLOTS_WON)),
+            cells.row_numbers("prestige", each(_PRESTIGE), 50),
+            cells.custom("active"),
+            cells.row_lengths("nile_won", each(_NILE_CARDS)),
+            cells.row_numbers("tokens", each(_TOKENS)),
+            cells.custom("prestige"),
+        ]
 
     def _write_head(self, s: MykerinosState, out: array[float]) -> None:
         """The options, the phase, the campaigns and the three seats."""
@@ -184,12 +210,18 @@ class MykerinosTensor:
         out[at["phase"] + _PHASE_INDEX[s.phase]] = 1.0
         out[at["campaign"]] = float(s.campaign or 0) / 4
         out[at["campaigns"]] = float(len(s.campaign_plot_counts())) / 4
-        if s.phase != OVER and s.turn >= 0:
-            out[at["current seat"] + slot[s.turn]] = 1.0
+        self._write_current(s, out)
         if s.start_seat >= 0:
             out[at["start seat"] + slot[s.start_seat]] = 1.0
         if s.final_seat >= 0 and s.phase in DIGGING:
             out[at["final action seat"] + slot[s.final_seat]] = 1.0
+
+    def _write_current(self, s: MykerinosState, out: array[float]) -> None:
+        """The current seat (none once the match is over)."""
+        at, width = self._at["current seat"], self._size["current seat"]
+        out[at : at + width] = self._zero[:width]
+        if s.phase != OVER and s.turn >= 0:
+            out[at + self._slot[s.turn]] = 1.0
 
     def _write_terrain(self, s: MykerinosState, out: array[float]) -> None:
         """The plots (there, points, rotated, patron), the pyramids and the river."""
@@ -214,88 +246,22 @@ class MykerinosTensor:
                 if on:
                     out[river + space] = 1.0
 
-    def _write_occupied(self, board: list[int], out: array[float]) -> None:
-        """Who stands on each space, written again only on the spaces that changed."""
-        at, owners, channel = self._at["occupied"], self._owners, self._channel
-        seen = self._seen_board
-        if len(seen) != len(board):  # a new region (or the first call)
-            out[at : at + MAX_SPACES * owners] = self._zero[: MAX_SPACES * owners]
-            seen = [EMPTY] * len(board)
-        # The spaces that changed are found in C (a move changes one to three of
-        # the region's spaces): a Python pass over every space cost a fifth of a step.
-        for space in compress(range(len(board)), map(ne, board, seen)):
-            base = at + space * owners
-            was, now = seen[space], board[space]
-            if was != EMPTY:
-                out[base + channel[was]] = 0.0
-            if now != EMPTY:
-                out[base + channel[now]] = 1.0
-        self._seen_board = list(board)
+    def _write_wings(self, wing_order: list[int], out: array[float]) -> None:
+        """Each room's first two cells: there (on the museum's ring), and its value.
+        (Who stands in it is the plan's.)"""
+        start, width = self._rooms[0], self._room_width
+        for room in range(ROOM_IDS):
+            out[start + room * width] = out[start + room * width + 1] = 0.0
+        for room in ring_rooms(wing_order):
+            base = start + room * width
+            out[base] = 1.0
+            out[base + 1] = room_value(room) / 5
 
-    def _write_rooms(self, s: MykerinosState, out: array[float]) -> None:
-        """The museum's rooms: there, value, and who stands in each. The rooms are
-        laid again only when the wings move (a new match); otherwise only the rooms
-        whose occupant changed are visited."""
-        start, end = self._rooms
-        width, channel, museum = self._room_width, self._channel, s.museum
-        if s.wing_order != self._seen_wings:
-            self._seen_wings = list(s.wing_order)
-            self._seen_museum = [EMPTY] * len(museum)
-            out[start:end] = self._zero[start:end]
-            for room in ring_rooms(s.wing_order):
-                base = start + room * width
-                out[base] = 1.0
-                out[base + 1] = room_value(room) / 5
-        for room, (now, was) in enumerate(zip(museum, self._seen_museum, strict=True)):
-            if now != was:
-                base = start + room * width + 2
-                if was != EMPTY:
-                    out[base + channel[was]] = 0.0
-                if now != EMPTY:
-                    out[base + channel[now]] = 1.0
-        self._seen_museum = list(museum)
-
-    def _write_general(self, general: list[int], out: array[float]) -> None:
-        at = self._at["general reserve"]
-        for colour, count in enumerate(general):
-            out[at + colour] = float(count) / 25
-
-    def _write_players(self, s: MykerinosState, out: array[float]) -> None:
-        """Each seat's entry of the players table, field by field: a field is written
-        again only when it changed, and then only for the seats whose value did."""
-        seen, base = self._seen_players, self._player_base
-        personal, was = s.personal, seen["personal"]
-        if personal != was:  # nearly every round of turns: spelled out
-            for seat, reserve in enumerate(personal):
-                if reserve != was[seat]:
-                    was[seat] = list(reserve)
-                    at = base[seat] + _RESERVE
-                    out[at : at + COLOURS] = _tenths(tuple(reserve))
-        if s.used != seen["used"]:
-            for seat in _update_rows(s.used, seen["used"]):
-                at = base[seat] + _USED
-                out[at : at + _PATRONS] = array("d", s.used[seat])
-        if s.cards != seen["cards"]:
-            for seat in _update_rows(s.cards, seen["cards"]):
-                at = base[seat] + _CARDS
-                out[at : at + _PATRONS] = array("d", s.cards[seat])
-        if s.won != seen["won"]:
-            for seat in _update_rows(s.won, seen["won"]):
-                out[base[seat] + _PLOTS_WON] = float(len(s.won[seat]))
-        if s.prestige != seen["prestige"]:
-            for seat in _update_rows(s.prestige, seen["prestige"]):
-                out[base[seat] + _PRESTIGE] = float(s.prestige[seat] or 0) / 50
+    def _write_active(self, s: MykerinosState, out: array[float]) -> None:
+        """Whether each seat still digs (no seat does outside the digging phases)."""
         digging = s.phase in DIGGING
-        if s.active != seen["active"] or digging != seen["digging"]:
-            seen["active"], seen["digging"] = list(s.active), digging
-            for seat, active in enumerate(s.active):
-                out[base[seat] + _ACTIVE] = float(active and digging)
-        if s.nile_won != seen["nile_won"]:
-            for seat in _update_rows(s.nile_won, seen["nile_won"]):
-                out[base[seat] + _NILE_CARDS] = float(len(s.nile_won[seat]))
-        if s.tokens != seen["tokens"]:
-            for seat in _update_rows(s.tokens, seen["tokens"]):
-                out[base[seat] + _TOKENS] = float(s.tokens[seat] or 0)
+        for seat, active in enumerate(s.active):
+            out[self._player_base[seat] + _ACTIVE] = float(active and digging)
 
     def _write_scores(self, scores: list[int], out: array[float]) -> None:
         at = self._at["scores"]
@@ -310,21 +276,3 @@ def _check_player_layout(players: Feature) -> None:
     declared = tuple((feature.name, feature.size) for feature in players.inner or ())
     if declared != _PLAYER_LAYOUT:
         raise ValueError(f"players' entry {declared} is not the direct writer's {_PLAYER_LAYOUT}")
-
-
-def _update_rows(rows: list[Any], seen: list[Any]) -> list[int]:
-    """The seats whose entry of ``rows`` differs from ``seen``'s, which then holds a
-    copy of each changed entry."""
-    changed = []
-    for seat, row in enumerate(rows):
-        if row != seen[seat]:
-            seen[seat] = list(row) if type(row) is list else row
-            changed.append(seat)
-    return changed
-
-
-@lru_cache(maxsize=4096)
-def _tenths(counts: tuple[int, ...]) -> array[float]:
-    """A reserve's counts as the ``counts`` feature writes them (``count / 10``), kept
-    for the next seat with the same reserve (never changed: tensors copy from it)."""
-    return array("d", [float(count) / 10 for count in counts])
