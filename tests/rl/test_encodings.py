@@ -10,13 +10,15 @@ suite's check on views, applied to the tensors).
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from senet.games import GameState, Rng, all_games, get_game
+from senet.games.archeos.actions import ArcheosAction
 from senet.rl.encoding import (
     ENCODINGS,
+    ActionSpace,
     DirectTensor,
     ObservationEncoder,
     action_space,
@@ -170,3 +172,46 @@ def test_a_writer_takes_the_games_direct_writer_for_a_seat_and_the_view_otherwis
     for writer, viewer in ((encoder.writer(direct=False), 1), (encoder.writer(), None)):
         assert list(writer.encode(state, viewer)) == base.encode(state.view(viewer))
     assert len(calls) == 2
+
+
+def _fresh_space(game_id: str, seats: int) -> ActionSpace:
+    """A space of its own (the cached one is shared with the other tests)."""
+    cached = action_space(game_id, seats)
+    return ActionSpace(cached.game, cached.actions, cached.version)
+
+
+def test_a_core_that_hands_out_the_same_objects_has_them_found_by_identity() -> None:
+    """Mykerinos' move tables hand out shared action objects: the space learns them,
+    keeps them alive, and finds the same indexes as by equality."""
+    space = _fresh_space("mykerinos", 4)
+    state = get_game("mykerinos").new_match(4, {}, seed=5)
+    rng = Rng(5)
+    while not state.is_over():
+        seat = state.deciding_seats()[0]
+        legal = state.legal_actions_for(seat)
+        assert space.indexes(legal) == [space.index[action] for action in legal]
+        state.apply_unchecked(legal[rng.below(len(legal))], seat)
+    assert space._by_id is not None and space._hits > len(space._pinned) > 0
+    assert all(space._by_id[id(action)] == space.index[action] for action in space._pinned)
+
+
+def test_a_core_that_makes_new_objects_turns_the_identity_lookups_off() -> None:
+    space = _fresh_space("archeos", 4)
+    actions = space.actions
+    for _ in range(300):
+        copies = [
+            ArcheosAction(*cast(ArcheosAction, a)) for a in actions[:3]
+        ]  # equal, not the same
+        assert space.indexes(copies) == [0, 1, 2]
+    assert space._by_id is None and space._pinned == []
+    assert space.indexes(list(actions[:3])) == [0, 1, 2]
+
+
+def test_an_action_outside_the_space_is_refused_by_either_path() -> None:
+    space = _fresh_space("archeos", 4)
+    outsider = ArcheosAction("not an action")
+    with pytest.raises(KeyError, match="not in the archeos action space"):
+        space.indexes([space.actions[0], outsider])
+    space._by_id = None
+    with pytest.raises(KeyError, match="not in the archeos action space"):
+        space.indexes([outsider])
