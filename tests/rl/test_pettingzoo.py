@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
@@ -82,3 +84,33 @@ def test_simultaneous_seats_act_in_turn_and_never_see_a_pending_choice() -> None
             observation = environment.observe(environment.agent_selection)
             environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert checked > 0, "no game reached a simultaneous decision"
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_deep_copy_plays_on_alone(game_id: str) -> None:
+    """A copied environment (as vectorizing wrappers make) goes on from the same point
+    with observations of its own: the original's steps leave it alone, and the same
+    actions give both the same observations."""
+    seats, options = least(game_id)
+    original = env(game_id, seats, options)
+    original.reset(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(5):
+        observation = original.last()[0]
+        original.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    twin = copy.deepcopy(original)
+    assert twin.agent_selection == original.agent_selection and twin.steps == original.steps
+    assert twin.state is not original.state
+    before = twin.last()[0]["observation"].copy()
+    for _ in range(10):
+        if original.terminations[original.agent_selection]:
+            break
+        mine, theirs = original.last()[0], twin.last()[0]
+        assert np.array_equal(mine["observation"], theirs["observation"])
+        assert np.array_equal(mine["action_mask"], theirs["action_mask"])
+        action = int(rng.choice(np.flatnonzero(mine["action_mask"])))
+        original.step(action)
+        if original.steps == 6:
+            # One step on the original alone: the copy still sees where it was.
+            assert np.array_equal(twin.last()[0]["observation"], before)
+        twin.step(action)

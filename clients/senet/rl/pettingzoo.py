@@ -18,6 +18,7 @@ so the winner of a two-seat match gets 1 and the loser -1.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,12 @@ __all__ = ["SenetEnv", "agent_name", "env", "final_rewards"]
 
 #: The episode seed when ``reset`` is given none and was never seeded.
 DEFAULT_SEED = 0
+#: What an episode's bookkeeping holds besides the match (copied by ``deepcopy``).
+_EPISODE_FIELDS = (
+    "agents", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos",
+    "agent_selection", "_seeds", "episode_seed", "_last_action", "_last_seat", "steps",
+    "_rewarded",
+)  # fmt: skip
 
 
 def agent_name(seat: int) -> str:
@@ -117,6 +124,21 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         #: Whether this episode has handed out rewards yet: until then every reward is
         #: 0, so a step need not clear or accumulate them.
         self._rewarded = False
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SenetEnv:
+        """An independent environment at the same point of the same episode: the
+        match cloned by its core, the bookkeeping copied, and writers of its own
+        (a writer's doubles are seen by numpy and kept by a compiled engine, so
+        they are made afresh rather than copied; the next observations are the same)."""
+        twin = SenetEnv(
+            self.game.info.id, self.seats, self.options, self.render_mode, self.max_steps
+        )
+        memo[id(self)] = twin
+        twin.state = self.state.clone()
+        for name in _EPISODE_FIELDS:
+            if hasattr(self, name):
+                setattr(twin, name, copy.deepcopy(getattr(self, name), memo))
+        return twin
 
     def rebuild_writers(self, *, direct: bool = True) -> None:
         """Start each seat's tensor afresh, with or without the game's direct writer
