@@ -137,6 +137,25 @@ def test_a_twin_built_from_another_source_is_not_used(
     assert len(warnings) == 1 and "python -m senet.rl.native build" in warnings[0]
 
 
+def test_twins_not_built_are_warned_of_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Where nothing is built (a package installed without the build), the first
+    writer made says once how to build the twins; choosing Python says nothing."""
+    modules = [importlib.import_module(name) for name in MODULES]
+    monkeypatch.setattr(native, "_built_twin", lambda name: None)
+    monkeypatch.setattr(native, "_warned", set())
+    with caplog.at_level(logging.WARNING, "senet.rl.native"):
+        with native.python_only():
+            assert native.preferred(modules[0]) is modules[0]
+        assert caplog.records == []
+        for module in modules:
+            assert native.preferred(module) is module
+    warnings = [r.getMessage() for r in caplog.records]
+    assert len(warnings) == 1
+    assert "no compiled twin is built" in warnings[0] and "senet.rl.native build" in warnings[0]
+
+
 def test_the_switch_turns_the_twins_off(monkeypatch: pytest.MonkeyPatch) -> None:
     module = importlib.import_module(MODULES[0])
     monkeypatch.setenv(native.SWITCH, "0")
