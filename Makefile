@@ -51,8 +51,9 @@ $(STAMP): $(RUNTIME)
 
 install: $(STAMP) native
 
-## make native: compile the learning writers' twins with mypyc (senet.rl.native; each
-## up-to-date twin is kept). Without mypyc or a C compiler they run as Python.
+## make native: compile the learning writers' twins (mypyc, and the plan engine's C;
+## senet.rl.native; each up-to-date twin is kept). Without mypyc or a C compiler they
+## run as Python.
 native: $(STAMP)
 	$(BIN)/python -m senet.rl.native build || echo "senet: the learning writers run as Python"
 

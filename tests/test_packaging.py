@@ -74,6 +74,14 @@ def test_senet_is_a_namespace_with_every_portion(wheel: zipfile.ZipFile) -> None
     assert not [name for name in names if name.endswith(".proto")]
 
 
+def test_the_plan_engine_ships_as_source_and_no_built_twin(wheel: zipfile.ZipFile) -> None:
+    """``python -m senet.rl.native build`` compiles the C engine where the wheel is
+    installed (its source is in the wheel); the checkout's built libraries are not."""
+    names = set(wheel.namelist())
+    assert {"senet/rl/cells.py", "senet/rl/cells.c", "senet/rl/native.py"} <= names
+    assert not [name for name in names if "/_native/" in name or name.endswith(".so")]
+
+
 def test_the_entry_points_are_those_of_pyproject(wheel: zipfile.ZipFile) -> None:
     parser = ConfigParser(delimiters=("=",))
     parser.optionxform = str  # type: ignore[assignment,method-assign]

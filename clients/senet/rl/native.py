@@ -1,23 +1,26 @@
-"""Compiled twins of the learning adapters' hottest modules, built with mypyc.
+"""Compiled twins of the learning adapters' hottest modules.
 
 An environment step writes the seat's observation tensor, and in Python that
 writing costs about as much as the rules core's whole decision
 (``make bench``'s ``rl.<game>.writer_vs_decision``). The writers are typed
 Python, so mypyc (mypy's compiler, which turns typed modules into C extensions)
 compiles the same source into a module that runs the same code faster: there is
-no second implementation to keep in step, and no C to maintain.
+no second implementation to keep in step. The one exception is the plan engine
+(:mod:`senet.rl.cells`), whose twin is written in C beside it (``cells.c``): a
+module with a ``.c`` file beside it is built from that file, and the tests hold the
+two to the same results.
 
 Each encoding names the modules worth compiling (:attr:`RlEncoding.native_modules
 <senet.rl.encoding.RlEncoding.native_modules>`). ``python -m senet.rl.native build``
 (``make install`` runs it) compiles each into its *twin*, the module
 ``senet.rl._native.<name>`` in this package (its shared libraries only), stamped
-with the SHA-256 of the source it was built from. :func:`preferred` hands out the
-twin of a module only while that stamp matches the module's source now, so an
-edited writer is never shadowed by an old build: it runs as Python (with one
-warning naming the command that rebuilds it) until the twin is built again.
-``SENET_RL_NATIVE=0`` turns the twins off. Without mypy or a C compiler the build
-says so and everything runs as Python, unchanged (the tests hold each twin to its
-module's results).
+with the SHA-256 of the source it was built from (of both files for a C twin).
+:func:`preferred` hands out the twin of a module only while that stamp matches the
+module's source now, so an edited module is never shadowed by an old build: it runs
+as Python (with one warning naming the command that rebuilds it) until the twin is
+built again. ``SENET_RL_NATIVE=0`` turns the twins off. Without mypy or a C compiler
+the build says so and everything runs as Python, unchanged but slower (the first
+writer made says so once).
 """
 
 from __future__ import annotations
