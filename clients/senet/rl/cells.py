@@ -45,7 +45,8 @@ class Step(NamedTuple):
         row: When ``>= 0``, the field's entry at this index is read instead (a
             viewer's own hand in a per-seat list).
         at: Where the slice starts (shapes of one value).
-        ats: Per seat, where its slice starts (per-seat shapes).
+        ats: Per seat, where its slice starts (per-seat shapes); for owners, the
+            one stride between places.
         width: The slice's width (counts, vectors, one-hot, owners).
         scale: What numbers and lengths are divided by.
         channels: Where each value lands in a slice: a count's entry, a one-hot
@@ -177,14 +178,14 @@ class Cells:
         ]
         self._others = [i for i in range(len(self._plan)) if i not in set(self._plain)]
         self._seen: list[Any] = []
-        self._laid: list[_Sync] = []
+        self._laid: list[tuple[int, _Sync]] = []
         self.forget()
 
     def forget(self) -> None:
         """Forget every copy: the next :meth:`sync` writes every step (and reports
         every custom one)."""
         self._seen = [_UNSEEN] * len(self._plain)
-        self._laid = [_laid(self._plan[i], self._out) for i in self._others]
+        self._laid = [(i, _laid(self._plan[i], self._out)) for i in self._others]
 
     def sync(self, state: object) -> list[int]:
         """Write the steps whose field differs from its copy; return the positions
@@ -204,14 +205,16 @@ class Cells:
             seen[k] = copy(value)
             if custom:
                 changed.append(position)
-        for laid in self._laid:
-            laid(state)
+        reported = [position for position, laid in self._laid if laid(state)]
+        if reported:
+            changed = sorted(changed + reported)
         return changed
 
 
 #: A step that reads a length or an entry of its field, laid: reads, compares with
-#: its own copy, and writes what changed.
-_Sync = Callable[[object], None]
+#: its own copy, writes what changed, and says whether it is a custom step whose
+#: value changed.
+_Sync = Callable[[object], bool]
 
 
 def _check(step: Step, size: int) -> None:
@@ -239,9 +242,10 @@ def _laid(step: Step, out: array[float]) -> _Sync:
     field = attrgetter(step.field)
     row = step.row
     write = _writer(step._replace(kind=ROW_NUMBERS if step.kind == ROW_LENGTHS else step.kind), out)
+    copy = _copier(step)
     seen: list[Any] = [_UNSEEN]
 
-    def sync(state: object) -> None:
+    def sync(state: object) -> bool:
         value = field(state)
         if row >= 0:
             value = value[row]
@@ -250,9 +254,11 @@ def _laid(step: Step, out: array[float]) -> _Sync:
         elif step.kind == ROW_LENGTHS:
             value = list(map(len, value))
         was = seen[0]
-        if value != was:
-            write(value, was)
-            seen[0] = value[:] if type(value) is list else value
+        if value == was:
+            return False
+        write(value, was)
+        seen[0] = copy(value)
+        return step.kind == CUSTOM
 
     return sync
 
