@@ -168,3 +168,25 @@ def test_rows_must_match_the_seats(engine: Any) -> None:
     kept = engine(array("d", bytes(8 * 4)), [cells.row_numbers("v", [0, 1])])
     with pytest.raises(ValueError, match="rows"):
         kept.sync(SimpleNamespace(v=[1, 2, 3]))
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_tuples_are_read_as_lists_are(engine: Any) -> None:
+    """A field may hold a tuple where another state holds a list: the same cells."""
+    plan = [
+        cells.owners("board", 0, 8, 2, channels=(0, 1), empty=-1),
+        cells.counts("items", 8, 3),
+        cells.row_vectors("rows", [11, 13], 2),
+    ]
+    out = array("d", bytes(8 * 15))
+    kept = engine(out, plan)
+    for board, items, rows in (
+        ((0, -1, 1), (2, 2), [(1, 2), (3,)]),
+        ([0, 1, 1, -1], [0], [[1, 2], (4, 5)]),
+        ((-1, 1, 1, 0), (), [(), [6]]),
+    ):
+        state = SimpleNamespace(board=board, items=items, rows=rows)
+        kept.sync(state)
+        fresh = array("d", bytes(8 * 15))
+        engine(fresh, plan).sync(state)
+        assert out.tobytes() == fresh.tobytes()

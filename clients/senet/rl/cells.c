@@ -285,8 +285,8 @@ static int write_owners(Cells *self, Step *step, PyObject *places) {
     PyObject *fast = PySequence_Fast(places, "owners read a list of ints");
     if (fast == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), stride = step->ats[0];
-    PyObject *was = step->seen;
-    int fresh = was == NULL || PyList_GET_SIZE(was) != n;
+    PyObject *was = step->seen; /* a list of ints, or not yet written */
+    int fresh = was == NULL || !PyList_CheckExact(was) || PyList_GET_SIZE(was) != n;
     if (fresh) memset(self->data + step->at, 0, sizeof(double) * step->width);
     if (n * stride > step->width) {
         PyErr_Format(PyExc_IndexError, "%zd places for a slice of %zd", n, step->width);
@@ -315,6 +315,10 @@ fail:
 }
 
 static int sync_rows(Cells *self, Step *step, PyObject *rows) {
+    if (step->seen == NULL) {  /* (only after a failed forget: out of memory) */
+        PyErr_SetString(PyExc_RuntimeError, "the engine lost its copies: make another");
+        return -1;
+    }
     PyObject *fast = PySequence_Fast(rows, "a per-seat step reads a list");
     if (fast == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
