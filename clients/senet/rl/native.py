@@ -32,6 +32,7 @@ import importlib.util
 import logging
 import os
 import shutil
+import site
 import subprocess
 import sys
 import tempfile
@@ -214,6 +215,8 @@ def _compile(module: str, folder: Path) -> str:
         return "no C compiler (cc) on the PATH"
     c_source = _c_source(module)
     if c_source is not None:
+        if importlib.util.find_spec("setuptools") is None:
+            return "setuptools is not installed: pip install setuptools"
         return _compile_c(module, c_source, folder)
     if importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed: pip install mypy"
@@ -221,7 +224,6 @@ def _compile(module: str, folder: Path) -> str:
     folder.mkdir(exist_ok=True)
     for old in [*folder.glob(f"{short}.*"), *folder.glob(f"{short}__mypyc.*")]:
         old.unlink()
-    root = folder.parents[2]  # the folder holding senet/rl/_native
     twin_source = folder / f"{short}.py"
     twin_source.write_text(
         _source(module).read_text() + f'\n{DIGEST_NAME}: str = "{source_digest(module)}"\n'
@@ -229,12 +231,24 @@ def _compile(module: str, folder: Path) -> str:
     with tempfile.TemporaryDirectory(prefix="senet-native-") as work:
         config = Path(work) / "mypy.ini"
         config.write_text(_MYPY_CONFIG + f"cache_dir = {Path(work) / 'cache'}\n")
-        portions = [str(Path(p).resolve().parent) for p in senet.__path__ if Path(p).is_dir()]
-        env = {**os.environ, "MYPYPATH": os.pathsep.join(portions)}
+        own = folder.parents[1]  # the senet folder holding rl/_native
+        if own.parent in {Path(p).resolve() for p in site.getsitepackages()}:
+            # An installed package: mypy refuses site-packages as a folder of sources
+            # (it would read every module there as the project's), so it is given a
+            # folder holding only a link to senet.
+            root = Path(work) / "root"
+            root.mkdir()
+            (root / "senet").symlink_to(own, target_is_directory=True)
+            search: list[str] = []
+        else:
+            # A checkout: senet's portions (server, clients, proto) are the sources.
+            root = own.parent
+            search = [str(Path(p).resolve().parent) for p in senet.__path__ if Path(p).is_dir()]
+        env = {**os.environ, "MYPYPATH": os.pathsep.join(search)}
         leftovers = [p for p in (root / "build",) if not p.exists()]
         try:
             command = [sys.executable, "-m", "mypyc", "--config-file", str(config)]
-            command += ["--explicit-package-bases", str(twin_source.relative_to(root))]
+            command += ["--explicit-package-bases", f"senet/rl/_native/{short}.py"]
             done = subprocess.run(
                 command, cwd=root, env=env, capture_output=True, text=True, check=False
             )
