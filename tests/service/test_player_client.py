@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from senet.client.client import SenetClient
-from senet.client.players import PlayerClient
+from senet.client.players import ENTROPY_KEPT, PlayerClient
 from senet.service.server import RunningServer
 from senet.v1 import player_service_pb2 as pb
 from tests.service.conftest import REPO, Deployment
@@ -81,3 +81,16 @@ async def test_senet_leaderboard_prints_the_ranked_players(deployment: Deploymen
     assert code == 0 and f"Nobody is ranked on the {GAME}-2 ladder yet." in out
     async with SenetClient(f"127.0.0.1:{server.port}") as senet:
         assert not [e async for e in PlayerClient(senet).leaderboard(GAME, seat_count=2)]
+
+
+def test_a_long_lived_client_keeps_the_latest_tickets_entropy_only() -> None:
+    """A bot queuing match after match keeps the entropy of its latest tickets (each
+    seat is made right after its MATCHED report), not of every ticket it ever sent;
+    a retry of a kept ticket sends the same entropy."""
+    me = PlayerClient(SenetClient("127.0.0.1:1"))
+    first = me._entropy_for("t0")
+    assert me._entropy_for("t0") == first and len(first) == 32
+    for n in range(1, ENTROPY_KEPT + 10):
+        me._entropy_for(f"t{n}")
+    assert len(me.entropy_sent) == ENTROPY_KEPT
+    assert "t0" not in me.entropy_sent and f"t{ENTROPY_KEPT + 9}" in me.entropy_sent

@@ -36,6 +36,10 @@ T = TypeVar("T")
 IDENTITY_HEADER = "x-senet-identity"
 #: Reconnections of one FindMatch before its error is raised.
 _RESUMES = 5
+#: The tickets whose entropy a client keeps for :meth:`PlayerClient.seat`, the
+#: latest first: a ticket's seat is made right after its MATCHED report, and a
+#: long-lived client (a bot queuing match after match) must not keep them all.
+ENTROPY_KEPT = 256
 
 
 class PlayerClient:
@@ -46,7 +50,8 @@ class PlayerClient:
         self.identity_token = identity_token
         #: The subject of the guest identity made by :meth:`register_guest`.
         self.subject = ""
-        #: The entropy each ticket sent (by ticket id), to check the deal with.
+        #: The entropy each of the latest tickets sent (by ticket id, at most
+        #: :data:`ENTROPY_KEPT`), to check the deal with.
         self.entropy_sent: dict[str, str] = {}
 
     def _stub(self) -> player_service_pb2_grpc.PlayerServiceAsyncStub:
@@ -127,8 +132,7 @@ class PlayerClient:
                     awaiting = progress.stage == pb.TICKET_STAGE_AWAITING_ENTROPY
                 if not (awaiting and add_entropy and not entropy):
                     return
-                # Drawn once: a retry sends the same (the first stands).
-                entropy = self.entropy_sent.setdefault(ticket_id, secrets.token_hex(16))
+                entropy = self._entropy_for(ticket_id)
                 continue
             except grpc.aio.AioRpcError as exc:
                 error = SenetRpcError.from_rpc_error(exc)
@@ -145,6 +149,17 @@ class PlayerClient:
             resumes += 1
             await self.client._failover()
             await asyncio.sleep(0.1 * resumes)
+
+    def _entropy_for(self, ticket_id: str) -> str:
+        """The entropy ``ticket_id`` sends: drawn once (a retry sends the same, as
+        the first stands), the oldest ticket's forgotten past :data:`ENTROPY_KEPT`."""
+        sent = self.entropy_sent
+        entropy = sent.get(ticket_id)
+        if entropy is None:
+            entropy = sent[ticket_id] = secrets.token_hex(16)
+            while len(sent) > ENTROPY_KEPT:
+                del sent[next(iter(sent))]
+        return entropy
 
     def seat(self, matched: pb.FindMatchResponse) -> SeatClient:
         """The handle of the seat a MATCHED report names, with the commitment it
