@@ -28,8 +28,9 @@ the round (the machine's speed moves between rounds):
   game's sizes (:class:`tests.bench.rl_bounds.BareEnvironment`): a tensor and a mask
   copied, a counter. No AEC environment of the game can step faster than the core's
   decision and this together;
-- *env as Python*: the same environment with its direct writers run as Python
-  rather than their compiled twins (:mod:`senet.rl.native`,
+- *env as Python*: the same environment with its direct writers (and the plan
+  engine some run on, :mod:`senet.rl.cells`) run as Python rather than their
+  compiled twins (:mod:`senet.rl.native`,
   :func:`tests.bench.rl_bounds.python_writer_environment`): the twins' gain, in the
   same run (equal to *env* where no twin is built);
 - *writer* and *writer twice*: the seats' tensor writers over recorded positions of

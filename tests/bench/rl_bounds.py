@@ -15,8 +15,8 @@ replay (:class:`WriterReplay`) tell where the rest of a step goes:
   environment of the game could reach, since a step does at least this and the
   core's decision;
 - :func:`python_writer_environment` is the real environment with its direct writers
-  run as Python instead of their compiled twins (:mod:`senet.rl.native`): what the
-  twins gain, measured in the same run.
+  and their plan engine run as Python instead of their compiled twins
+  (:mod:`senet.rl.native`): what the twins gain, measured in the same run.
 """
 
 from __future__ import annotations
