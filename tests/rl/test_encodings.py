@@ -186,13 +186,14 @@ def test_a_core_that_hands_out_the_same_objects_has_them_found_by_identity() -> 
     space = _fresh_space("mykerinos", 4)
     state = get_game("mykerinos").new_match(4, {}, seed=5)
     rng = Rng(5)
+    legal: list[Any] = []
     while not state.is_over():
         seat = state.deciding_seats()[0]
         legal = state.legal_actions_for(seat)
         assert space.indexes(legal) == [space.index[action] for action in legal]
         state.apply_unchecked(legal[rng.below(len(legal))], seat)
-    assert space._by_id is not None and space._hits > len(space._pinned) > 0
-    assert all(space._by_id[id(action)] == space.index[action] for action in space._pinned)
+    assert space._ids is not None and space._hits > len(space._ids) > 0
+    assert space._ids.find(legal) == [space.index[action] for action in legal]
 
 
 def test_a_core_that_makes_new_objects_turns_the_identity_lookups_off() -> None:
@@ -203,7 +204,7 @@ def test_a_core_that_makes_new_objects_turns_the_identity_lookups_off() -> None:
             ArcheosAction(*cast(ArcheosAction, a)) for a in actions[:3]
         ]  # equal, not the same
         assert space.indexes(copies) == [0, 1, 2]
-    assert space._by_id is None and space._pinned == []
+    assert space._ids is None
     assert space.indexes(list(actions[:3])) == [0, 1, 2]
 
 
@@ -212,6 +213,6 @@ def test_an_action_outside_the_space_is_refused_by_either_path() -> None:
     outsider = ArcheosAction("not an action")
     with pytest.raises(KeyError, match="not in the archeos action space"):
         space.indexes([space.actions[0], outsider])
-    space._by_id = None
+    space._ids = None
     with pytest.raises(KeyError, match="not in the archeos action space"):
         space.indexes([outsider])

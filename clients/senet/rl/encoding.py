@@ -25,7 +25,9 @@ from typing import Any, Protocol, cast
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
+from senet.rl import identity
 from senet.rl.features import Feature, Path, View, Writer, entries_by_seat, lookup, slices
+from senet.rl.native import preferred
 
 
 class RlEncoding(ABC):
@@ -118,11 +120,13 @@ class ActionSpace:
         self.notations: tuple[str, ...] = tuple(a.notation() for a in self.actions)
         #: A digest of the notations in order: equal digests, equal spaces.
         self.fingerprint = hashlib.sha256("\n".join(self.notations).encode()).hexdigest()[:16]
+        ids = preferred(identity)
         #: Indexes by the identity of action objects the core handed out, each kept
-        #: alive in :attr:`_pinned` (at most :attr:`_budget` of them); ``None``
-        #: once the core is found to make new objects each time (see :meth:`_learn`).
-        self._by_id: dict[int, int] | None = {}
-        self._pinned: list[Action] = []
+        #: alive (at most :attr:`_budget` of them; :mod:`senet.rl.identity`);
+        #: ``None`` once the core is found to make new objects each time (see
+        #: :meth:`_learn`).
+        self._ids: Any = ids.ActionIds()
+        self._mask: Callable[[int, Iterable[int]], bytearray] = ids.mask
         self._hits = 0
         self._budget = 4 * len(self.actions)
 
@@ -151,12 +155,12 @@ class ActionSpace:
         """
         if type(actions) is not list:  # (an ABC check costs more than the probes)
             actions = list(actions)
-        by_id = self._by_id
-        if by_id is not None:
+        ids = self._ids
+        if ids is not None:
             # A core that hands out the same action objects again (Mykerinos' move
             # tables) has them found by identity, without hashing their nested
             # tuples: a third of the time for its 37 actions a step.
-            found: list[int | None] = list(map(by_id.get, map(id, actions)))
+            found: list[int | None] = ids.find(actions)
             if None not in found:
                 self._hits += len(found)
                 return cast(list[int], found)
@@ -176,19 +180,17 @@ class ActionSpace:
         identity lookups turned off, and the objects let go; so does one that keeps
         handing out new objects past :attr:`_budget`."""
         self._hits += len(found) - found.count(None)
+        ids = self._ids  # (read once: another thread may turn it off)
         indexes: list[int] = []
         for action, index in zip(actions, found, strict=True):
             if index is None:
                 index = self.index_of(action)
-                by_id = self._by_id  # (read once: another thread may turn it off)
-                if by_id is not None:
-                    self._pinned.append(action)
-                    by_id[id(action)] = index
+                if ids is not None:
+                    ids.add(action, index)
             indexes.append(index)
-        pinned = len(self._pinned)
-        if pinned >= self._budget or (pinned >= _TRIAL and self._hits < pinned):
-            self._by_id = None
-            self._pinned = []
+        kept = 0 if ids is None else len(ids)
+        if kept >= self._budget or (kept >= _TRIAL and self._hits < kept):
+            self._ids = None
         return indexes
 
     def mask(self, actions: Iterable[Action]) -> bytearray:
@@ -196,12 +198,14 @@ class ActionSpace:
         return self.index_mask(self.indexes(actions))
 
     def index_mask(self, indexes: Iterable[int]) -> bytearray:
-        """One byte per index: 1 at ``indexes`` (a byte per index set in Python costs
-        less than numpy's fancy indexing from a list, which converts the list first)."""
-        out = bytearray(len(self.actions))
-        for i in indexes:
-            out[i] = 1
-        return out
+        """One byte per index: 1 at ``indexes`` (set in C where the twin of
+        :mod:`senet.rl.identity` is built; a byte per index set in Python costs less
+        than numpy's fancy indexing from a list, which converts the list first).
+
+        Raises:
+            IndexError: an index outside the space.
+        """
+        return self._mask(len(self.actions), indexes)
 
     def legal_mask(self, state: GameState, seat: int) -> bytearray:
         """The mask of ``seat``'s legal actions in ``state`` (all zeros when it does not decide)."""

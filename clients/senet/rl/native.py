@@ -48,6 +48,9 @@ log = logging.getLogger("senet.rl.native")
 
 #: The package of the twins: ``senet.rl._native``, a folder of built libraries.
 TWIN_PACKAGE = "senet.rl._native"
+#: The modules every environment runs, whatever its game (the action space's
+#: identity lookups and masks).
+SHARED_MODULES = ("senet.rl.identity",)
 #: Set to ``0`` to run every module as Python.
 SWITCH = "SENET_RL_NATIVE"
 #: The twin's constant naming the digest of the source it was compiled from.
@@ -164,10 +167,11 @@ def preferred(module: ModuleType) -> ModuleType:
 
 
 def native_modules() -> list[str]:
-    """Every module an encoding asks to compile, in the encodings' order."""
+    """Every module worth compiling: those every environment uses, then those the
+    encodings ask for, in the encodings' order."""
     from senet.rl.encoding import ENCODINGS
 
-    names: list[str] = []
+    names = list(SHARED_MODULES)
     for encoding in ENCODINGS.all():
         names += [n for n in encoding.native_modules if n not in names]
     return names
