@@ -78,7 +78,7 @@ def test_the_plan_engine_ships_as_source_and_no_built_twin(wheel: zipfile.ZipFil
     """``python -m senet.rl.native build`` compiles the C engine where the wheel is
     installed (its source is in the wheel); the checkout's built libraries are not."""
     names = set(wheel.namelist())
-    assert {"senet/rl/cells.py", "senet/rl/cells.c", "senet/rl/native.py"} <= names
+    assert {"senet/rl/cells.c", "senet/rl/identity.c", "senet/rl/native.py"} <= names
     assert not [name for name in names if "/_native/" in name or name.endswith(".so")]
 
 
