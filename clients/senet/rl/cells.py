@@ -387,7 +387,4 @@ def _write_owners(out: array[float], step: Step, places: Sequence[int], was: Any
         if before != empty:
             out[base + _channel(channels, before)] = 0.0
         if now != empty:
-            index = _channel(channels, now)
-            if not 0 <= index < stride:
-                raise IndexError(f"index {index} outside a slice of {stride}")
-            out[base + index] = 1.0
+            _put(out, base, stride, _channel(channels, now), 1.0)

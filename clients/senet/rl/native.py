@@ -218,16 +218,16 @@ def _compile(module: str, folder: Path) -> str:
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         return "no C compiler (cc) on the PATH"
     c_source = _c_source(module)
-    if c_source is not None:
-        if importlib.util.find_spec("setuptools") is None:
-            return "setuptools is not installed: pip install setuptools"
-        return _compile_c(module, c_source, folder)
-    if importlib.util.find_spec("mypyc") is None:
+    if c_source is not None and importlib.util.find_spec("setuptools") is None:
+        return "setuptools is not installed: pip install setuptools"
+    if c_source is None and importlib.util.find_spec("mypyc") is None:
         return "mypyc is not installed: pip install mypy"
     short = twin_name(module).rsplit(".", 1)[1]
     folder.mkdir(exist_ok=True)
     for old in [*folder.glob(f"{short}.*"), *folder.glob(f"{short}__mypyc.*")]:
         old.unlink()
+    if c_source is not None:
+        return _compile_c(module, c_source, folder)
     twin_source = folder / f"{short}.py"
     twin_source.write_text(
         _source(module).read_text() + f'\n{DIGEST_NAME}: str = "{source_digest(module)}"\n'
@@ -270,11 +270,9 @@ def _compile(module: str, folder: Path) -> str:
 
 def _compile_c(module: str, source: Path, folder: Path) -> str:
     """Compile a module's C twin (its ``.c`` file) into ``folder`` with setuptools,
-    stamped with the digest (the ``SOURCE_DIGEST`` macro); "" when done, else why not."""
+    stamped with the digest (the ``SOURCE_DIGEST`` macro); "" when done, else why not.
+    (:func:`_compile` has cleared the folder of the twin's old libraries.)"""
     short = twin_name(module).rsplit(".", 1)[1]
-    folder.mkdir(exist_ok=True)
-    for old in folder.glob(f"{short}.*"):
-        old.unlink()
     script = (
         "import sys\n"
         "from setuptools import Extension, setup\n"
