@@ -190,3 +190,70 @@ def test_tuples_are_read_as_lists_are(engine: Any) -> None:
         fresh = array("d", bytes(8 * 15))
         engine(fresh, plan).sync(state)
         assert out.tobytes() == fresh.tobytes()
+
+
+class _Counted:
+    """A state whose ``n`` is a property over ``_n``, with ``m`` a plain attribute."""
+
+    def __init__(self, n: int, m: int) -> None:
+        self._n = n
+        self.m = m
+
+    @property
+    def n(self) -> int:
+        return self._n + 100
+
+
+class _Slotted:
+    __slots__ = ("m", "n")
+
+    def __init__(self, n: int, m: int) -> None:
+        self.n = n
+        self.m = m
+
+
+class _Fallback:
+    """``n`` only through ``__getattr__``."""
+
+    def __init__(self, m: int) -> None:
+        self.m = m
+
+    def __getattr__(self, name: str) -> int:
+        if name == "n":
+            return 7
+        raise AttributeError(name)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_fields_are_read_as_attributes_are(engine: Any) -> None:
+    """The engines read a field as ``getattr`` does, however the state's class
+    provides it: an instance attribute, a property (which wins over an entry of the
+    instance's dict), a slot, ``__getattr__``; and a property added to the class
+    later is read from then on."""
+    plan = [cells.number("n", 0), cells.number("m", 1)]
+
+    def written(state: object) -> list[float]:
+        out = array("d", bytes(8 * 2))
+        engine(out, plan).sync(state)
+        return list(out)
+
+    counted = _Counted(1, 2)
+    counted.__dict__["n"] = 50  # shadowed by the property, as getattr reads it
+    assert written(counted) == [101.0, 2.0]
+    assert written(_Slotted(3, 4)) == [3.0, 4.0]
+    assert written(_Fallback(5)) == [7.0, 5.0]
+
+    class Late:
+        def __init__(self) -> None:
+            self.n, self.m = 1, 2
+
+    state = Late()
+    out = array("d", bytes(8 * 2))
+    kept = engine(out, plan)
+    kept.sync(state)
+    assert list(out) == [1.0, 2.0]
+    setattr(Late, "n", property(lambda self: 9))  # noqa: B010 (a class changed at run time)
+    kept.sync(state)
+    assert list(out) == [9.0, 2.0]
+    with pytest.raises(AttributeError):
+        engine(out, [cells.number("absent", 0)]).sync(state)

@@ -32,6 +32,12 @@ typedef struct {
     Py_ssize_t nchannels;
     Py_ssize_t empty;
     PyObject *seen; /* the copy; NULL when unseen; for rows a list of copies */
+    /* The last state type whose attribute lookup was checked for this field (by
+       address and version tag, which a type changes whenever its attributes do),
+       and whether an entry of the instance's dict is then the attribute. */
+    PyTypeObject *checked;
+    unsigned int checked_tag;
+    int in_dict;
 } Step;
 
 typedef struct {
@@ -366,12 +372,57 @@ fail:
     return -1;
 }
 
+/* The instance dict of state when its attributes are looked up the generic way
+   (a new reference), else NULL with no error set. */
+static PyObject *instance_dict(PyObject *state) {
+    PyTypeObject *type = Py_TYPE(state);
+    int has_dict = type->tp_dictoffset != 0;
+#ifdef Py_TPFLAGS_MANAGED_DICT
+    has_dict = has_dict || (type->tp_flags & Py_TPFLAGS_MANAGED_DICT);
+#endif
+    if (!has_dict || type->tp_getattro != PyObject_GenericGetAttr) return NULL;
+    PyObject *dict = PyObject_GenericGetDict(state, NULL);
+    if (dict == NULL || !PyDict_CheckExact(dict)) {
+        PyErr_Clear();
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    return dict;
+}
+
+/* state.<field>, as PyObject_GetAttr reads it. Generic attribute lookup reads the
+   instance dict unless the type has a data descriptor of that name (a property, a
+   slot); whether it has is checked once per type and version tag, so a plan's
+   fields cost a dict lookup each rather than a full attribute lookup. */
+static PyObject *read_field(Step *step, PyObject *state, PyObject *dict) {
+    if (dict != NULL) {
+        PyTypeObject *type = Py_TYPE(state);
+        if (step->checked != type || step->checked_tag != type->tp_version_tag
+            || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+            PyObject *attribute = _PyType_Lookup(type, step->field); /* borrowed */
+            step->in_dict = attribute == NULL || Py_TYPE(attribute)->tp_descr_set == NULL;
+            step->checked = type;
+            step->checked_tag = type->tp_version_tag;
+        }
+        if (step->in_dict) {
+            PyObject *value = PyDict_GetItemWithError(dict, step->field);
+            if (value != NULL) {
+                Py_INCREF(value);
+                return value;
+            }
+            if (PyErr_Occurred()) return NULL;
+        }
+    }
+    return PyObject_GetAttr(state, step->field);
+}
+
 static PyObject *cells_sync(Cells *self, PyObject *state) {
     PyObject *changed = PyList_New(0);
     if (changed == NULL) return NULL;
+    PyObject *dict = instance_dict(state);
     for (Py_ssize_t i = 0; i < self->nsteps; i++) {
         Step *step = &self->steps[i];
-        PyObject *value = PyObject_GetAttr(state, step->field);
+        PyObject *value = read_field(step, state, dict);
         if (value == NULL) goto fail;
         if (step->row >= 0) {
             PyObject *entry = PySequence_GetItem(value, step->row);
@@ -425,8 +476,10 @@ static PyObject *cells_sync(Cells *self, PyObject *state) {
         if (copy == NULL) goto fail;
         Py_XSETREF(step->seen, copy);
     }
+    Py_XDECREF(dict);
     return changed;
 fail:
+    Py_XDECREF(dict);
     Py_DECREF(changed);
     return NULL;
 }
