@@ -204,7 +204,8 @@ static PyObject *snapshot(PyObject *value) {
 
 static int as_double(PyObject *value, double *x) {
     if (value == Py_None) { *x = 0.0; return 0; }
-    *x = PyFloat_AsDouble(value);
+    /* An int's double directly: PyFloat_AsDouble would make a float object of it. */
+    *x = PyLong_CheckExact(value) ? PyLong_AsDouble(value) : PyFloat_AsDouble(value);
     return (*x == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
@@ -301,6 +302,9 @@ static int write_owners(Cells *self, Step *step, PyObject *places) {
     }
     for (Py_ssize_t place = 0; place < n; place++) {
         Py_ssize_t now, before = step->empty, index;
+        /* The same object is the same owner (a place's small int most often is). */
+        if (!fresh && PySequence_Fast_GET_ITEM(fast, place) == PyList_GET_ITEM(was, place))
+            continue;
         if (as_index(PySequence_Fast_GET_ITEM(fast, place), &now) < 0) goto fail;
         if (!fresh && as_index(PyList_GET_ITEM(was, place), &before) < 0) goto fail;
         if (now == before) continue;

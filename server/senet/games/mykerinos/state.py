@@ -1150,6 +1150,8 @@ class MykerinosState(GameState):
     def scores(self) -> list[int]:
         """Each seat's score; in the team game, its team's: the lower member's."""
         own = self.individual_scores()
+        if not self.team:
+            return own
         return [min(own[m] for m in self.mates_of(s)) for s in range(self.seat_count)]
 
     def ranking(self) -> list[int]:
