@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from senet.rl import cells, native
+from senet.rl.features import zeros
 
 WIDTH = 5
 SEATS = 3
@@ -75,19 +76,24 @@ def _read(values: dict[str, Any], position: int) -> Any:
     return value if step.row < 0 else value[step.row]
 
 
-def _fresh(engine: Any, state: Any) -> tuple[array[float], list[int]]:
-    out = array("d", bytes(8 * SIZE))
+#: The tensors' types: float32s (what the environments keep) and doubles.
+TYPECODES = ("f", "d")
+
+
+def _fresh(engine: Any, state: Any, typecode: str = "d") -> tuple[array[float], list[int]]:
+    out = zeros(SIZE, typecode)
     reported = engine(out, _plan()).sync(state)
     return out, reported
 
 
+@pytest.mark.parametrize("typecode", TYPECODES)
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
 @settings(max_examples=150, deadline=None)
 @given(states=st.lists(_state, min_size=1, max_size=8))
 def test_an_engine_kept_in_step_writes_what_a_fresh_one_writes(
-    engine: Any, states: list[dict[str, Any]]
+    engine: Any, typecode: str, states: list[dict[str, Any]]
 ) -> None:
-    out = array("d", bytes(8 * SIZE))
+    out = zeros(SIZE, typecode)
     kept = engine(out, _plan())
     before: dict[str, Any] | None = None
     # One object changed in place, as a rules core changes its state.
@@ -100,7 +106,7 @@ def test_an_engine_kept_in_step_writes_what_a_fresh_one_writes(
             else:
                 setattr(state, name, value)
         reported = kept.sync(state)
-        fresh, _ = _fresh(engine, state)
+        fresh, _ = _fresh(engine, state, typecode)
         assert out.tobytes() == fresh.tobytes()
         custom = [i for i, s in enumerate(_plan()) if s.kind == cells.CUSTOM]
         expected = [i for i in custom if before is None or _read(before, i) != _read(values, i)]
@@ -110,11 +116,16 @@ def test_an_engine_kept_in_step_writes_what_a_fresh_one_writes(
 
 
 @pytest.mark.skipif(_twin is None, reason="no compiled twin is built here")
+@pytest.mark.parametrize("typecode", TYPECODES)
 @settings(max_examples=150, deadline=None)
 @given(states=st.lists(_state, min_size=1, max_size=8))
-def test_the_c_twin_writes_what_the_reference_writes(states: list[dict[str, Any]]) -> None:
+def test_the_c_twin_writes_what_the_reference_writes(
+    typecode: str, states: list[dict[str, Any]]
+) -> None:
+    """Bit for bit, in float32s as in doubles: the C twin rounds each double once
+    where it stores it, as the ``array`` does, and adds counts in doubles."""
     assert _twin is not None
-    outs = [array("d", bytes(8 * SIZE)) for _ in range(2)]
+    outs = [zeros(SIZE, typecode) for _ in range(2)]
     engines = [cells.Cells(outs[0], _plan()), _twin.Cells(outs[1], _plan())]
     for values in states:
         state = SimpleNamespace(**values)
@@ -257,3 +268,12 @@ def test_fields_are_read_as_attributes_are(engine: Any) -> None:
     assert list(out) == [9.0, 2.0]
     with pytest.raises(AttributeError):
         engine(out, [cells.number("absent", 0)]).sync(state)
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_a_tensor_of_another_type_is_refused(engine: Any) -> None:
+    """Floats or doubles only: the C twin writes them through the buffer."""
+    if engine is cells.Cells:
+        pytest.skip("the reference writes any array Python does")
+    with pytest.raises(TypeError, match="floats or doubles"):
+        engine(array("i", bytes(4 * 4)), [cells.number("n", 0)])

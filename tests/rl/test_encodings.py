@@ -31,9 +31,9 @@ CASES = cases()
 
 
 def same_bits(written: array[float], encoded: list[float]) -> bool:
-    """Whether a writer's doubles are the encoding's to the last bit (``==`` on floats
-    would let ``-0.0`` pass for ``0.0``)."""
-    return written.tobytes() == array("d", encoded).tobytes()
+    """Whether a writer's floats are the encoding's stored into an array of their type,
+    to the last bit (``==`` on floats would let ``-0.0`` pass for ``0.0``)."""
+    return written.tobytes() == array(written.typecode, encoded).tobytes()
 
 
 SEEDS = (1, 2, 3)
@@ -158,7 +158,7 @@ def test_a_writer_takes_the_games_direct_writer_for_a_seat_and_the_view_otherwis
     def make() -> DirectTensor:
         def write(state: GameState, viewer: int, out: array[float]) -> None:
             calls.append((viewer, id(out)))
-            out[:] = array("d", base.encode(state.view(viewer)))
+            out[:] = array(out.typecode, base.encode(state.view(viewer)))
 
         return write
 
@@ -166,11 +166,11 @@ def test_a_writer_takes_the_games_direct_writer_for_a_seat_and_the_view_otherwis
     state = get_game("mykerinos").new_match(2, {}, seed=3)
     direct = encoder.writer()
     for _ in range(2):
-        assert list(direct.encode(state, 1)) == base.encode(state.view(1))
+        assert direct.encode(state, 1) == array("f", base.encode(state.view(1)))
         assert direct.changed == [(0, encoder.size)]
     assert calls == [(1, id(direct.out))] * 2
     for writer, viewer in ((encoder.writer(direct=False), 1), (encoder.writer(), None)):
-        assert list(writer.encode(state, viewer)) == base.encode(state.view(viewer))
+        assert writer.encode(state, viewer) == array("f", base.encode(state.view(viewer)))
     assert len(calls) == 2
 
 

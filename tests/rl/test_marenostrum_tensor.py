@@ -18,6 +18,7 @@ import pytest
 from senet.games import Rng, get_game
 from senet.games.marenostrum.state import MareState
 from senet.rl.encoding import ObservationEncoder, observation_encoder
+from senet.rl.features import zeros
 from senet.rl.marenostrum import tensor
 from senet.rl.marenostrum.encoding import OWNERS
 from senet.rl.native import preferred
@@ -34,10 +35,13 @@ def _match(seats: int, options: dict[str, Any], seed: int) -> MareState:
     return state
 
 
-def _write(encoder: ObservationEncoder, state: MareState, viewer: int) -> list[float]:
-    """A fresh direct writer's tensor of ``viewer``'s observation."""
+def _write(
+    encoder: ObservationEncoder, state: MareState, viewer: int, typecode: str = "d"
+) -> list[float]:
+    """A fresh direct writer's tensor of ``viewer``'s observation, in an array of
+    ``typecode`` (doubles, or float32s as the environments keep it)."""
     assert encoder.direct is not None
-    out = array("d", bytes(8 * encoder.size))
+    out = zeros(encoder.size, typecode)
     encoder.direct()(state, viewer, out)
     return list(out)
 
@@ -125,8 +129,9 @@ def test_a_writer_follows_positions_in_any_order(seats: int, seed: int) -> None:
     for step, index in enumerate([*range(len(positions)), *order]):
         state = positions[index]
         seat = step % seats
-        written = list(writers[seat].encode(state, seat))
-        assert written == encoder.encode(state.view(seat)), f"position {index}, seat {seat}"
+        written = writers[seat].encode(state, seat)
+        fresh = array("f", encoder.encode(state.view(seat)))
+        assert written == fresh, f"position {index}, seat {seat}"
 
 
 def test_a_writer_starts_again_for_another_viewer_or_other_doubles() -> None:
@@ -155,7 +160,7 @@ def test_another_seats_hidden_cards_do_not_move_the_tensor() -> None:
     state.hands[2] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3]
     state.offers[2] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0]
     assert list(writer.encode(state, 0)) == before
-    assert _write(encoder, state, 0) == before
+    assert _write(encoder, state, 0, "f") == before
 
 
 def test_a_writer_follows_one_state_changed_in_place_field_by_field() -> None:
@@ -169,7 +174,8 @@ def test_a_writer_follows_one_state_changed_in_place_field_by_field() -> None:
     viewer = 1
 
     def check(what: str) -> None:
-        assert list(writer.encode(state, viewer)) == encoder.encode(state.view(viewer)), what
+        fresh = array("f", encoder.encode(state.view(viewer)))
+        assert writer.encode(state, viewer) == fresh, what
 
     check("the first position")
     changes: list[tuple[str, Any]] = [

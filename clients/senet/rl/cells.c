@@ -44,7 +44,9 @@ typedef struct {
     PyObject_HEAD
     Py_buffer view;
     int has_view;
-    double *data;
+    char *data;
+    int single; /* floats (array('f')) rather than doubles (array('d')) */
+    Py_ssize_t itemsize;
     Py_ssize_t size;
     Step *steps;
     Py_ssize_t nsteps;
@@ -155,12 +157,16 @@ static int cells_init(Cells *self, PyObject *args, PyObject *kw) {
     free_steps(self);
     if (PyObject_GetBuffer(out, &self->view, PyBUF_WRITABLE | PyBUF_FORMAT) < 0) return -1;
     self->has_view = 1;
-    if (self->view.format == NULL || strcmp(self->view.format, "d") != 0) {
-        PyErr_SetString(PyExc_TypeError, "Cells writes an array of doubles (array('d'))");
+    const char *format = self->view.format == NULL ? "" : self->view.format;
+    if (strcmp(format, "d") != 0 && strcmp(format, "f") != 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Cells writes an array of floats or doubles (array('f'), array('d'))");
         return -1;
     }
-    self->data = (double *)self->view.buf;
-    self->size = self->view.len / (Py_ssize_t)sizeof(double);
+    self->single = format[0] == 'f';
+    self->itemsize = self->single ? (Py_ssize_t)sizeof(float) : (Py_ssize_t)sizeof(double);
+    self->data = (char *)self->view.buf;
+    self->size = self->view.len / self->itemsize;
     PyObject *fast = PySequence_Fast(plan, "a plan is a sequence of steps");
     if (fast == NULL) return -1;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
@@ -225,20 +231,41 @@ static int channel(Step *step, Py_ssize_t value, Py_ssize_t *index) {
     return 0;
 }
 
-static int put(double *slice, Py_ssize_t width, Py_ssize_t index, double value) {
+/* The cells as Python writes them into the array: a double stored as a float is
+   rounded once ((float)x, as array('f') does), and an addition is made in doubles
+   and then stored, as out[i] += x is. */
+static inline void set_cell(Cells *self, Py_ssize_t i, double x) {
+    if (self->single) ((float *)self->data)[i] = (float)x;
+    else ((double *)self->data)[i] = x;
+}
+
+static inline void add_cell(Cells *self, Py_ssize_t i, double x) {
+    if (self->single) {
+        float *cell = (float *)self->data + i;
+        *cell = (float)((double)*cell + x);
+    } else {
+        ((double *)self->data)[i] += x;
+    }
+}
+
+static inline void zero_cells(Cells *self, Py_ssize_t at, Py_ssize_t n) {
+    if (n > 0) memset(self->data + at * self->itemsize, 0, (size_t)(n * self->itemsize));
+}
+
+/* value at index of the slice of width cells at at, the index checked. */
+static int put(Cells *self, Py_ssize_t at, Py_ssize_t width, Py_ssize_t index, double value) {
     if (index < 0 || index >= width) {
         PyErr_Format(PyExc_IndexError, "index %zd outside a slice of %zd", index, width);
         return -1;
     }
-    slice[index] = value;
+    set_cell(self, at + index, value);
     return 0;
 }
 
 static int write_counts(Cells *self, Step *step, Py_ssize_t at, PyObject *entries) {
     PyObject *fast = PySequence_Fast(entries, "counts read a list of ints");
     if (fast == NULL) return -1;
-    double *slice = self->data + at;
-    memset(slice, 0, sizeof(double) * step->width);
+    zero_cells(self, at, step->width);
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_ssize_t entry, index;
@@ -249,7 +276,7 @@ static int write_counts(Cells *self, Step *step, Py_ssize_t at, PyObject *entrie
             Py_DECREF(fast);
             return -1;
         }
-        slice[index] += 1.0;
+        add_cell(self, at + index, 1.0);
     }
     Py_DECREF(fast);
     return 0;
@@ -264,26 +291,24 @@ static int write_vector(Cells *self, Step *step, Py_ssize_t at, PyObject *values
         Py_DECREF(fast);
         return -1;
     }
-    double *slice = self->data + at;
     for (Py_ssize_t i = 0; i < n; i++) {
         double x;
         if (as_double(PySequence_Fast_GET_ITEM(fast, i), &x) < 0) { Py_DECREF(fast); return -1; }
-        slice[i] = x / step->scale;
+        set_cell(self, at + i, x / step->scale);
     }
-    memset(slice + n, 0, sizeof(double) * (step->width - n));
+    zero_cells(self, at + n, step->width - n);
     Py_DECREF(fast);
     return 0;
 }
 
 static int write_one_hot(Cells *self, Step *step, PyObject *value) {
-    double *slice = self->data + step->at;
-    memset(slice, 0, sizeof(double) * step->width);
+    zero_cells(self, step->at, step->width);
     if (value == Py_None) return 0;
     Py_ssize_t v, index;
     if (as_index(value, &v) < 0) return -1;
     if (v == step->empty) return 0;
     if (channel(step, v, &index) < 0) return -1;
-    return put(slice, step->width, index, 1.0);
+    return put(self, step->at, step->width, index, 1.0);
 }
 
 /* The owners that changed place by place; all cleared first when the number of
@@ -294,7 +319,7 @@ static int write_owners(Cells *self, Step *step, PyObject *places) {
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), stride = step->ats[0];
     PyObject *was = step->seen; /* a list of ints, or not yet written */
     int fresh = was == NULL || !PyList_CheckExact(was) || PyList_GET_SIZE(was) != n;
-    if (fresh) memset(self->data + step->at, 0, sizeof(double) * step->width);
+    if (fresh) zero_cells(self, step->at, step->width);
     if (n * stride > step->width) {
         PyErr_Format(PyExc_IndexError, "%zd places for a slice of %zd", n, step->width);
         Py_DECREF(fast);
@@ -308,13 +333,13 @@ static int write_owners(Cells *self, Step *step, PyObject *places) {
         if (as_index(PySequence_Fast_GET_ITEM(fast, place), &now) < 0) goto fail;
         if (!fresh && as_index(PyList_GET_ITEM(was, place), &before) < 0) goto fail;
         if (now == before) continue;
-        double *base = self->data + step->at + place * stride;
+        Py_ssize_t base = step->at + place * stride;
         if (before != step->empty) {
             if (channel(step, before, &index) < 0) goto fail;
-            base[index] = 0.0;
+            set_cell(self, base + index, 0.0);
         }
         if (now != step->empty) {
-            if (channel(step, now, &index) < 0 || put(base, stride, index, 1.0) < 0) goto fail;
+            if (channel(step, now, &index) < 0 || put(self, base, stride, index, 1.0) < 0) goto fail;
         }
     }
     Py_DECREF(fast);
@@ -358,7 +383,7 @@ static int sync_rows(Cells *self, Step *step, PyObject *rows) {
         if (step->kind == ROW_NUMBERS || step->kind == ROW_LENGTHS) {
             double x;
             done = as_double(value, &x);
-            if (done == 0) self->data[at] = x / step->scale;
+            if (done == 0) set_cell(self, at, x / step->scale);
         } else if (step->kind == ROW_COUNTS) {
             done = write_counts(self, step, at, value);
         } else {
@@ -467,7 +492,7 @@ static PyObject *cells_sync(Cells *self, PyObject *state) {
         case LENGTH: {
             double x;
             done = as_double(value, &x);
-            if (done == 0) self->data[step->at] = x / step->scale;
+            if (done == 0) set_cell(self, step->at, x / step->scale);
             break;
         }
         case COUNTS: done = write_counts(self, step, step->at, value); break;

@@ -17,7 +17,9 @@ its comparisons is the point, since an environment writes one at every step.
 
 The floats are the features' own (:mod:`senet.rl.features`): ``value / scale`` with
 ``value`` a number, a length or a count, ``None`` read as ``0``; a count is ``+= 1.0``
-per entry over zeros.
+per entry over zeros. The tensor is an ``array`` of floats (``"f"``, what the
+environments hand out) or of doubles (``"d"``): each value is worked out in doubles
+and stored, as Python's ``out[i] = value`` and ``out[i] += 1.0`` store it.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from functools import lru_cache
 from itertools import compress
 from operator import attrgetter, ne
 from typing import Any, NamedTuple
+
+from senet.rl.features import zeros
 
 #: A step's shapes (:attr:`Step.kind`). Per-seat ("rows") shapes read a list with one
 #: entry per seat and write each seat's entry at its own offset (``ats``).
@@ -148,7 +152,8 @@ class Cells:
     and the few that read a length or an entry of their field compare on their own.
 
     Args:
-        out: The tensor's doubles, written in place (never resized while kept).
+        out: The tensor (an ``array`` of floats or doubles), written in place (never
+            resized while kept).
         plan: The steps, in the order they are compared.
 
     Raises:
@@ -316,10 +321,10 @@ def _counter(
     out: array[float], width: int, channels: tuple[int, ...]
 ) -> Callable[[int, Sequence[int]], None]:
     """Writes counts of entries (each a place in the slice, or its channel's)."""
-    zeros = array("d", bytes(8 * width))
+    blank = zeros(width, out.typecode)
 
     def counts(at: int, entries: Sequence[int]) -> None:
-        out[at : at + width] = zeros
+        out[at : at + width] = blank
         for entry in entries:
             index = _channel(channels, entry) if channels else entry
             if not 0 <= index < width:
@@ -332,19 +337,19 @@ def _counter(
 def _vectorizer(
     out: array[float], width: int, scale: float
 ) -> Callable[[int, Sequence[Any]], None]:
-    """Writes a list of numbers over ``scale``, zeros after its end: the doubles of
+    """Writes a list of numbers over ``scale``, zeros after its end: the cells of
     each list are made once and kept for the next equal one (a seat's reserve or
     cards take few distinct values)."""
 
     @lru_cache(maxsize=1024)
-    def doubles(values: tuple[Any, ...]) -> array[float]:
+    def cells(values: tuple[Any, ...]) -> array[float]:
         if len(values) > width:
             raise IndexError(f"{len(values)} numbers for a slice of {width}")
         written = [(0.0 if value is None else float(value)) / scale for value in values]
-        return array("d", written + [0.0] * (width - len(values)))
+        return array(out.typecode, written + [0.0] * (width - len(values)))
 
     def vector(at: int, values: Sequence[Any]) -> None:
-        out[at : at + width] = doubles(tuple(values))
+        out[at : at + width] = cells(tuple(values))
 
     return vector
 
@@ -366,7 +371,7 @@ def _put(out: array[float], at: int, width: int, index: int, value: float) -> No
 
 def _write_one_hot(out: array[float], step: Step, value: Any) -> None:
     at, width = step.at, step.width
-    out[at : at + width] = array("d", bytes(8 * width))
+    out[at : at + width] = zeros(width, out.typecode)
     if value is not None and value != step.empty:
         _put(out, at, width, _channel(step.channels, value), 1.0)
 
@@ -377,7 +382,7 @@ def _write_owners(out: array[float], step: Step, places: Sequence[int], was: Any
     a move changes one to three of a region's places."""
     at, stride, empty, channels = step.at, step.ats[0], step.empty, step.channels
     if was is _UNSEEN or len(was) != len(places):
-        out[at : at + step.width] = array("d", bytes(8 * step.width))
+        out[at : at + step.width] = zeros(step.width, out.typecode)
         was = [empty] * len(places)
     if len(places) * stride > step.width:
         raise IndexError(f"{len(places)} places for a slice of {step.width}")

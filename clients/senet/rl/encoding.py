@@ -19,14 +19,23 @@ import hashlib
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any, Protocol, cast
 
 from senet.games import Action, Game, GameState, get_game
 from senet.games.errors import MalformedActionError
 from senet.games.plugins import PluginRegistry
 from senet.rl import identity
-from senet.rl.features import Feature, Path, View, Writer, entries_by_seat, lookup, slices
+from senet.rl.features import (
+    Feature,
+    Path,
+    View,
+    Writer,
+    entries_by_seat,
+    lookup,
+    slices,
+    zeros,
+)
 from senet.rl.native import preferred
 
 
@@ -78,12 +87,15 @@ class RlEncoding(ABC):
 class DirectTensor(Protocol):
     """Writes a seat's whole tensor straight from a state (see :meth:`RlEncoding.direct_tensor`).
 
-    Called with a state of the encoding's game, a seat, and the doubles it was last
+    Called with a state of the encoding's game, a seat, and the ``array`` it was last
     called with (zeros on the first call; the same array every time, so a writer may
-    keep what it needs to rewrite only what changed). It must leave there exactly
-    :meth:`ObservationEncoder.encode` of ``state.view(viewer)``, to the last bit: the
-    same float arithmetic as the features (``value / scale``, never ``value * (1 /
-    scale)``), and nothing the view would not show.
+    keep what it needs to rewrite only what changed). The array holds floats (``"f"``,
+    as :class:`TensorWriter` makes it) or doubles (``"d"``): a writer clears slices
+    with zeros of ``out.typecode``. It must leave there exactly what storing
+    :meth:`ObservationEncoder.encode` of ``state.view(viewer)`` into such an array
+    leaves, to the last bit: the same float arithmetic as the features (``value /
+    scale``, never ``value * (1 / scale)``, worked out in doubles and then stored), and
+    nothing the view would not show.
     """
 
     def __call__(self, state: GameState, viewer: int, out: array[float]) -> None: ...
@@ -207,6 +219,11 @@ class ActionSpace:
         """
         return self._mask(len(self.actions), indexes)
 
+    def index_masker(self) -> Callable[[Iterable[int]], bytearray]:
+        """:meth:`index_mask` as one callable (``partial`` over the mask's maker): what
+        an environment calls at every step, without a method's frame around it."""
+        return partial(self._mask, len(self.actions))
+
     def legal_mask(self, state: GameState, seat: int) -> bytearray:
         """The mask of ``seat``'s legal actions in ``state`` (all zeros when it does not decide)."""
         return self.mask(state.legal_actions_for(seat))
@@ -298,11 +315,12 @@ class TensorWriter:
     The mark compares values, not versions, so one writer may follow any sequence
     of states of one match's game, seat count and options (a search's afterstates),
     always for the same viewer. A writer belongs to one thread; it returns its own
-    doubles (an ``array("d")``, :attr:`out`: the same array for the writer's life,
+    float32s (an ``array("f")``, :attr:`out`: the same array for the writer's life,
     never resized), rewritten in place by the next call: copy them before that
-    (``np.frombuffer(out, np.float64).astype(np.float32)`` makes a numpy tensor in
-    one step, where converting a list costs as much as encoding it; a view made once
-    serves every call).
+    (``np.frombuffer(out, np.float32).copy()`` makes a numpy tensor in one step,
+    where converting a list costs as much as encoding it; a view made once serves
+    every call). Each float is the feature's double stored once, so the tensor equals
+    :meth:`ObservationEncoder.encode` converted to float32.
 
     Where the game has a direct writer (:meth:`RlEncoding.direct_tensor`), a seat's
     tensor is written by it instead, from the state's fields, and :attr:`changed` is
@@ -315,7 +333,7 @@ class TensorWriter:
 
     def __init__(self, encoder: ObservationEncoder, *, direct: bool = True) -> None:
         self.encoder = encoder
-        self.out = _zeros(encoder.size)
+        self.out = zeros(encoder.size)
         self._direct = encoder.direct() if direct and encoder.direct is not None else None
         self._whole = [(0, encoder.size)]
         #: The ``(offset, size)`` slices the last :meth:`encode` wrote again.
@@ -331,7 +349,7 @@ class TensorWriter:
         self._view_ready = True
         encoder = self.encoder
         self._steps = [
-            (feature, at, _zeros(feature.size), _gates(feature.reads))
+            (feature, at, zeros(feature.size), _gates(feature.reads))
             for feature, (_, at, _) in zip(encoder.features, encoder.layout, strict=True)
         ]
         #: The features read again on every call (no gates), and for each mark of a
@@ -455,7 +473,7 @@ class TensorWriter:
 
     def _write_all(self, view: View) -> None:
         out = self.out
-        out[:] = _zeros(len(out))
+        out[:] = zeros(len(out))
         for index, (feature, at, _, _) in enumerate(self._steps):
             feature.write(view, out, at)
             if feature.write_entry is not None and feature.reads is not None:
@@ -485,13 +503,13 @@ class TensorWriter:
             subs = None  # (a table's length changed: rebuilt whole below)
         self._entries[index] = now
         if subs is not None or before is None or len(before) != len(now):
-            out[at : at + feature.size] = _zeros(feature.size)
+            out[at : at + feature.size] = zeros(feature.size)
             feature.write(view, out, at)
             self.changed.append((at, feature.size))
             return
         blank = self._blank.get(width)
         if blank is None:
-            blank = self._blank[width] = _zeros(width)
+            blank = self._blank[width] = zeros(width)
         for (slot, entry), old in zip(entries_by_seat(view, now), before, strict=True):
             if entry == old:
                 continue
@@ -635,7 +653,7 @@ def _inner_steps(inner: Sequence[Feature]) -> _InnerSteps:
     whole: set[Any] = set()  # keys some feature reads as a whole
     offset = 0
     for position, part in enumerate(inner):
-        parts.append((part, offset, _zeros(part.size)))
+        parts.append((part, offset, zeros(part.size)))
         if part.reads is None or not all(part.reads):
             always.append(position)
         else:
@@ -670,10 +688,6 @@ def _moved(
         if before.get(second, _ABSENT) != now.get(second, _ABSENT):
             moved.extend(positions)
     return moved
-
-
-def _zeros(size: int) -> array[float]:
-    return array("d", bytes(8 * size))
 
 
 def _gates(reads: tuple[Path, ...] | None) -> frozenset[Hashable] | None:

@@ -19,6 +19,7 @@ time.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import (
     Callable,
     Hashable,
@@ -34,7 +35,7 @@ from typing import Any
 View = Mapping[str, Any]
 #: Keys and list indexes from a view's root to a value.
 Path = tuple[str | int, ...]
-#: Where features write: a list of floats, or the doubles of a tensor writer.
+#: Where features write: a list of floats, or a tensor writer's ``array`` of floats.
 Out = MutableSequence[float]
 #: Writes a feature's floats for one view into ``out`` starting at ``at``.
 Writer = Callable[[View, Out, int], None]
@@ -80,6 +81,15 @@ def slices(features: Iterable[Feature]) -> dict[str, tuple[int, int]]:
         found[feature.name] = (at, feature.size)
         at += feature.size
     return found
+
+
+def zeros(size: int, typecode: str = "f") -> array[float]:
+    """``size`` zeros in an ``array`` of ``typecode``: floats (``"f"``, what tensor
+    writers write: the observations are float32) or doubles (``"d"``). A slice of a
+    writer's array is cleared with zeros of its own type (``out.typecode``)."""
+    blank: array[float] = array(typecode)
+    blank.frombytes(bytes(blank.itemsize * size))
+    return blank
 
 
 def lookup(view: View, path: Sequence[str | int]) -> Any:

@@ -88,6 +88,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self.seats, {**bounded_options(self.game), **(options or {})}
         )
         self.space = action_space(game_id, self.seats, self.options)
+        #: What a step reads of the space, held here (a step is a few microseconds).
+        self._actions = self.space.actions
+        self._index_mask = self.space.index_masker()
         self.encoder = observation_encoder(game_id, self.seats, self.options)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode must be one of {self.RENDER_MODES} or None")
@@ -128,7 +131,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def __deepcopy__(self, memo: dict[int, Any]) -> SenetEnv:
         """An independent environment at the same point of the same episode: the
         match cloned by its core, the bookkeeping copied, and writers of its own
-        (a writer's doubles are seen by numpy and kept by a compiled engine, so
+        (a writer's floats are seen by numpy and kept by a compiled engine, so
         they are made afresh rather than copied; the next observations are the same)."""
         twin = SenetEnv(
             self.game.info.id, self.seats, self.options, self.render_mode, self.max_steps
@@ -144,10 +147,10 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         """Start each seat's tensor afresh, with or without the game's direct writer
         (:meth:`senet.rl.encoding.ObservationEncoder.writer`)."""
         self._tensors = [self.encoder.writer(direct=direct) for _ in range(self.seats)]
-        #: Each writer's doubles seen by numpy, made once: a writer keeps one array
-        #: for its life, so the view stays current, and each observation is one
-        #: conversion to float32 (a view made per step cost about a third as much again).
-        self._doubles = [np.frombuffer(writer.out, np.float64) for writer in self._tensors]
+        #: Each writer's float32s seen by numpy, made once: a writer keeps one array
+        #: for its life, so the view stays current, and each observation is one copy
+        #: (a view made per step cost about a third as much again).
+        self._floats = [np.frombuffer(writer.out, np.float32) for writer in self._tensors]
 
     @property
     def last_notation(self) -> str:
@@ -185,9 +188,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
-        mask = np.frombuffer(self.space.index_mask(self._legal_indexes(seat)), np.int8)
+        mask = np.frombuffer(self._index_mask(self._legal_indexes(seat)), np.int8)
         self._tensors[seat].encode(self.state, seat)
-        tensor = self._doubles[seat].astype(np.float32)  # a copy, in C
+        tensor = self._floats[seat].copy()
         return {"observation": tensor, "action_mask": mask}
 
     def _legal_indexes(self, seat: int) -> list[int]:
@@ -211,9 +214,10 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             return
         seat = self._seat_of[agent]
         index = -1 if action is None else int(action)
-        if not 0 <= index < len(self.space):
+        actions = self._actions
+        if not 0 <= index < len(actions):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
-        chosen = self.space.actions[index]
+        chosen = actions[index]
         if index not in self._legal_indexes(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"

@@ -38,7 +38,7 @@ from senet.rl.archeos.encoding import (
     SEASON_SCALE,
     SITE_SCALE,
 )
-from senet.rl.features import Feature, relative_seat, slices
+from senet.rl.features import Feature, relative_seat, slices, zeros
 from senet.rl.native import preferred
 
 _STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
@@ -63,15 +63,6 @@ _NUMBERS: tuple[tuple[str, str, float], ...] = (
 )
 
 
-def _zeros(size: int) -> array[float]:
-    return array("d", bytes(8 * size))
-
-
-_NO_CARDS = _zeros(len(CARD_NAMES))
-_NO_STEPS = _zeros(len(STEPS))
-_NO_SEATS = _zeros(MAX_SEATS)
-
-
 class ArcheosTensor:
     """Writes one seat's Archeos Society tensor (a :class:`~senet.rl.encoding.DirectTensor`).
 
@@ -87,7 +78,12 @@ class ArcheosTensor:
         self._at = {name: start for name, (start, _) in slices(features).items()}
         players = next(f for f in features if f.name == "players")
         self._inner = {name: span for name, span in slices(players.inner or ()).items()}
-        self._blank = _zeros(sum(f.size for f in features))
+        self._size = sum(f.size for f in features)
+        #: Zeros to clear ``out`` and its slices with, of ``out``'s type.
+        self._blank = zeros(self._size)
+        self._no_cards = zeros(len(CARD_NAMES))
+        self._no_steps = zeros(len(STEPS))
+        self._no_seats = zeros(MAX_SEATS)
         self._seats = seats
         self._width = players.entry_width
         self._seasons = float(seasons_for(seats)) / SEASON_SCALE
@@ -106,6 +102,12 @@ class ArcheosTensor:
         self._out = out
         self._viewer = viewer
         self._relative = [relative_seat(s, viewer, seats) for s in range(seats)]
+        if out.typecode != self._blank.typecode:
+            typecode = out.typecode
+            self._blank = zeros(self._size, typecode)
+            self._no_cards = zeros(len(CARD_NAMES), typecode)
+            self._no_steps = zeros(len(STEPS), typecode)
+            self._no_seats = zeros(MAX_SEATS, typecode)
         out[:] = self._blank
         out[self._at["seasons"]] = self._seasons
         self._cells = self._engine(out, self._plan(viewer))
@@ -156,23 +158,23 @@ class ArcheosTensor:
         if kept != self._kept:
             self._kept = kept[:]
             at = self._at["players"] + self._relative[viewer] * self._width
-            _count(out, at + self._inner["kept"][0], _NO_CARDS, kept)
+            _count(out, at + self._inner["kept"][0], self._no_cards, kept)
 
     def _marker(self, state: ArcheosState, out: array[float]) -> None:
         """The step, and the current seat (from the step and the turn, none once the
         match is over)."""
         at = self._at["step"]
-        out[at : at + len(STEPS)] = _NO_STEPS
+        out[at : at + len(STEPS)] = self._no_steps
         out[at + _STEP_INDEX[state.step]] = 1.0
         at = self._at["current seat"]
-        out[at : at + MAX_SEATS] = _NO_SEATS
+        out[at : at + MAX_SEATS] = self._no_seats
         if state.step != OVER and state.turn != NO_SEAT:
             out[at + self._relative[state.turn]] = 1.0
 
 
-def _count(out: array[float], at: int, zeros: array[float], entries: list[int]) -> None:
+def _count(out: array[float], at: int, blank: array[float], entries: list[int]) -> None:
     """A count of ``entries`` (each an index into the slice at ``at``), as ``counts``
     writes it: one ``+= 1.0`` per entry over zeros."""
-    out[at : at + len(zeros)] = zeros
+    out[at : at + len(blank)] = blank
     for entry in entries:
         out[at + entry] += 1.0

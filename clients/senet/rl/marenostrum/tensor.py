@@ -37,6 +37,7 @@ from operator import attrgetter, itemgetter, ne
 from typing import Any, Protocol, cast
 
 from senet.games import GameState
+from senet.rl.features import zeros
 
 #: A battle total's scale in the ``rolled totals`` feature (totals reach the tens).
 ROLLED_SCALE = 10.0
@@ -137,8 +138,9 @@ class MareTensor:
         self.size = sum(size for _, size in layout.values())
         self._at = {name: start for name, (start, _) in layout.items()}
         self._size_of = {name: size for name, (_, size) in layout.items()}
-        self._zeros = array("d", bytes(8 * self.size))
-        #: The viewer the writer last wrote for, and the doubles it wrote into.
+        #: Zeros to clear ``out`` and its parts with, of ``out``'s type.
+        self._zeros = zeros(self.size)
+        #: The viewer the writer last wrote for, and the array it wrote into.
         self._viewer = -1
         self._out: array[float] | None = None
         #: Per seat, its slot counted from the viewer; per civilization, its owner
@@ -156,8 +158,8 @@ class MareTensor:
             start, stop = self._span(names, layout)
             for field in fields:
                 by_field[field] = (*by_field.get(field, ()), len(self._parts))
-            zeros = array("d", bytes(8 * (stop - start))) if zeroed else None
-            self._parts.append((start, stop, zeros, write))
+            blank = zeros(stop - start) if zeroed else None
+            self._parts.append((start, stop, blank, write))
         self._watch = _Watch(by_field, rules.field_kinds)
 
     @staticmethod
@@ -227,15 +229,17 @@ class MareTensor:
         mare = cast(MareFields, state)
         parts = self._parts
         for index in self._watch.changed_parts(mare):
-            start, stop, zeros, write = parts[index]
-            if zeros is not None:
-                out[start:stop] = zeros
+            start, stop, blank, write = parts[index]
+            if blank is not None:
+                out[start:stop] = blank
             write(mare, out)
 
     def _restart(self, viewer: int, out: array[float]) -> None:
         """Forget what was written: every part is written afresh for ``viewer``."""
         self._viewer = viewer
         self._out = out
+        if out.typecode != self._zeros.typecode:
+            self._retype(out.typecode)
         self._watch.forget()
         seats = self.seats
         self._rel = [(seat - viewer) % seats for seat in range(seats)]
@@ -243,6 +247,16 @@ class MareTensor:
         for block in self._blocks:
             block.forget()
         out[:] = self._zeros
+
+    def _retype(self, typecode: str) -> None:
+        """Make the zeros of every part and block of ``typecode`` (``out``'s)."""
+        self._zeros = zeros(self.size, typecode)
+        self._parts = [
+            (start, stop, None if blank is None else zeros(stop - start, typecode), write)
+            for start, stop, blank, write in self._parts
+        ]
+        for block in self._blocks:
+            block.retype(typecode)
 
     def _owners(self, seat_of: list[int]) -> list[int]:
         """Each civilization's owner channel (as ``_owner`` in the features): a new
@@ -432,8 +446,8 @@ class _RowBlock:
         self.size = size
         self.slots = slots
         self.scale = scale
-        self.zeros = array("d", bytes(8 * size))
-        self.zero_slot = array("d", bytes(8 * self.width))
+        self.zeros = zeros(size)
+        self.zero_slot = zeros(self.width)
         self.columns = range(self.width)
         #: The rows as last written, the slots they were written for, and per slot
         #: its rows.
@@ -444,6 +458,11 @@ class _RowBlock:
     def forget(self) -> None:
         """Write the whole block on the next call."""
         self.seen = None
+
+    def retype(self, typecode: str) -> None:
+        """Clear with zeros of ``typecode`` (the tensor's)."""
+        self.zeros = zeros(self.size, typecode)
+        self.zero_slot = zeros(self.width, typecode)
 
     def write(self, state: MareFields, slot_of: list[int], out: array[float]) -> None:
         """Write the rows of ``state`` that changed, ``slot_of`` giving each row's slot."""

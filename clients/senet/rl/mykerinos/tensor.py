@@ -32,7 +32,7 @@ from senet.games.mykerinos.plots import PLOT_CARDS
 from senet.games.mykerinos.region import MAX_SPACES
 from senet.games.mykerinos.state import MykerinosState
 from senet.rl import cells
-from senet.rl.features import Feature, relative_seat, slices
+from senet.rl.features import Feature, relative_seat, slices, zeros
 from senet.rl.native import preferred
 
 #: The option features' names start so; the rest of the name is the option's.
@@ -94,7 +94,8 @@ class MykerinosTensor:
         size = {name: width for name, (_, width) in laid.items()}
         self._at = at
         self._size = size
-        self._zero = array("d", bytes(8 * sum(size.values())))
+        #: Zeros to clear ``out`` and its slices with, of ``out``'s type.
+        self._zero = zeros(sum(size.values()))
         self._options = tuple(
             (name.removeprefix(_OPTION), at[name]) for name in at if name.startswith(_OPTION)
         )
@@ -152,6 +153,8 @@ class MykerinosTensor:
         array (the first call) has every section written."""
         self._viewer = viewer
         self._out = out
+        if out.typecode != self._zero.typecode:
+            self._zero = zeros(len(self._zero), out.typecode)
         out[:] = self._zero
         seats, owners = self.seats, self._owners
         self._slot = tuple(relative_seat(seat, viewer, seats) for seat in range(seats))
