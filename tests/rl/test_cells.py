@@ -48,6 +48,8 @@ def _plan() -> list[cells.Step]:
         cells.counts("rows", 140, WIDTH, row=1),
         cells.custom("rows"),
         cells.Step(cells.CUSTOM, "rows", row=2),
+        cells.row_sums("rows", [150, 151, 152], 4.0),
+        cells.table("grid", 160, 4 * 5, 5, 3.0, channels=(0, 2, 2, 1)),
     ]
 
 
@@ -65,6 +67,9 @@ _state = st.fixed_dictionaries(
         "scores": st.lists(st.one_of(st.none(), st.integers(0, 99)), min_size=3, max_size=3),
         "rows": st.lists(_entries, min_size=SEATS, max_size=SEATS),
         "flags": st.lists(st.lists(st.booleans(), max_size=3), min_size=3, max_size=3),
+        "grid": st.lists(
+            st.lists(st.one_of(st.none(), st.integers(-3, 3)), max_size=5), min_size=3, max_size=4
+        ),
     }
 )
 
@@ -158,6 +163,9 @@ def test_forget_writes_every_step_again(engine: Any) -> None:
         (cells.vector("v", 0, 2), [1, 2, 3]),
         (cells.one_hot("v", 0, 2), 2),
         (cells.owners("v", 0, 4, 2, channels=(0, 1), empty=-1), [0, 1, 0]),
+        (cells.table("v", 0, 4, 2, channels=(0, 2)), [[1], [1]]),
+        (cells.table("v", 0, 4, 2), [[1, 2, 3]]),
+        (cells.table("v", 0, 4, 2), [[1], [2], [3]]),
     ],
 )
 def test_a_value_outside_its_slice_is_refused(engine: Any, step: cells.Step, value: Any) -> None:
@@ -277,3 +285,29 @@ def test_a_tensor_of_another_type_is_refused(engine: Any) -> None:
         pytest.skip("the reference writes any array Python does")
     with pytest.raises(TypeError, match="floats or doubles"):
         engine(array("i", bytes(4 * 4)), [cells.number("n", 0)])
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.__module__)
+def test_fields_are_read_wherever_the_dict_keeps_them(engine: Any) -> None:
+    """A field deleted and set again moves in the instance's dict; another state
+    object keeps its fields elsewhere: each sync reads the value there is now."""
+    plan = [cells.number("alpha", 0), cells.number("b", 1), cells.number("c", 2)]
+    out = array("d", bytes(8 * 3))
+    kept = engine(out, plan)
+    state = SimpleNamespace(alpha=1, b=2, c=3)
+    kept.sync(state)
+    assert list(out) == [1.0, 2.0, 3.0]
+    del state.alpha
+    state.b = 5
+    state.alpha = 7  # now after c
+    kept.sync(state)
+    assert list(out) == [7.0, 5.0, 3.0]
+    other = SimpleNamespace(c=9, x=0, b=8, alpha=6)
+    kept.sync(other)
+    assert list(out) == [6.0, 8.0, 9.0]
+    kept.sync(state)
+    assert list(out) == [7.0, 5.0, 3.0]
+    del other.alpha
+    other.__dict__["".join(["al", "pha"])] = 4  # a key equal to the field, another str
+    kept.sync(other)
+    assert list(out) == [4.0, 8.0, 9.0]

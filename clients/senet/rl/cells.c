@@ -16,7 +16,8 @@
 
 enum {
     CUSTOM, NUMBER, LENGTH, COUNTS, VECTOR, ONE_HOT, OWNERS,
-    ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS
+    ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS, ROW_SUMS,
+    TABLE
 };
 
 typedef struct {
@@ -38,6 +39,11 @@ typedef struct {
     PyTypeObject *checked;
     unsigned int checked_tag;
     int in_dict;
+    /* Where the field's entry was in the last instance dict read (a position for
+       PyDict_Next; -1: not found as the field's own interned str). A state's dict
+       keeps its entries in place, so the entry is read there, its key checked,
+       without a lookup; any other dict finds another key there and looks it up. */
+    Py_ssize_t hint;
 } Step;
 
 typedef struct {
@@ -54,7 +60,7 @@ typedef struct {
 
 static PyObject *Unseen; /* equal to nothing but itself */
 
-static int is_rows(int kind) { return kind >= ROW_NUMBERS; }
+static int is_rows(int kind) { return kind >= ROW_NUMBERS && kind <= ROW_SUMS; }
 
 static Py_ssize_t *int_tuple(PyObject *seq, Py_ssize_t *n) {
     PyObject *fast = PySequence_Fast(seq, "a step's offsets and channels are tuples of ints");
@@ -100,7 +106,7 @@ static void free_steps(Cells *self) {
 
 static int check_span(Step *step, Py_ssize_t start, Py_ssize_t size) {
     Py_ssize_t span = (step->kind == NUMBER || step->kind == LENGTH || step->kind == ROW_NUMBERS
-                       || step->kind == ROW_LENGTHS) ? 1 : step->width;
+                       || step->kind == ROW_LENGTHS || step->kind == ROW_SUMS) ? 1 : step->width;
     if (start < 0 || span < 0 || start + span > size) {
         PyErr_Format(PyExc_ValueError, "step %R: cells %zd..%zd outside %zd", step->field, start,
                      start + span, size);
@@ -116,7 +122,7 @@ static int parse_step(Step *step, PyObject *item, Py_ssize_t size) {
     }
     step->kind = (int)PyLong_AsLong(PyTuple_GET_ITEM(item, 0));
     if (PyErr_Occurred()) return -1;
-    if (step->kind < CUSTOM || step->kind > ROW_VECTORS) {
+    if (step->kind < CUSTOM || step->kind > TABLE) {
         PyErr_Format(PyExc_ValueError, "no step kind %d", step->kind);
         return -1;
     }
@@ -349,6 +355,80 @@ fail:
     return -1;
 }
 
+/* The sum of a list of ints (-1 with an error set on failure). */
+static Py_ssize_t sum_of(PyObject *row) {
+    PyObject *fast = PySequence_Fast(row, "sums read lists of ints");
+    if (fast == NULL) return -1;
+    Py_ssize_t total = 0, n = PySequence_Fast_GET_SIZE(fast);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t value;
+        if (as_index(PySequence_Fast_GET_ITEM(fast, i), &value) < 0) { Py_DECREF(fast); return -1; }
+        total += value;
+    }
+    Py_DECREF(fast);
+    return total;
+}
+
+/* The slots of the rows that changed, each cleared and its rows added again in row
+   order; every slot when the number of rows changed or nothing was written yet. */
+static int write_table(Cells *self, Step *step, PyObject *rows) {
+    PyObject *fast = PySequence_Fast(rows, "tables read a list of rows");
+    if (fast == NULL) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast), stride = step->ats[0];
+    Py_ssize_t slots = stride > 0 ? step->width / stride : 0;
+    PyObject *was = step->seen; /* a list of rows, or not yet written */
+    int fresh = was == NULL || !PyList_CheckExact(was) || PyList_GET_SIZE(was) != n;
+    Py_ssize_t *slot_of = PyMem_Calloc(n ? n : 1, sizeof(Py_ssize_t));
+    char *dirty = PyMem_Calloc(slots ? slots : 1, 1);
+    PyObject *row_fast = NULL;
+    if (slot_of == NULL || dirty == NULL) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t row = 0; row < n; row++) {
+        if (channel(step, row, &slot_of[row]) < 0) goto fail;
+        Py_ssize_t length = PyObject_Length(PySequence_Fast_GET_ITEM(fast, row));
+        if (length < 0) goto fail;
+        if (slot_of[row] < 0 || slot_of[row] >= slots || length > stride) {
+            PyErr_Format(PyExc_IndexError, "row %zd outside a table of %zd in slots of %zd",
+                         row, step->width, stride);
+            goto fail;
+        }
+        int same = 0;
+        if (!fresh) {
+            same = PyObject_RichCompareBool(PySequence_Fast_GET_ITEM(fast, row),
+                                            PyList_GET_ITEM(was, row), Py_EQ);
+            if (same < 0) goto fail;
+        }
+        if (!same) dirty[slot_of[row]] = 1;
+    }
+    if (fresh) zero_cells(self, step->at, step->width);
+    for (Py_ssize_t slot = 0; slot < slots; slot++) {
+        if (!dirty[slot]) continue;
+        Py_ssize_t base = step->at + slot * stride;
+        zero_cells(self, base, stride);
+        for (Py_ssize_t row = 0; row < n; row++) {
+            if (slot_of[row] != slot) continue;
+            row_fast = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, row), "a table's rows are lists");
+            if (row_fast == NULL) goto fail;
+            Py_ssize_t width = PySequence_Fast_GET_SIZE(row_fast);
+            for (Py_ssize_t column = 0; column < width; column++) {
+                double x;
+                if (as_double(PySequence_Fast_GET_ITEM(row_fast, column), &x) < 0) goto fail;
+                if (x != 0.0) add_cell(self, base + column, x / step->scale);
+            }
+            Py_CLEAR(row_fast);
+        }
+    }
+    PyMem_Free(slot_of);
+    PyMem_Free(dirty);
+    Py_DECREF(fast);
+    return 0;
+fail:
+    Py_XDECREF(row_fast);
+    PyMem_Free(slot_of);
+    PyMem_Free(dirty);
+    Py_DECREF(fast);
+    return -1;
+}
+
 static int sync_rows(Cells *self, Step *step, PyObject *rows) {
     if (step->seen == NULL) {  /* (only after a failed forget: out of memory) */
         PyErr_SetString(PyExc_RuntimeError, "the engine lost its copies: make another");
@@ -365,11 +445,11 @@ static int sync_rows(Cells *self, Step *step, PyObject *rows) {
     for (Py_ssize_t seat = 0; seat < n; seat++) {
         PyObject *row = PySequence_Fast_GET_ITEM(fast, seat), *value = row;
         Py_INCREF(value);
-        if (step->kind == ROW_LENGTHS) {
-            Py_ssize_t len = PyObject_Length(row);
+        if (step->kind == ROW_LENGTHS || step->kind == ROW_SUMS) {
+            Py_ssize_t number = step->kind == ROW_LENGTHS ? PyObject_Length(row) : sum_of(row);
             Py_DECREF(value);
-            if (len < 0) goto fail;
-            value = PyLong_FromSsize_t(len);
+            if (number == -1 && PyErr_Occurred()) goto fail;
+            value = PyLong_FromSsize_t(number);
             if (value == NULL) goto fail;
         }
         int same = PyObject_RichCompareBool(value, PyList_GET_ITEM(step->seen, seat), Py_EQ);
@@ -380,7 +460,7 @@ static int sync_rows(Cells *self, Step *step, PyObject *rows) {
         }
         Py_ssize_t at = step->ats[seat];
         int done;
-        if (step->kind == ROW_NUMBERS || step->kind == ROW_LENGTHS) {
+        if (step->kind == ROW_NUMBERS || step->kind == ROW_LENGTHS || step->kind == ROW_SUMS) {
             double x;
             done = as_double(value, &x);
             if (done == 0) set_cell(self, at, x / step->scale);
@@ -422,7 +502,18 @@ static PyObject *instance_dict(PyObject *state) {
 /* state.<field>, as PyObject_GetAttr reads it. Generic attribute lookup reads the
    instance dict unless the type has a data descriptor of that name (a property, a
    slot); whether it has is checked once per type and version tag, so a plan's
-   fields cost a dict lookup each rather than a full attribute lookup. */
+   fields cost a dict entry each (at the step's hint) rather than an attribute
+   lookup. */
+/* Where key's entry is in dict, as PyDict_Next counts (-1: not there as this very
+   object). */
+static Py_ssize_t entry_of(PyObject *dict, PyObject *key) {
+    Py_ssize_t next = 0;
+    PyObject *found, *value;
+    while (PyDict_Next(dict, &next, &found, &value))
+        if (found == key) return next - 1;
+    return -1;
+}
+
 static PyObject *read_field(Step *step, PyObject *state, PyObject *dict) {
     if (dict != NULL) {
         PyTypeObject *type = Py_TYPE(state);
@@ -434,8 +525,15 @@ static PyObject *read_field(Step *step, PyObject *state, PyObject *dict) {
             step->checked_tag = type->tp_version_tag;
         }
         if (step->in_dict) {
-            PyObject *value = PyDict_GetItemWithError(dict, step->field);
+            PyObject *key, *value;
+            Py_ssize_t at = step->hint;
+            if (at >= 0 && PyDict_Next(dict, &at, &key, &value) && key == step->field) {
+                Py_INCREF(value);
+                return value;
+            }
+            value = PyDict_GetItemWithError(dict, step->field);
             if (value != NULL) {
+                step->hint = entry_of(dict, step->field);
                 Py_INCREF(value);
                 return value;
             }
@@ -499,6 +597,7 @@ static PyObject *cells_sync(Cells *self, PyObject *state) {
         case VECTOR: done = write_vector(self, step, step->at, value); break;
         case ONE_HOT: done = write_one_hot(self, step, value); break;
         case OWNERS: done = write_owners(self, step, value); break;
+        case TABLE: done = write_table(self, step, value); break;
         }
         PyObject *copy = done < 0 ? NULL : snapshot(value);
         Py_DECREF(value);

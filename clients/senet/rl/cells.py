@@ -36,8 +36,11 @@ from senet.rl.features import zeros
 #: A step's shapes (:attr:`Step.kind`). Per-seat ("rows") shapes read a list with one
 #: entry per seat and write each seat's entry at its own offset (``ats``).
 CUSTOM, NUMBER, LENGTH, COUNTS, VECTOR, ONE_HOT, OWNERS = range(7)
-ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS = range(7, 11)
-_ROWS = frozenset({ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS})
+ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS, ROW_SUMS = range(7, 12)
+TABLE = 12
+_ROWS = frozenset({ROW_NUMBERS, ROW_LENGTHS, ROW_COUNTS, ROW_VECTORS, ROW_SUMS})
+#: The shapes that write a number worked out from their field (a length, a sum).
+_DERIVED = frozenset({LENGTH, ROW_LENGTHS, ROW_SUMS})
 
 
 class Step(NamedTuple):
@@ -49,12 +52,12 @@ class Step(NamedTuple):
         row: When ``>= 0``, the field's entry at this index is read instead (a
             viewer's own hand in a per-seat list).
         at: Where the slice starts (shapes of one value).
-        ats: Per seat, where its slice starts (per-seat shapes); for owners, the
-            one stride between places.
+        ats: Per seat, where its slice starts (per-seat shapes); for owners and
+            tables, the one stride between places or slots.
         width: The slice's width (counts, vectors, one-hot, owners).
         scale: What numbers and lengths are divided by.
         channels: Where each value lands in a slice: a count's entry, a one-hot
-            index, an owner's channel (empty: the value itself).
+            index, an owner's channel, a table row's slot (empty: the value itself).
         empty: The value that writes nothing (one-hot and owners).
     """
 
@@ -89,9 +92,9 @@ def counts(field: str, at: int, width: int, channels: tuple[int, ...] = (), row:
     return Step(COUNTS, field, row=row, at=at, width=width, channels=channels)
 
 
-def vector(field: str, at: int, width: int, scale: float = 1.0) -> Step:
+def vector(field: str, at: int, width: int, scale: float = 1.0, row: int = -1) -> Step:
     """Each number of the list ``field`` over ``scale``, in turn; zeros after its end."""
-    return Step(VECTOR, field, at=at, width=width, scale=scale)
+    return Step(VECTOR, field, row=row, at=at, width=width, scale=scale)
 
 
 def one_hot(
@@ -128,6 +131,21 @@ def row_counts(field: str, ats: Sequence[int], width: int, channels: tuple[int, 
 def row_vectors(field: str, ats: Sequence[int], width: int, scale: float = 1.0) -> Step:
     """Each seat's list of numbers (as :func:`vector`), at its offset."""
     return Step(ROW_VECTORS, field, ats=tuple(ats), width=width, scale=scale)
+
+
+def row_sums(field: str, ats: Sequence[int], scale: float = 1.0) -> Step:
+    """The sum of each seat's list of ints over ``scale``, at its offset."""
+    return Step(ROW_SUMS, field, ats=tuple(ats), scale=scale)
+
+
+def table(
+    field: str, at: int, width: int, stride: int, scale: float = 1.0, channels: tuple[int, ...] = ()
+) -> Step:
+    """Rows of numbers summed into slots: each row's numbers over ``scale`` are added
+    into the slot its channel names (``stride`` cells apart from ``at``), in row order,
+    so a slot holds the sum of its rows; only the slots of changed rows are written
+    again (all of them when the number of rows changed)."""
+    return Step(TABLE, field, at=at, ats=(stride,), width=width, scale=scale, channels=channels)
 
 
 #: What no copy equals: the next sync writes that step.
@@ -168,9 +186,7 @@ class Cells:
         #: The steps that compare their field as it is, and for each: how it writes,
         #: how its copy is made, and whether it is reported (a custom step).
         self._plain = [
-            i
-            for i, step in enumerate(self._plan)
-            if step.row < 0 and step.kind not in (LENGTH, ROW_LENGTHS)
+            i for i, step in enumerate(self._plan) if step.row < 0 and step.kind not in _DERIVED
         ]
         fields = [self._plan[i].field for i in self._plain]
         read = attrgetter(*fields) if fields else (lambda state: ())
@@ -226,7 +242,7 @@ def _check(step: Step, size: int) -> None:
     if step.kind == CUSTOM:
         return
     starts = step.ats if step.kind in _ROWS else (step.at,)
-    span = 1 if step.kind in (NUMBER, LENGTH, ROW_NUMBERS, ROW_LENGTHS) else step.width
+    span = 1 if step.kind in (NUMBER, LENGTH, ROW_NUMBERS, ROW_LENGTHS, ROW_SUMS) else step.width
     for start in starts:
         if start < 0 or span < 0 or start + span > size:
             raise ValueError(f"step {step.field!r}: cells {start}..{start + span} outside {size}")
@@ -237,7 +253,7 @@ def _copier(step: Step) -> Callable[[Any], Any]:
     numbers or lists of those (per seat); a custom field may nest anything."""
     if step.kind == CUSTOM:
         return _snapshot
-    if step.kind in _ROWS:
+    if step.kind in _ROWS or step.kind == TABLE:
         return lambda rows: [row[:] if type(row) is list else row for row in rows]
     return lambda value: value[:] if type(value) is list else value
 
@@ -246,7 +262,8 @@ def _laid(step: Step, out: array[float]) -> _Sync:
     """A step that reads a length (per seat or not) or an entry of its field."""
     field = attrgetter(step.field)
     row = step.row
-    write = _writer(step._replace(kind=ROW_NUMBERS if step.kind == ROW_LENGTHS else step.kind), out)
+    derived = step.kind in (ROW_LENGTHS, ROW_SUMS)
+    write = _writer(step._replace(kind=ROW_NUMBERS if derived else step.kind), out)
     copy = _copier(step)
     seen: list[Any] = [_UNSEEN]
 
@@ -258,6 +275,8 @@ def _laid(step: Step, out: array[float]) -> _Sync:
             value = len(value)
         elif step.kind == ROW_LENGTHS:
             value = list(map(len, value))
+        elif step.kind == ROW_SUMS:
+            value = list(map(sum, value))
         was = seen[0]
         if value == was:
             return False
@@ -288,6 +307,8 @@ def _writer(step: Step, out: array[float]) -> Callable[[Any, Any], None]:
         return lambda value, _: _write_one_hot(out, step, value)
     if kind == OWNERS:
         return lambda value, was: _write_owners(out, step, value, was)
+    if kind == TABLE:
+        return lambda value, was: _write_table(out, step, value, was)
     if kind in _ROWS:
         return _rows_writer(step, out)
     return lambda value, was: None  # custom: the writer's own
@@ -393,3 +414,26 @@ def _write_owners(out: array[float], step: Step, places: Sequence[int], was: Any
             out[base + _channel(channels, before)] = 0.0
         if now != empty:
             _put(out, base, stride, _channel(channels, now), 1.0)
+
+
+def _write_table(out: array[float], step: Step, rows: Sequence[Sequence[Any]], was: Any) -> None:
+    """The slots of the rows that changed, each cleared and its rows added again in
+    row order (all of them when the number of rows changed, or nothing was written)."""
+    at, stride, scale, channels = step.at, step.ats[0], step.scale, step.channels
+    slot_of = [_channel(channels, row) for row in range(len(rows))]
+    for row, slot in enumerate(slot_of):
+        if slot < 0 or (slot + 1) * stride > step.width or len(rows[row]) > stride:
+            raise IndexError(f"row {row} outside a table of {step.width} in slots of {stride}")
+    if was is _UNSEEN or len(was) != len(rows):
+        out[at : at + step.width] = zeros(step.width, out.typecode)
+        dirty = set(slot_of)
+    else:
+        dirty = {slot_of[row] for row in compress(range(len(rows)), map(ne, rows, was))}
+    blank = zeros(stride, out.typecode)
+    for slot in dirty:
+        base = at + slot * stride
+        out[base : base + stride] = blank
+        for row in (r for r, s in enumerate(slot_of) if s == slot):
+            values = rows[row]
+            for column in compress(range(len(values)), values):
+                out[base + column] += values[column] / scale
