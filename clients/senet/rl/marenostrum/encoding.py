@@ -32,8 +32,8 @@ from senet.games.marenostrum.cards import GOD_IDS, OWNABLE_IDS, SET_HELPERS
 from senet.games.marenostrum.civilizations import CIVS
 from senet.games.marenostrum.commodities import CARD_TYPES, COMMODITY_TYPES, bank_start
 from senet.games.marenostrum.constants import PHASE_NAMES, ROLE_IDS, STEPS, UNIT_KINDS
-from senet.games.marenostrum.snapshot import FIELDS
 from senet.games.marenostrum.tokens import BUILDING_NAMES, BUILDING_STOCK, CARAVAN, ITEMS
+from senet.rl import cells
 from senet.rl.encoding import DirectTensor, RlEncoding
 from senet.rl.features import (
     Feature,
@@ -223,7 +223,7 @@ class MareNostrumEncoding(RlEncoding):
     #: 10: the ``naval_god`` step (Poseidon before a sea battle, ruling R57) in the
     #: step one-hot, before ``over``.
     version = 10
-    native_modules = ("senet.rl.marenostrum.tensor",)
+    native_modules = ("senet.rl.cells", "senet.rl.marenostrum.tensor")
 
     def action_candidates(
         self, game: Game, seats: int, options: Mapping[str, Any]
@@ -294,17 +294,16 @@ class MareNostrumEncoding(RlEncoding):
             **{f.name: getattr(RULES, f.name) for f in fields(RULES)}
         )
         writer: type[MareTensor] = module.MareTensor
-        return lambda: writer(seats, MAX_SEATS, layout, rules)
+        engine = preferred(cells).Cells
+        return lambda: writer(seats, MAX_SEATS, layout, rules, engine)
 
 
 #: The rules' tables the direct writer reads.
 RULES = MareRules(
-    phase_names=PHASE_NAMES,
     steps=STEPS,
     role_ids=ROLE_IDS,
     building_kinds=len(BUILDING_NAMES),
     caravan=CARAVAN,
-    field_kinds={field.name: field.kind.name for field in FIELDS.fields},
 )
 
 MARENOSTRUM_RL = MareNostrumEncoding()
