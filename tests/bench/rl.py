@@ -29,7 +29,7 @@ the round (the machine's speed moves between rounds):
   copied, a counter. No AEC environment of the game can step faster than the core's
   decision and this together;
 - *env as Python*: the same environment with its direct writers (and the plan
-  engine some run on, :mod:`senet.rl.cells`) run as Python rather than their
+  engine they run on, :mod:`senet.rl.cells`) run as Python rather than their
   compiled twins (:mod:`senet.rl.native`,
   :func:`tests.bench.rl_bounds.python_writer_environment`): the twins' gain, in the
   same run (equal to *env* where no twin is built);
