@@ -40,9 +40,10 @@ typedef struct {
     unsigned int checked_tag;
     int in_dict;
     /* Where the field's entry was in the last instance dict read (a position for
-       PyDict_Next; -1: not found as the field's own interned str). A state's dict
-       keeps its entries in place, so the entry is read there, its key checked,
-       without a lookup; any other dict finds another key there and looks it up. */
+       PyDict_Next, first guessed 0; -1: not found as the field's own interned str).
+       A state's dict keeps its entries in place, so the entry is read there, its
+       key checked, without a lookup; any other dict finds another key there and
+       looks it up. */
     Py_ssize_t hint;
 } Step;
 
