@@ -25,7 +25,7 @@ and stored, as Python's ``out[i] = value`` and ``out[i] += 1.0`` store it.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from itertools import compress
 from operator import attrgetter, ne
@@ -308,7 +308,7 @@ def _writer(step: Step, out: array[float]) -> Callable[[Any, Any], None]:
     if kind == OWNERS:
         return lambda value, was: _write_owners(out, step, value, was)
     if kind == TABLE:
-        return lambda value, was: _write_table(out, step, value, was)
+        return _tabler(step, out)
     if kind in _ROWS:
         return _rows_writer(step, out)
     return lambda value, was: None  # custom: the writer's own
@@ -416,24 +416,41 @@ def _write_owners(out: array[float], step: Step, places: Sequence[int], was: Any
             _put(out, base, stride, _channel(channels, now), 1.0)
 
 
-def _write_table(out: array[float], step: Step, rows: Sequence[Sequence[Any]], was: Any) -> None:
-    """The slots of the rows that changed, each cleared and its rows added again in
-    row order (all of them when the number of rows changed, or nothing was written)."""
-    at, stride, scale, channels = step.at, step.ats[0], step.scale, step.channels
-    slot_of = [_channel(channels, row) for row in range(len(rows))]
-    for row, slot in enumerate(slot_of):
-        if slot < 0 or (slot + 1) * stride > step.width or len(rows[row]) > stride:
-            raise IndexError(f"row {row} outside a table of {step.width} in slots of {stride}")
-    if was is _UNSEEN or len(was) != len(rows):
-        out[at : at + step.width] = zeros(step.width, out.typecode)
-        dirty = set(slot_of)
-    else:
-        dirty = {slot_of[row] for row in compress(range(len(rows)), map(ne, rows, was))}
-    blank = zeros(stride, out.typecode)
-    for slot in dirty:
-        base = at + slot * stride
-        out[base : base + stride] = blank
-        for row in (r for r, s in enumerate(slot_of) if s == slot):
-            values = rows[row]
-            for column in compress(range(len(values)), values):
-                out[base + column] += values[column] / scale
+def _tabler(step: Step, out: array[float]) -> Callable[[Any, Any], None]:
+    """Writes the slots of the rows that changed, each cleared and its rows added
+    again in row order (all of them when the number of rows changed, or nothing was
+    written). Each number of rows has its rows' slots worked out once."""
+    at, width, stride, scale, channels = step.at, step.width, step.ats[0], step.scale, step.channels
+    whole, blank = zeros(width, out.typecode), zeros(stride, out.typecode)
+    #: Per number of rows: each row's slot, and each slot's rows in order.
+    layouts: dict[int, tuple[list[int], dict[int, list[int]]]] = {}
+
+    def layout(count: int) -> tuple[list[int], dict[int, list[int]]]:
+        found = layouts.get(count)
+        if found is None:
+            slot_of = [_channel(channels, row) for row in range(count)]
+            for row, slot in enumerate(slot_of):
+                if slot < 0 or (slot + 1) * stride > width:
+                    raise IndexError(f"row {row} outside a table of {width} in slots of {stride}")
+            rows_in = {slot: [r for r in range(count) if slot_of[r] == slot] for slot in slot_of}
+            found = layouts[count] = (slot_of, rows_in)
+        return found
+
+    def table(rows: Sequence[Sequence[Any]], was: Any) -> None:
+        slot_of, rows_in = layout(len(rows))
+        if was is _UNSEEN or len(was) != len(rows):
+            out[at : at + width] = whole
+            dirty: Iterable[int] = rows_in
+        else:
+            dirty = {slot_of[row] for row in compress(range(len(rows)), map(ne, rows, was))}
+        for slot in dirty:
+            base = at + slot * stride
+            out[base : base + stride] = blank
+            for row in rows_in[slot]:
+                values = rows[row]
+                if len(values) > stride:
+                    raise IndexError(f"row {row} outside a table of {width} in slots of {stride}")
+                for column in compress(range(len(values)), values):
+                    out[base + column] += values[column] / scale
+
+    return table
