@@ -500,11 +500,6 @@ static PyObject *instance_dict(PyObject *state) {
     return dict;
 }
 
-/* state.<field>, as PyObject_GetAttr reads it. Generic attribute lookup reads the
-   instance dict unless the type has a data descriptor of that name (a property, a
-   slot); whether it has is checked once per type and version tag, so a plan's
-   fields cost a dict entry each (at the step's hint) rather than an attribute
-   lookup. */
 /* Where key's entry is in dict, as PyDict_Next counts (-1: not there as this very
    object). */
 static Py_ssize_t entry_of(PyObject *dict, PyObject *key) {
@@ -515,6 +510,11 @@ static Py_ssize_t entry_of(PyObject *dict, PyObject *key) {
     return -1;
 }
 
+/* state.<field>, as PyObject_GetAttr reads it. Generic attribute lookup reads the
+   instance dict unless the type has a data descriptor of that name (a property, a
+   slot); whether it has is checked once per type and version tag, so a plan's
+   fields cost a dict entry each (at the step's hint) rather than an attribute
+   lookup. */
 static PyObject *read_field(Step *step, PyObject *state, PyObject *dict) {
     if (dict != NULL) {
         PyTypeObject *type = Py_TYPE(state);

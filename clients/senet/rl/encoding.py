@@ -19,7 +19,7 @@ import hashlib
 from abc import ABC, abstractmethod
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from functools import cache, partial
+from functools import cache
 from typing import Any, Protocol, cast
 
 from senet.games import Action, Game, GameState, get_game
@@ -218,11 +218,6 @@ class ActionSpace:
             IndexError: an index outside the space.
         """
         return self._mask(len(self.actions), indexes)
-
-    def index_masker(self) -> Callable[[Iterable[int]], bytearray]:
-        """:meth:`index_mask` as one callable (``partial`` over the mask's maker): what
-        an environment calls at every step, without a method's frame around it."""
-        return partial(self._mask, len(self.actions))
 
     def legal_mask(self, state: GameState, seat: int) -> bytearray:
         """The mask of ``seat``'s legal actions in ``state`` (all zeros when it does not decide)."""

@@ -88,9 +88,6 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self.seats, {**bounded_options(self.game), **(options or {})}
         )
         self.space = action_space(game_id, self.seats, self.options)
-        #: What a step reads of the space, held here (a step is a few microseconds).
-        self._actions = self.space.actions
-        self._index_mask = self.space.index_masker()
         self.encoder = observation_encoder(game_id, self.seats, self.options)
         if render_mode is not None and render_mode not in self.RENDER_MODES:
             raise ValueError(f"render_mode must be one of {self.RENDER_MODES} or None")
@@ -188,7 +185,7 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self._seat_of[agent]
-        mask = np.frombuffer(self._index_mask(self._legal_indexes(seat)), np.int8)
+        mask = np.frombuffer(self.space.index_mask(self._legal_indexes(seat)), np.int8)
         self._tensors[seat].encode(self.state, seat)
         tensor = self._floats[seat].copy()
         return {"observation": tensor, "action_mask": mask}
@@ -214,10 +211,9 @@ class SenetEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             return
         seat = self._seat_of[agent]
         index = -1 if action is None else int(action)
-        actions = self._actions
-        if not 0 <= index < len(actions):
+        if not 0 <= index < len(self.space):
             raise ValueError(f"{agent} must play an index of the action space, not {action!r}")
-        chosen = actions[index]
+        chosen = self.space.actions[index]
         if index not in self._legal_indexes(seat):
             raise ValueError(
                 f"{agent} cannot play {chosen.notation()!r} (index {action}): its mask is 0"

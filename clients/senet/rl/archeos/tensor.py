@@ -79,11 +79,7 @@ class ArcheosTensor:
         players = next(f for f in features if f.name == "players")
         self._inner = {name: span for name, span in slices(players.inner or ()).items()}
         self._size = sum(f.size for f in features)
-        #: Zeros to clear ``out`` and its slices with, of ``out``'s type.
-        self._blank = zeros(self._size)
-        self._no_cards = zeros(len(CARD_NAMES))
-        self._no_steps = zeros(len(STEPS))
-        self._no_seats = zeros(MAX_SEATS)
+        self._make_zeros("f")
         self._seats = seats
         self._width = players.entry_width
         self._seasons = float(seasons_for(seats)) / SEASON_SCALE
@@ -103,15 +99,18 @@ class ArcheosTensor:
         self._viewer = viewer
         self._relative = [relative_seat(s, viewer, seats) for s in range(seats)]
         if out.typecode != self._blank.typecode:
-            typecode = out.typecode
-            self._blank = zeros(self._size, typecode)
-            self._no_cards = zeros(len(CARD_NAMES), typecode)
-            self._no_steps = zeros(len(STEPS), typecode)
-            self._no_seats = zeros(MAX_SEATS, typecode)
+            self._make_zeros(out.typecode)
         out[:] = self._blank
         out[self._at["seasons"]] = self._seasons
         self._cells = self._engine(out, self._plan(viewer))
         self._kept = None
+
+    def _make_zeros(self, typecode: str) -> None:
+        """Zeros to clear ``out`` and its slices with, of ``out``'s type."""
+        self._blank = zeros(self._size, typecode)
+        self._no_cards = zeros(len(CARD_NAMES), typecode)
+        self._no_steps = zeros(len(STEPS), typecode)
+        self._no_seats = zeros(MAX_SEATS, typecode)
 
     def _plan(self, viewer: int) -> list[cells.Step]:
         """Every slice but the step and the current seat, for ``viewer``."""
